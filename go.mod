@@ -1,0 +1,3 @@
+module orogen
+
+go 1.25.0
