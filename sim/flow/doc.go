@@ -1,0 +1,36 @@
+// Package flow routes water over a regular grid: steepest-descent receivers,
+// lake overflow through passes, a receiver→donor order and drainage area.
+//
+// Routing (D8). Every cell sends its water to the neighbour of steepest
+// descent among its 8 neighbours, slope = drop / distance with diagonals at
+// √2 × cell. Ties go to the first neighbour in the order E, SE, S, SW, W, NW,
+// N, NE. Each edge of the grid is one of:
+//   - Outlet: its cells are fixed at their height (base level) and are roots;
+//   - Closed: no water leaves across it; its cells route like interior cells;
+//   - Natural (001 §III.B.5): a cell on it with no lower neighbour drains to
+//     a virtual node of height 0 at distance D outside the grid.
+//
+// A corner cell takes the first of Outlet, Natural, Closed found on its two
+// edges.
+//
+// Lakes (000 §4.3). Cells with no lower neighbour that are not outlets are
+// pits. Every pit roots a basin (the cells draining to it). The pass between
+// two neighbouring basins is their lowest pair of adjacent cells, at height
+// max(h_i, h_j). A tree of basins is grown from the outlets by Prim's
+// algorithm in increasing pass height (a binary heap over the pass edges:
+// O(N + M log M) for M basins), and the bottom of every basin is routed to
+// the cell of its pass on the receiving side, so every cell drains to an
+// outlet after every routing. A basin next to a Natural edge may spill out of
+// the grid through its lowest natural-edge cell. Each lake keeps its spill
+// height (its pass) and its water level (the highest spill on its way to the
+// outlet), from which WaterDepth draws the water surface.
+//
+// Order and area (Braun & Willett 2013). Stack lists every cell after its
+// receiver; cells are grouped by the outlet they drain to, in independent
+// trees, so eroders may process trees concurrently. Accumulate sums cell
+// areas in reverse stack order.
+//
+// Indexing is row-major, y*W+x, row 0 on the North edge. A Graph owns its
+// slices; callers read them between calls and never write them. Results are
+// identical for any GOMAXPROCS.
+package flow

@@ -1,0 +1,374 @@
+package flow
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"sync/atomic"
+
+	"orogen/sim/parallel"
+)
+
+// Boundary says what happens to water at one edge of the grid.
+type Boundary uint8
+
+const (
+	Outlet  Boundary = iota // cells fixed at base level; water leaves
+	Closed                  // no outflow
+	Natural                 // virtual zero-height node at distance D (001 §III.B.5)
+)
+
+var boundaryNames = [...]string{Outlet: "outlet", Closed: "closed", Natural: "natural"}
+
+func (b Boundary) String() string {
+	if int(b) < len(boundaryNames) {
+		return boundaryNames[b]
+	}
+	return fmt.Sprintf("Boundary(%d)", b)
+}
+
+// ParseBoundary parses "outlet", "closed" or "natural".
+func ParseBoundary(s string) (Boundary, error) {
+	for i, n := range boundaryNames {
+		if s == n {
+			return Boundary(i), nil
+		}
+	}
+	return 0, fmt.Errorf("flow: unknown edge %q: want outlet, closed or natural", s)
+}
+
+// Edges gives the boundary of each side of the grid.
+type Edges struct{ North, South, East, West Boundary }
+
+// AllClosed reports whether no edge lets water out.
+func (e Edges) AllClosed() bool {
+	return e.North == Closed && e.South == Closed && e.East == Closed && e.West == Closed
+}
+
+// Cell kinds.
+const (
+	interior = iota // routes to a neighbour or is a pit
+	fixed           // outlet on an Outlet edge: never moves
+	natural         // on a Natural edge: drains out when it has no lower neighbour
+)
+
+// Lake is a basin rooted at a pit, connected to the rest of the network
+// through its pass.
+type Lake struct {
+	Root    int32   // the pit (bottom) cell
+	Pass    int32   // the pass cell inside this basin
+	Outflow int32   // the cell the basin drains into, or -1 out of a Natural edge
+	Spill   float32 // pass height: max(h[Pass], h[Outflow]), metres
+	Level   float32 // water level: the highest spill on the way to the outlet
+	Start   int32   // the basin's cells are Stack[Start : Start+Len]
+	Len     int32
+}
+
+// Graph holds the flow structure of a W×H grid and the buffers to rebuild it.
+// Call Route, then Order, then Lakes and Assemble in that order (Update does
+// all four); Accumulate and WaterDepth read the result.
+type Graph struct {
+	W, H    int
+	Cell    float64 // metres
+	Edges   Edges
+	Natural float64 // distance D to the virtual node of Natural edges, metres
+
+	Rec   []int32   // receiver of each cell; Rec[i] == i for outlets
+	Dist  []float32 // distance to the receiver, metres; for outlets 0 (fixed) or D (natural)
+	Stack []int32   // every cell once, after its receiver
+	Trees []int32   // Stack[Trees[t]:Trees[t+1]] is the t-th independent tree
+	Lakes []Lake    // the basins of this routing, in the order they were connected
+	Label []int32   // the basin tree (pre-lake root number) of each cell
+
+	kind   []uint8
+	donors []uint8 // bit k set: neighbour k of the cell routes into it
+	off    [8]int32
+	dlen   [8]float32
+
+	roots  []int32  // pre-lake roots (outlets and pits) in index order
+	segW   []uint16 // per root: worker buffer holding its tree
+	segOff []int32  // per root: offset in that buffer
+	segLen []int32  // per root: number of cells
+	bufs   [][]int32
+	work   [][]int32 // per worker DFS stacks
+	rowTmp [][]int32 // per row block roots
+
+	node    []int32 // per root: 0 for outlets, 1..P for pits
+	pits    []int32 // per pit node p (1-based, pits[p-1]): its root number
+	edges   []passEdge
+	wEdges  [][]passEdge
+	scratch []pitScratch
+	adjOff  []int32
+	adj     []int32
+	heap    edgeHeap
+	inTree  []bool
+	level   []float32
+	final   []int32 // per root: final tree number
+	dest    []int32 // per root: destination offset in Stack
+}
+
+type passEdge struct {
+	a, b   int32 // basin nodes, a is a pit
+	ca, cb int32 // pass cells: ca in a, cb in b (-1 for the virtual outside)
+	w      float32
+}
+
+type pitScratch struct {
+	best    []float32
+	bestA   []int32
+	bestB   []int32
+	touched []int32
+}
+
+// NewGraph returns a graph for a w×h grid of cells of the given size.
+// natural is the distance D of Natural edges (0: the longer side of the grid).
+func NewGraph(w, h int, cell float64, edges Edges, natural float64) *Graph {
+	if w < 3 || h < 3 {
+		panic(fmt.Sprintf("flow: grid %d×%d too small: need at least 3×3", w, h))
+	}
+	if int64(w)*int64(h) >= math.MaxInt32 {
+		panic(fmt.Sprintf("flow: grid %d×%d too large", w, h))
+	}
+	if natural <= 0 {
+		natural = float64(max(w, h)) * cell
+	}
+	n := w * h
+	g := &Graph{
+		W: w, H: h, Cell: cell, Edges: edges, Natural: natural,
+		Rec: make([]int32, n), Dist: make([]float32, n), Stack: make([]int32, n),
+		Label: make([]int32, n), kind: make([]uint8, n), donors: make([]uint8, n),
+	}
+	W := int32(w)
+	g.off = [8]int32{1, W + 1, W, W - 1, -1, -W - 1, -W, -W + 1}
+	d, dd := float32(cell), float32(cell*math.Sqrt2)
+	g.dlen = [8]float32{d, dd, d, dd, d, dd, d, dd}
+	g.setKinds()
+	return g
+}
+
+// Neighbour offsets in the fixed order E, SE, S, SW, W, NW, N, NE.
+var dxs = [8]int{1, 1, 0, -1, -1, -1, 0, 1}
+var dys = [8]int{0, 1, 1, 1, 0, -1, -1, -1}
+
+func (g *Graph) setKinds() {
+	kindOf := func(b Boundary) uint8 {
+		switch b {
+		case Outlet:
+			return fixed
+		case Natural:
+			return natural
+		}
+		return interior
+	}
+	// Corners: Outlet wins over Natural over Closed.
+	pick := func(a, b uint8) uint8 {
+		if a == fixed || b == fixed {
+			return fixed
+		}
+		if a == natural || b == natural {
+			return natural
+		}
+		return interior
+	}
+	w, h := g.W, g.H
+	n, s, e, wst := kindOf(g.Edges.North), kindOf(g.Edges.South), kindOf(g.Edges.East), kindOf(g.Edges.West)
+	for x := 0; x < w; x++ {
+		g.kind[x] = n
+		g.kind[(h-1)*w+x] = s
+	}
+	for y := 0; y < h; y++ {
+		g.kind[y*w] = wst
+		g.kind[y*w+w-1] = e
+	}
+	g.kind[0] = pick(n, wst)
+	g.kind[w-1] = pick(n, e)
+	g.kind[(h-1)*w] = pick(s, wst)
+	g.kind[(h-1)*w+w-1] = pick(s, e)
+}
+
+// IsFixed reports whether cell i is held at base level (an Outlet edge cell).
+func (g *Graph) IsFixed(i int) bool { return g.kind[i] == fixed }
+
+// Update rebuilds receivers, lakes and the order from heights h.
+func (g *Graph) Update(h []float32) {
+	g.Route(h)
+	g.Order()
+	g.ConnectLakes(h)
+	g.Assemble()
+}
+
+const rowBlock = 16 // rows per parallel block
+
+// Route sets the steepest-descent receiver of every cell from heights h.
+func (g *Graph) Route(h []float32) {
+	if len(h) != g.W*g.H {
+		panic(fmt.Sprintf("flow: %d heights for a %d×%d grid", len(h), g.W, g.H))
+	}
+	parallel.Blocks(g.H, rowBlock, func(_, y0, y1 int) {
+		for y := y0; y < y1; y++ {
+			g.routeRow(h, y)
+		}
+	})
+}
+
+func (g *Graph) routeRow(h []float32, y int) {
+	w := g.W
+	inv := [8]float32{}
+	for k := range inv {
+		inv[k] = 1 / g.dlen[k]
+	}
+	row := y * w
+	if y == 0 || y == g.H-1 {
+		for x := 0; x < w; x++ {
+			g.routeEdgeCell(h, x, y)
+		}
+		return
+	}
+	g.routeEdgeCell(h, 0, y)
+	g.routeEdgeCell(h, w-1, y)
+	for i := row + 1; i < row+w-1; i++ {
+		hi := h[i]
+		best := float32(0)
+		r := int32(i)
+		var bk int
+		for k := 0; k < 8; k++ {
+			j := int32(i) + g.off[k]
+			s := (hi - h[j]) * inv[k]
+			if s > best {
+				best, r, bk = s, j, k
+			}
+		}
+		g.Rec[i] = r
+		if r != int32(i) {
+			g.Dist[i] = g.dlen[bk]
+		} else {
+			g.Dist[i] = 0
+		}
+	}
+}
+
+func (g *Graph) routeEdgeCell(h []float32, x, y int) {
+	i := y*g.W + x
+	switch g.kind[i] {
+	case fixed:
+		g.Rec[i], g.Dist[i] = int32(i), 0
+		return
+	}
+	hi := h[i]
+	best := float32(0)
+	r := int32(i)
+	var bk int
+	for k := 0; k < 8; k++ {
+		nx, ny := x+dxs[k], y+dys[k]
+		if nx < 0 || ny < 0 || nx >= g.W || ny >= g.H {
+			continue
+		}
+		j := int32(i) + g.off[k]
+		s := (hi - h[j]) / g.dlen[k]
+		if s > best {
+			best, r, bk = s, j, k
+		}
+	}
+	g.Rec[i] = r
+	switch {
+	case r != int32(i):
+		g.Dist[i] = g.dlen[bk]
+	case g.kind[i] == natural:
+		g.Dist[i] = float32(g.Natural)
+	default:
+		g.Dist[i] = 0
+	}
+}
+
+// Order builds donor masks, finds the roots (outlets and pits) and lists each
+// root's tree by depth-first search.
+func (g *Graph) Order() {
+	w, hgt := g.W, g.H
+	nb := parallel.NumBlocks(hgt, rowBlock)
+	if len(g.rowTmp) < nb {
+		g.rowTmp = make([][]int32, nb)
+	}
+	parallel.Blocks(hgt, rowBlock, func(b, y0, y1 int) {
+		roots := g.rowTmp[b][:0]
+		for y := y0; y < y1; y++ {
+			for x := 0; x < w; x++ {
+				i := y*w + x
+				var m uint8
+				if x > 0 && y > 0 && x < w-1 && y < hgt-1 {
+					for k := 0; k < 8; k++ {
+						if g.Rec[int32(i)+g.off[k]] == int32(i) {
+							m |= 1 << k
+						}
+					}
+				} else {
+					for k := 0; k < 8; k++ {
+						nx, ny := x+dxs[k], y+dys[k]
+						if nx < 0 || ny < 0 || nx >= w || ny >= hgt {
+							continue
+						}
+						if g.Rec[int32(i)+g.off[k]] == int32(i) {
+							m |= 1 << k
+						}
+					}
+				}
+				g.donors[i] = m
+				if g.Rec[i] == int32(i) {
+					roots = append(roots, int32(i))
+				}
+			}
+		}
+		g.rowTmp[b] = roots
+	})
+	g.roots = g.roots[:0]
+	for b := 0; b < nb; b++ {
+		g.roots = append(g.roots, g.rowTmp[b]...)
+	}
+	nr := len(g.roots)
+	g.segW = resize(g.segW, nr)
+	g.segOff = resize(g.segOff, nr)
+	g.segLen = resize(g.segLen, nr)
+
+	workers := parallel.Workers()
+	for len(g.bufs) < workers {
+		g.bufs = append(g.bufs, nil)
+		g.work = append(g.work, nil)
+	}
+	// Workers claim blocks of roots dynamically, so which buffer holds a tree
+	// varies between runs, but every tree's contents and order depend only on
+	// the routing.
+	const rootBlock = 64
+	var next atomic.Int64
+	parallel.Do(min(workers, parallel.NumBlocks(nr, rootBlock)), func(wk int) {
+		buf, stk := g.bufs[wk][:0], g.work[wk]
+		for {
+			lo := int(next.Add(rootBlock)) - rootBlock
+			if lo >= nr {
+				break
+			}
+			for t := lo; t < min(nr, lo+rootBlock); t++ {
+				start := len(buf)
+				stk = append(stk[:0], g.roots[t])
+				for len(stk) > 0 {
+					i := stk[len(stk)-1]
+					stk = stk[:len(stk)-1]
+					g.Label[i] = int32(t)
+					buf = append(buf, i)
+					for m := g.donors[i]; m != 0; m &= m - 1 {
+						stk = append(stk, i+g.off[bits.TrailingZeros8(m)])
+					}
+				}
+				g.segW[t] = uint16(wk)
+				g.segOff[t] = int32(start)
+				g.segLen[t] = int32(len(buf) - start)
+			}
+		}
+		g.bufs[wk], g.work[wk] = buf, stk
+	})
+}
+
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}

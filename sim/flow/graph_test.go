@@ -1,0 +1,331 @@
+package flow
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"testing"
+
+	"orogen/sim/simtest"
+)
+
+var edgeCases = []struct {
+	name  string
+	edges Edges
+}{
+	{"outlets", Edges{}},
+	{"west-outlet", Edges{North: Closed, South: Closed, East: Closed, West: Outlet}},
+	{"natural", Edges{North: Natural, South: Natural, East: Natural, West: Natural}},
+	{"mixed", Edges{North: Natural, South: Closed, East: Outlet, West: Closed}},
+	{"one-natural", Edges{North: Closed, South: Closed, East: Closed, West: Natural}},
+}
+
+func checkDrains(t *testing.T, g *Graph) {
+	t.Helper()
+	if err := g.Check(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestEveryCellDrainsToAnOutlet(t *testing.T) {
+	terrains := map[string]func(w, h int) []float32{
+		"noise": func(w, h int) []float32 { return simtest.Noisy(w, h, 100, 3) },
+		"rough": func(w, h int) []float32 { return simtest.Rough(w, h, 500, 4) },
+		"flat":  func(w, h int) []float32 { return make([]float32, w*h) },
+		"bowl": func(w, h int) []float32 {
+			return simtest.Scale(simtest.Cone(w, h, 10, 0, 1), -1)
+		},
+	}
+	for name, make := range terrains {
+		for _, ec := range edgeCases {
+			for _, size := range [][2]int{{3, 3}, {17, 5}, {128, 96}} {
+				t.Run(fmt.Sprintf("%s/%s/%dx%d", name, ec.name, size[0], size[1]), func(t *testing.T) {
+					h := make(size[0], size[1])
+					g := NewGraph(size[0], size[1], 10, ec.edges, 0)
+					g.Update(h)
+					checkDrains(t, g)
+				})
+			}
+		}
+	}
+}
+
+func TestNoisyTerrainHasThousandsOfLakes(t *testing.T) {
+	g := NewGraph(256, 256, 10, Edges{}, 0)
+	g.Update(simtest.Noisy(256, 256, 100, 9))
+	if len(g.Lakes) < 2000 {
+		t.Fatalf("got %d lakes on white noise; want thousands (the test must exercise the pass code)", len(g.Lakes))
+	}
+	checkDrains(t, g)
+}
+
+func TestAreaSumsToDomain(t *testing.T) {
+	const cell = 30.0
+	for _, ec := range edgeCases {
+		t.Run(ec.name, func(t *testing.T) {
+			w, h := 200, 150
+			g := NewGraph(w, h, cell, ec.edges, 0)
+			g.Update(simtest.Rough(w, h, 300, 5))
+			a := g.Accumulate(nil, cell*cell)
+			var sum float64
+			for f := 0; f+1 < len(g.Trees); f++ {
+				sum += a[g.Stack[g.Trees[f]]]
+			}
+			want := float64(w*h) * cell * cell
+			// Sums of exact multiples of 900 m² stay exact in float64
+			// below 2^53; allow one part in 1e12 anyway.
+			if math.Abs(sum-want) > want*1e-12 {
+				t.Fatalf("area at the outlets = %g m²; want %g", sum, want)
+			}
+		})
+	}
+}
+
+func TestAreaOnTiltedPlane(t *testing.T) {
+	// A plane falling toward the west outlet edge: every cell drains to its
+	// west neighbour, so A(x, y) = (W - x) · cell² exactly.
+	const w, h, cell = 40, 9, 25.0
+	edges := Edges{North: Closed, South: Closed, East: Closed, West: Outlet}
+	g := NewGraph(w, h, cell, edges, 0)
+	g.Update(simtest.TiltedPlane(w, h, cell, 0.01))
+	a := g.Accumulate(nil, cell*cell)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			want := float64(w-x) * cell * cell
+			if got := a[y*w+x]; got != want {
+				t.Fatalf("A(%d, %d) = %g; want %g", x, y, got, want)
+			}
+		}
+	}
+	if len(g.Lakes) != 0 {
+		t.Fatalf("got %d lakes on a plane; want 0", len(g.Lakes))
+	}
+}
+
+func TestAreaOnCone(t *testing.T) {
+	// Water flows radially out of a cone: the flux through any circle
+	// around the peak is the area of the cells inside it, which is πr²
+	// up to the discretization of the disc.
+	const n, cell = 201, 10.0
+	g := NewGraph(n, n, cell, Edges{}, 0)
+	g.Update(simtest.Cone(n, n, cell, 1000, 0.5))
+	a := g.Accumulate(nil, cell*cell)
+	c := float64(n-1) / 2
+	rad := func(i int32) float64 {
+		return math.Hypot(float64(int(i)%n)-c, float64(int(i)/n)-c) * cell
+	}
+	for _, r := range []float64{200, 500, 900} {
+		var flux, inside float64
+		for i := int32(0); i < n*n; i++ {
+			if rad(i) <= r {
+				inside += cell * cell
+				if rad(g.Rec[i]) > r {
+					flux += a[i]
+				}
+			}
+		}
+		if flux != inside {
+			t.Errorf("r = %g: flux through the circle %g m²; want the %g m² inside", r, flux, inside)
+		}
+		// The pixelated disc has area πr² to within its perimeter band;
+		// 2% covers r >= 20 cells.
+		if disc := math.Pi * r * r; math.Abs(flux-disc) > 0.02*disc {
+			t.Errorf("r = %g: flux %g m²; want πr² = %g within 2%%", r, flux, disc)
+		}
+	}
+}
+
+// grid builds heights from rows of digits for hand-made cases.
+func gridOf(rows []string) (w, h int, d []float32) {
+	h, w = len(rows), len(rows[0])
+	d = make([]float32, w*h)
+	for y, r := range rows {
+		for x, c := range r {
+			d[y*w+x] = float32(c - '0')
+		}
+	}
+	return
+}
+
+func TestTwoBasinSpillLevels(t *testing.T) {
+	// West edge outlet, others closed. Basin A (the pit 1 at column 2)
+	// spills west over the 3s of column 1; basin B (the pit 0 at column 6)
+	// spills into A over the pass of height 5 at column 4. So A's water
+	// stands at 3 and B's at 5.
+	rows := []string{
+		"0399999789",
+		"0312520789",
+		"0399999789",
+	}
+	w, h, d := gridOf(rows)
+	edges := Edges{North: Closed, South: Closed, East: Closed, West: Outlet}
+	g := NewGraph(w, h, 1, edges, 0)
+	g.Update(d)
+	checkDrains(t, g)
+	if len(g.Lakes) != 2 {
+		t.Fatalf("got %d lakes; want 2: %+v", len(g.Lakes), g.Lakes)
+	}
+	pitA, pitB := int32(w+2), int32(w+6)
+	for _, lk := range g.Lakes {
+		switch lk.Root {
+		case pitA:
+			if lk.Spill != 3 || lk.Level != 3 {
+				t.Errorf("lake A: spill %g, level %g; want 3, 3", lk.Spill, lk.Level)
+			}
+			if lk.Pass != pitA || int(lk.Outflow)%w != 1 {
+				t.Errorf("lake A passes from %d to %d; want from its pit to column 1", lk.Pass, lk.Outflow)
+			}
+		case pitB:
+			if lk.Spill != 5 || lk.Level != 5 {
+				t.Errorf("lake B: spill %g, level %g; want 5, 5", lk.Spill, lk.Level)
+			}
+			if lk.Pass != int32(w+4) || lk.Outflow != int32(w+3) {
+				t.Errorf("lake B passes from %d to %d; want from %d to %d", lk.Pass, lk.Outflow, w+4, w+3)
+			}
+			if g.Rec[pitB] != int32(w+3) {
+				t.Errorf("B's bottom drains to %d; want the pass cell %d in A", g.Rec[pitB], w+3)
+			}
+		default:
+			t.Errorf("unexpected lake rooted at (%d, %d)", int(lk.Root)%w, int(lk.Root)/w)
+		}
+	}
+	wd := g.WaterDepth(nil, d)
+	for i := range d {
+		var lv float32
+		switch g.Label[i] {
+		case g.Label[pitA]:
+			lv = 3
+		case g.Label[pitB]:
+			lv = 5
+		}
+		if want := max(0, lv-d[i]); wd[i] != want {
+			t.Errorf("water depth at (%d, %d) = %g; want %g", i%w, i/w, wd[i], want)
+		}
+	}
+}
+
+func TestNestedLakeIsSubmerged(t *testing.T) {
+	// Basin B (the pit 0 at column 4) spills into A over a pass at 2, but A
+	// (the pit 1 at column 2) spills out only at 4 (column 1): A's water
+	// covers B's pass, so both lakes stand at 4.
+	rows := []string{
+		"04999789",
+		"04120789",
+		"04999789",
+	}
+	w, h, d := gridOf(rows)
+	edges := Edges{North: Closed, South: Closed, East: Closed, West: Outlet}
+	g := NewGraph(w, h, 1, edges, 0)
+	g.Update(d)
+	checkDrains(t, g)
+	if len(g.Lakes) != 2 {
+		t.Fatalf("got %d lakes; want 2: %+v", len(g.Lakes), g.Lakes)
+	}
+	spills := map[int32]float32{int32(w + 2): 4, int32(w + 4): 2}
+	for _, lk := range g.Lakes {
+		if lk.Level != 4 || lk.Spill != spills[lk.Root] {
+			t.Errorf("lake at column %d: spill %g, level %g; want spill %g, level 4", int(lk.Root)%w, lk.Spill, lk.Level, spills[lk.Root])
+		}
+	}
+}
+
+func TestNaturalEdgeSpill(t *testing.T) {
+	// A bowl (20 at the centre, rising 1 m per cell) with all edges natural.
+	// Every edge cell is at 40 except one at 30 on the west edge, which
+	// still drains into the bowl: the whole grid is one basin, and it
+	// spills out of the grid over that cell, at its height.
+	const n = 21
+	d := simtest.Scale(simtest.Cone(n, n, 1, 0, 1), -1)
+	low := int32(n * 10)
+	for i := range d {
+		d[i] += 20
+		x, y := i%n, i/n
+		if x == 0 || y == 0 || x == n-1 || y == n-1 {
+			d[i] = 40
+		}
+	}
+	d[low] = 30
+	g := NewGraph(n, n, 1, Edges{Natural, Natural, Natural, Natural}, 0)
+	g.Update(d)
+	checkDrains(t, g)
+	if len(g.Lakes) != 1 {
+		t.Fatalf("got %d lakes; want 1: %+v", len(g.Lakes), g.Lakes)
+	}
+	lk := g.Lakes[0]
+	if lk.Outflow >= 0 || lk.Spill != 30 || lk.Pass != low {
+		t.Errorf("lake spills from %d to %d at %g; want from %d out of the grid (-1) at 30", lk.Pass, lk.Outflow, lk.Spill, low)
+	}
+	if g.Rec[lk.Root] != lk.Root || g.Dist[lk.Root] != float32(g.Natural) {
+		t.Errorf("spilling bottom drains to %d at %g m; want the virtual node at %g m", g.Rec[lk.Root], g.Dist[lk.Root], g.Natural)
+	}
+}
+
+func TestDeterministicAcrossWorkers(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	d := simtest.Rough(300, 200, 400, 8)
+	var ref *Graph
+	for _, procs := range []int{1, 2, 3, 5} {
+		runtime.GOMAXPROCS(procs)
+		g := NewGraph(300, 200, 10, edgeCases[3].edges, 0)
+		g.Update(d)
+		a := g.Accumulate(nil, 100)
+		if ref == nil {
+			ref = g
+			ref.Accumulate(nil, 100)
+			continue
+		}
+		ra := ref.Accumulate(nil, 100)
+		if !slices.Equal(g.Stack, ref.Stack) || !slices.Equal(g.Rec, ref.Rec) || !slices.Equal(g.Trees, ref.Trees) {
+			t.Fatalf("GOMAXPROCS %d: stack, receivers or trees differ from GOMAXPROCS 1", procs)
+		}
+		if !slices.Equal(a, ra) {
+			t.Fatalf("GOMAXPROCS %d: areas differ", procs)
+		}
+		if !slices.Equal(g.Lakes, ref.Lakes) {
+			t.Fatalf("GOMAXPROCS %d: lakes differ", procs)
+		}
+	}
+}
+
+func TestParseBoundary(t *testing.T) {
+	for _, b := range []Boundary{Outlet, Closed, Natural} {
+		got, err := ParseBoundary(b.String())
+		if err != nil || got != b {
+			t.Errorf("ParseBoundary(%q) = %v, %v; want %v", b.String(), got, err, b)
+		}
+	}
+	if _, err := ParseBoundary("open"); err == nil {
+		t.Error("ParseBoundary(\"open\") gave no error")
+	}
+}
+
+func benchmarkUpdate(b *testing.B, n int) {
+	d := simtest.Rough(n, n, 1000, 1)
+	g := NewGraph(n, n, 50, Edges{}, 0)
+	g.Update(d)
+	var a []float64
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		g.Update(d)
+		a = g.Accumulate(a, 2500)
+	}
+}
+
+func BenchmarkUpdate(b *testing.B) {
+	for _, n := range []int{256, 512, 1024, 2048} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) { benchmarkUpdate(b, n) })
+	}
+}
+
+func TestCheckCatchesBrokenGraphs(t *testing.T) {
+	g := NewGraph(8, 8, 1, Edges{}, 0)
+	g.Update(simtest.Noisy(8, 8, 10, 1))
+	i := g.Stack[len(g.Stack)-1] // a leaf: nothing drains to it
+	r := g.Stack[g.Trees[0]]     // the first outlet
+	g.Rec[r] = i                 // the outlet now drains into its own leaf
+	if err := g.Check(); err == nil {
+		t.Fatal("Check accepted an outlet draining into a cell after it")
+	}
+}

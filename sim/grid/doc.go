@@ -1,0 +1,27 @@
+// Package grid is Orogen's stream-power engine on a regular grid.
+//
+// Each Step advances the terrain by dt years through these phases, timed
+// one by one:
+//
+//	routing    D8 steepest-descent receivers (package flow)
+//	stack      donor masks and the depth-first order of every tree
+//	lakes      passes between basins and the tree of basins (000 §4.3)
+//	area       drainage area, cell area as rain, reverse stack order
+//	erosion    uplift and the implicit stream power solve (package spl,
+//	           000 eq. 2; Newton per node for n ≠ 1)
+//	hillslope  κ∇²h, implicit, stable for any dt (package hillslope, 003 eq. 1)
+//	talus      slopes along receivers limited to the talus angle (000 §5)
+//
+// The equation is dh/dt = u - k A^m s^n + κ∇²h, with heights in metres, time
+// in years, uplift u in m/yr, drainage area A in m², k in yr⁻¹ (for m = 0.5,
+// n = 1: m⁰·yr⁻¹), κ in m²/yr. Cells on Outlet edges stay at their initial
+// height (base level, 0 for a flat start). At steady state with uniform u and
+// k and no hillslope or talus term, s = (u/k)^(1/n) A^(-m/n).
+//
+// An Engine is owned by one goroutine: Step, the setters and Snapshot must
+// not run concurrently. Setters take effect at the next Step. Snapshot
+// returns copies that the caller may keep and share read-only. Inside a
+// step, work is spread over GOMAXPROCS goroutines by rows, columns or
+// independent drainage trees; results are bit-identical for any number of
+// workers.
+package grid

@@ -1,0 +1,359 @@
+package grid
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"orogen/sim/flow"
+	"orogen/sim/hillslope"
+	"orogen/sim/parallel"
+	"orogen/sim/spl"
+	"orogen/sim/talus"
+)
+
+// Params are the physical parameters of the engine. They may change between
+// steps (SetParams).
+type Params struct {
+	K     float64 // erodibility, yr⁻¹
+	M     float64 // drainage area exponent
+	N     float64 // slope exponent
+	Dt    float64 // time step, years
+	Kappa float64 // hillslope diffusivity, m²/yr; 0 turns the term off
+	Talus talus.Model
+	Edges flow.Edges
+	// NaturalDist is the distance D of the virtual node behind Natural
+	// edges, metres; 0 means the longer side of the domain.
+	NaturalDist float64
+}
+
+// DefaultParams returns the values of 000 §6: k = 5.61e-7 /yr, m = 0.5,
+// n = 1, dt = 2.5e5 yr, talus 30°, all edges outlets, no hillslope term.
+func DefaultParams() Params {
+	return Params{
+		K: 5.61e-7, M: 0.5, N: 1, Dt: 2.5e5,
+		Talus: talus.Model{Mode: talus.Constant, AngleDeg: 30},
+	}
+}
+
+// Validate returns an error naming the first parameter out of range.
+func (p Params) Validate() error {
+	if err := (spl.Params{K: p.K, M: p.M, N: p.N, Dt: p.Dt}).Validate(); err != nil {
+		return err
+	}
+	if math.IsNaN(p.Kappa) || math.IsInf(p.Kappa, 0) || p.Kappa < 0 {
+		return fmt.Errorf("grid: diffusion κ = %g: must be finite and >= 0 (m²/yr)", p.Kappa)
+	}
+	if math.IsNaN(p.NaturalDist) || math.IsInf(p.NaturalDist, 0) || p.NaturalDist < 0 {
+		return fmt.Errorf("grid: natural edge distance %g: must be finite and >= 0 (m)", p.NaturalDist)
+	}
+	if p.Edges.AllClosed() {
+		return errors.New("grid: all four edges are closed: water has nowhere to go; make at least one edge outlet or natural")
+	}
+	for _, b := range []flow.Boundary{p.Edges.North, p.Edges.South, p.Edges.East, p.Edges.West} {
+		if b > flow.Natural {
+			return fmt.Errorf("grid: unknown edge kind %d", b)
+		}
+	}
+	return p.Talus.Validate()
+}
+
+// Config describes a new engine.
+type Config struct {
+	W, H int
+	Cell float64   // cell size, metres
+	Up   []float32 // uplift, m/yr, W*H values; nil for none
+	Init []float32 // initial heights, m, W*H values; nil for a flat start
+	// InitNoise adds seeded uniform noise in [0, InitNoise) metres to the
+	// initial heights of all cells but the fixed outlets, so flat starts
+	// route deterministically without ties.
+	InitNoise float64
+	Seed      uint64
+	Params    Params
+}
+
+// Phases of a step, in order.
+const (
+	PhaseRouting = iota
+	PhaseStack
+	PhaseLakes
+	PhaseArea
+	PhaseErosion
+	PhaseHillslope
+	PhaseTalus
+	NumPhases
+)
+
+// PhaseNames are the report names of the phases.
+var PhaseNames = [NumPhases]string{"routing", "stack", "lakes", "area", "erosion", "hillslope", "talus"}
+
+// StepStats describe one step.
+type StepStats struct {
+	Step        int     // steps done so far, this one included
+	Time        float64 // simulated years so far
+	MaxDh       float64 // max |Δh| over the step, metres
+	MeanDh      float64 // mean |Δh|, metres
+	RecvChanged float64 // fraction of cells whose receiver changed since the last step
+	Lakes       int     // basins connected through passes
+	Clamped     int     // nodes lowered by the talus limit
+	Phase       [NumPhases]time.Duration
+	Total       time.Duration
+}
+
+// Engine is the grid stream-power engine.
+type Engine struct {
+	w, h  int
+	cell  float64
+	p     Params
+	step  int
+	time  float64
+	stats StepStats
+
+	hgt     []float32
+	prev    []float32
+	up      []float32
+	area    []float64
+	prevRec []int32
+	g       *flow.Graph
+	diff    *hillslope.Diffuser
+	lim     *talus.Limiter
+	blockDh []float64
+	blockMx []float64
+	blockCh []int64
+}
+
+// New validates c and returns an engine at step 0.
+func New(c Config) (*Engine, error) {
+	if c.W < 3 || c.H < 3 || c.W > 1<<15 || c.H > 1<<15 {
+		return nil, fmt.Errorf("grid: size %d×%d: each side must be in [3, 32768]", c.W, c.H)
+	}
+	if math.IsNaN(c.Cell) || math.IsInf(c.Cell, 0) || c.Cell <= 0 {
+		return nil, fmt.Errorf("grid: cell size %g m: must be finite and > 0", c.Cell)
+	}
+	if math.IsNaN(c.InitNoise) || math.IsInf(c.InitNoise, 0) || c.InitNoise < 0 {
+		return nil, fmt.Errorf("grid: initial noise %g m: must be finite and >= 0", c.InitNoise)
+	}
+	if err := c.Params.Validate(); err != nil {
+		return nil, err
+	}
+	n := c.W * c.H
+	e := &Engine{w: c.W, h: c.H, cell: c.Cell, p: c.Params}
+	e.hgt = make([]float32, n)
+	e.prev = make([]float32, n)
+	e.area = make([]float64, n)
+	e.prevRec = make([]int32, n)
+	for i := range e.prevRec {
+		e.prevRec[i] = -1
+	}
+	if err := e.SetUplift(c.Up); err != nil {
+		return nil, err
+	}
+	if c.Init != nil {
+		if len(c.Init) != n {
+			return nil, fmt.Errorf("grid: %d initial heights for a %d×%d grid", len(c.Init), c.W, c.H)
+		}
+		if err := checkFinite("initial heights", c.Init); err != nil {
+			return nil, err
+		}
+		copy(e.hgt, c.Init)
+	}
+	e.configure(true)
+	if c.InitNoise > 0 {
+		rng := rand.New(rand.NewPCG(c.Seed, 0x6f726f67656e))
+		for i := range e.hgt {
+			r := rng.Float64()
+			if !e.g.IsFixed(i) {
+				e.hgt[i] += float32(r * c.InitNoise)
+			}
+		}
+	}
+	return e, nil
+}
+
+func checkFinite(what string, v []float32) error {
+	for i, x := range v {
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return fmt.Errorf("grid: %s: value %g at cell %d is not finite", what, x, i)
+		}
+	}
+	return nil
+}
+
+// configure rebuilds what depends on the parameters.
+func (e *Engine) configure(edgesChanged bool) {
+	if edgesChanged || e.g == nil {
+		e.g = flow.NewGraph(e.w, e.h, e.cell, e.p.Edges, e.p.NaturalDist)
+	}
+	if e.diff == nil {
+		e.diff = hillslope.NewDiffuser(e.w, e.h)
+	}
+	e.lim = e.p.Talus.Limiter(e.w, e.h, e.cell)
+}
+
+// SetParams replaces the parameters from the next step on.
+func (e *Engine) SetParams(p Params) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	edges := p.Edges != e.p.Edges || p.NaturalDist != e.p.NaturalDist
+	e.p = p
+	e.configure(edges)
+	return nil
+}
+
+// Params returns the current parameters.
+func (e *Engine) Params() Params { return e.p }
+
+// SetUplift replaces the uplift field (m/yr, W*H values; nil for none) from
+// the next step on. The engine keeps its own copy.
+func (e *Engine) SetUplift(u []float32) error {
+	if u == nil {
+		e.up = nil
+		return nil
+	}
+	if len(u) != e.w*e.h {
+		return fmt.Errorf("grid: %d uplift values for a %d×%d grid", len(u), e.w, e.h)
+	}
+	if err := checkFinite("uplift", u); err != nil {
+		return err
+	}
+	for i, v := range u {
+		if math.Abs(float64(v)) > 1 {
+			return fmt.Errorf("grid: uplift %g m/yr at cell %d: absurd (|u| must be <= 1 m/yr)", v, i)
+		}
+	}
+	e.up = append(e.up[:0], u...)
+	return nil
+}
+
+// Size returns the grid width, height and cell size in metres.
+func (e *Engine) Size() (w, h int, cell float64) { return e.w, e.h, e.cell }
+
+// Heights returns the engine's height field. It is valid until the next
+// Step; the caller must not modify it.
+func (e *Engine) Heights() []float32 { return e.hgt }
+
+// Graph returns the flow graph of the last step. It is valid until the next
+// Step; the caller must not modify it.
+func (e *Engine) Graph() *flow.Graph { return e.g }
+
+// Area returns the drainage area of the last step, m². It is valid until the
+// next Step; the caller must not modify it.
+func (e *Engine) Area() []float64 { return e.area }
+
+// Stats returns the statistics of the last step.
+func (e *Engine) Stats() StepStats { return e.stats }
+
+// Converged reports whether the last step changed no height faster than tol
+// m/yr.
+func (e *Engine) Converged(tol float64) bool {
+	return e.step > 0 && e.stats.MaxDh/e.p.Dt < tol
+}
+
+// Step advances the terrain by one time step.
+func (e *Engine) Step() StepStats {
+	var st StepStats
+	t0 := time.Now()
+	mark := t0
+	lap := func(ph int) {
+		now := time.Now()
+		st.Phase[ph] = now.Sub(mark)
+		mark = now
+	}
+	g := e.g
+	copy(e.prev, e.hgt)
+	g.Route(e.hgt)
+	lap(PhaseRouting)
+	g.Order()
+	lap(PhaseStack)
+	g.ConnectLakes(e.hgt)
+	lap(PhaseLakes)
+	g.Assemble()
+	st.Phase[PhaseStack] += time.Since(mark)
+	mark = time.Now()
+	e.area = g.Accumulate(e.area, e.cell*e.cell)
+	lap(PhaseArea)
+
+	chunks := g.Chunks(parallel.Workers())
+	sp := spl.Params{K: e.p.K, M: e.p.M, N: e.p.N, Dt: e.p.Dt}
+	parallel.Do(len(chunks)-1, func(c int) {
+		spl.Erode(e.hgt, g.Stack[chunks[c]:chunks[c+1]], g.Rec, g.Dist, e.area, e.up, sp)
+	})
+	lap(PhaseErosion)
+	if e.p.Kappa > 0 {
+		fixed := hillslope.Edges{
+			North: e.p.Edges.North == flow.Outlet, South: e.p.Edges.South == flow.Outlet,
+			East: e.p.Edges.East == flow.Outlet, West: e.p.Edges.West == flow.Outlet,
+		}
+		e.diff.Step(e.hgt, e.cell, e.p.Kappa, e.p.Dt, fixed)
+	}
+	lap(PhaseHillslope)
+	if e.p.Talus.Mode != talus.Off {
+		clamped := make([]int, len(chunks)-1)
+		parallel.Do(len(chunks)-1, func(c int) {
+			clamped[c] = e.lim.Clamp(e.hgt, g.Rec, g.Dist, g.Stack[chunks[c]:chunks[c+1]])
+		})
+		for _, v := range clamped {
+			st.Clamped += v
+		}
+	}
+	lap(PhaseTalus)
+
+	e.measure(&st)
+	e.step++
+	e.time += e.p.Dt
+	st.Step, st.Time = e.step, e.time
+	st.Lakes = len(g.Lakes)
+	st.Total = time.Since(t0)
+	e.stats = st
+	return st
+}
+
+// measure fills the height change and receiver change statistics. Partial
+// sums are kept per fixed block and added in block order, so the figures do
+// not depend on the number of workers.
+func (e *Engine) measure(st *StepStats) {
+	const block = 1 << 14
+	n := len(e.hgt)
+	nb := parallel.NumBlocks(n, block)
+	e.blockDh = resizeF(e.blockDh, nb)
+	e.blockMx = resizeF(e.blockMx, nb)
+	if cap(e.blockCh) < nb {
+		e.blockCh = make([]int64, nb)
+	}
+	e.blockCh = e.blockCh[:nb]
+	rec := e.g.Rec
+	parallel.Blocks(n, block, func(b, lo, hi int) {
+		var sum, mx float64
+		var ch int64
+		for i := lo; i < hi; i++ {
+			d := math.Abs(float64(e.hgt[i]) - float64(e.prev[i]))
+			sum += d
+			mx = max(mx, d)
+			if rec[i] != e.prevRec[i] {
+				ch++
+			}
+			e.prevRec[i] = rec[i]
+		}
+		e.blockDh[b], e.blockMx[b], e.blockCh[b] = sum, mx, ch
+	})
+	var sum, mx float64
+	var ch int64
+	for b := 0; b < nb; b++ {
+		sum += e.blockDh[b]
+		mx = max(mx, e.blockMx[b])
+		ch += e.blockCh[b]
+	}
+	st.MaxDh = mx
+	st.MeanDh = sum / float64(n)
+	st.RecvChanged = float64(ch) / float64(n)
+}
+
+func resizeF(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
+}

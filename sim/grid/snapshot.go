@@ -1,0 +1,62 @@
+package grid
+
+import (
+	"orogen/sim"
+	"orogen/sim/flow"
+	"orogen/sim/parallel"
+)
+
+// Snapshot is a copy of everything a view or an export needs after a step.
+// It is never modified after Snapshot returns and may be shared between
+// goroutines.
+type Snapshot struct {
+	W, H  int
+	Cell  float64 // metres
+	Step  int
+	Time  float64 // years
+	Stats StepStats
+	Param Params
+
+	Height    []float32 // metres
+	Area      []float32 // drainage area, m²
+	Receivers []int32   // receiver of each cell (itself for outlets)
+	Water     []float32 // lake water depth over the terrain, metres (0 where dry)
+	Uplift    []float32 // m/yr; nil when there is none
+	Lakes     []flow.Lake
+}
+
+// Snapshot copies the engine's current state. The lakes, receivers and area
+// are those of the last step's routing.
+func (e *Engine) Snapshot() *Snapshot {
+	n := e.w * e.h
+	s := &Snapshot{
+		W: e.w, H: e.h, Cell: e.cell, Step: e.step, Time: e.time, Stats: e.stats, Param: e.p,
+		Height:    append([]float32(nil), e.hgt...),
+		Area:      make([]float32, n),
+		Receivers: make([]int32, n),
+		Lakes:     append([]flow.Lake(nil), e.g.Lakes...),
+	}
+	if e.up != nil {
+		s.Uplift = append([]float32(nil), e.up...)
+	}
+	if e.step > 0 {
+		copy(s.Receivers, e.g.Rec)
+		parallel.Blocks(n, 1<<15, func(_, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				s.Area[i] = float32(e.area[i])
+			}
+		})
+		s.Water = e.g.WaterDepth(nil, e.hgt)
+	} else {
+		for i := range s.Receivers {
+			s.Receivers[i] = int32(i)
+		}
+		s.Water = make([]float32, n)
+	}
+	return s
+}
+
+// Field wraps one of the snapshot's slices as a field sharing its data.
+func (s *Snapshot) Field(data []float32) *sim.Field {
+	return &sim.Field{W: s.W, H: s.H, Cell: s.Cell, Data: data}
+}

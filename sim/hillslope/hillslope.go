@@ -1,0 +1,294 @@
+package hillslope
+
+import (
+	"fmt"
+	"math"
+	"sync/atomic"
+
+	"orogen/sim/parallel"
+)
+
+// Edges says which grid edges are fixed (Dirichlet): true keeps the cells of
+// that edge at their values; false is a zero-flux (Neumann) edge. North is
+// row 0, South row H−1, West column 0, East column W−1.
+type Edges struct{ North, South, East, West bool }
+
+// Block sizes of the sweeps. They fix the partition of the work, which is
+// the same for any number of workers. An x block of rowBlock rows gives the
+// solver rowBlock independent recurrences to interleave; a y block of
+// colBlock columns reads 128-byte runs of each row and keeps its float64
+// scratch (H·colBlock·8 bytes, 256 KiB at H = 1024) in L2.
+const (
+	rowBlock = 8
+	colBlock = 32
+)
+
+// Diffuser applies implicit linear diffusion to a w×h grid. It owns scratch
+// buffers reused between steps and is not safe for concurrent use.
+type Diffuser struct {
+	w, h   int
+	fx, fy line        // factored systems of the x and y sweeps
+	bufs   [][]float64 // scratch per worker
+	team   *team
+
+	// State of the sweep in progress, read by the workers.
+	data           []float32
+	next           atomic.Int64 // next block to claim
+	blocks         int
+	lo, hi         int // rows (x sweep) or columns (y sweep) to solve
+	sweepX, sweepY func(w int)
+}
+
+// NewDiffuser returns a Diffuser for w×h grids. It panics unless w, h > 0.
+func NewDiffuser(w, h int) *Diffuser {
+	if w <= 0 || h <= 0 {
+		panic(fmt.Sprintf("hillslope: bad grid size %d×%d", w, h))
+	}
+	d := &Diffuser{w: w, h: h}
+	d.fx.alloc(w)
+	d.fy.alloc(h)
+	d.sweepX = d.workX
+	d.sweepY = d.workY
+	return d
+}
+
+// Step advances h (w×h heights in metres, row-major) by dt years of
+// ∂h/∂t = κ∇²h with κ = kappa m²/yr on cells of cell metres, in place: one
+// backward-Euler solve along x over the full dt, then one along y. Cells
+// of the edges set in fixed keep their values bit for bit; the other edges
+// are zero-flux. Step is stable and free of new extrema for any dt.
+//
+// kappa == 0 or dt == 0 is a no-op. Step panics if len(h) is not w·h, or if
+// cell is not positive and finite, kappa or dt negative or not finite, or
+// kappa·dt/cell² not finite.
+func (d *Diffuser) Step(h []float32, cell, kappa, dt float64, fixed Edges) {
+	if len(h) != d.w*d.h {
+		panic(fmt.Sprintf("hillslope: %d heights for a %d×%d diffuser", len(h), d.w, d.h))
+	}
+	if !(cell > 0) || math.IsInf(cell, 0) {
+		panic(fmt.Sprintf("hillslope: cell size %v m must be positive and finite", cell))
+	}
+	if !(kappa >= 0) || !(dt >= 0) || math.IsInf(kappa, 0) || math.IsInf(dt, 0) {
+		panic(fmt.Sprintf("hillslope: kappa %v m²/yr and dt %v yr must be non-negative and finite", kappa, dt))
+	}
+	if kappa == 0 || dt == 0 {
+		return
+	}
+	r := kappa * dt / (cell * cell)
+	if math.IsInf(r, 0) {
+		panic(fmt.Sprintf("hillslope: kappa·dt/cell² = %v·%v/%v² overflows", kappa, dt, cell))
+	}
+	d.fx.factor(r, fixed.West, fixed.East)
+	d.fy.factor(r, fixed.North, fixed.South)
+	d.data = h
+
+	// x sweep: every row not on a fixed north or south edge.
+	d.lo, d.hi = 0, d.h
+	if fixed.North {
+		d.lo = 1
+	}
+	if fixed.South {
+		d.hi = d.h - 1
+	}
+	d.run(rowBlock, d.sweepX)
+
+	// y sweep: every column not on a fixed west or east edge.
+	d.lo, d.hi = 0, d.w
+	if fixed.West {
+		d.lo = 1
+	}
+	if fixed.East {
+		d.hi = d.w - 1
+	}
+	d.run(colBlock, d.sweepY)
+	d.data = nil
+}
+
+// run solves the lines [d.lo, d.hi) in blocks aligned to multiples of size,
+// claimed by the workers in any order.
+func (d *Diffuser) run(size int, fn func(w int)) {
+	if d.lo >= d.hi {
+		return
+	}
+	d.blocks = (d.hi-1)/size - d.lo/size + 1
+	d.next.Store(0)
+	workers := max(1, min(parallel.Workers(), d.blocks))
+	for len(d.bufs) < workers {
+		d.bufs = append(d.bufs, make([]float64, max(d.w*rowBlock, d.h*colBlock)))
+	}
+	if workers > 1 && d.team == nil {
+		d.team = newTeam(d)
+	}
+	if workers == 1 {
+		fn(0)
+		return
+	}
+	d.team.run(workers, fn)
+}
+
+// claim returns the next block's line range, or ok = false when none is left.
+func (d *Diffuser) claim(size int) (lo, hi int, ok bool) {
+	b := int(d.next.Add(1) - 1)
+	if b >= d.blocks {
+		return 0, 0, false
+	}
+	first := d.lo / size
+	lo = max(d.lo, (first+b)*size)
+	hi = min(d.hi, (first+b+1)*size)
+	return lo, hi, true
+}
+
+func (d *Diffuser) workX(w int) {
+	for {
+		y0, y1, ok := d.claim(rowBlock)
+		if !ok {
+			return
+		}
+		d.solveRows(d.bufs[w], y0, y1)
+	}
+}
+
+func (d *Diffuser) workY(w int) {
+	for {
+		x0, x1, ok := d.claim(colBlock)
+		if !ok {
+			return
+		}
+		d.solveColumns(d.bufs[w], x0, x1)
+	}
+}
+
+// solveRows solves the x systems of rows [y0, y1). s holds the k = y1 − y0
+// recurrences interleaved: s[i*k + j] belongs to row y0 + j, column i, so
+// the inner loops run k independent chains.
+func (d *Diffuser) solveRows(s []float64, y0, y1 int) {
+	w, f, h := d.w, &d.fx, d.data
+	k := y1 - y0
+	s = s[:w*k]
+	first := h[y0*w : (y1-1)*w+1]
+
+	// Forward elimination: s_i = d_i·inv_i + m_i·s_{i−1}.
+	inv0 := f.inv[0]
+	for j := range k {
+		s[j] = float64(first[j*w]) * inv0
+	}
+	for i := 1; i < w; i++ {
+		m, inv := f.m[i], f.inv[i]
+		cur, prev := s[i*k:i*k+k], s[(i-1)*k:i*k]
+		src := h[y0*w+i : (y1-1)*w+i+1]
+		for j := range cur {
+			cur[j] = float64(src[j*w])*inv + m*prev[j]
+		}
+	}
+
+	// Back substitution: x_i = s_i − cp_i·x_{i+1}, written to the grid
+	// except at fixed ends.
+	for i := w - 1; i >= 0; i-- {
+		cur := s[i*k : i*k+k]
+		if i < w-1 {
+			cp, nxt := f.cp[i], s[(i+1)*k:(i+2)*k]
+			for j := range cur {
+				cur[j] -= cp * nxt[j]
+			}
+		}
+		if i < f.first || i > f.last {
+			continue
+		}
+		dst := h[y0*w+i : (y1-1)*w+i+1]
+		for j, v := range cur {
+			dst[j*w] = float32(v)
+		}
+	}
+}
+
+// solveColumns solves the y systems of columns [x0, x1), going down the
+// rows: s[y*c + j] belongs to row y, column x0 + j.
+func (d *Diffuser) solveColumns(s []float64, x0, x1 int) {
+	w, f, h := d.w, &d.fy, d.data
+	c := x1 - x0
+	s = s[:d.h*c]
+
+	inv0 := f.inv[0]
+	for j, v := range h[x0:x1] {
+		s[j] = float64(v) * inv0
+	}
+	for y := 1; y < d.h; y++ {
+		m, inv := f.m[y], f.inv[y]
+		cur, prev := s[y*c:y*c+c], s[(y-1)*c:y*c]
+		src := h[y*w+x0 : y*w+x1]
+		for j, v := range src {
+			cur[j] = float64(v)*inv + m*prev[j]
+		}
+	}
+
+	for y := d.h - 1; y >= 0; y-- {
+		cur := s[y*c : y*c+c]
+		if y < d.h-1 {
+			cp, nxt := f.cp[y], s[(y+1)*c:(y+2)*c]
+			for j := range cur {
+				cur[j] -= cp * nxt[j]
+			}
+		}
+		if y < f.first || y > f.last {
+			continue
+		}
+		dst := h[y*w+x0 : y*w+x1]
+		for j, v := range cur {
+			dst[j] = float32(v)
+		}
+	}
+}
+
+// line is the LU factorization (Thomas algorithm) of the tridiagonal system
+// of one sweep over n cells, (I + r·L)x = d, where L is the negative
+// discrete Laplacian in one dimension: row i is −r·x_{i−1} + (1 + r·nb_i)x_i
+// − r·x_{i+1} = d_i over the nb_i neighbours inside the grid (zero flux
+// across a free edge), and x_i = d_i on a fixed end. Every line of a sweep
+// shares it, so it is factored once per step.
+type line struct {
+	n           int
+	m, inv, cp  []float64 // s_i = d_i·inv_i + m_i·s_{i−1};  x_i = s_i − cp_i·x_{i+1}
+	first, last int       // cells written back: not the fixed ends
+}
+
+func (l *line) alloc(n int) {
+	l.n = n
+	l.m = make([]float64, n)
+	l.inv = make([]float64, n)
+	l.cp = make([]float64, n)
+}
+
+// factor factors the system for r with the start (index 0) and end (index
+// n−1) fixed or free.
+func (l *line) factor(r float64, fixStart, fixEnd bool) {
+	n := l.n
+	l.first, l.last = 0, n-1
+	if fixStart {
+		l.first = 1
+	}
+	if fixEnd {
+		l.last = n - 2
+	}
+	prevCp := 0.0
+	for i := range n {
+		var a, b, c float64 // sub-, main and super-diagonal
+		if i < l.first || i > l.last {
+			b = 1
+		} else {
+			b = 1
+			if i > 0 {
+				a = -r
+				b += r
+			}
+			if i < n-1 {
+				c = -r
+				b += r
+			}
+		}
+		inv := 1 / (b - a*prevCp)
+		l.inv[i] = inv
+		l.m[i] = -a * inv
+		l.cp[i] = c * inv
+		prevCp = l.cp[i]
+	}
+}

@@ -1,0 +1,24 @@
+// Package spl solves the stream power law along a drainage order:
+//
+//	dh/dt = u - k A^m s^n                                    (000 eq. 1)
+//
+// with the implicit scheme of Braun & Willett (2013), 000 eq. 2: walking
+// nodes receivers-first, the new height of node i with receiver j is
+//
+//	h_i' = (h_i + dt u_i + F h_j') / (1 + F),  F = k A_i^m dt / d_ij   (n = 1)
+//
+// and, for n ≠ 1, the root of h - h_i - dt u_i + F' spow(h - h_j', n) = 0 with
+// F' = k A_i^m dt / d_ij^n and spow(x, n) = sign(x) |x|^n, found per node by
+// Newton's method safeguarded with bisection (the function is increasing,
+// so the root is unique and lies between h_j' and h_i + dt u_i).
+//
+// The scheme is unconditionally stable: any dt gives heights between the
+// receiver's and the uplifted height, never overshooting. A node below its
+// receiver (the bottom of a lake routed through its pass) is raised toward
+// the receiver, which fills lakes instead of digging them.
+//
+// Roots (rec[i] == i) with dist 0 are fixed at base level; roots with
+// dist D > 0 drain to a virtual node of height 0 at distance D (the natural
+// edges of 001 §III.B.5). Units: heights m, dt yr, u m/yr, k yr⁻¹ m^(1-2m)
+// for n = 1, A m², d m.
+package spl

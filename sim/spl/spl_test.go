@@ -1,0 +1,154 @@
+package spl
+
+import (
+	"math"
+	"testing"
+)
+
+// chain builds a 1D river: node 0 is a fixed outlet, node i drains to i-1 at
+// distance dx, and every node carries the area of the nodes above it.
+func chain(n int, dx, cellArea float64) (order, rec []int32, dist []float32, area []float64) {
+	for i := 0; i < n; i++ {
+		order = append(order, int32(i))
+		r := int32(max(i-1, 0))
+		rec = append(rec, r)
+		d := float32(dx)
+		if i == 0 {
+			d = 0
+		}
+		dist = append(dist, d)
+		area = append(area, float64(n-i)*cellArea)
+	}
+	return
+}
+
+func TestHandComputedChain(t *testing.T) {
+	// Three nodes, k = 1e-3, m = 0.5, dt = 100, dx = 10, areas 300, 200,
+	// 100 (node 0 is the fixed outlet), u = 0.01, starting flat at 0.
+	// F1 = 1e-3·√200·100/10 = 0.141421..., h1 = 100·0.01/(1+F1) = 0.876097...
+	// F2 = 1e-3·√100·100/10 = 0.1, h2 = (1 + 0.1·h1)/1.1 = 0.988736...
+	order, rec, dist, area := chain(3, 10, 100)
+	h := []float32{0, 0, 0}
+	u := []float32{0.01, 0.01, 0.01}
+	Erode(h, order, rec, dist, area, u, Params{K: 1e-3, M: 0.5, N: 1, Dt: 100})
+	f1 := 1e-3 * math.Sqrt(200) * 100 / 10
+	h1 := 1 / (1 + f1)
+	h2 := (1 + 0.1*h1) / 1.1
+	want := []float64{0, h1, h2}
+	for i, w := range want {
+		// float32 storage: half an ulp at ~1 is 6e-8.
+		if math.Abs(float64(h[i])-w) > 1e-7 {
+			t.Errorf("h[%d] = %.9g; want %.9g", i, h[i], w)
+		}
+	}
+}
+
+func TestSteadyStateIsAFixedPoint(t *testing.T) {
+	// Heights at the steady-state slope s = (u/k)^(1/n) A^(-m/n) must not
+	// move, for n = 1 and the Newton path.
+	for _, p := range []Params{{K: 2e-6, M: 0.5, N: 1, Dt: 1e5}, {K: 2e-6, M: 0.4, N: 1.5, Dt: 1e5}, {K: 2e-6, M: 0.6, N: 0.7, Dt: 1e5}} {
+		const n, dx, u = 50, 100.0, 1e-3
+		order, rec, dist, area := chain(n, dx, dx*dx)
+		h := make([]float32, n)
+		hh := make([]float64, n)
+		for i := 1; i < n; i++ {
+			s := math.Pow(u/p.K, 1/p.N) * math.Pow(area[i], -p.M/p.N)
+			hh[i] = hh[i-1] + s*dx
+			h[i] = float32(hh[i])
+		}
+		up := make([]float32, n)
+		for i := range up {
+			up[i] = u
+		}
+		before := append([]float32(nil), h...)
+		Erode(h, order, rec, dist, area, up, p)
+		for i := range h {
+			// The fixed point moves only by float32 rounding of the
+			// heights (relative 6e-8) amplified by the solve: 1e-6
+			// relative is ample.
+			if math.Abs(float64(h[i]-before[i])) > 1e-6*math.Abs(float64(before[i]))+1e-6 {
+				t.Errorf("m=%g n=%g: node %d moved from %g to %g", p.M, p.N, i, before[i], h[i])
+			}
+		}
+	}
+}
+
+func TestNewtonSolvesTheImplicitEquation(t *testing.T) {
+	for _, n := range []float64{0.5, 0.8, 1.5, 2, 3.5} {
+		for _, d0 := range []float64{-50, -1e-3, 0, 1e-4, 1, 300} {
+			for _, f := range []float64{0, 1e-6, 0.3, 10, 1e5} {
+				x := solveDelta(d0, f, n)
+				// The root lies between 0 and d0 ...
+				if math.Abs(x) > math.Abs(d0)+1e-12 || x*d0 < 0 {
+					t.Errorf("n=%g d0=%g f=%g: δ = %g outside [0, d0]", n, d0, f, x)
+				}
+				// ... and satisfies the equation to the solver's 1e-12
+				// relative step tolerance, scaled by the derivative.
+				spow := math.Copysign(math.Pow(math.Abs(x), n), x)
+				res := x - d0 + f*spow
+				if math.Abs(res) > 1e-9*(1+math.Abs(d0))*(1+f) {
+					t.Errorf("n=%g d0=%g f=%g: residual %g at δ = %g", n, d0, f, res, x)
+				}
+			}
+		}
+	}
+}
+
+func TestNoOvershoot(t *testing.T) {
+	// Huge dt and k: a node never ends below its receiver.
+	order, rec, dist, area := chain(4, 10, 1e6)
+	for _, n := range []float64{1, 1.5, 0.6} {
+		h := []float32{0, 50, 10, 200}
+		Erode(h, order, rec, dist, area, nil, Params{K: 1, M: 0.5, N: n, Dt: 1e6})
+		for i := 1; i < 4; i++ {
+			if h[i] < h[i-1] {
+				t.Errorf("n=%g: node %d at %g below its receiver at %g", n, i, h[i], h[i-1])
+			}
+		}
+	}
+}
+
+func TestLakeBottomFills(t *testing.T) {
+	// A node below its receiver (a lake bottom routed through its pass)
+	// rises toward the receiver and never above it.
+	for _, n := range []float64{1, 1.5, 0.6} {
+		for _, k := range []float64{1e-9, 1e-5, 1} {
+			h := []float32{50, 10}
+			Erode(h, []int32{0, 1}, []int32{0, 0}, []float32{0, 10}, []float64{0, 1e6}, nil, Params{K: k, M: 0.5, N: n, Dt: 1e4})
+			if h[1] <= 10 || h[1] > 50 {
+				t.Errorf("n=%g k=%g: lake bottom went from 10 to %g; want within (10, 50]", n, k, h[1])
+			}
+		}
+	}
+}
+
+func TestNaturalEdgeRoot(t *testing.T) {
+	// A root with distance D drains to a virtual node at height 0:
+	// h' = (h + dt u) / (1 + k √A dt / D)  (001 §III.B.5).
+	h := []float32{100}
+	Erode(h, []int32{0}, []int32{0}, []float32{5e4}, []float64{1e6}, []float32{1e-3}, Params{K: 1e-5, M: 0.5, N: 1, Dt: 1e4})
+	want := (100 + 1e4*1e-3) / (1 + 1e-5*1e3*1e4/5e4)
+	if math.Abs(float64(h[0])-want) > 1e-4 {
+		t.Fatalf("natural root: h = %g; want %g", h[0], want)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	good := Params{K: 1e-6, M: 0.5, N: 1, Dt: 1e3}
+	if err := good.Validate(); err != nil {
+		t.Fatalf("valid params rejected: %v", err)
+	}
+	bad := []Params{
+		{K: math.NaN(), M: 0.5, N: 1, Dt: 1},
+		{K: -1, M: 0.5, N: 1, Dt: 1},
+		{K: 1, M: -0.1, N: 1, Dt: 1},
+		{K: 1, M: 0.5, N: 0, Dt: 1},
+		{K: 1, M: 0.5, N: 9, Dt: 1},
+		{K: 1, M: 0.5, N: 1, Dt: math.Inf(1)},
+	}
+	for _, p := range bad {
+		if err := p.Validate(); err == nil {
+			t.Errorf("%+v accepted", p)
+		}
+	}
+}
