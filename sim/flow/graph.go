@@ -1,6 +1,7 @@
 package flow
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/bits"
@@ -81,6 +82,7 @@ type Graph struct {
 	Label []int32   // the basin tree (pre-lake root number) of each cell
 
 	kind   []uint8
+	dir    []uint8 // D8 direction 0-7 of the receiver, 8 for none
 	donors []uint8 // bit k set: neighbour k of the cell routes into it
 	off    [8]int32
 	dlen   [8]float32
@@ -137,6 +139,7 @@ func NewGraph(w, h int, cell float64, edges Edges, natural float64) *Graph {
 		W: w, H: h, Cell: cell, Edges: edges, Natural: natural,
 		Rec: make([]int32, n), Dist: make([]float32, n), Stack: make([]int32, n),
 		Label: make([]int32, n), kind: make([]uint8, n), donors: make([]uint8, n),
+		dir: make([]uint8, n),
 	}
 	W := int32(w)
 	g.off = [8]int32{1, W + 1, W, W - 1, -1, -W - 1, -W, -W + 1}
@@ -211,13 +214,12 @@ func (g *Graph) Route(h []float32) {
 	})
 }
 
+// Slopes are compared scaled by the cell size: drop for the 4 orthogonal
+// neighbours, drop/√2 for the diagonals.
+const invSqrt2 = float32(1 / math.Sqrt2)
+
 func (g *Graph) routeRow(h []float32, y int) {
 	w := g.W
-	inv := [8]float32{}
-	for k := range inv {
-		inv[k] = 1 / g.dlen[k]
-	}
-	row := y * w
 	if y == 0 || y == g.H-1 {
 		for x := 0; x < w; x++ {
 			g.routeEdgeCell(h, x, y)
@@ -226,24 +228,49 @@ func (g *Graph) routeRow(h []float32, y int) {
 	}
 	g.routeEdgeCell(h, 0, y)
 	g.routeEdgeCell(h, w-1, y)
-	for i := row + 1; i < row+w-1; i++ {
-		hi := h[i]
+	row := y * w
+	up := h[row-w : row]
+	mid := h[row : row+w]
+	dn := h[row+w : row+2*w]
+	rec := g.Rec[row : row+w]
+	dist := g.Dist[row : row+w]
+	dir := g.dir[row : row+w]
+	var offs [9]int32
+	var lens [9]float32
+	copy(offs[:], g.off[:])
+	copy(lens[:], g.dlen[:])
+	for x := 1; x < w-1; x++ {
+		hi := mid[x]
 		best := float32(0)
-		r := int32(i)
-		var bk int
-		for k := 0; k < 8; k++ {
-			j := int32(i) + g.off[k]
-			s := (hi - h[j]) * inv[k]
-			if s > best {
-				best, r, bk = s, j, k
-			}
+		bk := 8
+		// E, SE, S, SW, W, NW, N, NE; ties keep the first.
+		if s := hi - mid[x+1]; s > best {
+			best, bk = s, 0
 		}
-		g.Rec[i] = r
-		if r != int32(i) {
-			g.Dist[i] = g.dlen[bk]
-		} else {
-			g.Dist[i] = 0
+		if s := (hi - dn[x+1]) * invSqrt2; s > best {
+			best, bk = s, 1
 		}
+		if s := hi - dn[x]; s > best {
+			best, bk = s, 2
+		}
+		if s := (hi - dn[x-1]) * invSqrt2; s > best {
+			best, bk = s, 3
+		}
+		if s := hi - mid[x-1]; s > best {
+			best, bk = s, 4
+		}
+		if s := (hi - up[x-1]) * invSqrt2; s > best {
+			best, bk = s, 5
+		}
+		if s := hi - up[x]; s > best {
+			best, bk = s, 6
+		}
+		if s := (hi - up[x+1]) * invSqrt2; s > best {
+			bk = 7
+		}
+		dir[x] = uint8(bk)
+		rec[x] = int32(row+x) + offs[bk]
+		dist[x] = lens[bk]
 	}
 }
 
@@ -251,24 +278,28 @@ func (g *Graph) routeEdgeCell(h []float32, x, y int) {
 	i := y*g.W + x
 	switch g.kind[i] {
 	case fixed:
-		g.Rec[i], g.Dist[i] = int32(i), 0
+		g.Rec[i], g.Dist[i], g.dir[i] = int32(i), 0, 8
 		return
 	}
 	hi := h[i]
 	best := float32(0)
 	r := int32(i)
-	var bk int
+	bk := 8
 	for k := 0; k < 8; k++ {
 		nx, ny := x+dxs[k], y+dys[k]
 		if nx < 0 || ny < 0 || nx >= g.W || ny >= g.H {
 			continue
 		}
 		j := int32(i) + g.off[k]
-		s := (hi - h[j]) / g.dlen[k]
+		s := hi - h[j]
+		if k&1 == 1 {
+			s *= invSqrt2
+		}
 		if s > best {
 			best, r, bk = s, j, k
 		}
 	}
+	g.dir[i] = uint8(bk)
 	g.Rec[i] = r
 	switch {
 	case r != int32(i):
@@ -291,29 +322,11 @@ func (g *Graph) Order() {
 	parallel.Blocks(hgt, rowBlock, func(b, y0, y1 int) {
 		roots := g.rowTmp[b][:0]
 		for y := y0; y < y1; y++ {
-			for x := 0; x < w; x++ {
-				i := y*w + x
-				var m uint8
-				if x > 0 && y > 0 && x < w-1 && y < hgt-1 {
-					for k := 0; k < 8; k++ {
-						if g.Rec[int32(i)+g.off[k]] == int32(i) {
-							m |= 1 << k
-						}
-					}
-				} else {
-					for k := 0; k < 8; k++ {
-						nx, ny := x+dxs[k], y+dys[k]
-						if nx < 0 || ny < 0 || nx >= w || ny >= hgt {
-							continue
-						}
-						if g.Rec[int32(i)+g.off[k]] == int32(i) {
-							m |= 1 << k
-						}
-					}
-				}
-				g.donors[i] = m
-				if g.Rec[i] == int32(i) {
-					roots = append(roots, int32(i))
+			g.donorRow(y)
+			row := g.dir[y*w : (y+1)*w]
+			for x, d := range row {
+				if d == 8 {
+					roots = append(roots, int32(y*w+x))
 				}
 			}
 		}
@@ -364,6 +377,52 @@ func (g *Graph) Order() {
 		}
 		g.bufs[wk], g.work[wk] = buf, stk
 	})
+}
+
+// donorRow sets the donor masks of row y from the directions of its
+// neighbours: neighbour k of cell i drains into i when its direction is
+// the opposite of k, (k+4) mod 8. Inner cells are done 8 at a time with
+// byte-wise comparisons in 64-bit words.
+func (g *Graph) donorRow(y int) {
+	w, hgt := g.W, g.H
+	row := y * w
+	scalar := func(x int) {
+		i := row + x
+		var m uint8
+		for k := 0; k < 8; k++ {
+			nx, ny := x+dxs[k], y+dys[k]
+			if nx < 0 || ny < 0 || nx >= w || ny >= hgt {
+				continue
+			}
+			if g.dir[int32(i)+g.off[k]] == uint8((k+4)&7) {
+				m |= 1 << k
+			}
+		}
+		g.donors[i] = m
+	}
+	if y == 0 || y == hgt-1 {
+		for x := 0; x < w; x++ {
+			scalar(x)
+		}
+		return
+	}
+	scalar(0)
+	x := 1
+	const ones, low7, high = 0x0101010101010101, 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
+	for ; x+8 <= w-1; x += 8 {
+		var m uint64
+		for k := 0; k < 8; k++ {
+			j := row + x + int(g.off[k])
+			v := binary.LittleEndian.Uint64(g.dir[j : j+8])
+			e := v ^ (uint64((k+4)&7) * ones) // zero bytes where equal
+			z := ^(((e & low7) + low7) | e) & high
+			m |= (z >> 7) << k
+		}
+		binary.LittleEndian.PutUint64(g.donors[row+x:row+x+8], m)
+	}
+	for ; x < w; x++ {
+		scalar(x)
+	}
 }
 
 func resize[T any](s []T, n int) []T {

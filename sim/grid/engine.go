@@ -34,7 +34,7 @@ type Params struct {
 func DefaultParams() Params {
 	return Params{
 		K: 5.61e-7, M: 0.5, N: 1, Dt: 2.5e5,
-		Talus: talus.Model{Mode: talus.Constant, AngleDeg: 30},
+		Talus: talus.Model{Mode: talus.ModeConstant, AngleDeg: 30},
 	}
 }
 
@@ -290,7 +290,7 @@ func (e *Engine) Step() StepStats {
 		e.diff.Step(e.hgt, e.cell, e.p.Kappa, e.p.Dt, fixed)
 	}
 	lap(PhaseHillslope)
-	if e.p.Talus.Mode != talus.Off {
+	if e.p.Talus.Mode != talus.ModeOff {
 		clamped := make([]int, len(chunks)-1)
 		parallel.Do(len(chunks)-1, func(c int) {
 			clamped[c] = e.lim.Clamp(e.hgt, g.Rec, g.Dist, g.Stack[chunks[c]:chunks[c+1]])

@@ -1,0 +1,129 @@
+// Package safefile saves files atomically: each file is written to a
+// temporary file in its destination directory, flushed and fsynced, and
+// only then renamed over the final name, so a failed or interrupted save
+// never leaves a half-written file and never damages the previous one.
+// Errors name the path.
+package safefile
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// File is one file of a save: its final name and what goes in it.
+type File struct {
+	Path string
+	Fill func(io.Writer) error
+}
+
+// Write stages every file in a temporary file beside its final name,
+// then renames them in order. On error it removes the temporary files it
+// made; files already renamed stay (only a failed rename after a successful
+// one can cause that, and the error says so).
+func Write(files ...File) error {
+	for _, o := range files {
+		if fi, err := os.Stat(o.Path); err == nil && !fi.Mode().IsRegular() {
+			return fmt.Errorf("%s: exists and is not a regular file: choose another name", o.Path)
+		}
+	}
+	var temps []string
+	defer func() {
+		for _, t := range temps {
+			os.Remove(t) // already renamed ones are gone: the error is expected
+		}
+	}()
+	for _, o := range files {
+		t, err := stage(o)
+		if err != nil {
+			return err
+		}
+		temps = append(temps, t)
+	}
+	for i, o := range files {
+		if err := os.Rename(temps[i], o.Path); err != nil {
+			if i > 0 {
+				return fmt.Errorf("%s: %w (%s was already written and may not match)", o.Path, Cause(err), files[0].Path)
+			}
+			return fmt.Errorf("%s: %w", o.Path, Cause(err))
+		}
+	}
+	syncDirs(files)
+	return nil
+}
+
+// stage writes o into a new temporary file in o's directory, flushed and
+// synced, and returns its name.
+func stage(o File) (string, error) {
+	dir := filepath.Dir(o.Path)
+	mode := fs.FileMode(0o644)
+	if fi, err := os.Stat(o.Path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	tf, err := os.CreateTemp(dir, "."+filepath.Base(o.Path)+".*.tmp")
+	if err != nil {
+		return "", fmt.Errorf("%s: cannot create a file in %s: %w: check that the directory exists and is writable", o.Path, dir, Cause(err))
+	}
+	bw := bufio.NewWriterSize(tf, 1<<16)
+	err = o.Fill(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err == nil {
+		tf.Chmod(mode) // best effort: some file systems have no modes
+		err = tf.Sync()
+	}
+	if cerr := tf.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(tf.Name())
+		return "", fmt.Errorf("%s: write failed: %w", o.Path, Cause(err))
+	}
+	return tf.Name(), nil
+}
+
+// syncDirs fsyncs the directories holding files so the renames are durable.
+// It is best effort: not every file system can sync a directory.
+func syncDirs(files []File) {
+	done := map[string]bool{}
+	for _, o := range files {
+		dir := filepath.Dir(o.Path)
+		if done[dir] {
+			continue
+		}
+		done[dir] = true
+		if d, err := os.Open(dir); err == nil {
+			d.Sync()
+			d.Close()
+		}
+	}
+}
+
+// unwrapPath drops the operation and path of an *fs.PathError, which name a
+// temporary file the user never asked for; callers name the real file.
+// Cause drops the *PathError or *LinkError wrapper of err, for messages
+// that already name the path.
+func Cause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
+}
+
+// WriteBytes saves data to path atomically.
+func WriteBytes(path string, data []byte) error {
+	return Write(File{Path: path, Fill: func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	}})
+}
