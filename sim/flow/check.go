@@ -24,6 +24,16 @@ func (g *Graph) Check() error {
 		}
 		pos[i] = int32(k)
 	}
+	for k, i := range g.Stack {
+		if g.Pos[i] != int32(k) {
+			return fmt.Errorf("flow: Pos[%d] = %d; the cell is at stack position %d", i, g.Pos[i], k)
+		}
+	}
+	for k, i := range g.Stack {
+		if want := g.Pos[g.Rec[i]]; g.RecPos[k] != want {
+			return fmt.Errorf("flow: RecPos[%d] = %d; want %d", k, g.RecPos[k], want)
+		}
+	}
 	tree := make([]int32, n)
 	for f := 0; f+1 < len(g.Trees); f++ {
 		root := g.Stack[g.Trees[f]]

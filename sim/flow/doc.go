@@ -18,8 +18,12 @@
 // two neighbouring basins is their lowest pair of adjacent cells, at height
 // max(h_i, h_j). A tree of basins is grown from the outlets by Prim's
 // algorithm in increasing pass height (a binary heap over the pass edges:
-// O(N + M log M) for M basins), and the bottom of every basin is routed to
-// the cell of its pass on the receiving side, so every cell drains to an
+// O(N + M log M) for M basins), and the bottom of every basin is routed out
+// through its pass: the receivers on the path from the pass cell down to the
+// bottom are reversed and the pass cell drains into the cell across the
+// pass (fastscapelib calls this carving). The sill then carries the whole
+// basin's water and erodes, while the reversed path, below its receivers,
+// fills: lakes do not last unless uplift keeps them. Every cell drains to an
 // outlet after every routing. A basin next to a Natural edge may spill out of
 // the grid through its lowest natural-edge cell. Each lake keeps its spill
 // height (its pass) and its water level (the highest spill on its way to the

@@ -46,6 +46,9 @@ func (e Edges) AllClosed() bool {
 	return e.North == Closed && e.South == Closed && e.East == Closed && e.West == Closed
 }
 
+// onPath marks in dir the cells of a carved lake path.
+const onPath = 9
+
 // Cell kinds.
 const (
 	interior = iota // routes to a neighbour or is a pit
@@ -74,29 +77,36 @@ type Graph struct {
 	Edges   Edges
 	Natural float64 // distance D to the virtual node of Natural edges, metres
 
-	Rec   []int32   // receiver of each cell; Rec[i] == i for outlets
-	Dist  []float32 // distance to the receiver, metres; for outlets 0 (fixed) or D (natural)
-	Stack []int32   // every cell once, after its receiver
-	Trees []int32   // Stack[Trees[t]:Trees[t+1]] is the t-th independent tree
-	Lakes []Lake    // the basins of this routing, in the order they were connected
-	Label []int32   // the basin tree (pre-lake root number) of each cell
+	Rec    []int32   // receiver of each cell; Rec[i] == i for outlets
+	Dist   []float32 // distance to the receiver, metres; for outlets 0 (fixed) or D (natural)
+	Stack  []int32   // every cell once, after its receiver
+	Pos    []int32   // Pos[i]: the position of cell i in Stack
+	RecPos []int32   // RecPos[k]: the position in Stack of the receiver of Stack[k]
+	Trees  []int32   // Stack[Trees[t]:Trees[t+1]] is the t-th independent tree
+	Lakes  []Lake    // the basins of this routing, in the order they were connected
+	Label  []int32   // the basin tree (pre-lake root number) of each cell
 
 	kind   []uint8
-	dir    []uint8 // D8 direction 0-7 of the receiver, 8 for none
+	dir    []uint8 // D8 direction 0-7 of the receiver, 8 for none, onPath when carved
 	donors []uint8 // bit k set: neighbour k of the cell routes into it
 	off    [8]int32
 	dlen   [8]float32
 
-	roots  []int32  // pre-lake roots (outlets and pits) in index order
-	segW   []uint16 // per root: worker buffer holding its tree
-	segOff []int32  // per root: offset in that buffer
-	segLen []int32  // per root: number of cells
-	bufs   [][]int32
-	work   [][]int32 // per worker DFS stacks
-	rowTmp [][]int32 // per row block roots
+	roots  []int32    // pre-lake roots (outlets and pits) in index order
+	segW   []uint16   // per root: worker buffer holding its tree
+	segOff []int32    // per root: offset in that buffer
+	segLen []int32    // per root: number of cells
+	bufs   [][]int32  // per worker: the trees it listed, depth-first
+	pars   [][]int32  // per worker: each entry's receiver, as a position in its tree
+	work   [][]uint64 // per worker DFS stacks
+	rowTmp [][]int32  // per row block roots
 
-	node    []int32 // per root: 0 for outlets, 1..P for pits
-	pits    []int32 // per pit node p (1-based, pits[p-1]): its root number
+	node    []int32      // per root: 0 for outlets, 1..P for pits
+	pits    []int32      // per pit node p (1-based, pits[p-1]): its root number
+	cands   [][]passCand // per row block: pairs of cells across basins
+	candOff []int32      // candidates of pit p are sorted[candOff[p]:candOff[p+1]]
+	sorted  []passCand
+	cursor  []int32
 	edges   []passEdge
 	wEdges  [][]passEdge
 	scratch []pitScratch
@@ -106,6 +116,9 @@ type Graph struct {
 	inTree  []bool
 	level   []float32
 	final   []int32 // per root: final tree number
+	lakeOf  []int32 // per root: 1 + its lake's number, 0 for outlets
+	path    []int32 // carved paths of the lakes, pass first
+	pathOff []int32 // lake l's path is path[pathOff[l]:pathOff[l+1]]
 	dest    []int32 // per root: destination offset in Stack
 }
 
@@ -113,6 +126,12 @@ type passEdge struct {
 	a, b   int32 // basin nodes, a is a pit
 	ca, cb int32 // pass cells: ca in a, cb in b (-1 for the virtual outside)
 	w      float32
+}
+
+// passCand is a pair of neighbouring cells in different basins: ca in pit
+// node a, cb in another basin (-1: outside the grid, over a Natural edge).
+type passCand struct {
+	a, ca, cb int32
 }
 
 type pitScratch struct {
@@ -139,7 +158,7 @@ func NewGraph(w, h int, cell float64, edges Edges, natural float64) *Graph {
 		W: w, H: h, Cell: cell, Edges: edges, Natural: natural,
 		Rec: make([]int32, n), Dist: make([]float32, n), Stack: make([]int32, n),
 		Label: make([]int32, n), kind: make([]uint8, n), donors: make([]uint8, n),
-		dir: make([]uint8, n),
+		dir: make([]uint8, n), Pos: make([]int32, n), RecPos: make([]int32, n),
 	}
 	W := int32(w)
 	g.off = [8]int32{1, W + 1, W, W - 1, -1, -W - 1, -W, -W + 1}
@@ -241,37 +260,38 @@ func (g *Graph) routeRow(h []float32, y int) {
 	copy(lens[:], g.dlen[:])
 	for x := 1; x < w-1; x++ {
 		hi := mid[x]
-		best := float32(0)
-		bk := 8
-		// E, SE, S, SW, W, NW, N, NE; ties keep the first.
-		if s := hi - mid[x+1]; s > best {
-			best, bk = s, 0
-		}
-		if s := (hi - dn[x+1]) * invSqrt2; s > best {
-			best, bk = s, 1
-		}
-		if s := hi - dn[x]; s > best {
-			best, bk = s, 2
-		}
-		if s := (hi - dn[x-1]) * invSqrt2; s > best {
-			best, bk = s, 3
-		}
-		if s := hi - mid[x-1]; s > best {
-			best, bk = s, 4
-		}
-		if s := (hi - up[x-1]) * invSqrt2; s > best {
-			best, bk = s, 5
-		}
-		if s := hi - up[x]; s > best {
-			best, bk = s, 6
-		}
-		if s := (hi - up[x+1]) * invSqrt2; s > best {
-			bk = 7
+		// Branch-free arg-max: a positive float's bits order like the
+		// float, so key = bits(slope)<<4 | (7-k) picks the steepest
+		// neighbour and, on ties, the first in the order E, SE, S, SW, W,
+		// NW, N, NE. Slopes <= 0 give keys < 16: no receiver.
+		key := slopeKey(hi-mid[x+1], 0)
+		key = maxKey(key, slopeKey((hi-dn[x+1])*invSqrt2, 1))
+		key = maxKey(key, slopeKey(hi-dn[x], 2))
+		key = maxKey(key, slopeKey((hi-dn[x-1])*invSqrt2, 3))
+		key = maxKey(key, slopeKey(hi-mid[x-1], 4))
+		key = maxKey(key, slopeKey((hi-up[x-1])*invSqrt2, 5))
+		key = maxKey(key, slopeKey(hi-up[x], 6))
+		key = maxKey(key, slopeKey((hi-up[x+1])*invSqrt2, 7))
+		bk := 7 - int(key&15)
+		if key < 16 {
+			bk = 8
 		}
 		dir[x] = uint8(bk)
 		rec[x] = int32(row+x) + offs[bk]
 		dist[x] = lens[bk]
 	}
+}
+
+// maxKey is max without a branch (keys stay far from overflow).
+func maxKey(a, b int64) int64 {
+	d := a - b
+	return a - (d & (d >> 63))
+}
+
+// slopeKey packs a slope and a direction into an integer whose order is the
+// slope's, ties going to the lower direction.
+func slopeKey(s float32, k int) int64 {
+	return int64(int32(math.Float32bits(s)))<<4 | int64(7-k)
 }
 
 func (g *Graph) routeEdgeCell(h []float32, x, y int) {
@@ -344,6 +364,7 @@ func (g *Graph) Order() {
 	workers := parallel.Workers()
 	for len(g.bufs) < workers {
 		g.bufs = append(g.bufs, nil)
+		g.pars = append(g.pars, nil)
 		g.work = append(g.work, nil)
 	}
 	// Workers claim blocks of roots dynamically, so which buffer holds a tree
@@ -352,7 +373,9 @@ func (g *Graph) Order() {
 	const rootBlock = 64
 	var next atomic.Int64
 	parallel.Do(min(workers, parallel.NumBlocks(nr, rootBlock)), func(wk int) {
-		buf, stk := g.bufs[wk][:0], g.work[wk]
+		// Stack entries pack a cell and the position of its receiver in
+		// the tree's segment (the root is its own receiver at 0).
+		buf, par, stk := g.bufs[wk][:0], g.pars[wk][:0], g.work[wk]
 		for {
 			lo := int(next.Add(rootBlock)) - rootBlock
 			if lo >= nr {
@@ -360,14 +383,17 @@ func (g *Graph) Order() {
 			}
 			for t := lo; t < min(nr, lo+rootBlock); t++ {
 				start := len(buf)
-				stk = append(stk[:0], g.roots[t])
+				stk = append(stk[:0], uint64(g.roots[t]))
 				for len(stk) > 0 {
-					i := stk[len(stk)-1]
+					e := stk[len(stk)-1]
 					stk = stk[:len(stk)-1]
+					i := int32(uint32(e))
 					g.Label[i] = int32(t)
+					me := uint64(len(buf)-start) << 32
 					buf = append(buf, i)
+					par = append(par, int32(e>>32))
 					for m := g.donors[i]; m != 0; m &= m - 1 {
-						stk = append(stk, i+g.off[bits.TrailingZeros8(m)])
+						stk = append(stk, uint64(uint32(i+g.off[bits.TrailingZeros8(m)]))|me)
 					}
 				}
 				g.segW[t] = uint16(wk)
@@ -375,7 +401,7 @@ func (g *Graph) Order() {
 				g.segLen[t] = int32(len(buf) - start)
 			}
 		}
-		g.bufs[wk], g.work[wk] = buf, stk
+		g.bufs[wk], g.pars[wk], g.work[wk] = buf, par, stk
 	})
 }
 

@@ -183,8 +183,10 @@ func TestTwoBasinSpillLevels(t *testing.T) {
 			if lk.Pass != int32(w+4) || lk.Outflow != int32(w+3) {
 				t.Errorf("lake B passes from %d to %d; want from %d to %d", lk.Pass, lk.Outflow, w+4, w+3)
 			}
-			if g.Rec[pitB] != int32(w+3) {
-				t.Errorf("B's bottom drains to %d; want the pass cell %d in A", g.Rec[pitB], w+3)
+			// Carved: the bottom drains up the path (6,1) → (5,1) →
+			// (4,1), and the pass cell over the sill into A.
+			if g.Rec[pitB] != int32(w+5) || g.Rec[w+5] != int32(w+4) || g.Rec[w+4] != int32(w+3) {
+				t.Errorf("B drains %d → %d → %d → %d; want %d → %d → %d → %d", pitB, g.Rec[pitB], g.Rec[g.Rec[pitB]], g.Rec[g.Rec[g.Rec[pitB]]], pitB, w+5, w+4, w+3)
 			}
 		default:
 			t.Errorf("unexpected lake rooted at (%d, %d)", int(lk.Root)%w, int(lk.Root)/w)
@@ -256,8 +258,16 @@ func TestNaturalEdgeSpill(t *testing.T) {
 	if lk.Outflow >= 0 || lk.Spill != 30 || lk.Pass != low {
 		t.Errorf("lake spills from %d to %d at %g; want from %d out of the grid (-1) at 30", lk.Pass, lk.Outflow, lk.Spill, low)
 	}
-	if g.Rec[lk.Root] != lk.Root || g.Dist[lk.Root] != float32(g.Natural) {
-		t.Errorf("spilling bottom drains to %d at %g m; want the virtual node at %g m", g.Rec[lk.Root], g.Dist[lk.Root], g.Natural)
+	if g.Rec[low] != low || g.Dist[low] != float32(g.Natural) {
+		t.Errorf("spill cell drains to %d at %g m; want the virtual node at %g m", g.Rec[low], g.Dist[low], g.Natural)
+	}
+	// The bottom drains up the carved path to the spill cell.
+	c, steps := lk.Root, 0
+	for ; c != low && steps < n*n; steps++ {
+		c = g.Rec[c]
+	}
+	if c != low {
+		t.Errorf("the bottom %d does not drain to the spill cell %d", lk.Root, low)
 	}
 }
 

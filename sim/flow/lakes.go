@@ -23,6 +23,8 @@ func (g *Graph) ConnectLakes(h []float32) {
 	}
 	np := len(g.pits)
 	g.Lakes = g.Lakes[:0]
+	g.path = g.path[:0]
+	g.pathOff = append(g.pathOff[:0], 0)
 	if np == 0 {
 		return
 	}
@@ -31,14 +33,94 @@ func (g *Graph) ConnectLakes(h []float32) {
 }
 
 // findPasses lists, for every pit basin, the lowest pass to each basin next
-// to it. Pits are split among workers in contiguous ranges and the edge
-// lists are joined in pit order, so the list does not depend on the number
-// of workers.
+// to it. It scans the grid row by row for pairs of neighbouring cells in
+// different basins (at least one a pit), buckets them by pit and keeps the
+// lowest pair per neighbour. Row blocks are fixed and merged in order, and
+// ties keep the first pair in row-major order, so the list does not depend
+// on the number of workers.
 func (g *Graph) findPasses(h []float32) {
 	np := len(g.pits)
+	w, hgt := g.W, g.H
+	nb := parallel.NumBlocks(hgt, rowBlock)
+	for len(g.cands) < nb {
+		g.cands = append(g.cands, nil)
+	}
+	parallel.Blocks(hgt, rowBlock, func(b, y0, y1 int) {
+		out := g.cands[b][:0]
+		emit := func(i, j int32) {
+			ni, nj := g.node[g.Label[i]], g.node[g.Label[j]]
+			switch {
+			case ni == 0 && nj == 0:
+			case ni == 0 || (nj != 0 && nj < ni):
+				out = append(out, passCand{a: nj, ca: j, cb: i})
+			default:
+				out = append(out, passCand{a: ni, ca: i, cb: j})
+			}
+		}
+		for y := y0; y < y1; y++ {
+			row := y * w
+			lab := g.Label[row : row+w]
+			for x := 0; x+1 < w; x++ {
+				if lab[x+1] != lab[x] {
+					emit(int32(row+x), int32(row+x+1))
+				}
+			}
+			if y+1 < hgt {
+				dn := g.Label[row+w : row+2*w]
+				for x := 0; x < w; x++ {
+					l := lab[x]
+					if dn[x] != l {
+						emit(int32(row+x), int32(row+w+x))
+					}
+					if x > 0 && dn[x-1] != l {
+						emit(int32(row+x), int32(row+w+x-1))
+					}
+					if x+1 < w && dn[x+1] != l {
+						emit(int32(row+x), int32(row+w+x+1))
+					}
+				}
+			}
+			// Natural edge cells of pit basins may spill out of the grid.
+			for x := 0; x < w; x++ {
+				if x > 0 && x < w-1 && y > 0 && y < hgt-1 {
+					x = w - 2 // inner cells are never on an edge
+					continue
+				}
+				i := int32(row + x)
+				if g.kind[i] == natural && g.node[lab[x]] != 0 {
+					out = append(out, passCand{a: g.node[lab[x]], ca: i, cb: -1})
+				}
+			}
+		}
+		g.cands[b] = out
+	})
+	// Bucket the candidates by pit, keeping row-major order in each bucket.
+	g.candOff = resize(g.candOff, np+2)
+	clear(g.candOff)
+	total := 0
+	for b := 0; b < nb; b++ {
+		for _, c := range g.cands[b] {
+			g.candOff[c.a+1]++
+		}
+		total += len(g.cands[b])
+	}
+	for p := 1; p <= np+1; p++ {
+		g.candOff[p] += g.candOff[p-1]
+	}
+	g.sorted = resize(g.sorted, total)
+	cur := resize(g.cursor, np+1)
+	copy(cur, g.candOff[:np+1])
+	g.cursor = cur
+	for b := 0; b < nb; b++ {
+		for _, c := range g.cands[b] {
+			g.sorted[cur[c.a]] = c
+			cur[c.a]++
+		}
+	}
+	// Reduce each pit's bucket to its lowest pass per neighbour.
 	weights := make([]int32, np)
-	for p, t := range g.pits {
-		weights[p] = g.segLen[t]
+	for p := range weights {
+		weights[p] = g.candOff[p+2] - g.candOff[p+1]
 	}
 	bounds := parallel.Split(weights, parallel.Workers())
 	nw := len(bounds) - 1
@@ -60,7 +142,7 @@ func (g *Graph) findPasses(h []float32) {
 		}
 		out := g.wEdges[wk][:0]
 		for p := bounds[wk]; p < bounds[wk+1]; p++ {
-			out = g.scanPit(h, p, sc, out)
+			out = g.reducePit(h, int32(p+1), sc, out)
 		}
 		g.wEdges[wk] = out
 	})
@@ -70,47 +152,29 @@ func (g *Graph) findPasses(h []float32) {
 	}
 }
 
-func (g *Graph) scanPit(h []float32, p int, sc *pitScratch, out []passEdge) []passEdge {
-	t := g.pits[p]
-	self := int32(p + 1)
-	seg := g.bufs[g.segW[t]][g.segOff[t] : g.segOff[t]+g.segLen[t]]
-	w, hgt := g.W, g.H
+// reducePit appends the lowest pass from pit node self to each of its
+// neighbouring basins, once per pair of basins (to node 0 or to a higher
+// pit node).
+func (g *Graph) reducePit(h []float32, self int32, sc *pitScratch, out []passEdge) []passEdge {
 	inf := float32(math.Inf(1))
-	consider := func(c int32, wgt float32, a, b int32) {
-		if sc.best[c] == inf {
-			sc.touched = append(sc.touched, c)
+	for _, c := range g.sorted[g.candOff[self]:g.candOff[self+1]] {
+		var b int32
+		var wgt float32
+		if c.cb < 0 {
+			b, wgt = 0, h[c.ca] // spill out of the grid over this cell
+		} else {
+			b, wgt = g.node[g.Label[c.cb]], max(h[c.ca], h[c.cb])
 		}
-		if wgt < sc.best[c] {
-			sc.best[c], sc.bestA[c], sc.bestB[c] = wgt, a, b
+		if sc.best[b] == inf {
+			sc.touched = append(sc.touched, b)
 		}
-	}
-	for _, i := range seg {
-		x, y := int(i)%w, int(i)/w
-		hi := h[i]
-		inner := x > 0 && y > 0 && x < w-1 && y < hgt-1
-		if !inner && g.kind[i] == natural {
-			consider(0, hi, i, -1) // spill out of the grid here
-		}
-		for k := 0; k < 8; k++ {
-			if !inner {
-				nx, ny := x+dxs[k], y+dys[k]
-				if nx < 0 || ny < 0 || nx >= w || ny >= hgt {
-					continue
-				}
-			}
-			j := i + g.off[k]
-			lj := g.Label[j]
-			if lj == t {
-				continue
-			}
-			consider(g.node[lj], max(hi, h[j]), i, j)
+		if wgt < sc.best[b] {
+			sc.best[b], sc.bestA[b], sc.bestB[b] = wgt, c.ca, c.cb
 		}
 	}
-	for _, c := range sc.touched {
-		if c == 0 || c > self {
-			out = append(out, passEdge{a: self, b: c, ca: sc.bestA[c], cb: sc.bestB[c], w: sc.best[c]})
-		}
-		sc.best[c] = inf
+	for _, b := range sc.touched {
+		out = append(out, passEdge{a: self, b: b, ca: sc.bestA[b], cb: sc.bestB[b], w: sc.best[b]})
+		sc.best[b] = inf
 	}
 	sc.touched = sc.touched[:0]
 	return out
@@ -175,18 +239,44 @@ func (g *Graph) growTree() {
 		root := g.roots[t]
 		lvl := max(e.w, g.level[parent])
 		g.level[x] = lvl
-		if to < 0 {
-			g.Rec[root] = root
-			g.Dist[root] = float32(g.Natural)
-		} else {
-			g.Rec[root] = to
-			dx := float64(root%int32(g.W) - to%int32(g.W))
-			dy := float64(root/int32(g.W) - to/int32(g.W))
-			g.Dist[root] = float32(math.Hypot(dx, dy) * g.Cell)
-		}
+		g.carve(from, to)
+		g.pathOff = append(g.pathOff, int32(len(g.path)))
 		g.Lakes = append(g.Lakes, Lake{Root: root, Pass: from, Outflow: to, Spill: e.w, Level: lvl})
 		push(x)
 	}
+}
+
+// carve routes a basin out through its pass: the path from the pass cell
+// down to the basin's bottom is reversed, so the bottom drains up the path,
+// the pass cell drains to (to, or out of a Natural edge when to < 0), and
+// the sill on the path takes the whole basin's drainage area and erodes.
+// The path cells are appended to g.path and marked in g.dir.
+func (g *Graph) carve(from, to int32) {
+	prev, c := to, from
+	for {
+		next := g.Rec[c]
+		g.Pos[c] = int32(len(g.path) - int(g.pathOff[len(g.pathOff)-1]))
+		g.path = append(g.path, c)
+		g.dir[c] = onPath
+		if prev < 0 {
+			g.Rec[c], g.Dist[c] = c, float32(g.Natural)
+		} else {
+			g.Rec[c], g.Dist[c] = prev, g.stepLen(c, prev)
+		}
+		if next == c {
+			return // the old bottom
+		}
+		prev, c = c, next
+	}
+}
+
+// stepLen returns the distance between neighbouring cells a and b.
+func (g *Graph) stepLen(a, b int32) float32 {
+	w := int32(g.W)
+	if a%w != b%w && a/w != b/w {
+		return g.dlen[1]
+	}
+	return g.dlen[0]
 }
 
 // Assemble writes the final Stack: each outlet's tree followed by the basins
@@ -250,17 +340,69 @@ func (g *Graph) Assemble() {
 			place(int32(t))
 		}
 	}
+	g.lakeOf = resize(g.lakeOf, nr)
+	clear(g.lakeOf)
 	for li, t := range lakeTree {
 		place(t)
 		g.Lakes[li].Start = g.dest[t]
 		g.Lakes[li].Len = g.segLen[t]
+		g.lakeOf[t] = int32(li + 1)
 	}
+	// A carved basin lists its path first, from the pass down to the old
+	// bottom, then its other cells in their depth-first order, which keeps
+	// every cell after its receiver. Receiver positions come from the
+	// depth-first search, renumbered for carved basins; the pass cells'
+	// receivers lie in other trees and are set once all are placed.
 	parallel.Blocks(nr, 256, func(_, lo, hi int) {
+		var newOf []int32
 		for t := lo; t < hi; t++ {
-			src := g.bufs[g.segW[t]][g.segOff[t] : g.segOff[t]+g.segLen[t]]
-			copy(g.Stack[g.dest[t]:], src)
+			off, n := g.segOff[t], g.segLen[t]
+			src := g.bufs[g.segW[t]][off : off+n]
+			par := g.pars[g.segW[t]][off : off+n]
+			d := g.dest[t]
+			dst := g.Stack[d : d+n]
+			rp := g.RecPos[d : d+n]
+			li := g.lakeOf[t]
+			if li == 0 {
+				copy(dst, src)
+				for k, i := range src {
+					g.Pos[i] = d + int32(k)
+					rp[k] = d + par[k]
+				}
+				continue
+			}
+			path := g.path[g.pathOff[li-1]:g.pathOff[li]]
+			m := int32(len(path))
+			newOf = resize(newOf, int(n))
+			next := m
+			for k, i := range src {
+				if g.dir[i] == onPath {
+					newOf[k] = g.Pos[i] // carve left the index on the path here
+				} else {
+					newOf[k] = next
+					next++
+				}
+			}
+			for k, i := range src {
+				nk := newOf[k]
+				dst[nk] = i
+				g.Pos[i] = d + nk
+				switch {
+				case g.dir[i] != onPath:
+					rp[nk] = d + newOf[par[k]]
+				case nk > 0:
+					rp[nk] = d + nk - 1
+				}
+			}
 		}
 	})
+	for _, lk := range g.Lakes {
+		if lk.Outflow < 0 {
+			g.RecPos[lk.Start] = lk.Start
+		} else {
+			g.RecPos[lk.Start] = g.Pos[lk.Outflow]
+		}
+	}
 }
 
 // Chunks splits the trees into at most workers contiguous ranges of about
@@ -280,23 +422,36 @@ func (g *Graph) Chunks(workers int) []int32 {
 	return b
 }
 
-// Accumulate sets dst[i] to the drainage area of every cell: its own area
-// (cellArea, m²) plus the areas of all cells upstream. It returns dst.
-func (g *Graph) Accumulate(dst []float64, cellArea float64) []float64 {
+// AccumulateStack sets dst[k] to the drainage area of cell Stack[k]: its
+// own area (cellArea, m²) plus the areas of all cells upstream. Working in
+// stack order keeps memory access sequential. It returns dst.
+func (g *Graph) AccumulateStack(dst []float64, cellArea float64) []float64 {
 	dst = resize(dst, g.W*g.H)
 	b := g.Chunks(parallel.Workers())
 	parallel.Do(len(b)-1, func(c int) {
-		seg := g.Stack[b[c]:b[c+1]]
-		for _, i := range seg {
-			dst[i] = cellArea
+		lo, hi := b[c], b[c+1]
+		seg := dst[lo:hi]
+		for k := range seg {
+			seg[k] = cellArea
 		}
-		for k := len(seg) - 1; k >= 0; k-- {
-			i := seg[k]
-			if r := g.Rec[i]; r != i {
-				dst[r] += dst[i]
+		rp := g.RecPos
+		for k := hi - 1; k >= lo; k-- {
+			if r := rp[k]; r != k {
+				dst[r] += dst[k]
 			}
 		}
 	})
+	return dst
+}
+
+// Accumulate is AccumulateStack in grid order: dst[i] is the drainage
+// area of cell i. It returns dst.
+func (g *Graph) Accumulate(dst []float64, cellArea float64) []float64 {
+	s := g.AccumulateStack(nil, cellArea)
+	dst = resize(dst, g.W*g.H)
+	for k, i := range g.Stack {
+		dst[i] = s[k]
+	}
 	return dst
 }
 

@@ -3,14 +3,21 @@
 // Each Step advances the terrain by dt years through these phases, timed
 // one by one:
 //
+//	hillslope  κ∇²h, implicit, stable for any dt (package hillslope, 003 eq. 1)
 //	routing    D8 steepest-descent receivers (package flow)
 //	stack      donor masks and the depth-first order of every tree
 //	lakes      passes between basins and the tree of basins (000 §4.3)
-//	area       drainage area, cell area as rain, reverse stack order
+//	layout     heights, distances and uplift copied into drainage order
+//	           (and back at the end), so the next three phases read memory
+//	           sequentially
+//	area       drainage area, cell area as rain, reverse drainage order
 //	erosion    uplift and the implicit stream power solve (package spl,
 //	           000 eq. 2; Newton per node for n ≠ 1)
-//	hillslope  κ∇²h, implicit, stable for any dt (package hillslope, 003 eq. 1)
 //	talus      slopes along receivers limited to the talus angle (000 §5)
+//
+// The hillslope term comes first (Lie splitting), so the receivers are
+// those of the heights the stream power law erodes and the talus limit,
+// applied last, holds exactly at the end of every step.
 //
 // The equation is dh/dt = u - k A^m s^n + κ∇²h, with heights in metres, time
 // in years, uplift u in m/yr, drainage area A in m², k in yr⁻¹ (for m = 0.5,

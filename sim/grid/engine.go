@@ -83,11 +83,13 @@ const (
 	PhaseErosion
 	PhaseHillslope
 	PhaseTalus
+	PhaseLayout
 	NumPhases
 )
 
-// PhaseNames are the report names of the phases.
-var PhaseNames = [NumPhases]string{"routing", "stack", "lakes", "area", "erosion", "hillslope", "talus"}
+// PhaseNames are the report names of the phases. "layout" is the copying
+// of heights, distances and uplift into drainage order and back.
+var PhaseNames = [NumPhases]string{"routing", "stack", "lakes", "area", "erosion", "hillslope", "talus", "layout"}
 
 // StepStats describe one step.
 type StepStats struct {
@@ -114,9 +116,15 @@ type Engine struct {
 	hgt     []float32
 	prev    []float32
 	up      []float32
-	area    []float64
+	area    []float64 // drainage area in grid order, filled on demand
+	areaOK  bool
+	hs      []float32 // heights in drainage order
+	ds      []float32 // receiver distances in drainage order
+	us      []float32 // uplift in drainage order
+	as      []float64 // drainage area in drainage order
 	prevRec []int32
 	g       *flow.Graph
+	routed  bool // g holds the routing of the last step
 	diff    *hillslope.Diffuser
 	lim     *talus.Limiter
 	blockDh []float64
@@ -143,6 +151,9 @@ func New(c Config) (*Engine, error) {
 	e.hgt = make([]float32, n)
 	e.prev = make([]float32, n)
 	e.area = make([]float64, n)
+	e.hs = make([]float32, n)
+	e.ds = make([]float32, n)
+	e.as = make([]float64, n)
 	e.prevRec = make([]int32, n)
 	for i := range e.prevRec {
 		e.prevRec[i] = -1
@@ -185,6 +196,7 @@ func checkFinite(what string, v []float32) error {
 func (e *Engine) configure(edgesChanged bool) {
 	if edgesChanged || e.g == nil {
 		e.g = flow.NewGraph(e.w, e.h, e.cell, e.p.Edges, e.p.NaturalDist)
+		e.routed = false
 	}
 	if e.diff == nil {
 		e.diff = hillslope.NewDiffuser(e.w, e.h)
@@ -239,9 +251,26 @@ func (e *Engine) Heights() []float32 { return e.hgt }
 // Step; the caller must not modify it.
 func (e *Engine) Graph() *flow.Graph { return e.g }
 
-// Area returns the drainage area of the last step, m². It is valid until the
-// next Step; the caller must not modify it.
-func (e *Engine) Area() []float64 { return e.area }
+// Area returns the drainage area of the last step in grid order, m². It is
+// valid until the next Step; the caller must not modify it.
+func (e *Engine) Area() []float64 {
+	if !e.areaOK {
+		if e.routed {
+			st := e.g.Stack
+			parallel.Blocks(len(st), 1<<15, func(_, lo, hi int) {
+				for k := lo; k < hi; k++ {
+					e.area[st[k]] = e.as[k]
+				}
+			})
+		} else {
+			for i := range e.area {
+				e.area[i] = e.cell * e.cell
+			}
+		}
+		e.areaOK = true
+	}
+	return e.area
+}
 
 // Stats returns the statistics of the last step.
 func (e *Engine) Stats() StepStats { return e.stats }
@@ -264,6 +293,15 @@ func (e *Engine) Step() StepStats {
 	}
 	g := e.g
 	copy(e.prev, e.hgt)
+	// Hillslope first, so the receivers below see the heights they erode.
+	if e.p.Kappa > 0 {
+		fixed := hillslope.Edges{
+			North: e.p.Edges.North == flow.Outlet, South: e.p.Edges.South == flow.Outlet,
+			East: e.p.Edges.East == flow.Outlet, West: e.p.Edges.West == flow.Outlet,
+		}
+		e.diff.Step(e.hgt, e.cell, e.p.Kappa, e.p.Dt, fixed)
+	}
+	lap(PhaseHillslope)
 	g.Route(e.hgt)
 	lap(PhaseRouting)
 	g.Order()
@@ -273,34 +311,54 @@ func (e *Engine) Step() StepStats {
 	g.Assemble()
 	st.Phase[PhaseStack] += time.Since(mark)
 	mark = time.Now()
-	e.area = g.Accumulate(e.area, e.cell*e.cell)
-	lap(PhaseArea)
 
+	// Work in drainage order from here: sequential memory access.
 	chunks := g.Chunks(parallel.Workers())
+	nc := len(chunks) - 1
+	if e.up != nil && e.us == nil {
+		e.us = make([]float32, len(e.hgt))
+	}
+	parallel.Do(nc, func(c int) {
+		for k := chunks[c]; k < chunks[c+1]; k++ {
+			i := g.Stack[k]
+			e.hs[k] = e.hgt[i]
+			e.ds[k] = g.Dist[i]
+			if e.up != nil {
+				e.us[k] = e.up[i]
+			}
+		}
+	})
+	lap(PhaseLayout)
+	e.as = g.AccumulateStack(e.as, e.cell*e.cell)
+	e.areaOK = false
+	lap(PhaseArea)
+	var us []float32
+	if e.up != nil {
+		us = e.us
+	}
 	sp := spl.Params{K: e.p.K, M: e.p.M, N: e.p.N, Dt: e.p.Dt}
-	parallel.Do(len(chunks)-1, func(c int) {
-		spl.Erode(e.hgt, g.Stack[chunks[c]:chunks[c+1]], g.Rec, g.Dist, e.area, e.up, sp)
+	parallel.Do(nc, func(c int) {
+		spl.Erode(e.hs, g.RecPos, e.ds, e.as, us, int(chunks[c]), int(chunks[c+1]), sp)
 	})
 	lap(PhaseErosion)
-	if e.p.Kappa > 0 {
-		fixed := hillslope.Edges{
-			North: e.p.Edges.North == flow.Outlet, South: e.p.Edges.South == flow.Outlet,
-			East: e.p.Edges.East == flow.Outlet, West: e.p.Edges.West == flow.Outlet,
-		}
-		e.diff.Step(e.hgt, e.cell, e.p.Kappa, e.p.Dt, fixed)
-	}
-	lap(PhaseHillslope)
 	if e.p.Talus.Mode != talus.ModeOff {
-		clamped := make([]int, len(chunks)-1)
-		parallel.Do(len(chunks)-1, func(c int) {
-			clamped[c] = e.lim.Clamp(e.hgt, g.Rec, g.Dist, g.Stack[chunks[c]:chunks[c+1]])
+		clamped := make([]int, nc)
+		parallel.Do(nc, func(c int) {
+			clamped[c] = e.lim.ClampOrdered(e.hs, g.RecPos, e.ds, g.Stack, int(chunks[c]), int(chunks[c+1]))
 		})
 		for _, v := range clamped {
 			st.Clamped += v
 		}
 	}
 	lap(PhaseTalus)
+	parallel.Do(nc, func(c int) {
+		for k := chunks[c]; k < chunks[c+1]; k++ {
+			e.hgt[g.Stack[k]] = e.hs[k]
+		}
+	})
+	st.Phase[PhaseLayout] += time.Since(mark)
 
+	e.routed = true
 	e.measure(&st)
 	e.step++
 	e.time += e.p.Dt

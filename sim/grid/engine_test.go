@@ -215,13 +215,15 @@ func TestStepStatistics(t *testing.T) {
 	if first.RecvChanged != 1 {
 		t.Errorf("first step: receivers changed %g; want 1 (all new)", first.RecvChanged)
 	}
-	// With the talus limit on, this terrain reaches a fixed point in about
-	// 400 steps (measured: 350-400); 600 leaves room.
+	// With the talus limit on, this terrain settles in about 400 steps
+	// (measured: 350-400); 600 leaves room. What moves after that is float32
+	// rounding: cells on talus-limited slopes whose neighbours tie to the
+	// last bit swap receivers, moving heights by an ulp (2.4e-4 m at 2 km).
 	var last StepStats
 	for range 600 {
 		last = e.Step()
 	}
-	if last.RecvChanged != 0 || last.MaxDh > 1e-3 || last.MeanDh > last.MaxDh {
+	if last.RecvChanged > 0.01 || last.MaxDh > 1e-3 || last.MeanDh > last.MaxDh {
 		t.Errorf("after 600 steps: receivers changed %g, max |Δh| %g (first %g), mean %g", last.RecvChanged, last.MaxDh, first.MaxDh, last.MeanDh)
 	}
 	var sum float64

@@ -26,7 +26,9 @@ type Snapshot struct {
 }
 
 // Snapshot copies the engine's current state. The lakes, receivers and area
-// are those of the last step's routing.
+// are those of the last step's routing; before the first step, or after the
+// edges changed, every cell is its own receiver with its own area and there
+// are no lakes.
 func (e *Engine) Snapshot() *Snapshot {
 	n := e.w * e.h
 	s := &Snapshot{
@@ -34,12 +36,12 @@ func (e *Engine) Snapshot() *Snapshot {
 		Height:    append([]float32(nil), e.hgt...),
 		Area:      make([]float32, n),
 		Receivers: make([]int32, n),
-		Lakes:     append([]flow.Lake(nil), e.g.Lakes...),
 	}
 	if e.up != nil {
 		s.Uplift = append([]float32(nil), e.up...)
 	}
-	if e.step > 0 {
+	if e.routed {
+		s.Lakes = append([]flow.Lake(nil), e.g.Lakes...)
 		copy(s.Receivers, e.g.Rec)
 		parallel.Blocks(n, 1<<15, func(_, lo, hi int) {
 			for i := lo; i < hi; i++ {
@@ -50,6 +52,7 @@ func (e *Engine) Snapshot() *Snapshot {
 	} else {
 		for i := range s.Receivers {
 			s.Receivers[i] = int32(i)
+			s.Area[i] = float32(e.cell * e.cell)
 		}
 		s.Water = make([]float32, n)
 	}

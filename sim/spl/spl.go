@@ -29,41 +29,52 @@ func (p Params) Validate() error {
 	return nil
 }
 
-// Erode updates h in place over the nodes of order, each after its receiver:
-// uplift u (m/yr, nil for none) and stream power erosion with drainage area
-// area. Nodes outside order are not touched.
-func Erode(h []float32, order, rec []int32, dist []float32, area []float64, u []float32, p Params) {
+// Erode applies uplift and stream power erosion to the nodes at positions
+// [lo, hi) of a drainage order. Fields are laid out in that order: hs[k] is
+// the height of node k, rp[k] the position of its receiver (rp[k] < k, or k
+// for a root), ds[k] the distance to the receiver, as[k] the drainage area
+// and us[k] the uplift (us may be nil). Receivers must lie in [lo, hi) or
+// before lo and be final already.
+func Erode(hs []float32, rp []int32, ds []float32, as []float64, us []float32, lo, hi int, p Params) {
 	dt := p.Dt
 	kdt := p.K * dt
 	sqrtM := p.M == 0.5
-	for _, i := range order {
-		r := rec[i]
+	linear := p.N == 1
+	hs, rp, ds, as = hs[:hi], rp[:hi], ds[:hi], as[:hi]
+	if us != nil {
+		us = us[:hi]
+	}
+	for k := lo; k < hi; k++ {
+		r := int(rp[k])
+		d := float64(ds[k])
 		var hr float64
-		if r == i {
-			if dist[i] == 0 {
+		if r == k {
+			if d == 0 {
 				continue // fixed base level
 			}
 		} else {
-			hr = float64(h[r])
+			hr = float64(hs[r])
 		}
-		a := float64(h[i])
-		if u != nil {
-			a += dt * float64(u[i])
+		a := float64(hs[k])
+		if us != nil {
+			a += dt * float64(us[k])
 		}
 		var am float64
 		if sqrtM {
-			am = math.Sqrt(area[i])
+			am = math.Sqrt(as[k])
 		} else {
-			am = math.Pow(area[i], p.M)
+			am = math.Pow(as[k], p.M)
 		}
-		d := float64(dist[i])
-		if p.N == 1 {
+		if linear {
+			// h = (a + f hr)/(1 + f), written so the division does not
+			// wait for hr: the chain from receiver to donor stays short.
 			f := kdt * am / d
-			h[i] = float32((a + f*hr) / (1 + f))
+			c := 1 / (1 + f)
+			hs[k] = float32(a*c + (f*c)*hr)
 			continue
 		}
 		f := kdt * am / math.Pow(d, p.N)
-		h[i] = float32(hr + solveDelta(a-hr, f, p.N))
+		hs[k] = float32(hr + solveDelta(a-hr, f, p.N))
 	}
 }
 
