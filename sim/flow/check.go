@@ -34,6 +34,12 @@ func (g *Graph) Check() error {
 			return fmt.Errorf("flow: RecPos[%d] = %d; want %d", k, g.RecPos[k], want)
 		}
 	}
+	ds := g.OrderedDist(make([]float32, n), 0, n)
+	for k, i := range g.Stack {
+		if ds[k] != g.Dist[i] {
+			return fmt.Errorf("flow: cell %d: distance %g to its receiver %d; OrderedDist says %g", i, g.Dist[i], g.Rec[i], ds[k])
+		}
+	}
 	tree := make([]int32, n)
 	for f := 0; f+1 < len(g.Trees); f++ {
 		root := g.Stack[g.Trees[f]]

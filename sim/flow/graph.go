@@ -86,11 +86,12 @@ type Graph struct {
 	Lakes  []Lake    // the basins of this routing, in the order they were connected
 	Label  []int32   // the basin tree (pre-lake root number) of each cell
 
-	kind   []uint8
-	dir    []uint8 // D8 direction 0-7 of the receiver, 8 for none, onPath when carved
-	donors []uint8 // bit k set: neighbour k of the cell routes into it
-	off    [8]int32
-	dlen   [8]float32
+	kind    []uint8
+	dir     []uint8 // D8 direction 0-7 of the receiver, 8 for none, onPath when carved
+	donors  []uint8 // bit k set: neighbour k of the cell routes into it
+	off     [8]int32
+	stepTab []float32 // see OrderedDist
+	dlen    [8]float32
 
 	roots  []int32    // pre-lake roots (outlets and pits) in index order
 	segW   []uint16   // per root: worker buffer holding its tree

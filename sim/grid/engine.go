@@ -319,14 +319,16 @@ func (e *Engine) Step() StepStats {
 		e.us = make([]float32, len(e.hgt))
 	}
 	parallel.Do(nc, func(c int) {
-		for k := chunks[c]; k < chunks[c+1]; k++ {
-			i := g.Stack[k]
-			e.hs[k] = e.hgt[i]
-			e.ds[k] = g.Dist[i]
-			if e.up != nil {
-				e.us[k] = e.up[i]
+		lo, hi := int(chunks[c]), int(chunks[c+1])
+		for k, i := range g.Stack[lo:hi] {
+			e.hs[lo+k] = e.hgt[i]
+		}
+		if e.up != nil {
+			for k, i := range g.Stack[lo:hi] {
+				e.us[lo+k] = e.up[i]
 			}
 		}
+		g.OrderedDist(e.ds, lo, hi)
 	})
 	lap(PhaseLayout)
 	e.as = g.AccumulateStack(e.as, e.cell*e.cell)
