@@ -78,6 +78,17 @@ func Write(path string, f *sim.Field) error {
 	return nil
 }
 
+// CheckPath reports, before any work is done, whether Write could save to
+// path: the extension must be one Write knows and the directory must exist.
+func CheckPath(path string) error {
+	switch ext := strings.ToLower(filepath.Ext(path)); ext {
+	case ".png", ".r16", ".tif", ".tiff", ".obj":
+	default:
+		return fmt.Errorf("rasterio: %s: unknown extension %q: use one of %s", path, ext, writeExts)
+	}
+	return safefile.CheckDir(path)
+}
+
 // checkField panics on a field no caller should hold.
 func checkField(f *sim.Field) {
 	if f == nil {

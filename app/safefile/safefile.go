@@ -127,3 +127,17 @@ func WriteBytes(path string, data []byte) error {
 		return err
 	}})
 }
+
+// CheckDir reports whether path's directory exists, so a long computation
+// can refuse an output it could not save before it starts.
+func CheckDir(path string) error {
+	dir := filepath.Dir(path)
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("%s: directory %s: %w: create it first", path, dir, Cause(err))
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%s: %s is not a directory", path, dir)
+	}
+	return nil
+}

@@ -1,0 +1,158 @@
+// Package cli is Orogen's command line: `orogen run` and the subcommands
+// that later issues add. Errors go to stderr with a non-zero exit, progress
+// goes to stderr as a bar, and stdout stays clean.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"orogen/app/run"
+	"orogen/app/scene"
+)
+
+// Main runs the command line with args (without the program name) and
+// returns the process exit code.
+func Main(args []string, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	root := newRoot(stdout, stderr)
+	root.SetArgs(args)
+	if err := root.ExecuteContext(ctx); err != nil {
+		fmt.Fprintln(stderr, "orogen:", err)
+		if errors.Is(err, context.Canceled) {
+			return 130
+		}
+		return 1
+	}
+	return 0
+}
+
+func newRoot(stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "orogen",
+		Short: "Terrain from tectonic uplift and fluvial erosion",
+		Long: `Orogen grows terrain from tectonic uplift carved by stream-power erosion.
+
+Without a subcommand it opens the desktop app (coming with the app issue;
+until then it prints this help). Headless subcommands run scenes and write
+heightmaps, masks and reports.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.AddCommand(newRunCmd(stderr), newPresetsCmd(stdout))
+	return root
+}
+
+func newRunCmd(stderr io.Writer) *cobra.Command {
+	var o run.Options
+	var k, m, n, dt, talusDeg, diffusion, umax, target float64
+	var seed uint64
+	var quiet bool
+	cmd := &cobra.Command{
+		Use:   "run",
+		Short: "Run a scene headless and write its outputs",
+		Long: `Run a scene (a preset name or a scene file) for a number of steps, or until
+it converges, and write the heightmap, masks and a JSON report.
+
+Heightmaps and masks are written by extension: .png (16-bit), .r16 (raw
+little-endian uint16), .tif (32-bit float, metres), .obj (mesh). Every
+raster gets a sidecar NAME.json with its size, cell size and the metres its
+0..65535 range maps to.`,
+		Example: `  orogen run --scene default --steps 200 --out terrain.png --report report.json
+  orogen run --scene cone --size 1024 --until-converged --out cone.tif
+  orogen run --init dem.tif --umax 0 --dt 2e4 --steps 10 --out eroded.tif`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			f := cmd.Flags()
+			pick := func(name string, v *float64) *float64 {
+				if f.Changed(name) {
+					return v
+				}
+				return nil
+			}
+			o.K, o.M, o.N, o.Dt = pick("k", &k), pick("m", &m), pick("n", &n), pick("dt", &dt)
+			o.Talus, o.Diffusion = pick("talus", &talusDeg), pick("diffusion", &diffusion)
+			o.Umax, o.TargetHeight = pick("umax", &umax), pick("target-height", &target)
+			if f.Changed("seed") {
+				o.Seed = &seed
+			}
+			if f.Changed("tolerance") && !(o.Tolerance > 0) {
+				return fmt.Errorf("--tolerance %g: must be > 0 m/yr", o.Tolerance)
+			}
+			if !quiet {
+				o.Progress = stderr
+			}
+			job, err := run.Prepare(o)
+			if err != nil {
+				return err
+			}
+			rep, err := job.Run(cmd.Context())
+			if err != nil {
+				return err
+			}
+			if quiet {
+				return nil
+			}
+			conv := ""
+			if rep.Converged {
+				conv = ", converged"
+			}
+			fmt.Fprintf(stderr, "%s: %d×%d, %d steps (%.3g Myr%s) in %.1f s, max height %.0f m\n",
+				rep.Scene, rep.Width, rep.Height, rep.Steps, rep.Years/1e6, conv, rep.WallS, rep.MaxHeight)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.Scene, "scene", "default", "scene file or preset ("+strings.Join(scene.PresetNames(), ", ")+")")
+	f.IntVar(&o.Size, "size", 0, "grid cells per side (default: the scene's)")
+	f.Float64Var(&o.Cell, "cell", 0, "cell size in metres (default: domain / size)")
+	f.IntVar(&o.Steps, "steps", 0, "number of steps, or the cap with --until-converged (default: the scene's)")
+	f.BoolVar(&o.UntilConverged, "until-converged", false, "stop when max |Δh| / dt falls below --tolerance")
+	f.Float64Var(&o.Tolerance, "tolerance", 0, "convergence tolerance in m/yr (default: the scene's, 1e-6)")
+	f.StringVar(&o.Engine, "engine", "", "erosion engine: grid (graph comes later)")
+	f.Float64Var(&k, "k", 0, "erodibility k, 1/yr (000 §6: 5.61e-7)")
+	f.Float64Var(&m, "m", 0, "drainage area exponent m (0.5)")
+	f.Float64Var(&n, "n", 0, "slope exponent n (1)")
+	f.Float64Var(&dt, "dt", 0, "time step in years (2.5e5)")
+	f.Float64Var(&talusDeg, "talus", 0, "talus angle in degrees; 0 turns the limit off (30)")
+	f.Float64Var(&diffusion, "diffusion", 0, "hillslope diffusivity κ in m²/yr; 0 turns it off")
+	f.Uint64Var(&seed, "seed", 0, "random seed (initial noise, talus noise)")
+	f.StringVar(&o.Uplift, "uplift", "", "uplift map: 8/16-bit grayscale PNG or .r16 scaled to [0, umax]; float .tif in m/yr")
+	f.Float64Var(&umax, "umax", 0, "uplift of a white pixel, m/yr (5e-4)")
+	f.Float64Var(&target, "target-height", 0, "set k so mountains culminate near this height, metres (h_max ≈ 2.244 u/k)")
+	f.StringVar(&o.Init, "init", "", "initial heights: .png or .r16 with its sidecar, or float .tif in metres")
+	f.StringVar(&o.Out, "out", "", "heightmap output (.png .r16 .tif .obj) with sidecar")
+	f.StringVar(&o.OutDrainage, "out-drainage", "", "drainage area mask output, m²")
+	f.StringVar(&o.OutWater, "out-water", "", "lake water depth mask output, metres")
+	f.StringVar(&o.Report, "report", "", "JSON report: per-step timings by phase, convergence, heights")
+	f.BoolVarP(&quiet, "quiet", "q", false, "no progress bar or summary")
+	return cmd
+}
+
+func newPresetsCmd(stdout io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:   "presets",
+		Short: "List the embedded scenes",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			for _, name := range scene.PresetNames() {
+				sc, err := scene.Load(name)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(stdout, "%-10s %s\n", name, sc.Description)
+			}
+			return nil
+		},
+	}
+}

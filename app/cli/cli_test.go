@@ -1,0 +1,90 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runCLI(args ...string) (code int, stdout, stderr string) {
+	var o, e bytes.Buffer
+	code = Main(args, &o, &e)
+	return code, o.String(), e.String()
+}
+
+func TestRunWritesEverything(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "h.r16")
+	rep := filepath.Join(dir, "r.json")
+	code, stdout, stderr := runCLI("run", "--scene", "cone", "--size", "48", "--steps", "5",
+		"--k", "1e-6", "--talus", "40", "--diffusion", "0", "--seed", "3",
+		"--out", out, "--out-drainage", filepath.Join(dir, "a.tif"), "--report", rep)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if stdout != "" {
+		t.Fatalf("stdout not clean: %q", stdout)
+	}
+	for _, p := range []string{out, filepath.Join(dir, "h.json"), filepath.Join(dir, "a.tif"), filepath.Join(dir, "a.json"), rep} {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("missing output %s", p)
+		}
+	}
+	var r struct {
+		Steps  int `json:"steps"`
+		Params struct {
+			K     float64 `json:"k"`
+			Talus string  `json:"talus"`
+		} `json:"params"`
+	}
+	b, _ := os.ReadFile(rep)
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Steps != 5 || r.Params.K != 1e-6 || !strings.Contains(r.Params.Talus, "40") {
+		t.Fatalf("report %+v; want 5 steps, k 1e-6, talus 40°", r)
+	}
+	if !strings.Contains(stderr, "cone: 48×48, 5 steps") {
+		t.Errorf("summary missing from stderr: %q", stderr)
+	}
+}
+
+func TestErrorsExitNonZero(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--scene", "atlantis"}, "atlantis"},
+		{[]string{"run", "--k", "NaN"}, "k"},
+		{[]string{"run", "--dt", "-1"}, "dt"},
+		{[]string{"run", "--size", "x"}, "size"},
+		{[]string{"run", "--steps", "-2"}, "steps"},
+		{[]string{"run", "--tolerance", "0"}, "tolerance"},
+		{[]string{"run", "--out", filepath.Join(dir, "h.bmp")}, ".bmp"},
+		{[]string{"run", "--uplift", filepath.Join(dir, "none.png")}, "none.png"},
+		{[]string{"run", "stray"}, "stray"},
+		{[]string{"explode"}, "explode"},
+	}
+	for _, tc := range cases {
+		code, stdout, stderr := runCLI(tc.args...)
+		if code == 0 || !strings.Contains(stderr, tc.want) || stdout != "" {
+			t.Errorf("orogen %v: exit %d, stderr %q, stdout %q; want non-zero and %q on stderr", tc.args, code, stderr, stdout, tc.want)
+		}
+	}
+}
+
+func TestPresetsListed(t *testing.T) {
+	code, stdout, _ := runCLI("presets")
+	if code != 0 {
+		t.Fatal("presets failed")
+	}
+	for _, p := range []string{"default", "cone", "steps", "gradient"} {
+		if !strings.Contains(stdout, p) {
+			t.Errorf("presets output lacks %s: %q", p, stdout)
+		}
+	}
+}

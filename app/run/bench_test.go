@@ -1,0 +1,59 @@
+package run
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+
+	"orogen/sim/grid"
+)
+
+var (
+	warmMu  sync.Mutex
+	warmed  = map[int]*grid.Engine{}
+	warmups = 50
+)
+
+// warmEngine returns an engine on the default preset at n×n cells after 50
+// warm-up steps, shared between the benchmark's calibration runs.
+func warmEngine(b *testing.B, n int) *grid.Engine {
+	warmMu.Lock()
+	defer warmMu.Unlock()
+	if e, ok := warmed[n]; ok {
+		return e
+	}
+	job, err := Prepare(Options{Scene: "default", Size: n})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for range warmups {
+		job.Engine.Step()
+	}
+	warmed[n] = job.Engine
+	return job.Engine
+}
+
+func benchmarkStep(b *testing.B, n int) {
+	e := warmEngine(b, n)
+	var phases [grid.NumPhases]float64
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		st := e.Step()
+		for i, d := range st.Phase {
+			phases[i] += d.Seconds() * 1e3
+		}
+	}
+	b.StopTimer()
+	for i, name := range grid.PhaseNames {
+		b.ReportMetric(phases[i]/float64(b.N), name+"-ms")
+	}
+}
+
+// BenchmarkStep times one whole step (every phase) of the default preset
+// after 50 warm-up steps, at 256² ... 2048².
+func BenchmarkStep(b *testing.B) {
+	for _, n := range []int{256, 512, 1024, 2048} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) { benchmarkStep(b, n) })
+	}
+}

@@ -1,0 +1,187 @@
+package run
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/schollz/progressbar/v3"
+
+	"orogen/app/safefile"
+	"orogen/sim/grid"
+)
+
+// Report is the JSON summary of a run (ARCHITECTURE.md, "The CLI
+// contract"). Times are milliseconds; per-step arrays have one entry per
+// step.
+type Report struct {
+	Version     int                  `json:"version"`
+	Engine      string               `json:"engine"`
+	Scene       string               `json:"scene"`
+	Width       int                  `json:"width"`
+	Height      int                  `json:"height"`
+	CellSize    float64              `json:"cell_size_m"`
+	Steps       int                  `json:"steps"`
+	Converged   bool                 `json:"converged"`
+	Tolerance   float64              `json:"tolerance_m_per_yr"`
+	MaxHeight   float64              `json:"max_height_m"`
+	MeanHeight  float64              `json:"mean_height_m"`
+	Years       float64              `json:"simulated_years"`
+	WallS       float64              `json:"wall_s"`
+	Params      ReportParams         `json:"params"`
+	StepMs      []float64            `json:"step_ms"`
+	PhaseMs     map[string][]float64 `json:"phase_ms"`
+	MaxDh       []float64            `json:"max_dh_m"`
+	MeanDh      []float64            `json:"mean_dh_m"`
+	RecvChanged []float64            `json:"receivers_changed"`
+	Lakes       []int                `json:"lakes"`
+	Clamped     []int                `json:"talus_clamped"`
+	Final       FinalStats           `json:"final"`
+}
+
+// ReportParams records the parameters the run used.
+type ReportParams struct {
+	K         float64 `json:"k"`
+	M         float64 `json:"m"`
+	N         float64 `json:"n"`
+	Dt        float64 `json:"dt_yr"`
+	Diffusion float64 `json:"diffusion_m2_per_yr"`
+	Talus     string  `json:"talus"`
+	Umax      float64 `json:"umax_m_per_yr"`
+	Seed      uint64  `json:"seed"`
+	Edges     string  `json:"edges"`
+}
+
+// FinalStats describe the terrain at the end of the run.
+type FinalStats struct {
+	MinHeight    float64 `json:"min_height_m"`
+	MaxDrainage  float64 `json:"max_drainage_m2"`
+	LakeCells    int     `json:"lake_cells"`
+	MaxLakeDepth float64 `json:"max_lake_depth_m"`
+}
+
+func newReport(j *Job) *Report {
+	w, h, cell := j.Engine.Size()
+	p := j.Engine.Params()
+	r := &Report{
+		Version: 1, Engine: "grid", Scene: j.Scene.Name, Width: w, Height: h, CellSize: cell,
+		Tolerance: j.Tolerance,
+		Params: ReportParams{
+			K: p.K, M: p.M, N: p.N, Dt: p.Dt, Diffusion: p.Kappa, Talus: describeTalus(p),
+			Umax: j.Umax, Seed: j.Scene.Seed,
+			Edges: fmt.Sprintf("N=%v S=%v E=%v W=%v", p.Edges.North, p.Edges.South, p.Edges.East, p.Edges.West),
+		},
+		StepMs:  []float64{},
+		PhaseMs: map[string][]float64{},
+		MaxDh:   []float64{}, MeanDh: []float64{}, RecvChanged: []float64{}, Lakes: []int{}, Clamped: []int{},
+	}
+	for _, name := range grid.PhaseNames {
+		r.PhaseMs[name] = []float64{}
+	}
+	return r
+}
+
+func describeTalus(p grid.Params) string {
+	t := p.Talus
+	switch t.Mode {
+	case "constant":
+		return fmt.Sprintf("constant %g°", t.AngleDeg)
+	case "height":
+		return fmt.Sprintf("height %g° below %g m, %g° above", t.LowDeg, t.HeightM, t.HighDeg)
+	case "noise":
+		return fmt.Sprintf("noise %g° to %g°", t.MinDeg, t.MaxDeg)
+	}
+	return string(t.Mode)
+}
+
+func ms(d interface{ Seconds() float64 }) float64 { return d.Seconds() * 1e3 }
+
+func (r *Report) add(st grid.StepStats) {
+	r.Steps = st.Step
+	r.Years = st.Time
+	r.StepMs = append(r.StepMs, ms(st.Total))
+	for i, name := range grid.PhaseNames {
+		r.PhaseMs[name] = append(r.PhaseMs[name], ms(st.Phase[i]))
+	}
+	r.MaxDh = append(r.MaxDh, st.MaxDh)
+	r.MeanDh = append(r.MeanDh, st.MeanDh)
+	r.RecvChanged = append(r.RecvChanged, st.RecvChanged)
+	r.Lakes = append(r.Lakes, st.Lakes)
+	r.Clamped = append(r.Clamped, st.Clamped)
+}
+
+func (r *Report) finish(e *grid.Engine, j *Job) {
+	hs := e.Heights()
+	lo, hi := math.Inf(1), math.Inf(-1)
+	var sum float64
+	for _, v := range hs {
+		lo, hi = math.Min(lo, float64(v)), math.Max(hi, float64(v))
+		sum += float64(v)
+	}
+	r.MaxHeight, r.MeanHeight = hi, sum/float64(len(hs))
+	r.Final.MinHeight = lo
+	if e.Stats().Step > 0 {
+		for _, a := range e.Area() {
+			r.Final.MaxDrainage = math.Max(r.Final.MaxDrainage, a)
+		}
+		for _, d := range e.Graph().WaterDepth(nil, hs) {
+			if d > 0 {
+				r.Final.LakeCells++
+				r.Final.MaxLakeDepth = math.Max(r.Final.MaxLakeDepth, float64(d))
+			}
+		}
+	}
+	if !j.Scene.UntilConverged {
+		r.Converged = e.Converged(j.Tolerance)
+	}
+}
+
+// Save writes the report as indented JSON, atomically.
+func (r *Report) Save(path string) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	if err := safefile.WriteBytes(path, append(b, '\n')); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	return nil
+}
+
+// bar is the progress bar on stderr; a nil writer draws nothing.
+type bar struct{ pb *progressbar.ProgressBar }
+
+func newBar(w io.Writer, steps int, untilConverged bool) bar {
+	if w == nil {
+		return bar{}
+	}
+	desc := "eroding"
+	if untilConverged {
+		desc = "eroding (until converged)"
+	}
+	return bar{progressbar.NewOptions(steps,
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetDescription(desc),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetItsString("steps"),
+		progressbar.OptionShowIts(),
+		progressbar.OptionThrottle(100e6),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionClearOnFinish(),
+	)}
+}
+
+func (b bar) step(st grid.StepStats) {
+	if b.pb == nil {
+		return
+	}
+	b.pb.Describe(fmt.Sprintf("eroding  max|Δh| %.3g m", st.MaxDh))
+	b.pb.Add(1)
+}
+
+func (b bar) done() {
+	if b.pb != nil {
+		b.pb.Finish()
+	}
+}

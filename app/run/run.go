@@ -1,0 +1,390 @@
+// Package run runs a scene headless: it builds an engine from a scene and
+// the command line's overrides, steps it, writes the requested heightmaps,
+// masks and the JSON report. It is what `orogen run` and `make run` do, and
+// the benchmarks of the whole engine live here.
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"orogen/app/rasterio"
+	"orogen/app/safefile"
+	"orogen/app/scene"
+	"orogen/sim"
+	"orogen/sim/flow"
+	"orogen/sim/grid"
+	"orogen/sim/talus"
+)
+
+// Options are a run's scene and the command line's overrides. Pointer and
+// zero fields keep the scene's value.
+type Options struct {
+	Scene          string // preset name or scene file; "" = default
+	Size           int    // cells per side
+	Cell           float64
+	Steps          int
+	UntilConverged bool
+	Tolerance      float64 // m/yr
+	Engine         string
+	K, M, N, Dt    *float64
+	Talus          *float64 // degrees; 0 turns the limit off
+	Diffusion      *float64 // m²/yr; 0 turns hillslope off
+	Seed           *uint64
+	Umax           *float64 // m/yr
+	TargetHeight   *float64 // metres; sets k from h_max ≈ 2.244 u/k
+	Uplift         string   // uplift image
+	Init           string   // initial heights
+
+	Out, OutDrainage, OutWater string
+	Report                     string
+
+	// Progress receives a progress bar (nil: none). OnStep, if set, is
+	// called after every step.
+	Progress io.Writer
+	OnStep   func(grid.StepStats)
+}
+
+// Job is a prepared run: a scene resolved, its fields loaded, an engine
+// built.
+type Job struct {
+	Opt       Options
+	Scene     *scene.Scene
+	Engine    *grid.Engine
+	Steps     int
+	Tolerance float64
+	Umax      float64
+}
+
+// Prepare loads the scene, applies the overrides, reads the uplift and
+// initial height files and builds the engine. Every problem with the input
+// comes back as an error naming it.
+func Prepare(o Options) (*Job, error) {
+	for _, out := range []string{o.Out, o.OutDrainage, o.OutWater} {
+		if out != "" {
+			if err := rasterio.CheckPath(out); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if o.Report != "" {
+		if err := safefile.CheckDir(o.Report); err != nil {
+			return nil, fmt.Errorf("report: %w", err)
+		}
+	}
+	name := o.Scene
+	if name == "" {
+		name = "default"
+	}
+	sc, err := scene.Load(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := o.apply(sc); err != nil {
+		return nil, err
+	}
+	if err := sc.Validate(); err != nil {
+		return nil, err
+	}
+	if sc.Engine != "grid" {
+		return nil, fmt.Errorf("engine %q is not available yet: use --engine grid", sc.Engine)
+	}
+	w, h := sc.Width, sc.Height
+	cell := sc.DomainM / float64(max(w, h))
+	if o.Cell != 0 {
+		cell = o.Cell
+	}
+
+	var init []float32
+	initPath := o.Init
+	if initPath == "" && sc.Init != nil && sc.Init.Image != "" {
+		initPath = sc.Init.Image
+	}
+	if initPath != "" {
+		f, err := loadHeights(sc, initPath, o.Init != "")
+		if err != nil {
+			return nil, err
+		}
+		if o.Size == 0 && o.Init != "" {
+			// --init without --size: the grid is the file's.
+			w, h = f.W, f.H
+			switch {
+			case o.Cell != 0:
+			case f.Cell > 0:
+				cell = f.Cell
+			default:
+				cell = sc.DomainM / float64(max(w, h))
+			}
+		}
+		if f.W != w || f.H != h {
+			f = f.Resample(w, h)
+		}
+		init = f.Data
+	}
+
+	var up []float32
+	umax := sc.Uplift.UmaxMPerYr
+	if o.Umax != nil {
+		umax = *o.Umax
+	}
+	upPath := o.Uplift
+	if upPath == "" {
+		upPath = sc.Uplift.Image
+	}
+	if upPath != "" {
+		f, err := loadUplift(sc, upPath, o.Uplift != "")
+		if err != nil {
+			return nil, err
+		}
+		if f.W != w || f.H != h {
+			f = f.Resample(w, h)
+		}
+		up = f.Data
+		if !strings.EqualFold(filepath.Ext(upPath), ".tif") && !strings.EqualFold(filepath.Ext(upPath), ".tiff") {
+			for i := range up {
+				up[i] *= float32(umax)
+			}
+		}
+	}
+	if init == nil && !anyNonZero(up) {
+		return nil, errors.New("the scene has neither uplift nor initial heights: nothing would happen; give --uplift (with --umax > 0) or --init")
+	}
+
+	p, err := engineParams(sc)
+	if err != nil {
+		return nil, err
+	}
+	if o.TargetHeight != nil {
+		th := *o.TargetHeight
+		if !(th > 0) || math.IsInf(th, 0) {
+			return nil, fmt.Errorf("--target-height %g: must be a positive height in metres", th)
+		}
+		if !(umax > 0) {
+			return nil, errors.New("--target-height needs a positive uplift (--umax)")
+		}
+		p.K = TargetK(umax, th)
+	}
+	e, err := grid.New(grid.Config{
+		W: w, H: h, Cell: cell, Up: up, Init: init,
+		InitNoise: sc.Params.InitNoiseM, Seed: sc.Seed, Params: p,
+	})
+	if err != nil {
+		return nil, err
+	}
+	steps := sc.Steps
+	if o.Steps > 0 {
+		steps = o.Steps
+	}
+	tol := sc.ToleranceMPerYr
+	if o.Tolerance > 0 {
+		tol = o.Tolerance
+	}
+	return &Job{Opt: o, Scene: sc, Engine: e, Steps: steps, Tolerance: tol, Umax: umax}, nil
+}
+
+// TargetK returns the erodibility that makes mountains culminate near
+// height metres under uplift umax m/yr, from 000 §6.4: h_max = 2.244 u/k.
+func TargetK(umax, height float64) float64 { return 2.244 * umax / height }
+
+// apply writes the command line's overrides into the scene.
+func (o Options) apply(sc *scene.Scene) error {
+	if o.Size < 0 || o.Size > 16384 {
+		return fmt.Errorf("--size %d: must be in [3, 16384]", o.Size)
+	}
+	if o.Size > 0 {
+		sc.Width, sc.Height = o.Size, o.Size
+	}
+	if o.Cell != 0 && !(o.Cell > 0 && o.Cell < 1e6) {
+		return fmt.Errorf("--cell %g: must be a positive size in metres", o.Cell)
+	}
+	if o.Steps < 0 {
+		return fmt.Errorf("--steps %d: must be >= 0", o.Steps)
+	}
+	if o.Tolerance < 0 || math.IsNaN(o.Tolerance) {
+		return fmt.Errorf("--tolerance %g: must be > 0 m/yr", o.Tolerance)
+	}
+	if o.Engine != "" {
+		sc.Engine = o.Engine
+	}
+	if o.UntilConverged {
+		sc.UntilConverged = true
+	}
+	set := func(dst *float64, v *float64) {
+		if v != nil {
+			*dst = *v
+		}
+	}
+	set(&sc.Params.K, o.K)
+	set(&sc.Params.M, o.M)
+	set(&sc.Params.N, o.N)
+	set(&sc.Params.DtYr, o.Dt)
+	set(&sc.Params.DiffusionM2PerYr, o.Diffusion)
+	if o.Talus != nil {
+		a := *o.Talus
+		if math.IsNaN(a) || a < 0 || a >= 90 {
+			return fmt.Errorf("--talus %g: must be an angle in [0, 90) degrees (0 turns the limit off)", a)
+		}
+		if a == 0 {
+			sc.Params.Talus = scene.Talus{Mode: "off"}
+		} else {
+			sc.Params.Talus = scene.Talus{Mode: "constant", AngleDeg: a}
+		}
+	}
+	if o.Seed != nil {
+		sc.Seed = *o.Seed
+	}
+	return nil
+}
+
+// engineParams converts the scene's parameters.
+func engineParams(sc *scene.Scene) (grid.Params, error) {
+	sp := sc.Params
+	p := grid.Params{
+		K: sp.K, M: sp.M, N: sp.N, Dt: sp.DtYr, Kappa: sp.DiffusionM2PerYr,
+		NaturalDist: sp.NaturalDistanceM,
+		Talus: talus.Model{
+			Mode: talus.Mode(sp.Talus.Mode), AngleDeg: sp.Talus.AngleDeg,
+			LowDeg: sp.Talus.LowDeg, HighDeg: sp.Talus.HighDeg, HeightM: sp.Talus.HeightM, BlendM: sp.Talus.BlendM,
+			MinDeg: sp.Talus.MinDeg, MaxDeg: sp.Talus.MaxDeg, WavelengthM: sp.Talus.WavelengthM, Octaves: sp.Talus.Octaves,
+			Seed: sc.Seed,
+		},
+	}
+	var err error
+	edge := func(s string) flow.Boundary {
+		b, e := flow.ParseBoundary(s)
+		if e != nil && err == nil {
+			err = e
+		}
+		return b
+	}
+	p.Edges = flow.Edges{
+		North: edge(sp.Edges.North), South: edge(sp.Edges.South),
+		East: edge(sp.Edges.East), West: edge(sp.Edges.West),
+	}
+	return p, err
+}
+
+// loadHeights reads initial heights named by the command line (a path) or
+// by the scene (relative to it).
+func loadHeights(sc *scene.Scene, name string, fromCLI bool) (*sim.Field, error) {
+	path := name
+	if !fromCLI {
+		path = sc.Path(name)
+		if path == "" {
+			return nil, fmt.Errorf("scene %s: initial heights %s: embedded scenes cannot hold heightmaps", sc.Name, name)
+		}
+	}
+	f, err := rasterio.ReadHeights(path)
+	if err != nil {
+		return nil, fmt.Errorf("initial heights: %w", err)
+	}
+	return f, nil
+}
+
+// loadUplift reads a normalized uplift image named by the command line or
+// the scene (which may be embedded).
+func loadUplift(sc *scene.Scene, name string, fromCLI bool) (*sim.Field, error) {
+	if fromCLI {
+		f, err := rasterio.ReadNormalized(name)
+		if err != nil {
+			return nil, fmt.Errorf("uplift: %w", err)
+		}
+		return f, nil
+	}
+	if p := sc.Path(name); p != "" {
+		f, err := rasterio.ReadNormalized(p)
+		if err != nil {
+			return nil, fmt.Errorf("scene %s: uplift: %w", sc.Name, err)
+		}
+		return f, nil
+	}
+	r, err := sc.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	w, h, data, _, err := rasterio.DecodePNG(r)
+	if err != nil {
+		return nil, fmt.Errorf("scene %s: uplift %s: %w", sc.Name, name, err)
+	}
+	return &sim.Field{W: w, H: h, Data: data, Cell: 1}, nil
+}
+
+// Run steps the engine, writes the outputs and returns the report. A
+// cancelled ctx stops after the current step; outputs and report are still
+// written for the steps done, and ctx's error is returned with the report.
+func (j *Job) Run(ctx context.Context) (*Report, error) {
+	e := j.Engine
+	bar := newBar(j.Opt.Progress, j.Steps, j.Scene.UntilConverged)
+	rep := newReport(j)
+	start := time.Now()
+	var runErr error
+	for step := 0; step < j.Steps; step++ {
+		if err := ctx.Err(); err != nil {
+			runErr = err
+			break
+		}
+		st := e.Step()
+		rep.add(st)
+		if j.Opt.OnStep != nil {
+			j.Opt.OnStep(st)
+		}
+		bar.step(st)
+		if j.Scene.UntilConverged && e.Converged(j.Tolerance) {
+			rep.Converged = true
+			break
+		}
+	}
+	bar.done()
+	rep.WallS = time.Since(start).Seconds()
+	rep.finish(e, j)
+	if err := j.writeOutputs(); err != nil {
+		return rep, err
+	}
+	if j.Opt.Report != "" {
+		if err := rep.Save(j.Opt.Report); err != nil {
+			return rep, err
+		}
+	}
+	return rep, runErr
+}
+
+// writeOutputs writes the heightmap and masks the options ask for.
+func (j *Job) writeOutputs() error {
+	if j.Opt.Out == "" && j.Opt.OutDrainage == "" && j.Opt.OutWater == "" {
+		return nil
+	}
+	s := j.Engine.Snapshot()
+	outs := []struct {
+		path string
+		data []float32
+	}{
+		{j.Opt.Out, s.Height},
+		{j.Opt.OutDrainage, s.Area},
+		{j.Opt.OutWater, s.Water},
+	}
+	for _, o := range outs {
+		if o.path == "" {
+			continue
+		}
+		if err := rasterio.Write(o.path, s.Field(o.data)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func anyNonZero(v []float32) bool {
+	for _, x := range v {
+		if x != 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,228 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"orogen/app/rasterio"
+	"orogen/sim"
+	"orogen/sim/grid"
+)
+
+func ptr[T any](v T) *T { return &v }
+
+func TestRunWritesOutputsAndReport(t *testing.T) {
+	dir := t.TempDir()
+	o := Options{
+		Scene: "default", Size: 64, Steps: 12,
+		Out:         filepath.Join(dir, "h.tif"),
+		OutDrainage: filepath.Join(dir, "a.png"),
+		OutWater:    filepath.Join(dir, "w.r16"),
+		Report:      filepath.Join(dir, "report.json"),
+	}
+	job, err := Prepare(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := job.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Steps != 12 || len(rep.StepMs) != 12 || rep.Width != 64 || rep.CellSize != 50000.0/64 {
+		t.Fatalf("report: %d steps, %d timings, width %d, cell %g", rep.Steps, len(rep.StepMs), rep.Width, rep.CellSize)
+	}
+	h, err := rasterio.ReadHeights(o.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, hi := h.MinMax()
+	// float32 TIFF: exact.
+	if float64(hi) != rep.MaxHeight || hi <= 0 {
+		t.Fatalf("heightmap max %g; report says %g", hi, rep.MaxHeight)
+	}
+	for _, p := range []string{o.OutDrainage, o.OutWater} {
+		if _, err := rasterio.ReadHeights(p); err != nil {
+			t.Fatalf("mask %s: %v", p, err)
+		}
+	}
+	var doc map[string]any
+	b, err := os.ReadFile(o.Report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"version", "engine", "width", "height", "cell_size_m", "steps", "converged", "max_height_m", "mean_height_m", "step_ms", "phase_ms", "max_dh_m"} {
+		if _, ok := doc[key]; !ok {
+			t.Errorf("report lacks %q", key)
+		}
+	}
+	phases := doc["phase_ms"].(map[string]any)
+	for _, name := range []string{"routing", "lakes", "stack", "area", "erosion", "hillslope", "talus"} {
+		if v, ok := phases[name].([]any); !ok || len(v) != 12 {
+			t.Errorf("phase_ms.%s: %v; want 12 timings", name, phases[name])
+		}
+	}
+}
+
+func TestUntilConvergedStops(t *testing.T) {
+	job, err := Prepare(Options{Scene: "cone", Size: 32, Steps: 3000, UntilConverged: true, Tolerance: 1e-5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := job.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Converged || rep.Steps >= 3000 {
+		t.Fatalf("converged %v after %d steps; want convergence before the cap", rep.Converged, rep.Steps)
+	}
+	last := rep.MaxDh[len(rep.MaxDh)-1] / job.Engine.Params().Dt
+	if last >= 1e-5 {
+		t.Fatalf("stopped at max |Δh|/dt = %g m/yr; want < 1e-5", last)
+	}
+}
+
+func TestOverrides(t *testing.T) {
+	job, err := Prepare(Options{
+		Scene: "default", Size: 40, K: ptr(2e-6), M: ptr(0.45), N: ptr(1.2), Dt: ptr(1e5),
+		Talus: ptr(0.0), Diffusion: ptr(0.0), Seed: ptr(uint64(9)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := job.Engine.Params()
+	if p.K != 2e-6 || p.M != 0.45 || p.N != 1.2 || p.Dt != 1e5 || p.Kappa != 0 || p.Talus.Mode != "off" || job.Scene.Seed != 9 {
+		t.Fatalf("overrides not applied: %+v seed %d", p, job.Scene.Seed)
+	}
+	job, err = Prepare(Options{Scene: "default", Size: 40, Talus: ptr(45.0), Umax: ptr(1e-3), TargetHeight: ptr(3000.0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p = job.Engine.Params()
+	if p.Talus.Mode != "constant" || p.Talus.AngleDeg != 45 {
+		t.Fatalf("--talus 45 gave %+v", p.Talus)
+	}
+	if want := 2.244 * 1e-3 / 3000; math.Abs(p.K-want) > 1e-20 {
+		t.Fatalf("--target-height 3000 with umax 1e-3 gave k = %g; want %g", p.K, want)
+	}
+}
+
+// TestTargetHeight checks what --target-height relies on (000 §6.4): at
+// steady state the height is linear in u/k, so halving the target halves
+// the peaks. With talus and hillslope off and n = 1 the steady state is
+// h ∝ u/k exactly; the 150 steps at 128² leave the transient within 5%.
+func TestTargetHeight(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 2×150 steps at 128²")
+	}
+	peak := func(target float64) float64 {
+		job, err := Prepare(Options{Scene: "default", Size: 128, Steps: 150, TargetHeight: ptr(target), Talus: ptr(0.0), Diffusion: ptr(0.0)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := job.Run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep.MaxHeight
+	}
+	lo, hi := peak(1500), peak(3000)
+	t.Logf("peaks %.0f m and %.0f m for targets 1500 m and 3000 m", lo, hi)
+	if r := hi / lo; math.Abs(r-2) > 0.1 {
+		t.Fatalf("peak ratio %.3f for a target ratio of 2; want 2 within 5%%", r)
+	}
+}
+
+func TestInitFromFileAndZeroUplift(t *testing.T) {
+	dir := t.TempDir()
+	f := sim.NewField(48, 40, 100)
+	for y := 0; y < f.H; y++ {
+		for x := 0; x < f.W; x++ {
+			f.Set(x, y, float32(300+200*math.Sin(float64(x)/5)*math.Cos(float64(y)/4)))
+		}
+	}
+	in := filepath.Join(dir, "init.png")
+	if err := rasterio.Write(in, f); err != nil {
+		t.Fatal(err)
+	}
+	job, err := Prepare(Options{Scene: "default", Init: in, Umax: ptr(0.0), Dt: ptr(1e4), Steps: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, h, cell := job.Engine.Size()
+	if w != 48 || h != 40 || cell != 100 {
+		t.Fatalf("grid %d×%d at %g m; want the file's 48×40 at 100 m", w, h, cell)
+	}
+	before := append([]float32(nil), job.Engine.Heights()...)
+	if _, err := job.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var vBefore, vAfter float64
+	for i, v := range job.Engine.Heights() {
+		vBefore += float64(before[i])
+		vAfter += float64(v)
+	}
+	if !(vAfter < vBefore) {
+		t.Fatalf("erosion without uplift did not lower the terrain: volume %g → %g", vBefore, vAfter)
+	}
+}
+
+func TestBadInputs(t *testing.T) {
+	dir := t.TempDir()
+	corrupt := filepath.Join(dir, "bad.png")
+	os.WriteFile(corrupt, []byte("\x89PNG\r\n\x1a\nnot really"), 0o644)
+	cases := []struct {
+		o    Options
+		want string
+	}{
+		{Options{Scene: filepath.Join(dir, "missing.json")}, "missing.json"},
+		{Options{Scene: "default", K: ptr(math.NaN())}, "k"},
+		{Options{Scene: "default", Dt: ptr(-5.0)}, "dt"},
+		{Options{Scene: "default", Size: -3}, "size"},
+		{Options{Scene: "default", Talus: ptr(95.0)}, "talus"},
+		{Options{Scene: "default", Uplift: filepath.Join(dir, "nope.png")}, "nope.png"},
+		{Options{Scene: "default", Uplift: corrupt}, "bad.png"},
+		{Options{Scene: "default", Init: corrupt}, "bad.png"},
+		{Options{Scene: "default", TargetHeight: ptr(-1.0)}, "target-height"},
+		{Options{Scene: "default", Engine: "voxel"}, "voxel"},
+		{Options{Scene: "default", Umax: ptr(0.0)}, "neither"},
+		{Options{Scene: "default", Out: filepath.Join(dir, "no", "h.png")}, "create it first"},
+		{Options{Scene: "default", Out: filepath.Join(dir, "h.jpg")}, ".jpg"},
+		{Options{Scene: "default", Report: filepath.Join(dir, "no", "r.json")}, "report"},
+	}
+	for _, tc := range cases {
+		_, err := Prepare(tc.o)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Prepare(%+v): error %v; want one mentioning %q", tc.o, err, tc.want)
+		}
+	}
+}
+
+func TestCancelledRunStillWrites(t *testing.T) {
+	dir := t.TempDir()
+	job, err := Prepare(Options{Scene: "cone", Size: 32, Steps: 1000, Out: filepath.Join(dir, "h.png")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	n := 0
+	job.Opt.OnStep = func(grid.StepStats) {
+		if n++; n == 3 {
+			cancel()
+		}
+	}
+	rep, err := job.Run(ctx)
+	if err == nil || rep == nil || rep.Steps != 3 {
+		t.Fatalf("cancelled run: err %v, steps %v; want context.Canceled after 3 steps", err, rep)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "h.png")); err != nil {
+		t.Fatalf("cancelled run wrote no heightmap: %v", err)
+	}
+}

@@ -1,0 +1,390 @@
+// Package scene reads, checks and writes Orogen scenes: JSON documents that
+// say what to simulate (grid, parameters, uplift, initial heights), and the
+// presets embedded in package assets.
+//
+// Units: lengths in metres, time in years, uplift in m/yr, k in 1/yr, κ in
+// m²/yr, angles in degrees. domain_m is the extent of the longer side of the
+// grid; the cell size is domain_m / max(width, height). Files a scene names
+// (uplift and initial heights) are relative to the scene file's directory,
+// or to the presets directory for embedded scenes.
+//
+// Schema (version 1; every field but version may be left out and takes the
+// default of Cordonnier et al. 2016 §6 shown here):
+//
+//	{
+//	  "version": 1,
+//	  "name": "default", "description": "...",
+//	  "width": 512, "height": 512, "domain_m": 50000,
+//	  "engine": "grid", "seed": 1,
+//	  "steps": 200, "until_converged": false, "tolerance_m_per_yr": 1e-6,
+//	  "uplift": {"image": "default-uplift.png", "umax_m_per_yr": 5e-4},
+//	  "init": {"image": "start.tif"},
+//	  "params": {
+//	    "k": 5.61e-7, "m": 0.5, "n": 1, "dt_yr": 2.5e5,
+//	    "diffusion_m2_per_yr": 0.01,
+//	    "talus": {"mode": "constant", "angle_deg": 30},
+//	    "edges": {"north": "outlet", "south": "outlet", "east": "outlet", "west": "outlet"},
+//	    "natural_distance_m": 0,
+//	    "init_noise_m": 1
+//	  }
+//	}
+//
+// Talus modes: "off"; "constant" {angle_deg}; "height" {low_deg, high_deg,
+// height_m, blend_m}; "noise" {min_deg, max_deg, wavelength_m, octaves}.
+// Edges: "outlet", "closed" or "natural"; at least one must not be closed.
+package scene
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"orogen/assets"
+)
+
+// Version is the scene format version this package reads and writes.
+const Version = 1
+
+// Scene is a parsed scene.
+type Scene struct {
+	Version         int     `json:"version"`
+	Name            string  `json:"name"`
+	Description     string  `json:"description,omitempty"`
+	Width           int     `json:"width"`
+	Height          int     `json:"height"`
+	DomainM         float64 `json:"domain_m"`
+	Engine          string  `json:"engine"`
+	Seed            uint64  `json:"seed"`
+	Steps           int     `json:"steps"`
+	UntilConverged  bool    `json:"until_converged"`
+	ToleranceMPerYr float64 `json:"tolerance_m_per_yr"`
+	Uplift          Uplift  `json:"uplift"`
+	Init            *Init   `json:"init,omitempty"`
+	Params          Params  `json:"params"`
+
+	dir      string // directory of the scene file; "" when embedded
+	embedded bool
+}
+
+// Uplift is the uplift map: a normalized image scaled by UmaxMPerYr.
+type Uplift struct {
+	Image      string  `json:"image,omitempty"`
+	UmaxMPerYr float64 `json:"umax_m_per_yr"`
+}
+
+// Init names a heightmap of initial heights in metres.
+type Init struct {
+	Image string `json:"image"`
+}
+
+// Params are the erosion parameters.
+type Params struct {
+	K                float64 `json:"k"`
+	M                float64 `json:"m"`
+	N                float64 `json:"n"`
+	DtYr             float64 `json:"dt_yr"`
+	DiffusionM2PerYr float64 `json:"diffusion_m2_per_yr"`
+	Talus            Talus   `json:"talus"`
+	Edges            Edges   `json:"edges"`
+	NaturalDistanceM float64 `json:"natural_distance_m"`
+	InitNoiseM       float64 `json:"init_noise_m"`
+}
+
+// Talus is the thermal slope limit.
+type Talus struct {
+	Mode        string  `json:"mode"`
+	AngleDeg    float64 `json:"angle_deg,omitempty"`
+	LowDeg      float64 `json:"low_deg,omitempty"`
+	HighDeg     float64 `json:"high_deg,omitempty"`
+	HeightM     float64 `json:"height_m,omitempty"`
+	BlendM      float64 `json:"blend_m,omitempty"`
+	MinDeg      float64 `json:"min_deg,omitempty"`
+	MaxDeg      float64 `json:"max_deg,omitempty"`
+	WavelengthM float64 `json:"wavelength_m,omitempty"`
+	Octaves     int     `json:"octaves,omitempty"`
+}
+
+// Edges says what each side of the grid does with water.
+type Edges struct {
+	North string `json:"north"`
+	South string `json:"south"`
+	East  string `json:"east"`
+	West  string `json:"west"`
+}
+
+// Default returns a scene with every default filled in.
+func Default() *Scene {
+	return &Scene{
+		Version: Version, Name: "untitled", Width: 512, Height: 512, DomainM: 50000,
+		Engine: "grid", Seed: 1, Steps: 200, ToleranceMPerYr: 1e-6,
+		Uplift: Uplift{UmaxMPerYr: 5e-4},
+		Params: Params{
+			K: 5.61e-7, M: 0.5, N: 1, DtYr: 2.5e5, DiffusionM2PerYr: 0.01,
+			Talus: Talus{Mode: "constant", AngleDeg: 30},
+			Edges: Edges{"outlet", "outlet", "outlet", "outlet"},
+			InitNoiseM: 1,
+		},
+	}
+}
+
+// Parse reads a scene strictly: unknown keys and a missing or unknown
+// version are errors. Fields left out take their defaults. Parse does not
+// Validate.
+func Parse(b []byte) (*Scene, error) {
+	var head struct {
+		Version *int `json:"version"`
+	}
+	if err := json.NewDecoder(bytes.NewReader(b)).Decode(&head); err != nil {
+		return nil, fmt.Errorf("scene: %w", jsonErr(b, err))
+	}
+	if head.Version == nil {
+		return nil, fmt.Errorf("scene: no \"version\": add \"version\": %d", Version)
+	}
+	if *head.Version != Version {
+		return nil, fmt.Errorf("scene: version %d is not supported: this Orogen reads version %d", *head.Version, Version)
+	}
+	s := Default()
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(s); err != nil {
+		return nil, fmt.Errorf("scene: %w", jsonErr(b, err))
+	}
+	if dec.More() {
+		return nil, errors.New("scene: text after the JSON document")
+	}
+	return s, nil
+}
+
+// UnmarshalJSON reads a talus object on its own: a given object replaces
+// the default entirely (only a constant mode without an angle takes 30°).
+func (t *Talus) UnmarshalJSON(b []byte) error {
+	type plain Talus
+	var v plain
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&v); err != nil {
+		return fmt.Errorf("params.talus: %w", err)
+	}
+	if v.Mode == "constant" && v.AngleDeg == 0 {
+		v.AngleDeg = 30
+	}
+	*t = Talus(v)
+	return nil
+}
+
+// jsonErr makes JSON errors say where they happened.
+func jsonErr(b []byte, err error) error {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		line := 1 + bytes.Count(b[:min(int(se.Offset), len(b))], []byte("\n"))
+		return fmt.Errorf("line %d: %v", line, se)
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return fmt.Errorf("%s: %s is not a valid %v", te.Field, te.Value, te.Type)
+	}
+	return err
+}
+
+// Marshal writes s as indented JSON with the current version.
+func Marshal(s *Scene) ([]byte, error) {
+	c := *s
+	c.Version = Version
+	b, err := json.MarshalIndent(&c, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("scene: %w", err)
+	}
+	return append(b, '\n'), nil
+}
+
+// Validate returns an error naming the first field out of range, its value
+// and the valid range.
+func (s *Scene) Validate() error {
+	type check struct {
+		name   string
+		v      float64
+		lo, hi float64
+		loOpen bool
+		what   string
+	}
+	p := s.Params
+	checks := []check{
+		{"width", float64(s.Width), 3, 16384, false, "cells"},
+		{"height", float64(s.Height), 3, 16384, false, "cells"},
+		{"domain_m", s.DomainM, 0, 1e8, true, "metres, the longer side; 000 §6 uses 50000"},
+		{"steps", float64(s.Steps), 0, 1e7, false, "steps"},
+		{"tolerance_m_per_yr", s.ToleranceMPerYr, 0, 1, true, "m/yr"},
+		{"uplift.umax_m_per_yr", s.Uplift.UmaxMPerYr, -1, 1, false, "m/yr; 000 §6 uses 5e-4"},
+		{"params.k", p.K, 0, 1, true, "erodibility, 1/yr; 000 §6 uses 5.61e-7"},
+		{"params.m", p.M, 0, 2, false, "drainage area exponent; 0.5 is usual"},
+		{"params.n", p.N, 0, 4, true, "slope exponent; 1 is usual"},
+		{"params.dt_yr", p.DtYr, 0, 1e8, true, "years; 000 §6 uses 2.5e5"},
+		{"params.diffusion_m2_per_yr", p.DiffusionM2PerYr, 0, 1e4, false, "m²/yr; 0 turns hillslope off"},
+		{"params.natural_distance_m", p.NaturalDistanceM, 0, 1e9, false, "metres; 0 means the domain size"},
+		{"params.init_noise_m", p.InitNoiseM, 0, 1e4, false, "metres"},
+	}
+	for _, c := range checks {
+		bad := math.IsNaN(c.v) || math.IsInf(c.v, 0) || c.v < c.lo || c.v > c.hi || (c.loOpen && c.v == c.lo)
+		if bad {
+			lo := "["
+			if c.loOpen {
+				lo = "("
+			}
+			return fmt.Errorf("scene: %s = %g: must be in %s%g, %g] (%s)", c.name, c.v, lo, c.lo, c.hi, c.what)
+		}
+	}
+	if s.Engine != "grid" && s.Engine != "graph" {
+		return fmt.Errorf("scene: engine %q: must be grid or graph", s.Engine)
+	}
+	if err := validTalus(p.Talus); err != nil {
+		return err
+	}
+	closed := 0
+	for _, e := range []struct{ side, v string }{{"north", p.Edges.North}, {"south", p.Edges.South}, {"east", p.Edges.East}, {"west", p.Edges.West}} {
+		switch e.v {
+		case "outlet", "natural":
+		case "closed":
+			closed++
+		default:
+			return fmt.Errorf("scene: params.edges.%s = %q: must be outlet, closed or natural", e.side, e.v)
+		}
+	}
+	if closed == 4 {
+		return errors.New("scene: all four edges are closed: water has nowhere to go; make at least one edge outlet or natural")
+	}
+	if s.Uplift.Image == "" && (s.Init == nil || s.Init.Image == "") {
+		return errors.New("scene: no uplift.image and no init.image: give an uplift map, initial heights, or both")
+	}
+	if s.Init != nil && s.Init.Image == "" {
+		return errors.New("scene: init has no image: name a heightmap or remove init")
+	}
+	return nil
+}
+
+func validTalus(t Talus) error {
+	angle := func(name string, v float64) error {
+		if math.IsNaN(v) || v <= 0 || v >= 90 {
+			return fmt.Errorf("scene: params.talus.%s = %g: must be an angle in (0, 90) degrees", name, v)
+		}
+		return nil
+	}
+	finite := func(name string, v float64, min float64) error {
+		if math.IsNaN(v) || math.IsInf(v, 0) || v < min {
+			return fmt.Errorf("scene: params.talus.%s = %g: must be finite and >= %g", name, v, min)
+		}
+		return nil
+	}
+	switch t.Mode {
+	case "off":
+		return nil
+	case "constant":
+		return angle("angle_deg", t.AngleDeg)
+	case "height":
+		return errors.Join(angle("low_deg", t.LowDeg), angle("high_deg", t.HighDeg),
+			finite("height_m", t.HeightM, -1e5), finite("blend_m", t.BlendM, 0))
+	case "noise":
+		if err := errors.Join(angle("min_deg", t.MinDeg), angle("max_deg", t.MaxDeg), finite("wavelength_m", t.WavelengthM, 0)); err != nil {
+			return err
+		}
+		if t.MinDeg > t.MaxDeg {
+			return fmt.Errorf("scene: params.talus: min_deg %g > max_deg %g: swap them", t.MinDeg, t.MaxDeg)
+		}
+		if t.WavelengthM == 0 {
+			return errors.New("scene: params.talus.wavelength_m = 0: must be > 0 metres")
+		}
+		if t.Octaves < 1 || t.Octaves > 16 {
+			return fmt.Errorf("scene: params.talus.octaves = %d: must be in [1, 16]", t.Octaves)
+		}
+		return nil
+	}
+	return fmt.Errorf("scene: params.talus.mode %q: must be off, constant, height or noise", t.Mode)
+}
+
+// PresetNames returns the names of the embedded scenes, sorted.
+func PresetNames() []string {
+	ents, err := fs.ReadDir(assets.Presets, assets.PresetDir)
+	if err != nil {
+		panic("scene: embedded presets unreadable: " + err.Error())
+	}
+	var names []string
+	for _, e := range ents {
+		if n, ok := strings.CutSuffix(e.Name(), ".json"); ok {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Load reads a preset by name or a scene file by path.
+func Load(nameOrPath string) (*Scene, error) {
+	if slices.Contains(PresetNames(), nameOrPath) {
+		b, err := fs.ReadFile(assets.Presets, path.Join(assets.PresetDir, nameOrPath+".json"))
+		if err != nil {
+			return nil, fmt.Errorf("scene: preset %s: %w", nameOrPath, err)
+		}
+		s, err := Parse(b)
+		if err != nil {
+			return nil, fmt.Errorf("preset %s: %w", nameOrPath, err)
+		}
+		s.embedded = true
+		return s, nil
+	}
+	b, err := os.ReadFile(nameOrPath)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("scene: %s: no such file, and not a preset (presets: %s)", nameOrPath, strings.Join(PresetNames(), ", "))
+		}
+		return nil, fmt.Errorf("scene: %w", err)
+	}
+	s, err := Parse(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", nameOrPath, err)
+	}
+	s.dir = filepath.Dir(nameOrPath)
+	if s.Name == "untitled" {
+		s.Name = strings.TrimSuffix(filepath.Base(nameOrPath), filepath.Ext(nameOrPath))
+	}
+	return s, nil
+}
+
+// Embedded reports whether the scene is a preset.
+func (s *Scene) Embedded() bool { return s.embedded }
+
+// Path returns the file system path of a file the scene names: relative to
+// the scene file, or as is when absolute. It returns "" for a relative name
+// in an embedded scene, whose files live in the binary (use Open).
+func (s *Scene) Path(name string) string {
+	if filepath.IsAbs(name) {
+		return name
+	}
+	if s.embedded {
+		return ""
+	}
+	return filepath.Join(s.dir, name)
+}
+
+// Open opens a file the scene names, on disk or embedded.
+func (s *Scene) Open(name string) (io.ReadCloser, error) {
+	if p := s.Path(name); p != "" {
+		f, err := os.Open(p)
+		if err != nil {
+			return nil, fmt.Errorf("scene %s: %w", s.Name, err)
+		}
+		return f, nil
+	}
+	f, err := assets.Presets.Open(path.Join(assets.PresetDir, name))
+	if err != nil {
+		return nil, fmt.Errorf("scene %s: embedded file %s: %w", s.Name, name, err)
+	}
+	return f, nil
+}
