@@ -129,8 +129,8 @@ func Default() *Scene {
 		Uplift: Uplift{UmaxMPerYr: 5e-4},
 		Params: Params{
 			K: 5.61e-7, M: 0.5, N: 1, DtYr: 2.5e5, DiffusionM2PerYr: 0.01,
-			Talus: Talus{Mode: "constant", AngleDeg: 30},
-			Edges: Edges{"outlet", "outlet", "outlet", "outlet"},
+			Talus:      Talus{Mode: "constant", AngleDeg: 30},
+			Edges:      Edges{"outlet", "outlet", "outlet", "outlet"},
 			InitNoiseM: 1,
 		},
 	}
