@@ -93,34 +93,38 @@ type Graph struct {
 	stepTab []float32 // see OrderedDist
 	dlen    [8]float32
 
-	roots  []int32    // pre-lake roots (outlets and pits) in index order
-	segW   []uint16   // per root: worker buffer holding its tree
-	segOff []int32    // per root: offset in that buffer
-	segLen []int32    // per root: number of cells
-	bufs   [][]int32  // per worker: the trees it listed, depth-first
-	pars   [][]int32  // per worker: each entry's receiver, as a position in its tree
-	work   [][]uint64 // per worker DFS stacks
-	rowTmp [][]int32  // per row block roots
+	roots  []int32      // pre-lake roots (outlets and pits) in index order
+	segW   []uint16     // per root: worker buffer holding its tree
+	segOff []int32      // per root: offset in that buffer
+	segLen []int32      // per root: number of cells
+	bufs   [][]int32    // per worker: the trees it listed, depth-first
+	pars   [][]int32    // per worker: each entry's receiver, as a position in its tree
+	lanes  [][8]dfsLane // per worker: the walks in progress
+	rowTmp [][]int32    // per row block roots
 
-	node    []int32      // per root: 0 for outlets, 1..P for pits
-	pits    []int32      // per pit node p (1-based, pits[p-1]): its root number
-	cands   [][]passCand // per row block: pairs of cells across basins
-	candOff []int32      // candidates of pit p are sorted[candOff[p]:candOff[p+1]]
-	sorted  []passCand
-	cursor  []int32
-	edges   []passEdge
-	wEdges  [][]passEdge
-	scratch []pitScratch
-	adjOff  []int32
-	adj     []int32
-	heap    edgeHeap
-	inTree  []bool
-	level   []float32
-	final   []int32 // per root: final tree number
-	lakeOf  []int32 // per root: 1 + its lake's number, 0 for outlets
-	path    []int32 // carved paths of the lakes, pass first
-	pathOff []int32 // lake l's path is path[pathOff[l]:pathOff[l+1]]
-	dest    []int32 // per root: destination offset in Stack
+	node     []int32      // per root: 0 for outlets, 1..P for pits
+	pits     []int32      // per pit node p (1-based, pits[p-1]): its root number
+	cands    [][]passCand // per row block: pairs of cells across basins
+	candOff  []int32      // candidates of pit p are sorted[candOff[p]:candOff[p+1]]
+	sorted   []passCand
+	cursor   []int32
+	edges    []passEdge
+	wEdges   [][]passEdge
+	scratch  []pitScratch
+	adjOff   []int32
+	adj      []int32
+	heap     edgeHeap
+	inTree   []bool
+	level    []float32
+	final    []int32 // per root: final tree number
+	weights  []int32 // scratch: work per pit, size per tree
+	lakeTree []int32
+	newOf    []int32 // scratch for Assemble: new position of each entry of a carved tree
+	reached  []bool
+	lakeOf   []int32 // per root: 1 + its lake's number, 0 for outlets
+	path     []int32 // carved paths of the lakes, pass first
+	pathOff  []int32 // lake l's path is path[pathOff[l]:pathOff[l+1]]
+	dest     []int32 // per root: destination offset in Stack
 }
 
 type passEdge struct {
@@ -366,7 +370,7 @@ func (g *Graph) Order() {
 	for len(g.bufs) < workers {
 		g.bufs = append(g.bufs, nil)
 		g.pars = append(g.pars, nil)
-		g.work = append(g.work, nil)
+		g.lanes = append(g.lanes, [8]dfsLane{})
 	}
 	// Workers claim blocks of roots dynamically, so which buffer holds a tree
 	// varies between runs, but every tree's contents and order depend only on
@@ -374,36 +378,98 @@ func (g *Graph) Order() {
 	const rootBlock = 64
 	var next atomic.Int64
 	parallel.Do(min(workers, parallel.NumBlocks(nr, rootBlock)), func(wk int) {
-		// Stack entries pack a cell and the position of its receiver in
-		// the tree's segment (the root is its own receiver at 0).
-		buf, par, stk := g.bufs[wk][:0], g.pars[wk][:0], g.work[wk]
-		for {
-			lo := int(next.Add(rootBlock)) - rootBlock
+		g.dfsWorker(wk, &next, rootBlock)
+	})
+}
+
+// dfsLanes is how many trees a worker walks at once. Each step of a
+// depth-first walk waits for a load whose address the previous step found;
+// interleaving independent walks lets those loads overlap.
+const dfsLanes = 1
+
+// dfsLane is one walk in progress: its tree, stack and output.
+type dfsLane struct {
+	t   int
+	stk []uint64 // cell | position of its receiver in the tree << 32
+	buf []int32
+	par []int32
+}
+
+// dfsWorker lists trees of roots it claims in blocks of rootBlock from
+// next, dfsLanes at a time, appending each finished tree to the worker's
+// buffers.
+func (g *Graph) dfsWorker(wk int, next *atomic.Int64, rootBlock int) {
+	nr := len(g.roots)
+	buf, par := g.bufs[wk][:0], g.pars[wk][:0]
+	lanes := &g.lanes[wk]
+	lo, hi := 0, 0
+	claim := func() (int, bool) {
+		if lo == hi {
+			lo = int(next.Add(int64(rootBlock))) - rootBlock
 			if lo >= nr {
-				break
+				lo, hi = 0, 0
+				return 0, false
 			}
-			for t := lo; t < min(nr, lo+rootBlock); t++ {
-				start := len(buf)
-				stk = append(stk[:0], uint64(g.roots[t]))
-				for len(stk) > 0 {
-					e := stk[len(stk)-1]
-					stk = stk[:len(stk)-1]
-					i := int32(uint32(e))
-					g.Label[i] = int32(t)
-					me := uint64(len(buf)-start) << 32
-					buf = append(buf, i)
-					par = append(par, int32(e>>32))
-					for m := g.donors[i]; m != 0; m &= m - 1 {
-						stk = append(stk, uint64(uint32(i+g.off[bits.TrailingZeros8(m)]))|me)
-					}
+			hi = min(nr, lo+rootBlock)
+		}
+		lo++
+		return lo - 1, true
+	}
+	start := func(l *dfsLane) bool {
+		t, ok := claim()
+		if !ok {
+			return false
+		}
+		l.t = t
+		l.stk = append(l.stk[:0], uint64(g.roots[t]))
+		l.buf, l.par = l.buf[:0], l.par[:0]
+		return true
+	}
+	active := 0
+	var busy [8]bool
+	for k := range dfsLanes {
+		if busy[k] = start(&lanes[k]); busy[k] {
+			active++
+		}
+	}
+	for active > 0 {
+		for k := range dfsLanes {
+			if !busy[k] {
+				continue
+			}
+			l := &lanes[k]
+			if len(l.stk) == 0 {
+				g.segW[l.t] = uint16(wk)
+				g.segOff[l.t] = int32(len(buf))
+				g.segLen[l.t] = int32(len(l.buf))
+				buf = append(buf, l.buf...)
+				par = append(par, l.par...)
+				if busy[k] = start(l); !busy[k] {
+					active--
 				}
-				g.segW[t] = uint16(wk)
-				g.segOff[t] = int32(start)
-				g.segLen[t] = int32(len(buf) - start)
+				continue
+			}
+			e := l.stk[len(l.stk)-1]
+			l.stk = l.stk[:len(l.stk)-1]
+			i := int32(uint32(e))
+			g.Label[i] = int32(l.t)
+			me := uint64(len(l.buf)) << 32
+			l.buf = append(l.buf, i)
+			l.par = append(l.par, int32(e>>32))
+			for m := g.donors[i]; m != 0; m &= m - 1 {
+				j := i + g.off[bits.TrailingZeros8(m)]
+				if g.donors[j] == 0 {
+					// A leaf: list it now rather than push and pop it.
+					g.Label[j] = int32(l.t)
+					l.buf = append(l.buf, j)
+					l.par = append(l.par, int32(me>>32))
+					continue
+				}
+				l.stk = append(l.stk, uint64(uint32(j))|me)
 			}
 		}
-		g.bufs[wk], g.pars[wk], g.work[wk] = buf, par, stk
-	})
+	}
+	g.bufs[wk], g.pars[wk] = buf, par
 }
 
 // donorRow sets the donor masks of row y from the directions of its
@@ -452,9 +518,11 @@ func (g *Graph) donorRow(y int) {
 	}
 }
 
+// resize returns s with length n, reallocating with room to grow when its
+// capacity is short: counts such as roots and lakes vary from step to step.
 func resize[T any](s []T, n int) []T {
 	if cap(s) < n {
-		return make([]T, n)
+		return make([]T, n, n+n/4+16)
 	}
 	return s[:n]
 }

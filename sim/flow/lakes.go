@@ -47,15 +47,34 @@ func (g *Graph) findPasses(h []float32) {
 	}
 	parallel.Blocks(hgt, rowBlock, func(b, y0, y1 int) {
 		out := g.cands[b][:0]
+		// A small cache of the last pair seen per hash slot drops pairs
+		// no lower than one already kept for the same two basins: the
+		// reduction keeps the lowest, first in row-major order, so they
+		// could never win. It depends only on the block, like the rest.
+		var seen [256]struct {
+			a, b int32
+			w    float32
+		}
+		for k := range seen {
+			seen[k].a = -1
+		}
 		emit := func(i, j int32) {
 			ni, nj := g.node[g.Label[i]], g.node[g.Label[j]]
-			switch {
-			case ni == 0 && nj == 0:
-			case ni == 0 || (nj != 0 && nj < ni):
-				out = append(out, passCand{a: nj, ca: j, cb: i})
-			default:
-				out = append(out, passCand{a: ni, ca: i, cb: j})
+			if ni == 0 && nj == 0 {
+				return
 			}
+			c := passCand{a: ni, ca: i, cb: j}
+			other := nj
+			if ni == 0 || (nj != 0 && nj < ni) {
+				c, other = passCand{a: nj, ca: j, cb: i}, ni
+			}
+			wt := max(h[i], h[j])
+			slot := &seen[uint32(c.a*31+other)&255]
+			if slot.a == c.a && slot.b == other && wt >= slot.w {
+				return
+			}
+			slot.a, slot.b, slot.w = c.a, other, wt
+			out = append(out, c)
 		}
 		for y := y0; y < y1; y++ {
 			row := y * w
@@ -118,7 +137,8 @@ func (g *Graph) findPasses(h []float32) {
 		}
 	}
 	// Reduce each pit's bucket to its lowest pass per neighbour.
-	weights := make([]int32, np)
+	g.weights = resize(g.weights, np)
+	weights := g.weights
 	for p := range weights {
 		weights[p] = g.candOff[p+2] - g.candOff[p+1]
 	}
@@ -133,9 +153,10 @@ func (g *Graph) findPasses(h []float32) {
 	parallel.Do(nw, func(wk int) {
 		sc := &g.scratch[wk]
 		if len(sc.best) < np+1 {
-			sc.best = make([]float32, np+1)
-			sc.bestA = make([]int32, np+1)
-			sc.bestB = make([]int32, np+1)
+			sc.best = resize(sc.best, np+1)
+			sc.bestA = resize(sc.bestA, np+1)
+			sc.bestB = resize(sc.bestB, np+1)
+			sc.best = sc.best[:cap(sc.best)]
 			for i := range sc.best {
 				sc.best[i] = float32(math.Inf(1))
 			}
@@ -294,7 +315,8 @@ func (g *Graph) Assemble() {
 			nf++
 		}
 	}
-	lakeTree := make([]int32, len(g.Lakes)) // root number of each lake
+	g.lakeTree = resize(g.lakeTree, len(g.Lakes)) // root number of each lake
+	lakeTree := g.lakeTree
 	for li := range g.Lakes {
 		lk := &g.Lakes[li]
 		t := g.Label[lk.Root]
@@ -307,7 +329,8 @@ func (g *Graph) Assemble() {
 		}
 	}
 	// Unreached pits (no outlet anywhere) stay roots of their own trees.
-	reached := make([]bool, nr)
+	g.reached = resize(g.reached, nr)
+	reached := g.reached
 	for t, r := range g.roots {
 		reached[t] = g.kind[r] != interior
 	}
@@ -328,7 +351,8 @@ func (g *Graph) Assemble() {
 	for f := 1; f <= nf; f++ {
 		g.Trees[f] += g.Trees[f-1]
 	}
-	cursor := make([]int32, nf)
+	g.cursor = resize(g.cursor, nf)
+	cursor := g.cursor
 	copy(cursor, g.Trees[:nf])
 	place := func(t int32) {
 		f := g.final[t]
@@ -353,8 +377,8 @@ func (g *Graph) Assemble() {
 	// every cell after its receiver. Receiver positions come from the
 	// depth-first search, renumbered for carved basins; the pass cells'
 	// receivers lie in other trees and are set once all are placed.
+	g.newOf = resize(g.newOf, len(g.Stack))
 	parallel.Blocks(nr, 256, func(_, lo, hi int) {
-		var newOf []int32
 		for t := lo; t < hi; t++ {
 			off, n := g.segOff[t], g.segLen[t]
 			src := g.bufs[g.segW[t]][off : off+n]
@@ -373,7 +397,7 @@ func (g *Graph) Assemble() {
 			}
 			path := g.path[g.pathOff[li-1]:g.pathOff[li]]
 			m := int32(len(path))
-			newOf = resize(newOf, int(n))
+			newOf := g.newOf[d : d+n] // each tree owns its range
 			next := m
 			for k, i := range src {
 				if g.dir[i] == onPath {
@@ -442,7 +466,8 @@ func (g *Graph) OrderedDist(dst []float32, lo, hi int) []float32 {
 // Stack[b[c]:b[c+1]]. Trees never straddle chunks.
 func (g *Graph) Chunks(workers int) []int32 {
 	nf := len(g.Trees) - 1
-	sizes := make([]int32, nf)
+	g.weights = resize(g.weights, nf)
+	sizes := g.weights
 	for f := 0; f < nf; f++ {
 		sizes[f] = g.Trees[f+1] - g.Trees[f]
 	}

@@ -120,7 +120,6 @@ type Engine struct {
 	areaOK  bool
 	hs      []float32 // heights in drainage order
 	ds      []float32 // receiver distances in drainage order
-	us      []float32 // uplift in drainage order
 	as      []float64 // drainage area in drainage order
 	prevRec []int32
 	g       *flow.Graph
@@ -312,21 +311,24 @@ func (e *Engine) Step() StepStats {
 	st.Phase[PhaseStack] += time.Since(mark)
 	mark = time.Now()
 
+	// Uplift, in grid order: sequential memory access. Fixed outlets stay.
+	if e.up != nil {
+		dt := e.p.Dt
+		parallel.Blocks(len(e.hgt), 1<<15, func(_, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				if !g.IsFixed(i) {
+					e.hgt[i] = float32(float64(e.hgt[i]) + dt*float64(e.up[i]))
+				}
+			}
+		})
+	}
 	// Work in drainage order from here: sequential memory access.
 	chunks := g.Chunks(parallel.Workers())
 	nc := len(chunks) - 1
-	if e.up != nil && e.us == nil {
-		e.us = make([]float32, len(e.hgt))
-	}
 	parallel.Do(nc, func(c int) {
 		lo, hi := int(chunks[c]), int(chunks[c+1])
 		for k, i := range g.Stack[lo:hi] {
 			e.hs[lo+k] = e.hgt[i]
-		}
-		if e.up != nil {
-			for k, i := range g.Stack[lo:hi] {
-				e.us[lo+k] = e.up[i]
-			}
 		}
 		g.OrderedDist(e.ds, lo, hi)
 	})
@@ -334,13 +336,9 @@ func (e *Engine) Step() StepStats {
 	e.as = g.AccumulateStack(e.as, e.cell*e.cell)
 	e.areaOK = false
 	lap(PhaseArea)
-	var us []float32
-	if e.up != nil {
-		us = e.us
-	}
 	sp := spl.Params{K: e.p.K, M: e.p.M, N: e.p.N, Dt: e.p.Dt}
 	parallel.Do(nc, func(c int) {
-		spl.Erode(e.hs, g.RecPos, e.ds, e.as, us, int(chunks[c]), int(chunks[c+1]), sp)
+		spl.Erode(e.hs, g.RecPos, e.ds, e.as, nil, int(chunks[c]), int(chunks[c+1]), sp)
 	})
 	lap(PhaseErosion)
 	if e.p.Talus.Mode != talus.ModeOff {
