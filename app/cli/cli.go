@@ -127,6 +127,7 @@ raster gets a sidecar NAME.json with its size, cell size and the metres its
 	f.Float64Var(&talusDeg, "talus", 0, "talus angle in degrees; 0 turns the limit off (30)")
 	f.Float64Var(&diffusion, "diffusion", 0, "hillslope diffusivity κ in m²/yr; 0 turns it off")
 	f.Uint64Var(&seed, "seed", 0, "random seed (initial noise, talus noise)")
+	f.StringVar(&o.Edges, "edges", "", "outlet, closed or natural for every side, or per side: north=natural,west=closed")
 	f.StringVar(&o.Uplift, "uplift", "", "uplift map: 8/16-bit grayscale PNG or .r16 scaled to [0, umax]; float .tif in m/yr")
 	f.Float64Var(&umax, "umax", 0, "uplift of a white pixel, m/yr (5e-4)")
 	f.Float64Var(&target, "target-height", 0, "set k so mountains culminate near this height, metres (h_max ≈ 2.244 u/k)")

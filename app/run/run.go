@@ -39,6 +39,7 @@ type Options struct {
 	Seed           *uint64
 	Umax           *float64 // m/yr
 	TargetHeight   *float64 // metres; sets k from h_max ≈ 2.244 u/k
+	Edges          string   // "outlet", "closed", "natural", or "north=natural,west=closed,..."
 	Uplift         string   // uplift image
 	Init           string   // initial heights
 
@@ -238,6 +239,56 @@ func (o Options) apply(sc *scene.Scene) error {
 	}
 	if o.Seed != nil {
 		sc.Seed = *o.Seed
+	}
+	if o.Edges != "" {
+		if err := applyEdges(&sc.Params.Edges, o.Edges); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// applyEdges parses --edges: one kind for all four sides, or a comma
+// separated list of side=kind.
+func applyEdges(e *scene.Edges, spec string) error {
+	bad := func(why string) error {
+		return fmt.Errorf("--edges %q: %s (want outlet, closed or natural, for all sides or as north=natural,west=closed,...)", spec, why)
+	}
+	kind := func(k string) (string, error) {
+		if _, err := flow.ParseBoundary(k); err != nil {
+			return "", bad(fmt.Sprintf("unknown kind %q", k))
+		}
+		return k, nil
+	}
+	if !strings.Contains(spec, "=") {
+		k, err := kind(spec)
+		if err != nil {
+			return err
+		}
+		*e = scene.Edges{North: k, South: k, East: k, West: k}
+		return nil
+	}
+	for _, part := range strings.Split(spec, ",") {
+		side, k, ok := strings.Cut(strings.TrimSpace(part), "=")
+		if !ok {
+			return bad(fmt.Sprintf("%q is not side=kind", part))
+		}
+		v, err := kind(k)
+		if err != nil {
+			return err
+		}
+		switch side {
+		case "north", "n":
+			e.North = v
+		case "south", "s":
+			e.South = v
+		case "east", "e":
+			e.East = v
+		case "west", "w":
+			e.West = v
+		default:
+			return bad(fmt.Sprintf("unknown side %q", side))
+		}
 	}
 	return nil
 }

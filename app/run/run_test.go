@@ -11,6 +11,7 @@ import (
 
 	"orogen/app/rasterio"
 	"orogen/sim"
+	"orogen/sim/flow"
 	"orogen/sim/grid"
 )
 
@@ -100,6 +101,13 @@ func TestOverrides(t *testing.T) {
 	p := job.Engine.Params()
 	if p.K != 2e-6 || p.M != 0.45 || p.N != 1.2 || p.Dt != 1e5 || p.Kappa != 0 || p.Talus.Mode != "off" || job.Scene.Seed != 9 {
 		t.Fatalf("overrides not applied: %+v seed %d", p, job.Scene.Seed)
+	}
+	job, err = Prepare(Options{Scene: "default", Size: 40, Edges: "north=natural, w=closed"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := job.Engine.Params().Edges; e.North != flow.Natural || e.West != flow.Closed || e.South != flow.Outlet {
+		t.Fatalf("--edges north=natural,w=closed gave %+v", e)
 	}
 	job, err = Prepare(Options{Scene: "default", Size: 40, Talus: ptr(45.0), Umax: ptr(1e-3), TargetHeight: ptr(3000.0)})
 	if err != nil {
@@ -193,6 +201,9 @@ func TestBadInputs(t *testing.T) {
 		{Options{Scene: "default", TargetHeight: ptr(-1.0)}, "target-height"},
 		{Options{Scene: "default", Engine: "voxel"}, "voxel"},
 		{Options{Scene: "default", Umax: ptr(0.0)}, "neither"},
+		{Options{Scene: "default", Edges: "open"}, "unknown kind"},
+		{Options{Scene: "default", Edges: "up=closed"}, "unknown side"},
+		{Options{Scene: "default", Edges: "closed"}, "nowhere to go"},
 		{Options{Scene: "default", Out: filepath.Join(dir, "no", "h.png")}, "create it first"},
 		{Options{Scene: "default", Out: filepath.Join(dir, "h.jpg")}, ".jpg"},
 		{Options{Scene: "default", Report: filepath.Join(dir, "no", "r.json")}, "report"},

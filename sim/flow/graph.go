@@ -169,6 +169,18 @@ func NewGraph(w, h int, cell float64, edges Edges, natural float64) *Graph {
 	g.off = [8]int32{1, W + 1, W, W - 1, -1, -W - 1, -W, -W + 1}
 	d, dd := float32(cell), float32(cell*math.Sqrt2)
 	g.dlen = [8]float32{d, dd, d, dd, d, dd, d, dd}
+	// stepTab[d+w+1] is the length of a step by d cells: orthogonal,
+	// diagonal, or -1 for 0 (a root) and index gaps that are no step.
+	g.stepTab = make([]float32, 2*w+3)
+	for i := range g.stepTab {
+		g.stepTab[i] = -1
+	}
+	for _, s := range []int{1, -1, w, -w} {
+		g.stepTab[s+w+1] = g.dlen[0]
+	}
+	for _, s := range []int{w + 1, w - 1, -w + 1, -w - 1} {
+		g.stepTab[s+w+1] = g.dlen[1]
+	}
 	g.setKinds()
 	return g
 }

@@ -434,20 +434,6 @@ func (g *Graph) Assemble() {
 // arrays are touched only for roots. It returns dst.
 func (g *Graph) OrderedDist(dst []float32, lo, hi int) []float32 {
 	w := g.W
-	if len(g.stepTab) != 2*w+3 {
-		// stepTab[d+w+1] is the length of a step by d cells: orthogonal,
-		// diagonal, or -1 for 0 (a root) and index gaps that are no step.
-		g.stepTab = make([]float32, 2*w+3)
-		for i := range g.stepTab {
-			g.stepTab[i] = -1
-		}
-		for _, d := range []int{1, -1, w, -w} {
-			g.stepTab[d+w+1] = g.dlen[0]
-		}
-		for _, d := range []int{w + 1, w - 1, -w + 1, -w - 1} {
-			g.stepTab[d+w+1] = g.dlen[1]
-		}
-	}
 	tab := g.stepTab
 	st, rp := g.Stack[:hi], g.RecPos[:hi]
 	for k := lo; k < hi; k++ {

@@ -312,3 +312,39 @@ func minMax(v []float32) (lo, hi float32) {
 	}
 	return
 }
+
+func TestSnapshotIsConsistent(t *testing.T) {
+	const w, h = 40, 30
+	e := mustNew(t, Config{W: w, H: h, Cell: 100, Up: simtest.Uniform(w, h, 1e-3), InitNoise: 1, Params: DefaultParams()})
+	s0 := e.Snapshot()
+	for i, r := range s0.Receivers {
+		if r != int32(i) || s0.Area[i] != 100*100 || s0.Water[i] != 0 {
+			t.Fatalf("before any step cell %d: receiver %d area %g water %g; want itself, its own area, dry", i, r, s0.Area[i], s0.Water[i])
+		}
+	}
+	for range 5 {
+		e.Step()
+	}
+	s := e.Snapshot()
+	want := e.Graph().Accumulate(nil, 100*100)
+	for i := range want {
+		if s.Area[i] != float32(want[i]) || s.Receivers[i] != e.Graph().Rec[i] {
+			t.Fatalf("cell %d: snapshot area %g receiver %d; the graph says %g, %d", i, s.Area[i], s.Receivers[i], want[i], e.Graph().Rec[i])
+		}
+	}
+	// The snapshot is a copy: stepping on leaves it unchanged.
+	h0 := s.Height[7]
+	e.Step()
+	if s.Height[7] != h0 {
+		t.Fatal("Step changed a snapshot taken before it")
+	}
+	// Changing the edges invalidates the routing until the next step.
+	p := e.Params()
+	p.Edges.North = flow.Natural
+	if err := e.SetParams(p); err != nil {
+		t.Fatal(err)
+	}
+	if s := e.Snapshot(); s.Receivers[w+1] != int32(w+1) || len(s.Lakes) != 0 {
+		t.Fatal("snapshot after an edge change shows a stale routing")
+	}
+}

@@ -43,9 +43,10 @@ func (e *Engine) Snapshot() *Snapshot {
 	if e.routed {
 		s.Lakes = append([]flow.Lake(nil), e.g.Lakes...)
 		copy(s.Receivers, e.g.Rec)
+		area := e.Area()
 		parallel.Blocks(n, 1<<15, func(_, lo, hi int) {
 			for i := lo; i < hi; i++ {
-				s.Area[i] = float32(e.area[i])
+				s.Area[i] = float32(area[i])
 			}
 		})
 		s.Water = e.g.WaterDepth(nil, e.hgt)
