@@ -148,6 +148,20 @@ func gridOf(rows []string) (w, h int, d []float32) {
 	return
 }
 
+// westOutletLakes routes a hand-made grid whose only outlet is the west
+// edge and checks it drains and holds the given number of lakes.
+func westOutletLakes(t *testing.T, rows []string, lakes int) (g *Graph, w int, d []float32) {
+	t.Helper()
+	w, h, d := gridOf(rows)
+	g = NewGraph(w, h, 1, Edges{North: Closed, South: Closed, East: Closed, West: Outlet}, 0)
+	g.Update(d)
+	checkDrains(t, g)
+	if len(g.Lakes) != lakes {
+		t.Fatalf("got %d lakes; want %d: %+v", len(g.Lakes), lakes, g.Lakes)
+	}
+	return g, w, d
+}
+
 func TestTwoBasinSpillLevels(t *testing.T) {
 	// West edge outlet, others closed. Basin A (the pit 1 at column 2)
 	// spills west over the 3s of column 1; basin B (the pit 0 at column 6)
@@ -158,14 +172,7 @@ func TestTwoBasinSpillLevels(t *testing.T) {
 		"0312520789",
 		"0399999789",
 	}
-	w, h, d := gridOf(rows)
-	edges := Edges{North: Closed, South: Closed, East: Closed, West: Outlet}
-	g := NewGraph(w, h, 1, edges, 0)
-	g.Update(d)
-	checkDrains(t, g)
-	if len(g.Lakes) != 2 {
-		t.Fatalf("got %d lakes; want 2: %+v", len(g.Lakes), g.Lakes)
-	}
+	g, w, d := westOutletLakes(t, rows, 2)
 	pitA, pitB := int32(w+2), int32(w+6)
 	for _, lk := range g.Lakes {
 		switch lk.Root {
@@ -216,14 +223,7 @@ func TestNestedLakeIsSubmerged(t *testing.T) {
 		"04120789",
 		"04999789",
 	}
-	w, h, d := gridOf(rows)
-	edges := Edges{North: Closed, South: Closed, East: Closed, West: Outlet}
-	g := NewGraph(w, h, 1, edges, 0)
-	g.Update(d)
-	checkDrains(t, g)
-	if len(g.Lakes) != 2 {
-		t.Fatalf("got %d lakes; want 2: %+v", len(g.Lakes), g.Lakes)
-	}
+	g, w, _ := westOutletLakes(t, rows, 2)
 	spills := map[int32]float32{int32(w + 2): 4, int32(w + 4): 2}
 	for _, lk := range g.Lakes {
 		if lk.Level != 4 || lk.Spill != spills[lk.Root] {
