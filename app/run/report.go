@@ -33,6 +33,7 @@ type Report struct {
 	StepMs      []float64            `json:"step_ms"`
 	PhaseMs     map[string][]float64 `json:"phase_ms"`
 	MaxDh       []float64            `json:"max_dh_m"`
+	MaxDh2      []*float64           `json:"max_dh_2step_m"` // max |h(t)-h(t-2)|; null on the first step
 	MeanDh      []float64            `json:"mean_dh_m"`
 	RecvChanged []float64            `json:"receivers_changed"`
 	Lakes       []int                `json:"lakes"`
@@ -74,7 +75,7 @@ func newReport(j *Job) *Report {
 		},
 		StepMs:  []float64{},
 		PhaseMs: map[string][]float64{},
-		MaxDh:   []float64{}, MeanDh: []float64{}, RecvChanged: []float64{}, Lakes: []int{}, Clamped: []int{},
+		MaxDh:   []float64{}, MaxDh2: []*float64{}, MeanDh: []float64{}, RecvChanged: []float64{}, Lakes: []int{}, Clamped: []int{},
 	}
 	for _, name := range grid.PhaseNames {
 		r.PhaseMs[name] = []float64{}
@@ -106,6 +107,11 @@ func (r *Report) add(st grid.StepStats) {
 	}
 	r.MaxDh = append(r.MaxDh, st.MaxDh)
 	r.MeanDh = append(r.MeanDh, st.MeanDh)
+	var d2 *float64
+	if !math.IsNaN(st.MaxDh2) {
+		d2 = &st.MaxDh2
+	}
+	r.MaxDh2 = append(r.MaxDh2, d2)
 	r.RecvChanged = append(r.RecvChanged, st.RecvChanged)
 	r.Lakes = append(r.Lakes, st.Lakes)
 	r.Clamped = append(r.Clamped, st.Clamped)

@@ -21,7 +21,7 @@
 //	  "init": {"image": "start.tif"},
 //	  "params": {
 //	    "k": 5.61e-7, "m": 0.5, "n": 1, "dt_yr": 2.5e5,
-//	    "diffusion_m2_per_yr": 0.01,
+//	    "diffusion_m2_per_yr": 0,
 //	    "talus": {"mode": "constant", "angle_deg": 30},
 //	    "edges": {"north": "outlet", "south": "outlet", "east": "outlet", "west": "outlet"},
 //	    "natural_distance_m": 0,
@@ -128,7 +128,7 @@ func Default() *Scene {
 		Engine: "grid", Seed: 1, Steps: 200, ToleranceMPerYr: 1e-6,
 		Uplift: Uplift{UmaxMPerYr: 5e-4},
 		Params: Params{
-			K: 5.61e-7, M: 0.5, N: 1, DtYr: 2.5e5, DiffusionM2PerYr: 0.01,
+			K: 5.61e-7, M: 0.5, N: 1, DtYr: 2.5e5, DiffusionM2PerYr: 0,
 			Talus:      Talus{Mode: "constant", AngleDeg: 30},
 			Edges:      Edges{"outlet", "outlet", "outlet", "outlet"},
 			InitNoiseM: 1,

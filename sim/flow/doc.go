@@ -4,7 +4,10 @@
 // Routing (D8). Every cell sends its water to the neighbour of steepest
 // descent among its 8 neighbours, slope = drop / distance with diagonals at
 // √2 × cell. Ties go to the first neighbour in the order E, SE, S, SW, W, NW,
-// N, NE. Each edge of the grid is one of:
+// N, NE, and a cell keeps its receiver of the previous routing unless
+// another neighbour is steeper by more than Hysteresis (0.1 %), so ties at
+// rounding level do not flip receivers back and forth between steps. Each
+// edge of the grid is one of:
 //   - Outlet: its cells are fixed at their height (base level) and are roots;
 //   - Closed: no water leaves across it; its cells route like interior cells;
 //   - Natural (001 §III.B.5): a cell on it with no lower neighbour drains to

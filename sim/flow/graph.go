@@ -165,6 +165,9 @@ func NewGraph(w, h int, cell float64, edges Edges, natural float64) *Graph {
 		Label: make([]int32, n), kind: make([]uint8, n), donors: make([]uint8, n),
 		dir: make([]uint8, n), Pos: make([]int32, n), RecPos: make([]int32, n),
 	}
+	for i := range g.dir {
+		g.dir[i] = 8 // no previous receiver
+	}
 	W := int32(w)
 	g.off = [8]int32{1, W + 1, W, W - 1, -1, -W - 1, -W, -W + 1}
 	d, dd := float32(cell), float32(cell*math.Sqrt2)
@@ -293,10 +296,34 @@ func (g *Graph) routeRow(h []float32, y int) {
 		if key < 16 {
 			bk = 8
 		}
+		if pd := int(dir[x]); pd != bk && pd < 8 {
+			bk = g.keep(h, row+x, pd, bk, math.Float32frombits(uint32(key>>4)))
+		}
 		dir[x] = uint8(bk)
 		rec[x] = int32(row+x) + offs[bk]
 		dist[x] = lens[bk]
 	}
+}
+
+// Hysteresis is how much steeper, relatively, a neighbour must be to take
+// over from a cell's previous receiver. Without it, two receivers whose
+// slopes tie to rounding swap at every step, and under the talus limit
+// (which sets heights from the receiver) the swap becomes a two-step cycle
+// that never converges.
+const Hysteresis = 1e-3
+
+// keep returns the previous direction pd of cell i if its slope is still
+// downhill and within Hysteresis of the steepest slope best (scaled like
+// the keys: drop, or drop/√2 on diagonals); otherwise bk.
+func (g *Graph) keep(h []float32, i, pd, bk int, best float32) int {
+	s := h[i] - h[i+int(g.off[pd])]
+	if pd&1 == 1 {
+		s *= invSqrt2
+	}
+	if s > 0 && best <= s*(1+Hysteresis) {
+		return pd
+	}
+	return bk
 }
 
 // maxKey is max without a branch (keys stay far from overflow).
@@ -334,6 +361,14 @@ func (g *Graph) routeEdgeCell(h []float32, x, y int) {
 		}
 		if s > best {
 			best, r, bk = s, j, k
+		}
+	}
+	if pd := int(g.dir[i]); pd != bk && pd < 8 {
+		nx, ny := x+dxs[pd], y+dys[pd]
+		if nx >= 0 && ny >= 0 && nx < g.W && ny < g.H {
+			if bk = g.keep(h, i, pd, bk, best); bk == pd {
+				r = int32(i) + g.off[pd]
+			}
 		}
 	}
 	g.dir[i] = uint8(bk)

@@ -93,9 +93,13 @@ var PhaseNames = [NumPhases]string{"routing", "stack", "lakes", "area", "erosion
 
 // StepStats describe one step.
 type StepStats struct {
-	Step        int     // steps done so far, this one included
-	Time        float64 // simulated years so far
-	MaxDh       float64 // max |Δh| over the step, metres
+	Step  int     // steps done so far, this one included
+	Time  float64 // simulated years so far
+	MaxDh float64 // max |Δh| over the step, metres
+	// MaxDh2 is max |h(t) - h(t-2)|, metres: the change over two steps,
+	// which vanishes when a few cells only alternate between two states
+	// (NaN after the first step).
+	MaxDh2      float64
 	MeanDh      float64 // mean |Δh|, metres
 	RecvChanged float64 // fraction of cells whose receiver changed since the last step
 	Lakes       int     // basins connected through passes
@@ -113,22 +117,24 @@ type Engine struct {
 	time  float64
 	stats StepStats
 
-	hgt     []float32
-	prev    []float32
-	up      []float32
-	area    []float64 // drainage area in grid order, filled on demand
-	areaOK  bool
-	hs      []float32 // heights in drainage order
-	ds      []float32 // receiver distances in drainage order
-	as      []float64 // drainage area in drainage order
-	prevRec []int32
-	g       *flow.Graph
-	routed  bool // g holds the routing of the last step
-	diff    *hillslope.Diffuser
-	lim     *talus.Limiter
-	blockDh []float64
-	blockMx []float64
-	blockCh []int64
+	hgt      []float32
+	prev     []float32 // heights before this step
+	prev2    []float32 // heights before the last step
+	up       []float32
+	area     []float64 // drainage area in grid order, filled on demand
+	areaOK   bool
+	hs       []float32 // heights in drainage order
+	ds       []float32 // receiver distances in drainage order
+	as       []float64 // drainage area in drainage order
+	prevRec  []int32
+	g        *flow.Graph
+	routed   bool // g holds the routing of the last step
+	diff     *hillslope.Diffuser
+	lim      *talus.Limiter
+	blockDh  []float64
+	blockMx  []float64
+	blockMx2 []float64
+	blockCh  []int64
 }
 
 // New validates c and returns an engine at step 0.
@@ -149,6 +155,7 @@ func New(c Config) (*Engine, error) {
 	e := &Engine{w: c.W, h: c.H, cell: c.Cell, p: c.Params}
 	e.hgt = make([]float32, n)
 	e.prev = make([]float32, n)
+	e.prev2 = make([]float32, n)
 	e.area = make([]float64, n)
 	e.hs = make([]float32, n)
 	e.ds = make([]float32, n)
@@ -275,9 +282,14 @@ func (e *Engine) Area() []float64 {
 func (e *Engine) Stats() StepStats { return e.stats }
 
 // Converged reports whether the last step changed no height faster than tol
-// m/yr.
+// m/yr, or the last two steps together did not: on talus-limited slopes a
+// few cells can settle into alternating between two receivers (two heights)
+// while the terrain as a whole has stopped evolving.
 func (e *Engine) Converged(tol float64) bool {
-	return e.step > 0 && e.stats.MaxDh/e.p.Dt < tol
+	if e.step == 0 {
+		return false
+	}
+	return e.stats.MaxDh/e.p.Dt < tol || e.stats.MaxDh2/(2*e.p.Dt) < tol
 }
 
 // Step advances the terrain by one time step.
@@ -291,6 +303,7 @@ func (e *Engine) Step() StepStats {
 		mark = now
 	}
 	g := e.g
+	e.prev, e.prev2 = e.prev2, e.prev
 	copy(e.prev, e.hgt)
 	// Hillslope first, so the receivers below see the heights they erode.
 	if e.p.Kappa > 0 {
@@ -378,33 +391,40 @@ func (e *Engine) measure(st *StepStats) {
 	nb := parallel.NumBlocks(n, block)
 	e.blockDh = resizeF(e.blockDh, nb)
 	e.blockMx = resizeF(e.blockMx, nb)
+	e.blockMx2 = resizeF(e.blockMx2, nb)
 	if cap(e.blockCh) < nb {
 		e.blockCh = make([]int64, nb)
 	}
 	e.blockCh = e.blockCh[:nb]
 	rec := e.g.Rec
 	parallel.Blocks(n, block, func(b, lo, hi int) {
-		var sum, mx float64
+		var sum, mx, mx2 float64
 		var ch int64
 		for i := lo; i < hi; i++ {
 			d := math.Abs(float64(e.hgt[i]) - float64(e.prev[i]))
 			sum += d
 			mx = max(mx, d)
+			mx2 = max(mx2, math.Abs(float64(e.hgt[i])-float64(e.prev2[i])))
 			if rec[i] != e.prevRec[i] {
 				ch++
 			}
 			e.prevRec[i] = rec[i]
 		}
-		e.blockDh[b], e.blockMx[b], e.blockCh[b] = sum, mx, ch
+		e.blockDh[b], e.blockMx[b], e.blockMx2[b], e.blockCh[b] = sum, mx, mx2, ch
 	})
-	var sum, mx float64
+	var sum, mx, mx2 float64
 	var ch int64
 	for b := 0; b < nb; b++ {
 		sum += e.blockDh[b]
 		mx = max(mx, e.blockMx[b])
+		mx2 = max(mx2, e.blockMx2[b])
 		ch += e.blockCh[b]
 	}
 	st.MaxDh = mx
+	st.MaxDh2 = mx2
+	if e.step == 0 {
+		st.MaxDh2 = math.NaN()
+	}
 	st.MeanDh = sum / float64(n)
 	st.RecvChanged = float64(ch) / float64(n)
 }
