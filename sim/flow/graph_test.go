@@ -339,3 +339,34 @@ func TestCheckCatchesBrokenGraphs(t *testing.T) {
 		t.Fatal("Check accepted an outlet draining into a cell after it")
 	}
 }
+
+func TestHysteresisKeepsTiedReceivers(t *testing.T) {
+	// The centre of a 5×5 grid (all edges closed but the east one, so the
+	// cells route inward) has two lower neighbours, east and south.
+	const n = 5
+	d := simtest.Uniform(n, n, 100)
+	c := int32(2*n + 2)
+	d[c], d[c+1], d[c+n] = 50, 40, 40
+	g := NewGraph(n, n, 10, Edges{North: Closed, South: Closed, East: Outlet, West: Closed}, 0)
+	g.Route(d)
+	if g.Rec[c] != c+1 {
+		t.Fatalf("tie: receiver %d; want the east neighbour %d (first in order)", g.Rec[c], c+1)
+	}
+	d[c+n] = 40 - 0.001 // south now steeper by 1e-4: within the hysteresis
+	g.Route(d)
+	if g.Rec[c] != c+1 {
+		t.Fatalf("south steeper by 1e-4: receiver %d; want the previous one %d", g.Rec[c], c+1)
+	}
+	d[c+n] = 39 // steeper by 10 %: the receiver moves
+	g.Route(d)
+	if g.Rec[c] != c+n {
+		t.Fatalf("south steeper by 10%%: receiver %d; want %d", g.Rec[c], c+n)
+	}
+	// A fresh graph has no previous receiver and takes the steepest.
+	g = NewGraph(n, n, 10, Edges{North: Closed, South: Closed, East: Outlet, West: Closed}, 0)
+	d[c+n] = 40 - 0.001
+	g.Route(d)
+	if g.Rec[c] != c+n {
+		t.Fatalf("fresh graph: receiver %d; want the steepest %d", g.Rec[c], c+n)
+	}
+}
