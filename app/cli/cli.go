@@ -114,7 +114,7 @@ raster gets a sidecar NAME.json with its size, cell size and the metres its
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.Scene, "scene", "default", "scene file or preset ("+strings.Join(scene.PresetNames(), ", ")+")")
-	f.IntVar(&o.Size, "size", 0, "grid cells per side (default: the scene's)")
+	f.IntVar(&o.Size, "size", 0, "grid cells per side (default: the scene's); with --init, of the longer side")
 	f.Float64Var(&o.Cell, "cell", 0, "cell size in metres (default: domain / size)")
 	f.IntVar(&o.Steps, "steps", 0, "number of steps, or the cap with --until-converged (default: the scene's)")
 	f.BoolVar(&o.UntilConverged, "until-converged", false, "stop when max |Δh| / dt falls below --tolerance")

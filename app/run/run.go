@@ -27,7 +27,7 @@ import (
 // zero fields keep the scene's value.
 type Options struct {
 	Scene          string // preset name or scene file; "" = default
-	Size           int    // cells per side
+	Size           int    // cells per side (with Init: of the longer side)
 	Cell           float64
 	Steps          int
 	UntilConverged bool
@@ -112,13 +112,21 @@ func Prepare(o Options) (*Job, error) {
 		if err != nil {
 			return nil, err
 		}
-		if o.Size == 0 && o.Init != "" {
-			// --init without --size: the grid is the file's.
-			w, h = f.W, f.H
+		if o.Init != "" {
+			// --init: the grid is the file's unless --size says otherwise,
+			// and so is the extent when the file knows its cell size.
+			if o.Size == 0 {
+				w, h = f.W, f.H
+			} else {
+				// --size sets the longer side; the file keeps its shape.
+				long := float64(max(f.W, f.H))
+				w = max(3, int(math.Round(float64(o.Size)*float64(f.W)/long)))
+				h = max(3, int(math.Round(float64(o.Size)*float64(f.H)/long)))
+			}
 			switch {
 			case o.Cell != 0:
 			case f.Cell > 0:
-				cell = f.Cell
+				cell = f.Cell * float64(max(f.W, f.H)) / float64(max(w, h))
 			default:
 				cell = sc.DomainM / float64(max(w, h))
 			}

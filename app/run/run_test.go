@@ -168,6 +168,14 @@ func TestInitFromFileAndZeroUplift(t *testing.T) {
 	if w != 48 || h != 40 || cell != 100 {
 		t.Fatalf("grid %d×%d at %g m; want the file's 48×40 at 100 m", w, h, cell)
 	}
+	// With --size the file is resampled and keeps its 4.8 km extent.
+	job2, err := Prepare(Options{Scene: "default", Init: in, Size: 96, Umax: ptr(0.0), Steps: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w, h, cell := job2.Engine.Size(); w != 96 || h != 80 || cell != 50 {
+		t.Fatalf("--size 96: grid %d×%d at %g m; want 96×80 at 50 m (the file's shape and 4800 m extent)", w, h, cell)
+	}
 	before := append([]float32(nil), job.Engine.Heights()...)
 	if _, err := job.Run(context.Background()); err != nil {
 		t.Fatal(err)
