@@ -209,8 +209,8 @@ func (o Options) apply(sc *scene.Scene) error {
 	if o.Size > 0 {
 		sc.Width, sc.Height = o.Size, o.Size
 	}
-	if o.Cell != 0 && !(o.Cell > 0 && o.Cell < 1e6) {
-		return fmt.Errorf("--cell %g: must be a positive size in metres", o.Cell)
+	if o.Cell != 0 && !(o.Cell >= 1e-3 && o.Cell <= 1e6) {
+		return fmt.Errorf("--cell %g: must be a size in metres in [0.001, 1e6]", o.Cell)
 	}
 	if o.Steps < 0 {
 		return fmt.Errorf("--steps %d: must be >= 0", o.Steps)
@@ -390,6 +390,10 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 			break
 		}
 		st := e.Step()
+		if err := e.Err(); err != nil {
+			runErr = err
+			break
+		}
 		rep.add(st)
 		if j.Opt.OnStep != nil {
 			j.Opt.OnStep(st)

@@ -220,7 +220,7 @@ func (s *Scene) Validate() error {
 	checks := []check{
 		{"width", float64(s.Width), 3, 16384, false, "cells"},
 		{"height", float64(s.Height), 3, 16384, false, "cells"},
-		{"domain_m", s.DomainM, 0, 1e8, true, "metres, the longer side; 000 §6 uses 50000"},
+		{"domain_m", s.DomainM, 1, 1e8, false, "metres, the longer side; 000 §6 uses 50000"},
 		{"steps", float64(s.Steps), 0, 1e7, false, "steps"},
 		{"tolerance_m_per_yr", s.ToleranceMPerYr, 0, 1, true, "m/yr"},
 		{"uplift.umax_m_per_yr", s.Uplift.UmaxMPerYr, -1, 1, false, "m/yr; 000 §6 uses 5e-4"},

@@ -128,7 +128,8 @@ type Engine struct {
 	as       []float64 // drainage area in drainage order
 	prevRec  []int32
 	g        *flow.Graph
-	routed   bool // g holds the routing of the last step
+	routed   bool  // g holds the routing of the last step
+	err      error // set when a step produced non-finite heights; Step then does nothing
 	diff     *hillslope.Diffuser
 	lim      *talus.Limiter
 	blockDh  []float64
@@ -142,8 +143,8 @@ func New(c Config) (*Engine, error) {
 	if c.W < 3 || c.H < 3 || c.W > 1<<15 || c.H > 1<<15 {
 		return nil, fmt.Errorf("grid: size %d×%d: each side must be in [3, 32768]", c.W, c.H)
 	}
-	if math.IsNaN(c.Cell) || math.IsInf(c.Cell, 0) || c.Cell <= 0 {
-		return nil, fmt.Errorf("grid: cell size %g m: must be finite and > 0", c.Cell)
+	if !(c.Cell >= 1e-3 && c.Cell <= 1e6) {
+		return nil, fmt.Errorf("grid: cell size %g m: must be in [0.001, 1e6] m", c.Cell)
 	}
 	if math.IsNaN(c.InitNoise) || math.IsInf(c.InitNoise, 0) || c.InitNoise < 0 {
 		return nil, fmt.Errorf("grid: initial noise %g m: must be finite and >= 0", c.InitNoise)
@@ -292,8 +293,17 @@ func (e *Engine) Converged(tol float64) bool {
 	return e.stats.MaxDh/e.p.Dt < tol || e.stats.MaxDh2/(2*e.p.Dt) < tol
 }
 
-// Step advances the terrain by one time step.
+// Err returns why the engine stopped, or nil: a step whose heights
+// overflowed to Inf or NaN (parameters far outside nature) stops the engine
+// rather than spreading garbage.
+func (e *Engine) Err() error { return e.err }
+
+// Step advances the terrain by one time step. After an error (see Err) it
+// does nothing and returns the last statistics.
 func (e *Engine) Step() StepStats {
+	if e.err != nil {
+		return e.stats
+	}
 	var st StepStats
 	t0 := time.Now()
 	mark := t0
@@ -373,6 +383,10 @@ func (e *Engine) Step() StepStats {
 
 	e.routed = true
 	e.measure(&st)
+	if math.IsNaN(st.MeanDh) || math.IsInf(st.MeanDh, 0) {
+		e.err = fmt.Errorf("grid: step %d produced non-finite heights: the parameters (k %g, m %g, n %g, dt %g, κ %g) or the uplift are too extreme", e.step+1, e.p.K, e.p.M, e.p.N, e.p.Dt, e.p.Kappa)
+		copy(e.hgt, e.prev) // keep the last good terrain
+	}
 	e.step++
 	e.time += e.p.Dt
 	st.Step, st.Time = e.step, e.time

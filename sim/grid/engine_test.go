@@ -348,3 +348,19 @@ func TestSnapshotIsConsistent(t *testing.T) {
 		t.Fatal("snapshot after an edge change shows a stale routing")
 	}
 }
+
+func TestNonFiniteHeightsStopTheEngine(t *testing.T) {
+	const w, h = 16, 16
+	e := mustNew(t, Config{W: w, H: h, Cell: 100, Up: simtest.Uniform(w, h, 1e-3), Params: DefaultParams()})
+	e.Step()
+	e.hgt[5*w+5] = float32(math.Inf(1)) // what an overflow would leave
+	e.Step()
+	if e.Err() == nil || !strings.Contains(e.Err().Error(), "non-finite") {
+		t.Fatalf("Err() = %v; want a non-finite heights error", e.Err())
+	}
+	n := e.Stats().Step
+	e.Step()
+	if e.Stats().Step != n {
+		t.Fatal("a stopped engine went on stepping")
+	}
+}

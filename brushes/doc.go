@@ -1,0 +1,2 @@
+// Package brushes paints uplift on raster layers: brush stamps and strokes.
+package brushes
