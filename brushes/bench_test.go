@@ -106,6 +106,27 @@ func benchmarkStamp(b *testing.B, k Kind, size int, radius float64, warm bool) {
 	}
 }
 
+// BenchmarkFirstStamp measures the first stamp of a stroke of radius 64 on
+// a 1024² layer: Begin, which allocates the stroke and places the stamp on
+// pixels no stamp of the stroke has seen (all its tiles to save, all its
+// noise to compute), and End.
+func BenchmarkFirstStamp(b *testing.B) {
+	for _, k := range []Kind{Raise, Smooth, Noise} {
+		b.Run(k.String(), func(b *testing.B) {
+			l := randomLayer(1024, 1024, 1)
+			br := Default(k)
+			br.Radius = 64
+			br.Strength = 0.01
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				s, _ := Begin(l, br, float64(100+i%800), 500)
+				s.End()
+			}
+		})
+	}
+}
+
 // BenchmarkStroke measures a whole stroke of radius 64 across a 1024²
 // layer, from Begin to End, with its undo record.
 func BenchmarkStroke(b *testing.B) {

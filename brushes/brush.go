@@ -105,7 +105,7 @@ type Brush struct {
 	Radius float64
 	// Strength in [0, 1]: how far one stamp goes (see doc.go).
 	Strength float64
-	// Value is the target of Set, in layer units (any finite number).
+	// Value is the target of Set, in layer units (any finite float32).
 	Value float64
 	// Spacing is the distance between stamps along a stroke as a fraction
 	// of Radius, MinSpacing ≤ Spacing ≤ MaxSpacing; 0.25 is usual.
@@ -140,8 +140,8 @@ func (b Brush) Validate() error {
 	if !(b.Strength >= 0 && b.Strength <= 1) {
 		return fmt.Errorf("brushes: strength %v out of range: want 0 ≤ strength ≤ 1", b.Strength)
 	}
-	if math.IsNaN(b.Value) || math.IsInf(b.Value, 0) {
-		return fmt.Errorf("brushes: set value %v is not finite", b.Value)
+	if !(math.Abs(b.Value) <= math.MaxFloat32) {
+		return fmt.Errorf("brushes: set value %v out of range: want a finite value within ±%g", b.Value, math.MaxFloat32)
 	}
 	if !(b.Spacing >= MinSpacing && b.Spacing <= MaxSpacing) {
 		return fmt.Errorf("brushes: spacing %v out of range: want %v ≤ spacing ≤ %v (a fraction of the radius; 0.25 is usual)", b.Spacing, MinSpacing, MaxSpacing)

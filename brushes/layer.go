@@ -20,7 +20,10 @@ type Layer struct {
 	// the east edge also paints the west edge (and likewise north and
 	// south) and Smooth exchanges across them. Painting an uplift map wants
 	// false, where stamps are clipped at the borders; tests use true to
-	// check that Smooth conserves the layer's sum.
+	// check that Smooth conserves the layer's sum. On a periodic layer
+	// every stamp paints, so a move costs its length in stamps even far
+	// off the layer, and Begin rejects a radius with 2·radius + 1 wider
+	// than the layer.
 	Periodic bool
 }
 

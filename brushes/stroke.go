@@ -37,7 +37,7 @@ type Stroke struct {
 	x, y   float64 // last path point
 	length float64 // arc length from the start to (x, y)
 	k      int64   // the next stamp sits at arc length k·step
-	stamps int
+	last   bool    // End placed a stamp
 	dirty  image.Rectangle
 	ended  bool
 
@@ -47,8 +47,10 @@ type Stroke struct {
 	ncache         [][]float32 // Noise: fBm per tile, NaN where not computed yet
 
 	wrow []float64 // one row of weights
-	old  []float32 // Smooth: the box's values before the stamp, padded by 1
-	wts  []float64 // Smooth: the box's weights, padded by 1 with zeros
+
+	// Smooth: √w for a stamp centred on a pixel, and the stamp box's √w,
+	// √w·h and h, padded by one pixel of zeros (see smooth).
+	sw, su, sv, sh []float64
 }
 
 // Begin starts a stroke of brush b on layer l at point (x, y), in pixels,
@@ -81,8 +83,7 @@ func Begin(l *Layer, b Brush, x, y float64) (*Stroke, error) {
 	s.wrow = make([]float64, side)
 	switch b.Kind {
 	case Smooth:
-		s.old = make([]float32, (side+2)*(side+2))
-		s.wts = make([]float64, (side+2)*(side+2))
+		s.smoothTable()
 	case Flatten:
 		qx, qy := quantize(x), quantize(y)
 		if l.Periodic {
@@ -180,11 +181,13 @@ func (s *Stroke) End() (*Edit, image.Rectangle) {
 	var r image.Rectangle
 	if s.length-float64(s.k-1)*s.step > 1e-3*s.step {
 		r = s.stamp(s.x, s.y)
+		s.last = true
 	}
 	s.ended = true
 	f := s.l.Field
 	e := &Edit{layer: s.l, w: f.W, h: f.H, tiles: s.tiles, bounds: s.dirty}
-	s.tiles, s.saved, s.ncache, s.wrow, s.old, s.wts = nil, nil, nil, nil, nil, nil
+	s.tiles, s.saved, s.ncache, s.wrow = nil, nil, nil, nil
+	s.sw, s.su, s.sv, s.sh = nil, nil, nil, nil
 	return e, r
 }
 
@@ -193,8 +196,13 @@ func (s *Stroke) End() (*Edit, image.Rectangle) {
 func (s *Stroke) Dirty() image.Rectangle { return s.dirty }
 
 // Stamps returns the number of stamps placed so far, counting those that
-// missed the layer.
-func (s *Stroke) Stamps() int { return s.stamps }
+// missed the layer: one every spacing along the path, and End's.
+func (s *Stroke) Stamps() int {
+	if s.last {
+		return int(s.k) + 1
+	}
+	return int(s.k)
+}
 
 // Brush returns the stroke's brush.
 func (s *Stroke) Brush() Brush { return s.b }
