@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"orogen/app/rasterio"
 	"orogen/app/run"
 	"orogen/app/scene"
 )
@@ -49,7 +50,7 @@ heightmaps, masks and reports.`,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newRunCmd(stderr), newPresetsCmd(stdout))
+	root.AddCommand(newRunCmd(stderr), newUpliftCmd(stderr), newPresetsCmd(stdout))
 	return root
 }
 
@@ -137,6 +138,65 @@ raster gets a sidecar NAME.json with its size, cell size and the metres its
 	f.StringVar(&o.OutWater, "out-water", "", "lake water depth mask output, metres")
 	f.StringVar(&o.Report, "report", "", "JSON report: per-step timings by phase, convergence, heights")
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress bar or summary")
+	return cmd
+}
+
+func newUpliftCmd(stderr io.Writer) *cobra.Command {
+	var sceneName, out string
+	var size int
+	var umax float64
+	cmd := &cobra.Command{
+		Use:   "uplift",
+		Short: "Rasterize a scene's uplift (image or Uplift Tree) to a file",
+		Long: `Rasterize the uplift of a scene, in m/yr, at the requested size and write it
+like any heightmap (.png .r16 .tif) with its sidecar. A float .tif keeps the
+exact values and feeds back with orogen run --uplift FILE.tif.`,
+		Example: `  orogen uplift --scene collision --size 1024 --out uplift.tif`,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if out == "" {
+				return errors.New("--out is required")
+			}
+			if err := rasterio.CheckPath(out); err != nil {
+				return err
+			}
+			sc, err := scene.Load(sceneName)
+			if err != nil {
+				return err
+			}
+			if size != 0 {
+				if size < 3 || size > 16384 {
+					return fmt.Errorf("--size %d: must be in [3, 16384]", size)
+				}
+				sc.Width, sc.Height = size, size
+			}
+			if cmd.Flags().Changed("umax") {
+				sc.Uplift.UmaxMPerYr = umax
+			}
+			if err := sc.Validate(); err != nil {
+				return err
+			}
+			w, h := sc.Width, sc.Height
+			f, err := run.UpliftField(sc, "", w, h, sc.DomainM/float64(max(w, h)), sc.Uplift.UmaxMPerYr)
+			if err != nil {
+				return err
+			}
+			if f == nil {
+				return fmt.Errorf("scene %s has no uplift (only initial heights)", sc.Name)
+			}
+			if err := rasterio.Write(out, f); err != nil {
+				return err
+			}
+			lo, hi := f.MinMax()
+			fmt.Fprintf(stderr, "%s: %d×%d uplift, %.3g to %.3g m/yr → %s\n", sc.Name, w, h, lo, hi, out)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&sceneName, "scene", "default", "scene file or preset")
+	f.IntVar(&size, "size", 0, "grid cells per side (default: the scene's)")
+	f.StringVar(&out, "out", "", "output file (.png .r16 .tif)")
+	f.Float64Var(&umax, "umax", 0, "uplift of a value of 1, m/yr (default: the scene's)")
 	return cmd
 }
 

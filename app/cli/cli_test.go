@@ -88,3 +88,27 @@ func TestPresetsListed(t *testing.T) {
 		}
 	}
 }
+
+func TestUpliftCommand(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "u.tif")
+	code, stdout, stderr := runCLI("uplift", "--scene", "plateau", "--size", "40", "--out", out)
+	if code != 0 || stdout != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %s", code, stdout, stderr)
+	}
+	var m struct {
+		Width int     `json:"width"`
+		Max   float64 `json:"max_m"`
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "u.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	json.Unmarshal(b, &m)
+	if m.Width != 40 || m.Max <= 0 || m.Max > 5e-4*1.0001 {
+		t.Fatalf("sidecar %+v; want width 40 and a max uplift in (0, 5e-4] m/yr", m)
+	}
+	if code, _, stderr := runCLI("uplift", "--scene", "plateau"); code == 0 || !strings.Contains(stderr, "--out") {
+		t.Fatalf("uplift without --out: exit %d, %q", code, stderr)
+	}
+}

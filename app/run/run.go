@@ -21,6 +21,7 @@ import (
 	"orogen/sim/flow"
 	"orogen/sim/grid"
 	"orogen/sim/talus"
+	"orogen/uplifttree"
 )
 
 // Options are a run's scene and the command line's overrides. Pointer and
@@ -142,24 +143,12 @@ func Prepare(o Options) (*Job, error) {
 	if o.Umax != nil {
 		umax = *o.Umax
 	}
-	upPath := o.Uplift
-	if upPath == "" {
-		upPath = sc.Uplift.Image
+	upField, err := UpliftField(sc, o.Uplift, w, h, cell, umax)
+	if err != nil {
+		return nil, err
 	}
-	if upPath != "" {
-		f, err := loadUplift(sc, upPath, o.Uplift != "")
-		if err != nil {
-			return nil, err
-		}
-		if f.W != w || f.H != h {
-			f = f.Resample(w, h)
-		}
-		up = f.Data
-		if !strings.EqualFold(filepath.Ext(upPath), ".tif") && !strings.EqualFold(filepath.Ext(upPath), ".tiff") {
-			for i := range up {
-				up[i] *= float32(umax)
-			}
-		}
+	if upField != nil {
+		up = upField.Data
 	}
 	if init == nil && !anyNonZero(up) {
 		return nil, errors.New("the scene has neither uplift nor initial heights: nothing would happen; give --uplift (with --umax > 0) or --init")
@@ -195,6 +184,50 @@ func Prepare(o Options) (*Job, error) {
 		tol = o.Tolerance
 	}
 	return &Job{Opt: o, Scene: sc, Engine: e, Steps: steps, Tolerance: tol, Umax: umax}, nil
+}
+
+// UpliftField returns the uplift of a scene on a w×h grid of cell metres,
+// in m/yr: the image named on the command line (cliUplift) if any, else the
+// scene's image or tree. Images of 8 or 16 bits and .r16 are normalized
+// and scaled by umax; float TIFFs are m/yr as stored; trees give
+// dimensionless values scaled by umax. It returns nil when the scene has no
+// uplift.
+func UpliftField(sc *scene.Scene, cliUplift string, w, h int, cell, umax float64) (*sim.Field, error) {
+	upPath := cliUplift
+	if upPath == "" {
+		upPath = sc.Uplift.Image
+	}
+	var f *sim.Field
+	switch {
+	case upPath != "":
+		img, err := loadUplift(sc, upPath, cliUplift != "")
+		if err != nil {
+			return nil, err
+		}
+		f = img.Resample(w, h)
+		f.Cell = cell
+		ext := strings.ToLower(filepath.Ext(upPath))
+		if ext == ".tif" || ext == ".tiff" {
+			return f, nil
+		}
+	case sc.Uplift.Tree != nil:
+		layers := uplifttree.LayerMap{}
+		for name, file := range sc.Uplift.Layers {
+			l, err := loadUplift(sc, file, false)
+			if err != nil {
+				return nil, fmt.Errorf("uplift layer %q: %w", name, err)
+			}
+			layers[name] = l
+		}
+		f = sim.NewField(w, h, cell)
+		sc.Uplift.Tree.Rasterize(f, uplifttree.Domain(f), layers)
+	default:
+		return nil, nil
+	}
+	for i := range f.Data {
+		f.Data[i] *= float32(umax)
+	}
+	return f, nil
 }
 
 // TargetK returns the erodibility that makes mountains culminate near

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"orogen/app/rasterio"
+	"orogen/app/scene"
 	"orogen/sim"
 	"orogen/sim/flow"
 	"orogen/sim/grid"
@@ -243,5 +244,54 @@ func TestCancelledRunStillWrites(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "h.png")); err != nil {
 		t.Fatalf("cancelled run wrote no heightmap: %v", err)
+	}
+}
+
+// TestTreePresets runs every Uplift Tree preset for a few steps and checks
+// that its uplift reaches umax somewhere and vanishes at the outlets.
+func TestTreePresets(t *testing.T) {
+	for _, name := range []string{"collision", "arc", "plateau", "island"} {
+		job, err := Prepare(Options{Scene: name, Size: 64, Steps: 3})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if job.Scene.Uplift.Tree == nil {
+			t.Fatalf("%s: not a tree scene", name)
+		}
+		up, err := UpliftField(job.Scene, "", 64, 64, 50000.0/64, 5e-4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lo, hi := up.MinMax()
+		// Every preset peaks between half and all of umax; nothing is
+		// negative.
+		if hi < 2.5e-4 || hi > 5e-4*1.0001 || lo < 0 {
+			t.Errorf("%s: uplift in [%g, %g] m/yr; want peaks in [2.5e-4, 5e-4] and nothing below 0", name, lo, hi)
+		}
+		rep, err := job.Run(context.Background())
+		if err != nil || rep.MaxHeight <= 0 {
+			t.Fatalf("%s: %v, max height %g", name, err, rep.MaxHeight)
+		}
+	}
+}
+
+// TestUpliftFieldMatchesTree checks the scene path rasterizes the tree at
+// cell centres of the scene's domain.
+func TestUpliftFieldMatchesTree(t *testing.T) {
+	sc, err := scene.Load("island")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 50
+	f, err := UpliftField(sc, "", n, n, 1000, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range [][2]int{{25, 25}, {10, 30}, {0, 0}} {
+		want := sc.Uplift.Tree.Eval((float64(c[0])+0.5)*1000, (float64(c[1])+0.5)*1000)
+		// float32 storage of a value in [0, 1.2]: 1e-7 relative.
+		if got := float64(f.At(c[0], c[1])); math.Abs(got-want) > 1e-6 {
+			t.Errorf("cell %v: %g; the tree gives %g", c, got, want)
+		}
 	}
 }

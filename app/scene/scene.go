@@ -18,6 +18,7 @@
 //	  "engine": "grid", "seed": 1,
 //	  "steps": 200, "until_converged": false, "tolerance_m_per_yr": 1e-6,
 //	  "uplift": {"image": "default-uplift.png", "umax_m_per_yr": 5e-4},
+//	    (or "uplift": {"tree": {...an Uplift Tree...}, "layers": {"name": "painted.png"}, "umax_m_per_yr": 5e-4})
 //	  "init": {"image": "start.tif"},
 //	  "params": {
 //	    "k": 5.61e-7, "m": 0.5, "n": 1, "dt_yr": 2.5e5,
@@ -49,6 +50,7 @@ import (
 	"strings"
 
 	"orogen/assets"
+	"orogen/uplifttree"
 )
 
 // Version is the scene format version this package reads and writes.
@@ -75,10 +77,14 @@ type Scene struct {
 	embedded bool
 }
 
-// Uplift is the uplift map: a normalized image scaled by UmaxMPerYr.
+// Uplift is where the uplift comes from, scaled by UmaxMPerYr: a normalized
+// image, or an Uplift Tree (package uplifttree) whose raster leaves read the
+// named Layers (images of normalized values, relative to the scene).
 type Uplift struct {
-	Image      string  `json:"image,omitempty"`
-	UmaxMPerYr float64 `json:"umax_m_per_yr"`
+	Image      string            `json:"image,omitempty"`
+	Tree       *uplifttree.Tree  `json:"tree,omitempty"`
+	Layers     map[string]string `json:"layers,omitempty"`
+	UmaxMPerYr float64           `json:"umax_m_per_yr"`
 }
 
 // Init names a heightmap of initial heights in metres.
@@ -261,8 +267,19 @@ func (s *Scene) Validate() error {
 	if closed == 4 {
 		return errors.New("scene: all four edges are closed: water has nowhere to go; make at least one edge outlet or natural")
 	}
-	if s.Uplift.Image == "" && (s.Init == nil || s.Init.Image == "") {
-		return errors.New("scene: no uplift.image and no init.image: give an uplift map, initial heights, or both")
+	if s.Uplift.Image != "" && s.Uplift.Tree != nil {
+		return errors.New("scene: uplift has both an image and a tree: keep one")
+	}
+	if s.Uplift.Image == "" && s.Uplift.Tree == nil && (s.Init == nil || s.Init.Image == "") {
+		return errors.New("scene: no uplift.image, uplift.tree or init.image: give an uplift, initial heights, or both")
+	}
+	if len(s.Uplift.Layers) > 0 && s.Uplift.Tree == nil {
+		return errors.New("scene: uplift.layers without an uplift.tree: layers feed the tree's raster nodes")
+	}
+	for name, file := range s.Uplift.Layers {
+		if name == "" || file == "" {
+			return fmt.Errorf("scene: uplift.layers: empty name or file in %q: %q", name, file)
+		}
 	}
 	if s.Init != nil && s.Init.Image == "" {
 		return errors.New("scene: init has no image: name a heightmap or remove init")
