@@ -1,38 +1,3 @@
-// Package scene reads, checks and writes Orogen scenes: JSON documents that
-// say what to simulate (grid, parameters, uplift, initial heights), and the
-// presets embedded in package assets.
-//
-// Units: lengths in metres, time in years, uplift in m/yr, k in 1/yr, κ in
-// m²/yr, angles in degrees. domain_m is the extent of the longer side of the
-// grid; the cell size is domain_m / max(width, height). Files a scene names
-// (uplift and initial heights) are relative to the scene file's directory,
-// or to the presets directory for embedded scenes.
-//
-// Schema (version 1; every field but version may be left out and takes the
-// default of Cordonnier et al. 2016 §6 shown here):
-//
-//	{
-//	  "version": 1,
-//	  "name": "default", "description": "...",
-//	  "width": 512, "height": 512, "domain_m": 50000,
-//	  "engine": "grid", "seed": 1,
-//	  "steps": 200, "until_converged": false, "tolerance_m_per_yr": 1e-6,
-//	  "uplift": {"image": "default-uplift.png", "umax_m_per_yr": 5e-4},
-//	    (or "uplift": {"tree": {...an Uplift Tree...}, "layers": {"name": "painted.png"}, "umax_m_per_yr": 5e-4})
-//	  "init": {"image": "start.tif"},
-//	  "params": {
-//	    "k": 5.61e-7, "m": 0.5, "n": 1, "dt_yr": 2.5e5,
-//	    "diffusion_m2_per_yr": 0,
-//	    "talus": {"mode": "constant", "angle_deg": 30},
-//	    "edges": {"north": "outlet", "south": "outlet", "east": "outlet", "west": "outlet"},
-//	    "natural_distance_m": 0,
-//	    "init_noise_m": 1
-//	  }
-//	}
-//
-// Talus modes: "off"; "constant" {angle_deg}; "height" {low_deg, high_deg,
-// height_m, blend_m}; "noise" {min_deg, max_deg, wavelength_m, octaves}.
-// Edges: "outlet", "closed" or "natural"; at least one must not be closed.
 package scene
 
 import (
@@ -164,15 +129,22 @@ func Parse(b []byte) (*Scene, error) {
 	if err := dec.Decode(s); err != nil {
 		return nil, fmt.Errorf("scene: %w", jsonErr(b, err))
 	}
-	if dec.More() {
+	// More would miss a stray closing '}' or ']': demand the end of input.
+	if _, err := dec.Token(); err != io.EOF {
 		return nil, errors.New("scene: text after the JSON document")
 	}
 	return s, nil
 }
 
 // UnmarshalJSON reads a talus object on its own: a given object replaces
-// the default entirely (only a constant mode without an angle takes 30°).
+// the default entirely. A missing mode is "constant", and a constant mode
+// without an angle takes 30°; null keeps the default. Keys of another mode
+// and an explicit angle_deg of 0 are errors, so that what Parse accepts
+// survives Marshal (which leaves zero fields out).
 func (t *Talus) UnmarshalJSON(b []byte) error {
+	if string(bytes.TrimSpace(b)) == "null" {
+		return nil
+	}
 	type plain Talus
 	var v plain
 	dec := json.NewDecoder(bytes.NewReader(b))
@@ -180,10 +152,50 @@ func (t *Talus) UnmarshalJSON(b []byte) error {
 	if err := dec.Decode(&v); err != nil {
 		return fmt.Errorf("params.talus: %w", err)
 	}
+	var given struct {
+		AngleDeg *float64 `json:"angle_deg"`
+	}
+	if err := json.Unmarshal(b, &given); err != nil {
+		return fmt.Errorf("params.talus: %w", err)
+	}
+	if v.Mode == "" {
+		v.Mode = "constant"
+	}
 	if v.Mode == "constant" && v.AngleDeg == 0 {
+		if given.AngleDeg != nil {
+			return errors.New("params.talus.angle_deg = 0: must be an angle in (0, 90) degrees; use \"mode\": \"off\" to turn the slope limit off")
+		}
 		v.AngleDeg = 30
 	}
+	if err := talusKeys(Talus(v)); err != nil {
+		return err
+	}
 	*t = Talus(v)
+	return nil
+}
+
+// talusKeys returns an error naming the first field set that the mode of t
+// does not use.
+func talusKeys(t Talus) error {
+	fields := []struct {
+		name, mode string
+		set        bool
+	}{
+		{"angle_deg", "constant", t.AngleDeg != 0},
+		{"low_deg", "height", t.LowDeg != 0},
+		{"high_deg", "height", t.HighDeg != 0},
+		{"height_m", "height", t.HeightM != 0},
+		{"blend_m", "height", t.BlendM != 0},
+		{"min_deg", "noise", t.MinDeg != 0},
+		{"max_deg", "noise", t.MaxDeg != 0},
+		{"wavelength_m", "noise", t.WavelengthM != 0},
+		{"octaves", "noise", t.Octaves != 0},
+	}
+	for _, f := range fields {
+		if f.set && f.mode != t.Mode {
+			return fmt.Errorf("params.talus.%s is set but mode %q does not use it (it belongs to mode %q): remove it or change the mode", f.name, t.Mode, f.mode)
+		}
+	}
 	return nil
 }
 
@@ -301,6 +313,12 @@ func validTalus(t Talus) error {
 		return nil
 	}
 	switch t.Mode {
+	case "off", "constant", "height", "noise":
+		if err := talusKeys(t); err != nil {
+			return fmt.Errorf("scene: %w", err)
+		}
+	}
+	switch t.Mode {
 	case "off":
 		return nil
 	case "constant":
@@ -388,6 +406,20 @@ func (s *Scene) Path(name string) string {
 		return ""
 	}
 	return filepath.Join(s.dir, name)
+}
+
+// ReadFile reads a file the scene names, on disk or embedded.
+func (s *Scene) ReadFile(name string) ([]byte, error) {
+	r, err := s.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("scene %s: %s: %w", s.Name, name, err)
+	}
+	return b, nil
 }
 
 // Open opens a file the scene names, on disk or embedded.
