@@ -2,6 +2,7 @@ package uplifttree
 
 import (
 	"fmt"
+	"image"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -159,4 +160,33 @@ func BenchmarkEval(b *testing.B) {
 	for b.Loop() {
 		t.Eval(rnd(r, 0, world), rnd(r, 0, world))
 	}
+}
+
+// BenchmarkLayerStamp is the tree's share of one brush stamp of radius 64
+// px on a world-sized 1024² painted layer added to the 200-node scene:
+// LayerDirty for the stamp's 128×128 cells, then RasterizeRect of the
+// result into a 1024² raster.
+func BenchmarkLayerStamp(b *testing.B) {
+	t := benchTree(rand.New(rand.NewPCG(1, 1)), 200)
+	if _, err := t.Add(1, -1, &Raster{Layer: "paint", Rect: Rect{0, 0, world, world}, Value: 1}); err != nil {
+		b.Fatal(err)
+	}
+	const n = 1024
+	layer := sim.NewField(n, n, world/n)
+	layers := LayerMap{"paint": layer}
+	f := sim.NewField(n, n, world/n)
+	d := Domain(f)
+	t.Rasterize(f, d, layers)
+	var cells int
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		x, y := 200+(i*37)%600, 200+(i*53)%600
+		stamp := image.Rect(x-64, y-64, x+64, y+64)
+		layer.Data[y*n+x] += 0.01 // the brush's work is not measured here
+		r := CellRect(f, d, t.LayerDirty("paint", layer, stamp))
+		cells = r.Dx() * r.Dy()
+		t.RasterizeRect(f, d, r, layers)
+	}
+	b.ReportMetric(float64(cells), "cells/op")
 }

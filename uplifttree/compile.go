@@ -133,6 +133,11 @@ func compile(id ID, s Shape, kids []enode, ref enode) enode {
 			if l2 := e.ex*e.ex + e.ey*e.ey; l2 > 0 {
 				e.il2 = 1 / l2
 			}
+			if e.ey != 0 {
+				e.slope = e.ex / e.ey
+			}
+			e.near = Rect{min(a.X, b.X), min(a.Y, b.Y), max(a.X, b.X), max(a.Y, b.Y)}.
+				expand(s.Border, s.Border).pad()
 			n.edges = append(n.edges, e)
 			h.box = h.box.Union(Rect{a.X, a.Y, a.X, a.Y})
 		}

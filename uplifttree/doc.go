@@ -22,7 +22,7 @@
 // of 003 §4 with radius and profile along the skeleton through monotone
 // cubic control points; Curve, a range along a polyline; Valley, low along
 // a skeleton and rising to an outside value; Region, a polygon with a
-// smooth border; Noise, seeded fBm from orogen/sim/noise; Raster, a painted
+// smooth border; Noise, seeded fractal gradient noise; Raster, a painted
 // or imported layer sampled bilinearly. Operators: Sum, Max, Min, Blend
 // (smooth max or min), Scale (by a constant or by a second subtree),
 // Transform (translate, rotate, scale), the warps Fold, Fault and

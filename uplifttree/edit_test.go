@@ -17,12 +17,16 @@ import (
 func TestDirtyRect(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 1))
 	layers := testLayers()
-	const n = 64
+	const n = 40
+	steps := 50
+	if testing.Short() {
+		steps = 10
+	}
 	bounded := map[string][2]int{}
-	for k := range 4 {
+	for k := range 3 {
 		tr := randTree(t, r, 80)
 		cur := raster(tr, n, layers)
-		for step := range 60 {
+		for step := range steps {
 			e, kind := randEdit(t, r, tr)
 			c := bounded[kind]
 			c[1]++
@@ -255,7 +259,7 @@ func TestEditKinds(t *testing.T) {
 
 // TestPick checks that Pick finds the primitive contributing most.
 func TestPick(t *testing.T) {
-	tr, err := Unmarshal([]byte(`{"version": 1, "root": 1, "nodes": [
+	_, err := Unmarshal([]byte(`{"version": 1, "root": 1, "nodes": [
 		{"id": 1, "type": "sum", "children": [2, 3, 4, 6]},
 		{"id": 2, "type": "disc", "center": [1000, 1000], "radius": 800, "value": 1},
 		{"id": 3, "type": "disc", "center": [1500, 1000], "radius": 800, "value": 0.5},
@@ -268,7 +272,7 @@ func TestPick(t *testing.T) {
 	if err == nil {
 		t.Fatal("node 7 is unreachable: want an error")
 	}
-	tr, err = Unmarshal([]byte(`{"version": 1, "root": 1, "nodes": [
+	tr, err := Unmarshal([]byte(`{"version": 1, "root": 1, "nodes": [
 		{"id": 1, "type": "sum", "children": [2, 3, 4, 6, 7]},
 		{"id": 2, "type": "disc", "center": [1000, 1000], "radius": 800, "value": 1},
 		{"id": 3, "type": "disc", "center": [1500, 1000], "radius": 800, "value": 0.5},

@@ -123,7 +123,7 @@ func live(n enode, r Rect) bool {
 	if !n.reach(r) {
 		return false
 	}
-	any := func(kids []enode) bool {
+	anyLive := func(kids []enode) bool {
 		for _, k := range kids {
 			if live(k, r) {
 				return true
@@ -133,13 +133,13 @@ func live(n enode, r Rect) bool {
 	}
 	switch n := n.(type) {
 	case *eSum:
-		return any(n.kids)
+		return anyLive(n.kids)
 	case *eMinMax:
-		return any(n.kids)
+		return anyLive(n.kids)
 	case *eBlend:
-		return any(n.kids)
+		return anyLive(n.kids)
 	case *eScale:
-		return any(n.kids)
+		return anyLive(n.kids)
 	case *eClamp:
 		return live(n.kid, r)
 	case *eAffine:
@@ -385,6 +385,8 @@ func (n *eCurve) eval(w *work, xs, ys []float64, b Rect, dst []float64) {
 
 type edge struct {
 	ax, ay, ex, ey, il2 float64
+	slope               float64 // ex/ey, for the crossing test
+	near                Rect    // the edge's box grown by the border
 }
 
 type eRegion struct {
@@ -393,7 +395,27 @@ type eRegion struct {
 	border, value float64
 }
 
-func (n *eRegion) eval(_ *work, xs, ys []float64, _ Rect, dst []float64) {
+func (n *eRegion) eval(_ *work, xs, ys []float64, b Rect, dst []float64) {
+	// A span that no edge's near box reaches lies wholly inside or wholly
+	// outside, farther than the border from the outline: one value for all.
+	if len(dst) > 1 {
+		far := true
+		for k := range n.edges {
+			if n.edges[k].near.Overlaps(b) {
+				far = false
+				break
+			}
+		}
+		if far {
+			n.evalPoints(xs[:1], ys[:1], dst[:1])
+			fill(dst[1:], dst[0])
+			return
+		}
+	}
+	n.evalPoints(xs, ys, dst)
+}
+
+func (n *eRegion) evalPoints(xs, ys []float64, dst []float64) {
 	b2 := n.border * n.border
 	bx := &n.box
 	for i := range dst {
@@ -405,12 +427,8 @@ func (n *eRegion) eval(_ *work, xs, ys []float64, _ Rect, dst []float64) {
 		inside := false
 		for k := range n.edges {
 			e := &n.edges[k]
-			by := e.ay + e.ey
-			if (e.ay > y) != (by > y) {
-				xi := e.ax + (y-e.ay)*e.ex/e.ey
-				if x < xi {
-					inside = !inside
-				}
+			if (e.ay > y) != (e.ay+e.ey > y) && x < e.ax+(y-e.ay)*e.slope {
+				inside = !inside
 			}
 		}
 		if !inside {
@@ -421,9 +439,14 @@ func (n *eRegion) eval(_ *work, xs, ys []float64, _ Rect, dst []float64) {
 			dst[i] = n.value
 			continue
 		}
+		// Only edges closer than the border matter; the others are skipped
+		// by their grown boxes, which cannot change whether d² < border².
 		d2 := math.Inf(1)
 		for k := range n.edges {
 			e := &n.edges[k]
+			if !(x >= e.near.X0 && x <= e.near.X1 && y >= e.near.Y0 && y <= e.near.Y1) {
+				continue
+			}
 			px, py := x-e.ax, y-e.ay
 			t := (px*e.ex + py*e.ey) * e.il2
 			t = max(0, min(1, t))

@@ -22,8 +22,10 @@ import (
 // because a span of points laid out as a grid (every tile Rasterize
 // evaluates outside transforms and warps) lets the lattice cell, fraction
 // and fade of each column and each row be computed once per octave
-// instead of once per point, about three times faster. Both paths run the
-// same arithmetic per point, so they agree to the bit.
+// instead of once per point: on the benchmark scene the scene's noise
+// costs 29 ms of CPU per 1024² raster against 63 ms with FBM2. Both paths
+// run the same arithmetic per point, so they agree to the bit. The
+// pattern repeats every 256/frequency metres.
 type fbm struct {
 	perm  [256]uint8
 	grad  [256][2]float64

@@ -1,9 +1,6 @@
 package uplifttree
 
 import (
-	"fmt"
-	"os"
-	"time"
 	"bytes"
 	"errors"
 	"math"
@@ -21,18 +18,26 @@ func FuzzUnmarshal(f *testing.F) {
 	for _, n := range []int{26, 30, 40} {
 		f.Add(mustJSON(f, randTree(f, r, n)))
 	}
+	// One small tree per node type, so mutations reach every decoder.
+	for _, typ := range allTypes {
+		t := New()
+		d, _ := t.Add(1, -1, &Disc{Center: Point{500, 500}, Radius: 300, Value: 1})
+		switch {
+		case typ == TypeInstance:
+			t.Add(1, -1, &Instance{Ref: d.Node(), Frame: randFrame(r)})
+		case IsLeaf(randShape(r, typ)):
+			t.Add(1, -1, randShape(r, typ))
+		default:
+			t.Wrap(d.Node(), randShape(r, typ))
+		}
+		f.Add(mustJSON(f, t))
+	}
 	f.Add([]byte(`{"version": 1, "root": 1, "nodes": [{"id": 1, "type": "sum", "children": [2, 3]},
 		{"id": 2, "type": "disc", "center": [500, 500], "radius": 300},
 		{"id": 3, "type": "instance", "ref": 2, "rotate": 30}]}`))
 	f.Add([]byte(`{"version": 1, "root": 1, "nodes": [{"id": 1, "type": "sum"}]}`))
 	layers := testLayers()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		start := time.Now()
-		defer func() {
-			if d := time.Since(start); d > time.Second {
-				os.WriteFile(fmt.Sprintf("/tmp/slow-%d.json", time.Now().UnixNano()), data, 0o644)
-			}
-		}()
 		tr, err := Unmarshal(data)
 		if err != nil {
 			var e *Error

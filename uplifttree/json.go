@@ -272,7 +272,7 @@ func decodeNode(raw json.RawMessage) (ID, *node, error) {
 	}
 	s, ok := NewShape(typ)
 	if !ok {
-		return 0, nil, &Error{ID: id, Field: "type", Msg: fmt.Sprintf("unknown node type %q; known types: %s", typ, strings.Join(Types, ", "))}
+		return 0, nil, &Error{ID: id, Field: "type", Msg: fmt.Sprintf("unknown node type %q; known types: %s", typ, strings.Join(allTypes, ", "))}
 	}
 	n := &node{shape: s}
 	ps := s.params()

@@ -20,7 +20,7 @@ func TestRoundTrip(t *testing.T) {
 	for _, n := range tr.nodes {
 		seen[n.shape.Type()]++
 	}
-	for _, typ := range Types {
+	for _, typ := range allTypes {
 		if seen[typ] == 0 {
 			t.Errorf("random tree has no %s node", typ)
 		}
@@ -94,7 +94,7 @@ func TestDefaults(t *testing.T) {
 	if f := tr.nodes[3].shape.(*Transform).Frame; f != Identity {
 		t.Errorf("transform defaults: got %+v; want the identity", f)
 	}
-	if v := tr.Eval(0, 0); v < 1-1 || v > 1+1 {
+	if v := tr.Eval(0, 0); v < 0 || v > 2 {
 		t.Errorf("disc of default value 1 plus noise within ±1 at its centre: got %v", v)
 	}
 }

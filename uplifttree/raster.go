@@ -55,9 +55,9 @@ func checkGrid(dst *sim.Field, domain Rect) {
 // sampled at (domain.X0 + (i+0.5)·dx, domain.Y0 + (j+0.5)·dy) with
 // dx = (domain.X1 − domain.X0)/W and dy likewise (dst.Cell is not read;
 // Domain(dst) gives the usual domain). Raster nodes sample layers, or the
-// layers bound with SetLayers when layers is nil. Rows of 32×32 tiles run
-// in parallel; every cell is computed on its own, so the result does not
-// depend on GOMAXPROCS.
+// layers bound with SetLayers when layers is nil. The 32×32 tiles of the
+// grid run in parallel; every cell is computed on its own, so the result
+// does not depend on GOMAXPROCS.
 func (t *Tree) Rasterize(dst *sim.Field, domain Rect, layers Layers) *sim.Field {
 	return t.RasterizeRect(dst, domain, image.Rect(0, 0, dst.W, dst.H), layers)
 }
@@ -81,31 +81,31 @@ func (t *Tree) RasterizeRect(dst *sim.Field, domain Rect, r image.Rectangle, lay
 	ty1 := (r.Max.Y + tileSize - 1) / tileSize
 	tx0 := r.Min.X / tileSize
 	tx1 := (r.Max.X + tileSize - 1) / tileSize
-	parallel.Blocks(ty1-ty0, 1, func(_, lo, hi int) {
+	ntx := tx1 - tx0
+	parallel.Blocks((ty1-ty0)*ntx, 1, func(_, lo, hi int) {
 		w := getWork(layers)
 		xs, ys, out := w.get(spanMax), w.get(spanMax), w.get(spanMax)
-		for ty := ty0 + lo; ty < ty0+hi; ty++ {
+		for k := lo; k < hi; k++ {
+			ty, tx := ty0+k/ntx, tx0+k%ntx
 			y0, y1 := max(ty*tileSize, r.Min.Y), min((ty+1)*tileSize, r.Max.Y)
-			for tx := tx0; tx < tx1; tx++ {
-				x0, x1 := max(tx*tileSize, r.Min.X), min((tx+1)*tileSize, r.Max.X)
-				n := 0
-				for j := y0; j < y1; j++ {
-					y := domain.Y0 + (float64(j)+0.5)*dy
-					for i := x0; i < x1; i++ {
-						xs[n] = domain.X0 + (float64(i)+0.5)*dx
-						ys[n] = y
-						n++
-					}
+			x0, x1 := max(tx*tileSize, r.Min.X), min((tx+1)*tileSize, r.Max.X)
+			n := 0
+			for j := y0; j < y1; j++ {
+				y := domain.Y0 + (float64(j)+0.5)*dy
+				for i := x0; i < x1; i++ {
+					xs[n] = domain.X0 + (float64(i)+0.5)*dx
+					ys[n] = y
+					n++
 				}
-				b := Rect{xs[0], ys[0], xs[x1-x0-1], ys[n-1]}
-				evalAll(w, root, xs[:n], ys[:n], b, out[:n])
-				k := 0
-				for j := y0; j < y1; j++ {
-					row := dst.Data[j*dst.W+x0 : j*dst.W+x1]
-					for i := range row {
-						row[i] = float32(out[k] + 0)
-						k++
-					}
+			}
+			b := Rect{xs[0], ys[0], xs[x1-x0-1], ys[n-1]}
+			evalAll(w, root, xs[:n], ys[:n], b, out[:n])
+			n = 0
+			for j := y0; j < y1; j++ {
+				row := dst.Data[j*dst.W+x0 : j*dst.W+x1]
+				for i := range row {
+					row[i] = float32(out[n] + 0)
+					n++
 				}
 			}
 		}

@@ -113,3 +113,34 @@ func TestCellRect(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrentReads runs Eval, Pick, Rasterize and Marshal from several
+// goroutines on a tree whose compiled form is stale (after an Undo), as
+// the package documentation allows; run it with -race.
+func TestConcurrentReads(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 1))
+	tr := randTree(t, r, 60)
+	tr.SetLayers(testLayers())
+	e, _ := randEdit(t, r, tr)
+	if err := e.Undo(tr); err != nil {
+		t.Fatal(err)
+	}
+	want := raster(tr.Clone(), 32, testLayers())
+	done := make(chan *sim.Field)
+	for g := range 4 {
+		go func() {
+			for k := range 20 {
+				x, y := float64(g*1000+k*100), float64(k*400)
+				tr.Eval(x, y)
+				tr.Pick(x, y)
+			}
+			Marshal(tr)
+			done <- raster(tr, 32, nil)
+		}()
+	}
+	for range 4 {
+		if i := firstDiff(<-done, want); i >= 0 {
+			t.Errorf("concurrent raster differs at cell %d", i)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package uplifttree
 import (
 	"fmt"
 	"math"
+	"slices"
 	"unicode"
 	"unicode/utf8"
 )
@@ -47,8 +48,10 @@ const (
 	TypeInstance  = "instance"
 )
 
-// Types lists every node type, primitives first.
-var Types = []string{
+// AllTypes returns every node type, primitives first.
+func AllTypes() []string { return slices.Clone(allTypes) }
+
+var allTypes = []string{
 	TypeDisc, TypeSegment, TypeCurve, TypeValley, TypeRegion, TypeNoise, TypeRaster,
 	TypeSum, TypeMax, TypeMin, TypeBlend, TypeScale, TypeTransform, TypeFold, TypeFault,
 	TypeNoiseWarp, TypeClamp, TypeInstance,
@@ -177,9 +180,10 @@ type Region struct {
 	Value   float64
 }
 
-// Noise is seeded fractal noise: Offset + Amplitude·FBM2(x·Frequency,
-// y·Frequency) with the octaves, persistence and lacunarity given (see
-// package orogen/sim/noise; FBM2 lies in [−1, 1]). It covers the plane.
+// Noise is seeded fractal noise: Offset + Amplitude·F(x, y), where F is
+// the fBm of Perlin gradient noise with the frequency, octaves,
+// persistence and lacunarity given (F lies in [−1, 1]; the formula is on
+// the unexported type fbm in fbm.go). It covers the plane.
 type Noise struct {
 	Seed        uint64
 	Frequency   float64 // cycles per metre, > 0
@@ -260,8 +264,8 @@ type Fault struct {
 }
 
 // NoiseWarp samples its one child at p + Amplitude·(f₁(p), f₂(p)) where f₁
-// and f₂ are FBM2 of the seeded noise at p·Frequency and at p·Frequency
-// shifted by a fixed offset.
+// and f₂ are two fBm fields in [−1, 1] of the seeded noise (as for Noise;
+// f₂'s octaves are shifted by half a step so the two are independent).
 type NoiseWarp struct {
 	Seed        uint64
 	Frequency   float64 // cycles per metre, > 0

@@ -16,8 +16,9 @@ type node struct {
 }
 
 // Tree is an Uplift Tree: a root node, its descendants, and the compiled
-// form used to evaluate it. See the package documentation for who may call
-// what concurrently.
+// form used to evaluate it. Make one with New or Unmarshal; the zero Tree
+// is not usable. See the package documentation for who may call what
+// concurrently.
 type Tree struct {
 	nodes  map[ID]*node
 	root   ID
@@ -75,10 +76,13 @@ func New() *Tree {
 	return &Tree{nodes: map[ID]*node{1: {shape: &Sum{}}}, root: 1, next: 2}
 }
 
-// Clone returns an independent copy of t (nodes are shared, which is safe
-// because they are never modified). The copy has no layers bound.
+// Clone returns an independent copy of t (nodes and compiled evaluators
+// are shared, which is safe because they are never modified). The copy has
+// no layers bound.
 func (t *Tree) Clone() *Tree {
-	return &Tree{nodes: maps.Clone(t.nodes), root: t.root, next: t.next}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return &Tree{nodes: maps.Clone(t.nodes), root: t.root, next: t.next, an: t.an, stale: t.stale}
 }
 
 // Root returns the ID of the root node.
