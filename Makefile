@@ -8,7 +8,7 @@ BIN := bin/orogen
 OUT := out
 FUZZTIME ?= 10s
 # Packages with goroutines, run again under the race detector.
-RACE_PKGS := ./sim/... ./app/...
+RACE_PKGS := ./sim/... ./app/... ./uplifttree/... ./brushes/...
 
 .PHONY: all build run test unit race fuzz bench lint deps clean
 
