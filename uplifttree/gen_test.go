@@ -358,3 +358,20 @@ func mustJSON(tb testing.TB, t *Tree) []byte {
 	}
 	return b
 }
+
+// TestRandTreeCoversEveryType guards the generator the round-trip, fuzz
+// and edit tests rely on: a 300-node random tree holds every node type, so
+// those tests exercise them all.
+func TestRandTreeCoversEveryType(t *testing.T) {
+	tree := randTree(t, rand.New(rand.NewPCG(1, 1)), 300)
+	seen := map[string]bool{}
+	for _, id := range tree.IDs() {
+		n, _ := tree.Node(id)
+		seen[n.Shape.Type()] = true
+	}
+	for _, typ := range AllTypes() {
+		if !seen[typ] {
+			t.Errorf("a 300-node random tree has no %s node", typ)
+		}
+	}
+}
