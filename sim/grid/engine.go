@@ -334,7 +334,8 @@ func (e *Engine) Step() StepStats {
 	st.Phase[PhaseStack] += time.Since(mark)
 	mark = time.Now()
 
-	// Uplift, in grid order: sequential memory access. Fixed outlets stay.
+	// Uplift (timed with the erosion), in grid order: sequential memory
+	// access. Fixed outlets stay.
 	if e.up != nil {
 		dt := e.p.Dt
 		parallel.Blocks(len(e.hgt), 1<<15, func(_, lo, hi int) {
@@ -345,6 +346,8 @@ func (e *Engine) Step() StepStats {
 			}
 		})
 	}
+	upliftTime := time.Since(mark)
+	mark = time.Now()
 	// Work in drainage order from here: sequential memory access.
 	chunks := g.Chunks(parallel.Workers())
 	nc := len(chunks) - 1
@@ -364,6 +367,7 @@ func (e *Engine) Step() StepStats {
 		spl.Erode(e.hs, g.RecPos, e.ds, e.as, nil, int(chunks[c]), int(chunks[c+1]), sp)
 	})
 	lap(PhaseErosion)
+	st.Phase[PhaseErosion] += upliftTime
 	if e.p.Talus.Mode != talus.ModeOff {
 		clamped := make([]int, nc)
 		parallel.Do(nc, func(c int) {
