@@ -7,12 +7,12 @@
 //	routing    D8 steepest-descent receivers (package flow)
 //	stack      donor masks and the depth-first order of every tree
 //	lakes      passes between basins and the tree of basins (000 §4.3)
-//	layout     heights, distances and uplift copied into drainage order
+//	layout     heights and receiver distances copied into drainage order
 //	           (and back at the end), so the next three phases read memory
 //	           sequentially
 //	area       drainage area, cell area as rain, reverse drainage order
-//	erosion    uplift and the implicit stream power solve (package spl,
-//	           000 eq. 2; Newton per node for n ≠ 1)
+//	erosion    uplift (added in grid order) and the implicit stream power
+//	           solve (package spl, 000 eq. 2; Newton per node for n ≠ 1)
 //	talus      slopes along receivers limited to the talus angle (000 §5)
 //
 // The hillslope term comes first (Lie splitting), so the receivers are
