@@ -146,8 +146,8 @@ func (b Brush) Validate() error {
 	if !(b.Spacing >= MinSpacing && b.Spacing <= MaxSpacing) {
 		return fmt.Errorf("brushes: spacing %v out of range: want %v ≤ spacing ≤ %v (a fraction of the radius; 0.25 is usual)", b.Spacing, MinSpacing, MaxSpacing)
 	}
-	if !(b.NoiseScale >= 0 && b.NoiseScale <= 1e6) {
-		return fmt.Errorf("brushes: noise scale %v pixels out of range: want 0 ≤ scale ≤ 1e6 (0 means the radius)", b.NoiseScale)
+	if !(b.NoiseScale == 0 || b.NoiseScale >= 1e-3 && b.NoiseScale <= 1e6) {
+		return fmt.Errorf("brushes: noise scale %v pixels out of range: want 0 (the radius) or 0.001 ≤ scale ≤ 1e6", b.NoiseScale)
 	}
 	if b.Octaves < 0 || b.Octaves > MaxOctaves {
 		return fmt.Errorf("brushes: %d noise octaves out of range: want 0 ≤ octaves ≤ %d (0 means %d)", b.Octaves, MaxOctaves, DefaultOctaves)

@@ -37,6 +37,7 @@ func TestValidate(t *testing.T) {
 		{"unknown falloff", func(b *Brush) { b.Falloff = 7 }, "unknown falloff 7"},
 		{"noise scale negative", func(b *Brush) { b.NoiseScale = -1 }, "noise scale -1"},
 		{"noise scale NaN", func(b *Brush) { b.NoiseScale = nan }, "noise scale NaN"},
+		{"noise scale tiny", func(b *Brush) { b.NoiseScale = 5e-324 }, "noise scale 5e-324"},
 		{"octaves negative", func(b *Brush) { b.Octaves = -1 }, "-1 noise octaves"},
 		{"octaves too many", func(b *Brush) { b.Octaves = MaxOctaves + 1 }, "17 noise octaves"},
 	} {

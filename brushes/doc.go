@@ -30,7 +30,7 @@
 //	set       h + s·w·(V − h)   V = Brush.Value
 //	flatten   h + s·w·(T − h)   T = the layer sampled bilinearly at the stroke's start, before its first stamp
 //	erase     h + s·w·(B − h)   B = the base under the pixel (0 without a base)
-//	noise     h + s·w·n(p)      n = sim/noise FBM2(x/λ, y/λ, octaves, 0.5, 2) ∈ [−1, 1]
+//	noise     h + s·w·n(p)      n = sim/noise Fractal at pixel (x, y), frequency 1/λ, octaves, 0.5, 2; n ∈ [−1, 1]
 //
 // λ = Brush.NoiseScale (default the radius), octaves = Brush.Octaves
 // (default 4), seeded by Brush.Seed: the fBm is a fixed texture of the

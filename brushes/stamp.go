@@ -3,6 +3,7 @@ package brushes
 import (
 	"image"
 	"math"
+	"orogen/sim/noise"
 )
 
 // span is a run of box columns (or rows) a..b, inclusive, in unwrapped
@@ -211,23 +212,20 @@ func (s *Stroke) pointwise(cx, cy float64, x0, y0, x1, y1 int, xs []span) {
 				}
 			case Noise:
 				// Walk the row tile by tile through the stroke's fBm
-				// cache, computing what is not there yet.
+				// cache, computing the pieces that are not there yet.
 				lx := lo + sp.off
-				fy := float64(ly) * s.nInv
 				for j := 0; j < len(wr); {
 					x := lx + j
 					nr := s.noiseRow(x, ly, min(len(wr)-j, TileSize-x&tileMask))
 					dr, wr := d[j:j+len(nr)], wr[j:j+len(nr)]
-					for m, nv := range nr {
-						wt := wr[m]
-						if wt == 0 {
-							continue
-						}
+					for _, nv := range nr {
 						if nv != nv {
-							nv = float32(s.ns.FBM2(float64(x+m)*s.nInv, fy, s.oct, NoisePersistence, NoiseLacunarity))
-							nr[m] = nv
+							s.fillNoise(nr, x, ly)
+							break
 						}
-						dr[m] = float32(float64(dr[m]) + st*wt*float64(nv))
+					}
+					for m, nv := range nr {
+						dr[m] = float32(float64(dr[m]) + st*wr[m]*float64(nv))
 					}
 					j += len(nr)
 				}
@@ -248,10 +246,9 @@ func toward(v float32, target, t float64) float32 {
 
 // noiseRow returns the stroke's fBm cache for the n pixels from layer pixel
 // (x, y) eastward, all within one tile, allocating the tile on first use.
-// The fBm costs about 55 ns a pixel with 4 octaves, several times the rest
-// of a stamp, so a stroke computes it once per pixel, when a stamp first
-// weighs the pixel, and keeps it until End in 64×64 tiles, NaN marking a
-// pixel not computed yet.
+// The fBm costs several times the rest of a stamp, so a stroke computes it
+// once per pixel, the first time a stamp's row covers the pixel, and keeps
+// it until End in 64×64 tiles, NaN marking a pixel not computed yet.
 func (s *Stroke) noiseRow(x, y, n int) []float32 {
 	t := (y>>tileShift)*s.tilesX + x>>tileShift
 	c := s.ncache[t]
@@ -265,4 +262,36 @@ func (s *Stroke) noiseRow(x, y, n int) []float32 {
 	}
 	k := (y&tileMask)<<tileShift | x&tileMask
 	return c[k : k+n]
+}
+
+// fillNoise computes the fBm of the len(nr) pixels from (x, y) eastward,
+// within one tile, into nr, with the Fractal's grid path over the tile's
+// column and row axes (built on first use).
+func (s *Stroke) fillNoise(nr []float32, x, y int) {
+	tx, ty := x>>tileShift, y>>tileShift
+	cols := tileAxis(s.nf, s.ncols, tx, s.nf.SetX)
+	rows := tileAxis(s.nf, s.nrows, ty, s.nf.SetY)
+	x0, y0 := x&tileMask, y&tileMask
+	buf := s.nbuf[:len(nr)]
+	s.nf.Grid(buf, cols, x0, x0+len(nr), rows, y0, y0+1)
+	for m, v := range buf {
+		nr[m] = float32(v)
+	}
+}
+
+// tileAxis returns the noise axis of tile column (or row) t, the pixel
+// coordinates t·TileSize … t·TileSize + TileSize − 1, building it with set
+// on first use.
+func tileAxis(f *noise.Fractal, axes []*noise.Axis, t int, set func(*noise.Axis, []float64)) *noise.Axis {
+	if a := axes[t]; a != nil {
+		return a
+	}
+	var vs [TileSize]float64
+	for i := range vs {
+		vs[i] = float64(t*TileSize + i)
+	}
+	a := new(noise.Axis)
+	set(a, vs[:])
+	axes[t] = a
+	return a
 }

@@ -193,13 +193,15 @@ func TestNoise(t *testing.T) {
 	if c := paint(8); sameBits(a.Field.Data, c.Field.Data) {
 		t.Fatal("noise with seeds 7 and 8: got the same bytes; want different ones")
 	}
-	// Each pixel gets strength·w·FBM2(x/λ, y/λ) with the package defaults.
-	n := noise.New(7)
+	// Each pixel gets strength·w·F(x, y), F the Fractal of frequency 1/λ
+	// with the package defaults.
+	n := noise.NewFractal(noise.FractalSpec{Seed: 7, Frequency: 1.0 / 12, Octaves: DefaultOctaves,
+		Persistence: NoisePersistence, Lacunarity: NoiseLacunarity})
 	br := Brush{Falloff: FalloffSmooth, Radius: 20}
 	var sumAbs float64
 	for y := range 80 {
 		for x := range 96 {
-			fbm := n.FBM2(float64(x)/12, float64(y)/12, DefaultOctaves, NoisePersistence, NoiseLacunarity)
+			fbm := n.At(float64(x), float64(y))
 			want := 0.8 * br.Weight(math.Hypot(float64(x-50), float64(y-40))) * fbm
 			got := float64(a.Field.At(x, y))
 			// Tolerance: float32 rounding of the fBm that the stroke

@@ -30,9 +30,9 @@ type Stroke struct {
 	step               float64 // pixels of arc length between stamps
 	target             float64 // Flatten's value
 
-	ns   *noise.Noise // Noise brush
-	nInv float64      // 1 / noise wavelength
-	oct  int
+	nf           *noise.Fractal // Noise brush
+	ncols, nrows []*noise.Axis  // per tile column and row, built on first use
+	nbuf         []float64      // one tile row of fBm
 
 	x, y   float64 // last path point
 	length float64 // arc length from the start to (x, y)
@@ -91,17 +91,19 @@ func Begin(l *Layer, b Brush, x, y float64) (*Stroke, error) {
 		}
 		s.target = f.Sample(qx, qy)
 	case Noise:
-		s.ns = noise.New(b.Seed)
 		scale := b.NoiseScale
 		if scale == 0 {
 			scale = b.Radius
 		}
-		s.nInv = 1 / scale
-		s.oct = b.Octaves
-		if s.oct == 0 {
-			s.oct = DefaultOctaves
+		oct := b.Octaves
+		if oct == 0 {
+			oct = DefaultOctaves
 		}
+		s.nf = noise.NewFractal(noise.FractalSpec{Seed: b.Seed, Frequency: 1 / scale, Octaves: oct,
+			Persistence: NoisePersistence, Lacunarity: NoiseLacunarity})
 		s.ncache = make([][]float32, s.tilesX*s.tilesY)
+		s.ncols, s.nrows = make([]*noise.Axis, s.tilesX), make([]*noise.Axis, s.tilesY)
+		s.nbuf = make([]float64, TileSize)
 	}
 	s.stamp(x, y)
 	s.k = 1
@@ -187,6 +189,7 @@ func (s *Stroke) End() (*Edit, image.Rectangle) {
 	f := s.l.Field
 	e := &Edit{layer: s.l, w: f.W, h: f.H, tiles: s.tiles, bounds: s.dirty}
 	s.tiles, s.saved, s.ncache, s.wrow = nil, nil, nil, nil
+	s.nf, s.ncols, s.nrows, s.nbuf = nil, nil, nil, nil
 	s.sw, s.su, s.sv, s.sh = nil, nil, nil, nil
 	return e, r
 }

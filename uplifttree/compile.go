@@ -152,7 +152,7 @@ func compile(id ID, s Shape, kids []enode, ref enode) enode {
 		h.out = s.Offset
 		h.lo, h.hi = s.Offset-abs(s.Amplitude), s.Offset+abs(s.Amplitude)
 		h.cost = int64(3 * s.Octaves)
-		return &eNoise{hdr: h, f: newFBM(s.Seed, s.Frequency, s.Octaves, s.Persistence, s.Lacunarity, 0),
+		return &eNoise{hdr: h, f: newFractal(s.Seed, s.Frequency, s.Octaves, s.Persistence, s.Lacunarity, 0),
 			amp: s.Amplitude, off: s.Offset}
 
 	case *Raster:
@@ -279,8 +279,8 @@ func compile(id ID, s Shape, kids []enode, ref enode) enode {
 	case *NoiseWarp:
 		k := kids[0].h()
 		n := &eWarp{kid: kids[0], amp: s.Amplitude,
-			fx: newFBM(s.Seed, s.Frequency, s.Octaves, s.Persistence, s.Lacunarity, 0),
-			fy: newFBM(s.Seed, s.Frequency, s.Octaves, s.Persistence, s.Lacunarity, 0.5)}
+			fx: newFractal(s.Seed, s.Frequency, s.Octaves, s.Persistence, s.Lacunarity, 0),
+			fy: newFractal(s.Seed, s.Frequency, s.Octaves, s.Persistence, s.Lacunarity, 0.5)}
 		h.out, h.lo, h.hi = k.out, k.lo, k.hi
 		h.cost = addCost(h.cost, int64(6*s.Octaves))
 		n.hdr = h

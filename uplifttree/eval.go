@@ -2,6 +2,8 @@ package uplifttree
 
 import (
 	"math"
+
+	"orogen/sim/noise"
 )
 
 // Evaluation works on spans: slices of sample points (xs[i], ys[i]) in the
@@ -73,7 +75,8 @@ const (
 type work struct {
 	free   [][]float64
 	idx    []int32
-	lat    []lattice
+	cols   noise.Axis // noise columns and rows (see span)
+	rows   noise.Axis
 	layers Layers
 }
 
@@ -463,12 +466,12 @@ func (n *eRegion) evalPoints(xs, ys []float64, dst []float64) {
 
 type eNoise struct {
 	hdr
-	f        *fbm
+	f        *noise.Fractal
 	amp, off float64
 }
 
 func (n *eNoise) eval(w *work, xs, ys []float64, _ Rect, dst []float64) {
-	n.f.span(w, xs, ys, dst)
+	span(n.f, w, xs, ys, dst)
 	for i, v := range dst {
 		dst[i] = n.off + n.amp*v
 	}
@@ -817,12 +820,12 @@ func (n *eFault) eval(w *work, xs, ys []float64, b Rect, dst []float64) {
 type eWarp struct {
 	hdr
 	kid    enode
-	fx, fy *fbm
+	fx, fy *noise.Fractal
 	amp    float64
 }
 
 func (n *eWarp) at(x, y float64) (float64, float64) {
-	return x + n.amp*n.fx.at(x, y), y + n.amp*n.fy.at(x, y)
+	return x + n.amp*n.fx.At(x, y), y + n.amp*n.fy.At(x, y)
 }
 
 func (n *eWarp) eval(w *work, xs, ys []float64, b Rect, dst []float64) {
@@ -831,8 +834,8 @@ func (n *eWarp) eval(w *work, xs, ys []float64, b Rect, dst []float64) {
 		return
 	}
 	tx, ty := w.get(len(dst)), w.get(len(dst))
-	n.fx.span(w, xs, ys, tx)
-	n.fy.span(w, xs, ys, ty)
+	span(n.fx, w, xs, ys, tx)
+	span(n.fy, w, xs, ys, ty)
 	for i := range dst {
 		tx[i], ty[i] = xs[i]+n.amp*tx[i], ys[i]+n.amp*ty[i]
 	}

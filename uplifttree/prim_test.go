@@ -287,7 +287,7 @@ func TestFBMSpan(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 1))
 	w := new(work)
 	for k := range 50 {
-		f := newFBM(r.Uint64(), 1/rnd(r, 10, 5000), 1+r.IntN(6), rnd(r, 0, 1), rnd(r, 1, 3), 0)
+		f := newFractal(r.Uint64(), 1/rnd(r, 10, 5000), 1+r.IntN(6), rnd(r, 0, 1), rnd(r, 1, 3), 0)
 		nx, ny := 1+r.IntN(40), 1+r.IntN(40)
 		xs, ys := make([]float64, nx*ny), make([]float64, nx*ny)
 		x0, y0, c := rnd(r, -1e6, 1e6), rnd(r, -1e6, 1e6), rnd(r, 0.1, 100)
@@ -300,9 +300,9 @@ func TestFBMSpan(t *testing.T) {
 			xs[nx*ny-1] += 1 // not a grid any more
 		}
 		dst := make([]float64, nx*ny)
-		f.span(w, xs, ys, dst)
+		span(f, w, xs, ys, dst)
 		for i := range dst {
-			if want := f.at(xs[i], ys[i]); math.Float64bits(dst[i]) != math.Float64bits(want) {
+			if want := f.At(xs[i], ys[i]); math.Float64bits(dst[i]) != math.Float64bits(want) {
 				t.Fatalf("case %d (%d×%d), point %d: span gave %v; at gives %v", k, nx, ny, i, dst[i], want)
 			}
 		}

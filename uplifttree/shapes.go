@@ -182,8 +182,9 @@ type Region struct {
 
 // Noise is seeded fractal noise: Offset + Amplitude·F(x, y), where F is
 // the fBm of Perlin gradient noise with the frequency, octaves,
-// persistence and lacunarity given (F lies in [−1, 1]; the formula is on
-// the unexported type fbm in fbm.go). It covers the plane.
+// persistence and lacunarity given (F lies in [−1, 1]; it is
+// orogen/sim/noise's Fractal, whose documentation gives the formula). It
+// covers the plane.
 type Noise struct {
 	Seed        uint64
 	Frequency   float64 // cycles per metre, > 0

@@ -23,10 +23,13 @@
 // discrete gradient sets keep the measured extremes a little inside (about
 // ±0.98 for Noise2 and ±0.81 for Noise3); Std2 and Std3 give the spread.
 //
-// FBM2 and FBM3 sum octaves o = 0..octaves−1 of noise at frequency
-// lacunarity^o and amplitude persistence^o, each octave shifted by a fixed
-// offset so the octaves' zeros at the origin do not line up, and divide by
-// the sum of |amplitude|: the result stays within [−1, 1].
+// A Fractal sums octaves o = 0..octaves−1 of Noise2 at frequency
+// Frequency·Lacunarity^o and amplitude Persistence^o, each octave shifted
+// by a fixed offset so the octaves' lattices do not line up, and divides by
+// the sum of |amplitude|: the result stays within [−1, 1]. Its Grid
+// evaluates whole grids of points (tiles of the Uplift Tree, brush rows,
+// talus fields) at a third of the cost of point by point, to the same
+// bits.
 //
 // A *Noise is immutable after New and safe for concurrent use.
 package noise

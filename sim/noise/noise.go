@@ -116,48 +116,7 @@ func (n *Noise) Noise3(x, y, z float64) float64 {
 const (
 	offX = 0.6180339887498949 * 37
 	offY = 0.4142135623730950 * 53
-	offZ = 0.7320508075688772 * 41
 )
-
-// FBM2 returns fractional Brownian motion of Noise2 at (x, y): octaves
-// octaves of noise, octave o at frequency lacunarity^o with amplitude
-// persistence^o, divided by the sum of |amplitude| so the result stays
-// within [−1, 1]. It returns 0 when octaves < 1.
-func (n *Noise) FBM2(x, y float64, octaves int, persistence, lacunarity float64) float64 {
-	var sum, norm float64
-	amp, freq := 1.0, 1.0
-	for o := range octaves {
-		fo := float64(o)
-		sum += amp * n.Noise2(x*freq+fo*offX, y*freq+fo*offY)
-		norm += math.Abs(amp)
-		amp *= persistence
-		freq *= lacunarity
-	}
-	return normalize(sum, norm)
-}
-
-// FBM3 is FBM2 for Noise3.
-func (n *Noise) FBM3(x, y, z float64, octaves int, persistence, lacunarity float64) float64 {
-	var sum, norm float64
-	amp, freq := 1.0, 1.0
-	for o := range octaves {
-		fo := float64(o)
-		sum += amp * n.Noise3(x*freq+fo*offX, y*freq+fo*offY, z*freq+fo*offZ)
-		norm += math.Abs(amp)
-		amp *= persistence
-		freq *= lacunarity
-	}
-	return normalize(sum, norm)
-}
-
-// normalize divides sum by norm and clamps the last rounding error away, so
-// the documented bound holds exactly.
-func normalize(sum, norm float64) float64 {
-	if norm == 0 {
-		return 0
-	}
-	return max(-1, min(1, sum/norm))
-}
 
 // Std2 and Std3 are the standard deviations of Noise2 and Noise3 over a
 // whole period, measured over 2·10⁶ uniform samples for several seeds
@@ -168,8 +127,9 @@ const (
 	Std3 = 0.220
 )
 
-// FBMStd returns the approximate standard deviation of FBM2 (std = Std2) or
-// FBM3 (std = Std3) with the given octaves and persistence, treating the
+// FBMStd returns the approximate standard deviation of fBm of Noise2 (std =
+// Std2, as a Fractal) or Noise3 (std = Std3) with the given octaves and
+// persistence, treating the
 // octaves as independent: std·√(Σ a²)/Σ|a| with a = persistence^o. It is
 // within a few percent for lacunarity ≥ 2.
 func FBMStd(std float64, octaves int, persistence float64) float64 {

@@ -51,21 +51,26 @@ func fbmLip(octaves int, persistence, lacunarity float64) float64 {
 	return num / den
 }
 
-// outputs lists Noise2, Noise3 and a few FBM2/FBM3 settings of n.
-func outputs(n *Noise) []output {
+// fractal returns the Fractal of seed with frequency 1 and no offset.
+func fractal(seed uint64, octaves int, persistence, lacunarity float64) *Fractal {
+	return NewFractal(FractalSpec{Seed: seed, Frequency: 1, Octaves: octaves, Persistence: persistence, Lacunarity: lacunarity})
+}
+
+// outputs lists Noise2, Noise3 and a few Fractal settings of n's seed.
+func outputs(n *Noise, seed uint64) []output {
+	f6, f8, f5 := fractal(seed, 6, 0.5, 2), fractal(seed, 8, 0.9, 1.7), fractal(seed, 5, -0.7, 2.3)
 	return []output{
 		{"Noise2", 2, lip2, func(p [3]float64) float64 { return n.Noise2(p[0], p[1]) }},
 		{"Noise3", 3, lip3, func(p [3]float64) float64 { return n.Noise3(p[0], p[1], p[2]) }},
-		{"FBM2", 2, lip2 * fbmLip(6, 0.5, 2), func(p [3]float64) float64 { return n.FBM2(p[0], p[1], 6, 0.5, 2) }},
-		{"FBM3", 3, lip3 * fbmLip(6, 0.5, 2), func(p [3]float64) float64 { return n.FBM3(p[0], p[1], p[2], 6, 0.5, 2) }},
-		{"FBM2/rough", 2, lip2 * fbmLip(8, 0.9, 1.7), func(p [3]float64) float64 { return n.FBM2(p[0], p[1], 8, 0.9, 1.7) }},
-		{"FBM3/neg", 3, lip3 * fbmLip(5, -0.7, 2.3), func(p [3]float64) float64 { return n.FBM3(p[0], p[1], p[2], 5, -0.7, 2.3) }},
+		{"Fractal", 2, lip2 * fbmLip(6, 0.5, 2), func(p [3]float64) float64 { return f6.At(p[0], p[1]) }},
+		{"Fractal/rough", 2, lip2 * fbmLip(8, 0.9, 1.7), func(p [3]float64) float64 { return f8.At(p[0], p[1]) }},
+		{"Fractal/neg", 2, lip2 * fbmLip(5, -0.7, 2.3), func(p [3]float64) float64 { return f5.At(p[0], p[1]) }},
 	}
 }
 
 func TestSameSeedSameValues(t *testing.T) {
 	a, b := New(42), New(42)
-	fa, fb := outputs(a), outputs(b)
+	fa, fb := outputs(a, 42), outputs(b, 42)
 	for k := range fa {
 		for _, p := range points(2000, -300, 300) {
 			va, vb := fa[k].f(p), fb[k].f(p)
@@ -81,7 +86,7 @@ func TestSeedsDiffer(t *testing.T) {
 	ps := points(1000, -50, 50)
 	for i, si := range seeds {
 		for _, sj := range seeds[i+1:] {
-			fi, fj := outputs(New(si)), outputs(New(sj))
+			fi, fj := outputs(New(si), si), outputs(New(sj), sj)
 			for k := range fi {
 				same := 0
 				for _, p := range ps {
@@ -101,7 +106,7 @@ func TestSeedsDiffer(t *testing.T) {
 
 func TestBounded(t *testing.T) {
 	for _, seed := range []uint64{1, 2, 3, 4} {
-		for _, c := range outputs(New(seed)) {
+		for _, c := range outputs(New(seed), seed) {
 			lo, hi := math.Inf(1), math.Inf(-1)
 			for _, p := range points(200000, -600, 600) {
 				v := c.f(p)
@@ -149,9 +154,8 @@ func TestPeriod(t *testing.T) {
 }
 
 func TestContinuity(t *testing.T) {
-	n := New(3)
 	r := rand.New(rand.NewPCG(3, 3))
-	for _, c := range outputs(n) {
+	for _, c := range outputs(New(3), 3) {
 		for _, p := range points(20000, -300, 300) {
 			for _, step := range []float64{1e-2, 1e-4, 1e-7} {
 				var q [3]float64
@@ -181,7 +185,7 @@ func TestMeanNearZero(t *testing.T) {
 	// 0.3/√200000 ≈ 7e-4; measured means stay below 1e-3. 5e-3 is 7σ.
 	const tol = 5e-3
 	for _, seed := range []uint64{1, 77, 1234} {
-		for _, c := range outputs(New(seed)) {
+		for _, c := range outputs(New(seed), seed) {
 			var sum float64
 			ps := points(200000, 0, 256)
 			for _, p := range ps {
@@ -200,6 +204,7 @@ func TestStd(t *testing.T) {
 	// rest is seed-to-seed spread and the independent-octave model).
 	for _, seed := range []uint64{1, 2, 3} {
 		n := New(seed)
+		f4, f6 := fractal(seed, 4, 0.5, 2), fractal(seed, 6, 0.6, 2)
 		cases := []struct {
 			name string
 			want float64
@@ -207,8 +212,8 @@ func TestStd(t *testing.T) {
 		}{
 			{"Noise2", Std2, func(p [3]float64) float64 { return n.Noise2(p[0], p[1]) }},
 			{"Noise3", Std3, func(p [3]float64) float64 { return n.Noise3(p[0], p[1], p[2]) }},
-			{"FBM2/4/0.5", FBMStd(Std2, 4, 0.5), func(p [3]float64) float64 { return n.FBM2(p[0], p[1], 4, 0.5, 2) }},
-			{"FBM3/6/0.6", FBMStd(Std3, 6, 0.6), func(p [3]float64) float64 { return n.FBM3(p[0], p[1], p[2], 6, 0.6, 2) }},
+			{"Fractal/4/0.5", FBMStd(Std2, 4, 0.5), func(p [3]float64) float64 { return f4.At(p[0], p[1]) }},
+			{"Fractal/6/0.6", FBMStd(Std2, 6, 0.6), func(p [3]float64) float64 { return f6.At(p[0], p[1]) }},
 		}
 		for _, c := range cases {
 			var ss float64
@@ -225,24 +230,85 @@ func TestStd(t *testing.T) {
 	}
 }
 
-func TestFBMEdgeCases(t *testing.T) {
+func TestFractalEdgeCases(t *testing.T) {
+	if v := fractal(1, 0, 0.5, 2).At(0.3, 0.7); v != 0 {
+		t.Errorf("0 octaves: got %v; want 0", v)
+	}
 	n := New(1)
-	if v := n.FBM2(0.3, 0.7, 0, 0.5, 2); v != 0 {
-		t.Errorf("FBM2 with 0 octaves: got %v; want 0", v)
-	}
-	if v := n.FBM3(0.3, 0.7, 0.1, -1, 0.5, 2); v != 0 {
-		t.Errorf("FBM3 with -1 octaves: got %v; want 0", v)
-	}
-	// One octave is the noise itself.
-	if a, b := n.FBM2(3.3, 1.7, 1, 0.5, 2), n.Noise2(3.3, 1.7); a != b {
-		t.Errorf("FBM2 with 1 octave: got %v; want Noise2 = %v", a, b)
-	}
-	if a, b := n.FBM3(3.3, 1.7, 9.1, 1, 0.5, 2), n.Noise3(3.3, 1.7, 9.1); a != b {
-		t.Errorf("FBM3 with 1 octave: got %v; want Noise3 = %v", a, b)
+	// One octave at frequency 1 is the noise itself, to the bit.
+	if a, b := fractal(1, 1, 0.5, 2).At(3.3, 1.7), n.Noise2(3.3, 1.7); a != b {
+		t.Errorf("1 octave: got %v; want Noise2 = %v", a, b)
 	}
 	// Persistence 0 leaves only the first octave.
-	if a, b := n.FBM2(3.3, 1.7, 5, 0, 2), n.Noise2(3.3, 1.7); a != b {
-		t.Errorf("FBM2 with persistence 0: got %v; want Noise2 = %v", a, b)
+	if a, b := fractal(1, 5, 0, 2).At(3.3, 1.7), n.Noise2(3.3, 1.7); a != b {
+		t.Errorf("persistence 0: got %v; want Noise2 = %v", a, b)
+	}
+	// Far-off and non-finite coordinates put every octave's lattice x at
+	// 0: defined, bounded and all alike, never undefined conversions.
+	f := fractal(1, 4, 0.5, 2)
+	want := f.At(math.NaN(), 2.5)
+	for _, x := range []float64{math.Inf(1), math.Inf(-1), 1e300, -1e17} {
+		if v := f.At(x, 2.5); v != want || !(math.Abs(v) <= 1) {
+			t.Errorf("At(%v, 2.5) = %v; want At(NaN, 2.5) = %v within [-1, 1]", x, v, want)
+		}
+	}
+}
+
+func TestFractalGridMatchesAt(t *testing.T) {
+	// Grid must give At's bits at every point, for any sub-rectangle of
+	// the axes, with offsets, negative persistence and odd spacings.
+	r := rand.New(rand.NewPCG(7, 7))
+	for _, spec := range []FractalSpec{
+		{Seed: 1, Frequency: 0.013, Octaves: 6, Persistence: 0.5, Lacunarity: 2},
+		{Seed: 9, Frequency: 1.7, Octaves: 3, Persistence: -0.8, Lacunarity: 2.3, Offset: 0.5},
+		{Seed: 2, Frequency: 1, Octaves: 0, Persistence: 0.5, Lacunarity: 2},
+	} {
+		f := NewFractal(spec)
+		xs, ys := make([]float64, 37), make([]float64, 23)
+		for i := range xs {
+			xs[i] = 1000*r.Float64() - 500
+		}
+		for j := range ys {
+			ys[j] = -40 + 3.3*float64(j)
+		}
+		var cols, rows Axis
+		f.SetX(&cols, xs)
+		f.SetY(&rows, ys)
+		for _, b := range [][4]int{{0, 37, 0, 23}, {5, 6, 3, 20}, {36, 37, 0, 1}, {10, 10, 2, 9}} {
+			c0, c1, r0, r1 := b[0], b[1], b[2], b[3]
+			dst := make([]float64, (c1-c0)*(r1-r0))
+			f.Grid(dst, &cols, c0, c1, &rows, r0, r1)
+			for j := r0; j < r1; j++ {
+				for i := c0; i < c1; i++ {
+					got, want := dst[(j-r0)*(c1-c0)+i-c0], f.At(xs[i], ys[j])
+					if math.Float64bits(got) != math.Float64bits(want) {
+						t.Fatalf("%+v grid %v at (%d, %d): got %v; want At = %v", spec, b, i, j, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestFractalSpecValidate(t *testing.T) {
+	good := FractalSpec{Frequency: 1, Octaves: 4, Persistence: 0.5, Lacunarity: 2}
+	if err := good.Validate(); err != nil {
+		t.Fatalf("valid spec: %v", err)
+	}
+	for _, bad := range []func(*FractalSpec){
+		func(s *FractalSpec) { s.Frequency = 0 },
+		func(s *FractalSpec) { s.Frequency = math.NaN() },
+		func(s *FractalSpec) { s.Octaves = -1 },
+		func(s *FractalSpec) { s.Octaves = MaxFractalOctaves + 1 },
+		func(s *FractalSpec) { s.Persistence = math.Inf(1) },
+		func(s *FractalSpec) { s.Lacunarity = 0 },
+		func(s *FractalSpec) { s.Offset = math.NaN() },
+	} {
+		s := good
+		bad(&s)
+		if err := s.Validate(); err == nil {
+			t.Errorf("%+v: got no error; want one", s)
+		}
 	}
 }
 
@@ -259,6 +325,25 @@ func BenchmarkNoise2(b *testing.B) {
 	}
 }
 
+func BenchmarkFractalGrid(b *testing.B) {
+	// Per point of a 64×64 tile, 6 octaves.
+	f := fractal(1, 6, 0.5, 2)
+	xs, ys := make([]float64, 64), make([]float64, 64)
+	for i := range xs {
+		xs[i], ys[i] = 0.37*float64(i), 0.41*float64(i)
+	}
+	var cols, rows Axis
+	dst := make([]float64, 64*64)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		f.SetX(&cols, xs)
+		f.SetY(&rows, ys)
+		f.Grid(dst, &cols, 0, 64, &rows, 0, 64)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/4096, "ns/point")
+}
+
 func BenchmarkNoise3(b *testing.B) {
 	n := New(1)
 	ps := points(1024, -100, 100)
@@ -270,13 +355,13 @@ func BenchmarkNoise3(b *testing.B) {
 	}
 }
 
-func BenchmarkFBM2(b *testing.B) {
-	n := New(1)
+func BenchmarkFractalAt(b *testing.B) {
+	f := fractal(1, 6, 0.5, 2)
 	ps := points(1024, -100, 100)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := range b.N {
 		p := &ps[i&1023]
-		sink += n.FBM2(p[0], p[1], 6, 0.5, 2)
+		sink += f.At(p[0], p[1])
 	}
 }

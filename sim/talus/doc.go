@@ -24,8 +24,8 @@
 //     a smoothstep over BlendM metres centred on HeightM; the angle is taken
 //     at the receiver's height (000 Fig. 18: cliffs on the crests);
 //   - noise: between MinDeg and MaxDeg (6° and 54° in 000 Fig. 17 right),
-//     following seeded fBm (sim/noise FBM2, persistence 0.6, lacunarity 2)
-//     sampled at (x·cell/WavelengthM, y·cell/WavelengthM). The fBm value v
+//     following seeded fBm (sim/noise Fractal, persistence 0.6, lacunarity
+//     2, first frequency cell/WavelengthM) at cell (x, y). The fBm value v
 //     goes through the normal CDF Φ(v/σ), σ from noise.FBMStd, so the angles
 //     spread evenly over the range. The paper uses 3D Perlin noise; a 2D
 //     field over the map is the same thing for a single surface.

@@ -80,8 +80,8 @@ func (m Model) Validate() error {
 		if err := checkFinite("noise wavelength_m", m.WavelengthM); err != nil {
 			return err
 		}
-		if m.WavelengthM <= 0 {
-			return fmt.Errorf("talus: noise wavelength_m %g must be > 0 (a few kilometres suits a 50 km map)", m.WavelengthM)
+		if !(m.WavelengthM >= 1e-3) {
+			return fmt.Errorf("talus: noise wavelength_m %g must be ≥ 0.001 (a few kilometres suits a 50 km map)", m.WavelengthM)
 		}
 		if m.Octaves < 1 || m.Octaves > maxOctaves {
 			return fmt.Errorf("talus: noise octaves %d outside [1, %d] (4 is typical)", m.Octaves, maxOctaves)
@@ -198,16 +198,27 @@ func tanDeg(deg float64) float64 { return math.Tan(deg * math.Pi / 180) }
 // u = Φ(v/σ): v the fBm at (x·cell/λ, y·cell/λ), σ its standard deviation
 // and Φ the normal CDF, so that the angles spread evenly over the range.
 func noiseField(m Model, w, h int, cell float64) []float32 {
-	nz := noise.New(m.Seed)
+	f := noise.NewFractal(noise.FractalSpec{Seed: m.Seed, Frequency: cell / m.WavelengthM,
+		Octaves: m.Octaves, Persistence: noisePersistence, Lacunarity: noiseLacunarity})
 	sigma := noise.FBMStd(noise.Std2, m.Octaves, noisePersistence)
-	scale := cell / m.WavelengthM
 	lo, span := m.MinDeg, m.MaxDeg-m.MinDeg
+	coord := func(n int) []float64 {
+		c := make([]float64, n)
+		for i := range c {
+			c[i] = float64(i)
+		}
+		return c
+	}
+	var cols, rows noise.Axis
+	f.SetX(&cols, coord(w))
+	f.SetY(&rows, coord(h))
 	field := make([]float32, w*h)
 	parallel.Blocks(h, 16, func(_, y0, y1 int) {
+		vs := make([]float64, w)
 		for y := y0; y < y1; y++ {
+			f.Grid(vs, &cols, 0, w, &rows, y, y+1)
 			row := field[y*w : (y+1)*w]
-			for x := range row {
-				v := nz.FBM2(float64(x)*scale, float64(y)*scale, m.Octaves, noisePersistence, noiseLacunarity)
+			for x, v := range vs {
 				u := 0.5 * (1 + math.Erf(v/(sigma*math.Sqrt2)))
 				deg := min(m.MaxDeg, max(m.MinDeg, lo+span*u))
 				row[x] = float32(tanDeg(deg))
