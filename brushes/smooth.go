@@ -22,13 +22,24 @@ func (s *Stroke) smoothTable() {
 	rr := int(s.r)
 	side := 2*rr + 1
 	s.sw = make([]float64, side*side)
-	for j := -rr; j <= rr; j++ {
-		for i := -rr; i <= rr; i++ {
+	// The weight depends on |i| and |j| only: fill the quadrant i, j ≥ 0
+	// (each row up to the radius) and mirror it.
+	q := s.sw[rr*side+rr:] // (i, j) ≥ 0 at q[j·side + i]
+	for j := 0; j <= rr; j++ {
+		for i := 0; i <= rr; i++ {
 			d2 := float64(i*i + j*j)
-			if d2 <= s.r2 {
-				s.sw[(j+rr)*side+i+rr] = math.Sqrt(weight(s.b.Falloff, d2, s.invR2, s.invR))
+			if d2 > s.r2 {
+				break
 			}
+			q[j*side+i] = math.Sqrt(weight(s.b.Falloff, d2, s.invR2, s.invR))
 		}
+	}
+	for j := 0; j <= rr; j++ {
+		row := s.sw[(rr+j)*side : (rr+j+1)*side]
+		for i := 1; i <= rr; i++ {
+			row[rr-i] = row[rr+i]
+		}
+		copy(s.sw[(rr-j)*side:(rr-j+1)*side], row)
 	}
 	pad := (side + 2) * (side + 2)
 	s.su = make([]float64, pad)

@@ -218,12 +218,7 @@ func (s *Stroke) pointwise(cx, cy float64, x0, y0, x1, y1 int, xs []span) {
 					x := lx + j
 					nr := s.noiseRow(x, ly, min(len(wr)-j, TileSize-x&tileMask))
 					dr, wr := d[j:j+len(nr)], wr[j:j+len(nr)]
-					for _, nv := range nr {
-						if nv != nv {
-							s.fillNoise(nr, x, ly)
-							break
-						}
-					}
+					s.fillNoise(nr, x, ly)
 					for m, nv := range nr {
 						dr[m] = float32(float64(dr[m]) + st*wr[m]*float64(nv))
 					}
@@ -264,18 +259,30 @@ func (s *Stroke) noiseRow(x, y, n int) []float32 {
 	return c[k : k+n]
 }
 
-// fillNoise computes the fBm of the len(nr) pixels from (x, y) eastward,
-// within one tile, into nr, with the Fractal's grid path over the tile's
-// column and row axes (built on first use).
+// fillNoise computes the fBm of the pixels of nr, the cache of the pixels
+// from (x, y) eastward within one tile, that are not there yet: the run
+// from the first to the last NaN, with the Fractal's grid path over the
+// tile's column and row axes (built on first use).
 func (s *Stroke) fillNoise(nr []float32, x, y int) {
+	lo := 0
+	for lo < len(nr) && nr[lo] == nr[lo] {
+		lo++
+	}
+	if lo == len(nr) {
+		return
+	}
+	hi := len(nr)
+	for nr[hi-1] == nr[hi-1] {
+		hi--
+	}
 	tx, ty := x>>tileShift, y>>tileShift
 	cols := tileAxis(s.nf, s.ncols, tx, s.nf.SetX)
 	rows := tileAxis(s.nf, s.nrows, ty, s.nf.SetY)
-	x0, y0 := x&tileMask, y&tileMask
-	buf := s.nbuf[:len(nr)]
-	s.nf.Grid(buf, cols, x0, x0+len(nr), rows, y0, y0+1)
+	x0, y0 := x&tileMask+lo, y&tileMask
+	buf := s.nbuf[:hi-lo]
+	s.nf.Grid(buf, cols, x0, x0+len(buf), rows, y0, y0+1)
 	for m, v := range buf {
-		nr[m] = float32(v)
+		nr[lo+m] = float32(v)
 	}
 }
 

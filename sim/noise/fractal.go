@@ -198,24 +198,32 @@ func (f *Fractal) Grid(dst []float64, cols *Axis, c0, c1 int, rows *Axis, r0, r1
 			yi, fy, v := rs[j].i, rs[j].t, rs[j].s
 			gy := fy - 1
 			row := dst[j*nc : (j+1)*nc]
-			for i := range cs {
-				c := &cs[i]
-				fx, u := c.t, c.s
-				gx := fx - 1
-				// a, b, yi ≤ 255, so the masks change nothing but
-				// spare the bounds checks.
-				ca, cb := c.a+yi, c.b+yi
+			// Consecutive columns in one lattice cell share the corner
+			// gradients and their products with the row's offsets: look
+			// them up once per run. The products are the ones At forms,
+			// so the sums keep At's bits.
+			for i := 0; i < len(cs); {
+				ca, cb := cs[i].a+yi, cs[i].b+yi
+				// a, b, yi ≤ 255, so the masks change nothing but spare
+				// the bounds checks.
 				g00 := &grad2[p[ca&511]&15]
 				g10 := &grad2[p[cb&511]&15]
 				g01 := &grad2[p[(ca+1)&511]&15]
 				g11 := &grad2[p[(cb+1)&511]&15]
-				d00 := g00[0]*fx + g00[1]*fy
-				d10 := g10[0]*gx + g10[1]*fy
-				d01 := g01[0]*fx + g01[1]*gy
-				d11 := g11[0]*gx + g11[1]*gy
-				lo := d00 + u*(d10-d00)
-				hi := d01 + u*(d11-d01)
-				row[i] += a * (scale2 * (lo + v*(hi-lo)))
+				e00, e10 := g00[1]*fy, g10[1]*fy
+				e01, e11 := g01[1]*gy, g11[1]*gy
+				a0, b0 := cs[i].a, cs[i].b
+				for ; i < len(cs) && cs[i].a == a0 && cs[i].b == b0; i++ {
+					fx, u := cs[i].t, cs[i].s
+					gx := fx - 1
+					d00 := g00[0]*fx + e00
+					d10 := g10[0]*gx + e10
+					d01 := g01[0]*fx + e01
+					d11 := g11[0]*gx + e11
+					lo := d00 + u*(d10-d00)
+					hi := d01 + u*(d11-d01)
+					row[i] += a * (scale2 * (lo + v*(hi-lo)))
+				}
 			}
 		}
 	}
