@@ -50,7 +50,7 @@ heightmaps, masks and reports.`,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newRunCmd(stderr), newUpliftCmd(stderr), newPresetsCmd(stdout))
+	root.AddCommand(newRunCmd(stderr), newUpliftCmd(stderr), newRenderCmd(stderr), newPresetsCmd(stdout))
 	return root
 }
 
@@ -68,8 +68,9 @@ it converges, and write the heightmap, masks and a JSON report.
 Heightmaps and masks are written by extension: .png (16-bit), .r16 (raw
 little-endian uint16), .tif (32-bit float, metres), .obj (mesh). Every
 raster gets a sidecar NAME.json with its size, cell size and the metres its
-0..65535 range maps to.`,
-		Example: `  orogen run --scene default --steps 200 --out terrain.png --report report.json
+0..65535 range maps to. --out-preview writes the 2D view's picture of the
+final terrain as an 8-bit PNG.`,
+		Example: `  orogen run --scene default --steps 200 --out terrain.png --out-preview preview.png --report report.json
   orogen run --scene cone --size 1024 --until-converged --out cone.tif
   orogen run --init dem.tif --umax 0 --dt 2e4 --steps 10 --out eroded.tif`,
 		Args: cobra.NoArgs,
@@ -136,6 +137,7 @@ raster gets a sidecar NAME.json with its size, cell size and the metres its
 	f.StringVar(&o.Out, "out", "", "heightmap output (.png .r16 .tif .obj) with sidecar")
 	f.StringVar(&o.OutDrainage, "out-drainage", "", "drainage area mask output, m²")
 	f.StringVar(&o.OutWater, "out-water", "", "lake water depth mask output, metres")
+	f.StringVar(&o.OutPreview, "out-preview", "", "PNG preview of the final terrain: hillshade, rivers and lakes, one pixel per cell")
 	f.StringVar(&o.Report, "report", "", "JSON report: per-step timings by phase, convergence, heights")
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress bar or summary")
 	return cmd

@@ -8,6 +8,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
+	"image/png"
 	"io"
 	"math"
 	"path/filepath"
@@ -22,6 +24,7 @@ import (
 	"orogen/sim/grid"
 	"orogen/sim/talus"
 	"orogen/uplifttree"
+	"orogen/viewer"
 )
 
 // Options are a run's scene and the command line's overrides. Pointer and
@@ -45,7 +48,10 @@ type Options struct {
 	Init           string   // initial heights
 
 	Out, OutDrainage, OutWater string
-	Report                     string
+	// OutPreview is a PNG of the final terrain as the 2D view shows it
+	// (viewer.DefaultOptions: hillshade, rivers, lakes), one pixel per cell.
+	OutPreview string
+	Report     string
 
 	// Progress receives a progress bar (nil: none). OnStep, if set, is
 	// called after every step.
@@ -73,6 +79,11 @@ func Prepare(o Options) (*Job, error) {
 			if err := rasterio.CheckPath(out); err != nil {
 				return nil, err
 			}
+		}
+	}
+	if o.OutPreview != "" {
+		if err := CheckPNGPath(o.OutPreview); err != nil {
+			return nil, fmt.Errorf("preview: %w", err)
 		}
 	}
 	if o.Report != "" {
@@ -451,12 +462,17 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 	return rep, runErr
 }
 
-// writeOutputs writes the heightmap and masks the options ask for.
+// writeOutputs writes the heightmap, masks and preview the options ask for.
 func (j *Job) writeOutputs() error {
-	if j.Opt.Out == "" && j.Opt.OutDrainage == "" && j.Opt.OutWater == "" {
+	if j.Opt.Out == "" && j.Opt.OutDrainage == "" && j.Opt.OutWater == "" && j.Opt.OutPreview == "" {
 		return nil
 	}
 	s := j.Engine.Snapshot()
+	if j.Opt.OutPreview != "" {
+		if err := WritePNG(j.Opt.OutPreview, viewer.Relief(nil, s, viewer.DefaultOptions())); err != nil {
+			return err
+		}
+	}
 	outs := []struct {
 		path string
 		data []float32
@@ -474,6 +490,23 @@ func (j *Job) writeOutputs() error {
 		}
 	}
 	return nil
+}
+
+// CheckPNGPath reports whether path names a .png file in an existing
+// directory, so a long run can refuse a picture it could not save before it
+// starts.
+func CheckPNGPath(path string) error {
+	if ext := strings.ToLower(filepath.Ext(path)); ext != ".png" {
+		return fmt.Errorf("%s: unknown extension %q: pictures are written as .png", path, ext)
+	}
+	return safefile.CheckDir(path)
+}
+
+// WritePNG saves img as an 8-bit PNG at path, atomically.
+func WritePNG(path string, img image.Image) error {
+	return safefile.Write(safefile.File{Path: path, Fill: func(w io.Writer) error {
+		return png.Encode(w, img)
+	}})
 }
 
 func anyNonZero(v []float32) bool {

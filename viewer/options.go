@@ -1,0 +1,167 @@
+package viewer
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Overlay selects the field drawn over the relief.
+type Overlay uint8
+
+// Overlays.
+const (
+	OverlayNone Overlay = iota
+	// OverlayUplift shows s.Uplift (m/yr) from violet at 0 to pale yellow
+	// at the largest, or blue-white-red around 0 when some is negative.
+	// A snapshot without uplift shows none.
+	OverlayUplift
+	// OverlayDrainage shows log10 of the drainage area, from pale at one
+	// cell's area to navy at the largest.
+	OverlayDrainage
+	// OverlaySlope shows the steepest-descent slope, from green at 0° to
+	// dark red at 60° and more.
+	OverlaySlope
+	numOverlays
+)
+
+var overlayNames = [numOverlays]string{"none", "uplift", "drainage", "slope"}
+
+// OverlayNames lists the names ParseOverlay accepts, in Overlay order.
+func OverlayNames() []string { return append([]string(nil), overlayNames[:]...) }
+
+// String returns the overlay's name: "none", "uplift", "drainage", "slope".
+func (v Overlay) String() string {
+	if v < numOverlays {
+		return overlayNames[v]
+	}
+	return fmt.Sprintf("Overlay(%d)", uint8(v))
+}
+
+// ParseOverlay returns the overlay named name (case-insensitive; "" is none).
+func ParseOverlay(name string) (Overlay, error) {
+	n := strings.ToLower(strings.TrimSpace(name))
+	if n == "" {
+		return OverlayNone, nil
+	}
+	for i, s := range overlayNames {
+		if n == s {
+			return Overlay(i), nil
+		}
+	}
+	return OverlayNone, fmt.Errorf("viewer: unknown overlay %q: want one of %s", name, strings.Join(overlayNames[:], ", "))
+}
+
+// Options are everything that changes the picture Relief draws. Start from
+// DefaultOptions: the zero value has no light and no exaggeration and does
+// not validate.
+type Options struct {
+	// Light direction: azimuth clockwise from north (up the map), altitude
+	// above the horizon. Default 315°, 45°: light from the north-west.
+	LightAzimuthDeg, LightAltitudeDeg float64
+	// Ambient is the light a cell facing away from the sun still gets, in
+	// [0, 1], so shadows never go black. Default 0.3.
+	Ambient float64
+	// Exaggeration multiplies heights for the hillshade only. Default 1.
+	Exaggeration float64
+	// TintMinM and TintMaxM are the heights at the two ends of the
+	// hypsometric tint; both 0 means the snapshot's own range.
+	TintMinM, TintMaxM float64
+
+	Rivers bool
+	// Cells whose drainage area is at least RiverThresholdM2 are rivers,
+	// drawn as discs 1 px wide at the threshold, widening with
+	// log10(area / threshold) up to RiverMaxPx. Defaults 1e7 m², 4 px.
+	RiverThresholdM2 float64
+	RiverMaxPx       float64
+
+	// Lakes fills cells with water (s.Water > 0) in blue, darker where deeper.
+	Lakes bool
+
+	Overlay      Overlay
+	OverlayAlpha float64 // opacity of the overlay, [0, 1]; default 0.5
+}
+
+// DefaultOptions returns the options of the app's 2D view and of the CLI's
+// previews: NW light at 45°, no exaggeration, the snapshot's height range,
+// rivers from 10 km² and lakes on, no overlay.
+func DefaultOptions() Options {
+	return Options{
+		LightAzimuthDeg: 315, LightAltitudeDeg: 45, Ambient: 0.3,
+		Exaggeration: 1,
+		Rivers:       true, RiverThresholdM2: 1e7, RiverMaxPx: 4,
+		Lakes:        true,
+		OverlayAlpha: 0.5,
+	}
+}
+
+// Limits of Validate.
+const (
+	maxExaggeration = 1000
+	maxRiverPx      = 16
+	maxAbsHeightM   = 1e7 // tint range: far beyond any planet's relief
+)
+
+// Validate returns an error naming the first field that is NaN, infinite or
+// out of range.
+func (o Options) Validate() error {
+	bad := func(field string, v float64, want string) error {
+		return fmt.Errorf("viewer: %s = %g: must be %s", field, v, want)
+	}
+	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+	switch {
+	case !finite(o.LightAzimuthDeg) || math.Abs(o.LightAzimuthDeg) > 360:
+		return bad("LightAzimuthDeg", o.LightAzimuthDeg, "an angle in [-360, 360] degrees")
+	case !(o.LightAltitudeDeg > 0 && o.LightAltitudeDeg <= 90):
+		return bad("LightAltitudeDeg", o.LightAltitudeDeg, "an angle in (0, 90] degrees")
+	case !(o.Ambient >= 0 && o.Ambient <= 1):
+		return bad("Ambient", o.Ambient, "in [0, 1]")
+	case !(o.Exaggeration > 0 && o.Exaggeration <= maxExaggeration):
+		return bad("Exaggeration", o.Exaggeration, "in (0, 1000]")
+	case !finite(o.TintMinM) || math.Abs(o.TintMinM) > maxAbsHeightM:
+		return bad("TintMinM", o.TintMinM, "a finite height within ±1e7 m")
+	case !finite(o.TintMaxM) || math.Abs(o.TintMaxM) > maxAbsHeightM:
+		return bad("TintMaxM", o.TintMaxM, "a finite height within ±1e7 m")
+	case !(o.TintMinM == 0 && o.TintMaxM == 0) && !(o.TintMinM < o.TintMaxM):
+		return fmt.Errorf("viewer: TintMinM = %g, TintMaxM = %g: the minimum must be below the maximum (both 0 = the snapshot's range)", o.TintMinM, o.TintMaxM)
+	case !(o.RiverThresholdM2 > 0) || math.IsInf(o.RiverThresholdM2, 0):
+		return bad("RiverThresholdM2", o.RiverThresholdM2, "a positive finite area in m²")
+	case !(o.RiverMaxPx >= 1 && o.RiverMaxPx <= maxRiverPx):
+		return bad("RiverMaxPx", o.RiverMaxPx, "a width in [1, 16] pixels")
+	case o.Overlay >= numOverlays:
+		return fmt.Errorf("viewer: Overlay = %d: unknown overlay", uint8(o.Overlay))
+	case !(o.OverlayAlpha >= 0 && o.OverlayAlpha <= 1):
+		return bad("OverlayAlpha", o.OverlayAlpha, "an opacity in [0, 1]")
+	}
+	return nil
+}
+
+// sanitized returns o with every field that fails validation replaced by
+// its default, so a slider gone wrong shows a picture instead of a crash.
+func (o Options) sanitized() Options {
+	if o.Validate() == nil {
+		return o
+	}
+	out := DefaultOptions()
+	out.Rivers, out.Lakes = o.Rivers, o.Lakes
+	// Each field is tried alone on valid defaults, so Validate judges it
+	// alone (the tint range is one field of two numbers).
+	for _, set := range []func(*Options){
+		func(p *Options) { p.LightAzimuthDeg = o.LightAzimuthDeg },
+		func(p *Options) { p.LightAltitudeDeg = o.LightAltitudeDeg },
+		func(p *Options) { p.Ambient = o.Ambient },
+		func(p *Options) { p.Exaggeration = o.Exaggeration },
+		func(p *Options) { p.TintMinM, p.TintMaxM = o.TintMinM, o.TintMaxM },
+		func(p *Options) { p.RiverThresholdM2 = o.RiverThresholdM2 },
+		func(p *Options) { p.RiverMaxPx = o.RiverMaxPx },
+		func(p *Options) { p.Overlay = o.Overlay },
+		func(p *Options) { p.OverlayAlpha = o.OverlayAlpha },
+	} {
+		p := out
+		set(&p)
+		if p.Validate() == nil {
+			out = p
+		}
+	}
+	return out
+}
