@@ -370,3 +370,30 @@ func TestHysteresisKeepsTiedReceivers(t *testing.T) {
 		t.Fatalf("fresh graph: receiver %d; want the steepest %d", g.Rec[c], c+n)
 	}
 }
+
+// TestLakesAfterPitCountGrows reuses one graph on terrains with more and
+// more pits: the per-worker pass tables grown for an earlier, smaller pit
+// count must serve a later, larger one (they once grew unevenly and a
+// later call read past the end of two of them, killing the app mid-edit).
+func TestLakesAfterPitCountGrows(t *testing.T) {
+	const n = 96
+	g := NewGraph(n, n, 10, Edges{}, 0)
+	prev := 0
+	for i, amp := range []float64{2, 5, 20, 60, 150, 400} {
+		h := simtest.Cone(n, n, 10, 500, 0.05)
+		for k, v := range simtest.Noisy(n, n, amp, uint64(i+1)) {
+			h[k] += v
+		}
+		g.Update(h)
+		if err := g.Check(); err != nil {
+			t.Fatalf("noise %g m: %v", amp, err)
+		}
+		if len(g.Lakes) < prev {
+			t.Logf("noise %g m: %d lakes (fewer than before)", amp, len(g.Lakes))
+		}
+		prev = len(g.Lakes)
+	}
+	if prev < 100 {
+		t.Fatalf("the last terrain has %d lakes; want hundreds (the test must grow the pit count)", prev)
+	}
+}

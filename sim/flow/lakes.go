@@ -153,10 +153,13 @@ func (g *Graph) findPasses(h []float32) {
 	parallel.Do(nw, func(wk int) {
 		sc := &g.scratch[wk]
 		if len(sc.best) < np+1 {
+			// The three tables grow together, to best's whole capacity,
+			// so a later call with more pits that still fits never reads
+			// past bestA or bestB.
 			sc.best = resize(sc.best, np+1)
-			sc.bestA = resize(sc.bestA, np+1)
-			sc.bestB = resize(sc.bestB, np+1)
 			sc.best = sc.best[:cap(sc.best)]
+			sc.bestA = resize(sc.bestA, len(sc.best))
+			sc.bestB = resize(sc.bestB, len(sc.best))
 			for i := range sc.best {
 				sc.best[i] = float32(math.Inf(1))
 			}

@@ -38,6 +38,11 @@ func DefaultParams() Params {
 	}
 }
 
+// maxKappaDt bounds κ·dt, m²: far beyond any useful value (κ = 10 m²/yr
+// over 10⁷ yr is 10⁸ m²), and small enough that κ·dt/cell² stays finite for
+// any allowed cell size.
+const maxKappaDt = 1e15
+
 // Validate returns an error naming the first parameter out of range.
 func (p Params) Validate() error {
 	if err := (spl.Params{K: p.K, M: p.M, N: p.N, Dt: p.Dt}).Validate(); err != nil {
@@ -45,6 +50,9 @@ func (p Params) Validate() error {
 	}
 	if math.IsNaN(p.Kappa) || math.IsInf(p.Kappa, 0) || p.Kappa < 0 {
 		return fmt.Errorf("grid: diffusion κ = %g: must be finite and >= 0 (m²/yr)", p.Kappa)
+	}
+	if p.Kappa*p.Dt > maxKappaDt {
+		return fmt.Errorf("grid: diffusion κ·dt = %g·%g m² exceeds %g m²: one step would flatten any map; lower κ or dt", p.Kappa, p.Dt, maxKappaDt)
 	}
 	if math.IsNaN(p.NaturalDist) || math.IsInf(p.NaturalDist, 0) || p.NaturalDist < 0 {
 		return fmt.Errorf("grid: natural edge distance %g: must be finite and >= 0 (m)", p.NaturalDist)

@@ -248,6 +248,7 @@ func TestBadInput(t *testing.T) {
 		{mod(func(c *Config) { c.Params.Dt = math.Inf(1) }), "dt"},
 		{mod(func(c *Config) { c.Params.N = math.NaN() }), "n = NaN"},
 		{mod(func(c *Config) { c.Params.Kappa = -2 }), "diffusion"},
+		{mod(func(c *Config) { c.Params.Kappa, c.Params.Dt = 1e300, 1e300 }), "κ·dt"},
 		{mod(func(c *Config) {
 			c.Params.Edges = flow.Edges{North: flow.Closed, South: flow.Closed, East: flow.Closed, West: flow.Closed}
 		}), "closed"},

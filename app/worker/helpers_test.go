@@ -1,0 +1,176 @@
+package worker
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+	"testing"
+
+	"orogen/sim/grid"
+	"orogen/sim/simtest"
+)
+
+// sceneConfig returns the default preset at n cells a side; the configs
+// are built once and cloned, since Prepare reads and resamples the uplift
+// image.
+func sceneConfig(t testing.TB, n int) grid.Config {
+	t.Helper()
+	cfgMu.Lock()
+	defer cfgMu.Unlock()
+	c, ok := cfgs[n]
+	if !ok {
+		var err error
+		c, err = SceneConfig("", n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfgs[n] = c
+	}
+	c.Up = slices.Clone(c.Up)
+	c.Init = slices.Clone(c.Init)
+	return c
+}
+
+var (
+	cfgMu sync.Mutex
+	cfgs  = map[int]grid.Config{}
+)
+
+// lakeConfig returns the default preset at n cells a side on a rough start
+// with thousands of depressions and a low uplift (1/50 of the preset's),
+// so snapshots hold lakes with water: under the preset's uplift of 125 m
+// a step, every basin fills above the level its routing found, and the
+// water depths are all 0.
+func lakeConfig(t testing.TB, n int) grid.Config {
+	c := sceneConfig(t, n)
+	c.Init = simtest.Rough(n, n, 300, 3)
+	c.Up = simtest.Scale(c.Up, 0.02)
+	return c
+}
+
+// recorder collects every published frame through the test hook.
+type recorder struct {
+	mu     sync.Mutex
+	frames []*Frame
+}
+
+func (r *recorder) add(f *Frame) {
+	r.mu.Lock()
+	r.frames = append(r.frames, f)
+	r.mu.Unlock()
+}
+
+func (r *recorder) all() []*Frame {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.frames)
+}
+
+// startRecorded starts a worker whose frames are all recorded.
+func startRecorded(t testing.TB, cfg grid.Config, o Options) (*Worker, *recorder) {
+	t.Helper()
+	w, err := newWorker(cfg, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &recorder{}
+	w.onPublish = r.add
+	w.start()
+	t.Cleanup(w.Close)
+	return w, r
+}
+
+func start(t testing.TB, cfg grid.Config, o Options) *Worker {
+	t.Helper()
+	w, err := NewWith(cfg, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Close)
+	return w
+}
+
+// syncFrame sends cmds followed by a Sync, waits for the reply and returns the
+// frame published by then.
+func syncFrame(t testing.TB, w *Worker, cmds ...Command) *Frame {
+	t.Helper()
+	ch := make(chan uint64, 1)
+	want := w.SendSeq(append(cmds, Sync{ch})...)
+	if got := <-ch; got != want {
+		t.Fatalf("Sync replied %d; want %d", got, want)
+	}
+	f := w.Frame()
+	if f.Seq < want {
+		t.Fatalf("frame after Sync %d has Seq %d; want >= %d", want, f.Seq, want)
+	}
+	return f
+}
+
+// checkSnapshot checks that a snapshot's fields belong to one step:
+// receivers and drainage area form one drainage forest, all rain reaches a
+// root, and the water depths sit on the heights up to a lake level.
+func checkSnapshot(s *grid.Snapshot) error {
+	n := s.W * s.H
+	for name, l := range map[string]int{"Height": len(s.Height), "Area": len(s.Area), "Receivers": len(s.Receivers), "Water": len(s.Water)} {
+		if l != n {
+			return fmt.Errorf("len(%s) = %d; want %d", name, l, n)
+		}
+	}
+	if s.Uplift != nil && len(s.Uplift) != n {
+		return fmt.Errorf("len(Uplift) = %d; want %d", len(s.Uplift), n)
+	}
+	if s.Step != s.Stats.Step {
+		return fmt.Errorf("Step %d, Stats.Step %d; want equal", s.Step, s.Stats.Step)
+	}
+	cellA := s.Cell * s.Cell
+	var roots float64
+	for i, r := range s.Receivers {
+		if r < 0 || int(r) >= n {
+			return fmt.Errorf("receiver of %d is %d, outside the grid", i, r)
+		}
+		if h := float64(s.Height[i]); math.IsNaN(h) || math.IsInf(h, 0) {
+			return fmt.Errorf("height %g at %d", h, i)
+		}
+		if int(r) == i {
+			roots += float64(s.Area[i])
+			continue
+		}
+		// A receiver gathers its own cell and every donor's area; float32
+		// rounding is monotone, so this holds exactly.
+		if s.Area[r] < s.Area[i] {
+			return fmt.Errorf("cell %d: area %g drains to %d with area %g; want >= donor's", i, s.Area[i], r, s.Area[r])
+		}
+	}
+	// Sum of n float32 areas in float64: relative error ~ 1e-7 each.
+	if total := float64(n) * cellA; math.Abs(roots-total) > 1e-5*total {
+		return fmt.Errorf("area at roots sums to %g m²; want %g (the whole grid)", roots, total)
+	}
+	levels := make([]float64, 0, len(s.Lakes))
+	for _, lk := range s.Lakes {
+		levels = append(levels, float64(lk.Level))
+	}
+	slices.Sort(levels)
+	for i, d := range s.Water {
+		if d < 0 {
+			return fmt.Errorf("water depth %g at %d", d, i)
+		}
+		if d == 0 {
+			continue
+		}
+		// Water is Level - h in float32; h + water recovers the level to
+		// a few ulps of the level (1e-3 m covers ulps up to 8 km).
+		top := float64(s.Height[i]) + float64(d)
+		k, _ := slices.BinarySearch(levels, top)
+		near := math.Inf(1)
+		for _, j := range []int{k - 1, k} {
+			if j >= 0 && j < len(levels) {
+				near = min(near, math.Abs(levels[j]-top))
+			}
+		}
+		if near > 1e-3 {
+			return fmt.Errorf("cell %d: height %g + water %g = %g is %g m from every lake level", i, s.Height[i], d, top, near)
+		}
+	}
+	return nil
+}
