@@ -106,6 +106,12 @@ type Frame struct {
 	// nothing else. A successful Reset clears them.
 	CmdErr    error
 	CmdErrSeq uint64
+
+	// ParamsStep is the engine's step count when the parameters in force
+	// were set (0 for those it was built with): Snap.Step − ParamsStep
+	// steps have run on them. The desktop app measures with it how soon a
+	// slider change shows.
+	ParamsStep int
 }
 
 // Options tune a worker.
@@ -135,27 +141,28 @@ type Worker struct {
 	frame atomic.Pointer[Frame]
 
 	// Owned by the worker goroutine from here on.
-	e        *grid.Engine
-	cfg      grid.Config // the engine's, for SetHeights: size, uplift, noise, seed (Init dropped; Params from e)
-	interval time.Duration
-	pending  []Command // taken from the queue, not applied yet
-	replies  []reply
-	applied  uint64
-	running  bool
-	left     int
-	err      error
-	cmdErr   error
-	cmdSeq   uint64
-	conv     bool
-	last     grid.StepStats
-	hist     history
-	rate     meter
-	top      maxHeight
-	snap     *grid.Snapshot
-	stale    bool // the engine differs from snap
-	broken   bool // a step panicked: the engine's fields may disagree
-	pubSeq   uint64
-	pubAt    time.Time
+	e          *grid.Engine
+	cfg        grid.Config // the engine's, for SetHeights: size, uplift, noise, seed (Init dropped; Params from e)
+	interval   time.Duration
+	pending    []Command // taken from the queue, not applied yet
+	replies    []reply
+	applied    uint64
+	running    bool
+	left       int
+	err        error
+	cmdErr     error
+	cmdSeq     uint64
+	conv       bool
+	paramsStep int // engine step count when the parameters were last set
+	last       grid.StepStats
+	hist       history
+	rate       meter
+	top        maxHeight
+	snap       *grid.Snapshot
+	stale      bool // the engine differs from snap
+	broken     bool // a step panicked: the engine's fields may disagree
+	pubSeq     uint64
+	pubAt      time.Time
 
 	// For tests: the engine's step count after the last step, and a hook
 	// called with every frame, on the worker goroutine.
@@ -369,7 +376,9 @@ func (w *Worker) applyRun(run []Command) {
 		var err error
 		switch c := run[k].(type) {
 		case SetParams:
-			err = w.e.SetParams(c.P)
+			if err = w.e.SetParams(c.P); err == nil {
+				w.paramsStep = w.e.Stats().Step
+			}
 		case SetUplift:
 			if err = w.e.SetUplift(c.U); err == nil {
 				w.cfg.Up = c.U
@@ -430,7 +439,7 @@ func (w *Worker) rebuild(cfg grid.Config) error {
 	}
 	cfg.Init = nil
 	w.e, w.cfg = e, cfg
-	w.err, w.broken, w.conv, w.last = nil, false, false, grid.StepStats{}
+	w.err, w.broken, w.conv, w.last, w.paramsStep = nil, false, false, grid.StepStats{}, 0
 	w.hist.reset()
 	w.stale = true
 	w.steps.Store(0)
@@ -504,6 +513,8 @@ func (w *Worker) publish() {
 		Err:       w.err,
 		CmdErr:    w.cmdErr,
 		CmdErrSeq: w.cmdSeq,
+
+		ParamsStep: w.paramsStep,
 	}
 	if run {
 		f.StepsPerSec = w.rate.perSec()

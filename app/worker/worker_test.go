@@ -234,6 +234,12 @@ func TestSliderWithinTwoSteps(t *testing.T) {
 		if f.Snap.Step > s.step+2 {
 			t.Fatalf("SetParams #%d sent at step %d first shows at step %d; want <= %d", s.seq, s.step, f.Snap.Step, s.step+2)
 		}
+		// ParamsStep says when they took effect: at or after the send, and
+		// at most 2 steps before the frame.
+		if f.ParamsStep < s.step || f.Snap.Step-f.ParamsStep > 2 {
+			t.Fatalf("SetParams #%d sent at step %d: frame at step %d says ParamsStep %d; want in [%d, %d]",
+				s.seq, s.step, f.Snap.Step, f.ParamsStep, s.step, f.Snap.Step)
+		}
 	}
 }
 
