@@ -2,9 +2,12 @@
 # Checks the system packages Orogen needs and installs the missing ones when
 # run as root; otherwise prints the exact apt-get line to run.
 set -euo pipefail
-# Headless engine and CLI: a C compiler is not needed (no cgo yet), git and
-# make are. The desktop app (cgo, OpenGL, Xvfb for its test) adds its own.
-pkgs=(git make ca-certificates)
+# git and make build everything; the desktop app links cimgui-go and Ebiten
+# through cgo (a C/C++ compiler, X11 and OpenGL headers) and its test opens
+# a real window under Xvfb (xvfb-run needs xauth).
+pkgs=(git make ca-certificates gcc g++ pkg-config
+	libx11-dev libxrandr-dev libxcursor-dev libxinerama-dev libxi-dev libxxf86vm-dev
+	libgl1-mesa-dev libasound2-dev xvfb xauth)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

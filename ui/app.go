@@ -1,0 +1,323 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"os"
+	"path/filepath"
+	"runtime/pprof"
+	"time"
+
+	"github.com/AllenDang/cimgui-go/backend"
+	ebitenbackend "github.com/AllenDang/cimgui-go/backend/ebiten-backend"
+	"github.com/AllenDang/cimgui-go/imgui"
+	"github.com/AllenDang/cimgui-go/implot"
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"orogen/app/doc"
+	"orogen/app/prefs"
+	"orogen/app/worker"
+	"orogen/brushes"
+	"orogen/sim/grid"
+	"orogen/uplifttree"
+	"orogen/viewer"
+)
+
+// Options start the window.
+type Options struct {
+	Scene   string // preset name or scene file to open; "" = the default preset
+	Project string // project file to open instead of a scene
+	Script  string // drive the session from this script (see script.go)
+	Size    int    // grid cells per side for Scene; 0 = the scene's own
+	Width   int    // window size in logical pixels; 0 = the last one
+	Height  int
+}
+
+// Run opens the window and returns when it closes. It returns the error a
+// script failed with, if any.
+func Run(o Options) error {
+	var cmds []command
+	if o.Script != "" {
+		f, err := os.Open(o.Script)
+		if err != nil {
+			return fmt.Errorf("script: %w", err)
+		}
+		cmds, err = parseScript(f)
+		f.Close()
+		if err != nil {
+			return err
+		}
+	}
+	a, err := newApp(o)
+	if err != nil {
+		return err
+	}
+	if o.Script != "" {
+		a.script = &scriptRun{cmds: cmds}
+	}
+	defer a.shutdown()
+	// OROGEN_CPUPROFILE=FILE profiles the session (frame-rate work).
+	if p := os.Getenv("OROGEN_CPUPROFILE"); p != "" {
+		if f, err := os.Create(p); err == nil {
+			if pprof.StartCPUProfile(f) == nil {
+				defer func() { pprof.StopCPUProfile(); f.Close() }()
+			}
+		}
+	}
+	if err := ebiten.RunGameWithOptions(a, &ebiten.RunGameOptions{}); err != nil && !errors.Is(err, ebiten.Termination) {
+		return err
+	}
+	if a.script != nil && a.script.err != nil {
+		return a.script.err
+	}
+	return nil
+}
+
+// tool is what the left mouse button does in the viewport.
+type tool int
+
+const (
+	toolPaint tool = iota
+	toolSegment
+	toolValley
+	toolSelect
+)
+
+var toolNames = [...]string{"Paint", "Range segment", "Valley", "Select / edit"}
+
+// App is the desktop application: an ebiten.Game whose Update builds the
+// ImGui frame and applies the user's edits to the document, and whose Draw
+// only draws. The simulation runs in the worker goroutine; relief pictures
+// are made by the renderer goroutine; neither is ever waited on.
+type App struct {
+	be    *ebitenbackend.EbitenBackend
+	gui   *guiRenderer
+	prefs prefs.Prefs
+	log   logBuf
+
+	doc  *doc.Doc
+	path string // project file; "" for an untitled document
+
+	wk          *worker.Worker
+	sentUplift  uint64 // doc uplift version the engine has
+	sentChanged uint64 // doc change count the engine params reflect
+	rend        *renderer
+	sentParams  grid.Params
+	lastErr     error
+	lastCmdErr  error
+	lag         sliderLag
+	lastSnap    *grid.Snapshot
+	lastOpts    viewer.Options
+	lastUpVer   uint64
+	mapImg      *ebiten.Image
+	mapW, mapH  int
+
+	view     viewer.View
+	vopts    viewer.Options
+	fitView  bool
+	vp       viewport // the Viewport window's map area, screen pixels
+	arrows   bool
+	showPlot bool
+
+	tool    tool
+	brush   brushes.Brush
+	painter painting
+	placing placement
+	sel     uplifttree.ID
+	drag    handleDrag
+
+	autosaveState
+	treeUI  treeEdit
+	target  float64 // the target height helper's input, metres
+	plotBuf []float64
+	statsOf *grid.Snapshot // the snapshot maxH and meanH describe
+	maxH    float64
+	meanH   float64
+	help    helpState
+
+	browser fileBrowser
+	modal   modal
+
+	script      *scriptRun
+	screenshot  string
+	frames      int
+	fps         fpsMeter
+	lastSave    time.Time
+	scale       float64 // device scale factor
+	quitting    bool
+	layoutDone  bool
+	resetLayout bool
+	winClass    *imgui.WindowClass
+}
+
+// viewport is the screen rectangle the map is drawn in.
+type viewport struct {
+	x, y, w, h float32
+	hovered    bool
+}
+
+func newApp(o Options) (*App, error) {
+	a := &App{brush: brushes.Default(brushes.Raise), vopts: viewer.DefaultOptions(), fitView: true, showPlot: true, target: 2000}
+	a.brush.Radius = 16
+	a.brush.Strength = 0.25
+	p, err := prefs.Load()
+	if err != nil {
+		a.log.add(levelWarn, "settings: %v (using defaults)", err)
+	}
+	a.prefs = p
+	w, h := o.Width, o.Height
+	if w == 0 || h == 0 {
+		w, h = p.WindowW, p.WindowH
+	}
+	if w < 640 || h < 400 {
+		w, h = 1440, 900
+	}
+
+	a.be = ebitenbackend.NewEbitenBackend()
+	if _, err := backend.CreateBackend(a.be); err != nil && !errors.Is(err, backend.CExposerError) {
+		return nil, fmt.Errorf("ui: %w", err)
+	}
+	a.be.CreateWindow("Orogen", w, h)
+	a.gui = newGUIRenderer()
+	implot.CreateContext()
+	io := imgui.CurrentIO()
+	io.SetConfigFlags(io.ConfigFlags() | imgui.ConfigFlagsDockingEnable | imgui.ConfigFlagsNavEnableKeyboard)
+	if dir, err := prefs.Dir(); err == nil {
+		if os.MkdirAll(dir, 0o755) == nil {
+			io.SetIniFilename(filepath.Join(dir, "imgui.ini"))
+		}
+	}
+	a.scale = ebiten.Monitor().DeviceScaleFactor()
+	if a.scale > 1 {
+		imgui.CurrentStyle().ScaleAllSizes(float32(a.scale))
+		imgui.CurrentStyle().SetFontScaleMain(float32(a.scale))
+	}
+	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
+	ebiten.SetWindowClosingHandled(true)
+	ebiten.SetWindowSize(w, h)
+	ebiten.SetWindowTitle("Orogen")
+	ebiten.SetTPS(60)
+	ebiten.SetVsyncEnabled(true)
+
+	if err := a.openInitial(o); err != nil {
+		return nil, err
+	}
+	a.rend = newRenderer()
+	a.lastSave = time.Now()
+	a.checkRecovery()
+	return a, nil
+}
+
+func (a *App) shutdown() {
+	if a.wk != nil {
+		a.wk.Close()
+	}
+	if a.rend != nil {
+		a.rend.close()
+	}
+	if a.script == nil {
+		a.prefs.WindowW, a.prefs.WindowH = ebiten.WindowSize()
+		if err := a.prefs.Save(); err != nil {
+			fmt.Fprintln(os.Stderr, "orogen: saving settings:", err)
+		}
+	}
+	if !a.doc.Dirty() {
+		if err := prefs.ClearRecovery(); err != nil {
+			fmt.Fprintln(os.Stderr, "orogen: clearing the recovery file:", err)
+		}
+	}
+}
+
+// Update handles input and builds the ImGui frame (ebiten.Game).
+func (a *App) Update() error {
+	a.frames++
+	a.fps.tick(time.Now())
+	a.be.BeginFrame()
+	a.buildFrame()
+	a.be.EndFrame()
+	a.syncEngine()
+	a.syncPicture()
+	a.autosave()
+	if a.script != nil {
+		a.stepScript()
+	}
+	if ebiten.IsWindowBeingClosed() && !a.quitting {
+		a.requestQuit()
+	}
+	if a.quitting {
+		return ebiten.Termination
+	}
+	return nil
+}
+
+// Draw draws the map under the ImGui frame (ebiten.Game). It reads only
+// what Update prepared.
+func (a *App) Draw(screen *ebiten.Image) {
+	screen.Fill(colBackground)
+	if a.mapImg != nil && a.vp.w > 0 && a.vp.h > 0 {
+		r := image.Rect(int(a.vp.x), int(a.vp.y), int(a.vp.x+a.vp.w), int(a.vp.y+a.vp.h))
+		dst := screen.SubImage(r).(*ebiten.Image)
+		op := &ebiten.DrawImageOptions{}
+		op.GeoM.Scale(a.view.Zoom, a.view.Zoom)
+		ox, oy := a.mapToScreen(0, 0)
+		op.GeoM.Translate(ox, oy)
+		if a.view.Zoom >= 1 {
+			op.Filter = ebiten.FilterNearest
+		} else {
+			op.Filter = ebiten.FilterLinear
+		}
+		dst.DrawImage(a.mapImg, op)
+	}
+	if os.Getenv("OROGEN_DEBUG_NOGUI") == "" {
+		a.gui.render(screen)
+	}
+	if a.screenshot != "" {
+		a.saveScreenshot(screen, a.screenshot)
+		a.screenshot = ""
+	}
+}
+
+// Layout sizes the screen in device pixels, so the picture stays sharp on
+// HiDPI monitors (ebiten.Game).
+func (a *App) Layout(w, h int) (int, int) {
+	s := a.scale
+	if s < 1 {
+		s = 1
+	}
+	dw, dh := int(float64(w)*s), int(float64(h)*s)
+	a.be.Layout(dw, dh)
+	return dw, dh
+}
+
+// mapToScreen and screenToMap convert between map coordinates (cell i
+// spans [i, i+1)) and screen pixels through the view.
+func (a *App) mapToScreen(mx, my float64) (float64, float64) {
+	sx, sy := a.view.ToScreen(mx, my, float64(a.vp.w), float64(a.vp.h))
+	return sx + float64(a.vp.x), sy + float64(a.vp.y)
+}
+
+func (a *App) screenToMap(sx, sy float64) (float64, float64) {
+	return a.view.ToMap(sx-float64(a.vp.x), sy-float64(a.vp.y), float64(a.vp.w), float64(a.vp.h))
+}
+
+// fpsMeter measures frames per second over the last second.
+type fpsMeter struct {
+	t0    time.Time
+	n     int
+	value float64
+	all   []float64
+}
+
+func (f *fpsMeter) tick(now time.Time) {
+	if f.t0.IsZero() {
+		f.t0 = now
+		return
+	}
+	f.n++
+	if d := now.Sub(f.t0); d >= time.Second {
+		f.value = float64(f.n) / d.Seconds()
+		f.all = append(f.all, f.value)
+		f.t0, f.n = now, 0
+	}
+}

@@ -1,0 +1,362 @@
+package ui
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/AllenDang/cimgui-go/imgui"
+	"github.com/AllenDang/cimgui-go/implot"
+
+	"orogen/app/run"
+	"orogen/app/worker"
+	"orogen/brushes"
+	"orogen/sim/grid"
+	"orogen/viewer"
+)
+
+var (
+	kindLabels    = []string{"Raise", "Lower", "Smooth", "Flatten", "Set value", "Noise", "Erase"}
+	falloffLabels = []string{"Smooth", "Linear", "Constant"}
+	overlayLabels = []string{"None", "Uplift", "Drainage", "Slope"}
+)
+
+func (a *App) toolsWindow() {
+	if !imgui.Begin(winTools) {
+		imgui.End()
+		return
+	}
+	imgui.SeparatorText("Tool")
+	for t := toolPaint; t <= toolSelect; t++ {
+		if imgui.RadioButtonBool(toolNames[t], a.tool == t) {
+			a.tool = t
+		}
+	}
+	switch a.tool {
+	case toolPaint:
+		imgui.SeparatorText("Brush")
+		k := int32(a.brush.Kind)
+		if imgui.ComboStrarr("kind", &k, kindLabels, int32(len(kindLabels))) {
+			a.brush.Kind = brushes.Kind(k)
+		}
+		fo := int32(a.brush.Falloff)
+		if imgui.ComboStrarr("falloff", &fo, falloffLabels, int32(len(falloffLabels))) {
+			a.brush.Falloff = brushes.Falloff(fo)
+		}
+		sliderF64("radius (cells)", &a.brush.Radius, 1, 512, true, "%.1f", "Brush radius in grid cells. [ and ] change it.")
+		sliderF64("strength", &a.brush.Strength, 0.001, 1, false, "%.3f", "How far one stamp moves a pixel toward the brush's goal.")
+		sliderF64("spacing", &a.brush.Spacing, brushes.MinSpacing, brushes.MaxSpacing, false, "%.2f",
+			"Distance between stamps along the stroke, as a fraction of the radius: strokes do not depend on mouse speed.")
+		if a.brush.Kind == brushes.Set {
+			sliderF64("value", &a.brush.Value, -1, 2, false, "%.3f", "The normalized uplift that Set paints toward (1 = the uplift scale).")
+		}
+		if a.brush.Kind == brushes.Noise {
+			sliderF64("noise scale (cells)", &a.brush.NoiseScale, 0, 512, false, "%.1f", "Wavelength of the first noise octave; 0 uses the radius.")
+		}
+		textDisabled("Paints the normalized uplift layer \"" + a.doc.PaintLayer() + "\"; the uplift overlay shows while painting.")
+	case toolSegment:
+		textWrapped("Drag on the map to place a mountain range from where you press to where you release. Select it to drag its ends and radius.")
+	case toolValley:
+		textWrapped("Drag on the map to cut a valley. Under the tree's Sum its floor lowers the uplift.")
+	case toolSelect:
+		textWrapped("Click a primitive to select it; drag the yellow handles to move its ends or change its radius. Each drag is one undo step.")
+	}
+	imgui.End()
+}
+
+// sliderF64 is a float slider over a float64, logarithmic when asked.
+func sliderF64(label string, v *float64, lo, hi float64, log bool, format, help string) bool {
+	f := float32(*v)
+	flags := imgui.SliderFlagsAlwaysClamp
+	if log {
+		flags |= imgui.SliderFlagsLogarithmic
+	}
+	changed := imgui.SliderFloatV(label, &f, float32(lo), float32(hi), format, flags)
+	if help != "" && imgui.IsItemHovered() {
+		tooltip(help)
+	}
+	if changed {
+		*v = float64(f)
+	}
+	return changed
+}
+
+func (a *App) simulationWindow() {
+	if !imgui.Begin(winSimulation) {
+		imgui.End()
+		return
+	}
+	f := a.wk.Frame()
+	label := "Run"
+	if f.Running {
+		label = "Pause"
+	}
+	if imgui.Button(label + "###runpause") {
+		a.toggleRun()
+	}
+	imgui.SameLine()
+	if imgui.Button("Step") {
+		a.wk.Send(worker.Pause{}, worker.Step{N: 1})
+	}
+	imgui.SameLine()
+	if imgui.Button("Reset") {
+		a.resetTerrain()
+	}
+	imgui.SameLine()
+	textDisabled("engine: grid")
+	if f.Err != nil {
+		imgui.PushStyleColorVec4(imgui.ColText, imgui.Vec4{X: 1, Y: 0.45, Z: 0.45, W: 1})
+		textWrapped("Stopped: " + f.Err.Error())
+		imgui.PopStyleColor()
+	}
+	s := f.Snap
+	imgui.TextUnformatted(fmt.Sprintf("step %d   %.3g Myr   %.1f steps/s", s.Step, s.Time/1e6, f.StepsPerSec))
+	if a.statsOf != s {
+		a.statsOf = s
+		a.maxH, a.meanH = heightStats(s.Height)
+	}
+	maxH, meanH := a.maxH, a.meanH
+	conv := ""
+	if f.Converged {
+		conv = "   steady state"
+	}
+	imgui.TextUnformatted(fmt.Sprintf("max height %.0f m   mean %.0f m   max |dh| %.3g m%s", maxH, meanH, s.Stats.MaxDh, conv))
+	imgui.TextUnformatted(fmt.Sprintf("lakes %d   talus-clamped %d   %d×%d cells", s.Stats.Lakes, s.Stats.Clamped, s.W, s.H))
+
+	imgui.SeparatorText("Parameters")
+	a.sliderPanel()
+	a.targetHeight()
+
+	if imgui.CollapsingHeaderTreeNodeFlagsV("Timings (ms per phase)", 0) {
+		var total float64
+		for i, n := range grid.PhaseNames {
+			imgui.TextUnformatted(fmt.Sprintf("%-10s %6.2f", n, f.PhaseMs[i]))
+			total += f.PhaseMs[i]
+		}
+		imgui.TextUnformatted(fmt.Sprintf("%-10s %6.2f", "step", total))
+		imgui.TextUnformatted(fmt.Sprintf("%-10s %6.2f", "picture", a.rend.renderMs()))
+	}
+	if a.showPlot {
+		a.plot(f)
+	}
+	imgui.End()
+}
+
+func heightStats(h []float32) (maxH, mean float64) {
+	if len(h) == 0 {
+		return 0, 0
+	}
+	maxH = math.Inf(-1)
+	var sum float64
+	for _, v := range h {
+		maxH = max(maxH, float64(v))
+		sum += float64(v)
+	}
+	return maxH, sum / float64(len(h))
+}
+
+// sliderPanel draws the live sliders. A drag is one undo step: the
+// document merges changes with the same key until the gesture ends.
+func (a *App) sliderPanel() {
+	for _, s := range sliders {
+		v := a.sliderValue(s.name)
+		f := float32(v)
+		flags := imgui.SliderFlagsAlwaysClamp
+		if s.log {
+			flags |= imgui.SliderFlagsLogarithmic
+		}
+		label := s.label
+		if s.unit != "" {
+			label += " (" + s.unit + ")"
+		}
+		changed := imgui.SliderFloatV(label, &f, float32(s.min), float32(s.max), s.format, flags)
+		if imgui.IsItemHovered() {
+			tooltip(s.help)
+		}
+		if changed {
+			if err := a.setSlider(s.name, float64(f)); err != nil {
+				a.showError("Parameter "+s.name, err)
+			}
+		}
+		if imgui.IsItemDeactivated() {
+			a.doc.EndGesture()
+		}
+	}
+}
+
+// sliderValue returns a live parameter in the slider's units.
+func (a *App) sliderValue(name string) float64 {
+	sc := a.doc.Scene()
+	p := sc.Params
+	switch name {
+	case "k":
+		return p.K
+	case "m":
+		return p.M
+	case "n":
+		return p.N
+	case "dt":
+		return p.DtYr
+	case "talus":
+		if p.Talus.Mode == "constant" {
+			return p.Talus.AngleDeg
+		}
+		return 85
+	case "diffusion":
+		return p.DiffusionM2PerYr
+	case "umax":
+		return sc.Uplift.UmaxMPerYr
+	case "threshold":
+		return a.vopts.RiverThresholdM2 / 1e6
+	}
+	return math.NaN()
+}
+
+// setSlider changes a live parameter; the engine gets it at its next step.
+func (a *App) setSlider(name string, v float64) error {
+	if v != v || math.IsInf(v, 0) {
+		return fmt.Errorf("%s = %v: not a number", name, v)
+	}
+	s, ok := sliderByName(name)
+	if !ok {
+		return fmt.Errorf("unknown parameter %q", name)
+	}
+	if v < s.min || v > s.max {
+		return fmt.Errorf("%s = %g is outside [%g, %g] %s", name, v, s.min, s.max, s.unit)
+	}
+	sc := a.doc.Scene()
+	p := sc.Params
+	switch name {
+	case "k":
+		p.K = v
+	case "m":
+		p.M = v
+	case "n":
+		p.N = v
+	case "dt":
+		p.DtYr = v
+	case "talus":
+		p.Talus.Mode = "constant"
+		p.Talus.AngleDeg = v
+	case "diffusion":
+		p.DiffusionM2PerYr = v
+	case "umax":
+		return a.doc.SetUmax(v, "slider:umax")
+	case "threshold":
+		a.vopts.RiverThresholdM2 = v * 1e6
+		return nil
+	}
+	return a.doc.SetParams(p, "slider:"+name)
+}
+
+// targetHeight sets k from the steady-state peak h_max ~ 2.244·u/k (000
+// §6.2 with the paper's defaults: m = 0.5, n = 1).
+func (a *App) targetHeight() {
+	imgui.SetNextItemWidth(120)
+	imgui.InputDoubleV("target height (m)", &a.target, 100, 1000, "%.0f", 0)
+	imgui.SameLine()
+	if imgui.Button("Set k") {
+		u := a.doc.Scene().Uplift.UmaxMPerYr
+		if !(a.target > 0) || !(u > 0) {
+			a.showError("Target height", fmt.Errorf("need a positive target height and uplift scale (got %g m, %g m/yr)", a.target, u))
+		} else {
+			k := run.TargetK(u, a.target)
+			if err := a.setSlider("k", k); err != nil {
+				a.showError("Target height", err)
+			} else {
+				a.doc.EndGesture()
+				a.log.add(levelInfo, "k = %.3g /yr for a steady-state peak near %.0f m", k, a.target)
+			}
+		}
+	}
+	if imgui.IsItemHovered() {
+		tooltip("Sets k so that the highest steady-state peak is near the target: h_max ~ 2.244·u/k (000 §6.2, m = 0.5, n = 1).")
+	}
+}
+
+// plot draws max |dh| and max height against the step number.
+func (a *App) plot(f *worker.Frame) {
+	n := len(f.History)
+	if n < 2 {
+		return
+	}
+	if cap(a.plotBuf) < 3*n {
+		a.plotBuf = make([]float64, 3*n)
+	}
+	xs, dh, hh := a.plotBuf[:n], a.plotBuf[n:2*n], a.plotBuf[2*n:3*n]
+	for i, s := range f.History {
+		xs[i], dh[i], hh[i] = float64(s.Step), max(s.MaxDhM, 1e-9), s.MaxHeightM
+	}
+	if implot.BeginPlotV("##history", vec2(-1, 220), implot.FlagsNoTitle) {
+		implot.SetupAxesV("step", "max |dh| (m)", implot.AxisFlagsAutoFit, implot.AxisFlagsAutoFit)
+		implot.SetupAxisScalePlotScale(implot.AxisY1, implot.ScaleLog10)
+		implot.SetupAxisV(implot.AxisY2, "max height (m)", implot.AxisFlagsAutoFit|implot.AxisFlagsOpposite)
+		implot.SetAxes(implot.AxisX1, implot.AxisY1)
+		implot.PlotLinedoublePtrdoublePtr("max |dh|", &xs[0], &dh[0], int32(n))
+		implot.SetAxes(implot.AxisX1, implot.AxisY2)
+		implot.PlotLinedoublePtrdoublePtr("max height", &xs[0], &hh[0], int32(n))
+		implot.EndPlot()
+	}
+}
+
+func (a *App) overlaysWindow() {
+	if !imgui.Begin(winOverlays) {
+		imgui.End()
+		return
+	}
+	o := int32(a.vopts.Overlay)
+	if imgui.ComboStrarr("overlay", &o, overlayLabels, int32(len(overlayLabels))) {
+		a.vopts.Overlay = viewer.Overlay(o)
+	}
+	sliderF64("opacity", &a.vopts.OverlayAlpha, 0, 1, false, "%.2f", "How strongly the overlay covers the relief.")
+	imgui.Checkbox("rivers", &a.vopts.Rivers)
+	imgui.SameLine()
+	imgui.Checkbox("lakes", &a.vopts.Lakes)
+	imgui.SameLine()
+	imgui.Checkbox("flow arrows", &a.arrows)
+	if imgui.IsItemHovered() {
+		tooltip("Arrows from each cell to its receiver, drawn when cells are at least 8 pixels wide.")
+	}
+	sliderF64("sun azimuth (°)", &a.vopts.LightAzimuthDeg, 0, 360, false, "%.0f", "Direction the light comes from, clockwise from north.")
+	sliderF64("sun altitude (°)", &a.vopts.LightAltitudeDeg, 5, 90, false, "%.0f", "Height of the light above the horizon.")
+	sliderF64("exaggeration", &a.vopts.Exaggeration, 0.1, 20, true, "%.2f", "Vertical exaggeration of the hillshade.")
+	imgui.End()
+}
+
+func (a *App) logWindow() {
+	if !imgui.Begin(winLog) {
+		imgui.End()
+		return
+	}
+	if imgui.Button("Clear") {
+		a.log.lines = nil
+	}
+	imgui.SameLine()
+	if imgui.Button("Copy") {
+		var b strings.Builder
+		for _, l := range a.log.lines {
+			fmt.Fprintf(&b, "%s %s %s\n", l.t.Format("15:04:05"), levelNames[l.lvl], l.text)
+		}
+		imgui.SetClipboardText(b.String())
+	}
+	if imgui.BeginChildStr("##log") {
+		for _, l := range a.log.lines {
+			col := imgui.Vec4{X: 0.85, Y: 0.85, Z: 0.85, W: 1}
+			switch l.lvl {
+			case levelWarn:
+				col = imgui.Vec4{X: 1, Y: 0.8, Z: 0.3, W: 1}
+			case levelError:
+				col = imgui.Vec4{X: 1, Y: 0.45, Z: 0.45, W: 1}
+			}
+			imgui.PushStyleColorVec4(imgui.ColText, col)
+			imgui.TextUnformatted(l.t.Format("15:04:05") + "  " + l.text)
+			imgui.PopStyleColor()
+		}
+		if a.log.scroll {
+			imgui.SetScrollHereYV(1)
+			a.log.scroll = false
+		}
+	}
+	imgui.EndChild()
+	imgui.End()
+}

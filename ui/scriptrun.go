@@ -1,0 +1,244 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"orogen/app/safefile"
+	"orogen/app/worker"
+	"orogen/brushes"
+)
+
+// scriptRun executes a parsed script, one command per frame; waits hold
+// the script until a condition is met or a time limit passes.
+type scriptRun struct {
+	cmds    []command
+	next    int
+	until   func() bool // the current wait, nil when none
+	limit   time.Time
+	waitFor string
+	err     error
+	start   time.Time
+	fpsFrom int // index into fps.all where the current run/steps started
+}
+
+// waitLimit bounds every wait so a stuck session fails instead of hanging.
+const waitLimit = 10 * time.Minute
+
+func (s *scriptRun) fail(err error) {
+	if s.err == nil {
+		s.err = err
+	}
+}
+
+func (s *scriptRun) wait(what string, until func() bool) {
+	s.until, s.waitFor, s.limit = until, what, time.Now().Add(waitLimit)
+}
+
+func (a *App) stepScript() {
+	s := a.script
+	if s.start.IsZero() {
+		s.start = time.Now()
+	}
+	if s.err != nil {
+		a.quitting = true
+		return
+	}
+	if s.until != nil {
+		if !s.until() {
+			if time.Now().After(s.limit) {
+				s.fail(fmt.Errorf("script: timed out waiting for %s", s.waitFor))
+			}
+			return
+		}
+		s.until = nil
+	}
+	if s.next >= len(s.cmds) {
+		a.quitting = true
+		return
+	}
+	c := s.cmds[s.next]
+	s.next++
+	if err := a.runCommand(c); err != nil {
+		s.fail(fmt.Errorf("script line %d (%s): %w", c.line, c.name, err))
+		a.log.add(levelError, "%v", s.err)
+	}
+}
+
+// runCommand carries out one script command through the app's own paths.
+// Arguments were checked by parseScript.
+func (a *App) runCommand(c command) error {
+	num := func(i int) float64 { v, _ := c.num(i); return v }
+	switch c.name {
+	case "wait":
+		n, _ := c.count(0)
+		end := a.frames + n
+		a.script.wait(fmt.Sprintf("%d frames", n), func() bool { return a.frames >= end })
+	case "stroke":
+		k, _ := brushes.ParseKind(c.args[0])
+		a.tool = toolPaint
+		a.brush.Kind = k
+		if len(c.args) > 5 {
+			a.brush.Radius = num(5)
+		}
+		if len(c.args) > 6 {
+			a.brush.Strength = num(6)
+		}
+		// Cell (i, j) is map point (i + 0.5, j + 0.5).
+		x0, y0, x1, y1 := num(1)+0.5, num(2)+0.5, num(3)+0.5, num(4)+0.5
+		a.paintBegin(x0, y0)
+		if !a.painter.active {
+			return fmt.Errorf("the stroke did not start")
+		}
+		const pieces = 16 // as a mouse would report it, in pieces
+		for i := 1; i <= pieces; i++ {
+			t := float64(i) / pieces
+			a.paintTo(x0+t*(x1-x0), y0+t*(y1-y0))
+		}
+		a.paintEnd()
+	case "segment", "valley":
+		t := toolSegment
+		if c.name == "valley" {
+			t = toolValley
+		}
+		before := a.doc.Tree().Len()
+		a.place(t, num(0)+0.5, num(1)+0.5, num(2)+0.5, num(3)+0.5)
+		if a.doc.Tree().Len() == before {
+			return fmt.Errorf("nothing was placed")
+		}
+	case "set":
+		if err := a.setSlider(c.args[0], num(1)); err != nil {
+			return err
+		}
+		a.doc.EndGesture()
+		a.syncEngine()
+		if c.args[0] != "threshold" && c.args[0] != "umax" {
+			a.lag = sliderLag{waiting: true, want: a.sentParams, steps: a.lag.steps}
+		}
+		a.log.add(levelInfo, "set %s = %s", c.args[0], c.args[1])
+	case "run":
+		a.wk.Send(worker.Run{})
+		a.script.fpsFrom = len(a.fps.all)
+	case "pause":
+		a.wk.Send(worker.Pause{})
+	case "steps":
+		n, _ := c.count(0)
+		a.runSteps(n)
+	case "undo":
+		a.undo()
+	case "redo":
+		a.redo()
+	case "new":
+		a.newDoc()
+	case "save":
+		if !a.saveTo(c.args[0]) {
+			return fmt.Errorf("saving %s failed", c.args[0])
+		}
+	case "open":
+		a.openPath(c.args[0])
+	case "export":
+		if c.args[0] == "heightmap" {
+			a.exportHeightmap(c.args[1])
+		} else {
+			a.exportMasks(c.args[1], ".png")
+		}
+	case "import":
+		if c.args[0] == "uplift" {
+			a.importUplift(c.args[1])
+		} else {
+			a.importHeightmap(c.args[1])
+		}
+	case "screenshot":
+		a.screenshot = c.args[0]
+		// Draw takes it after this Update; the next command waits a frame.
+		end := a.frames + 1
+		a.script.wait("the screenshot", func() bool { return a.frames > end })
+	case "report":
+		return a.writeReport(c.args[0])
+	case "expect-log":
+		want := strings.Join(c.args, " ")
+		if !a.log.contains(want) {
+			return fmt.Errorf("the log has no line with %q", want)
+		}
+	case "quit":
+		a.quitting = true
+	}
+	return nil
+}
+
+// runSteps pauses the engine, then runs n steps and waits until the n-th
+// shows.
+func (a *App) runSteps(n int) {
+	paused := make(chan uint64, 1)
+	a.wk.Send(worker.Pause{}, worker.Sync{Done: paused})
+	base := -1
+	a.script.fpsFrom = len(a.fps.all)
+	a.script.wait(fmt.Sprintf("%d engine steps", n), func() bool {
+		if base < 0 {
+			select {
+			case <-paused:
+				base = a.wk.Frame().Snap.Step
+				a.wk.Send(worker.Step{N: n})
+			default:
+				return false
+			}
+		}
+		return a.wk.Frame().Snap.Step >= base+n
+	})
+}
+
+// report is what `report PATH` writes: the figures the issue asks for.
+type report struct {
+	Frames        int       `json:"frames"`
+	Seconds       float64   `json:"seconds"`
+	FPS           []float64 `json:"fps_per_second"`
+	FPSMean       float64   `json:"fps_mean"`
+	FPSMin        float64   `json:"fps_min_while_running"`
+	StepsPerSec   float64   `json:"engine_steps_per_s"`
+	Width         int       `json:"width"`
+	Height        int       `json:"height"`
+	Step          int       `json:"step"`
+	RenderMs      float64   `json:"picture_ms"`
+	SliderLag     []int     `json:"slider_lag_steps"`
+	PhaseMs       []float64 `json:"phase_ms"`
+	WindowW       int       `json:"window_w"`
+	WindowH       int       `json:"window_h"`
+	ProjectPath   string    `json:"project,omitempty"`
+	Unsaved       bool      `json:"unsaved"`
+	UpliftVersion uint64    `json:"uplift_version"`
+}
+
+func (a *App) writeReport(path string) error {
+	f := a.wk.Frame()
+	r := report{Frames: a.frames, Seconds: time.Since(a.script.start).Seconds(), FPS: a.fps.all,
+		StepsPerSec: f.StepsPerSec, Width: f.Snap.W, Height: f.Snap.H, Step: f.Snap.Step,
+		RenderMs: a.rend.renderMs(), SliderLag: a.lag.steps, PhaseMs: f.PhaseMs[:],
+		ProjectPath: a.path, Unsaved: a.dirty(), UpliftVersion: a.doc.UpliftVersion()}
+	r.WindowW, r.WindowH = ebiten.WindowSize()
+	if r.Seconds > 0 {
+		r.FPSMean = float64(a.frames) / r.Seconds
+	}
+	// The lowest one-second rate since the last run/steps command, leaving
+	// out the first second (it holds the command's own work).
+	r.FPSMin = -1
+	if from := a.script.fpsFrom + 1; from < len(a.fps.all) {
+		r.FPSMin = a.fps.all[from]
+		for _, v := range a.fps.all[from:] {
+			r.FPSMin = min(r.FPSMin, v)
+		}
+	}
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := safefile.WriteBytes(path, append(b, '\n')); err != nil {
+		return err
+	}
+	a.log.add(levelInfo, "report %s", filepath.Base(path))
+	return nil
+}

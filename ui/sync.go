@@ -1,0 +1,133 @@
+package ui
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/png"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"orogen/app/run"
+	"orogen/app/safefile"
+	"orogen/app/worker"
+	"orogen/sim/grid"
+	"orogen/viewer"
+)
+
+var colBackground = color.RGBA{0x1e, 0x1f, 0x22, 0xff}
+
+// syncEngine hands the document's changes to the worker: the uplift when
+// it changed (a copy the worker then owns) and the engine parameters when
+// they changed. Both apply at the engine's next step.
+func (a *App) syncEngine() {
+	if v := a.doc.UpliftVersion(); v != a.sentUplift {
+		a.sentUplift = v
+		a.wk.Send(worker.SetUplift{U: append([]float32(nil), a.doc.Uplift().Data...)})
+	}
+	if c := a.doc.Changed(); c != a.sentChanged {
+		a.sentChanged = c
+		p, err := run.EngineParams(a.doc.Scene())
+		if err != nil {
+			a.log.add(levelError, "parameters not sent to the engine: %v", err)
+		} else if p != a.sentParams {
+			a.sentParams = p
+			a.wk.Send(worker.SetParams{P: p})
+		}
+	}
+	f := a.wk.Frame()
+	if f.Err != nil && f.Err != a.lastErr {
+		a.log.add(levelError, "simulation stopped: %v (Reset starts it again)", f.Err)
+	}
+	a.lastErr = f.Err
+	if f.CmdErr != nil && f.CmdErr != a.lastCmdErr {
+		a.log.add(levelError, "engine refused a change: %v", f.CmdErr)
+	}
+	a.lastCmdErr = f.CmdErr
+	if a.lag.waiting && f.Snap.Param == a.lag.want && f.Snap.Step > f.ParamsStep {
+		a.lag.waiting = false
+		a.lag.steps = append(a.lag.steps, f.Snap.Step-f.ParamsStep)
+	}
+}
+
+// sliderLag measures how many engine steps a slider change takes to show:
+// the steps run on the new parameters by the first frame whose terrain
+// they shaped.
+type sliderLag struct {
+	waiting bool
+	want    grid.Params
+	steps   []int
+}
+
+// syncPicture asks the renderer for a new picture when the snapshot or the
+// view options changed, and uploads a finished one.
+func (a *App) syncPicture() {
+	f := a.wk.Frame()
+	opts := a.vopts
+	painting := a.painter.active
+	if painting && opts.Overlay == viewer.OverlayNone {
+		opts.Overlay = viewer.OverlayUplift
+		opts.OverlayAlpha = max(opts.OverlayAlpha, 0.5)
+	}
+	upVer := a.doc.UpliftVersion()
+	if f.Snap != a.lastSnap || opts != a.lastOpts || opts.Overlay == viewer.OverlayUplift && upVer != a.lastUpVer {
+		j := &renderJob{snap: f.Snap, opts: opts}
+		if opts.Overlay == viewer.OverlayUplift {
+			// The document's uplift, strokes the engine has not seen yet
+			// included.
+			j.uplift = append([]float32(nil), a.doc.Uplift().Data...)
+		}
+		a.rend.submit(j)
+		a.lastSnap, a.lastOpts, a.lastUpVer = f.Snap, opts, upVer
+	}
+	img, ok := a.rend.poll()
+	if !ok {
+		return
+	}
+	b := img.Bounds()
+	if a.mapImg == nil || a.mapW != b.Dx() || a.mapH != b.Dy() {
+		if a.mapImg != nil {
+			a.mapImg.Deallocate()
+		}
+		a.mapImg = ebiten.NewImage(b.Dx(), b.Dy())
+		a.mapW, a.mapH = b.Dx(), b.Dy()
+	}
+	a.mapImg.WritePixels(img.Pix)
+	a.rend.recycle(img)
+}
+
+// resetTerrain restarts the engine from the flat start with the current
+// document.
+func (a *App) resetTerrain() {
+	cfg, err := run.EngineConfig(a.doc.Scene(), copyField(a.doc.Uplift()), nil)
+	if err != nil {
+		a.showError("Reset", err)
+		return
+	}
+	a.wk.Send(worker.Reset{Cfg: cfg})
+	a.log.add(levelInfo, "terrain reset to the flat start")
+}
+
+// saveScreenshot writes the screen as a PNG (from Draw, after ImGui drew).
+func (a *App) saveScreenshot(screen *ebiten.Image, path string) {
+	b := screen.Bounds()
+	img := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+	screen.ReadPixels(img.Pix)
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err == nil {
+		err = safefile.WriteBytes(path, buf.Bytes())
+		if err != nil {
+			a.log.add(levelError, "screenshot: %v", err)
+			if a.script != nil {
+				a.script.fail(err)
+			}
+			return
+		}
+	}
+	a.log.add(levelInfo, "screenshot %s (%d×%d)", path, b.Dx(), b.Dy())
+}
+
+// rectOf returns the cells a map-coordinate rectangle touches.
+func rectOf(x0, y0, x1, y1 float64) image.Rectangle {
+	return image.Rect(int(x0)-1, int(y0)-1, int(x1)+2, int(y1)+2)
+}

@@ -1,0 +1,376 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/AllenDang/cimgui-go/imgui"
+
+	"orogen/uplifttree"
+)
+
+// treeEdit is the Uplift Tree panel's own widget state: the text of list
+// parameters being edited, and the node being dragged in the outliner.
+type treeEdit struct {
+	addType int32
+	texts   map[string]string    // "id/param" -> JSON being typed
+	pending map[string][]float64 // "id/param" -> numbers being typed
+	dragID  uplifttree.ID
+}
+
+const dragPayload = "OROGEN_NODE"
+
+// treeWindow is the outliner: the tree with its node types, selection,
+// drag-and-drop reparenting, add and remove, then the selected node's
+// parameters.
+func (a *App) treeWindow() {
+	if !imgui.Begin(winTree) {
+		imgui.End()
+		return
+	}
+	t := a.doc.Tree()
+	types := uplifttree.AllTypes()
+	imgui.SetNextItemWidth(130)
+	imgui.ComboStrarr("##addtype", &a.treeUI.addType, types, int32(len(types)))
+	imgui.SameLine()
+	if imgui.Button("Add") {
+		a.addNode(types[a.treeUI.addType])
+	}
+	if imgui.IsItemHovered() {
+		tooltip("Adds a node of this type under the selected operator (or beside the selected primitive), placed in the middle of the view.")
+	}
+	imgui.SameLine()
+	imgui.BeginDisabledV(a.sel == 0 || a.sel == t.Root())
+	if imgui.Button("Remove") {
+		if err := a.doc.RemoveNode(a.sel); err != nil {
+			a.showError("Remove node", err)
+		} else {
+			a.log.add(levelInfo, "removed node %d", a.sel)
+			a.sel = 0
+		}
+	}
+	imgui.EndDisabled()
+	if imgui.BeginChildStrV("##outline", vec2(0, imgui.ContentRegionAvail().Y*0.45), imgui.ChildFlagsBorders, 0) {
+		if t.Root() != 0 {
+			a.outlineNode(t, t.Root(), 0)
+		}
+	}
+	imgui.EndChild()
+	a.nodeProperties(t)
+	imgui.End()
+}
+
+func (a *App) outlineNode(t *uplifttree.Tree, id uplifttree.ID, depth int) {
+	n, ok := t.Node(id)
+	if !ok || depth > 64 {
+		return
+	}
+	flags := imgui.TreeNodeFlagsOpenOnArrow | imgui.TreeNodeFlagsDefaultOpen | imgui.TreeNodeFlagsSpanAvailWidth
+	if len(n.Children) == 0 {
+		flags |= imgui.TreeNodeFlagsLeaf
+	}
+	if id == a.sel {
+		flags |= imgui.TreeNodeFlagsSelected
+	}
+	label := fmt.Sprintf("%s  #%d%s###node%d", n.Shape.Type(), id, nodeNote(n.Shape), id)
+	open := imgui.TreeNodeExStrV(label, flags)
+	if imgui.IsItemClicked() && !imgui.IsItemToggledOpen() {
+		a.sel = id
+	}
+	// Drag a node onto an operator to reparent it there.
+	if id != t.Root() && imgui.BeginDragDropSource() {
+		a.treeUI.dragID = id
+		imgui.SetDragDropPayload(dragPayload, 0, 0)
+		imgui.TextUnformatted(fmt.Sprintf("move %s #%d", n.Shape.Type(), id))
+		imgui.EndDragDropSource()
+	}
+	if imgui.BeginDragDropTarget() {
+		if p := imgui.AcceptDragDropPayload(dragPayload); p != nil && p.CData != nil && a.treeUI.dragID != 0 {
+			from := a.treeUI.dragID
+			a.treeUI.dragID = 0
+			if err := a.doc.MoveNode(from, id, -1); err != nil {
+				a.showError("Move node", err)
+			} else {
+				a.log.add(levelInfo, "moved node %d under node %d", from, id)
+			}
+		}
+		imgui.EndDragDropTarget()
+	}
+	if open {
+		for _, c := range n.Children {
+			a.outlineNode(t, c, depth+1)
+		}
+		imgui.TreePop()
+	}
+}
+
+// nodeNote adds a short hint to an outliner line: a raster's layer name.
+func nodeNote(s uplifttree.Shape) string {
+	if r, ok := s.(*uplifttree.Raster); ok {
+		return "  \"" + r.Layer + "\""
+	}
+	return ""
+}
+
+// addNode adds a node of type typ with usable defaults, sized to the view.
+func (a *App) addNode(typ string) {
+	t := a.doc.Tree()
+	parent, index := t.Root(), -1
+	if a.sel != 0 {
+		if n, ok := t.Node(a.sel); ok && isOperator(n.Shape.Type()) {
+			parent = a.sel
+		} else if p := t.Parent(a.sel); p != 0 {
+			parent = p
+		}
+	}
+	cx, cy := a.view.CenterX*a.cell(), a.view.CenterY*a.cell()
+	size := math.Min(float64(a.vp.w), float64(a.vp.h)) / a.view.Zoom * a.cell() / 4
+	if !(size > 0) {
+		size = a.doc.Scene().DomainM / 8
+	}
+	s := defaultShape(typ, cx, cy, size, a.sel)
+	id, err := a.doc.AddNode(parent, index, s)
+	if err != nil {
+		a.showError("Add "+typ, err)
+		return
+	}
+	a.sel = id
+	a.log.add(levelInfo, "added %s #%d under #%d", typ, id, parent)
+}
+
+func isOperator(typ string) bool {
+	switch typ {
+	case uplifttree.TypeSum, uplifttree.TypeMax, uplifttree.TypeMin, uplifttree.TypeBlend, uplifttree.TypeScale,
+		uplifttree.TypeTransform, uplifttree.TypeFold, uplifttree.TypeFault, uplifttree.TypeNoiseWarp, uplifttree.TypeClamp:
+		return true
+	}
+	return false
+}
+
+// defaultShape returns a valid node of type typ centred at (cx, cy) metres
+// with a size of about size metres. Operators start empty; an Instance
+// refers to the selected node.
+func defaultShape(typ string, cx, cy, size float64, sel uplifttree.ID) uplifttree.Shape {
+	s, _ := uplifttree.NewShape(typ)
+	P := func(x, y float64) uplifttree.Point { return uplifttree.Point{X: cx + x*size, Y: cy + y*size} }
+	switch v := s.(type) {
+	case *uplifttree.Disc:
+		v.Center, v.Radius = P(0, 0), size
+	case *uplifttree.Segment:
+		v.A, v.B = P(-1, 0), P(1, 0)
+		v.Ctrls = []uplifttree.Ctrl{{T: 0, R: size / 2, U: 1}, {T: 1, R: size / 2, U: 1}}
+	case *uplifttree.Curve:
+		v.Vertices = []uplifttree.Vertex{{X: cx - size, Y: cy, R: size / 2, U: 1}, {X: cx, Y: cy - size/2, R: size / 2, U: 1}, {X: cx + size, Y: cy, R: size / 2, U: 1}}
+	case *uplifttree.Valley:
+		v.A, v.B = P(-1, 0), P(1, 0)
+		v.Ctrls = []uplifttree.Ctrl{{T: 0, R: size / 4, U: -0.6}, {T: 1, R: size / 4, U: -0.6}}
+	case *uplifttree.Region:
+		v.Polygon = []uplifttree.Point{P(-1, -1), P(1, -1), P(1, 1), P(-1, 1)}
+		v.Border = size / 4
+	case *uplifttree.Noise:
+		v.Frequency = 1 / size
+		v.Amplitude = 0.3
+	case *uplifttree.NoiseWarp:
+		v.Frequency = 1 / size
+		v.Amplitude = size / 4
+	case *uplifttree.Fold:
+		v.Wavelength = size
+		v.Amplitude = size / 8
+	case *uplifttree.Fault:
+		v.Point = P(0, 0)
+		v.Offset = uplifttree.Point{X: size / 4}
+	case *uplifttree.Blend:
+		v.Radius = 0.2
+	case *uplifttree.Raster:
+		v.Layer = "paint"
+		v.Rect = uplifttree.Rect{X0: cx - size, Y0: cy - size, X1: cx + size, Y1: cy + size}
+	case *uplifttree.Instance:
+		v.Ref = sel
+	}
+	return s
+}
+
+// nodeProperties edits the selected node's parameters. Each committed
+// change is one undo step.
+func (a *App) nodeProperties(t *uplifttree.Tree) {
+	n, ok := t.Node(a.sel)
+	if !ok {
+		textDisabled("Select a node to edit it.")
+		return
+	}
+	imgui.SeparatorText(fmt.Sprintf("%s #%d", n.Shape.Type(), a.sel))
+	for _, p := range uplifttree.Params(n.Shape.Type()) {
+		v, err := t.Param(a.sel, p.Name)
+		if err != nil {
+			continue
+		}
+		imgui.PushIDStr(p.Name)
+		a.paramWidget(p, v)
+		imgui.PopID()
+	}
+}
+
+func (a *App) paramWidget(p uplifttree.ParamInfo, v any) {
+	set := func(nv any) {
+		if err := a.doc.SetNodeParam(a.sel, p.Name, nv); err != nil {
+			a.showError("Set "+p.Name, err)
+		}
+	}
+	key := fmt.Sprintf("%d/%s", a.sel, p.Name)
+	switch x := v.(type) {
+	case float64:
+		f := pendingOr(a, key, []float64{x})
+		if imgui.InputDoubleV(p.Name, &f[0], 0, 0, "%.6g", 0) {
+			a.treeUI.pending[key] = f
+		}
+		if a.commitPending(key) && f[0] != x {
+			set(f[0])
+		}
+	case int:
+		f := pendingOr(a, key, []float64{float64(x)})
+		i := int32(f[0])
+		if imgui.InputIntV(p.Name, &i, 1, 10, 0) {
+			a.treeUI.pending[key] = []float64{float64(i)}
+		}
+		if a.commitPending(key) && int(i) != x {
+			set(int(i))
+		}
+	case uint64:
+		s := strconv.FormatUint(x, 10)
+		if imgui.InputTextWithHint(p.Name, "seed", &s, imgui.InputTextFlagsEnterReturnsTrue|imgui.InputTextFlagsCharsDecimal, nil) {
+			if u, err := strconv.ParseUint(s, 10, 64); err == nil && u != x {
+				set(u)
+			}
+		}
+	case uplifttree.Point:
+		f := pendingOr(a, key, []float64{x.X, x.Y})
+		v := [2]float32{float32(f[0]), float32(f[1])}
+		if imgui.InputFloat2V(p.Name+" (m)", &v, "%.1f", 0) {
+			a.treeUI.pending[key] = []float64{float64(v[0]), float64(v[1])}
+		}
+		if a.commitPending(key) {
+			set(uplifttree.Point{X: float64(v[0]), Y: float64(v[1])})
+		}
+	case uplifttree.Rect:
+		f := pendingOr(a, key, []float64{x.X0, x.Y0, x.X1, x.Y1})
+		v := [4]float32{float32(f[0]), float32(f[1]), float32(f[2]), float32(f[3])}
+		if imgui.InputFloat4V(p.Name+" (m)", &v, "%.1f", 0) {
+			a.treeUI.pending[key] = []float64{float64(v[0]), float64(v[1]), float64(v[2]), float64(v[3])}
+		}
+		if a.commitPending(key) {
+			set(uplifttree.Rect{X0: float64(v[0]), Y0: float64(v[1]), X1: float64(v[2]), Y1: float64(v[3])})
+		}
+	case string:
+		s := x
+		if imgui.InputTextWithHint(p.Name, "", &s, imgui.InputTextFlagsEnterReturnsTrue, nil) && s != x {
+			set(s)
+		}
+	case uplifttree.ID:
+		f := pendingOr(a, key, []float64{float64(x)})
+		i := int32(f[0])
+		if imgui.InputIntV(p.Name+" (node)", &i, 1, 10, 0) {
+			a.treeUI.pending[key] = []float64{float64(i)}
+		}
+		if a.commitPending(key) && uplifttree.ID(i) != x {
+			set(uplifttree.ID(i))
+		}
+	default:
+		// Lists (control points, vertices, polygons) edit as JSON.
+		a.jsonParam(p, v, set)
+	}
+}
+
+// Numeric fields edit a pending copy while they are active and commit it
+// when they are left (Enter, Tab or a click elsewhere): one undo step per
+// edit, not per keystroke.
+
+// pendingOr returns the pending values of key, or def.
+func pendingOr(a *App, key string, def []float64) []float64 {
+	if a.treeUI.pending == nil {
+		a.treeUI.pending = map[string][]float64{}
+	}
+	if v, ok := a.treeUI.pending[key]; ok {
+		return v
+	}
+	return def
+}
+
+// commitPending reports whether the last item was just left after an edit,
+// and forgets its pending values either way once it is inactive.
+func (a *App) commitPending(key string) bool {
+	if imgui.IsItemDeactivatedAfterEdit() {
+		delete(a.treeUI.pending, key)
+		return true
+	}
+	if !imgui.IsItemActive() {
+		delete(a.treeUI.pending, key)
+	}
+	return false
+}
+
+// jsonParam edits a list parameter as JSON text, applied with Enter.
+func (a *App) jsonParam(p uplifttree.ParamInfo, v any, set func(any)) {
+	key := fmt.Sprintf("%d/%s", a.sel, p.Name)
+	if a.treeUI.texts == nil {
+		a.treeUI.texts = map[string]string{}
+	}
+	s, ok := a.treeUI.texts[key]
+	if !ok {
+		b, _ := json.Marshal(v)
+		s = string(b)
+	}
+	imgui.TextUnformatted(p.Name + " (" + p.Type.String() + ", JSON; Enter applies)")
+	if imgui.InputTextMultiline("##"+p.Name, &s, vec2(-1, 70), imgui.InputTextFlagsCtrlEnterForNewLine|imgui.InputTextFlagsEnterReturnsTrue, nil) {
+		delete(a.treeUI.texts, key)
+		nv, err := decodeParam(p.Type, s)
+		if err != nil {
+			a.showError("Set "+p.Name, err)
+			return
+		}
+		set(nv)
+		return
+	}
+	a.treeUI.texts[key] = s
+	if !imgui.IsItemActive() {
+		delete(a.treeUI.texts, key)
+	}
+}
+
+// decodeParam reads a list parameter typed as JSON.
+func decodeParam(t uplifttree.ParamType, s string) (any, error) {
+	var err error
+	switch t {
+	case uplifttree.ParamCtrls:
+		var v []struct{ T, R, U float64 }
+		if err = json.Unmarshal([]byte(s), &v); err == nil {
+			out := make([]uplifttree.Ctrl, len(v))
+			for i, c := range v {
+				out[i] = uplifttree.Ctrl{T: c.T, R: c.R, U: c.U}
+			}
+			return out, nil
+		}
+	case uplifttree.ParamVertices:
+		var v []struct{ X, Y, R, U float64 }
+		if err = json.Unmarshal([]byte(s), &v); err == nil {
+			out := make([]uplifttree.Vertex, len(v))
+			for i, c := range v {
+				out[i] = uplifttree.Vertex{X: c.X, Y: c.Y, R: c.R, U: c.U}
+			}
+			return out, nil
+		}
+	case uplifttree.ParamPoints:
+		var v []struct{ X, Y float64 }
+		if err = json.Unmarshal([]byte(s), &v); err == nil {
+			out := make([]uplifttree.Point, len(v))
+			for i, c := range v {
+				out[i] = uplifttree.Point{X: c.X, Y: c.Y}
+			}
+			return out, nil
+		}
+	default:
+		return nil, fmt.Errorf("cannot edit a %v parameter as text", t)
+	}
+	return nil, fmt.Errorf("not valid JSON for a %v list: %v", t, err)
+}

@@ -1,0 +1,49 @@
+package ui
+
+import (
+	"orogen/app/project"
+	"orogen/viewer"
+)
+
+// applyView takes the view settings a project keeps: where the map looks,
+// the overlay, rivers and lakes, the tint range and the brush.
+func (a *App) applyView(v project.View) {
+	o := viewer.DefaultOptions()
+	if ov, err := viewer.ParseOverlay(v.Overlay); err == nil {
+		o.Overlay = ov
+	}
+	if v.RiverThresholdM2 > 0 {
+		o.RiverThresholdM2 = v.RiverThresholdM2
+	}
+	o.Rivers, o.Lakes = v.Rivers, v.Lakes
+	o.TintMinM, o.TintMaxM = v.TintMinM, v.TintMaxM
+	if err := o.Validate(); err == nil {
+		a.vopts = o
+	}
+	if v.Zoom > 0 {
+		a.view = viewer.View{CenterX: v.CenterX, CenterY: v.CenterY, Zoom: v.Zoom}
+		a.fitView = false
+	}
+	if b, err := v.Brush.Brush(); err == nil {
+		a.brush = b
+	}
+	a.arrows = v.Extra["arrows"] == "on"
+}
+
+// storeView hands the current view settings to the document before a save.
+func (a *App) storeView() {
+	v := a.doc.View()
+	v.CenterX, v.CenterY, v.Zoom = a.view.CenterX, a.view.CenterY, a.view.Zoom
+	v.Overlay = a.vopts.Overlay.String()
+	v.RiverThresholdM2 = a.vopts.RiverThresholdM2
+	v.Rivers, v.Lakes = a.vopts.Rivers, a.vopts.Lakes
+	v.TintMinM, v.TintMaxM = a.vopts.TintMinM, a.vopts.TintMaxM
+	v.Brush = project.SettingsOf(a.brush)
+	if v.Extra == nil {
+		v.Extra = map[string]string{}
+	}
+	v.Extra["arrows"] = map[bool]string{true: "on", false: "off"}[a.arrows]
+	if err := a.doc.SetView(v); err != nil {
+		a.log.add(levelWarn, "view settings not kept: %v", err)
+	}
+}

@@ -1,0 +1,285 @@
+package ui_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/png"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"orogen/app/project"
+	"orogen/app/rasterio"
+)
+
+// The real-window test: it builds orogen, opens the window on the display
+// (Xvfb under `make test`) and drives a scripted session that paints,
+// changes k, runs steps, exports, saves and reopens, and takes
+// screenshots; then it checks the files and the pictures.
+//
+// Without a display it is skipped, unless OROGEN_WINDOW_TEST=1 (set by
+// `make test`, which provides Xvfb) demands it.
+
+const winW, winH = 1280, 800
+
+func needDisplay(t *testing.T) {
+	t.Helper()
+	if os.Getenv("DISPLAY") != "" {
+		return
+	}
+	if os.Getenv("OROGEN_WINDOW_TEST") == "1" {
+		t.Fatal("OROGEN_WINDOW_TEST=1 but DISPLAY is empty: run under xvfb-run (make test does)")
+	}
+	t.Skip("no display; `make test` runs this under Xvfb")
+}
+
+// buildOrogen builds the binary once per test run.
+func buildOrogen(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "orogen")
+	// Both binaries: orogen opens the window by starting orogen-app.
+	cmd := exec.Command("go", "build", "-o", dir+"/", "orogen", "orogen/cmd/orogen-app")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// session runs orogen with a script and a fresh settings folder; it returns
+// the script's output folder.
+func session(t *testing.T, bin, script string, args ...string) (string, string) {
+	t.Helper()
+	dir := t.TempDir()
+	script = strings.ReplaceAll(script, "$OUT", dir)
+	sp := filepath.Join(dir, "session.script")
+	if err := os.WriteFile(sp, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "masks"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, append([]string{"--script", sp, "--width", fmt.Sprint(winW), "--height", fmt.Sprint(winH)}, args...)...)
+	cmd.Env = append(os.Environ(), "OROGEN_CONFIG_DIR="+filepath.Join(dir, "config"))
+	t0 := time.Now()
+	out, err := cmd.CombinedOutput()
+	t.Logf("session took %v", time.Since(t0).Round(time.Millisecond))
+	if err != nil {
+		t.Fatalf("orogen --script: %v\n%s", err, out)
+	}
+	return dir, string(out)
+}
+
+func TestWindowSession(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the window session runs in the full (non -short) test run")
+	}
+	needDisplay(t)
+	bin := buildOrogen(t)
+	dir, _ := session(t, bin, `
+# Let the engine grow some relief first.
+wait 20
+screenshot $OUT/start.png
+stroke raise 60 300 420 180 30 0.8
+segment 100 100 400 120
+valley 250 40 250 200
+segment 10 10 60 60
+undo
+redo
+undo
+set k 1e-6
+steps 60
+wait 5
+screenshot $OUT/after.png
+export heightmap $OUT/height.png
+export masks $OUT/masks
+save $OUT/p.orogen.json
+open $OUT/p.orogen.json
+expect-log opened p.orogen.json
+save $OUT/p2.orogen.json
+report $OUT/report.json
+quit
+`)
+
+	// The heightmap and its sidecar: relief has grown.
+	h, err := rasterio.ReadHeights(filepath.Join(dir, "height.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, v := range h.Data {
+		lo, hi = min(lo, float64(v)), max(hi, float64(v))
+	}
+	if hi-lo < 50 {
+		t.Errorf("exported heights span %.1f m; want relief of at least 50 m", hi-lo)
+	}
+	for _, m := range []string{"drainage", "rivers", "water", "slope", "uplift"} {
+		if _, err := os.Stat(filepath.Join(dir, "masks", m+".png")); err != nil {
+			t.Errorf("mask %s: %v", m, err)
+		}
+	}
+
+	// Save, reopen, save again: the same project, k as set, the stroke in
+	// the paint layer.
+	p1, err := project.Load(filepath.Join(dir, "p.orogen.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p2, err := project.Load(filepath.Join(dir, "p2.orogen.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p1.Scene.Params.K != 1e-6 || p2.Scene.Params.K != 1e-6 {
+		t.Errorf("k in the saved projects: %g and %g; want 1e-6", p1.Scene.Params.K, p2.Scene.Params.K)
+	}
+	if len(p1.Layers) == 0 || len(p1.Layers) != len(p2.Layers) {
+		t.Fatalf("layers: %d and %d; want the same, at least one", len(p1.Layers), len(p2.Layers))
+	}
+	for name, l1 := range p1.Layers {
+		l2 := p2.Layers[name]
+		if l2 == nil || len(l2.Data) != len(l1.Data) {
+			t.Fatalf("layer %q missing or resized after reopening", name)
+		}
+		for i := range l1.Data {
+			if math.Float32bits(l1.Data[i]) != math.Float32bits(l2.Data[i]) {
+				t.Fatalf("layer %q cell %d: %v then %v after reopening; want identical", name, i, l1.Data[i], l2.Data[i])
+			}
+		}
+	}
+	// The tree holds the placed segment and valley; the second segment was
+	// undone, redone and undone again.
+	counts := map[string]int{}
+	for _, id := range p1.Scene.Uplift.Tree.IDs() {
+		n, _ := p1.Scene.Uplift.Tree.Node(id)
+		counts[n.Shape.Type()]++
+	}
+	if counts["segment"] != 1 || counts["valley"] != 1 {
+		t.Errorf("saved tree has %d segments and %d valleys; want 1 and 1", counts["segment"], counts["valley"])
+	}
+	paint := p1.Layers["paint"]
+	if paint == nil {
+		t.Fatal("no paint layer in the saved project")
+	}
+	// The stroke ran from (60, 300) to (420, 180): its middle is painted.
+	if v := paint.Data[240*paint.W+240]; v <= 0 {
+		t.Errorf("paint layer at the stroke's middle = %v; want > 0", v)
+	}
+
+	// The report: frames drawn, the slider showed within 2 steps.
+	var rep struct {
+		Frames    int     `json:"frames"`
+		FPSMean   float64 `json:"fps_mean"`
+		SliderLag []int   `json:"slider_lag_steps"`
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("report: %s", b)
+	if rep.Frames < 60 {
+		t.Errorf("frames drawn: %d; want at least 60", rep.Frames)
+	}
+	if len(rep.SliderLag) != 1 || rep.SliderLag[0] > 2 {
+		t.Errorf("slider lag: %v steps; want one change shown within 2 steps", rep.SliderLag)
+	}
+
+	// The screenshots: panels around a map that is not uniform and shows
+	// rivers.
+	for _, name := range []string{"start.png", "after.png"} {
+		img := readPNG(t, filepath.Join(dir, name))
+		checkScreenshot(t, name, img, name == "after.png")
+	}
+}
+
+func readPNG(t *testing.T, path string) image.Image {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
+}
+
+// region statistics over a rectangle given as fractions of the picture.
+type stats struct {
+	n, bright, river int
+	mean, std        float64
+}
+
+func measure(img image.Image, fx0, fy0, fx1, fy1 float64) stats {
+	b := img.Bounds()
+	x0, x1 := b.Min.X+int(fx0*float64(b.Dx())), b.Min.X+int(fx1*float64(b.Dx()))
+	y0, y1 := b.Min.Y+int(fy0*float64(b.Dy())), b.Min.Y+int(fy1*float64(b.Dy()))
+	var s stats
+	var sum, sum2 float64
+	for y := y0; y < y1; y++ {
+		for x := x0; x < x1; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			R, G, B := float64(r>>8), float64(g>>8), float64(bl>>8)
+			l := 0.299*R + 0.587*G + 0.114*B
+			sum += l
+			sum2 += l * l
+			s.n++
+			if l > 170 {
+				s.bright++
+			}
+			// River and lake blue: blue clearly above red and green.
+			if B > R+40 && B > G+15 {
+				s.river++
+			}
+		}
+	}
+	s.mean = sum / float64(s.n)
+	s.std = math.Sqrt(max(0, sum2/float64(s.n)-s.mean*s.mean))
+	return s
+}
+
+// checkScreenshot checks the default layout: panels left (Tools, Uplift
+// Tree) and right (Simulation, Overlays) with text on a dark background,
+// the menu bar's text, and the map in between. The fractions follow the
+// layout in frame.go (left 22 %, right 30 % of the rest, log 18 % at the
+// bottom) with margins.
+func checkScreenshot(t *testing.T, name string, img image.Image, wantRivers bool) {
+	t.Helper()
+	if b := img.Bounds(); b.Dx() < winW || b.Dy() < winH {
+		t.Errorf("%s is %v; want at least %d×%d", name, b, winW, winH)
+	}
+	for _, p := range []struct {
+		what               string
+		fx0, fy0, fx1, fy1 float64
+	}{
+		{"left panels", 0.01, 0.05, 0.20, 0.95},
+		{"right panels", 0.80, 0.05, 0.99, 0.95},
+	} {
+		s := measure(img, p.fx0, p.fy0, p.fx1, p.fy1)
+		// A panel is dark (ImGui's dark theme) with text on it: tolerances
+		// are loose on purpose, the point is that it is there.
+		if s.mean > 90 || s.bright < 200 {
+			t.Errorf("%s: %s: mean luminance %.0f, %d bright pixels; want a dark panel (mean ≤ 90) with text (≥ 200 bright pixels)", name, p.what, s.mean, s.bright)
+		}
+	}
+	if s := measure(img, 0, 0, 0.5, 0.02); s.bright < 30 {
+		t.Errorf("%s: menu bar has %d bright pixels; want its labels (≥ 30)", name, s.bright)
+	}
+	m := measure(img, 0.30, 0.12, 0.62, 0.70)
+	t.Logf("%s: map region mean %.1f std %.1f river/lake pixels %d of %d", name, m.mean, m.std, m.river, m.n)
+	if m.std < 8 {
+		t.Errorf("%s: map region std of luminance %.1f; want a shaded relief (≥ 8)", name, m.std)
+	}
+	if wantRivers && m.river < 100 {
+		t.Errorf("%s: %d river or lake pixels in the map; want at least 100", name, m.river)
+	}
+}
