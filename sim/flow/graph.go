@@ -64,6 +64,7 @@ type Lake struct {
 	Outflow int32   // the cell the basin drains into, or -1 out of a Natural edge
 	Spill   float32 // pass height: max(h[Pass], h[Outflow]), metres
 	Level   float32 // water level: the highest spill on the way to the outlet
+	Down    int32   // the lake the basin spills into (an earlier index), or -1 for an outlet
 	Start   int32   // the basin's cells are Stack[Start : Start+Len]
 	Len     int32
 }
@@ -116,6 +117,7 @@ type Graph struct {
 	heap     edgeHeap
 	inTree   []bool
 	level    []float32
+	nodeLake []int32 // per basin node: its lake's index, -1 for the outlet node
 	final    []int32 // per root: final tree number
 	weights  []int32 // scratch: work per pit, size per tree
 	lakeTree []int32

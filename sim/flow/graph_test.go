@@ -397,3 +397,48 @@ func TestLakesAfterPitCountGrows(t *testing.T) {
 		t.Fatalf("the last terrain has %d lakes; want hundreds (the test must grow the pit count)", prev)
 	}
 }
+
+// TestWaterDepthFollowsPasses checks lake depths on the routed heights
+// (each lake filled to its Level) and on the same terrain raised by a
+// uniform uplift after routing, as a snapshot sees it after a step: the
+// lakes rise with their passes and keep their depths.
+func TestWaterDepthFollowsPasses(t *testing.T) {
+	const n = 120
+	h := simtest.Cone(n, n, 10, 400, 0.04)
+	for k, v := range simtest.Noisy(n, n, 40, 3) {
+		h[k] += v
+	}
+	g := NewGraph(n, n, 10, Edges{}, 0)
+	g.Update(h)
+	if len(g.Lakes) < 50 {
+		t.Fatalf("%d lakes; want many", len(g.Lakes))
+	}
+	d0 := g.WaterDepth(nil, h)
+	wet := 0
+	for _, lk := range g.Lakes {
+		for _, i := range g.Stack[lk.Start : lk.Start+lk.Len] {
+			want := max(0, lk.Level-h[i])
+			if d0[i] != want {
+				t.Fatalf("cell %d: depth %v; want Level %v − h %v = %v", i, d0[i], lk.Level, h[i], want)
+			}
+			if want > 0 {
+				wet++
+			}
+		}
+	}
+	if wet == 0 {
+		t.Fatal("no wet cells; the test needs lakes with water")
+	}
+	// Raised by 125 m (one step of 0.5 mm/yr over 250 kyr): float32
+	// heights near 500 m carry 3e-5 m of rounding; allow 1e-3 m.
+	up := make([]float32, len(h))
+	for i, v := range h {
+		up[i] = v + 125
+	}
+	d1 := g.WaterDepth(nil, up)
+	for i := range d0 {
+		if math.Abs(float64(d1[i]-d0[i])) > 1e-3 {
+			t.Fatalf("cell %d: depth %v after a uniform 125 m uplift; want %v as before", i, d1[i], d0[i])
+		}
+	}
+}

@@ -232,6 +232,8 @@ func (g *Graph) growTree() {
 	clear(g.inTree)
 	g.level = resize(g.level, nn)
 	g.level[0] = float32(math.Inf(-1))
+	g.nodeLake = resize(g.nodeLake, nn)
+	g.nodeLake[0] = -1
 	g.heap = g.heap[:0]
 	push := func(n int32) {
 		for _, ei := range g.adj[g.adjOff[n]:g.adjOff[n+1]] {
@@ -265,7 +267,8 @@ func (g *Graph) growTree() {
 		g.level[x] = lvl
 		g.carve(from, to)
 		g.pathOff = append(g.pathOff, int32(len(g.path)))
-		g.Lakes = append(g.Lakes, Lake{Root: root, Pass: from, Outflow: to, Spill: e.w, Level: lvl})
+		g.nodeLake[x] = int32(len(g.Lakes))
+		g.Lakes = append(g.Lakes, Lake{Root: root, Pass: from, Outflow: to, Spill: e.w, Level: lvl, Down: g.nodeLake[parent]})
 		push(x)
 	}
 }
@@ -502,15 +505,32 @@ func (g *Graph) Accumulate(dst []float64, cellArea float64) []float64 {
 }
 
 // WaterDepth sets dst[i] to the depth of lake water over cell i (0 where
-// dry) given heights h, using the lake levels of the last routing, and
-// returns dst.
+// dry) given heights h, with the basins and passes of the last routing and
+// the levels their passes have on h, and returns dst. It only reads g.
 func (g *Graph) WaterDepth(dst, h []float32) []float32 {
 	dst = resize(dst, g.W*g.H)
 	clear(dst)
+	// Each lake's level is re-measured on h: its own spill over its pass,
+	// or the level of the lake it spills into when that is higher. On the
+	// routed heights this is Lake.Level exactly; on heights a step has
+	// since raised or lowered, the lakes follow their passes.
+	levels := make([]float32, len(g.Lakes))
+	for k, lk := range g.Lakes {
+		lvl := h[lk.Pass]
+		if lk.Outflow >= 0 {
+			lvl = max(lvl, h[lk.Outflow])
+		}
+		if lk.Down >= 0 {
+			lvl = max(lvl, levels[lk.Down])
+		}
+		levels[k] = lvl
+	}
 	parallel.Blocks(len(g.Lakes), 64, func(_, lo, hi int) {
-		for _, lk := range g.Lakes[lo:hi] {
+		for k := lo; k < hi; k++ {
+			lk := &g.Lakes[k]
+			lvl := levels[k]
 			for _, i := range g.Stack[lk.Start : lk.Start+lk.Len] {
-				if d := lk.Level - h[i]; d > 0 {
+				if d := lvl - h[i]; d > 0 {
 					dst[i] = d
 				}
 			}
