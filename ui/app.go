@@ -6,6 +6,7 @@ import (
 	"image"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"runtime/pprof"
 	"time"
 
@@ -148,6 +149,7 @@ type App struct {
 	quitting    bool
 	layoutDone  bool
 	resetLayout bool
+	inFrame     bool // between BeginFrame and EndFrame
 	winClass    *imgui.WindowClass
 }
 
@@ -217,6 +219,9 @@ func (a *App) shutdown() {
 		a.rend.close()
 	}
 	if a.script == nil {
+		if dir, err := prefs.Dir(); err == nil {
+			imgui.SaveIniSettingsToDisk(filepath.Join(dir, "imgui.ini"))
+		}
 		a.prefs.WindowW, a.prefs.WindowH = ebiten.WindowSize()
 		if err := a.prefs.Save(); err != nil {
 			fmt.Fprintln(os.Stderr, "orogen: saving settings:", err)
@@ -230,11 +235,14 @@ func (a *App) shutdown() {
 }
 
 // Update handles input and builds the ImGui frame (ebiten.Game).
-func (a *App) Update() error {
+func (a *App) Update() (err error) {
 	a.frames++
 	a.fps.tick(time.Now())
+	defer a.survive()
 	a.be.BeginFrame()
+	a.inFrame = true
 	a.buildFrame()
+	a.inFrame = false
 	a.be.EndFrame()
 	a.syncEngine()
 	a.syncPicture()
@@ -249,6 +257,32 @@ func (a *App) Update() error {
 		return ebiten.Termination
 	}
 	return nil
+}
+
+// survive turns a panic in Update (a bug, or an ImGui assertion) into an
+// error message instead of a crash: the work goes to the recovery file at
+// once, the frame is closed (ImGui recovers unbalanced Begin/End calls at
+// the end of a frame), and the app goes on. A script session fails.
+func (a *App) survive() {
+	r := recover()
+	if r == nil {
+		return
+	}
+	fmt.Fprintf(os.Stderr, "orogen: internal error: %v\n%s", r, debug.Stack())
+	if a.inFrame {
+		a.inFrame = false
+		func() {
+			defer func() { _ = recover() }()
+			a.be.EndFrame()
+		}()
+	}
+	if a.doc != nil {
+		a.storeViewQuiet()
+		if err := prefs.WriteRecovery(a.doc.Project()); err != nil {
+			fmt.Fprintln(os.Stderr, "orogen: writing the recovery file:", err)
+		}
+	}
+	a.showError("Internal error", fmt.Errorf("%v (your work was written to the recovery file; please report this)", r))
 }
 
 // Draw draws the map under the ImGui frame (ebiten.Game). It reads only

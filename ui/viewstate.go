@@ -32,6 +32,12 @@ func (a *App) applyView(v project.View) {
 
 // storeView hands the current view settings to the document before a save.
 func (a *App) storeView() {
+	if err := a.storeViewQuiet(); err != nil {
+		a.log.add(levelWarn, "view settings not kept: %v", err)
+	}
+}
+
+func (a *App) storeViewQuiet() error {
 	v := a.doc.View()
 	v.CenterX, v.CenterY, v.Zoom = a.view.CenterX, a.view.CenterY, a.view.Zoom
 	v.Overlay = a.vopts.Overlay.String()
@@ -43,7 +49,5 @@ func (a *App) storeView() {
 		v.Extra = map[string]string{}
 	}
 	v.Extra["arrows"] = map[bool]string{true: "on", false: "off"}[a.arrows]
-	if err := a.doc.SetView(v); err != nil {
-		a.log.add(levelWarn, "view settings not kept: %v", err)
-	}
+	return a.doc.SetView(v)
 }

@@ -504,27 +504,49 @@ func (g *Graph) Accumulate(dst []float64, cellArea float64) []float64 {
 	return dst
 }
 
+// Levels sets dst[k] to the water level of lake k on heights h and returns
+// dst: its spill over its pass on h, or the level of the lake it spills
+// into when that is higher. On the routed heights this is Lake.Level
+// exactly; on heights a step has since raised or lowered, the lakes follow
+// their passes. It only reads g.
+func (g *Graph) Levels(dst, h []float32) []float32 {
+	dst = resize(dst, len(g.Lakes))
+	for k, lk := range g.Lakes {
+		dst[k] = g.spill(lk, h)
+		if lk.Down >= 0 {
+			dst[k] = max(dst[k], dst[lk.Down])
+		}
+	}
+	return dst
+}
+
+// spill is the height of lake lk's pass on h.
+func (g *Graph) spill(lk Lake, h []float32) float32 {
+	s := h[lk.Pass]
+	if lk.Outflow >= 0 {
+		s = max(s, h[lk.Outflow])
+	}
+	return s
+}
+
+// LakesOn returns a copy of the lakes with Spill and Level measured on
+// heights h (see Levels).
+func (g *Graph) LakesOn(h []float32) []Lake {
+	out := append([]Lake(nil), g.Lakes...)
+	levels := g.Levels(nil, h)
+	for k := range out {
+		out[k].Spill, out[k].Level = g.spill(out[k], h), levels[k]
+	}
+	return out
+}
+
 // WaterDepth sets dst[i] to the depth of lake water over cell i (0 where
-// dry) given heights h, with the basins and passes of the last routing and
-// the levels their passes have on h, and returns dst. It only reads g.
+// dry) given heights h, with the basins of the last routing filled to
+// their Levels on h, and returns dst. It only reads g.
 func (g *Graph) WaterDepth(dst, h []float32) []float32 {
 	dst = resize(dst, g.W*g.H)
 	clear(dst)
-	// Each lake's level is re-measured on h: its own spill over its pass,
-	// or the level of the lake it spills into when that is higher. On the
-	// routed heights this is Lake.Level exactly; on heights a step has
-	// since raised or lowered, the lakes follow their passes.
-	levels := make([]float32, len(g.Lakes))
-	for k, lk := range g.Lakes {
-		lvl := h[lk.Pass]
-		if lk.Outflow >= 0 {
-			lvl = max(lvl, h[lk.Outflow])
-		}
-		if lk.Down >= 0 {
-			lvl = max(lvl, levels[lk.Down])
-		}
-		levels[k] = lvl
-	}
+	levels := g.Levels(nil, h)
 	parallel.Blocks(len(g.Lakes), 64, func(_, lo, hi int) {
 		for k := lo; k < hi; k++ {
 			lk := &g.Lakes[k]

@@ -25,8 +25,9 @@ type Snapshot struct {
 	Lakes     []flow.Lake
 }
 
-// Snapshot copies the engine's current state. The lakes, receivers and area
-// are those of the last step's routing; before the first step, or after the
+// Snapshot copies the engine's current state. The receivers, area and
+// basins are those of the last step's routing, the lake levels and water
+// depths those of the basins' passes on the current heights; before the first step, or after the
 // edges changed, every cell is its own receiver with its own area and there
 // are no lakes.
 func (e *Engine) Snapshot() *Snapshot {
@@ -41,7 +42,7 @@ func (e *Engine) Snapshot() *Snapshot {
 		s.Uplift = append([]float32(nil), e.up...)
 	}
 	if e.routed {
-		s.Lakes = append([]flow.Lake(nil), e.g.Lakes...)
+		s.Lakes = e.g.LakesOn(e.hgt)
 		copy(s.Receivers, e.g.Rec)
 		area := e.Area()
 		parallel.Blocks(n, 1<<15, func(_, lo, hi int) {
