@@ -7,7 +7,7 @@ set -euo pipefail
 # a real window under Xvfb (xvfb-run needs xauth).
 pkgs=(git make ca-certificates gcc g++ pkg-config
 	libx11-dev libxrandr-dev libxcursor-dev libxinerama-dev libxi-dev libxxf86vm-dev
-	libgl1-mesa-dev libasound2-dev xvfb xauth)
+	libgl1-mesa-dev libgl1-mesa-dri libasound2-dev xvfb xauth)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -21,6 +21,7 @@ import (
 	"orogen/app/worker"
 	"orogen/brushes"
 	"orogen/sim/grid"
+	"orogen/ui/script"
 	"orogen/uplifttree"
 	"orogen/viewer"
 )
@@ -29,7 +30,7 @@ import (
 type Options struct {
 	Scene   string // preset name or scene file to open; "" = the default preset
 	Project string // project file to open instead of a scene
-	Script  string // drive the session from this script (see script.go)
+	Script  string // drive the session from this script (package ui/script)
 	Size    int    // grid cells per side for Scene; 0 = the scene's own
 	Width   int    // window size in logical pixels; 0 = the last one
 	Height  int
@@ -38,13 +39,13 @@ type Options struct {
 // Run opens the window and returns when it closes. It returns the error a
 // script failed with, if any.
 func Run(o Options) error {
-	var cmds []command
+	var cmds []script.Command
 	if o.Script != "" {
 		f, err := os.Open(o.Script)
 		if err != nil {
 			return fmt.Errorf("script: %w", err)
 		}
-		cmds, err = parseScript(f)
+		cmds, err = script.Parse(f, sliderNames())
 		f.Close()
 		if err != nil {
 			return err

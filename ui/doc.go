@@ -22,7 +22,7 @@
 //
 // # Scripts
 //
-// `orogen --script FILE` runs a session from a script (script.go) through
+// `orogen --script FILE` runs a session from a script (package ui/script) through
 // the same code as the mouse and menus; the real-window test under Xvfb
 // uses it to paint, set sliders, run steps, export, save, reopen and take
 // screenshots.

@@ -88,6 +88,8 @@ func (a *App) shortcuts() {
 	ctrl, shift := io.KeyCtrl(), io.KeyShift()
 	pressed := func(k imgui.Key) bool { return imgui.IsKeyPressedBoolV(k, false) }
 	switch {
+	case ctrl && pressed(imgui.KeyQ):
+		a.requestQuit()
 	case ctrl && pressed(imgui.KeyN):
 		a.newDoc()
 	case ctrl && pressed(imgui.KeyO):

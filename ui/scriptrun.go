@@ -12,12 +12,13 @@ import (
 	"orogen/app/safefile"
 	"orogen/app/worker"
 	"orogen/brushes"
+	"orogen/ui/script"
 )
 
 // scriptRun executes a parsed script, one command per frame; waits hold
 // the script until a condition is met or a time limit passes.
 type scriptRun struct {
-	cmds    []command
+	cmds    []script.Command
 	next    int
 	until   func() bool // the current wait, nil when none
 	limit   time.Time
@@ -65,28 +66,28 @@ func (a *App) stepScript() {
 	c := s.cmds[s.next]
 	s.next++
 	if err := a.runCommand(c); err != nil {
-		s.fail(fmt.Errorf("script line %d (%s): %w", c.line, c.name, err))
+		s.fail(fmt.Errorf("script line %d (%s): %w", c.Line, c.Name, err))
 		a.log.add(levelError, "%v", s.err)
 	}
 }
 
 // runCommand carries out one script command through the app's own paths.
-// Arguments were checked by parseScript.
-func (a *App) runCommand(c command) error {
-	num := func(i int) float64 { v, _ := c.num(i); return v }
-	switch c.name {
+// Arguments were checked by script.Parse.
+func (a *App) runCommand(c script.Command) error {
+	num := func(i int) float64 { v, _ := c.Num(i); return v }
+	switch c.Name {
 	case "wait":
-		n, _ := c.count(0)
+		n, _ := c.Count(0)
 		end := a.frames + n
 		a.script.wait(fmt.Sprintf("%d frames", n), func() bool { return a.frames >= end })
 	case "stroke":
-		k, _ := brushes.ParseKind(c.args[0])
+		k, _ := brushes.ParseKind(c.Args[0])
 		a.tool = toolPaint
 		a.brush.Kind = k
-		if len(c.args) > 5 {
+		if len(c.Args) > 5 {
 			a.brush.Radius = num(5)
 		}
-		if len(c.args) > 6 {
+		if len(c.Args) > 6 {
 			a.brush.Strength = num(6)
 		}
 		// Cell (i, j) is map point (i + 0.5, j + 0.5).
@@ -103,7 +104,7 @@ func (a *App) runCommand(c command) error {
 		a.paintEnd()
 	case "segment", "valley":
 		t := toolSegment
-		if c.name == "valley" {
+		if c.Name == "valley" {
 			t = toolValley
 		}
 		before := a.doc.Tree().Len()
@@ -112,22 +113,22 @@ func (a *App) runCommand(c command) error {
 			return fmt.Errorf("nothing was placed")
 		}
 	case "set":
-		if err := a.setSlider(c.args[0], num(1)); err != nil {
+		if err := a.setSlider(c.Args[0], num(1)); err != nil {
 			return err
 		}
 		a.doc.EndGesture()
 		a.syncEngine()
-		if c.args[0] != "threshold" && c.args[0] != "umax" {
+		if c.Args[0] != "threshold" && c.Args[0] != "umax" {
 			a.lag = sliderLag{waiting: true, want: a.sentParams, steps: a.lag.steps}
 		}
-		a.log.add(levelInfo, "set %s = %s", c.args[0], c.args[1])
+		a.log.add(levelInfo, "set %s = %s", c.Args[0], c.Args[1])
 	case "run":
 		a.wk.Send(worker.Run{})
 		a.script.fpsFrom = len(a.fps.all)
 	case "pause":
 		a.wk.Send(worker.Pause{})
 	case "steps":
-		n, _ := c.count(0)
+		n, _ := c.Count(0)
 		a.runSteps(n)
 	case "undo":
 		a.undo()
@@ -136,32 +137,32 @@ func (a *App) runCommand(c command) error {
 	case "new":
 		a.newDoc()
 	case "save":
-		if !a.saveTo(c.args[0]) {
-			return fmt.Errorf("saving %s failed", c.args[0])
+		if !a.saveTo(c.Args[0]) {
+			return fmt.Errorf("saving %s failed", c.Args[0])
 		}
 	case "open":
-		a.openPath(c.args[0])
+		a.openPath(c.Args[0])
 	case "export":
-		if c.args[0] == "heightmap" {
-			a.exportHeightmap(c.args[1])
+		if c.Args[0] == "heightmap" {
+			a.exportHeightmap(c.Args[1])
 		} else {
-			a.exportMasks(c.args[1], ".png")
+			a.exportMasks(c.Args[1], ".png")
 		}
 	case "import":
-		if c.args[0] == "uplift" {
-			a.importUplift(c.args[1])
+		if c.Args[0] == "uplift" {
+			a.importUplift(c.Args[1])
 		} else {
-			a.importHeightmap(c.args[1])
+			a.importHeightmap(c.Args[1])
 		}
 	case "screenshot":
-		a.screenshot = c.args[0]
+		a.screenshot = c.Args[0]
 		// Draw takes it after this Update; the next command waits a frame.
 		end := a.frames + 1
 		a.script.wait("the screenshot", func() bool { return a.frames > end })
 	case "report":
-		return a.writeReport(c.args[0])
+		return a.writeReport(c.Args[0])
 	case "expect-log":
-		want := strings.Join(c.args, " ")
+		want := strings.Join(c.Args, " ")
 		if !a.log.contains(want) {
 			return fmt.Errorf("the log has no line with %q", want)
 		}

@@ -1,12 +1,15 @@
-package ui
+package script
 
 import (
 	"strings"
 	"testing"
 )
 
+// testSliders are the names the app's sliders have.
+var testSliders = []string{"k", "m", "n", "dt", "talus", "diffusion", "umax", "threshold"}
+
 func TestParseScript(t *testing.T) {
-	cmds, err := parseScript(strings.NewReader(`
+	cmds, err := Parse(strings.NewReader(`
 # comment
 wait 3
 stroke raise 1 2 3 4 5 0.5
@@ -15,19 +18,19 @@ steps 10
 export heightmap out.png
 expect-log opened some file
 quit
-`))
+`), testSliders)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var names []string
 	for _, c := range cmds {
-		names = append(names, c.name)
+		names = append(names, c.Name)
 	}
 	if got, want := strings.Join(names, " "), "wait stroke set steps export expect-log quit"; got != want {
 		t.Errorf("commands: got %q; want %q", got, want)
 	}
-	if cmds[0].line != 3 {
-		t.Errorf("line of the first command: got %d; want 3", cmds[0].line)
+	if cmds[0].Line != 3 {
+		t.Errorf("line of the first command: got %d; want 3", cmds[0].Line)
 	}
 }
 
@@ -46,53 +49,32 @@ func TestParseScriptErrors(t *testing.T) {
 		{"import nothing a.png", "unknown import"},
 		{"\n\nsegment 1 2 3 inf", "line 3: segment"},
 	} {
-		_, err := parseScript(strings.NewReader(c.in))
+		_, err := Parse(strings.NewReader(c.in), testSliders)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("parseScript(%q): got %v; want an error containing %q", c.in, err, c.want)
 		}
 	}
 }
 
-func FuzzParseScript(f *testing.F) {
+func FuzzParse(f *testing.F) {
 	f.Add("wait 3\nstroke raise 1 2 3 4\nset k 1e-6\nquit\n")
 	f.Add("# only a comment\n\n")
 	f.Add("steps 99999999999999999999")
 	f.Fuzz(func(t *testing.T, s string) {
-		cmds, err := parseScript(strings.NewReader(s))
+		cmds, err := Parse(strings.NewReader(s), testSliders)
 		if err != nil {
 			return
 		}
 		// Whatever parses has a known name, an accepted argument count,
 		// and arguments that check.
 		for _, c := range cmds {
-			lim, ok := argCount[c.name]
-			if !ok || len(c.args) < lim[0] || len(c.args) > lim[1] {
+			lim, ok := ArgCount[c.Name]
+			if !ok || len(c.Args) < lim[0] || len(c.Args) > lim[1] {
 				t.Fatalf("accepted %+v", c)
 			}
-			if err := c.check(); err != nil {
+			if err := c.Check(testSliders); err != nil {
 				t.Fatalf("accepted %+v whose check fails: %v", c, err)
 			}
 		}
 	})
-}
-
-func TestSlidersHaveNamesAndRanges(t *testing.T) {
-	seen := map[string]bool{}
-	for _, s := range sliders {
-		if seen[s.name] {
-			t.Errorf("slider %q twice", s.name)
-		}
-		seen[s.name] = true
-		if !(s.min < s.max) || s.log && s.min <= 0 {
-			t.Errorf("slider %q: range [%g, %g] (log %v) is not usable", s.name, s.min, s.max, s.log)
-		}
-		if s.help == "" {
-			t.Errorf("slider %q has no tooltip", s.name)
-		}
-	}
-	for _, want := range []string{"k", "m", "n", "dt", "talus", "diffusion", "umax", "threshold"} {
-		if !seen[want] {
-			t.Errorf("no slider %q (the issue lists it)", want)
-		}
-	}
 }

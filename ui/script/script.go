@@ -1,17 +1,6 @@
-package ui
-
-import (
-	"bufio"
-	"fmt"
-	"io"
-	"strconv"
-	"strings"
-
-	"orogen/brushes"
-)
-
-// A script drives a window session without a mouse: the real-window test
-// and demos run one with `orogen --script FILE`. Each line is one command;
+// Package script is the language of `orogen --script FILE`: a script drives
+// a desktop-app session without a mouse (the real-window test and demos
+// use it). Each line is one command;
 // blank lines and lines starting with # are skipped. Commands go through
 // the same code as the menus, panels and mouse, one per frame (waits span
 // several frames):
@@ -39,14 +28,30 @@ import (
 //	                               skipped)
 //
 // A failing command logs the error and ends the session with exit code 1.
-type command struct {
-	line int
-	name string
-	args []string
+// Parse checks names, argument counts, numbers and choices before the
+// session starts; the app (package ui) carries the commands out.
+package script
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"orogen/brushes"
+)
+
+// Command is one line of a script.
+type Command struct {
+	Line int    // 1-based line number in the file
+	Name string // the command
+	Args []string
 }
 
-// argCount gives the number of arguments each command accepts: min, max.
-var argCount = map[string][2]int{
+// ArgCount gives the number of arguments each command accepts: min, max.
+var ArgCount = map[string][2]int{
 	"wait": {1, 1}, "stroke": {5, 7}, "segment": {4, 4}, "valley": {4, 4},
 	"set": {2, 2}, "run": {0, 0}, "pause": {0, 0}, "steps": {1, 1},
 	"undo": {0, 0}, "redo": {0, 0}, "new": {0, 0},
@@ -54,11 +59,11 @@ var argCount = map[string][2]int{
 	"screenshot": {1, 1}, "report": {1, 1}, "expect-log": {1, 1 << 20}, "quit": {0, 0},
 }
 
-// parseScript reads a script, checking every command's name, argument
-// count and numeric arguments, so that a typo fails before the session
-// starts rather than halfway.
-func parseScript(r io.Reader) ([]command, error) {
-	var cmds []command
+// Parse reads a script, checking every command's name, argument count and
+// arguments, so that a typo fails before the session starts rather than
+// halfway. sliders are the names `set` accepts.
+func Parse(r io.Reader, sliders []string) ([]Command, error) {
+	var cmds []Command
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
 	n := 0
@@ -69,16 +74,16 @@ func parseScript(r io.Reader) ([]command, error) {
 			continue
 		}
 		f := strings.Fields(line)
-		c := command{line: n, name: f[0], args: f[1:]}
-		lim, ok := argCount[c.name]
+		c := Command{Line: n, Name: f[0], Args: f[1:]}
+		lim, ok := ArgCount[c.Name]
 		if !ok {
-			return nil, fmt.Errorf("script line %d: unknown command %q", n, c.name)
+			return nil, fmt.Errorf("script line %d: unknown command %q", n, c.Name)
 		}
-		if len(c.args) < lim[0] || len(c.args) > lim[1] {
-			return nil, fmt.Errorf("script line %d: %s takes %s, got %d", n, c.name, countText(lim), len(c.args))
+		if len(c.Args) < lim[0] || len(c.Args) > lim[1] {
+			return nil, fmt.Errorf("script line %d: %s takes %s, got %d", n, c.Name, countText(lim), len(c.Args))
 		}
-		if err := c.check(); err != nil {
-			return nil, fmt.Errorf("script line %d: %s: %w", n, c.name, err)
+		if err := c.Check(sliders); err != nil {
+			return nil, fmt.Errorf("script line %d: %s: %w", n, c.Name, err)
 		}
 		cmds = append(cmds, c)
 	}
@@ -98,59 +103,60 @@ func countText(lim [2]int) string {
 	return fmt.Sprintf("%d to %d arguments", lim[0], lim[1])
 }
 
-// check validates the arguments that must be numbers or choices.
-func (c command) check() error {
-	switch c.name {
+// Check validates the arguments that must be numbers or choices; sliders
+// are the names `set` accepts.
+func (c Command) Check(sliders []string) error {
+	switch c.Name {
 	case "wait", "steps":
-		_, err := c.count(0)
+		_, err := c.Count(0)
 		return err
 	case "stroke":
-		if _, err := brushes.ParseKind(c.args[0]); err != nil {
+		if _, err := brushes.ParseKind(c.Args[0]); err != nil {
 			return err
 		}
-		for i := 1; i < len(c.args); i++ {
-			if _, err := c.num(i); err != nil {
+		for i := 1; i < len(c.Args); i++ {
+			if _, err := c.Num(i); err != nil {
 				return err
 			}
 		}
 	case "segment", "valley":
-		for i := range c.args {
-			if _, err := c.num(i); err != nil {
+		for i := range c.Args {
+			if _, err := c.Num(i); err != nil {
 				return err
 			}
 		}
 	case "set":
-		if _, ok := sliderByName(c.args[0]); !ok {
-			return fmt.Errorf("unknown slider %q: want one of %s", c.args[0], strings.Join(sliderNames(), ", "))
+		if !slices.Contains(sliders, c.Args[0]) {
+			return fmt.Errorf("unknown slider %q: want one of %s", c.Args[0], strings.Join(sliders, ", "))
 		}
-		_, err := c.num(1)
+		_, err := c.Num(1)
 		return err
 	case "export":
-		if c.args[0] != "heightmap" && c.args[0] != "masks" {
-			return fmt.Errorf("unknown export %q: want heightmap or masks", c.args[0])
+		if c.Args[0] != "heightmap" && c.Args[0] != "masks" {
+			return fmt.Errorf("unknown export %q: want heightmap or masks", c.Args[0])
 		}
 	case "import":
-		if c.args[0] != "uplift" && c.args[0] != "heightmap" {
-			return fmt.Errorf("unknown import %q: want uplift or heightmap", c.args[0])
+		if c.Args[0] != "uplift" && c.Args[0] != "heightmap" {
+			return fmt.Errorf("unknown import %q: want uplift or heightmap", c.Args[0])
 		}
 	}
 	return nil
 }
 
-// num parses argument i as a finite number.
-func (c command) num(i int) (float64, error) {
-	v, err := strconv.ParseFloat(c.args[i], 64)
+// Num parses argument i as a finite number.
+func (c Command) Num(i int) (float64, error) {
+	v, err := strconv.ParseFloat(c.Args[i], 64)
 	if err != nil || v != v || v > 1e300 || v < -1e300 {
-		return 0, fmt.Errorf("argument %d: %q is not a finite number", i+1, c.args[i])
+		return 0, fmt.Errorf("argument %d: %q is not a finite number", i+1, c.Args[i])
 	}
 	return v, nil
 }
 
-// count parses argument i as a count in [0, 1e7].
-func (c command) count(i int) (int, error) {
-	v, err := strconv.Atoi(c.args[i])
+// Count parses argument i as a count in [0, 1e7].
+func (c Command) Count(i int) (int, error) {
+	v, err := strconv.Atoi(c.Args[i])
 	if err != nil || v < 0 || v > 1e7 {
-		return 0, fmt.Errorf("argument %d: %q is not a count in [0, 10000000]", i+1, c.args[i])
+		return 0, fmt.Errorf("argument %d: %q is not a count in [0, 10000000]", i+1, c.Args[i])
 	}
 	return v, nil
 }
