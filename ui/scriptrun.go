@@ -161,6 +161,8 @@ func (a *App) runCommand(c script.Command) error {
 		a.script.wait("the screenshot", func() bool { return a.frames > end })
 	case "report":
 		return a.writeReport(c.Args[0])
+	case "dialog":
+		a.scriptDialog(c.Args[0])
 	case "expect-log":
 		want := strings.Join(c.Args, " ")
 		if !a.log.contains(want) {
@@ -170,6 +172,36 @@ func (a *App) runCommand(c script.Command) error {
 		a.quitting = true
 	}
 	return nil
+}
+
+// scriptDialog opens a dialog as its menu item would (the unsaved-changes
+// prompt as New would show it), or closes whatever is open.
+func (a *App) scriptDialog(name string) {
+	switch name {
+	case "open":
+		a.browser.show("Open project or scene", false, a.dir(), "", openExts, a.openPath)
+	case "save-as":
+		a.saveAsDialog()
+	case "export-heightmap":
+		a.exportHeightmapDialog()
+	case "export-masks":
+		a.exportMasksDialog()
+	case "import-uplift":
+		a.importUpliftDialog()
+	case "import-heightmap":
+		a.importHeightmapDialog()
+	case "unsaved":
+		a.ask("Unsaved changes", a.title()+" has unsaved changes. Save them before you start a new project?",
+			modalButton{"Save", nil}, modalButton{"Discard", nil}, modalButton{"Cancel", nil})
+	case "shortcuts":
+		a.help.shortcuts = true
+	case "about":
+		a.help.about = true
+	case "close":
+		a.browser.visible = false
+		a.modal = modal{}
+		a.help = helpState{}
+	}
 }
 
 // runSteps pauses the engine, then runs n steps and waits until the n-th

@@ -102,6 +102,33 @@ save $OUT/p.orogen.json
 open $OUT/p.orogen.json
 expect-log opened p.orogen.json
 save $OUT/p2.orogen.json
+dialog open
+wait 3
+screenshot $OUT/dialog.png
+dialog close
+dialog save-as
+wait 2
+dialog close
+dialog export-heightmap
+wait 2
+dialog close
+dialog export-masks
+wait 2
+dialog close
+dialog import-uplift
+wait 2
+dialog close
+dialog import-heightmap
+wait 2
+dialog close
+dialog unsaved
+wait 2
+dialog close
+dialog shortcuts
+dialog about
+wait 2
+dialog close
+wait 2
 report $OUT/report.json
 quit
 `)
@@ -193,6 +220,12 @@ quit
 
 	// The screenshots: panels around a map that is not uniform and shows
 	// rivers.
+	// The Open dialog shows the session's files in the middle of the
+	// window: a bright-text panel over the map.
+	d := measure(readPNG(t, filepath.Join(dir, "dialog.png")), 0.30, 0.30, 0.70, 0.70)
+	if d.bright < 200 {
+		t.Errorf("dialog.png: %d bright pixels in the middle; want the file browser's text (≥ 200)", d.bright)
+	}
 	for _, name := range []string{"start.png", "after.png"} {
 		img := readPNG(t, filepath.Join(dir, name))
 		checkScreenshot(t, name, img, name == "after.png")

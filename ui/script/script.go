@@ -22,6 +22,10 @@
 //	export masks DIR               drainage, rivers, water, slope, uplift
 //	import uplift PATH | import heightmap PATH
 //	screenshot PATH                the whole window, as PNG
+//	dialog NAME                    open a dialog as its menu item does: open,
+//	                               save-as, export-heightmap, export-masks,
+//	                               import-uplift, import-heightmap, unsaved,
+//	                               shortcuts, about; `dialog close` closes it
 //	report PATH                    JSON: frames/s, engine steps/s, sizes
 //	expect-log TEXT                fail unless the log holds TEXT
 //	quit                           leave (the unsaved-changes prompt is
@@ -56,8 +60,12 @@ var ArgCount = map[string][2]int{
 	"set": {2, 2}, "run": {0, 0}, "pause": {0, 0}, "steps": {1, 1},
 	"undo": {0, 0}, "redo": {0, 0}, "new": {0, 0},
 	"save": {1, 1}, "open": {1, 1}, "export": {2, 2}, "import": {2, 2},
-	"screenshot": {1, 1}, "report": {1, 1}, "expect-log": {1, 1 << 20}, "quit": {0, 0},
+	"screenshot": {1, 1}, "report": {1, 1}, "dialog": {1, 1}, "expect-log": {1, 1 << 20}, "quit": {0, 0},
 }
+
+// Dialogs are the names `dialog` accepts.
+var Dialogs = []string{"open", "save-as", "export-heightmap", "export-masks", "import-uplift",
+	"import-heightmap", "unsaved", "shortcuts", "about", "close"}
 
 // Parse reads a script, checking every command's name, argument count and
 // arguments, so that a typo fails before the session starts rather than
@@ -134,6 +142,10 @@ func (c Command) Check(sliders []string) error {
 	case "export":
 		if c.Args[0] != "heightmap" && c.Args[0] != "masks" {
 			return fmt.Errorf("unknown export %q: want heightmap or masks", c.Args[0])
+		}
+	case "dialog":
+		if !slices.Contains(Dialogs, c.Args[0]) {
+			return fmt.Errorf("unknown dialog %q: want one of %s", c.Args[0], strings.Join(Dialogs, ", "))
 		}
 	case "import":
 		if c.Args[0] != "uplift" && c.Args[0] != "heightmap" {
