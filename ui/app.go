@@ -115,12 +115,20 @@ type App struct {
 	mapImg      *ebiten.Image
 	mapW, mapH  int
 
-	view     viewer.View
-	vopts    viewer.Options
-	fitView  bool
-	vp       viewport // the Viewport window's map area, screen pixels
-	arrows   bool
-	showPlot bool
+	mode       viewMode
+	v3         view3D
+	lastOpts3  viewer.Options3D
+	lastWant3D bool
+	lastCam    viewer.Camera
+	lastW3     int
+	lastH3     int
+	upCopy     []float32 // the document's uplift as last handed to the renderer
+	view       viewer.View
+	vopts      viewer.Options
+	fitView    bool
+	vp         viewport // the Viewport window's map area, screen pixels
+	arrows     bool
+	showPlot   bool
 
 	tool    tool
 	brush   brushes.Brush
@@ -207,6 +215,7 @@ func newApp(o Options) (*App, error) {
 		return nil, err
 	}
 	a.rend = newRenderer()
+	a.v3 = newView3D()
 	a.lastSave = time.Now()
 	a.checkRecovery()
 	return a, nil
@@ -290,7 +299,7 @@ func (a *App) survive() {
 // what Update prepared.
 func (a *App) Draw(screen *ebiten.Image) {
 	screen.Fill(colBackground)
-	if a.mapImg != nil && a.vp.w > 0 && a.vp.h > 0 {
+	if a.mode != mode3D && a.mapImg != nil && a.vp.w > 0 && a.vp.h > 0 {
 		r := image.Rect(int(a.vp.x), int(a.vp.y), int(a.vp.x+a.vp.w), int(a.vp.y+a.vp.h))
 		dst := screen.SubImage(r).(*ebiten.Image)
 		op := &ebiten.DrawImageOptions{}
@@ -303,6 +312,9 @@ func (a *App) Draw(screen *ebiten.Image) {
 			op.Filter = ebiten.FilterLinear
 		}
 		dst.DrawImage(a.mapImg, op)
+	}
+	if a.mode != mode2D {
+		a.v3.draw(screen)
 	}
 	if os.Getenv("OROGEN_DEBUG_NOGUI") == "" {
 		a.gui.render(screen)

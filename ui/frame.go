@@ -104,6 +104,12 @@ func (a *App) shortcuts() {
 		a.undo()
 	case !ctrl && pressed(imgui.KeySpace):
 		a.toggleRun()
+	case pressed(imgui.KeyF2):
+		a.mode = mode2D
+	case pressed(imgui.KeyF3):
+		a.mode = mode3D
+	case pressed(imgui.KeyF4):
+		a.mode = modeSplit
 	case imgui.IsKeyPressedBool(imgui.KeyLeftBracket):
 		a.brush.Radius = max(1, a.brush.Radius/1.2)
 	case imgui.IsKeyPressedBool(imgui.KeyRightBracket):

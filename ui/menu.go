@@ -66,6 +66,15 @@ func (a *App) mainMenu() {
 		imgui.EndMenu()
 	}
 	if imgui.BeginMenu("View") {
+		for m := mode2D; m <= modeSplit; m++ {
+			if imgui.MenuItemBoolV(modeNames[m], []string{"F2", "F3", "F4"}[m], a.mode == m, true) {
+				a.mode = m
+			}
+		}
+		if imgui.MenuItemBool("Render view to PNG...") {
+			a.renderViewDialog()
+		}
+		imgui.Separator()
 		if imgui.MenuItemBoolV("Fit map", "F", false, true) {
 			a.fitView = true
 		}

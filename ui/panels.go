@@ -134,7 +134,10 @@ func (a *App) simulationWindow() {
 			total += f.PhaseMs[i]
 		}
 		imgui.TextUnformatted(fmt.Sprintf("%-10s %6.2f", "step", total))
-		imgui.TextUnformatted(fmt.Sprintf("%-10s %6.2f", "picture", a.rend.renderMs()))
+		pic, mesh, proj := a.rend.timings()
+		imgui.TextUnformatted(fmt.Sprintf("%-10s %6.2f", "2D picture", pic))
+		imgui.TextUnformatted(fmt.Sprintf("%-10s %6.2f", "3D mesh", mesh))
+		imgui.TextUnformatted(fmt.Sprintf("%-10s %6.2f", "3D picture", proj))
 	}
 	if a.showPlot {
 		a.plot(f)
@@ -320,6 +323,7 @@ func (a *App) overlaysWindow() {
 	sliderF64("sun azimuth (°)", &a.vopts.LightAzimuthDeg, 0, 360, false, "%.0f", "Direction the light comes from, clockwise from north.")
 	sliderF64("sun altitude (°)", &a.vopts.LightAltitudeDeg, 5, 90, false, "%.0f", "Height of the light above the horizon.")
 	sliderF64("exaggeration", &a.vopts.Exaggeration, 0.1, 20, true, "%.2f", "Vertical exaggeration of the hillshade.")
+	a.options3DPanel()
 	imgui.End()
 }
 

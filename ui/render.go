@@ -9,28 +9,47 @@ import (
 	"orogen/viewer"
 )
 
-// renderJob is one picture to make: a snapshot with the view options, and
-// optionally the document's current uplift in place of the snapshot's (while
-// painting, the overlay shows the stroke before the engine has seen it).
+// renderJob is what the Viewport wants drawn: the 2D relief of a snapshot
+// with its options (and optionally the document's current uplift in place
+// of the snapshot's, so an overlay shows strokes the engine has not seen
+// yet), and the 3D view of it for a camera and a picture size.
 type renderJob struct {
 	snap   *grid.Snapshot
 	uplift []float32 // a copy owned by the job, or nil
 	opts   viewer.Options
+	pic    bool // make the 2D picture
+	pic3D  bool // make the 3D picture
+	opts3  viewer.Options3D
+	cam    viewer.Camera
+	w3, h3 int
 }
 
-// renderer turns snapshots into relief pictures on its own goroutine, so
-// that Update and Draw never spend the 5–20 ms a large map takes. The UI
-// submits jobs (the newest replaces any not started) and polls for pictures
-// without waiting; pictures go back with recycle once uploaded.
+// renderer makes the Viewport's pictures on its own goroutine, so that
+// Update and Draw never spend the milliseconds a large map takes: the 2D
+// relief, and the 3D view, whose mesh it rebuilds only when the snapshot
+// or the 3D options change, projects in back-to-front order and fills with
+// viewer's rasterizer (Mesa's software OpenGL takes ~150 ms for the half
+// million triangles of a 512² mesh; this takes ~25 ms, off the UI thread).
+// The UI submits jobs (the newest replaces any not started) and polls for
+// pictures without waiting; pictures go back with recycle once uploaded.
 type renderer struct {
-	mu      sync.Mutex
-	pending *renderJob
-	ready   *image.RGBA
-	spare   []*image.RGBA
-	lastMs  float64
-	wake    chan struct{}
-	quit    chan struct{}
-	done    sync.WaitGroup
+	mu       sync.Mutex
+	pending  *renderJob
+	ready    *image.RGBA
+	ready3D  *image.RGBA
+	camOf3D  viewer.Camera // the camera ready3D was drawn for
+	spare    []*image.RGBA
+	lastMs   float64
+	meshMs   float64
+	projMs   float64
+	wake     chan struct{}
+	quit     chan struct{}
+	done     sync.WaitGroup
+	mesh     *viewer.Mesh3D // owned by the goroutine
+	meshSnap *grid.Snapshot // what mesh was built from
+	meshOpts viewer.Options3D
+	meshUp   []float32
+	list     viewer.DrawList
 }
 
 func newRenderer() *renderer {
@@ -51,8 +70,7 @@ func (r *renderer) submit(j *renderJob) {
 	}
 }
 
-// poll returns the newest finished picture, if any. The caller gives it
-// back with recycle.
+// poll returns the newest finished 2D picture, if any.
 func (r *renderer) poll() (*image.RGBA, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -61,24 +79,51 @@ func (r *renderer) poll() (*image.RGBA, bool) {
 	return img, img != nil
 }
 
-func (r *renderer) recycle(img *image.RGBA) {
+// poll3D returns the newest finished 3D picture and its camera, if any.
+func (r *renderer) poll3D() (*image.RGBA, viewer.Camera, bool) {
 	r.mu.Lock()
-	if len(r.spare) < 2 {
+	defer r.mu.Unlock()
+	img := r.ready3D
+	r.ready3D = nil
+	return img, r.camOf3D, img != nil
+}
+
+// recycle gives a picture back once uploaded.
+func (r *renderer) recycle(img *image.RGBA) {
+	if img == nil {
+		return
+	}
+	r.mu.Lock()
+	if len(r.spare) < 4 {
 		r.spare = append(r.spare, img)
 	}
 	r.mu.Unlock()
 }
 
-// renderMs is the wall time of the last picture.
-func (r *renderer) renderMs() float64 {
+// timings returns the wall time of the last 2D picture, 3D mesh build and
+// 3D projection plus fill, in ms.
+func (r *renderer) timings() (pic, mesh, proj float64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.lastMs
+	return r.lastMs, r.meshMs, r.projMs
 }
 
 func (r *renderer) close() {
 	close(r.quit)
 	r.done.Wait()
+}
+
+// take returns a spare picture of size w×h, or a new one.
+func (r *renderer) take(w, h int) *image.RGBA {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i, img := range r.spare {
+		if b := img.Bounds(); b.Dx() == w && b.Dy() == h {
+			r.spare = append(r.spare[:i], r.spare[i+1:]...)
+			return img
+		}
+	}
+	return image.NewRGBA(image.Rect(0, 0, w, h))
 }
 
 func (r *renderer) loop() {
@@ -92,30 +137,61 @@ func (r *renderer) loop() {
 		r.mu.Lock()
 		j := r.pending
 		r.pending = nil
-		var dst *image.RGBA
-		if n := len(r.spare); n > 0 {
-			dst = r.spare[n-1]
-			r.spare = r.spare[:n-1]
-		}
 		r.mu.Unlock()
 		if j == nil {
 			continue
 		}
-		t0 := time.Now()
 		s := j.snap
 		if j.uplift != nil {
 			c := *s
 			c.Uplift = j.uplift
 			s = &c
 		}
-		img := viewer.Relief(dst, s, j.opts)
-		ms := float64(time.Since(t0).Microseconds()) / 1000
-		r.mu.Lock()
-		if r.ready != nil && len(r.spare) < 2 {
-			r.spare = append(r.spare, r.ready)
+		if j.pic {
+			t0 := time.Now()
+			img := viewer.Relief(r.take(s.W, s.H), s, j.opts)
+			ms := float64(time.Since(t0).Microseconds()) / 1000
+			r.mu.Lock()
+			if r.ready != nil && len(r.spare) < 4 {
+				r.spare = append(r.spare, r.ready)
+			}
+			r.ready, r.lastMs = img, ms
+			r.mu.Unlock()
 		}
-		r.ready = img
-		r.lastMs = ms
-		r.mu.Unlock()
+		if j.pic3D && j.w3 > 1 && j.h3 > 1 {
+			r.draw3D(j, s)
+		}
 	}
+}
+
+// draw3D rebuilds the mesh when the snapshot or the options changed, then
+// projects and fills the 3D picture for the job's camera.
+func (r *renderer) draw3D(j *renderJob, s *grid.Snapshot) {
+	var meshMs float64
+	if r.mesh == nil || r.meshSnap != j.snap || r.meshOpts != j.opts3 || !sameSlice(r.meshUp, j.uplift) {
+		t0 := time.Now()
+		r.mesh = viewer.BuildMesh3D(r.mesh, s, j.opts3)
+		r.meshSnap, r.meshOpts, r.meshUp = j.snap, j.opts3, j.uplift
+		meshMs = float64(time.Since(t0).Microseconds()) / 1000
+	}
+	t0 := time.Now()
+	img := r.take(j.w3, j.h3)
+	viewer.FillSky(img, j.cam)
+	r.mesh.Project(&r.list, j.cam, j.w3, j.h3)
+	viewer.RasterizeDrawList(img, &r.list)
+	projMs := float64(time.Since(t0).Microseconds()) / 1000
+	r.mu.Lock()
+	if r.ready3D != nil && len(r.spare) < 4 {
+		r.spare = append(r.spare, r.ready3D)
+	}
+	r.ready3D, r.camOf3D, r.projMs = img, j.cam, projMs
+	if meshMs > 0 {
+		r.meshMs = meshMs
+	}
+	r.mu.Unlock()
+}
+
+// sameSlice reports whether a and b are the same slice (not equal values).
+func sameSlice(a, b []float32) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }

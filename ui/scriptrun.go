@@ -163,6 +163,10 @@ func (a *App) runCommand(c script.Command) error {
 		return a.writeReport(c.Args[0])
 	case "dialog":
 		a.scriptDialog(c.Args[0])
+	case "view":
+		a.mode = map[string]viewMode{"2d": mode2D, "3d": mode3D, "split": modeSplit}[c.Args[0]]
+	case "orbit":
+		a.v3.cam = a.v3.cam.Orbit(num(0), num(1))
 	case "expect-log":
 		want := strings.Join(c.Args, " ")
 		if !a.log.contains(want) {
@@ -237,6 +241,8 @@ type report struct {
 	Height        int       `json:"height"`
 	Step          int       `json:"step"`
 	RenderMs      float64   `json:"picture_ms"`
+	MeshMs        float64   `json:"mesh3d_ms"`
+	Picture3DMs   float64   `json:"picture3d_ms"`
 	SliderLag     []int     `json:"slider_lag_steps"`
 	PhaseMs       []float64 `json:"phase_ms"`
 	WindowW       int       `json:"window_w"`
@@ -248,9 +254,10 @@ type report struct {
 
 func (a *App) writeReport(path string) error {
 	f := a.wk.Frame()
+	pic, mesh, proj := a.rend.timings()
 	r := report{Frames: a.frames, Seconds: time.Since(a.script.start).Seconds(), FPS: a.fps.all,
 		StepsPerSec: f.StepsPerSec, Width: f.Snap.W, Height: f.Snap.H, Step: f.Snap.Step,
-		RenderMs: a.rend.renderMs(), SliderLag: a.lag.steps, PhaseMs: f.PhaseMs[:],
+		RenderMs: pic, MeshMs: mesh, Picture3DMs: proj, SliderLag: a.lag.steps, PhaseMs: f.PhaseMs[:],
 		ProjectPath: a.path, Unsaved: a.dirty(), UpliftVersion: a.doc.UpliftVersion()}
 	r.WindowW, r.WindowH = ebiten.WindowSize()
 	if r.Seconds > 0 {

@@ -5,6 +5,8 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"path/filepath"
+	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -16,6 +18,21 @@ import (
 )
 
 var colBackground = color.RGBA{0x1e, 0x1f, 0x22, 0xff}
+
+// lastField returns the part of a path's file name after its last '_'.
+func lastField(path string) string {
+	b := filepath.Base(path)
+	if i := strings.LastIndexByte(b, '_'); i >= 0 {
+		return b[i+1:]
+	}
+	return b
+}
+
+func encodePNG(img image.Image) []byte {
+	var buf bytes.Buffer
+	_ = png.Encode(&buf, img) // writing to memory cannot fail
+	return buf.Bytes()
+}
 
 // syncEngine hands the document's changes to the worker: the uplift when
 // it changed (a copy the worker then owns) and the engine parameters when
@@ -70,15 +87,31 @@ func (a *App) syncPicture() {
 		opts.OverlayAlpha = max(opts.OverlayAlpha, 0.5)
 	}
 	upVer := a.doc.UpliftVersion()
-	if f.Snap != a.lastSnap || opts != a.lastOpts || opts.Overlay == viewer.OverlayUplift && upVer != a.lastUpVer {
-		j := &renderJob{snap: f.Snap, opts: opts}
-		if opts.Overlay == viewer.OverlayUplift {
+	want2D, want3D := a.mode != mode3D, a.mode != mode2D
+	o3 := a.v3.opts
+	if want3D && a.v3.fit && a.v3.rect.w > 1 {
+		a.v3.fitTo(f.Snap)
+	}
+	w3, h3 := int(a.v3.rect.w), int(a.v3.rect.h)
+	upOverlay := opts.Overlay == viewer.OverlayUplift || want3D && o3.UpliftAlpha > 0
+	if f.Snap != a.lastSnap || opts != a.lastOpts || o3 != a.lastOpts3 || want3D != a.lastWant3D ||
+		want3D && (a.v3.cam != a.lastCam || w3 != a.lastW3 || h3 != a.lastH3) || upOverlay && upVer != a.lastUpVer {
+		j := &renderJob{snap: f.Snap, opts: opts, pic: want2D, pic3D: want3D, opts3: o3, cam: a.v3.cam, w3: w3, h3: h3}
+		if upOverlay {
 			// The document's uplift, strokes the engine has not seen yet
 			// included.
-			j.uplift = append([]float32(nil), a.doc.Uplift().Data...)
+			if upVer != a.lastUpVer || a.upCopy == nil {
+				a.upCopy = append([]float32(nil), a.doc.Uplift().Data...)
+			}
+			j.uplift = a.upCopy
 		}
 		a.rend.submit(j)
-		a.lastSnap, a.lastOpts, a.lastUpVer = f.Snap, opts, upVer
+		a.lastSnap, a.lastOpts, a.lastUpVer, a.lastOpts3, a.lastWant3D = f.Snap, opts, upVer, o3, want3D
+		a.lastCam, a.lastW3, a.lastH3 = a.v3.cam, w3, h3
+	}
+	if img, _, ok := a.rend.poll3D(); ok {
+		a.v3.upload(img)
+		a.rend.recycle(img)
 	}
 	img, ok := a.rend.poll()
 	if !ok {

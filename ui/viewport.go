@@ -53,7 +53,31 @@ func (a *App) viewportWindow() {
 		return
 	}
 	pos, avail := imgui.CursorScreenPos(), imgui.ContentRegionAvail()
-	a.vp = viewport{x: pos.X, y: pos.Y, w: max(avail.X, 1), h: max(avail.Y, 1)}
+	full := viewport{x: pos.X, y: pos.Y, w: max(avail.X, 1), h: max(avail.Y, 1)}
+	switch a.mode {
+	case mode2D:
+		a.vp, a.v3.rect = full, viewport{}
+	case mode3D:
+		a.vp, a.v3.rect = viewport{}, full
+	case modeSplit:
+		half := float32(math.Floor(float64(full.w) / 2))
+		a.vp = viewport{x: full.x, y: full.y, w: half - 1, h: full.h}
+		a.v3.rect = viewport{x: full.x + half + 1, y: full.y, w: full.w - half - 1, h: full.h}
+	}
+	if a.v3.rect.w > 1 {
+		imgui.SetCursorScreenPos(vec2(a.v3.rect.x, a.v3.rect.y))
+		imgui.InvisibleButtonV("map3d", vec2(a.v3.rect.w, a.v3.rect.h),
+			imgui.ButtonFlagsMouseButtonLeft|imgui.ButtonFlagsMouseButtonRight|imgui.ButtonFlagsMouseButtonMiddle)
+		a.input3D(imgui.IsItemHovered(), imgui.IsItemActive())
+		a.v3.rect.hovered = imgui.IsItemHovered()
+	}
+	if a.vp.w <= 1 {
+		a.draw3DLabels()
+		imgui.End()
+		return
+	}
+	avail = vec2(a.vp.w, a.vp.h)
+	imgui.SetCursorScreenPos(vec2(a.vp.x, a.vp.y))
 	sc := a.doc.Scene()
 	if a.fitView && avail.X > 1 && avail.Y > 1 {
 		a.view = viewer.Fit(sc.Width, sc.Height, float64(a.vp.w), float64(a.vp.h))
@@ -128,7 +152,29 @@ func (a *App) viewportWindow() {
 	a.drawScaleBar(dl)
 	a.drawReadout(dl, mx, my)
 	dl.PopClipRect()
+	a.draw3DLabels()
 	imgui.End()
+}
+
+// draw3DLabels writes the 3D view's hints and figures in its corner.
+func (a *App) draw3DLabels() {
+	r := a.v3.rect
+	if r.w <= 1 {
+		return
+	}
+	dl := imgui.WindowDrawList()
+	dl.PushClipRect(vec2(r.x, r.y), vec2(r.x+r.w, r.y+r.h))
+	_, meshMs, projMs := a.rend.timings()
+	s := fmt.Sprintf("3D: left drag orbits, right drag pans, wheel zooms, Home fits   mesh %.1f ms, picture %.1f ms",
+		meshMs, projMs)
+	if !a.v3.shown {
+		s = "3D: building the mesh..."
+	}
+	sz := imgui.CalcTextSize(s)
+	x, y := r.x+8, r.y+r.h-sz.Y-8
+	dl.AddRectFilled(vec2(x-4, y-3), vec2(x+sz.X+4, y+sz.Y+3), rgba(0, 0, 0, 120))
+	dl.AddTextVec2(vec2(x, y), rgba(255, 255, 255, 255), s)
+	dl.PopClipRect()
 }
 
 // paintBegin, paintTo and paintEnd run a stroke through the document in

@@ -28,6 +28,19 @@ func (a *App) applyView(v project.View) {
 		a.brush = b
 	}
 	a.arrows = v.Extra["arrows"] == "on"
+	switch {
+	case v.Extra["view"] == "split":
+		a.mode = modeSplit
+	case v.Mode == "3d":
+		a.mode = mode3D
+	default:
+		a.mode = mode2D
+	}
+	if v.Camera.Exaggeration > 0 {
+		a.v3.opts.Exaggeration = v.Camera.Exaggeration
+	}
+	a.v3.fit = true
+	a.v3.savedCam = v.Camera
 }
 
 // storeView hands the current view settings to the document before a save.
@@ -49,5 +62,12 @@ func (a *App) storeViewQuiet() error {
 		v.Extra = map[string]string{}
 	}
 	v.Extra["arrows"] = map[bool]string{true: "on", false: "off"}[a.arrows]
+	v.Mode = map[bool]string{true: "3d", false: "2d"}[a.mode == mode3D]
+	v.Extra["view"] = map[bool]string{true: "split", false: "single"}[a.mode == modeSplit]
+	if a.v3.shown {
+		dom := a.doc.Scene().DomainM
+		v.Camera = project.Camera{Yaw: a.v3.cam.Yaw, Pitch: a.v3.cam.Pitch, Distance: a.v3.cam.Distance / dom,
+			Exaggeration: a.v3.opts.Exaggeration}
+	}
 	return a.doc.SetView(v)
 }

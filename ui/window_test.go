@@ -96,6 +96,12 @@ set k 1e-6
 steps 60
 wait 5
 screenshot $OUT/after.png
+view split
+wait 20
+orbit 30 5
+wait 10
+screenshot $OUT/split.png
+view 2d
 export heightmap $OUT/height.png
 export masks $OUT/masks
 save $OUT/p.orogen.json
@@ -220,6 +226,14 @@ quit
 
 	// The screenshots: panels around a map that is not uniform and shows
 	// rivers.
+	// Split view: the 3D half shows a lit terrain (not the flat sky), the
+	// 2D half the map.
+	sp := readPNG(t, filepath.Join(dir, "split.png"))
+	s3 := measure(sp, 0.50, 0.12, 0.74, 0.70)
+	t.Logf("split.png 3D half: mean %.1f std %.1f", s3.mean, s3.std)
+	if s3.std < 8 {
+		t.Errorf("split.png: 3D half std of luminance %.1f; want a shaded terrain (≥ 8)", s3.std)
+	}
 	// The Open dialog shows the session's files in the middle of the
 	// window: a bright-text panel over the map.
 	d := measure(readPNG(t, filepath.Join(dir, "dialog.png")), 0.30, 0.30, 0.70, 0.70)

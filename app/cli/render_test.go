@@ -74,7 +74,17 @@ func TestRenderErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"render", "--view", "3d", "--out", out}, "3d view not implemented yet"},
+		{[]string{"render", "--view", "3d", "--pitch", "95", "--out", out}, "--pitch 95"},
+		{[]string{"render", "--view", "3d", "--pitch", "2", "--out", out}, "[5, 89]"},
+		{[]string{"render", "--view", "3d", "--yaw", "NaN", "--out", out}, "--yaw"},
+		{[]string{"render", "--view", "3d", "--zoom", "0", "--out", out}, "--zoom"},
+		{[]string{"render", "--view", "3d", "--color", "rainbow", "--out", out}, "rainbow"},
+		{[]string{"render", "--view", "3d", "--overlay", "slope", "--out", out}, "--color slope"},
+		{[]string{"render", "--view", "3d", "--exaggeration", "0", "--out", out}, "Exaggeration"},
+		{[]string{"render", "--view", "3d", "--light-altitude", "0", "--out", out}, "SunElevationDeg"},
+		{[]string{"render", "--view", "3d", "--size", "0x10", "--out", out}, "--size"},
+		{[]string{"render", "--view", "2d", "--shadows", "--out", out}, "--shadows applies to --view 3d only"},
+		{[]string{"render", "--yaw", "30", "--out", out}, "--yaw applies to --view 3d only"},
 		{[]string{"render", "--view", "4d", "--out", out}, "4d"},
 		{[]string{"render"}, "--out"},
 		{[]string{"render", "--out", filepath.Join(dir, "p.jpg")}, ".png"},
@@ -94,6 +104,48 @@ func TestRenderErrors(t *testing.T) {
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Error("a failed render wrote its picture")
+	}
+}
+
+func TestRender3DWritesPicture(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "view.png")
+	code, stdout, stderr := runCLI("render", "--scene", "cone", "--grid", "32", "--steps", "3",
+		"--view", "3d", "--size", "120x90", "--yaw", "45", "--pitch", "30", "--exaggeration", "3",
+		"--shadows", "--wireframe", "--color", "slope", "--overlay", "uplift", "--out", out)
+	if code != 0 || stdout != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %s", code, stdout, stderr)
+	}
+	img := decodePNG(t, out)
+	if got := img.Bounds(); got != image.Rect(0, 0, 120, 90) {
+		t.Fatalf("picture bounds: got %v; want 120×90", got)
+	}
+	// The fitted terrain fills the middle: many colours there, the sky
+	// (one colour per row) in the top corners.
+	distinct := map[[4]uint32]bool{}
+	for y := 30; y < 60; y++ {
+		for x := 40; x < 80; x++ {
+			r, g, b, a := img.At(x, y).RGBA()
+			distinct[[4]uint32{r, g, b, a}] = true
+		}
+	}
+	if len(distinct) < 50 {
+		t.Errorf("middle of the 3d view: %d distinct colours; want a lit terrain (≥ 50)", len(distinct))
+	}
+	if img.At(0, 0) != img.At(119, 0) {
+		t.Errorf("top corners: %v and %v; want the same sky", img.At(0, 0), img.At(119, 0))
+	}
+	if !strings.Contains(stderr, "(120×90, 3d)") {
+		t.Errorf("summary missing from stderr: %q", stderr)
+	}
+
+	// Without --size a 3d picture is 800×600.
+	out2 := filepath.Join(dir, "default.png")
+	if code, _, stderr := runCLI("render", "--scene", "cone", "--grid", "16", "--steps", "1", "--view", "3d", "-q", "--out", out2); code != 0 || stderr != "" {
+		t.Fatalf("render --view 3d -q: exit %d, stderr %q; want 0 and nothing", code, stderr)
+	}
+	if got := decodePNG(t, out2).Bounds(); got != image.Rect(0, 0, 800, 600) {
+		t.Fatalf("3d picture without --size: got %v; want 800×600", got)
 	}
 }
 

@@ -26,6 +26,8 @@
 //	                               save-as, export-heightmap, export-masks,
 //	                               import-uplift, import-heightmap, unsaved,
 //	                               shortcuts, about; `dialog close` closes it
+//	view 2d|3d|split               what the Viewport shows
+//	orbit DYAW DPITCH              turn the 3D camera, degrees
 //	report PATH                    JSON: frames/s, engine steps/s, sizes
 //	expect-log TEXT                fail unless the log holds TEXT
 //	quit                           leave (the unsaved-changes prompt is
@@ -60,7 +62,7 @@ var ArgCount = map[string][2]int{
 	"set": {2, 2}, "run": {0, 0}, "pause": {0, 0}, "steps": {1, 1},
 	"undo": {0, 0}, "redo": {0, 0}, "new": {0, 0},
 	"save": {1, 1}, "open": {1, 1}, "export": {2, 2}, "import": {2, 2},
-	"screenshot": {1, 1}, "report": {1, 1}, "dialog": {1, 1}, "expect-log": {1, 1 << 20}, "quit": {0, 0},
+	"screenshot": {1, 1}, "report": {1, 1}, "dialog": {1, 1}, "view": {1, 1}, "orbit": {2, 2}, "expect-log": {1, 1 << 20}, "quit": {0, 0},
 }
 
 // Dialogs are the names `dialog` accepts.
@@ -142,6 +144,16 @@ func (c Command) Check(sliders []string) error {
 	case "export":
 		if c.Args[0] != "heightmap" && c.Args[0] != "masks" {
 			return fmt.Errorf("unknown export %q: want heightmap or masks", c.Args[0])
+		}
+	case "view":
+		if c.Args[0] != "2d" && c.Args[0] != "3d" && c.Args[0] != "split" {
+			return fmt.Errorf("unknown view %q: want 2d, 3d or split", c.Args[0])
+		}
+	case "orbit":
+		for i := range c.Args {
+			if _, err := c.Num(i); err != nil {
+				return err
+			}
 		}
 	case "dialog":
 		if !slices.Contains(Dialogs, c.Args[0]) {

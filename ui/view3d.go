@@ -1,0 +1,181 @@
+package ui
+
+import (
+	"fmt"
+	"image"
+	"math"
+
+	"github.com/AllenDang/cimgui-go/imgui"
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"orogen/app/project"
+	"orogen/app/safefile"
+	"orogen/sim/grid"
+	"orogen/viewer"
+)
+
+// viewMode is what the Viewport shows.
+type viewMode int
+
+const (
+	mode2D viewMode = iota
+	mode3D
+	modeSplit
+)
+
+var modeNames = [...]string{"2D", "3D", "Split"}
+
+// view3D is the 3D half of the Viewport: the camera and options, and the
+// newest picture of it (made by the renderer goroutine), uploaded into an
+// Ebiten image that Draw shows.
+type view3D struct {
+	cam      viewer.Camera
+	opts     viewer.Options3D
+	fit      bool           // fit the camera to the next snapshot
+	savedCam project.Camera // the project's camera, applied at that fit
+	rect     viewport
+	canvas   *ebiten.Image
+	shown    bool // canvas holds a picture
+}
+
+func newView3D() view3D {
+	return view3D{opts: viewer.DefaultOptions3D(), fit: true}
+}
+
+// fitTo fits the camera to s (the project's saved yaw, pitch and distance
+// when there are some).
+func (v *view3D) fitTo(s *grid.Snapshot) {
+	yaw, pitch := float64(viewer.DefaultYawDeg), float64(viewer.DefaultPitchDeg)
+	if v.savedCam.Distance > 0 {
+		yaw, pitch = v.savedCam.Yaw, v.savedCam.Pitch
+	}
+	aspect := 1.0
+	if v.rect.w > 1 && v.rect.h > 1 {
+		aspect = float64(v.rect.w) / float64(v.rect.h)
+	}
+	v.cam = viewer.FitCameraAspect(s, v.opts.Exaggeration, yaw, pitch, aspect)
+	if d := v.savedCam.Distance; d > 0 {
+		v.cam = v.cam.Zoom(v.cam.Distance / (d * float64(max(s.W, s.H)) * s.Cell))
+		v.savedCam.Distance = 0
+	}
+	v.fit = false
+}
+
+// upload takes a finished picture into the canvas (Update).
+func (v *view3D) upload(img *image.RGBA) {
+	b := img.Bounds()
+	if v.canvas == nil || v.canvas.Bounds().Dx() != b.Dx() || v.canvas.Bounds().Dy() != b.Dy() {
+		if v.canvas != nil {
+			v.canvas.Deallocate()
+		}
+		v.canvas = ebiten.NewImage(b.Dx(), b.Dy())
+	}
+	v.canvas.WritePixels(img.Pix)
+	v.shown = true
+}
+
+// draw shows the newest 3D picture in its rectangle (Draw), scaled if the
+// rectangle changed size since it was made.
+func (v *view3D) draw(screen *ebiten.Image) {
+	if !v.shown || v.rect.w < 2 {
+		return
+	}
+	r := image.Rect(int(v.rect.x), int(v.rect.y), int(v.rect.x+v.rect.w), int(v.rect.y+v.rect.h))
+	dst := screen.SubImage(r).(*ebiten.Image)
+	b := v.canvas.Bounds()
+	op := &ebiten.DrawImageOptions{Filter: ebiten.FilterLinear}
+	op.GeoM.Scale(float64(v.rect.w)/float64(b.Dx()), float64(v.rect.h)/float64(b.Dy()))
+	op.GeoM.Translate(float64(v.rect.x), float64(v.rect.y))
+	dst.DrawImage(v.canvas, op)
+}
+
+// input3D handles the mouse and keys over the 3D rectangle: left drag
+// orbits, middle or right drag pans, the wheel zooms, the arrow keys orbit,
+// Home fits the terrain.
+func (a *App) input3D(hovered, active bool) {
+	v := &a.v3
+	io := imgui.CurrentIO()
+	d := io.MouseDelta()
+	if active && imgui.IsMouseDown(imgui.MouseButtonLeft) {
+		v.cam = v.cam.Orbit(float64(d.X)*0.3, float64(d.Y)*0.3)
+	}
+	if active && (imgui.IsMouseDown(imgui.MouseButtonRight) || imgui.IsMouseDown(imgui.MouseButtonMiddle)) {
+		mp := imgui.MousePos()
+		x1, y1 := float64(mp.X-v.rect.x), float64(mp.Y-v.rect.y)
+		v.cam = v.cam.PanFrom(x1-float64(d.X), y1-float64(d.Y), x1, y1, float64(v.rect.w), float64(v.rect.h))
+	}
+	if hovered && io.MouseWheel() != 0 {
+		v.cam = v.cam.Zoom(math.Pow(1.15, float64(io.MouseWheel())))
+	}
+	if !hovered || io.WantTextInput() {
+		return
+	}
+	key := func(k imgui.Key) bool { return imgui.IsKeyDown(k) }
+	if key(imgui.KeyLeftArrow) {
+		v.cam = v.cam.Orbit(-1.5, 0)
+	}
+	if key(imgui.KeyRightArrow) {
+		v.cam = v.cam.Orbit(1.5, 0)
+	}
+	if key(imgui.KeyUpArrow) {
+		v.cam = v.cam.Orbit(0, 1)
+	}
+	if key(imgui.KeyDownArrow) {
+		v.cam = v.cam.Orbit(0, -1)
+	}
+	if imgui.IsKeyPressedBool(imgui.KeyHome) {
+		v.fitTo(a.wk.Frame().Snap)
+	}
+}
+
+// options3DPanel edits the 3D view's settings (Overlays panel).
+func (a *App) options3DPanel() {
+	o := &a.v3.opts
+	imgui.SeparatorText("3D view")
+	c := int32(o.Color)
+	if imgui.ComboStrarr("colour by", &c, []string{"height", "slope"}, 2) {
+		o.Color = viewer.ColorMode(c)
+	}
+	imgui.Checkbox("cast shadows", &o.Shadows)
+	imgui.SameLine()
+	imgui.Checkbox("wireframe", &o.Wireframe)
+	sliderF64("vertical exaggeration", &o.Exaggeration, 0.1, 20, true, "%.2f", "Heights are multiplied by this in the 3D view.")
+	sliderF64("uplift tint", &o.UpliftAlpha, 0, 1, false, "%.2f", "Shows the uplift as a translucent colour over the terrain (0: off).")
+	sliderF64("sun elevation (°)", &o.SunElevationDeg, 5, 90, false, "%.0f", "Height of the sun above the horizon in the 3D view.")
+	sliderF64("ambient", &o.Ambient, 0, 1, false, "%.2f", "Light that reaches every face, lit or not.")
+	mesh := int32(o.MaxMesh)
+	if imgui.SliderInt("mesh (cells per side)", &mesh, 64, 1024) {
+		o.MaxMesh = int(mesh)
+	}
+	o.SunAzimuthDeg = a.vopts.LightAzimuthDeg
+	o.Rivers, o.Lakes, o.RiverThresholdM2 = a.vopts.Rivers, a.vopts.Lakes, a.vopts.RiverThresholdM2
+	if imgui.Button("Fit camera (Home)") {
+		a.v3.fitTo(a.wk.Frame().Snap)
+	}
+}
+
+// renderViewDialog saves the current view, 2D or 3D, as a picture of a
+// chosen size.
+func (a *App) renderViewDialog() {
+	a.browser.show("Render the view to PNG (name_WxH.png sets the size, default 1920x1080)", true, a.dir(), "render_1920x1080.png", []string{".png"}, a.renderView)
+}
+
+func (a *App) renderView(path string) {
+	w, h := 1920, 1080
+	var pw, ph int
+	if n, _ := fmt.Sscanf(lastField(path), "%dx%d.png", &pw, &ph); n == 2 && pw >= 16 && ph >= 16 && pw <= 8192 && ph <= 8192 {
+		w, h = pw, ph
+	}
+	snap := a.wk.Frame().Snap
+	dst := image.NewRGBA(image.Rect(0, 0, w, h))
+	if a.mode == mode2D {
+		viewer.Resize(dst, viewer.Relief(nil, snap, a.vopts))
+	} else {
+		viewer.Render3D(dst, snap, a.v3.cam, a.v3.opts)
+	}
+	if err := safefile.WriteBytes(path, encodePNG(dst)); err != nil {
+		a.showError("Render view", err)
+		return
+	}
+	a.log.add(levelInfo, "rendered the %s view of step %d to %s (%d×%d)", modeNames[a.mode], snap.Step, path, w, h)
+}
