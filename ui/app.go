@@ -120,6 +120,8 @@ type App struct {
 	lastOpts3  viewer.Options3D
 	lastWant3D bool
 	lastCam    viewer.Camera
+	last3DSnap *grid.Snapshot
+	last3DAt   time.Time
 	lastW3     int
 	lastH3     int
 	upCopy     []float32 // the document's uplift as last handed to the renderer

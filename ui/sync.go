@@ -7,6 +7,7 @@ import (
 	"image/png"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -18,6 +19,10 @@ import (
 )
 
 var colBackground = color.RGBA{0x1e, 0x1f, 0x22, 0xff}
+
+// step3DEvery bounds how often the streaming engine alone redraws the 3D
+// view.
+const step3DEvery = 125 * time.Millisecond
 
 // lastField returns the part of a path's file name after its last '_'.
 func lastField(path string) string {
@@ -94,9 +99,17 @@ func (a *App) syncPicture() {
 	}
 	w3, h3 := int(a.v3.rect.w), int(a.v3.rect.h)
 	upOverlay := opts.Overlay == viewer.OverlayUplift || want3D && o3.UpliftAlpha > 0
-	if f.Snap != a.lastSnap || opts != a.lastOpts || o3 != a.lastOpts3 || want3D != a.lastWant3D ||
-		want3D && (a.v3.cam != a.lastCam || w3 != a.lastW3 || h3 != a.lastH3) || upOverlay && upVer != a.lastUpVer {
-		j := &renderJob{snap: f.Snap, opts: opts, pic: want2D, pic3D: want3D, opts3: o3, cam: a.v3.cam, w3: w3, h3: h3}
+	// A new snapshot alone redraws the 3D view at most every step3DEvery
+	// (the 2D picture every time): the 3D picture is the costly one, and
+	// the UI and the engine share its cores. Camera moves redraw at once.
+	view3DChanged := want3D && (a.v3.cam != a.lastCam || w3 != a.lastW3 || h3 != a.lastH3 || o3 != a.lastOpts3 || want3D != a.lastWant3D)
+	snap3D := want3D && f.Snap != a.last3DSnap && time.Since(a.last3DAt) >= step3DEvery
+	if f.Snap != a.lastSnap || opts != a.lastOpts || view3DChanged || snap3D || want3D != a.lastWant3D || upOverlay && upVer != a.lastUpVer {
+		pic3D := view3DChanged || snap3D || upOverlay && upVer != a.lastUpVer && want3D
+		j := &renderJob{snap: f.Snap, opts: opts, pic: want2D, pic3D: pic3D, opts3: o3, cam: a.v3.cam, w3: w3, h3: h3}
+		if pic3D {
+			a.last3DSnap, a.last3DAt = f.Snap, time.Now()
+		}
 		if upOverlay {
 			// The document's uplift, strokes the engine has not seen yet
 			// included.
