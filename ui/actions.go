@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -29,6 +30,18 @@ var (
 	imageExts  = []string{".png", ".r16", ".tif", ".tiff"}
 	openExts   = []string{projectExt, ".json"}
 )
+
+// engineDuty is the share of wall time the engine may step (worker.Options
+// Duty): the rest keeps the window drawing at full rate on two cores.
+// OROGEN_ENGINE_DUTY overrides it (1 = no limit).
+func engineDuty() float64 {
+	if v, err := strconv.ParseFloat(os.Getenv("OROGEN_ENGINE_DUTY"), 64); err == nil && v > 0 && v <= 1 {
+		return v
+	}
+	return defaultDuty
+}
+
+const defaultDuty = 0.8
 
 // autosaveEvery is how often unsaved work goes to the recovery file, unless
 // the settings say otherwise.
@@ -104,7 +117,8 @@ func (a *App) setDoc(d *doc.Doc, path string) error {
 		return err
 	}
 	if a.wk == nil {
-		w, err := worker.New(cfg)
+		a.duty = engineDuty()
+		w, err := worker.NewWith(cfg, worker.Options{Duty: a.duty})
 		if err != nil {
 			return err
 		}

@@ -142,6 +142,7 @@ type App struct {
 	autosaveState
 	treeUI  treeEdit
 	target  float64 // the target height helper's input, metres
+	duty    float64 // the engine's share of wall time
 	plotBuf []float64
 	statsOf *grid.Snapshot // the snapshot maxH and meanH describe
 	maxH    float64

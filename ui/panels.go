@@ -123,6 +123,10 @@ func (a *App) simulationWindow() {
 	imgui.TextUnformatted(fmt.Sprintf("max height %.0f m   mean %.0f m   max |dh| %.3g m%s", maxH, meanH, s.Stats.MaxDh, conv))
 	imgui.TextUnformatted(fmt.Sprintf("lakes %d   talus-clamped %d   %d×%d cells", s.Stats.Lakes, s.Stats.Clamped, s.W, s.H))
 
+	if sliderF64("engine share", &a.duty, 0.3, 1, false, "%.2f",
+		"Largest share of the time the engine may compute: below 1 it rests between steps so the window keeps its frame rate on a small machine. Results do not change, only steps per second.") {
+		a.wk.Send(worker.SetDuty{D: a.duty})
+	}
 	imgui.SeparatorText("Parameters")
 	a.sliderPanel()
 	a.targetHeight()

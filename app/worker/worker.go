@@ -3,6 +3,7 @@ package worker
 import (
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -51,6 +52,9 @@ type SetHeights struct{ H []float32 }
 // receiver (or for Close).
 type Sync struct{ Done chan<- uint64 }
 
+// SetDuty changes Options.Duty: the share of wall time the engine steps.
+type SetDuty struct{ D float64 }
+
 func (SetParams) command()  {}
 func (SetUplift) command()  {}
 func (Run) command()        {}
@@ -59,6 +63,7 @@ func (Step) command()       {}
 func (Reset) command()      {}
 func (SetHeights) command() {}
 func (Sync) command()       {}
+func (SetDuty) command()    {}
 
 // ConvergedTol is the rate below which Frame.Converged holds, m/yr.
 const ConvergedTol = 1e-6
@@ -118,6 +123,11 @@ type Frame struct {
 type Options struct {
 	// Paused starts the worker paused instead of running.
 	Paused bool
+	// Duty is the largest fraction of wall time the engine steps while it
+	// runs: after a step of t it rests t·(1 − Duty)/Duty, so a window
+	// drawing on the same cores keeps its frame rate. 0 (or ≥ 1) means no
+	// rest. Results do not depend on it, only steps per second do.
+	Duty float64
 	// MinInterval is the least time between two frames published while
 	// the engine runs: snapshots cost about a quarter of a step (see the
 	// package doc). The first step after a command was applied, the last
@@ -135,10 +145,12 @@ type Worker struct {
 	sent   uint64
 	closed bool
 
-	wake  chan struct{} // size 1: commands are waiting
-	quit  chan struct{} // closed by Close
-	done  chan struct{} // closed when the goroutine returns
-	frame atomic.Pointer[Frame]
+	wake      chan struct{} // size 1: commands are waiting
+	duty      float64       // Options.Duty
+	restTimer *time.Timer   // rest's, reused
+	quit      chan struct{} // closed by Close
+	done      chan struct{} // closed when the goroutine returns
+	frame     atomic.Pointer[Frame]
 
 	// Owned by the worker goroutine from here on.
 	e          *grid.Engine
@@ -185,6 +197,9 @@ func NewPaused(cfg grid.Config) (*Worker, error) { return NewWith(cfg, Options{P
 
 // NewWith is New with options.
 func NewWith(cfg grid.Config, o Options) (*Worker, error) {
+	if !(o.Duty >= 0) || math.IsInf(o.Duty, 0) {
+		return nil, fmt.Errorf("worker: duty %v: want a fraction in [0, 1] (0: no limit)", o.Duty)
+	}
 	w, err := newWorker(cfg, o)
 	if err != nil {
 		return nil, err
@@ -208,6 +223,7 @@ func newWorker(cfg grid.Config, o Options) (*Worker, error) {
 		e:        e,
 		cfg:      cfg,
 		interval: o.MinInterval,
+		duty:     o.Duty,
 		running:  !o.Paused,
 		stale:    true,
 	}
@@ -294,6 +310,9 @@ func (w *Worker) loop() {
 			if !w.flush() {
 				return
 			}
+			if !w.rest() {
+				return
+			}
 			continue
 		}
 		w.rate.stop()
@@ -309,6 +328,33 @@ func (w *Worker) loop() {
 			return
 		}
 	}
+}
+
+// rest pauses after a step so that the engine steps at most Duty of the
+// wall time, leaving the cores to the app's drawing. Commands wait for the
+// rest to end (it is shorter than a step for Duty ≥ 1/2, so no command
+// waits an extra step); Close ends it at once. It reports false when the
+// worker was closed.
+func (w *Worker) rest() bool {
+	if !(w.duty > 0 && w.duty < 1) {
+		return true
+	}
+	d := time.Duration(float64(w.last.Total) * (1 - w.duty) / w.duty)
+	if d <= 0 {
+		return true
+	}
+	if w.restTimer == nil {
+		w.restTimer = time.NewTimer(d)
+	} else {
+		w.restTimer.Reset(d)
+	}
+	select {
+	case <-w.restTimer.C:
+	case <-w.quit:
+		w.restTimer.Stop()
+		return false
+	}
+	return true
 }
 
 // take moves the queued commands to w.pending and reports whether the
@@ -402,6 +448,12 @@ func (w *Worker) applyOne(c Command) {
 		w.running, w.left = w.err == nil, 0
 	case Pause:
 		w.running, w.left = false, 0
+	case SetDuty:
+		if !(c.D >= 0) || math.IsInf(c.D, 0) {
+			w.reject(fmt.Errorf("worker: duty %v: want a fraction in [0, 1] (0: no limit)", c.D), w.applied)
+			return
+		}
+		w.duty = c.D
 	case Step:
 		switch {
 		case c.N < 0:

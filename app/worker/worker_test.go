@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"orogen/sim/flow"
 	"orogen/sim/grid"
@@ -531,5 +532,45 @@ func TestFlowScratchBug(t *testing.T) {
 	}
 	if f := syncFrame(t, w); f.Err != nil {
 		t.Fatalf("step %d: %v", f.Snap.Step, f.Err)
+	}
+}
+
+// TestDutyRests checks that a worker with Duty rests between steps: the
+// engine's busy time stays near Duty of the wall time (wall time is only
+// compared with the engine's own step times, both measured in the same
+// run, so a slow machine scales both), and the heights do not depend on it.
+func TestDutyRests(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the engine for a while")
+	}
+	cfg := sceneConfig(t, 64)
+	run := func(duty float64) (busy, wall time.Duration, h []float32) {
+		w := start(t, cfg, Options{Paused: true, Duty: duty})
+		t0 := time.Now()
+		f := syncFrame(t, w, Step{40})
+		for f.StepsLeft > 0 || f.Running {
+			f = syncFrame(t, w)
+		}
+		wall = time.Since(t0)
+		busy = time.Duration(w.stepTime.Load())
+		return busy, wall, f.Snap.Height
+	}
+	busy, wall, h1 := run(0.5)
+	_, _, h2 := run(0)
+	if frac := float64(busy) / float64(wall); frac > 0.75 {
+		t.Errorf("duty 0.5: the engine was busy %.0f%% of the wall time; want about 50%% (≤ 75%%)", 100*frac)
+	}
+	if !slices.Equal(h1, h2) {
+		t.Error("heights after 40 steps differ with and without Duty; want identical")
+	}
+	if _, err := NewWith(cfg, Options{Duty: math.NaN()}); err == nil {
+		t.Error("Duty NaN: got no error")
+	}
+	w := start(t, cfg, Options{Paused: true})
+	if f := syncFrame(t, w, SetDuty{math.Inf(1)}); f.CmdErr == nil {
+		t.Error("SetDuty{+Inf}: got no command error")
+	}
+	if f := syncFrame(t, w, SetDuty{0.6}); f.CmdErrSeq == f.Seq-1 {
+		t.Errorf("SetDuty{0.6} rejected: %v", f.CmdErr)
 	}
 }
