@@ -120,6 +120,7 @@ type App struct {
 	lastOpts3  viewer.Options3D
 	lastWant3D bool
 	lastCam    viewer.Camera
+	lastGPU    bool
 	last3DSnap *grid.Snapshot
 	last3DAt   time.Time
 	lastW3     int

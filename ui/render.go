@@ -22,6 +22,7 @@ type renderJob struct {
 	opts3  viewer.Options3D
 	cam    viewer.Camera
 	w3, h3 int
+	gpu    bool // hand back the projected draw list instead of filling it
 }
 
 // renderer makes the Viewport's pictures on its own goroutine, so that
@@ -50,6 +51,8 @@ type renderer struct {
 	meshOpts viewer.Options3D
 	meshUp   []float32
 	list     viewer.DrawList
+	readyDL  *viewer.DrawList // a projected draw list for the UI to draw
+	spareDL  []*viewer.DrawList
 }
 
 func newRenderer() *renderer {
@@ -86,6 +89,24 @@ func (r *renderer) poll3D() (*image.RGBA, viewer.Camera, bool) {
 	img := r.ready3D
 	r.ready3D = nil
 	return img, r.camOf3D, img != nil
+}
+
+// pollList returns the newest projected draw list (GPU drawing), if any;
+// the caller gives it back with recycleList once drawn.
+func (r *renderer) pollList() (*viewer.DrawList, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	d := r.readyDL
+	r.readyDL = nil
+	return d, d != nil
+}
+
+func (r *renderer) recycleList(d *viewer.DrawList) {
+	r.mu.Lock()
+	if len(r.spareDL) < 2 {
+		r.spareDL = append(r.spareDL, d)
+	}
+	r.mu.Unlock()
 }
 
 // recycle gives a picture back once uploaded.
@@ -175,6 +196,28 @@ func (r *renderer) draw3D(j *renderJob, s *grid.Snapshot) {
 		meshMs = float64(time.Since(t0).Microseconds()) / 1000
 	}
 	t0 := time.Now()
+	if j.gpu {
+		r.mu.Lock()
+		var d *viewer.DrawList
+		if n := len(r.spareDL); n > 0 {
+			d, r.spareDL = r.spareDL[n-1], r.spareDL[:n-1]
+		} else {
+			d = new(viewer.DrawList)
+		}
+		r.mu.Unlock()
+		r.mesh.Project(d, j.cam, j.w3, j.h3)
+		projMs := float64(time.Since(t0).Microseconds()) / 1000
+		r.mu.Lock()
+		if r.readyDL != nil && len(r.spareDL) < 2 {
+			r.spareDL = append(r.spareDL, r.readyDL)
+		}
+		r.readyDL, r.projMs = d, projMs
+		if meshMs > 0 {
+			r.meshMs = meshMs
+		}
+		r.mu.Unlock()
+		return
+	}
 	img := r.take(j.w3, j.h3)
 	viewer.FillSky(img, j.cam)
 	r.mesh.Project(&r.list, j.cam, j.w3, j.h3)

@@ -167,6 +167,8 @@ func (a *App) runCommand(c script.Command) error {
 		a.mode = map[string]viewMode{"2d": mode2D, "3d": mode3D, "split": modeSplit}[c.Args[0]]
 	case "orbit":
 		a.v3.cam = a.v3.cam.Orbit(num(0), num(1))
+	case "draw3d":
+		a.v3.gpu = c.Args[0] == "opengl"
 	case "expect-log":
 		want := strings.Join(c.Args, " ")
 		if !a.log.contains(want) {

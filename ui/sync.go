@@ -18,7 +18,10 @@ import (
 	"orogen/viewer"
 )
 
-var colBackground = color.RGBA{0x1e, 0x1f, 0x22, 0xff}
+var (
+	colBackground = color.RGBA{0x1e, 0x1f, 0x22, 0xff}
+	colSky        = color.RGBA{0xa4, 0xb4, 0xc4, 0xff} // behind the 3D view (GPU path)
+)
 
 // step3DEvery bounds how often the streaming engine alone redraws the 3D
 // view.
@@ -102,11 +105,12 @@ func (a *App) syncPicture() {
 	// A new snapshot alone redraws the 3D view at most every step3DEvery
 	// (the 2D picture every time): the 3D picture is the costly one, and
 	// the UI and the engine share its cores. Camera moves redraw at once.
-	view3DChanged := want3D && (a.v3.cam != a.lastCam || w3 != a.lastW3 || h3 != a.lastH3 || o3 != a.lastOpts3 || want3D != a.lastWant3D)
+	view3DChanged := want3D && (a.v3.cam != a.lastCam || w3 != a.lastW3 || h3 != a.lastH3 || o3 != a.lastOpts3 ||
+		want3D != a.lastWant3D || a.v3.gpu != a.lastGPU)
 	snap3D := want3D && f.Snap != a.last3DSnap && time.Since(a.last3DAt) >= step3DEvery
 	if f.Snap != a.lastSnap || opts != a.lastOpts || view3DChanged || snap3D || want3D != a.lastWant3D || upOverlay && upVer != a.lastUpVer {
 		pic3D := view3DChanged || snap3D || upOverlay && upVer != a.lastUpVer && want3D
-		j := &renderJob{snap: f.Snap, opts: opts, pic: want2D, pic3D: pic3D, opts3: o3, cam: a.v3.cam, w3: w3, h3: h3}
+		j := &renderJob{snap: f.Snap, opts: opts, pic: want2D, pic3D: pic3D, opts3: o3, cam: a.v3.cam, w3: w3, h3: h3, gpu: a.v3.gpu}
 		if pic3D {
 			a.last3DSnap, a.last3DAt = f.Snap, time.Now()
 		}
@@ -120,7 +124,11 @@ func (a *App) syncPicture() {
 		}
 		a.rend.submit(j)
 		a.lastSnap, a.lastOpts, a.lastUpVer, a.lastOpts3, a.lastWant3D = f.Snap, opts, upVer, o3, want3D
-		a.lastCam, a.lastW3, a.lastH3 = a.v3.cam, w3, h3
+		a.lastCam, a.lastW3, a.lastH3, a.lastGPU = a.v3.cam, w3, h3, a.v3.gpu
+	}
+	if d, ok := a.rend.pollList(); ok {
+		a.v3.drawList(d)
+		a.rend.recycleList(d)
 	}
 	if img, _, ok := a.rend.poll3D(); ok {
 		a.v3.upload(img)

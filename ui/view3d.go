@@ -3,7 +3,9 @@ package ui
 import (
 	"fmt"
 	"image"
+	"image/color"
 	"math"
+	"unsafe"
 
 	"github.com/AllenDang/cimgui-go/imgui"
 	"github.com/hajimehoshi/ebiten/v2"
@@ -36,6 +38,42 @@ type view3D struct {
 	rect     viewport
 	canvas   *ebiten.Image
 	shown    bool // canvas holds a picture
+	gpu      bool // draw the triangles with Ebiten instead of viewer's fill
+	white    *ebiten.Image
+	triOpts  ebiten.DrawTrianglesOptions
+}
+
+// The GPU path reinterprets viewer's vertices as Ebiten's; the layouts must
+// match.
+var _ [unsafe.Sizeof(ebiten.Vertex{}) - unsafe.Sizeof(viewer.Vertex3D{})]byte
+var _ [unsafe.Sizeof(viewer.Vertex3D{}) - unsafe.Sizeof(ebiten.Vertex{})]byte
+
+// drawList draws a projected mesh into the canvas with Ebiten (GPU path):
+// chunk by chunk in order, each with 16-bit indices, the quads back to
+// front, which makes the picture right without a depth buffer.
+func (v *view3D) drawList(d *viewer.DrawList) {
+	if d.W < 2 || d.H < 2 {
+		return
+	}
+	if v.canvas == nil || v.canvas.Bounds().Dx() != d.W || v.canvas.Bounds().Dy() != d.H {
+		if v.canvas != nil {
+			v.canvas.Deallocate()
+		}
+		v.canvas = ebiten.NewImage(d.W, d.H)
+	}
+	if v.white == nil {
+		v.white = ebiten.NewImage(1, 1) // vertices sample its centre
+		v.white.Fill(color.White)
+	}
+	v.canvas.Fill(colSky)
+	for _, c := range d.Chunks {
+		if len(c.Indices) == 0 {
+			continue
+		}
+		vs := unsafe.Slice((*ebiten.Vertex)(unsafe.Pointer(unsafe.SliceData(c.Vertices))), len(c.Vertices))
+		v.canvas.DrawTriangles(vs, c.Indices, v.white, &v.triOpts)
+	}
+	v.shown = true
 }
 
 func newView3D() view3D {
@@ -143,6 +181,10 @@ func (a *App) options3DPanel() {
 	sliderF64("uplift tint", &o.UpliftAlpha, 0, 1, false, "%.2f", "Shows the uplift as a translucent colour over the terrain (0: off).")
 	sliderF64("sun elevation (°)", &o.SunElevationDeg, 5, 90, false, "%.0f", "Height of the sun above the horizon in the 3D view.")
 	sliderF64("ambient", &o.Ambient, 0, 1, false, "%.2f", "Light that reaches every face, lit or not.")
+	imgui.Checkbox("draw with OpenGL", &a.v3.gpu)
+	if imgui.IsItemHovered() {
+		tooltip("Draw the triangles with Ebiten (the graphics card) instead of Orogen's own fill on a background thread. Faster with a real GPU; much slower with software OpenGL (Mesa llvmpipe).")
+	}
 	mesh := int32(o.MaxMesh)
 	if imgui.SliderInt("mesh (cells per side)", &mesh, 64, 1024) {
 		o.MaxMesh = int(mesh)
