@@ -1,0 +1,82 @@
+// Package graph is the stream-graph engine of Cordonnier et al. 2016
+// (../shared/papers/000_2e84a69b14329f8a.txt, issue 6): the stream power
+// law
+//
+//	dh/dt = u − k A^m s^n                                    (000 eq. 1)
+//
+// solved on a planar graph of Poisson samples instead of a grid.
+//
+// # Mesh (000 §4.1)
+//
+// NewMesh triangulates the samples (sim/delaunay) and keeps the Delaunay
+// neighbours of every node as sorted CSR lists (NbrOff, Nbr), so the graph
+// does not depend on the triangulator's internal order. Each node's rain
+// area a_k is its Voronoi cell clipped to the domain [0,W]×[0,H]: the
+// domain rectangle clipped (Sutherland–Hodgman, one half-plane at a time)
+// by the perpendicular bisector of every Delaunay neighbour. That polygon
+// is the circumcentre polygon around the node cut by the domain; hull
+// nodes, whose cells are unbounded, are closed by the box. The areas tile
+// the domain and sum to W·H up to rounding.
+//
+// # Step
+//
+// Engine.Step runs the phases of 000 §3.2, timed in grid.StepStats.Phase
+// under the grid engine's phase names:
+//
+//  1. routing (§4.2): every node's receiver is its steepest downhill
+//     neighbour, slope (h_i − h_j)/|p_i − p_j|; ties go to the lower index.
+//     Nodes with no lower neighbour are roots: outlets or pits (lakes).
+//  2. stack (§4.2, §5): donor lists and a breadth-first traversal from the
+//     roots give the stream trees, each node labelled with its root.
+//  3. lakes (§4.3): every pit tree is a lake of the super graph G_L, all
+//     outlet trees together its node 0; each pair of neighbouring nodes in
+//     different lakes is a candidate pass at height max(h_i, h_j). Prim's
+//     algorithm with a binary heap (the paper uses a red-black tree) grows
+//     the tree of lakes T_L from node 0, taking the lowest candidate into
+//     a lake not yet reached: O(N + E log E) with E the candidate passes,
+//     few once the first steps have drained the noise. Each lake reached
+//     is carved as sim/flow does on the grid: the receiver path from the
+//     pass node down to the lake's bottom is reversed and the pass node
+//     drains into the neighbouring lake, so the arc of §4.3 Fig. 7 follows
+//     graph edges and the sill erodes. The stack is then rebuilt from the
+//     outlets, which are now the only roots.
+//  4. layout: heights, receiver positions, distances, rain areas, uplift
+//     and talus cells are copied into drainage (stack) order.
+//  5. area (§5): A_k = a_k + Σ A_children, summed in reverse traversal
+//     order (leaves first), in float64.
+//  6. erosion (§5, eq. 2): sim/spl's implicit solver walks the stack,
+//     receivers first: the closed form for n = 1, safeguarded Newton
+//     otherwise, uplift u·dt included.
+//  7. talus (§5, thermal correction): sim/talus ClampOrdered caps every
+//     slope at the talus angle. The noise mode's field lives on a virtual
+//     grid of about one node per cell (side √(W·H/N)).
+//
+// # Units and boundary conditions
+//
+// Lengths and heights are metres, times years, uplift m/yr, k yr⁻¹ (m^(1−2m)
+// for n = 1), areas m². Nodes flagged Outlet (the border samples of
+// sim/poisson) are base level: roots of the drainage, never eroded, never
+// uplifted, kept at their initial height. After every step each node
+// drains to an outlet: closed depressions are routed through their passes
+// and filled by the solver rather than dug.
+//
+// Parameters come as grid.Params: K, M, N, Dt and Talus are used; Kappa
+// must be 0 (hillslope diffusion is not implemented on the graph); Edges
+// and NaturalDist do not apply (the mesh's outlets are the boundary).
+//
+// # Convergence
+//
+// Converged(tol) holds when the last step changed no height faster than tol
+// m/yr and no receiver changed (000 §5: the topology of the stream graph
+// predicts convergence). StepStats.MaxDh2 is not computed (NaN).
+//
+// # Determinism and ownership
+//
+// The result is bit-identical whatever GOMAXPROCS: the only parallel loops
+// (Voronoi areas, routing, statistics) work per node or in fixed blocks
+// merged in block order; the stack, lakes, drainage area, erosion and talus
+// run serially, in an order that depends only on the heights and the
+// indices. One goroutine owns an Engine; the slices it returns are its own,
+// valid until the next Step, and must not be modified. A Mesh is immutable
+// and may be shared.
+package graph

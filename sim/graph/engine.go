@@ -1,0 +1,618 @@
+package graph
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"orogen/sim/grid"
+	"orogen/sim/parallel"
+	"orogen/sim/spl"
+	"orogen/sim/talus"
+)
+
+// Config describes a new engine.
+type Config struct {
+	Mesh *Mesh
+	Up   []float32 // uplift, m/yr, one per node; nil for none
+	Init []float32 // initial heights, m, one per node; nil for a flat start at 0
+	// InitNoise adds seeded uniform noise in [0, InitNoise) metres to the
+	// initial heights of all nodes but the outlets, so flat starts route
+	// deterministically without ties.
+	InitNoise float64
+	Seed      uint64
+	// Params are the grid engine's parameters. K, M, N, Dt and Talus are
+	// used; Kappa must be 0 (no hillslope diffusion on the graph yet);
+	// Edges and NaturalDist are ignored: the mesh's outlets are base level.
+	Params grid.Params
+}
+
+// Engine is the stream-graph stream-power engine of 000. One goroutine owns
+// it; Heights, Receivers and DrainageArea return its own slices, valid until
+// the next Step.
+type Engine struct {
+	m     *Mesh
+	p     grid.Params
+	step  int
+	time  float64
+	stats grid.StepStats
+	err   error
+
+	hgt, prev []float32
+	up        []float32
+	rec       []int32 // receivers of the last step, pass arcs included
+	prevRec   []int32
+	area      []float64 // drainage area, node order
+
+	// Stream trees.
+	donOff, don []int32
+	stack       []int32 // breadth-first from the roots: receivers first
+	basin       []int32 // root of each node's stream tree (before carving)
+	pos         []int32 // position of each node in stack
+
+	// Lakes.
+	lakeOf []int32 // lake of each node: 0 for outlet trees, 1..M for pits
+	edges  []passEdge
+	adjOff []int32
+	adj    []int32
+	inTree []bool
+	heap   edgeHeap
+	lakes  int
+
+	// Drainage-order layout.
+	hs, ds []float32
+	rp     []int32
+	as     []float64
+	us     []float32
+	cs     []int32 // talus grid cell per position
+	tcell  []int32 // talus grid cell per node
+	tw, th int
+	tsize  float64
+	lim    *talus.Limiter
+
+	blockDh, blockMx []float64
+	blockCh          []int64
+}
+
+// passEdge is a pass between lakes a and b: the neighbouring nodes ca (in
+// a) and cb (in b), at pass height w = max(h_ca, h_cb).
+type passEdge struct {
+	a, b   int32
+	ca, cb int32
+	w      float32
+}
+
+// measureBlock is the number of nodes per block of the statistics loop.
+const measureBlock = 1 << 14
+
+// validate checks the parameters the graph engine uses.
+func validate(p grid.Params) error {
+	if err := (spl.Params{K: p.K, M: p.M, N: p.N, Dt: p.Dt}).Validate(); err != nil {
+		return err
+	}
+	if p.Kappa != 0 {
+		return fmt.Errorf("graph: diffusion κ = %g: hillslope diffusion is not supported on the stream graph; set κ to 0", p.Kappa)
+	}
+	return p.Talus.Validate()
+}
+
+// New validates c and returns an engine at step 0.
+func New(c Config) (*Engine, error) {
+	m := c.Mesh
+	if m == nil {
+		return nil, errors.New("graph: no mesh: build one with NewMesh")
+	}
+	if math.IsNaN(c.InitNoise) || math.IsInf(c.InitNoise, 0) || c.InitNoise < 0 {
+		return nil, fmt.Errorf("graph: initial noise %g m: must be finite and >= 0", c.InitNoise)
+	}
+	if err := validate(c.Params); err != nil {
+		return nil, err
+	}
+	n := m.N
+	e := &Engine{m: m, p: c.Params}
+	e.hgt = make([]float32, n)
+	e.prev = make([]float32, n)
+	e.rec = make([]int32, n)
+	e.prevRec = make([]int32, n)
+	for i := range e.rec {
+		e.rec[i] = int32(i)
+		e.prevRec[i] = -1
+	}
+	e.area = make([]float64, n)
+	copy(e.area, m.Area)
+	if err := e.SetUplift(c.Up); err != nil {
+		return nil, err
+	}
+	if c.Init != nil {
+		if len(c.Init) != n {
+			return nil, fmt.Errorf("graph: %d initial heights for %d nodes", len(c.Init), n)
+		}
+		if err := checkFinite("initial heights", c.Init); err != nil {
+			return nil, err
+		}
+		copy(e.hgt, c.Init)
+	}
+	if c.InitNoise > 0 {
+		rng := rand.New(rand.NewPCG(c.Seed, 0x6f726f67656e))
+		for i := range e.hgt {
+			r := rng.Float64()
+			if !m.Outlet[i] {
+				e.hgt[i] += float32(r * c.InitNoise)
+			}
+		}
+	}
+	e.donOff = make([]int32, n+1)
+	e.don = make([]int32, n)
+	e.stack = make([]int32, 0, n)
+	e.basin = make([]int32, n)
+	e.pos = make([]int32, n)
+	e.lakeOf = make([]int32, n)
+	e.hs = make([]float32, n)
+	e.ds = make([]float32, n)
+	e.rp = make([]int32, n)
+	e.as = make([]float64, n)
+	e.cs = make([]int32, n)
+	// The talus noise field lives on a grid of about one node per cell.
+	e.tsize = math.Sqrt(m.W * m.H / float64(n))
+	e.tw = max(1, int(math.Ceil(m.W/e.tsize)))
+	e.th = max(1, int(math.Ceil(m.H/e.tsize)))
+	e.tcell = make([]int32, n)
+	for i := range e.tcell {
+		gx := min(int(m.X[i]/e.tsize), e.tw-1)
+		gy := min(int(m.Y[i]/e.tsize), e.th-1)
+		e.tcell[i] = int32(gy*e.tw + gx)
+	}
+	e.lim = e.p.Talus.Limiter(e.tw, e.th, e.tsize)
+	return e, nil
+}
+
+func checkFinite(what string, v []float32) error {
+	for i, x := range v {
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return fmt.Errorf("graph: %s: value %g at node %d is not finite", what, x, i)
+		}
+	}
+	return nil
+}
+
+// SetParams replaces the parameters from the next step on.
+func (e *Engine) SetParams(p grid.Params) error {
+	if err := validate(p); err != nil {
+		return err
+	}
+	e.p = p
+	e.lim = p.Talus.Limiter(e.tw, e.th, e.tsize)
+	return nil
+}
+
+// Params returns the current parameters.
+func (e *Engine) Params() grid.Params { return e.p }
+
+// SetUplift replaces the uplift (m/yr, one per node; nil for none) from the
+// next step on. The engine keeps its own copy.
+func (e *Engine) SetUplift(u []float32) error {
+	if u == nil {
+		e.up = nil
+		return nil
+	}
+	if len(u) != e.m.N {
+		return fmt.Errorf("graph: %d uplift values for %d nodes", len(u), e.m.N)
+	}
+	if err := checkFinite("uplift", u); err != nil {
+		return err
+	}
+	for i, v := range u {
+		if math.Abs(float64(v)) > 1 {
+			return fmt.Errorf("graph: uplift %g m/yr at node %d: absurd (|u| must be <= 1 m/yr)", v, i)
+		}
+	}
+	e.up = append(e.up[:0], u...)
+	if e.us == nil {
+		e.us = make([]float32, e.m.N)
+	}
+	return nil
+}
+
+// Mesh returns the engine's mesh.
+func (e *Engine) Mesh() *Mesh { return e.m }
+
+// Heights returns the node heights, m. The caller must not modify them.
+func (e *Engine) Heights() []float32 { return e.hgt }
+
+// Receivers returns the receiver of every node in the last step, pass arcs
+// included (rec[i] == i only for outlets); before the first step every node
+// is its own receiver. The caller must not modify them.
+func (e *Engine) Receivers() []int32 { return e.rec }
+
+// Stack returns the drainage order of the last step: every node after its
+// receiver. The caller must not modify it.
+func (e *Engine) Stack() []int32 { return e.stack }
+
+// DrainageArea returns the drainage area A_k of the last step in node
+// order, m² (the rain areas a_k before the first step). The caller must not
+// modify it.
+func (e *Engine) DrainageArea() []float64 { return e.area }
+
+// Stats returns the statistics of the last step.
+func (e *Engine) Stats() grid.StepStats { return e.stats }
+
+// Err returns why the engine stopped, or nil.
+func (e *Engine) Err() error { return e.err }
+
+// Converged reports whether the last step changed no height faster than tol
+// m/yr and left every receiver as it was (000 §5: "tracking changes in the
+// topology of the stream graph is an accurate predictor").
+func (e *Engine) Converged(tol float64) bool {
+	return e.step > 1 && e.stats.MaxDh/e.p.Dt < tol && e.stats.RecvChanged == 0
+}
+
+// Step advances the terrain by one time step. After an error (see Err) it
+// does nothing and returns the last statistics.
+func (e *Engine) Step() grid.StepStats {
+	if e.err != nil {
+		return e.stats
+	}
+	var st grid.StepStats
+	t0 := time.Now()
+	mark := t0
+	lap := func(ph int) {
+		now := time.Now()
+		st.Phase[ph] += now.Sub(mark)
+		mark = now
+	}
+	copy(e.prev, e.hgt)
+	e.route()
+	lap(grid.PhaseRouting)
+	e.order()
+	lap(grid.PhaseStack)
+	e.connectLakes()
+	e.order()
+	lap(grid.PhaseLakes)
+	e.layout()
+	lap(grid.PhaseLayout)
+	e.accumulate()
+	lap(grid.PhaseArea)
+	var us []float32
+	if e.up != nil {
+		us = e.us
+	}
+	spl.Erode(e.hs, e.rp, e.ds, e.as, us, 0, e.m.N, spl.Params{K: e.p.K, M: e.p.M, N: e.p.N, Dt: e.p.Dt})
+	lap(grid.PhaseErosion)
+	if e.p.Talus.Mode != talus.ModeOff {
+		st.Clamped = e.lim.ClampOrdered(e.hs, e.rp, e.ds, e.cs, 0, e.m.N)
+	}
+	lap(grid.PhaseTalus)
+	for k, i := range e.stack {
+		e.hgt[i] = e.hs[k]
+		e.area[i] = e.as[k]
+	}
+	lap(grid.PhaseLayout)
+	e.measure(&st)
+	if math.IsNaN(st.MeanDh) || math.IsInf(st.MeanDh, 0) {
+		e.err = fmt.Errorf("graph: step %d produced non-finite heights: the parameters (k %g, m %g, n %g, dt %g) or the uplift are too extreme", e.step+1, e.p.K, e.p.M, e.p.N, e.p.Dt)
+		copy(e.hgt, e.prev)
+	}
+	e.step++
+	e.time += e.p.Dt
+	st.Step, st.Time = e.step, e.time
+	st.Lakes = e.lakes
+	st.MaxDh2 = math.NaN()
+	st.Total = time.Since(t0)
+	e.stats = st
+	return st
+}
+
+// route sets every node's receiver to its steepest downhill neighbour,
+// slope (h_i − h_j)/|p_i − p_j| (000 §4.2); nodes with no lower neighbour
+// and outlets are their own receivers. Ties go to the lowest index.
+func (e *Engine) route() {
+	m, h := e.m, e.hgt
+	parallel.Blocks(m.N, measureBlock, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			r := int32(i)
+			if !m.Outlet[i] {
+				hv := float64(h[i])
+				best := 0.0
+				for k := m.NbrOff[i]; k < m.NbrOff[i+1]; k++ {
+					j := m.Nbr[k]
+					if s := (hv - float64(h[j])) * m.invDist[k]; s > best {
+						best, r = s, j
+					}
+				}
+			}
+			e.rec[i] = r
+		}
+	})
+}
+
+// order builds the donor lists of e.rec and the breadth-first stack from
+// the roots (000 §5: "a breadth first traversal of the tree, storing each
+// node in parsing order"), and labels each node with its tree's root.
+func (e *Engine) order() {
+	n := e.m.N
+	off := e.donOff
+	clear(off)
+	for i, r := range e.rec {
+		if int(r) != i {
+			off[r+1]++
+		}
+	}
+	for i := 1; i <= n; i++ {
+		off[i] += off[i-1]
+	}
+	fill := e.pos // borrowed as a cursor; layout rewrites it
+	copy(fill, off[:n])
+	for i, r := range e.rec {
+		if int(r) != i {
+			e.don[fill[r]] = int32(i)
+			fill[r]++
+		}
+	}
+	st := e.stack[:0]
+	for i, r := range e.rec {
+		if int(r) == i {
+			st = append(st, int32(i))
+			e.basin[i] = int32(i)
+		}
+	}
+	for k := 0; k < len(st); k++ {
+		i := st[k]
+		b := e.basin[i]
+		for _, d := range e.don[off[i]:off[i+1]] {
+			e.basin[d] = b
+			st = append(st, d)
+		}
+	}
+	if len(st) != n {
+		panic("graph: receivers form a cycle")
+	}
+	e.stack = st
+}
+
+// connectLakes joins every pit (a root that is not an outlet) to the tree
+// of outlets through its lowest passes (000 §4.3): the trees are lakes of
+// the super graph G_L (all outlet trees are its node 0), every pair of
+// neighbouring nodes in different lakes a candidate pass at height
+// max(h_i, h_j). Prim's algorithm grows the tree of lakes T_L from node 0
+// taking the lowest candidate arc into a lake not yet reached, with a binary
+// heap instead of the paper's red-black tree; each lake reached is carved so
+// its water leaves through the pass (see carve).
+func (e *Engine) connectLakes() {
+	m, h := e.m, e.hgt
+	// Number the lakes: outlet trees are 0, pits 1..M in root order.
+	nl := int32(1)
+	for _, i := range e.stack {
+		if int(e.basin[i]) != int(i) {
+			break // roots come first in the stack
+		}
+		if m.Outlet[i] {
+			e.lakeOf[i] = 0
+		} else {
+			e.lakeOf[i] = nl
+			nl++
+		}
+	}
+	e.lakes = int(nl - 1)
+	if nl == 1 {
+		return
+	}
+	for _, i := range e.stack {
+		e.lakeOf[i] = e.lakeOf[e.basin[i]]
+	}
+	// Candidate passes: every edge between two lakes, seen from its lower
+	// index end.
+	e.edges = e.edges[:0]
+	for i := 0; i < m.N; i++ {
+		a := e.lakeOf[i]
+		for _, j := range m.Nbr[m.NbrOff[i]:m.NbrOff[i+1]] {
+			if int(j) <= i {
+				continue
+			}
+			b := e.lakeOf[j]
+			if a == b {
+				continue
+			}
+			e.edges = append(e.edges, passEdge{a: a, b: b, ca: int32(i), cb: j, w: max(h[i], h[j])})
+		}
+	}
+	// Adjacency of G_L in CSR form.
+	e.adjOff = resize(e.adjOff, int(nl)+1)
+	clear(e.adjOff)
+	for _, p := range e.edges {
+		e.adjOff[p.a+1]++
+		e.adjOff[p.b+1]++
+	}
+	for i := 1; i <= int(nl); i++ {
+		e.adjOff[i] += e.adjOff[i-1]
+	}
+	e.adj = resize(e.adj, int(e.adjOff[nl]))
+	fill := resize(e.rp, int(nl)) // borrowed as a cursor; layout rewrites rp
+	copy(fill, e.adjOff[:nl])
+	for k, p := range e.edges {
+		e.adj[fill[p.a]] = int32(k)
+		fill[p.a]++
+		e.adj[fill[p.b]] = int32(k)
+		fill[p.b]++
+	}
+	if cap(e.inTree) < int(nl) {
+		e.inTree = make([]bool, nl)
+	}
+	e.inTree = e.inTree[:nl]
+	clear(e.inTree)
+	e.heap = e.heap[:0]
+	push := func(l int32) {
+		for _, k := range e.adj[e.adjOff[l]:e.adjOff[l+1]] {
+			p := &e.edges[k]
+			other := p.a
+			if other == l {
+				other = p.b
+			}
+			if !e.inTree[other] {
+				e.heap.push(heapItem{w: p.w, e: k})
+			}
+		}
+	}
+	e.inTree[0] = true
+	push(0)
+	for len(e.heap) > 0 {
+		p := e.edges[e.heap.pop().e]
+		x, from, to := p.a, p.ca, p.cb
+		if e.inTree[x] {
+			if e.inTree[p.b] {
+				continue
+			}
+			x, from, to = p.b, p.cb, p.ca
+		}
+		e.inTree[x] = true
+		e.carve(from, to)
+		push(x)
+	}
+}
+
+// carve routes a lake out through its pass, as sim/flow does on the grid:
+// the path of receivers from the pass node down to the lake's bottom is
+// reversed, so the bottom drains up the path to the pass node, which drains
+// into the neighbouring lake's node to. The arc of 000 Fig. 7 (bottom →
+// pass) thus follows graph edges, and the path nodes take the lake's
+// drainage area and erode the sill.
+func (e *Engine) carve(from, to int32) {
+	prev, c := to, from
+	for {
+		next := e.rec[c]
+		e.rec[c] = prev
+		if next == c {
+			return
+		}
+		prev, c = c, next
+	}
+}
+
+// layout copies heights, receiver positions, distances, rain areas, uplift
+// and talus cells into drainage order.
+func (e *Engine) layout() {
+	m := e.m
+	for k, i := range e.stack {
+		e.pos[i] = int32(k)
+	}
+	for k, i := range e.stack {
+		r := e.rec[i]
+		e.rp[k] = e.pos[r]
+		if r == i {
+			e.ds[k] = 0
+		} else {
+			e.ds[k] = float32(m.Dist(int(i), int(r)))
+		}
+		e.hs[k] = e.hgt[i]
+		e.as[k] = m.Area[i]
+		e.cs[k] = e.tcell[i]
+	}
+	if e.up != nil {
+		for k, i := range e.stack {
+			e.us[k] = e.up[i]
+		}
+	}
+}
+
+// accumulate sums the drainage areas from the leaves to the roots, in
+// reverse stack order (000 §5, A_k = a_k + Σ A_children).
+func (e *Engine) accumulate() {
+	for k := len(e.stack) - 1; k > 0; k-- {
+		if r := e.rp[k]; int(r) != k {
+			e.as[r] += e.as[k]
+		}
+	}
+}
+
+// measure fills the height and receiver change statistics, with partial
+// sums per fixed block merged in block order.
+func (e *Engine) measure(st *grid.StepStats) {
+	n := e.m.N
+	nb := parallel.NumBlocks(n, measureBlock)
+	e.blockDh = resize(e.blockDh, nb)
+	e.blockMx = resize(e.blockMx, nb)
+	e.blockCh = resize(e.blockCh, nb)
+	parallel.Blocks(n, measureBlock, func(b, lo, hi int) {
+		var sum, mx float64
+		var ch int64
+		for i := lo; i < hi; i++ {
+			d := math.Abs(float64(e.hgt[i]) - float64(e.prev[i]))
+			sum += d
+			mx = max(mx, d)
+			if e.rec[i] != e.prevRec[i] {
+				ch++
+			}
+			e.prevRec[i] = e.rec[i]
+		}
+		e.blockDh[b], e.blockMx[b], e.blockCh[b] = sum, mx, ch
+	})
+	var sum, mx float64
+	var ch int64
+	for b := 0; b < nb; b++ {
+		sum += e.blockDh[b]
+		mx = max(mx, e.blockMx[b])
+		ch += e.blockCh[b]
+	}
+	st.MaxDh = mx
+	st.MeanDh = sum / float64(n)
+	st.RecvChanged = float64(ch) / float64(n)
+}
+
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+type heapItem struct {
+	w float32
+	e int32
+}
+
+func (a heapItem) less(b heapItem) bool { return a.w < b.w || (a.w == b.w && a.e < b.e) }
+
+// edgeHeap is a binary min-heap of pass edges by height, then edge number,
+// so the tree of lakes does not depend on anything but the heights.
+type edgeHeap []heapItem
+
+func (q *edgeHeap) push(it heapItem) {
+	h := append(*q, it)
+	i := len(h) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !h[i].less(h[p]) {
+			break
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+	*q = h
+}
+
+func (q *edgeHeap) pop() heapItem {
+	h := *q
+	top := h[0]
+	last := len(h) - 1
+	h[0] = h[last]
+	h = h[:last]
+	i := 0
+	for {
+		l := 2*i + 1
+		if l >= last {
+			break
+		}
+		c := l
+		if r := l + 1; r < last && h[r].less(h[l]) {
+			c = r
+		}
+		if !h[c].less(h[i]) {
+			break
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
+	}
+	*q = h
+	return top
+}
