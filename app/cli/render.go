@@ -109,6 +109,9 @@ overlays are 2D only (--color slope colours the 3D view by slope).
 			if err != nil {
 				return err
 			}
+			if job.Graph != nil {
+				return fmt.Errorf("render: scenes on the graph engine are not rendered yet; run them with `orogen run --engine graph --out-preview pic.png`")
+			}
 			rep, err := job.Run(cmd.Context())
 			if err != nil {
 				return err

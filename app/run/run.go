@@ -37,15 +37,17 @@ type Options struct {
 	UntilConverged bool
 	Tolerance      float64 // m/yr
 	Engine         string
-	K, M, N, Dt    *float64
-	Talus          *float64 // degrees; 0 turns the limit off
-	Diffusion      *float64 // m²/yr; 0 turns hillslope off
-	Seed           *uint64
-	Umax           *float64 // m/yr
-	TargetHeight   *float64 // metres; sets k from h_max ≈ 2.244 u/k
-	Edges          string   // "outlet", "closed", "natural", or "north=natural,west=closed,..."
-	Uplift         string   // uplift image
-	Init           string   // initial heights
+	// Samples is the graph engine's node count (0: DefaultSamples).
+	Samples      int
+	K, M, N, Dt  *float64
+	Talus        *float64 // degrees; 0 turns the limit off
+	Diffusion    *float64 // m²/yr; 0 turns hillslope off
+	Seed         *uint64
+	Umax         *float64 // m/yr
+	TargetHeight *float64 // metres; sets k from h_max ≈ 2.244 u/k
+	Edges        string   // "outlet", "closed", "natural", or "north=natural,west=closed,..."
+	Uplift       string   // uplift image
+	Init         string   // initial heights
 
 	Out, OutDrainage, OutWater string
 	// OutPreview is a PNG of the final terrain as the 2D view shows it
@@ -62,9 +64,12 @@ type Options struct {
 // Job is a prepared run: a scene resolved, its fields loaded, an engine
 // built.
 type Job struct {
-	Opt       Options
-	Scene     *scene.Scene
-	Engine    *grid.Engine
+	Opt    Options
+	Scene  *scene.Scene
+	Engine *grid.Engine
+	// Graph is set when the scene's engine is "graph": Run steps it
+	// instead of Engine, which then only describes the output grid.
+	Graph     *GraphJob
 	Steps     int
 	Tolerance float64
 	Umax      float64
@@ -105,8 +110,8 @@ func Prepare(o Options) (*Job, error) {
 	if err := sc.Validate(); err != nil {
 		return nil, err
 	}
-	if sc.Engine != "grid" {
-		return nil, fmt.Errorf("engine %q is not available yet: use --engine grid", sc.Engine)
+	if o.Samples != 0 && sc.Engine != "graph" {
+		return nil, errSamplesGrid
 	}
 	w, h := sc.Width, sc.Height
 	cell := sc.DomainM / float64(max(w, h))
@@ -194,7 +199,14 @@ func Prepare(o Options) (*Job, error) {
 	if o.Tolerance > 0 {
 		tol = o.Tolerance
 	}
-	return &Job{Opt: o, Scene: sc, Engine: e, Steps: steps, Tolerance: tol, Umax: umax}, nil
+	j := &Job{Opt: o, Scene: sc, Engine: e, Steps: steps, Tolerance: tol, Umax: umax}
+	if sc.Engine == "graph" {
+		j.Graph, err = prepareGraph(o.Samples, w, h, cell, upField, init, sc.Params.InitNoiseM, sc.Seed, p)
+		if err != nil {
+			return nil, err
+		}
+	}
+	return j, nil
 }
 
 // UpliftField returns the uplift of a scene on a w×h grid of cell metres,
@@ -247,6 +259,9 @@ func TargetK(umax, height float64) float64 { return 2.244 * umax / height }
 
 // apply writes the command line's overrides into the scene.
 func (o Options) apply(sc *scene.Scene) error {
+	if o.Samples < 0 {
+		return fmt.Errorf("--samples %d: must be > 0", o.Samples)
+	}
 	if o.Size < 0 || o.Size > 16384 {
 		return fmt.Errorf("--size %d: must be in [3, 16384]", o.Size)
 	}
@@ -423,7 +438,10 @@ func loadUplift(sc *scene.Scene, name string, fromCLI bool) (*sim.Field, error) 
 // cancelled ctx stops after the current step; outputs and report are still
 // written for the steps done, and ctx's error is returned with the report.
 func (j *Job) Run(ctx context.Context) (*Report, error) {
-	e := j.Engine
+	var e stepper = j.Engine
+	if j.Graph != nil {
+		e = j.Graph.Engine
+	}
 	bar := newBar(j.Opt.Progress, j.Steps, j.Scene.UntilConverged)
 	rep := newReport(j)
 	start := time.Now()
@@ -450,8 +468,14 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 	}
 	bar.done()
 	rep.WallS = time.Since(start).Seconds()
-	rep.finish(e, j)
-	if err := j.writeOutputs(); err != nil {
+	write := j.writeOutputs
+	if j.Graph != nil {
+		rep.finishGraph(j)
+		write = j.writeGraphOutputs
+	} else {
+		rep.finish(j.Engine, j)
+	}
+	if err := write(); err != nil {
 		return rep, err
 	}
 	if j.Opt.Report != "" {

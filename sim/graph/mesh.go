@@ -26,6 +26,9 @@ type Mesh struct {
 	// the rain area a_k of 000 §4.1. The areas sum to W·H.
 	Area   []float64
 	Outlet []bool // base-level outlets (border samples)
+	// Tri holds the Delaunay triangles, 3 node indices each, counter-
+	// clockwise: what Linear interpolates over.
+	Tri []int32
 
 	invDist []float64 // 1/|p_i − p_j| per Nbr entry, 1/m
 }
@@ -66,6 +69,10 @@ func NewMesh(x, y []float64, outlet []bool, w, h float64) (*Mesh, error) {
 	}
 	m := &Mesh{N: n, X: slices.Clone(x), Y: slices.Clone(y), W: w, H: h, Outlet: slices.Clone(outlet)}
 	m.adjacency(t)
+	m.Tri = make([]int32, len(t.Triangles))
+	for i, v := range t.Triangles {
+		m.Tri[i] = int32(v)
+	}
 	m.Area = make([]float64, n)
 	parallel.Blocks(n, areaBlock, func(_, lo, hi int) {
 		var a, b []vec

@@ -1,0 +1,51 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestRunGraphEngine(t *testing.T) {
+	dir := t.TempDir()
+	rep := filepath.Join(dir, "r.json")
+	code, _, stderr := runCLI("run", "--engine", "graph", "--scene", "default", "--size", "128", "--steps", "30",
+		"--out", filepath.Join(dir, "h.tif"), "--report", rep, "-q")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Engine string  `json:"engine"`
+		Steps  int     `json:"steps"`
+		Max    float64 `json:"max_height_m"`
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Engine != "graph" || r.Steps != 30 || !(r.Max > 0) {
+		t.Fatalf("report: engine %q, %d steps, max %g m; want graph, 30, > 0", r.Engine, r.Steps, r.Max)
+	}
+}
+
+func TestRunBadSamples(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--engine", "graph", "--samples", "-5", "--steps", "1"}, "--samples -5"},
+		{[]string{"run", "--engine", "graph", "--samples", "3", "--steps", "1"}, "at least 16"},
+		{[]string{"run", "--samples", "1000", "--steps", "1"}, "--engine graph"},
+		{[]string{"run", "--engine", "graph", "--samples", "x"}, "samples"},
+	} {
+		code, _, stderr := runCLI(c.args...)
+		if code == 0 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want non-zero and %q", c.args, code, stderr, c.want)
+		}
+	}
+}

@@ -1,0 +1,206 @@
+package run
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"orogen/app/rasterio"
+	"orogen/sim"
+	"orogen/sim/graph"
+	"orogen/sim/grid"
+	"orogen/sim/poisson"
+	"orogen/viewer"
+)
+
+// GraphJob is the stream-graph side of a run with engine "graph" (000):
+// the Poisson sample, its mesh and the engine. The run's grid (Job.Engine's
+// size and cell) is the raster the outputs are written on.
+type GraphJob struct {
+	Mesh    *graph.Mesh
+	Engine  *graph.Engine
+	Samples int     // nodes asked for (--samples, or the default)
+	R       float64 // Poisson minimum distance, metres
+}
+
+// DefaultSamples is the node count of a graph run on a w×h grid when
+// --samples is not given: one node per 4 cells, w·h/4. The mean node
+// spacing is then √(0.65)·r ≈ 2 cells, which keeps the rasterized
+// heightmap's triangles a few cells wide, and the engine's step costs
+// about a quarter of the grid's node count.
+func DefaultSamples(w, h int) int { return max(16, w*h/4) }
+
+// stepper is what Run needs of an engine.
+type stepper interface {
+	Step() grid.StepStats
+	Err() error
+	Converged(tol float64) bool
+}
+
+// prepareGraph samples the domain of w×h cells of cell metres with
+// poisson.Bridson at the distance that gives about samples nodes, the
+// border samples being the outlets, and builds the graph engine with the
+// uplift (and initial heights) sampled bilinearly at the nodes.
+func prepareGraph(samples, w, h int, cell float64, up *sim.Field, init []float32, noise float64, seed uint64, p grid.Params) (*GraphJob, error) {
+	if samples == 0 {
+		samples = DefaultSamples(w, h)
+	}
+	if samples < 16 {
+		return nil, fmt.Errorf("--samples %d: need at least 16 nodes for a stream graph", samples)
+	}
+	if samples > poisson.MaxPoints {
+		return nil, fmt.Errorf("--samples %d: at most %d nodes", samples, poisson.MaxPoints)
+	}
+	W, H := float64(w)*cell, float64(h)*cell
+	r := math.Sqrt(poisson.Density * W * H / float64(samples))
+	if r >= math.Min(W, H)/2 {
+		return nil, fmt.Errorf("--samples %d: too few nodes for a %g×%g m domain; ask for more", samples, W, H)
+	}
+	s, err := poisson.Bridson(W, H, r, seed)
+	if err != nil {
+		return nil, fmt.Errorf("sampling the graph nodes: %w", err)
+	}
+	n := len(s.Points)
+	x, y := make([]float64, n), make([]float64, n)
+	for i, q := range s.Points {
+		x[i], y[i] = q.X, q.Y
+	}
+	m, err := graph.NewMesh(x, y, s.Border, W, H)
+	if err != nil {
+		return nil, err
+	}
+	at := func(f *sim.Field) []float32 {
+		v := make([]float32, n)
+		for i := range v {
+			v[i] = float32(f.Sample(x[i]/cell-0.5, y[i]/cell-0.5))
+		}
+		return v
+	}
+	c := graph.Config{Mesh: m, InitNoise: noise, Seed: seed, Params: p}
+	if up != nil {
+		c.Up = at(up)
+	}
+	if init != nil {
+		c.Init = at(&sim.Field{W: w, H: h, Cell: cell, Data: init})
+	}
+	e, err := graph.New(c)
+	if err != nil {
+		return nil, err
+	}
+	return &GraphJob{Mesh: m, Engine: e, Samples: samples, R: r}, nil
+}
+
+// raster returns node values rasterized (graph.Mesh.Linear) on the run's
+// grid.
+func (j *Job) raster(values []float32) *sim.Field {
+	w, h, cell := j.Engine.Size()
+	return j.Graph.Mesh.Linear(sim.NewField(w, h, cell), values)
+}
+
+// graphSnapshot is a grid.Snapshot of the graph engine's state on the run's
+// grid: heights and drainage area rasterized with Linear, no water (the
+// graph engine does not expose lake levels yet: Water is all zeros) and
+// D8 steepest-descent receivers of the rasterized heights, so the preview
+// draws rivers.
+func (j *Job) graphSnapshot() *grid.Snapshot {
+	g := j.Graph.Engine
+	w, h, cell := j.Engine.Size()
+	area := g.DrainageArea()
+	a32 := make([]float32, len(area))
+	for i, a := range area {
+		a32[i] = float32(a)
+	}
+	st := g.Stats()
+	s := &grid.Snapshot{
+		W: w, H: h, Cell: cell, Step: st.Step, Time: st.Time, Stats: st, Param: g.Params(),
+		Height: j.raster(g.Heights()).Data,
+		Area:   j.raster(a32).Data,
+		Water:  make([]float32, w*h),
+	}
+	s.Receivers = steepest(s.Height, w, h)
+	return s
+}
+
+// steepest returns the D8 steepest-descent receiver of every cell (itself
+// where no neighbour is lower).
+func steepest(hgt []float32, w, h int) []int32 {
+	rec := make([]int32, w*h)
+	diag := 1 / math.Sqrt2
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			i := y*w + x
+			rec[i] = int32(i)
+			best := 0.0
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					nx, ny := x+dx, y+dy
+					if (dx == 0 && dy == 0) || nx < 0 || ny < 0 || nx >= w || ny >= h {
+						continue
+					}
+					j := ny*w + nx
+					s := float64(hgt[i] - hgt[j])
+					if dx != 0 && dy != 0 {
+						s *= diag
+					}
+					if s > best {
+						best, rec[i] = s, int32(j)
+					}
+				}
+			}
+		}
+	}
+	return rec
+}
+
+// writeGraphOutputs writes the outputs of a graph run, rasterized on the
+// run's grid.
+func (j *Job) writeGraphOutputs() error {
+	if j.Opt.Out == "" && j.Opt.OutDrainage == "" && j.Opt.OutWater == "" && j.Opt.OutPreview == "" {
+		return nil
+	}
+	s := j.graphSnapshot()
+	if j.Opt.OutPreview != "" {
+		if err := WritePNG(j.Opt.OutPreview, viewer.Relief(nil, s, viewer.DefaultOptions())); err != nil {
+			return err
+		}
+	}
+	for _, o := range []struct {
+		path string
+		data []float32
+	}{{j.Opt.Out, s.Height}, {j.Opt.OutDrainage, s.Area}, {j.Opt.OutWater, s.Water}} {
+		if o.path == "" {
+			continue
+		}
+		if err := rasterio.Write(o.path, s.Field(o.data)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// finishGraph fills the report's terrain figures from the graph's nodes.
+func (r *Report) finishGraph(j *Job) {
+	g := j.Graph.Engine
+	r.Engine = "graph"
+	hs := g.Heights()
+	lo, hi := math.Inf(1), math.Inf(-1)
+	var sum float64
+	for _, v := range hs {
+		lo, hi = math.Min(lo, float64(v)), math.Max(hi, float64(v))
+		sum += float64(v)
+	}
+	// The mean is over the nodes: Poisson samples are near-uniform, so it
+	// estimates the areal mean (the raster's would smooth the maximum).
+	r.MaxHeight, r.MeanHeight = hi, sum/float64(len(hs))
+	r.Final.MinHeight = lo
+	if g.Stats().Step > 0 {
+		for _, a := range g.DrainageArea() {
+			r.Final.MaxDrainage = math.Max(r.Final.MaxDrainage, a)
+		}
+	}
+	if !j.Scene.UntilConverged {
+		r.Converged = g.Converged(j.Tolerance)
+	}
+}
+
+var errSamplesGrid = errors.New("--samples applies to the stream graph only: add --engine graph")
