@@ -33,6 +33,30 @@ func TestRunGraphEngine(t *testing.T) {
 	}
 }
 
+func TestRunGraphRefine(t *testing.T) {
+	dir := t.TempDir()
+	rep := filepath.Join(dir, "r.json")
+	code, _, stderr := runCLI("run", "--engine", "graph", "--refine", "1", "--scene", "default", "--size", "64", "--steps", "10",
+		"--out", filepath.Join(dir, "h.tif"), "--report", rep, "-q")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Steps int     `json:"steps"`
+		Max   float64 `json:"max_height_m"`
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Steps != 10 || !(r.Max > 0) {
+		t.Fatalf("report: %d steps, max %g m; want 10, > 0", r.Steps, r.Max)
+	}
+}
+
 func TestRunBadSamples(t *testing.T) {
 	for _, c := range []struct {
 		args []string
@@ -42,6 +66,10 @@ func TestRunBadSamples(t *testing.T) {
 		{[]string{"run", "--engine", "graph", "--samples", "3", "--steps", "1"}, "at least 16"},
 		{[]string{"run", "--samples", "1000", "--steps", "1"}, "--engine graph"},
 		{[]string{"run", "--engine", "graph", "--samples", "x"}, "samples"},
+		{[]string{"run", "--refine", "1", "--steps", "4"}, "--engine graph"},
+		{[]string{"run", "--engine", "graph", "--refine", "-1", "--steps", "4"}, "--refine -1"},
+		{[]string{"run", "--engine", "graph", "--refine", "2", "--steps", "2"}, "more --steps"},
+		{[]string{"run", "--engine", "graph", "--refine", "x"}, "refine"},
 	} {
 		code, _, stderr := runCLI(c.args...)
 		if code == 0 || !strings.Contains(stderr, c.want) {

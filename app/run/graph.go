@@ -17,10 +17,65 @@ import (
 // the Poisson sample, its mesh and the engine. The run's grid (Job.Engine's
 // size and cell) is the raster the outputs are written on.
 type GraphJob struct {
+	// Mesh is the mesh the run starts on; with refinement (SetRefine) the
+	// engine moves on to finer ones: Engine.Mesh() is the current one.
 	Mesh    *graph.Mesh
 	Engine  *graph.Engine
 	Samples int     // nodes asked for (--samples, or the default)
 	R       float64 // Poisson minimum distance, metres
+	Refine  int     // refinement stages (SetRefine)
+
+	// rebuild prepares the same run on about samples nodes.
+	rebuild func(samples int) (*GraphJob, error)
+}
+
+// MaxRefine is the largest --refine: each stage quarters the first
+// stage's node count.
+const MaxRefine = 6
+
+// SetRefine makes the graph run progressive (000 §6.3, --refine k): it
+// starts on about Samples/4^k nodes (Poisson distance R·2^k) and, k times,
+// halves the distance and refines the nodes (graph.Refine: old nodes keep
+// their heights, new ones interpolate them linearly, uplift included), to
+// end on about Samples nodes at distance R. The steps are split equally:
+// each of the first k stages runs Steps/(k+1) steps, or fewer when the run
+// is --until-converged and the stage converges to the tolerance first; the
+// last stage runs the rest. k = 0 leaves the run as it is.
+func (j *Job) SetRefine(k int) error {
+	if k == 0 {
+		return nil
+	}
+	if j.Graph == nil {
+		return errors.New("--refine applies to the stream graph only: add --engine graph")
+	}
+	if k < 0 || k > MaxRefine {
+		return fmt.Errorf("--refine %d: must be between 0 and %d", k, MaxRefine)
+	}
+	if j.Graph.Refine != 0 {
+		return fmt.Errorf("--refine %d: the run is already refined %d times", k, j.Graph.Refine)
+	}
+	every := j.Steps / (k + 1)
+	if every < 1 {
+		return fmt.Errorf("--refine %d: %d steps cannot be split into %d stages; ask for more --steps", k, j.Steps, k+1)
+	}
+	coarse := j.Graph.Samples >> (2 * k)
+	if coarse < 16 {
+		return fmt.Errorf("--refine %d: the first stage would have %d of the %d samples, fewer than 16; refine less or ask for more --samples", k, coarse, j.Graph.Samples)
+	}
+	g, err := j.Graph.rebuild(coarse)
+	if err != nil {
+		return fmt.Errorf("--refine %d: %w", k, err)
+	}
+	tol := 0.0
+	if j.Scene.UntilConverged {
+		tol = j.Tolerance
+	}
+	if err := g.Engine.SetRefinement(g.R, k, every, tol, j.Scene.Seed); err != nil {
+		return err
+	}
+	g.Samples, g.Refine = j.Graph.Samples, k
+	j.Graph = g
+	return nil
 }
 
 // DefaultSamples is the node count of a graph run on a w×h grid when
@@ -87,20 +142,24 @@ func prepareGraph(samples, w, h int, cell float64, up *sim.Field, init []float32
 	if err != nil {
 		return nil, err
 	}
-	return &GraphJob{Mesh: m, Engine: e, Samples: samples, R: r}, nil
+	g := &GraphJob{Mesh: m, Engine: e, Samples: samples, R: r}
+	g.rebuild = func(samples int) (*GraphJob, error) {
+		return prepareGraph(samples, w, h, cell, up, init, noise, seed, p)
+	}
+	return g, nil
 }
 
 // raster returns node values rasterized (graph.Mesh.Linear) on the run's
 // grid.
 func (j *Job) raster(values []float32) *sim.Field {
 	w, h, cell := j.Engine.Size()
-	return j.Graph.Mesh.Linear(sim.NewField(w, h, cell), values)
+	return j.Graph.Engine.Mesh().Linear(sim.NewField(w, h, cell), values)
 }
 
 // graphSnapshot is a grid.Snapshot of the graph engine's state on the run's
-// grid: heights and drainage area rasterized with Linear, no water (the
-// graph engine does not expose lake levels yet: Water is all zeros) and
-// D8 steepest-descent receivers of the rasterized heights, so the preview
+// grid: heights, drainage area and lake water depth (graph.Engine.WaterDepth:
+// the basins filled to their passes on the current heights) rasterized with
+// Linear, and D8 steepest-descent receivers of the rasterized heights, so the preview
 // draws rivers.
 func (j *Job) graphSnapshot() *grid.Snapshot {
 	g := j.Graph.Engine
@@ -115,7 +174,7 @@ func (j *Job) graphSnapshot() *grid.Snapshot {
 		W: w, H: h, Cell: cell, Step: st.Step, Time: st.Time, Stats: st, Param: g.Params(),
 		Height: j.raster(g.Heights()).Data,
 		Area:   j.raster(a32).Data,
-		Water:  make([]float32, w*h),
+		Water:  j.raster(g.WaterDepth(nil)).Data,
 	}
 	s.Receivers = steepest(s.Height, w, h)
 	return s
@@ -196,6 +255,17 @@ func (r *Report) finishGraph(j *Job) {
 	if g.Stats().Step > 0 {
 		for _, a := range g.DrainageArea() {
 			r.Final.MaxDrainage = math.Max(r.Final.MaxDrainage, a)
+		}
+		// Lake figures as the grid run gives them: wet cells of the
+		// rasterized depth, the deepest water at a node.
+		wd := g.WaterDepth(nil)
+		for _, d := range wd {
+			r.Final.MaxLakeDepth = math.Max(r.Final.MaxLakeDepth, float64(d))
+		}
+		for _, d := range j.raster(wd).Data {
+			if d > 0 {
+				r.Final.LakeCells++
+			}
 		}
 	}
 	if !j.Scene.UntilConverged {

@@ -68,6 +68,29 @@ func TestGraphRun(t *testing.T) {
 	if float64(hi) > rep.MaxHeight*(1+1e-6) {
 		t.Errorf("raster max %g > node max %g", hi, rep.MaxHeight)
 	}
+	// Water: the rasterized lake depths, which the report's figures count.
+	wt, err := rasterio.ReadHeights(o.OutWater)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wet, deepest := 0, 0.0
+	for i, d := range wt.Data {
+		if !(d >= 0) {
+			t.Fatalf("water cell %d: depth %g; want >= 0", i, d)
+		}
+		if d > 0 {
+			wet++
+			deepest = math.Max(deepest, float64(d))
+		}
+	}
+	if wet != rep.Final.LakeCells {
+		t.Errorf("wet cells: %d in --out-water; report says %d", wet, rep.Final.LakeCells)
+	}
+	// Linear never exceeds the nodes' deepest water (float32 rounding).
+	if deepest > rep.Final.MaxLakeDepth*(1+1e-6) {
+		t.Errorf("raster depth %g m > node depth %g m", deepest, rep.Final.MaxLakeDepth)
+	}
+	t.Logf("lakes: %d wet cells, deepest %.2f m", wet, rep.Final.MaxLakeDepth)
 	for _, p := range []string{o.OutDrainage, o.OutWater, o.OutPreview} {
 		if _, err := os.Stat(p); err != nil {
 			t.Error(err)
@@ -132,5 +155,105 @@ func TestGraphMatchesGrid(t *testing.T) {
 		if d := math.Abs(c.gph-c.grid) / c.grid; d > 0.10 {
 			t.Errorf("%s height: graph %g m, grid %g m: differ by %.1f %%; want <= 10 %%", c.name, c.gph, c.grid, 100*d)
 		}
+	}
+}
+
+// TestGraphRefine runs the default scene in three stages: it starts on a
+// sixteenth of the nodes, ends on about all of them, and writes a full
+// raster.
+func TestGraphRefine(t *testing.T) {
+	dir := t.TempDir()
+	o := Options{Scene: "default", Size: 128, Steps: 30, Engine: "graph", Out: filepath.Join(dir, "h.tif")}
+	job, err := Prepare(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := job.SetRefine(2); err != nil {
+		t.Fatal(err)
+	}
+	start := job.Graph.Engine.Mesh().N
+	want := DefaultSamples(128, 128)
+	// 15 % around want/16: Density's spread and the border, which is a
+	// larger share of a coarse sample.
+	if math.Abs(float64(start-want/16)) > 0.15*float64(want/16) {
+		t.Errorf("first stage: %d nodes; want about %d", start, want/16)
+	}
+	rep, err := job.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := job.Graph.Engine
+	if g.Stage() != 2 || rep.Steps != 30 {
+		t.Fatalf("stage %d after %d steps; want 2 after 30", g.Stage(), rep.Steps)
+	}
+	// Refinement packs new samples around the old ones less tightly than
+	// a fresh Bridson sample: 20 %.
+	if n := g.Mesh().N; math.Abs(float64(n-want)) > 0.2*float64(want) {
+		t.Errorf("last stage: %d nodes; want about %d", n, want)
+	}
+	h, err := rasterio.ReadHeights(o.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lo, hi := h.MinMax(); lo < 0 || hi < 500 || math.Abs(float64(hi)-rep.MaxHeight) > 0.1*rep.MaxHeight {
+		t.Errorf("heights [%g, %g] m, report max %g m; want >= 0, relief > 500 m, max within 10 %%", lo, hi, rep.MaxHeight)
+	}
+	t.Logf("nodes %d → %d, max %.0f m", start, g.Mesh().N, rep.MaxHeight)
+}
+
+func TestGraphRefineBad(t *testing.T) {
+	for _, c := range []struct {
+		o    Options
+		k    int
+		want string
+	}{
+		{Options{Size: 64, Steps: 10}, 1, "--engine graph"},
+		{Options{Engine: "graph", Size: 64, Steps: 10}, -1, "--refine -1"},
+		{Options{Engine: "graph", Size: 64, Steps: 10}, MaxRefine + 1, "between 0"},
+		{Options{Engine: "graph", Size: 64, Steps: 2}, 2, "more --steps"},
+		{Options{Engine: "graph", Size: 64, Steps: 10}, 4, "fewer than 16"},
+	} {
+		job, err := Prepare(c.o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := job.SetRefine(c.k); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v, --refine %d: got %v; want an error containing %q", c.o, c.k, err, c.want)
+		}
+	}
+}
+
+// TestGraphWater writes the water after one step from the default scene's
+// noisy start, when many pits are still lakes: the raster is wet where the
+// report says, and no deeper than the nodes.
+func TestGraphWater(t *testing.T) {
+	dir := t.TempDir()
+	o := Options{Scene: "default", Size: 64, Steps: 1, Engine: "graph", OutWater: filepath.Join(dir, "w.tif")}
+	job, err := Prepare(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := job.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Lakes[0] == 0 || rep.Final.LakeCells == 0 || !(rep.Final.MaxLakeDepth > 0) {
+		t.Fatalf("lakes %d, %d wet cells, deepest %g m; want lakes and water after one step from noise", rep.Lakes[0], rep.Final.LakeCells, rep.Final.MaxLakeDepth)
+	}
+	wt, err := rasterio.ReadHeights(o.OutWater)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wet := 0
+	for _, d := range wt.Data {
+		if d > 0 {
+			wet++
+		}
+		if float64(d) > rep.Final.MaxLakeDepth*(1+1e-6) {
+			t.Fatalf("raster depth %g m > node depth %g m", d, rep.Final.MaxLakeDepth)
+		}
+	}
+	if wet != rep.Final.LakeCells {
+		t.Errorf("wet cells: %d in --out-water; report says %d", wet, rep.Final.LakeCells)
 	}
 }

@@ -40,6 +40,12 @@
 //     drains into the neighbouring lake, so the arc of §4.3 Fig. 7 follows
 //     graph edges and the sill erodes. The stack is then rebuilt from the
 //     outlets, which are now the only roots.
+//     The lakes are recorded (Engine.Lakes: pit, pass node, outflow node,
+//     the lake each spills into; Engine.Basin: the pit's tree), so
+//     WaterDepth can fill every basin to its level measured on the
+//     current heights, as sim/flow's Levels and WaterDepth do on the grid:
+//     spill max(h[pass], h[outflow]), level the higher of the spill and
+//     the downstream lake's level, depth max(0, level − h) over the basin.
 //  4. layout: heights, receiver positions, distances, rain areas, uplift
 //     and talus cells are copied into drainage (stack) order.
 //  5. area (§5): A_k = a_k + Σ A_children, summed in reverse traversal
@@ -50,6 +56,17 @@
 //  7. talus (§5, thermal correction): sim/talus ClampOrdered caps every
 //     slope at the talus angle. The noise mode's field lives on a virtual
 //     grid of about one node per cell (side √(W·H/N)).
+//
+// # Progressive refinement (000 §6.3)
+//
+// Refine continues an engine on its nodes refined by poisson.Refine to a
+// smaller distance: old nodes keep their indices and heights, new ones
+// take the linear interpolation over the old triangle that covers them
+// (new outlets over its outlets only, so base level stays), uplift alike.
+// SetRefinement schedules that inside Step: after every stage of a fixed
+// number of steps (or once the stage has converged) the distance halves;
+// Converged holds back until the last stage. Mesh() then changes between
+// steps; each Mesh stays immutable.
 //
 // # Units and boundary conditions
 //

@@ -60,6 +60,10 @@ type Engine struct {
 	inTree []bool
 	heap   edgeHeap
 	lakes  int
+	lk     []Lake  // the lakes of the last step, in the order T_L reached them
+	lkIdx  []int32 // position in lk of each lake id, scratch
+	lkOff  []int32 // the basin nodes of lk[k] are lkNode[lkOff[k]:lkOff[k+1]]
+	lkNode []int32
 
 	// Drainage-order layout.
 	hs, ds []float32
@@ -74,6 +78,20 @@ type Engine struct {
 
 	blockDh, blockMx []float64
 	blockCh          []int64
+
+	// Progressive refinement (refine.go).
+	sched      schedule
+	stage      int // refinements done
+	stageStart int // step count when the current nodes were made
+}
+
+// Lake is a closed depression of the last step's routing (000 §4.3): a
+// pit's stream tree, routed out through its pass.
+type Lake struct {
+	Pit     int32 // the bottom node (a root that is not an outlet)
+	Pass    int32 // the pass node, inside the basin
+	Outflow int32 // the node outside the basin the pass drains into
+	Down    int32 // the lake it spills into (an earlier index), -1 for the outlets
 }
 
 // passEdge is a pass between lakes a and b: the neighbouring nodes ca (in
@@ -244,8 +262,15 @@ func (e *Engine) Err() error { return e.err }
 // Converged reports whether the last step changed no height faster than tol
 // m/yr and left every receiver as it was (000 §5: "tracking changes in the
 // topology of the stream graph is an accurate predictor").
+// While a refinement schedule has stages left (SetRefinement) it reports
+// false.
 func (e *Engine) Converged(tol float64) bool {
-	return e.step > 1 && e.stats.MaxDh/e.p.Dt < tol && e.stats.RecvChanged == 0
+	return e.sched.stages == 0 && e.converged(tol)
+}
+
+// converged is Converged for the current nodes, whatever the schedule.
+func (e *Engine) converged(tol float64) bool {
+	return e.step > e.stageStart+1 && e.stats.MaxDh/e.p.Dt < tol && e.stats.RecvChanged == 0
 }
 
 // Step advances the terrain by one time step. After an error (see Err) it
@@ -254,9 +279,15 @@ func (e *Engine) Step() grid.StepStats {
 	if e.err != nil {
 		return e.stats
 	}
-	var st grid.StepStats
 	t0 := time.Now()
-	mark := t0
+	if e.refineDue() {
+		if err := e.refineNow(); err != nil {
+			e.err = fmt.Errorf("graph: refinement stage %d: %w", e.stage+1, err)
+			return e.stats
+		}
+	}
+	var st grid.StepStats
+	mark := time.Now() // a refinement counts in Total only
 	lap := func(ph int) {
 		now := time.Now()
 		st.Phase[ph] += now.Sub(mark)
@@ -395,7 +426,10 @@ func (e *Engine) connectLakes() {
 		}
 	}
 	e.lakes = int(nl - 1)
+	e.lk = e.lk[:0]
 	if nl == 1 {
+		e.lkOff = append(e.lkOff[:0], 0)
+		e.lkNode = e.lkNode[:0]
 		return
 	}
 	for _, i := range e.stack {
@@ -454,6 +488,8 @@ func (e *Engine) connectLakes() {
 			}
 		}
 	}
+	e.lkIdx = resize(e.lkIdx, int(nl))
+	e.lkIdx[0] = -1
 	e.inTree[0] = true
 	push(0)
 	for len(e.heap) > 0 {
@@ -466,9 +502,90 @@ func (e *Engine) connectLakes() {
 			x, from, to = p.b, p.cb, p.ca
 		}
 		e.inTree[x] = true
+		e.lkIdx[x] = int32(len(e.lk))
+		e.lk = append(e.lk, Lake{Pit: e.basin[from], Pass: from, Outflow: to, Down: e.lkIdx[e.lakeOf[to]]})
 		e.carve(from, to)
 		push(x)
 	}
+	e.basinNodes()
+}
+
+// basinNodes lists the nodes of every lake's basin (its pit's stream tree
+// before carving) in CSR form, lakes in e.lk order, nodes ascending.
+func (e *Engine) basinNodes() {
+	nk := len(e.lk)
+	e.lkOff = resize(e.lkOff, nk+1)
+	clear(e.lkOff)
+	for _, l := range e.lakeOf {
+		if l > 0 {
+			e.lkOff[e.lkIdx[l]+1]++
+		}
+	}
+	for k := 1; k <= nk; k++ {
+		e.lkOff[k] += e.lkOff[k-1]
+	}
+	e.lkNode = resize(e.lkNode, int(e.lkOff[nk]))
+	fill := resize(e.rp, nk) // borrowed as a cursor; layout rewrites rp
+	copy(fill, e.lkOff[:nk])
+	for i, l := range e.lakeOf {
+		if l > 0 {
+			k := e.lkIdx[l]
+			e.lkNode[fill[k]] = int32(i)
+			fill[k]++
+		}
+	}
+}
+
+// Lakes returns the lakes of the last step, each after the lake it spills
+// into. The caller must not modify them.
+func (e *Engine) Lakes() []Lake { return e.lk }
+
+// Basin returns the nodes of lake k's basin (the pit's stream tree before
+// the lake was routed out), ascending. The caller must not modify them.
+func (e *Engine) Basin(k int) []int32 { return e.lkNode[e.lkOff[k]:e.lkOff[k+1]] }
+
+// Levels sets dst[k] to the water level of lake k measured on heights h
+// (one per node) and returns dst: the spill over its pass,
+// max(h[Pass], h[Outflow]), or the level of the lake it spills into when
+// that is higher. On the heights the step routed, this is the pass height
+// Prim's algorithm took; on the current heights (the step has since
+// eroded and uplifted them) the lakes follow their passes, as sim/flow's
+// Levels does on the grid.
+func (e *Engine) Levels(dst, h []float32) []float32 {
+	if len(h) != e.m.N {
+		panic("graph: heights length differs from the node count")
+	}
+	dst = resize(dst, len(e.lk))
+	for k, lk := range e.lk {
+		dst[k] = max(h[lk.Pass], h[lk.Outflow])
+		if lk.Down >= 0 {
+			dst[k] = max(dst[k], dst[lk.Down])
+		}
+	}
+	return dst
+}
+
+// WaterDepth sets dst[i] to the depth of lake water over node i, m (0
+// where dry), with every basin of the last step filled to its level on the
+// current heights (see Levels), and returns dst. Before the first step
+// every node is dry.
+func (e *Engine) WaterDepth(dst []float32) []float32 {
+	return e.waterDepth(dst, e.hgt)
+}
+
+// waterDepth is WaterDepth on heights h.
+func (e *Engine) waterDepth(dst, h []float32) []float32 {
+	dst = resize(dst, e.m.N)
+	clear(dst)
+	levels := e.Levels(nil, h)
+	for k, lvl := range levels {
+		for _, i := range e.Basin(k) {
+			if d := lvl - h[i]; d > 0 {
+				dst[i] = d
+			}
+		}
+	}
+	return dst
 }
 
 // carve routes a lake out through its pass, as sim/flow does on the grid:

@@ -24,6 +24,9 @@ const rowPixels = 1 << 14
 // noOwner marks a cell whose centre no triangle covers.
 const noOwner = math.MaxInt32
 
+// done marks a cell Linear's pass 1 has written.
+const done = -1
+
 // checkRaster panics on a dst or values no caller should pass.
 func (m *Mesh) checkRaster(dst *sim.Field, values []float32) {
 	if dst == nil {
@@ -45,6 +48,13 @@ func (m *Mesh) checkRaster(dst *sim.Field, values []float32) {
 // does not depend on scheduling. Centres outside the hull (none when the
 // border is sampled, as poisson.Bridson does) take the nearest node's
 // value. A plane is reproduced to float32 rounding.
+//
+// Pass 1 walks the triangles' bounding boxes; a centre deep inside its
+// triangle (farther than 1e-7 of the domain's diagonal from every edge,
+// so no other triangle can cover it) is interpolated there and then; only
+// centres near an edge take the atomic lowest-index owner and pass 2. The
+// interpolation is the same function in both passes, so the output is the
+// owner rule's to the bit.
 func (m *Mesh) Linear(dst *sim.Field, values []float32) *sim.Field {
 	m.checkRaster(dst, values)
 	w, h, c := dst.W, dst.H, dst.Cell
@@ -57,8 +67,15 @@ func (m *Mesh) Linear(dst *sim.Field, values []float32) *sim.Field {
 		}
 	})
 	nt := len(m.Tri) / 3
+	// A centre farther than margin from every edge of its triangle lies
+	// in no other triangle, even with the cover test's tolerance (at most
+	// 1e-9 of a triangle's height, so 1e-9 of the domain's diagonal): no
+	// triangle but this one can own it, and pass 1 writes its value right
+	// away. Only centres near an edge go through the owner rule.
+	margin := 1e-7 * math.Hypot(m.W, m.H)
 	// Pass 1: each cell's owner is the lowest covering triangle (atomic
-	// minimum, so the result is the same in any order).
+	// minimum, so the result is the same in any order); cells deep inside
+	// a triangle are interpolated at once and marked done.
 	parallel.Blocks(nt, triBlock, func(_, lo, hi int) {
 		for t := lo; t < hi; t++ {
 			a, b, cc := m.Tri[3*t], m.Tri[3*t+1], m.Tri[3*t+2]
@@ -67,24 +84,53 @@ func (m *Mesh) Linear(dst *sim.Field, values []float32) *sim.Field {
 			if area == 0 {
 				continue
 			}
-			if area < 0 {
+			oa, va, vb, vc := area, values[a], values[b], values[cc]
+			ox, oy := [3]float64{ax, bx, cx}, [3]float64{ay, by, cy}
+			ccw := area > 0
+			if !ccw {
 				bx, by, cx, cy, area = cx, cy, bx, by, -area
 			}
 			eps := -1e-9 * area
-			i0 := max(0, int(math.Ceil(math.Min(ax, math.Min(bx, cx))/c-0.5)))
-			i1 := min(w-1, int(math.Floor(math.Max(ax, math.Max(bx, cx))/c-0.5)))
-			j0 := max(0, int(math.Ceil(math.Min(ay, math.Min(by, cy))/c-0.5)))
-			j1 := min(h-1, int(math.Floor(math.Max(ay, math.Max(by, cy))/c-0.5)))
+			// Inner thresholds: margin times each edge's length, or more:
+			// the L1 length bounds it and needs no square root.
+			ma := margin * (math.Abs(cx-bx) + math.Abs(cy-by))
+			mb := margin * (math.Abs(ax-cx) + math.Abs(ay-cy))
+			mc := margin * (math.Abs(bx-ax) + math.Abs(by-ay))
+			i0 := max(0, ceil(min(ax, bx, cx)/c-0.5))
+			i1 := min(w-1, floor(max(ax, bx, cx)/c-0.5))
+			j0 := max(0, ceil(min(ay, by, cy)/c-0.5))
+			j1 := min(h-1, floor(max(ay, by, cy)/c-0.5))
+			// The edge functions, with the products kept apart
+			// (float64 conversions forbid fused multiply-adds), so that
+			// hoisting the row terms changes no bit and bary, which
+			// writes them the same way, sees the same numerators.
+			dax, day := cx-bx, cy-by
+			dbx, dby := ax-cx, ay-cy
+			dcx, dcy := bx-ax, by-ay
 			for j := j0; j <= j1; j++ {
 				py := (float64(j) + 0.5) * c
+				ra, rb, rc := float64(dax*(py-by)), float64(dbx*(py-cy)), float64(dcx*(py-ay))
+				row := owner[j*w : (j+1)*w]
+				out := dst.Data[j*w : (j+1)*w]
 				for i := i0; i <= i1; i++ {
 					px := (float64(i) + 0.5) * c
-					if (cx-bx)*(py-by)-(cy-by)*(px-bx) < eps ||
-						(ax-cx)*(py-cy)-(ay-cy)*(px-cx) < eps ||
-						(bx-ax)*(py-ay)-(by-ay)*(px-ax) < eps {
+					ea := ra - float64(day*(px-bx))
+					eb := rb - float64(dby*(px-cx))
+					ec := rc - float64(dcy*(px-ax))
+					if ea > ma && eb > mb && ec > mc {
+						row[i] = done
+						if ccw {
+							// ea and eb are bary's numerators, to the bit.
+							out[i] = baryOf(ea, eb, oa, va, vb, vc)
+						} else {
+							out[i] = bary(ox[0], oy[0], ox[1], oy[1], ox[2], oy[2], oa, va, vb, vc, px, py)
+						}
 						continue
 					}
-					atomicMin(&owner[j*w+i], int32(t))
+					if ea < eps || eb < eps || ec < eps {
+						continue
+					}
+					atomicMin(&row[i], int32(t))
 				}
 			}
 		}
@@ -96,6 +142,9 @@ func (m *Mesh) Linear(dst *sim.Field, values []float32) *sim.Field {
 			py := (float64(j) + 0.5) * c
 			for i := 0; i < w; i++ {
 				t := owner[j*w+i]
+				if t == done {
+					continue
+				}
 				if t == noOwner {
 					missing[blk] = true
 					continue
@@ -125,6 +174,25 @@ func (m *Mesh) Linear(dst *sim.Field, values []float32) *sim.Field {
 	return dst
 }
 
+// ceil is math.Ceil for |x| < 2^62 as an int, without the call math.Ceil
+// is on amd64 v1.
+func ceil(x float64) int {
+	k := int(x)
+	if float64(k) < x {
+		k++
+	}
+	return k
+}
+
+// floor is math.Floor for |x| < 2^62 as an int.
+func floor(x float64) int {
+	k := int(x)
+	if float64(k) > x {
+		k--
+	}
+	return k
+}
+
 // atomicMin lowers *p to v if v is smaller.
 func atomicMin(p *int32, v int32) {
 	for {
@@ -141,10 +209,23 @@ func (m *Mesh) barycentric(t int, px, py float64, values []float32) float32 {
 	a, b, c := m.Tri[3*t], m.Tri[3*t+1], m.Tri[3*t+2]
 	ax, ay, bx, by, cx, cy := m.X[a], m.Y[a], m.X[b], m.Y[b], m.X[c], m.Y[c]
 	area := (bx-ax)*(cy-ay) - (by-ay)*(cx-ax)
-	la := ((cx-bx)*(py-by) - (cy-by)*(px-bx)) / area
-	lb := ((ax-cx)*(py-cy) - (ay-cy)*(px-cx)) / area
+	return bary(ax, ay, bx, by, cx, cy, area, values[a], values[b], values[c], px, py)
+}
+
+// bary interpolates va, vb, vc given at the vertices (ax, ay), (bx, by),
+// (cx, cy) of a triangle of doubled signed area area at (px, py). Both of
+// Linear's passes use it, so a cell's value does not depend on the pass.
+func bary(ax, ay, bx, by, cx, cy, area float64, va, vb, vc float32, px, py float64) float32 {
+	return baryOf(float64((cx-bx)*(py-by))-float64((cy-by)*(px-bx)), float64((ax-cx)*(py-cy))-float64((ay-cy)*(px-cx)), area, va, vb, vc)
+}
+
+// baryOf is bary from the doubled signed areas ea, eb of the sub-triangles
+// opposite a and b.
+func baryOf(ea, eb, area float64, va, vb, vc float32) float32 {
+	la := ea / area
+	lb := eb / area
 	lc := 1 - la - lb
-	return float32(la*float64(values[a]) + lb*float64(values[b]) + lc*float64(values[c]))
+	return float32(la*float64(va) + lb*float64(vb) + lc*float64(vc))
 }
 
 // spacing returns the mean sample spacing √(W·H/N), metres.

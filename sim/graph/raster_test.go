@@ -125,10 +125,13 @@ func TestRasterConcurrent(t *testing.T) {
 		}
 		return out
 	}
-	a, b := run(1), run(4)
-	for k, name := range []string{"Linear", "Gaussian"} {
-		if !bytes.Equal(a[k], b[k]) {
-			t.Errorf("%s: Mismatch concurrent: GOMAXPROCS 1 and 4 differ", name)
+	a := run(1)
+	for _, procs := range []int{2, 4} {
+		b := run(procs)
+		for k, name := range []string{"Linear", "Gaussian"} {
+			if !bytes.Equal(a[k], b[k]) {
+				t.Errorf("%s: Mismatch concurrent: GOMAXPROCS 1 and %d differ", name, procs)
+			}
 		}
 	}
 }
