@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"orogen/sim/parallel"
+	"orogen/sim/passq"
 )
 
 // Boundary says what happens to water at one edge of the grid.
@@ -114,7 +115,7 @@ type Graph struct {
 	scratch  []pitScratch
 	adjOff   []int32
 	adj      []int32
-	heap     edgeHeap
+	heap     passq.Queue
 	inTree   []bool
 	level    []float32
 	nodeLake []int32 // per basin node: its lake's index, -1 for the outlet node

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"orogen/sim/parallel"
+	"orogen/sim/passq"
 )
 
 // ConnectLakes finds the passes between basins, grows the tree of basins
@@ -243,15 +244,15 @@ func (g *Graph) growTree() {
 				other = e.b
 			}
 			if !g.inTree[other] {
-				g.heap.push(heapItem{w: e.w, e: ei})
+				g.heap.Push(passq.Item{W: e.w, E: ei})
 			}
 		}
 	}
 	g.inTree[0] = true
 	push(0)
 	for len(g.heap) > 0 {
-		it := g.heap.pop()
-		e := g.edges[it.e]
+		it := g.heap.Pop()
+		e := g.edges[it.E]
 		// e.a is always a pit; the tree may have reached either end first.
 		x, from, to, parent := e.a, e.ca, e.cb, e.b
 		if g.inTree[x] {
@@ -559,54 +560,4 @@ func (g *Graph) WaterDepth(dst, h []float32) []float32 {
 		}
 	})
 	return dst
-}
-
-type heapItem struct {
-	w float32
-	e int32
-}
-
-func (a heapItem) less(b heapItem) bool { return a.w < b.w || (a.w == b.w && a.e < b.e) }
-
-// edgeHeap is a binary min-heap of pass edges by height, then edge number.
-type edgeHeap []heapItem
-
-func (q *edgeHeap) push(it heapItem) {
-	*q = append(*q, it)
-	s := *q
-	i := len(s) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if !s[i].less(s[p]) {
-			break
-		}
-		s[i], s[p] = s[p], s[i]
-		i = p
-	}
-}
-
-func (q *edgeHeap) pop() heapItem {
-	s := *q
-	top := s[0]
-	n := len(s) - 1
-	s[0] = s[n]
-	s = s[:n]
-	i := 0
-	for {
-		l := 2*i + 1
-		if l >= n {
-			break
-		}
-		m := l
-		if r := l + 1; r < n && s[r].less(s[l]) {
-			m = r
-		}
-		if !s[m].less(s[i]) {
-			break
-		}
-		s[i], s[m] = s[m], s[i]
-		i = m
-	}
-	*q = s
-	return top
 }

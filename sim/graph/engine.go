@@ -9,6 +9,7 @@ import (
 
 	"orogen/sim/grid"
 	"orogen/sim/parallel"
+	"orogen/sim/passq"
 	"orogen/sim/spl"
 	"orogen/sim/talus"
 )
@@ -58,7 +59,7 @@ type Engine struct {
 	adjOff []int32
 	adj    []int32
 	inTree []bool
-	heap   edgeHeap
+	heap   passq.Queue
 	lakes  int
 	lk     []Lake  // the lakes of the last step, in the order T_L reached them
 	lkIdx  []int32 // position in lk of each lake id, scratch
@@ -484,7 +485,7 @@ func (e *Engine) connectLakes() {
 				other = p.b
 			}
 			if !e.inTree[other] {
-				e.heap.push(heapItem{w: p.w, e: k})
+				e.heap.Push(passq.Item{W: p.w, E: k})
 			}
 		}
 	}
@@ -493,7 +494,7 @@ func (e *Engine) connectLakes() {
 	e.inTree[0] = true
 	push(0)
 	for len(e.heap) > 0 {
-		p := e.edges[e.heap.pop().e]
+		p := e.edges[e.heap.Pop().E]
 		x, from, to := p.a, p.ca, p.cb
 		if e.inTree[x] {
 			if e.inTree[p.b] {
@@ -681,55 +682,4 @@ func resize[T any](s []T, n int) []T {
 		return make([]T, n)
 	}
 	return s[:n]
-}
-
-type heapItem struct {
-	w float32
-	e int32
-}
-
-func (a heapItem) less(b heapItem) bool { return a.w < b.w || (a.w == b.w && a.e < b.e) }
-
-// edgeHeap is a binary min-heap of pass edges by height, then edge number,
-// so the tree of lakes does not depend on anything but the heights.
-type edgeHeap []heapItem
-
-func (q *edgeHeap) push(it heapItem) {
-	h := append(*q, it)
-	i := len(h) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if !h[i].less(h[p]) {
-			break
-		}
-		h[i], h[p] = h[p], h[i]
-		i = p
-	}
-	*q = h
-}
-
-func (q *edgeHeap) pop() heapItem {
-	h := *q
-	top := h[0]
-	last := len(h) - 1
-	h[0] = h[last]
-	h = h[:last]
-	i := 0
-	for {
-		l := 2*i + 1
-		if l >= last {
-			break
-		}
-		c := l
-		if r := l + 1; r < last && h[r].less(h[l]) {
-			c = r
-		}
-		if !h[c].less(h[i]) {
-			break
-		}
-		h[i], h[c] = h[c], h[i]
-		i = c
-	}
-	*q = h
-	return top
 }
