@@ -112,20 +112,22 @@ func loadDoc(path string) (*doc.Doc, error) {
 
 // setDoc makes d the document and restarts the engine on it.
 func (a *App) setDoc(d *doc.Doc, path string) error {
-	cfg, err := run.EngineConfig(d.Scene(), copyField(d.Uplift()), nil)
+	sc := d.Scene()
+	cfg, err := run.EngineConfig(sc, copyField(d.Uplift()), nil)
 	if err != nil {
 		return err
 	}
 	if a.wk == nil {
 		a.duty = engineDuty()
-		w, err := worker.NewWith(cfg, worker.Options{Duty: a.duty})
+		w, err := worker.NewWith(cfg, worker.Options{Duty: a.duty, Engine: sc.Engine, Samples: sc.Samples})
 		if err != nil {
 			return err
 		}
 		a.wk = w
 	} else {
-		a.wk.Send(worker.Reset{Cfg: cfg})
+		a.wk.Send(worker.Reset{Cfg: cfg, Engine: sc.Engine, Samples: sc.Samples})
 	}
+	a.sentEngine, a.sentSamples, a.sentParams = sc.Engine, sc.Samples, cfg.Params
 	a.doc, a.path = d, path
 	a.sentUplift, a.sentChanged = d.UpliftVersion(), d.Changed()
 	a.sel = 0

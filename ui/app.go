@@ -104,16 +104,22 @@ type App struct {
 	wk          *worker.Worker
 	sentUplift  uint64 // doc uplift version the engine has
 	sentChanged uint64 // doc change count the engine params reflect
-	rend        *renderer
-	sentParams  grid.Params
-	lastErr     error
-	lastCmdErr  error
-	lag         sliderLag
-	lastSnap    *grid.Snapshot
-	lastOpts    viewer.Options
-	lastUpVer   uint64
-	mapImg      *ebiten.Image
-	mapW, mapH  int
+	sentEngine  string // the engine kind and graph samples the worker runs
+	sentSamples int
+	// The stream graph's node count being typed (engineChooser).
+	samplesEdit   int32
+	samplesActive bool
+	rend          *renderer
+	sentParams    grid.Params
+	lastErr       error
+	lastCmdErr    error
+	lag           sliderLag
+	lastSnap      *grid.Snapshot
+	lastOpts      viewer.Options
+	lastUpVer     uint64
+	mapImg        *ebiten.Image
+	arcs          arcLayer // the stream graph's arcs over the map
+	mapW, mapH    int
 
 	mode       viewMode
 	v3         view3D
@@ -260,6 +266,7 @@ func (a *App) Update() (err error) {
 	a.be.EndFrame()
 	a.syncEngine()
 	a.syncPicture()
+	a.syncArcs()
 	a.autosave()
 	if a.script != nil {
 		a.stepScript()
@@ -316,6 +323,7 @@ func (a *App) Draw(screen *ebiten.Image) {
 			op.Filter = ebiten.FilterLinear
 		}
 		dst.DrawImage(a.mapImg, op)
+		a.arcs.draw(screen)
 	}
 	if a.mode != mode2D {
 		a.v3.draw(screen)

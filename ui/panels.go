@@ -8,6 +8,7 @@ import (
 	"github.com/AllenDang/cimgui-go/imgui"
 	"github.com/AllenDang/cimgui-go/implot"
 
+	"orogen/app/doc"
 	"orogen/app/run"
 	"orogen/app/worker"
 	"orogen/brushes"
@@ -102,8 +103,7 @@ func (a *App) simulationWindow() {
 	if imgui.Button("Reset") {
 		a.resetTerrain()
 	}
-	imgui.SameLine()
-	textDisabled("engine: grid")
+	a.engineChooser(f)
 	if f.Err != nil {
 		imgui.PushStyleColorVec4(imgui.ColText, imgui.Vec4{X: 1, Y: 0.45, Z: 0.45, W: 1})
 		textWrapped("Stopped: " + f.Err.Error())
@@ -147,6 +147,62 @@ func (a *App) simulationWindow() {
 		a.plot(f)
 	}
 	imgui.End()
+}
+
+// engineChooser picks the engine (grid or stream graph, with its node
+// count). A change is a document edit (undoable, saved with the project);
+// syncEngine then restarts the terrain on the new engine.
+func (a *App) engineChooser(f *worker.Frame) {
+	st := a.doc.Settings()
+	kind := int32(0)
+	if st.Engine == run.EngineGraph {
+		kind = 1
+	}
+	imgui.SetNextItemWidth(120)
+	if imgui.ComboStrarr("engine", &kind, []string{"grid", "stream graph"}, 2) {
+		st.Engine = run.EngineGrid
+		if kind == 1 {
+			st.Engine = run.EngineGraph
+		} else {
+			st.Samples = 0
+		}
+		a.setSettings(st)
+	}
+	if imgui.IsItemHovered() {
+		tooltip("grid: stream power on the raster cells (D8 routing).\nstream graph: the same equations on Poisson-disc nodes joined by Delaunay triangles (Cordonnier et al. 2016): rivers without the grid's 45° bias, cost per node. Changing it restarts the terrain.")
+	}
+	if st.Engine != run.EngineGraph {
+		return
+	}
+	imgui.SameLine()
+	if a.samplesEdit == 0 || !a.samplesActive {
+		a.samplesEdit = int32(st.Samples)
+		if a.samplesEdit == 0 {
+			a.samplesEdit = int32(run.DefaultSamples(a.doc.Scene().Width, a.doc.Scene().Height))
+		}
+	}
+	imgui.SetNextItemWidth(90)
+	imgui.InputIntV("nodes", &a.samplesEdit, 1000, 10000, 0)
+	a.samplesActive = imgui.IsItemActive()
+	if imgui.IsItemHovered() {
+		tooltip(fmt.Sprintf("Poisson samples of the stream graph (%d now). Default: one per 4 cells. Applied when you leave the field; the terrain restarts.", f.Nodes))
+	}
+	if imgui.IsItemDeactivatedAfterEdit() {
+		n := int(a.samplesEdit)
+		if n == run.DefaultSamples(a.doc.Scene().Width, a.doc.Scene().Height) {
+			n = 0
+		}
+		st.Samples = n
+		a.setSettings(st)
+	}
+}
+
+// setSettings changes the scene settings as one undo step, reporting a
+// refusal.
+func (a *App) setSettings(st doc.Settings) {
+	if err := a.doc.SetSettings(st, ""); err != nil {
+		a.showError("Engine", err)
+	}
 }
 
 func heightStats(h []float32) (maxH, mean float64) {

@@ -170,7 +170,11 @@ func (r *renderer) loop() {
 		}
 		if j.pic {
 			t0 := time.Now()
-			img := viewer.Relief(r.take(s.W, s.H), s, j.opts)
+			o := j.opts
+			if s.Arcs != nil {
+				o.Rivers = false // the arc layer draws them at screen resolution
+			}
+			img := viewer.Relief(r.take(s.W, s.H), s, o)
 			ms := float64(time.Since(t0).Microseconds()) / 1000
 			r.mu.Lock()
 			if r.ready != nil && len(r.spare) < 4 {

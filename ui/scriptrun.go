@@ -122,6 +122,17 @@ func (a *App) runCommand(c script.Command) error {
 			a.lag = sliderLag{waiting: true, want: a.sentParams, steps: a.lag.steps}
 		}
 		a.log.add(levelInfo, "set %s = %s", c.Args[0], c.Args[1])
+	case "engine":
+		st := a.doc.Settings()
+		st.Engine, st.Samples = c.Args[0], 0
+		if len(c.Args) == 2 {
+			st.Samples, _ = c.Count(1)
+		}
+		if err := a.doc.SetSettings(st, ""); err != nil {
+			return err
+		}
+		a.syncEngine()
+		a.log.add(levelInfo, "engine %s", engineLabel(st.Engine, st.Samples))
 	case "run":
 		a.wk.Send(worker.Run{})
 		a.script.fpsFrom = len(a.fps.all)

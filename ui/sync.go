@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -52,6 +53,10 @@ func (a *App) syncEngine() {
 	}
 	if c := a.doc.Changed(); c != a.sentChanged {
 		a.sentChanged = c
+		if sc := a.doc.Scene(); sc.Engine != a.sentEngine || sc.Samples != a.sentSamples {
+			// A new engine kind or node count: the terrain restarts.
+			a.resetTerrain()
+		}
 		p, err := run.EngineParams(a.doc.Scene())
 		if err != nil {
 			a.log.add(levelError, "parameters not sent to the engine: %v", err)
@@ -153,13 +158,15 @@ func (a *App) syncPicture() {
 // resetTerrain restarts the engine from the flat start with the current
 // document.
 func (a *App) resetTerrain() {
-	cfg, err := run.EngineConfig(a.doc.Scene(), copyField(a.doc.Uplift()), nil)
+	sc := a.doc.Scene()
+	cfg, err := run.EngineConfig(sc, copyField(a.doc.Uplift()), nil)
 	if err != nil {
 		a.showError("Reset", err)
 		return
 	}
-	a.wk.Send(worker.Reset{Cfg: cfg})
-	a.log.add(levelInfo, "terrain reset to the flat start")
+	a.wk.Send(worker.Reset{Cfg: cfg, Engine: sc.Engine, Samples: sc.Samples})
+	a.sentEngine, a.sentSamples, a.sentParams = sc.Engine, sc.Samples, cfg.Params
+	a.log.add(levelInfo, "terrain reset to the flat start (%s)", engineLabel(sc.Engine, sc.Samples))
 }
 
 // saveScreenshot writes the screen as a PNG (from Draw, after ImGui drew).
@@ -184,4 +191,15 @@ func (a *App) saveScreenshot(screen *ebiten.Image, path string) {
 // rectOf returns the cells a map-coordinate rectangle touches.
 func rectOf(x0, y0, x1, y1 float64) image.Rectangle {
 	return image.Rect(int(x0)-1, int(y0)-1, int(x1)+2, int(y1)+2)
+}
+
+// engineLabel names an engine for the log.
+func engineLabel(kind string, samples int) string {
+	if kind != run.EngineGraph {
+		return "grid engine"
+	}
+	if samples == 0 {
+		return "stream graph, default nodes"
+	}
+	return fmt.Sprintf("stream graph, %d nodes", samples)
 }

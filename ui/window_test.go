@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -113,6 +114,13 @@ save $OUT/p.orogen.json
 open $OUT/p.orogen.json
 expect-log opened p.orogen.json
 save $OUT/p2.orogen.json
+engine graph 20000
+expect-log engine stream graph, 20000 nodes
+steps 40
+wait 10
+screenshot $OUT/graph.png
+export heightmap $OUT/graph-height.png
+save $OUT/graph.orogen.json
 dialog open
 wait 3
 screenshot $OUT/dialog.png
@@ -206,6 +214,35 @@ quit
 	// The stroke ran from (60, 300) to (420, 180): its middle is painted.
 	if v := paint.Data[240*paint.W+240]; v <= 0 {
 		t.Errorf("paint layer at the stroke's middle = %v; want > 0", v)
+	}
+
+	// The stream graph: saved with the project, its terrain exported on
+	// the grid, its arcs drawn over the map.
+	pg, err := project.Load(filepath.Join(dir, "graph.orogen.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pg.Scene.Engine != "graph" || pg.Scene.Samples != 20000 {
+		t.Errorf("saved engine %q with %d samples; want graph, 20000", pg.Scene.Engine, pg.Scene.Samples)
+	}
+	gh, err := rasterio.ReadHeights(filepath.Join(dir, "graph-height.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gh.W != h.W || gh.H != h.H {
+		t.Errorf("graph heightmap %d×%d; want the grid's %d×%d", gh.W, gh.H, h.W, h.H)
+	}
+	if glo, ghi := slices.Min(gh.Data), slices.Max(gh.Data); ghi-glo < 10 {
+		t.Errorf("graph heights after 40 steps span %.1f m; want at least 10 m", ghi-glo)
+	}
+	g := measure(readPNG(t, filepath.Join(dir, "graph.png")), 0.25, 0.10, 0.65, 0.75)
+	t.Logf("graph.png map: %d river pixels, luminance std %.1f", g.river, g.std)
+	if keep := os.Getenv("OROGEN_KEEP_SCREENSHOTS"); keep != "" {
+		b, _ := os.ReadFile(filepath.Join(dir, "graph.png"))
+		_ = os.WriteFile(filepath.Join(keep, "graph.png"), b, 0o644)
+	}
+	if g.river < 100 || g.std < 5 {
+		t.Errorf("graph.png map: %d river pixels, luminance std %.1f; want the arcs (≥ 100) over a shaded map (≥ 5)", g.river, g.std)
 	}
 
 	// The report: frames drawn, the slider showed within 2 steps.

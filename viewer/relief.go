@@ -41,7 +41,8 @@ const (
 // a disc of radius ρ covers the pixel at distance d by ρ - d + 0.5
 // (clamped to [0, 1]) and a pixel takes the largest coverage of any disc.
 // Lake cells are not river sources when lakes are drawn, so rivers end at
-// the shore.
+// the shore. A snapshot with stream arcs (the stream graph's) has its
+// rivers drawn as arcs instead (StreamArcs), over everything else.
 func Relief(dst *image.RGBA, s *grid.Snapshot, o Options) *image.RGBA {
 	checkSnapshot(s)
 	o = o.sanitized()
@@ -63,6 +64,9 @@ func Relief(dst *image.RGBA, s *grid.Snapshot, o Options) *image.RGBA {
 		}
 		rowPool.Put(b)
 	})
+	if s.Arcs != nil && o.Rivers {
+		drawArcs(dst, s, o)
+	}
 	return dst
 }
 
@@ -170,7 +174,7 @@ func newRenderer(s *grid.Snapshot, o Options) *renderer {
 		r.tintScale = 1 / (hi - lo)
 	}
 
-	if o.Rivers && s.Area != nil {
+	if o.Rivers && s.Area != nil && s.Arcs == nil {
 		n := s.W * s.H
 		r.nw = (s.W + 63) / 64
 		r.buf = scratchPool.Get().(*scratch)

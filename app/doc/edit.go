@@ -303,6 +303,7 @@ type Settings struct {
 	Name            string
 	Description     string
 	Engine          string // "grid" or "graph"
+	Samples         int    // graph nodes, 0 for the default
 	Seed            uint64
 	Steps           int
 	UntilConverged  bool
@@ -312,7 +313,7 @@ type Settings struct {
 // Settings returns the scene's current settings.
 func (d *Doc) Settings() Settings {
 	sc := d.sc
-	return Settings{sc.Name, sc.Description, sc.Engine, sc.Seed, sc.Steps, sc.UntilConverged, sc.ToleranceMPerYr}
+	return Settings{sc.Name, sc.Description, sc.Engine, sc.Samples, sc.Seed, sc.Steps, sc.UntilConverged, sc.ToleranceMPerYr}
 }
 
 // SetSettings sets the scene's settings. Invalid ones return an error
@@ -323,7 +324,7 @@ func (d *Doc) SetSettings(s Settings, merge string) error {
 		return nil
 	}
 	c := *d.sc
-	c.Name, c.Description, c.Engine, c.Seed = s.Name, s.Description, s.Engine, s.Seed
+	c.Name, c.Description, c.Engine, c.Samples, c.Seed = s.Name, s.Description, s.Engine, s.Samples, s.Seed
 	c.Steps, c.UntilConverged, c.ToleranceMPerYr = s.Steps, s.UntilConverged, s.ToleranceMPerYr
 	if err := c.Validate(); err != nil {
 		return err

@@ -44,3 +44,65 @@ func EngineConfig(sc *scene.Scene, up, init *sim.Field) (grid.Config, error) {
 	}
 	return c, nil
 }
+
+// Engine is an erosion engine seen on a scene's grid, what the desktop
+// app's worker steps: *grid.Engine, or the stream graph through
+// *graph.OnGrid (uplift and initial heights as rasters, snapshots
+// rasterized with the stream arcs added).
+type Engine interface {
+	Step() grid.StepStats
+	Err() error
+	Converged(tol float64) bool
+	SetParams(p grid.Params) error
+	Params() grid.Params
+	SetUplift(u []float32) error
+	Stats() grid.StepStats
+	// Heights are the engine's own: cells, or graph nodes.
+	Heights() []float32
+	Size() (w, h int, cell float64)
+	Snapshot() *grid.Snapshot
+}
+
+// Engine kinds, as a scene's "engine" names them.
+const (
+	EngineGrid  = "grid"
+	EngineGraph = "graph"
+)
+
+// NewEngine builds an engine of the kind ("grid", "" for grid, or
+// "graph") from cfg. The graph engine samples the domain with about
+// samples Poisson nodes (0: DefaultSamples), seeded with cfg.Seed, and
+// samples cfg.Up and cfg.Init at the nodes. The engine may keep cfg's
+// slices.
+func NewEngine(kind string, samples int, cfg grid.Config) (Engine, error) {
+	switch kind {
+	case "", EngineGrid:
+		if samples != 0 {
+			return nil, errSamplesGrid
+		}
+		return grid.New(cfg)
+	case EngineGraph:
+		if err := cfg.Params.Validate(); err != nil {
+			return nil, err
+		}
+		var up *sim.Field
+		if cfg.Up != nil {
+			if len(cfg.Up) != cfg.W*cfg.H {
+				return nil, fmt.Errorf("run: %d uplift values for a %d×%d grid", len(cfg.Up), cfg.W, cfg.H)
+			}
+			up = &sim.Field{W: cfg.W, H: cfg.H, Cell: cfg.Cell, Data: cfg.Up}
+		}
+		if cfg.Init != nil && len(cfg.Init) != cfg.W*cfg.H {
+			return nil, fmt.Errorf("run: %d initial heights for a %d×%d grid", len(cfg.Init), cfg.W, cfg.H)
+		}
+		if cfg.W < 3 || cfg.H < 3 || !(cfg.Cell > 0) {
+			return nil, fmt.Errorf("run: grid %d×%d of %g m cells: too small for a stream graph", cfg.W, cfg.H, cfg.Cell)
+		}
+		g, err := prepareGraph(samples, cfg.W, cfg.H, cfg.Cell, up, cfg.Init, cfg.InitNoise, cfg.Seed, cfg.Params)
+		if err != nil {
+			return nil, err
+		}
+		return g.Grid, nil
+	}
+	return nil, fmt.Errorf("run: engine %q: must be grid or graph", kind)
+}

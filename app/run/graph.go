@@ -21,6 +21,7 @@ type GraphJob struct {
 	// engine moves on to finer ones: Engine.Mesh() is the current one.
 	Mesh    *graph.Mesh
 	Engine  *graph.Engine
+	Grid    *graph.OnGrid // Engine seen on the run's grid
 	Samples int     // nodes asked for (--samples, or the default)
 	R       float64 // Poisson minimum distance, metres
 	Refine  int     // refinement stages (SetRefine)
@@ -124,25 +125,24 @@ func prepareGraph(samples, w, h int, cell float64, up *sim.Field, init []float32
 	if err != nil {
 		return nil, err
 	}
-	at := func(f *sim.Field) []float32 {
-		v := make([]float32, n)
-		for i := range v {
-			v[i] = float32(f.Sample(x[i]/cell-0.5, y[i]/cell-0.5))
-		}
-		return v
-	}
 	c := graph.Config{Mesh: m, InitNoise: noise, Seed: seed, Params: p}
-	if up != nil {
-		c.Up = at(up)
-	}
 	if init != nil {
-		c.Init = at(&sim.Field{W: w, H: h, Cell: cell, Data: init})
+		c.Init = m.Sample(nil, &sim.Field{W: w, H: h, Cell: cell, Data: init})
 	}
 	e, err := graph.New(c)
 	if err != nil {
 		return nil, err
 	}
-	g := &GraphJob{Mesh: m, Engine: e, Samples: samples, R: r}
+	og, err := graph.NewOnGrid(e, w, h, cell)
+	if err != nil {
+		return nil, err
+	}
+	if up != nil {
+		if err := e.SetUpliftField(up); err != nil {
+			return nil, err
+		}
+	}
+	g := &GraphJob{Mesh: m, Engine: e, Grid: og, Samples: samples, R: r}
 	g.rebuild = func(samples int) (*GraphJob, error) {
 		return prepareGraph(samples, w, h, cell, up, init, noise, seed, p)
 	}
@@ -153,63 +153,12 @@ func prepareGraph(samples, w, h int, cell float64, up *sim.Field, init []float32
 // grid.
 func (j *Job) raster(values []float32) *sim.Field {
 	w, h, cell := j.Engine.Size()
-	return j.Graph.Engine.Mesh().Linear(sim.NewField(w, h, cell), values)
+	return &sim.Field{W: w, H: h, Cell: cell, Data: j.Graph.Grid.Raster(values)}
 }
 
 // graphSnapshot is a grid.Snapshot of the graph engine's state on the run's
-// grid: heights, drainage area and lake water depth (graph.Engine.WaterDepth:
-// the basins filled to their passes on the current heights) rasterized with
-// Linear, and D8 steepest-descent receivers of the rasterized heights, so the preview
-// draws rivers.
-func (j *Job) graphSnapshot() *grid.Snapshot {
-	g := j.Graph.Engine
-	w, h, cell := j.Engine.Size()
-	area := g.DrainageArea()
-	a32 := make([]float32, len(area))
-	for i, a := range area {
-		a32[i] = float32(a)
-	}
-	st := g.Stats()
-	s := &grid.Snapshot{
-		W: w, H: h, Cell: cell, Step: st.Step, Time: st.Time, Stats: st, Param: g.Params(),
-		Height: j.raster(g.Heights()).Data,
-		Area:   j.raster(a32).Data,
-		Water:  j.raster(g.WaterDepth(nil)).Data,
-	}
-	s.Receivers = steepest(s.Height, w, h)
-	return s
-}
-
-// steepest returns the D8 steepest-descent receiver of every cell (itself
-// where no neighbour is lower).
-func steepest(hgt []float32, w, h int) []int32 {
-	rec := make([]int32, w*h)
-	diag := 1 / math.Sqrt2
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			i := y*w + x
-			rec[i] = int32(i)
-			best := 0.0
-			for dy := -1; dy <= 1; dy++ {
-				for dx := -1; dx <= 1; dx++ {
-					nx, ny := x+dx, y+dy
-					if (dx == 0 && dy == 0) || nx < 0 || ny < 0 || nx >= w || ny >= h {
-						continue
-					}
-					j := ny*w + nx
-					s := float64(hgt[i] - hgt[j])
-					if dx != 0 && dy != 0 {
-						s *= diag
-					}
-					if s > best {
-						best, rec[i] = s, int32(j)
-					}
-				}
-			}
-		}
-	}
-	return rec
-}
+// grid (graph.OnGrid.Snapshot).
+func (j *Job) graphSnapshot() *grid.Snapshot { return j.Graph.Grid.Snapshot() }
 
 // writeGraphOutputs writes the outputs of a graph run, rasterized on the
 // run's grid.

@@ -201,7 +201,11 @@ func Prepare(o Options) (*Job, error) {
 	}
 	j := &Job{Opt: o, Scene: sc, Engine: e, Steps: steps, Tolerance: tol, Umax: umax}
 	if sc.Engine == "graph" {
-		j.Graph, err = prepareGraph(o.Samples, w, h, cell, upField, init, sc.Params.InitNoiseM, sc.Seed, p)
+		samples := o.Samples
+		if samples == 0 {
+			samples = sc.Samples
+		}
+		j.Graph, err = prepareGraph(samples, w, h, cell, upField, init, sc.Params.InitNoiseM, sc.Seed, p)
 		if err != nil {
 			return nil, err
 		}

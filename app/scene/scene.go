@@ -21,15 +21,22 @@ import (
 // Version is the scene format version this package reads and writes.
 const Version = 1
 
+// MaxSamples is the largest graph node count a scene may ask for
+// (poisson.MaxPoints).
+const MaxSamples = 1 << 24
+
 // Scene is a parsed scene.
 type Scene struct {
-	Version         int     `json:"version"`
-	Name            string  `json:"name"`
-	Description     string  `json:"description,omitempty"`
-	Width           int     `json:"width"`
-	Height          int     `json:"height"`
-	DomainM         float64 `json:"domain_m"`
-	Engine          string  `json:"engine"`
+	Version     int     `json:"version"`
+	Name        string  `json:"name"`
+	Description string  `json:"description,omitempty"`
+	Width       int     `json:"width"`
+	Height      int     `json:"height"`
+	DomainM     float64 `json:"domain_m"`
+	Engine      string  `json:"engine"`
+	// Samples is the graph engine's node count (0: one per 4 cells);
+	// --samples overrides it.
+	Samples         int     `json:"samples,omitempty"`
 	Seed            uint64  `json:"seed"`
 	Steps           int     `json:"steps"`
 	UntilConverged  bool    `json:"until_converged"`
@@ -262,6 +269,9 @@ func (s *Scene) Validate() error {
 	}
 	if s.Engine != "grid" && s.Engine != "graph" {
 		return fmt.Errorf("scene: engine %q: must be grid or graph", s.Engine)
+	}
+	if s.Samples < 0 || s.Samples > MaxSamples || (s.Samples > 0 && s.Samples < 16) {
+		return fmt.Errorf("scene: samples = %d: must be 0 (the default) or in [16, %d]", s.Samples, MaxSamples)
 	}
 	if err := validTalus(p.Talus); err != nil {
 		return err

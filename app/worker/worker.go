@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"orogen/app/run"
 	"orogen/sim/grid"
 )
 
@@ -34,10 +35,16 @@ type Pause struct{}
 type Step struct{ N int }
 
 // Reset replaces the engine by a new one built from Cfg (size, initial
-// heights, parameters, uplift). The running state stays; the history, the
-// engine error and the last command error are cleared. The worker owns
-// Cfg.Up and Cfg.Init after Send.
-type Reset struct{ Cfg grid.Config }
+// heights, parameters, uplift). Engine names its kind ("grid" or "graph",
+// see run.NewEngine) and Samples the graph's node count (0: the default);
+// an empty Engine keeps the current kind and node count. The running state
+// stays; the history, the engine error and the last command error are
+// cleared. The worker owns Cfg.Up and Cfg.Init after Send.
+type Reset struct {
+	Cfg     grid.Config
+	Engine  string
+	Samples int
+}
 
 // SetHeights imports a heightmap (W·H values, metres) into the current
 // engine: the engine is rebuilt at step 0 with Init = H and the current
@@ -88,6 +95,8 @@ type Sample struct {
 // are never modified after they are published.
 type Frame struct {
 	Snap      *grid.Snapshot // never nil; shared, read-only
+	Engine    string         // the engine's kind: "grid" or "graph"
+	Nodes     int            // the engine's node count (cells, or graph nodes)
 	Seq       uint64         // number of commands applied when Snap was taken
 	Running   bool           // the worker is stepping (Run, or a Step not finished)
 	StepsLeft int            // steps left of a Step command; 0 when running continuously or paused
@@ -135,6 +144,10 @@ type Options struct {
 	// published. 0 means DefaultMinInterval; a negative value publishes
 	// every step.
 	MinInterval time.Duration
+	// Engine is the engine's kind ("grid", the default, or "graph") and
+	// Samples the graph's node count (0: the default), as Reset's.
+	Engine  string
+	Samples int
 }
 
 // Worker runs an engine on its own goroutine.
@@ -153,7 +166,9 @@ type Worker struct {
 	frame     atomic.Pointer[Frame]
 
 	// Owned by the worker goroutine from here on.
-	e          *grid.Engine
+	e          run.Engine
+	kind       string // the engine's kind and sample count (Reset)
+	samples    int
 	cfg        grid.Config // the engine's, for SetHeights: size, uplift, noise, seed (Init dropped; Params from e)
 	interval   time.Duration
 	pending    []Command // taken from the queue, not applied yet
@@ -211,7 +226,11 @@ func NewWith(cfg grid.Config, o Options) (*Worker, error) {
 // newWorker builds a worker without starting its goroutine, so tests can
 // install hooks first.
 func newWorker(cfg grid.Config, o Options) (*Worker, error) {
-	e, err := grid.New(cfg)
+	kind := o.Engine
+	if kind == "" {
+		kind = run.EngineGrid
+	}
+	e, err := run.NewEngine(kind, o.Samples, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -221,6 +240,8 @@ func newWorker(cfg grid.Config, o Options) (*Worker, error) {
 		quit:     make(chan struct{}),
 		done:     make(chan struct{}),
 		e:        e,
+		kind:     kind,
+		samples:  o.Samples,
 		cfg:      cfg,
 		interval: o.MinInterval,
 		duty:     o.Duty,
@@ -462,7 +483,11 @@ func (w *Worker) applyOne(c Command) {
 			w.running, w.left = false, c.N
 		}
 	case Reset:
-		if err := w.rebuild(c.Cfg); err != nil {
+		kind, samples := c.Engine, c.Samples
+		if kind == "" {
+			kind, samples = w.kind, w.samples
+		}
+		if err := w.rebuild(c.Cfg, kind, samples); err != nil {
 			w.reject(fmt.Errorf("worker: reset: %w", err), w.applied)
 			return
 		}
@@ -475,7 +500,7 @@ func (w *Worker) applyOne(c Command) {
 		cfg := w.cfg
 		cfg.Params = w.e.Params()
 		cfg.Init = c.H
-		if err := w.rebuild(cfg); err != nil {
+		if err := w.rebuild(cfg, w.kind, w.samples); err != nil {
 			w.reject(fmt.Errorf("worker: import heights: %w", err), w.applied)
 		}
 	case Sync:
@@ -484,13 +509,13 @@ func (w *Worker) applyOne(c Command) {
 }
 
 // rebuild replaces the engine.
-func (w *Worker) rebuild(cfg grid.Config) error {
-	e, err := grid.New(cfg)
+func (w *Worker) rebuild(cfg grid.Config, kind string, samples int) error {
+	e, err := run.NewEngine(kind, samples, cfg)
 	if err != nil {
 		return err
 	}
 	cfg.Init = nil
-	w.e, w.cfg = e, cfg
+	w.e, w.cfg, w.kind, w.samples = e, cfg, kind, samples
 	w.err, w.broken, w.conv, w.last, w.paramsStep = nil, false, false, grid.StepStats{}, 0
 	w.hist.reset()
 	w.stale = true
@@ -526,7 +551,7 @@ func (w *Worker) step() {
 // (parameters that pass validation can still overflow a solver) becomes
 // the error, so it stops the worker instead of the app; the engine is
 // then unusable and only a Reset or SetHeights replaces it.
-func safeStep(e *grid.Engine) (st grid.StepStats, err error, panicked bool) {
+func safeStep(e run.Engine) (st grid.StepStats, err error, panicked bool) {
 	defer func() {
 		if r := recover(); r != nil {
 			st = e.Stats()
@@ -539,7 +564,7 @@ func safeStep(e *grid.Engine) (st grid.StepStats, err error, panicked bool) {
 }
 
 // stepEngine steps the engine; tests replace it to make a step panic.
-var stepEngine = (*grid.Engine).Step
+var stepEngine = run.Engine.Step
 
 // due reports whether the frame after a step must be published now.
 func (w *Worker) due() bool {
@@ -556,6 +581,8 @@ func (w *Worker) publish() {
 	run := w.active()
 	f := &Frame{
 		Snap:      w.snap,
+		Engine:    w.kind,
+		Nodes:     len(w.e.Heights()),
 		Seq:       w.applied,
 		Running:   run,
 		StepsLeft: w.left,

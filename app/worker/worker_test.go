@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"orogen/app/run"
 	"orogen/sim/flow"
 	"orogen/sim/grid"
 	"orogen/sim/simtest"
@@ -267,7 +268,9 @@ func TestBadCommands(t *testing.T) {
 		{"params", SetParams{badP}, "n = -1"},
 		{"heights size", SetHeights{make([]float32, n+1)}, "initial heights"},
 		{"heights nil", SetHeights{}, "without heights"},
-		{"reset", Reset{badCfg}, "size 2×32"},
+		{"reset", Reset{Cfg: badCfg}, "size 2×32"},
+		{"reset engine", Reset{Cfg: cfg, Engine: "mesh"}, `engine "mesh"`},
+		{"reset samples", Reset{Cfg: cfg, Engine: "grid", Samples: 100}, "--samples applies"},
 		{"negative step", Step{-1}, "Step{-1}"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -302,7 +305,7 @@ func TestBadCommands(t *testing.T) {
 		t.Fatalf("after good, bad: k %g, CmdErrSeq %d; want %g, %d", f.Snap.Param.K, f.CmdErrSeq, good2.K, seq)
 	}
 	// A good Reset clears the command error.
-	if f = syncFrame(t, w, Reset{sceneConfig(t, 32)}); f.CmdErr != nil || f.Snap.Step != 0 || len(f.History) != 0 {
+	if f = syncFrame(t, w, Reset{Cfg: sceneConfig(t, 32)}); f.CmdErr != nil || f.Snap.Step != 0 || len(f.History) != 0 {
 		t.Fatalf("after Reset: CmdErr %v, step %d, %d samples; want nil, 0, 0", f.CmdErr, f.Snap.Step, len(f.History))
 	}
 }
@@ -332,7 +335,7 @@ func TestEngineErrorPauses(t *testing.T) {
 				// first, and start registers its Close after this).
 				old := stepEngine
 				t.Cleanup(func() { stepEngine = old })
-				stepEngine = func(e *grid.Engine) grid.StepStats {
+				stepEngine = func(e run.Engine) grid.StepStats {
 					if e.Params().Kappa == panicKappa {
 						panic("a solver overflowed")
 					}
@@ -371,7 +374,7 @@ func TestEngineErrorPauses(t *testing.T) {
 					}
 				}
 			}
-			if f = syncFrame(t, w, Reset{cfg}); f.Err != nil || f.Running || f.Snap.Step != 0 {
+			if f = syncFrame(t, w, Reset{Cfg: cfg}); f.Err != nil || f.Running || f.Snap.Step != 0 {
 				t.Fatalf("after Reset: err %v, running %v, step %d; want nil, paused, 0", f.Err, f.Running, f.Snap.Step)
 			}
 			if f = syncFrame(t, w, Step{2}); f.Snap.Step != 2 || f.Err != nil {
@@ -403,10 +406,10 @@ func TestPausedEditsShow(t *testing.T) {
 			f.Snap.Step, f.Snap.Param.K, slices.Equal(f.Snap.Height, h))
 	}
 	big := sceneConfig(t, 40)
-	if f = syncFrame(t, w, Reset{big}); f.Snap.W != 40 || f.Snap.H != 40 || f.Running {
+	if f = syncFrame(t, w, Reset{Cfg: big}); f.Snap.W != 40 || f.Snap.H != 40 || f.Running {
 		t.Fatalf("after Reset to 40²: %d×%d, running %v; want 40×40, paused", f.Snap.W, f.Snap.H, f.Running)
 	}
-	if f = syncFrame(t, w, Run{}, Reset{sceneConfig(t, 32)}); !f.Running {
+	if f = syncFrame(t, w, Run{}, Reset{Cfg: sceneConfig(t, 32)}); !f.Running {
 		t.Fatalf("Reset while running: running %v; want it kept", f.Running)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"orogen/sim"
 	"orogen/sim/grid"
 	"orogen/sim/parallel"
 	"orogen/sim/passq"
@@ -43,7 +44,8 @@ type Engine struct {
 
 	hgt, prev []float32
 	up        []float32
-	rec       []int32 // receivers of the last step, pass arcs included
+	upField   *sim.Field // the raster up was sampled from (SetUpliftField), or nil
+	rec       []int32    // receivers of the last step, pass arcs included
 	prevRec   []int32
 	area      []float64 // drainage area, node order
 

@@ -235,6 +235,12 @@ func (e *Engine) refineNow() error {
 	}
 	ne.sched = schedule{r: s.r / 2, stages: s.stages - 1, every: s.every, tol: s.tol, seed: s.seed}
 	ne.stage = e.stage + 1
+	f := e.upField
 	*e = *ne
+	if f != nil {
+		// Sample the uplift raster at the new nodes rather than keep
+		// Refine's interpolation of the old ones.
+		return e.SetUpliftField(f)
+	}
 	return nil
 }

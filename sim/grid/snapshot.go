@@ -23,6 +23,20 @@ type Snapshot struct {
 	Water     []float32 // lake water depth over the terrain, metres (0 where dry)
 	Uplift    []float32 // m/yr; nil when there is none
 	Lakes     []flow.Lake
+
+	// Arcs are the stream arcs of an engine on another mesh than the grid
+	// (the stream graph): node to receiver, in grid cells, with the
+	// drainage area at the upstream node. nil for the grid engine, whose
+	// receivers are Receivers.
+	Arcs []Arc
+}
+
+// Arc is a stream arc from (X0, Y0) to (X1, Y1), in grid cells from the
+// top-left corner of the grid (cell (i, j) spans [i, i+1]×[j, j+1]),
+// carrying the drainage area Area, m².
+type Arc struct {
+	X0, Y0, X1, Y1 float32
+	Area           float32
 }
 
 // Snapshot copies the engine's current state. The receivers, area and

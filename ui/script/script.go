@@ -29,6 +29,9 @@
 //	view 2d|3d|split               what the Viewport shows
 //	orbit DYAW DPITCH              turn the 3D camera, degrees
 //	draw3d fill|opengl             how the 3D view is drawn
+//	engine grid|graph [NODES]      switch the engine (graph: NODES Poisson
+//	                               samples, default 1 per 4 cells); the
+//	                               terrain restarts
 //	report PATH                    JSON: frames/s, engine steps/s, sizes
 //	expect-log TEXT                fail unless the log holds TEXT
 //	quit                           leave (the unsaved-changes prompt is
@@ -63,7 +66,7 @@ var ArgCount = map[string][2]int{
 	"set": {2, 2}, "run": {0, 0}, "pause": {0, 0}, "steps": {1, 1},
 	"undo": {0, 0}, "redo": {0, 0}, "new": {0, 0},
 	"save": {1, 1}, "open": {1, 1}, "export": {2, 2}, "import": {2, 2},
-	"screenshot": {1, 1}, "report": {1, 1}, "dialog": {1, 1}, "view": {1, 1}, "orbit": {2, 2}, "draw3d": {1, 1}, "expect-log": {1, 1 << 20}, "quit": {0, 0},
+	"screenshot": {1, 1}, "report": {1, 1}, "dialog": {1, 1}, "view": {1, 1}, "orbit": {2, 2}, "draw3d": {1, 1}, "engine": {1, 2}, "expect-log": {1, 1 << 20}, "quit": {0, 0},
 }
 
 // Dialogs are the names `dialog` accepts.
@@ -149,6 +152,18 @@ func (c Command) Check(sliders []string) error {
 	case "view":
 		if c.Args[0] != "2d" && c.Args[0] != "3d" && c.Args[0] != "split" {
 			return fmt.Errorf("unknown view %q: want 2d, 3d or split", c.Args[0])
+		}
+	case "engine":
+		if c.Args[0] != "grid" && c.Args[0] != "graph" {
+			return fmt.Errorf("unknown engine %q: want grid or graph", c.Args[0])
+		}
+		if len(c.Args) == 2 {
+			if c.Args[0] != "graph" {
+				return fmt.Errorf("a node count applies to the graph engine only")
+			}
+			if _, err := c.Count(1); err != nil {
+				return err
+			}
 		}
 	case "draw3d":
 		if c.Args[0] != "fill" && c.Args[0] != "opengl" {
