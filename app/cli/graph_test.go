@@ -77,3 +77,36 @@ func TestRunBadSamples(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderGraph renders a graph run in 2D (the arcs drawn as rivers in
+// the river colour) and 3D.
+func TestRenderGraph(t *testing.T) {
+	dir := t.TempDir()
+	for _, view := range []string{"2d", "3d"} {
+		out := filepath.Join(dir, view+".png")
+		code, _, stderr := runCLI("render", "--engine", "graph", "--samples", "4000", "--scene", "cone", "--grid", "128",
+			"--steps", "40", "--view", view, "--size", "200x160", "--out", out, "-q")
+		if code != 0 {
+			t.Fatalf("render %s: exit %d: %s", view, code, stderr)
+		}
+		img := decodePNG(t, out)
+		if b := img.Bounds(); b.Dx() != 200 || b.Dy() != 160 {
+			t.Fatalf("render %s: %v; want 200×160", view, b)
+		}
+		if view == "2d" {
+			// Rivers: blue well above red and green.
+			blue := 0
+			for y := 0; y < 160; y++ {
+				for x := 0; x < 200; x++ {
+					r, g, b, _ := img.At(x, y).RGBA()
+					if b>>8 > r>>8+60 && b>>8 > g>>8+30 {
+						blue++
+					}
+				}
+			}
+			if blue < 200 {
+				t.Errorf("2d render of a graph run: %d river pixels; want the arcs (≥ 200)", blue)
+			}
+		}
+	}
+}

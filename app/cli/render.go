@@ -109,14 +109,11 @@ overlays are 2D only (--color slope colours the 3D view by slope).
 			if err != nil {
 				return err
 			}
-			if job.Graph != nil {
-				return fmt.Errorf("render: scenes on the graph engine are not rendered yet; run them with `orogen run --engine graph --out-preview pic.png`")
-			}
 			rep, err := job.Run(cmd.Context())
 			if err != nil {
 				return err
 			}
-			s := job.Engine.Snapshot()
+			s := job.Snapshot()
 			var img *image.RGBA
 			if view == "3d" {
 				cam := viewer.FitCameraAspect(s, o3.Exaggeration, yaw, pitch, float64(w)/float64(h)).Zoom(zoom)
@@ -142,6 +139,8 @@ overlays are 2D only (--color slope colours the 3D view by slope).
 	f.StringVar(&o.Scene, "scene", "default", "scene file or preset")
 	f.IntVar(&o.Size, "grid", 0, "grid cells per side (default: the scene's)")
 	f.IntVar(&o.Steps, "steps", 0, "number of steps (default: the scene's)")
+	f.StringVar(&o.Engine, "engine", "", "erosion engine: grid or graph (default: the scene's); graph scenes draw their stream arcs as rivers")
+	f.IntVar(&o.Samples, "samples", 0, "graph engine: number of Poisson nodes (default: the scene's, or size²/4)")
 	f.Uint64Var(&seed, "seed", 0, "random seed (default: the scene's)")
 	f.StringVar(&view, "view", "2d", "2d (relief map) or 3d (lit heightfield, software-rendered)")
 	f.StringVar(&size, "size", "", "picture size WxH, or N for N×N (default: one pixel per cell in 2d, 800x600 in 3d)")

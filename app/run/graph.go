@@ -160,6 +160,15 @@ func (j *Job) raster(values []float32) *sim.Field {
 // grid (graph.OnGrid.Snapshot).
 func (j *Job) graphSnapshot() *grid.Snapshot { return j.Graph.Grid.Snapshot() }
 
+// Snapshot returns the state of the run's engine on its grid: the grid
+// engine's snapshot, or the stream graph's rasterized with its arcs.
+func (j *Job) Snapshot() *grid.Snapshot {
+	if j.Graph != nil {
+		return j.graphSnapshot()
+	}
+	return j.Engine.Snapshot()
+}
+
 // writeGraphOutputs writes the outputs of a graph run, rasterized on the
 // run's grid.
 func (j *Job) writeGraphOutputs() error {
