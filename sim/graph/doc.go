@@ -77,9 +77,12 @@
 // drains to an outlet: closed depressions are routed through their passes
 // and filled by the solver rather than dug.
 //
-// Parameters come as grid.Params: K, M, N, Dt and Talus are used; Kappa
-// must be 0 (hillslope diffusion is not implemented on the graph); Edges
-// and NaturalDist do not apply (the mesh's outlets are the boundary).
+// Parameters come as grid.Params: K, M, N, Dt, Kappa and Talus are used;
+// Edges and NaturalDist do not apply (the mesh's outlets are the
+// boundary). Hillslope diffusion κ∇²h runs after the stream-power solve
+// and before the talus correction, as on the grid: finite volumes on the
+// Voronoi cells (cotangent weights), one implicit step solved by
+// conjugate gradients (diffuse.go).
 //
 // # Convergence
 //

@@ -25,9 +25,9 @@ type Config struct {
 	// deterministically without ties.
 	InitNoise float64
 	Seed      uint64
-	// Params are the grid engine's parameters. K, M, N, Dt and Talus are
-	// used; Kappa must be 0 (no hillslope diffusion on the graph yet);
-	// Edges and NaturalDist are ignored: the mesh's outlets are base level.
+	// Params are the grid engine's parameters. K, M, N, Dt, Kappa and
+	// Talus are used; Edges and NaturalDist are ignored: the mesh's
+	// outlets are base level.
 	Params grid.Params
 }
 
@@ -79,6 +79,11 @@ type Engine struct {
 	tsize  float64
 	lim    *talus.Limiter
 
+	// Hillslope diffusion (diffuse.go): the cotangent weights per Nbr
+	// entry, computed on first use, and the solver's vectors.
+	lapW []float64
+	dif  diffScratch
+
 	blockDh, blockMx []float64
 	blockCh          []int64
 
@@ -113,8 +118,8 @@ func validate(p grid.Params) error {
 	if err := (spl.Params{K: p.K, M: p.M, N: p.N, Dt: p.Dt}).Validate(); err != nil {
 		return err
 	}
-	if p.Kappa != 0 {
-		return fmt.Errorf("graph: diffusion κ = %g: hillslope diffusion is not supported on the stream graph; set κ to 0", p.Kappa)
+	if err := (grid.Params{K: p.K, M: p.M, N: p.N, Dt: p.Dt, Kappa: p.Kappa, Talus: p.Talus}).Validate(); err != nil {
+		return err
 	}
 	return p.Talus.Validate()
 }
@@ -314,6 +319,17 @@ func (e *Engine) Step() grid.StepStats {
 	}
 	spl.Erode(e.hs, e.rp, e.ds, e.as, us, 0, e.m.N, spl.Params{K: e.p.K, M: e.p.M, N: e.p.N, Dt: e.p.Dt})
 	lap(grid.PhaseErosion)
+	if e.p.Kappa > 0 {
+		// Diffusion works in node order: through hgt and back.
+		for k, i := range e.stack {
+			e.hgt[i] = e.hs[k]
+		}
+		e.diffuse(e.hgt, e.p.Kappa*e.p.Dt)
+		for k, i := range e.stack {
+			e.hs[k] = e.hgt[i]
+		}
+	}
+	lap(grid.PhaseHillslope)
 	if e.p.Talus.Mode != talus.ModeOff {
 		st.Clamped = e.lim.ClampOrdered(e.hs, e.rp, e.ds, e.cs, 0, e.m.N)
 	}

@@ -286,7 +286,8 @@ func TestErrors(t *testing.T) {
 		c    Config
 	}{
 		{"no mesh", Config{Params: p}},
-		{"kappa", Config{Mesh: m, Params: grid.Params{K: 1e-6, M: 0.5, N: 1, Dt: 1, Kappa: 1}}},
+		{"kappa", Config{Mesh: m, Params: grid.Params{K: 1e-6, M: 0.5, N: 1, Dt: 1, Kappa: -1}}},
+		{"kappa dt", Config{Mesh: m, Params: grid.Params{K: 1e-6, M: 0.5, N: 1, Dt: 1e10, Kappa: 1e6}}},
 		{"uplift length", Config{Mesh: m, Params: p, Up: make([]float32, 3)}},
 		{"init length", Config{Mesh: m, Params: p, Init: make([]float32, 3)}},
 		{"noise", Config{Mesh: m, Params: p, InitNoise: -1}},
@@ -305,7 +306,10 @@ func TestErrors(t *testing.T) {
 
 // benchmarkStep times one step on a Poisson mesh of about n samples over a
 // 100 km square, after 20 warm-up steps from a noisy flat start.
-func benchmarkStep(b *testing.B, n int) {
+func benchmarkStep(b *testing.B, n int) { benchmarkStepKappa(b, n, 0) }
+
+// benchmarkStepKappa is benchmarkStep with hillslope diffusion κ, m²/yr.
+func benchmarkStepKappa(b *testing.B, n int, kappa float64) {
 	const side = 100e3
 	r := math.Sqrt(poisson.Density * side * side / float64(n))
 	m := sampleMesh(b, side, side, r, 1)
@@ -313,7 +317,9 @@ func benchmarkStep(b *testing.B, n int) {
 	for i := range up {
 		up[i] = 5e-4
 	}
-	e, err := New(Config{Mesh: m, Up: up, InitNoise: 1, Seed: 1, Params: grid.DefaultParams()})
+	p := grid.DefaultParams()
+	p.Kappa = kappa
+	e, err := New(Config{Mesh: m, Up: up, InitNoise: 1, Seed: 1, Params: p})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -338,6 +344,14 @@ func benchmarkStep(b *testing.B, n int) {
 func BenchmarkGraphStep(b *testing.B) {
 	for _, n := range []int{10_000, 40_000, 90_000, 160_000} {
 		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) { benchmarkStep(b, n) })
+	}
+}
+
+// BenchmarkGraphStepDiffusion is the 160k step with hillslope diffusion
+// at κ = 0.01, 0.1 and 1 m²/yr (dt of the default parameters).
+func BenchmarkGraphStepDiffusion(b *testing.B) {
+	for _, k := range []float64{0.01, 0.1, 1} {
+		b.Run(fmt.Sprintf("kappa%g", k), func(b *testing.B) { benchmarkStepKappa(b, 160_000, k) })
 	}
 }
 
