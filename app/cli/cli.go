@@ -127,6 +127,7 @@ final terrain as an 8-bit PNG.`,
 	f.Float64Var(&o.Tolerance, "tolerance", 0, "convergence tolerance in m/yr (default: the scene's, 1e-6)")
 	f.StringVar(&o.Engine, "engine", "", "erosion engine: grid or graph (the stream graph of 000, rasterized on the --size grid)")
 	f.IntVar(&o.Samples, "samples", 0, "graph engine: number of Poisson nodes (default: size²/4, one per 4 cells)")
+	f.StringVar(&o.Raster, "raster", "", "graph engine: heightmap from the nodes by linear (over the triangles, default) or gaussian (normalized Gaussian kernel, 000 §6.2) interpolation")
 	f.IntVar(&refine, "refine", 0, "graph engine: progressive refinement (000 §6.3) in this many stages: start on samples/4^K nodes, split --steps equally, halve the distance and refine after each stage")
 	f.Float64Var(&k, "k", 0, "erodibility k, 1/yr (000 §6: 5.61e-7)")
 	f.Float64Var(&m, "m", 0, "drainage area exponent m (0.5)")

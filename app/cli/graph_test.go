@@ -2,10 +2,14 @@ package cli
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"orogen/app/rasterio"
 )
 
 func TestRunGraphEngine(t *testing.T) {
@@ -108,5 +112,59 @@ func TestRenderGraph(t *testing.T) {
 				t.Errorf("2d render of a graph run: %d river pixels; want the arcs (≥ 200)", blue)
 			}
 		}
+	}
+}
+
+// TestRunGraphGaussian writes a graph run's heightmap both ways: the
+// Gaussian kernel smooths (its peak is no higher and its range narrower),
+// the two agree on the mean to 5 % (smoothing moves mass only locally;
+// the border, where the kernel is one-sided, shifts it a little).
+func TestRunGraphGaussian(t *testing.T) {
+	dir := t.TempDir()
+	heights := map[string][]float32{}
+	for _, r := range []string{"linear", "gaussian"} {
+		out := filepath.Join(dir, r+".tif")
+		code, _, stderr := runCLI("run", "--engine", "graph", "--raster", r, "--scene", "cone", "--size", "96",
+			"--samples", "3000", "--steps", "40", "--out", out, "-q")
+		if code != 0 {
+			t.Fatalf("--raster %s: exit %d: %s", r, code, stderr)
+		}
+		f, err := rasterio.ReadHeights(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		heights[r] = f.Data
+	}
+	l, g := heights["linear"], heights["gaussian"]
+	mean := func(v []float32) float64 {
+		s := 0.0
+		for _, x := range v {
+			s += float64(x)
+		}
+		return s / float64(len(v))
+	}
+	if slices.Max(g) > slices.Max(l)+1e-3 {
+		t.Errorf("gaussian peak %g m above the linear %g m", slices.Max(g), slices.Max(l))
+	}
+	if ml, mg := mean(l), mean(g); math.Abs(ml-mg) > 0.05*ml {
+		t.Errorf("mean height: linear %g m, gaussian %g m; want within 5 %%", ml, mg)
+	}
+	same := true
+	for i := range l {
+		if l[i] != g[i] {
+			same = false
+			break
+		}
+	}
+	if same {
+		t.Error("--raster gaussian wrote the linear heightmap")
+	}
+	code, _, stderr := runCLI("run", "--raster", "cubic", "--engine", "graph", "--steps", "1")
+	if code == 0 || !strings.Contains(stderr, "--raster") {
+		t.Errorf("--raster cubic: exit %d, %q; want an error naming --raster", code, stderr)
+	}
+	code, _, stderr = runCLI("run", "--raster", "gaussian", "--steps", "1")
+	if code == 0 || !strings.Contains(stderr, "stream graph only") {
+		t.Errorf("--raster on the grid: exit %d, %q; want an error", code, stderr)
 	}
 }

@@ -184,7 +184,7 @@ func (j *Job) writeGraphOutputs() error {
 	for _, o := range []struct {
 		path string
 		data []float32
-	}{{j.Opt.Out, s.Height}, {j.Opt.OutDrainage, s.Area}, {j.Opt.OutWater, s.Water}} {
+	}{{j.Opt.Out, j.graphHeights(s)}, {j.Opt.OutDrainage, s.Area}, {j.Opt.OutWater, s.Water}} {
 		if o.path == "" {
 			continue
 		}
@@ -193,6 +193,16 @@ func (j *Job) writeGraphOutputs() error {
 		}
 	}
 	return nil
+}
+
+// graphHeights is the heightmap of a graph run: the snapshot's (linear)
+// or the Gaussian-kernel interpolation (--raster gaussian).
+func (j *Job) graphHeights(s *grid.Snapshot) []float32 {
+	if j.Opt.Raster != "gaussian" {
+		return s.Height
+	}
+	g := j.Graph.Engine
+	return g.Mesh().Gaussian(sim.NewField(s.W, s.H, s.Cell), g.Heights(), 0).Data
 }
 
 // finishGraph fills the report's terrain figures from the graph's nodes.

@@ -38,7 +38,12 @@ type Options struct {
 	Tolerance      float64 // m/yr
 	Engine         string
 	// Samples is the graph engine's node count (0: DefaultSamples).
-	Samples      int
+	Samples int
+	// Raster is how a graph run's heightmap (--out) is made from its
+	// nodes: "linear" (over the Delaunay triangles, the default) or
+	// "gaussian" (the normalized Gaussian kernel of 000 §6.2, σ the mean
+	// node spacing). Masks and pictures are always linear.
+	Raster       string
 	K, M, N, Dt  *float64
 	Talus        *float64 // degrees; 0 turns the limit off
 	Diffusion    *float64 // m²/yr; 0 turns hillslope off
@@ -112,6 +117,9 @@ func Prepare(o Options) (*Job, error) {
 	}
 	if o.Samples != 0 && sc.Engine != "graph" {
 		return nil, errSamplesGrid
+	}
+	if o.Raster != "" && sc.Engine != "graph" {
+		return nil, errors.New("--raster applies to the stream graph only: add --engine graph")
 	}
 	w, h := sc.Width, sc.Height
 	cell := sc.DomainM / float64(max(w, h))
@@ -265,6 +273,11 @@ func TargetK(umax, height float64) float64 { return 2.244 * umax / height }
 func (o Options) apply(sc *scene.Scene) error {
 	if o.Samples < 0 {
 		return fmt.Errorf("--samples %d: must be > 0", o.Samples)
+	}
+	switch o.Raster {
+	case "", "linear", "gaussian":
+	default:
+		return fmt.Errorf("--raster %q: must be linear or gaussian", o.Raster)
 	}
 	if o.Size < 0 || o.Size > 16384 {
 		return fmt.Errorf("--size %d: must be in [3, 16384]", o.Size)
