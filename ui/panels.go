@@ -19,7 +19,7 @@ import (
 var (
 	kindLabels    = []string{"Raise", "Lower", "Smooth", "Flatten", "Set value", "Noise", "Erase"}
 	falloffLabels = []string{"Smooth", "Linear", "Constant"}
-	overlayLabels = []string{"None", "Uplift", "Drainage", "Slope"}
+	overlayLabels = []string{"None", "Uplift", "Drainage", "Slope", "Sediment", "Hardness"}
 )
 
 func (a *App) toolsWindow() {

@@ -22,10 +22,16 @@ const (
 	// OverlaySlope shows the steepest-descent slope, from green at 0° to
 	// dark red at 60° and more.
 	OverlaySlope
+	// OverlaySediment shows s.Sediment (suspended sediment of the
+	// hydraulic engine, m) from pale at 0 to dark brown at the largest;
+	// OverlayHardness shows s.Hardness from pale green (0, soft) to slate
+	// (1, hard). Snapshots without them show none.
+	OverlaySediment
+	OverlayHardness
 	numOverlays
 )
 
-var overlayNames = [numOverlays]string{"none", "uplift", "drainage", "slope"}
+var overlayNames = [numOverlays]string{"none", "uplift", "drainage", "slope", "sediment", "hardness"}
 
 // OverlayNames lists the names ParseOverlay accepts, in Overlay order.
 func OverlayNames() []string { return append([]string(nil), overlayNames[:]...) }

@@ -76,6 +76,19 @@ var (
 		stop{0.75, rgb{0.05, 0.28, 0.72}},
 		stop{1, rgb{0.02, 0.05, 0.30}},
 	)
+	// Sediment in suspension, 0 to the largest: transparent-looking pale
+	// to ochre and dark brown.
+	sedimentLUT = newLUT(256,
+		stop{0, rgb{0.96, 0.94, 0.86}},
+		stop{0.4, rgb{0.86, 0.66, 0.30}},
+		stop{1, rgb{0.40, 0.20, 0.05}},
+	)
+	// Rock hardness, 0 (soft) to 1 (hard): pale green to slate.
+	hardnessLUT = newLUT(256,
+		stop{0, rgb{0.85, 0.95, 0.75}},
+		stop{0.5, rgb{0.55, 0.62, 0.62}},
+		stop{1, rgb{0.20, 0.22, 0.30}},
+	)
 	// Slope, 0° to 60°: green, yellow, orange, dark red.
 	slopeLUT = newLUT(256,
 		stop{0, rgb{0.20, 0.60, 0.22}},

@@ -94,6 +94,8 @@ func checkSnapshot(s *grid.Snapshot) {
 		{"Water", len(s.Water), s.Water == nil},
 		{"Uplift", len(s.Uplift), s.Uplift == nil},
 		{"Receivers", len(s.Receivers), s.Receivers == nil},
+		{"Sediment", len(s.Sediment), s.Sediment == nil},
+		{"Hardness", len(s.Hardness), s.Hardness == nil},
 	} {
 		if !f.null && f.n != n {
 			panic(fmt.Sprintf("viewer: snapshot is %d×%d but %s holds %d values", s.W, s.H, f.name, f.n))
@@ -226,6 +228,17 @@ func newRenderer(s *grid.Snapshot, o Options) *renderer {
 		case OverlaySlope:
 			r.ov, r.ovLUT = OverlaySlope, slopeLUT
 			r.ovScale = 1.0 / slopeMaxDeg
+		case OverlaySediment:
+			if s.Sediment != nil {
+				r.ov, r.ovLUT = OverlaySediment, sedimentLUT
+				if _, hi := minMax(s.Sediment); hi > 0 {
+					r.ovScale = 1 / hi
+				}
+			}
+		case OverlayHardness:
+			if s.Hardness != nil {
+				r.ov, r.ovLUT, r.ovScale = OverlayHardness, hardnessLUT, 1
+			}
 		}
 	}
 	return r
@@ -448,6 +461,10 @@ func (r *renderer) overlay(x, y int) rgb {
 		}
 	case OverlaySlope:
 		t = slopeDeg(r.s, x, y) * r.ovScale
+	case OverlaySediment:
+		t = float64(r.s.Sediment[i]) * r.ovScale
+	case OverlayHardness:
+		t = float64(r.s.Hardness[i])
 	}
 	return r.ovLUT.at(t)
 }

@@ -29,6 +29,11 @@ type Snapshot struct {
 	// drainage area at the upstream node. nil for the grid engine, whose
 	// receivers are Receivers.
 	Arcs []Arc
+
+	// Sediment (suspended sediment, m) and Hardness (rock hardness in
+	// [0, 1]) are the hydraulic engine's (sim/hydro); nil otherwise.
+	Sediment []float32
+	Hardness []float32
 }
 
 // Arc is a stream arc from (X0, Y0) to (X1, Y1), in grid cells from the
