@@ -1,0 +1,36 @@
+package hydro
+
+import "orogen/sim"
+
+// Snapshot is a copy of the engine's state after a step, for a view or an
+// export. It is never modified after Snapshot returns and may be shared
+// between goroutines.
+type Snapshot struct {
+	W, H  int
+	Cell  float64 // metres
+	Step  int
+	Time  float64 // simulated seconds
+	Stats StepStats
+	Param Params
+
+	Terrain  []float32 // terrain height b, metres
+	Water    []float32 // water depth d, metres
+	Sediment []float32 // suspended sediment s, metres
+	Hardness []float32 // hardness R
+	VX, VY   []float32 // velocity, m/s, east and south
+}
+
+// Snapshot copies the engine's current state.
+func (e *Engine) Snapshot() *Snapshot {
+	cp := func(v []float32) []float32 { return append([]float32(nil), v...) }
+	return &Snapshot{
+		W: e.w, H: e.h, Cell: e.cell, Step: e.step, Time: e.time, Stats: e.stats, Param: e.p,
+		Terrain: cp(e.b[e.cur]), Water: cp(e.d), Sediment: cp(e.s), Hardness: cp(e.hard),
+		VX: cp(e.vx), VY: cp(e.vy),
+	}
+}
+
+// Field wraps one of the snapshot's slices as a field sharing its data.
+func (s *Snapshot) Field(data []float32) *sim.Field {
+	return &sim.Field{W: s.W, H: s.H, Cell: s.Cell, Data: data}
+}

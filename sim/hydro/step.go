@@ -1,0 +1,597 @@
+package hydro
+
+import (
+	"math"
+	"time"
+
+	"orogen/sim/parallel"
+)
+
+// dEps is the mean depth, metres, below which a cell has no velocity: a
+// film of water a micrometre thick carries nothing.
+const dEps = 1e-6
+
+// Step advances the simulation by Params().Dt seconds and returns its
+// statistics.
+func (e *Engine) Step() StepStats {
+	start := time.Now()
+	e.prepare()
+	workers := parallel.Workers()
+	var st StepStats
+
+	t := time.Now()
+	e.team.run(workers, e.nb, e.fnFlux)
+	st.Phase[PhaseFlux] = time.Since(t)
+
+	t = time.Now()
+	e.team.run(workers, e.nb, e.fnErode)
+	st.Phase[PhaseErosion] = time.Since(t)
+
+	t = time.Now()
+	e.team.run(workers, e.nb, e.fnMove)
+	var outflow, evap, dissolved, s1, stored, snew float64
+	var maxDepth, maxSpeed, maxDh float32
+	for k := range e.part {
+		p := &e.part[k]
+		outflow += p.outflow
+		evap += p.evap
+		dissolved += p.dissolved
+		s1 += p.s1
+		stored += p.stored
+		snew += p.snew
+		maxDepth = max(maxDepth, p.maxDepth)
+		maxSpeed = max(maxSpeed, p.maxSpeed)
+		maxDh = max(maxDh, p.maxDh)
+		st.Scaled += p.scaled
+	}
+	st.SedimentFix = 1
+	if e.c.open {
+		e.budget.SedimentOut += s1 - snew
+	} else if snew > 0 && s1 != snew {
+		// Semi-Lagrangian transport does not conserve mass; scale the
+		// sediment back to the total it had before moving.
+		st.SedimentFix = s1 / snew
+		e.fix = float32(st.SedimentFix)
+		e.team.run(workers, e.nb, e.fnFix)
+	}
+	st.Phase[PhaseTransport] = time.Since(t)
+
+	e.cur = 1 - e.cur
+	e.step++
+	e.time += e.p.Dt
+	area := e.cell * e.cell
+	e.budget.RainIn += e.p.Dt * e.inVol
+	e.budget.Outflow += outflow * area
+	e.budget.Evaporated += evap * area
+	e.budget.Dissolved += dissolved * area
+	e.budget.Stored = stored * area
+
+	st.Step, st.Time = e.step, e.time
+	st.MaxDh, st.MaxDepth, st.MaxSpeed = float64(maxDh), float64(maxDepth), float64(maxSpeed)
+	st.Budget = e.budget
+	st.Total = time.Since(start)
+	e.stats = st
+	return st
+}
+
+// prepare computes the per-step constants.
+func (e *Engine) prepare() {
+	p := e.p
+	cell := e.cell
+	tan := math.Tan(p.TalusDeg * math.Pi / 180)
+	e.c = consts{
+		dt:          float32(p.Dt),
+		kf:          float32(p.Dt * p.A * p.G / p.L),
+		vol:         float32(cell * cell / p.Dt),
+		invArea:     float32(1 / (cell * cell)),
+		invCell:     float32(1 / cell),
+		halfInvCell: float32(0.5 / cell),
+		kc:          float32(p.Kc),
+		cmax:        float32(p.CMax),
+		invLMax:     float32(1 / p.LMax),
+		ks:          float32(p.Ks),
+		kd:          float32(p.Kd),
+		khks:        float32(p.Kh * p.Ks),
+		rmin:        float32(p.RMin),
+		evapKeep:    float32(max(0, 1-p.Ke*p.Dt)),
+		dtCell:      float32(p.Dt / cell),
+		dtKt2:       float32(min(p.Dt*p.Kt, maxKtDt) / 2),
+		tanO:        float32(tan * cell),
+		tanD:        float32(tan * cell * math.Sqrt2),
+		open:        p.Boundary == Open,
+		wrap:        p.Boundary == Wrap,
+		thermal:     p.Kt > 0,
+		area:        cell * cell,
+	}
+}
+
+func (e *Engine) blockRows(blk int) (y0, y1 int) {
+	return blk * e.rows, min(e.h, (blk+1)*e.rows)
+}
+
+// rowOf returns the first index of row r, or -1 for no row.
+func (e *Engine) rowOf(r int32) int {
+	if r < 0 {
+		return -1
+	}
+	return int(r) * e.w
+}
+
+// fluxBlock is PhaseFlux on one row block: d1 = d + Δt·r·K_r (eq. 1), the
+// new outflow fluxes (eqs. 2-4) and the thermal outflow q (eqs. 14-15).
+// It reads b, d and in of the block's rows and their neighbours, and
+// writes d1, the fluxes and q of its own cells.
+func (e *Engine) fluxBlock(blk int) {
+	y0, y1 := e.blockRows(blk)
+	w := e.w
+	b, d, in := e.b[e.cur], e.d, e.in
+	c := &e.c
+	dt, kf, vol, open, wrap := c.dt, c.kf, c.vol, c.open, c.wrap
+	var out float64
+	scaled := 0
+	for y := y0; y < y1; y++ {
+		row := y * w
+		rt, rb := e.rowOf(e.yt[y]), e.rowOf(e.yb[y])
+		// Off the map the row itself stands in; its drop is replaced below.
+		edgeT, edgeB := rt < 0, rb < 0
+		if edgeT {
+			rt = row
+		}
+		if edgeB {
+			rb = row
+		}
+		bC, dC, iC := b[row:row+w], d[row:row+w], in[row:row+w]
+		bT, dT, iT := b[rt:rt+w], d[rt:rt+w], in[rt:rt+w]
+		bB, dB, iB := b[rb:rb+w], d[rb:rb+w], in[rb:rb+w]
+		d1r := e.d1[row : row+w]
+		fL, fR, fT, fB := e.fL[row:row+w], e.fR[row:row+w], e.fT[row:row+w], e.fB[row:row+w]
+		for x := 0; x < w; x++ {
+			di := dC[x] + dt*iC[x]
+			hi := bC[x] + di
+			d1r[x] = di
+			var dl, dr float32
+			switch {
+			case x > 0:
+				dl = hi - (bC[x-1] + (dC[x-1] + dt*iC[x-1]))
+			case wrap:
+				dl = hi - (bC[w-1] + (dC[w-1] + dt*iC[w-1]))
+			case open:
+				dl = di
+			}
+			switch {
+			case x < w-1:
+				dr = hi - (bC[x+1] + (dC[x+1] + dt*iC[x+1]))
+			case wrap:
+				dr = hi - (bC[0] + (dC[0] + dt*iC[0]))
+			case open:
+				dr = di
+			}
+			dtp := hi - (bT[x] + (dT[x] + dt*iT[x]))
+			if edgeT {
+				dtp = 0
+				if open {
+					dtp = di
+				}
+			}
+			db := hi - (bB[x] + (dB[x] + dt*iB[x]))
+			if edgeB {
+				db = 0
+				if open {
+					db = di
+				}
+			}
+			fl := pos(fL[x] + kf*dl)
+			fr := pos(fR[x] + kf*dr)
+			ft := pos(fT[x] + kf*dtp)
+			fb := pos(fB[x] + kf*db)
+			if sum := fl + fr + ft + fb; sum > 0 {
+				// K = min(1, d1·lx·ly / (Σf·Δt)), eq. 3 (the paper's max is
+				// a misprint: the flux may only shrink).
+				if k := di * vol / sum; k < 1 {
+					fl, fr, ft, fb = fl*k, fr*k, ft*k, fb*k
+					scaled++
+				}
+			}
+			fL[x], fR[x], fT[x], fB[x] = fl, fr, ft, fb
+			if open {
+				if x == 0 {
+					out += float64(fl)
+				}
+				if x == w-1 {
+					out += float64(fr)
+				}
+				if edgeT {
+					out += float64(ft)
+				}
+				if edgeB {
+					out += float64(fb)
+				}
+			}
+		}
+		if c.thermal {
+			e.thermalRow(y)
+		}
+	}
+	p := &e.part[blk]
+	p.outflow = out * float64(dt) / c.area
+	p.scaled = scaled
+}
+
+// pos returns max(v, 0) (v is never NaN here).
+func pos(v float32) float32 {
+	if v > 0 {
+		return v
+	}
+	return 0
+}
+
+// excess returns the drop from a to b beyond td, or 0.
+func excess(a, b, td float32) float32 {
+	if ex := a - b - td; ex > 0 {
+		return ex
+	}
+	return 0
+}
+
+// neighbourRows returns the rows above and below y for the thermal pipes,
+// the row itself standing in where there is none (its flags say so).
+func (e *Engine) neighbourRows(y int) (rt, rb int, hasT, hasB bool) {
+	row := y * e.w
+	rt, rb = e.rowOf(e.yt[y]), e.rowOf(e.yb[y])
+	hasT, hasB = rt >= 0, rb >= 0
+	if !hasT {
+		rt = row
+	}
+	if !hasB {
+		rb = row
+	}
+	return
+}
+
+// thermalRow computes q for row y: the cell's thermal outflow ΔS =
+// Δt·K_t·R·H/2 (eq. 14), H its largest excess drop over the talus drop,
+// divided by the sum of its excess drops, so that the pipe to neighbour i
+// carries q·excess_i (eq. 15).
+func (e *Engine) thermalRow(y int) {
+	w := e.w
+	row := y * w
+	rt, rb, hasT, hasB := e.neighbourRows(y)
+	b := e.b[e.cur]
+	bC, bT, bB := b[row:row+w], b[rt:rt+w], b[rb:rb+w]
+	q, hard := e.q[row:row+w], e.hard[row:row+w]
+	c := &e.c
+	tanO, tanD, k, wrap := c.tanO, c.tanD, c.dtKt2, c.wrap
+	for x := 0; x < w; x++ {
+		bi := bC[x]
+		var sum, hmax float32
+		add := func(ex float32) {
+			if ex > 0 {
+				sum += ex
+				if ex > hmax {
+					hmax = ex
+				}
+			}
+		}
+		xl, xr := x-1, x+1
+		hasL, hasR := x > 0, x < w-1
+		if wrap {
+			hasL, hasR = true, true
+			if xl < 0 {
+				xl = w - 1
+			}
+			if xr == w {
+				xr = 0
+			}
+		}
+		if hasT {
+			add(bi - bT[x] - tanO)
+		}
+		if hasB {
+			add(bi - bB[x] - tanO)
+		}
+		if hasL {
+			add(bi - bC[xl] - tanO)
+			if hasT {
+				add(bi - bT[xl] - tanD)
+			}
+			if hasB {
+				add(bi - bB[xl] - tanD)
+			}
+		}
+		if hasR {
+			add(bi - bC[xr] - tanO)
+			if hasT {
+				add(bi - bT[xr] - tanD)
+			}
+			if hasB {
+				add(bi - bB[xr] - tanD)
+			}
+		}
+		var qi float32
+		if sum > 0 {
+			qi = k * hard[x] * hmax / sum
+		}
+		q[x] = qi
+	}
+}
+
+// erodeBlock is PhaseErosion on one row block. It reads the fluxes of the
+// block's cells and their neighbours, the terrain of the neighbours (for
+// the slope) and d1, s and R of its own cells; it writes the new terrain
+// into the other buffer, d (final depth), s1, v and R of its own cells.
+func (e *Engine) erodeBlock(blk int) {
+	y0, y1 := e.blockRows(blk)
+	w := e.w
+	b, bn := e.b[e.cur], e.b[1-e.cur]
+	c := &e.c
+	dt, invArea, invCell, halfInvCell := c.dt, c.invArea, c.invCell, c.halfInvCell
+	kc, invLMax, ks, kd, khks, rmin, keep := c.kc, c.invLMax, c.ks, c.kd, c.khks, c.rmin, c.evapKeep
+	open, wrap, cmax := c.open, c.wrap, c.cmax
+	dtkd, dtks, dtkhks := dt*kd, dt*ks, dt*khks
+	var evap, dissolved, sum1, stored float64
+	var maxDepth, maxSpeed float32
+	for y := y0; y < y1; y++ {
+		row := y * w
+		fL, fR, fT, fB := e.fL[row:row+w], e.fR[row:row+w], e.fT[row:row+w], e.fB[row:row+w]
+		// Inflows from the rows above and below: none off the map.
+		inTs, inBs := e.zero, e.zero
+		if rt := e.rowOf(e.yt[y]); rt >= 0 {
+			inTs = e.fB[rt : rt+w]
+		}
+		if rb := e.rowOf(e.yb[y]); rb >= 0 {
+			inBs = e.fT[rb : rb+w]
+		}
+		gt, gb, gys := int(e.gyt[y])*w, int(e.gyb[y])*w, e.gys[y]
+		bC, bT, bB := b[row:row+w], b[gt:gt+w], b[gb:gb+w]
+		bnr, d1r, dr, sr, s1r, hr := bn[row:row+w], e.d1[row:row+w], e.d[row:row+w], e.s[row:row+w], e.s1[row:row+w], e.hard[row:row+w]
+		vxr, vyr := e.vx[row:row+w], e.vy[row:row+w]
+		edgeRow := open && (y == 0 || y == e.h-1)
+		for x := 0; x < w; x++ {
+			fl, fr, ft, fb := fL[x], fR[x], fT[x], fB[x]
+			var inL, inR float32
+			switch {
+			case x > 0:
+				inL = fR[x-1]
+			case wrap:
+				inL = fR[w-1]
+			}
+			switch {
+			case x < w-1:
+				inR = fL[x+1]
+			case wrap:
+				inR = fL[0]
+			}
+			inT, inB := inTs[x], inBs[x]
+			// Eqs. 5-6.
+			dV := dt * ((inL + inR + inT + inB) - (fl + fr + ft + fb))
+			da := d1r[x]
+			d2 := pos(da + dV*invArea)
+			// Eq. 7: u = ΔW_x / (l_y · d̄), d̄ the mean of d1 and d2.
+			var vx, vy, speed float32
+			if dbar := 0.5 * (da + d2); dbar > dEps {
+				inv := invCell / dbar
+				vx = 0.5 * (inL - fl + fr - inR) * inv
+				vy = 0.5 * (inT - ft + fb - inB) * inv
+				speed = float32(math.Sqrt(float64(vx*vx + vy*vy)))
+			}
+			vxr[x], vyr[x] = vx, vy
+			// Eq. 8: C = K_c · sin α · |v| · l_max(d1), α the downhill slope
+			// of the terrain along the flow, capped by the water depth.
+			var capa float32
+			if speed > 0 {
+				var gx float32
+				if x > 0 && x < w-1 {
+					gx = (bC[x+1] - bC[x-1]) * halfInvCell
+				} else {
+					gx = (bC[e.gxr[x]] - bC[e.gxl[x]]) * e.gxs[x]
+				}
+				gy := (bB[x] - bT[x]) * gys
+				if sd := -(gx*vx + gy*vy) / speed; sd > 0 {
+					if lim := 1 - da*invLMax; lim > 0 {
+						sin := sd / float32(math.Sqrt(float64(1+sd*sd)))
+						capa = kc * sin * speed * lim
+						if cm := cmax * d2; capa > cm {
+							capa = cm
+						}
+					}
+				}
+			}
+			// Eqs. 9-11.
+			bi, si := bC[x], sr[x]
+			d3 := d2
+			if edgeRow || (open && (x == 0 || x == w-1)) {
+				// Open edges are base level: sediment passes through.
+			} else {
+				// ex > 0 dissolves (eq. 9), ex < 0 deposits (eq. 10); the
+				// rate is capped at 1 so that s never passes C.
+				ex := capa - si
+				rate := dtkd
+				if ex > 0 {
+					rate = dtks * hr[x]
+				}
+				if rate > 1 {
+					rate = 1
+				}
+				amt := rate * ex
+				bi -= amt
+				si += amt
+				d3 = pos(d3 + amt)
+				if r := hr[x]; r > rmin && ex < 0 {
+					r += dtkhks * ex
+					if r < rmin {
+						r = rmin
+					}
+					hr[x] = r
+				}
+			}
+			// Eq. 13.
+			df := d3 * keep
+			bnr[x], s1r[x], dr[x] = bi, si, df
+			evap += float64(d3 - df)
+			dissolved += float64(d3 - d2)
+			sum1 += float64(si)
+			stored += float64(df)
+			if df > maxDepth {
+				maxDepth = df
+			}
+			if speed > maxSpeed {
+				maxSpeed = speed
+			}
+		}
+	}
+	p := &e.part[blk]
+	p.evap, p.dissolved, p.s1, p.stored = evap, dissolved, sum1, stored
+	p.maxDepth, p.maxSpeed = maxDepth, maxSpeed
+}
+
+// moveBlock is PhaseTransport on one row block: s = s1 traced back along
+// v (eq. 12), and the thermal pipes applied to the new terrain. It reads
+// s1 anywhere, b (old) and q of the block's cells and their neighbours,
+// and writes s and the new terrain of its own cells.
+func (e *Engine) moveBlock(blk int) {
+	y0, y1 := e.blockRows(blk)
+	w := e.w
+	b, bn, q, s1 := e.b[e.cur], e.b[1-e.cur], e.q, e.s1
+	c := &e.c
+	dtCell, thermal, wrap := c.dtCell, c.thermal, c.wrap
+	tanO, tanD := c.tanO, c.tanD
+	var snew float64
+	var maxDh float32
+	fw, fh := float32(w-1), float32(e.h-1)
+	for y := y0; y < y1; y++ {
+		row := y * w
+		rt, rb, hasT, hasB := e.neighbourRows(y)
+		bC, bT, bB := b[row:row+w], b[rt:rt+w], b[rb:rb+w]
+		qC, qT, qB := q[row:row+w], q[rt:rt+w], q[rb:rb+w]
+		bnr, sr, vxr, vyr := bn[row:row+w], e.s[row:row+w], e.vx[row:row+w], e.vy[row:row+w]
+		fy := float32(y)
+		for x := 0; x < w; x++ {
+			px := float32(x) - vxr[x]*dtCell
+			py := fy - vyr[x]*dtCell
+			var v float32
+			if px >= 0 && py >= 0 && px < fw && py < fh {
+				x0, y0 := int(px), int(py)
+				tx, ty := px-float32(x0), py-float32(y0)
+				j := y0*w + x0
+				s00, s01, s10, s11 := s1[j], s1[j+1], s1[j+w], s1[j+w+1]
+				a := s00 + tx*(s01-s00)
+				bb := s10 + tx*(s11-s10)
+				v = a + ty*(bb-a)
+			} else {
+				v = e.sampleEdge(px, py, float32(x), fy)
+			}
+			sr[x] = v
+			snew += float64(v)
+			bo := bC[x]
+			bf := bnr[x]
+			if thermal {
+				// Outflow q·Σexcess to lower neighbours, inflow q_j·excess_j
+				// from higher ones, with the excesses of thermalRow.
+				var gain, loss float32
+				xl, xr := x-1, x+1
+				hasL, hasR := x > 0, x < w-1
+				if wrap {
+					hasL, hasR = true, true
+					if xl < 0 {
+						xl = w - 1
+					}
+					if xr == w {
+						xr = 0
+					}
+				}
+				if hasT {
+					loss += excess(bo, bT[x], tanO)
+					gain += qT[x] * excess(bT[x], bo, tanO)
+				}
+				if hasB {
+					loss += excess(bo, bB[x], tanO)
+					gain += qB[x] * excess(bB[x], bo, tanO)
+				}
+				if hasL {
+					loss += excess(bo, bC[xl], tanO)
+					gain += qC[xl] * excess(bC[xl], bo, tanO)
+					if hasT {
+						loss += excess(bo, bT[xl], tanD)
+						gain += qT[xl] * excess(bT[xl], bo, tanD)
+					}
+					if hasB {
+						loss += excess(bo, bB[xl], tanD)
+						gain += qB[xl] * excess(bB[xl], bo, tanD)
+					}
+				}
+				if hasR {
+					loss += excess(bo, bC[xr], tanO)
+					gain += qC[xr] * excess(bC[xr], bo, tanO)
+					if hasT {
+						loss += excess(bo, bT[xr], tanD)
+						gain += qT[xr] * excess(bT[xr], bo, tanD)
+					}
+					if hasB {
+						loss += excess(bo, bB[xr], tanD)
+						gain += qB[xr] * excess(bB[xr], bo, tanD)
+					}
+				}
+				bf += gain - qC[x]*loss
+				bnr[x] = bf
+			}
+			dh := bf - bo
+			if dh < 0 {
+				dh = -dh
+			}
+			if dh > maxDh {
+				maxDh = dh
+			}
+		}
+	}
+	p := &e.part[blk]
+	p.snew, p.maxDh = snew, maxDh
+}
+
+// sampleEdge is the bilinear sample of s1 at (px, py) near or beyond the
+// edges: walls clamp the point into the map, open edges read clear water
+// outside it, wrap wraps it. A point that is not finite (or absurdly far)
+// is replaced by the cell's own centre (x, y).
+func (e *Engine) sampleEdge(px, py, x, y float32) float32 {
+	const far = 1 << 20
+	if !(px > -far && px < far) {
+		px = x
+	}
+	if !(py > -far && py < far) {
+		py = y
+	}
+	w, h := e.w, e.h
+	switch e.p.Boundary {
+	case Walls:
+		px = min(max(px, 0), float32(w-1))
+		py = min(max(py, 0), float32(h-1))
+	}
+	fx, fy := float32(math.Floor(float64(px))), float32(math.Floor(float64(py)))
+	tx, ty := px-fx, py-fy
+	x0, y0 := int(fx), int(fy)
+	at := func(xx, yy int) float32 {
+		switch e.p.Boundary {
+		case Wrap:
+			xx, yy = ((xx%w)+w)%w, ((yy%h)+h)%h
+		case Walls:
+			xx, yy = min(max(xx, 0), w-1), min(max(yy, 0), h-1)
+		default:
+			if xx < 0 || yy < 0 || xx >= w || yy >= h {
+				return 0
+			}
+		}
+		return e.s1[yy*w+xx]
+	}
+	a := at(x0, y0) + tx*(at(x0+1, y0)-at(x0, y0))
+	b := at(x0, y0+1) + tx*(at(x0+1, y0+1)-at(x0, y0+1))
+	return a + ty*(b-a)
+}
+
+// fixBlock multiplies the block's sediment by the mass correction.
+func (e *Engine) fixBlock(blk int) {
+	y0, y1 := e.blockRows(blk)
+	f := e.fix
+	s := e.s[y0*e.w : y1*e.w]
+	for i := range s {
+		s[i] *= f
+	}
+}
