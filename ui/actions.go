@@ -112,6 +112,7 @@ func loadDoc(path string) (*doc.Doc, error) {
 
 // setDoc makes d the document and restarts the engine on it.
 func (a *App) setDoc(d *doc.Doc, path string) error {
+	a.endDetail(false)
 	sc := d.Scene()
 	cfg, err := run.EngineConfig(sc, copyField(d.Uplift()), nil)
 	if err != nil {
@@ -276,12 +277,12 @@ func (a *App) exportHeightmapDialog() {
 }
 
 func (a *App) exportHeightmap(path string) {
-	f := a.wk.Frame()
-	if err := rasterio.Write(path, f.Snap.Field(f.Snap.Height)); err != nil {
+	s := a.viewSnap()
+	if err := rasterio.Write(path, s.Field(s.Height)); err != nil {
 		a.showError("Export heightmap", err)
 		return
 	}
-	a.log.add(levelInfo, "exported the heightmap of step %d to %s (+ %s)", f.Snap.Step, path, filepath.Base(rasterio.SidecarPath(path)))
+	a.log.add(levelInfo, "exported the heightmap of step %d to %s (+ %s)", s.Step, path, filepath.Base(rasterio.SidecarPath(path)))
 }
 
 func (a *App) exportMasksDialog() {

@@ -119,6 +119,7 @@ type App struct {
 	lastUpVer     uint64
 	mapImg        *ebiten.Image
 	arcs          arcLayer // the stream graph's arcs over the map
+	det           detailUI // the hydraulic detail pass
 	mapW, mapH    int
 
 	mode       viewMode
@@ -232,6 +233,9 @@ func newApp(o Options) (*App, error) {
 }
 
 func (a *App) shutdown() {
+	if a.det.run != nil {
+		a.det.run.Close()
+	}
 	if a.wk != nil {
 		a.wk.Close()
 	}

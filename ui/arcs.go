@@ -29,7 +29,7 @@ type arcLayer struct {
 // syncArcs rebuilds the arc list if what it shows changed.
 func (a *App) syncArcs() {
 	l := &a.arcs
-	s := a.wk.Frame().Snap
+	s := a.viewSnap()
 	if a.mode == mode3D || s.Arcs == nil || !a.vopts.Rivers || a.vp.w < 1 || a.vp.h < 1 {
 		l.shown = false
 		return

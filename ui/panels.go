@@ -130,6 +130,7 @@ func (a *App) simulationWindow() {
 	imgui.SeparatorText("Parameters")
 	a.sliderPanel()
 	a.targetHeight()
+	a.detailPanel()
 
 	if imgui.CollapsingHeaderTreeNodeFlagsV("Timings (ms per phase)", 0) {
 		var total float64

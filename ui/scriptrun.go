@@ -133,6 +133,25 @@ func (a *App) runCommand(c script.Command) error {
 		}
 		a.syncEngine()
 		a.log.add(levelInfo, "engine %s", engineLabel(st.Engine, st.Samples))
+	case "detail":
+		switch c.Args[0] {
+		case "start":
+			return a.startDetail()
+		case "run", "pause":
+			if a.det.run == nil {
+				return fmt.Errorf("detail %s: no detail pass open", c.Args[0])
+			}
+			if c.Args[0] == "run" {
+				a.det.run.Run()
+			} else {
+				a.det.run.Pause()
+			}
+		case "keep", "discard":
+			if a.det.run == nil {
+				return fmt.Errorf("detail %s: no detail pass open", c.Args[0])
+			}
+			a.endDetail(c.Args[0] == "keep")
+		}
 	case "run":
 		a.wk.Send(worker.Run{})
 		a.script.fpsFrom = len(a.fps.all)

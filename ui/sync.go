@@ -92,7 +92,7 @@ type sliderLag struct {
 // syncPicture asks the renderer for a new picture when the snapshot or the
 // view options changed, and uploads a finished one.
 func (a *App) syncPicture() {
-	f := a.wk.Frame()
+	snap := a.viewSnap()
 	opts := a.vopts
 	painting := a.painter.active
 	if painting && opts.Overlay == viewer.OverlayNone {
@@ -103,7 +103,7 @@ func (a *App) syncPicture() {
 	want2D, want3D := a.mode != mode3D, a.mode != mode2D
 	o3 := a.v3.opts
 	if want3D && a.v3.fit && a.v3.rect.w > 1 {
-		a.v3.fitTo(f.Snap)
+		a.v3.fitTo(snap)
 	}
 	w3, h3 := int(a.v3.rect.w), int(a.v3.rect.h)
 	upOverlay := opts.Overlay == viewer.OverlayUplift || want3D && o3.UpliftAlpha > 0
@@ -112,12 +112,12 @@ func (a *App) syncPicture() {
 	// the UI and the engine share its cores. Camera moves redraw at once.
 	view3DChanged := want3D && (a.v3.cam != a.lastCam || w3 != a.lastW3 || h3 != a.lastH3 || o3 != a.lastOpts3 ||
 		want3D != a.lastWant3D || a.v3.gpu != a.lastGPU)
-	snap3D := want3D && f.Snap != a.last3DSnap && time.Since(a.last3DAt) >= step3DEvery
-	if f.Snap != a.lastSnap || opts != a.lastOpts || view3DChanged || snap3D || want3D != a.lastWant3D || upOverlay && upVer != a.lastUpVer {
+	snap3D := want3D && snap != a.last3DSnap && time.Since(a.last3DAt) >= step3DEvery
+	if snap != a.lastSnap || opts != a.lastOpts || view3DChanged || snap3D || want3D != a.lastWant3D || upOverlay && upVer != a.lastUpVer {
 		pic3D := view3DChanged || snap3D || upOverlay && upVer != a.lastUpVer && want3D
-		j := &renderJob{snap: f.Snap, opts: opts, pic: want2D, pic3D: pic3D, opts3: o3, cam: a.v3.cam, w3: w3, h3: h3, gpu: a.v3.gpu}
+		j := &renderJob{snap: snap, opts: opts, pic: want2D, pic3D: pic3D, opts3: o3, cam: a.v3.cam, w3: w3, h3: h3, gpu: a.v3.gpu}
 		if pic3D {
-			a.last3DSnap, a.last3DAt = f.Snap, time.Now()
+			a.last3DSnap, a.last3DAt = snap, time.Now()
 		}
 		if upOverlay {
 			// The document's uplift, strokes the engine has not seen yet
@@ -128,7 +128,7 @@ func (a *App) syncPicture() {
 			j.uplift = a.upCopy
 		}
 		a.rend.submit(j)
-		a.lastSnap, a.lastOpts, a.lastUpVer, a.lastOpts3, a.lastWant3D = f.Snap, opts, upVer, o3, want3D
+		a.lastSnap, a.lastOpts, a.lastUpVer, a.lastOpts3, a.lastWant3D = snap, opts, upVer, o3, want3D
 		a.lastCam, a.lastW3, a.lastH3, a.lastGPU = a.v3.cam, w3, h3, a.v3.gpu
 	}
 	if d, ok := a.rend.pollList(); ok {
@@ -158,6 +158,7 @@ func (a *App) syncPicture() {
 // resetTerrain restarts the engine from the flat start with the current
 // document.
 func (a *App) resetTerrain() {
+	a.endDetail(false)
 	sc := a.doc.Scene()
 	cfg, err := run.EngineConfig(sc, copyField(a.doc.Uplift()), nil)
 	if err != nil {

@@ -162,7 +162,7 @@ func (a *App) input3D(hovered, active bool) {
 		v.cam = v.cam.Orbit(0, -1)
 	}
 	if imgui.IsKeyPressedBool(imgui.KeyHome) {
-		v.fitTo(a.wk.Frame().Snap)
+		v.fitTo(a.viewSnap())
 	}
 }
 
@@ -192,7 +192,7 @@ func (a *App) options3DPanel() {
 	o.SunAzimuthDeg = a.vopts.LightAzimuthDeg
 	o.Rivers, o.Lakes, o.RiverThresholdM2 = a.vopts.Rivers, a.vopts.Lakes, a.vopts.RiverThresholdM2
 	if imgui.Button("Fit camera (Home)") {
-		a.v3.fitTo(a.wk.Frame().Snap)
+		a.v3.fitTo(a.viewSnap())
 	}
 }
 
@@ -208,7 +208,7 @@ func (a *App) renderView(path string) {
 	if n, _ := fmt.Sscanf(lastField(path), "%dx%d.png", &pw, &ph); n == 2 && pw >= 16 && ph >= 16 && pw <= 8192 && ph <= 8192 {
 		w, h = pw, ph
 	}
-	snap := a.wk.Frame().Snap
+	snap := a.viewSnap()
 	dst := image.NewRGBA(image.Rect(0, 0, w, h))
 	if a.mode == mode2D {
 		viewer.Resize(dst, viewer.Relief(nil, snap, a.vopts))

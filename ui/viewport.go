@@ -404,7 +404,7 @@ func (a *App) drawArrows(dl *imgui.DrawList) {
 	if !a.arrows || a.view.Zoom < 8 {
 		return
 	}
-	snap := a.wk.Frame().Snap
+	snap := a.viewSnap()
 	x0, y0 := a.screenToMap(float64(a.vp.x), float64(a.vp.y))
 	x1, y1 := a.screenToMap(float64(a.vp.x+a.vp.w), float64(a.vp.y+a.vp.h))
 	r := rectOf(x0, y0, x1, y1)
@@ -453,8 +453,7 @@ func (a *App) drawReadout(dl *imgui.DrawList, mx, my float64) {
 	if !a.vp.hovered {
 		return
 	}
-	f := a.wk.Frame()
-	r, ok := viewer.Probe(f.Snap, mx, my)
+	r, ok := viewer.Probe(a.viewSnap(), mx, my)
 	if !ok {
 		return
 	}

@@ -121,6 +121,15 @@ wait 10
 screenshot $OUT/graph.png
 export heightmap $OUT/graph-height.png
 save $OUT/graph.orogen.json
+detail start
+wait 40
+export heightmap $OUT/detail-height.png
+view split
+wait 25
+screenshot $OUT/detail.png
+view 2d
+detail keep
+expect-log kept the hydraulic pass
 dialog open
 wait 3
 screenshot $OUT/dialog.png
@@ -238,11 +247,33 @@ quit
 	g := measure(readPNG(t, filepath.Join(dir, "graph.png")), 0.25, 0.10, 0.65, 0.75)
 	t.Logf("graph.png map: %d river pixels, luminance std %.1f", g.river, g.std)
 	if keep := os.Getenv("OROGEN_KEEP_SCREENSHOTS"); keep != "" {
-		b, _ := os.ReadFile(filepath.Join(dir, "graph.png"))
-		_ = os.WriteFile(filepath.Join(keep, "graph.png"), b, 0o644)
+		for _, n := range []string{"graph.png", "detail.png"} {
+			b, _ := os.ReadFile(filepath.Join(dir, n))
+			_ = os.WriteFile(filepath.Join(keep, n), b, 0o644)
+		}
 	}
 	if g.river < 100 || g.std < 5 {
 		t.Errorf("graph.png map: %d river pixels, luminance std %.1f; want the arcs (≥ 100) over a shaded map (≥ 5)", g.river, g.std)
+	}
+
+	// The hydraulic detail pass ran on the graph's terrain: it changed
+	// cells, kept the relief (no blow-up), and was kept.
+	dh, err := rasterio.ReadHeights(filepath.Join(dir, "detail-height.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := 0
+	for i := range dh.Data {
+		if math.Abs(float64(dh.Data[i]-gh.Data[i])) > 0.01 {
+			changed++
+		}
+	}
+	t.Logf("detail pass: %d of %d cells changed by more than 1 cm", changed, len(dh.Data))
+	if changed < len(dh.Data)/100 {
+		t.Errorf("detail pass changed %d of %d cells by more than 1 cm; want at least 1 %%", changed, len(dh.Data))
+	}
+	if a, b := slices.Max(dh.Data), slices.Max(gh.Data); math.Abs(float64(a-b)) > 0.1*float64(b) {
+		t.Errorf("detail pass moved the highest point from %g to %g m", b, a)
 	}
 
 	// The report: frames drawn, the slider showed within 2 steps.
@@ -270,7 +301,7 @@ quit
 	// rivers.
 	// Split view: the 3D half shows a lit terrain (not the flat sky), the
 	// 2D half the map.
-	for _, name := range []string{"split.png", "split-gl.png"} {
+	for _, name := range []string{"split.png", "split-gl.png", "detail.png"} {
 		s3 := measure(readPNG(t, filepath.Join(dir, name)), 0.50, 0.12, 0.74, 0.70)
 		t.Logf("%s 3D half: mean %.1f std %.1f", name, s3.mean, s3.std)
 		if s3.std < 8 {

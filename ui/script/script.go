@@ -32,6 +32,8 @@
 //	engine grid|graph [NODES]      switch the engine (graph: NODES Poisson
 //	                               samples, default 1 per 4 cells); the
 //	                               terrain restarts
+//	detail start|run|pause|keep|discard
+//	                               the hydraulic detail pass on the terrain
 //	report PATH                    JSON: frames/s, engine steps/s, sizes
 //	expect-log TEXT                fail unless the log holds TEXT
 //	quit                           leave (the unsaved-changes prompt is
@@ -66,7 +68,7 @@ var ArgCount = map[string][2]int{
 	"set": {2, 2}, "run": {0, 0}, "pause": {0, 0}, "steps": {1, 1},
 	"undo": {0, 0}, "redo": {0, 0}, "new": {0, 0},
 	"save": {1, 1}, "open": {1, 1}, "export": {2, 2}, "import": {2, 2},
-	"screenshot": {1, 1}, "report": {1, 1}, "dialog": {1, 1}, "view": {1, 1}, "orbit": {2, 2}, "draw3d": {1, 1}, "engine": {1, 2}, "expect-log": {1, 1 << 20}, "quit": {0, 0},
+	"screenshot": {1, 1}, "report": {1, 1}, "dialog": {1, 1}, "view": {1, 1}, "orbit": {2, 2}, "draw3d": {1, 1}, "engine": {1, 2}, "detail": {1, 1}, "expect-log": {1, 1 << 20}, "quit": {0, 0},
 }
 
 // Dialogs are the names `dialog` accepts.
@@ -164,6 +166,10 @@ func (c Command) Check(sliders []string) error {
 			if _, err := c.Count(1); err != nil {
 				return err
 			}
+		}
+	case "detail":
+		if !slices.Contains([]string{"start", "run", "pause", "keep", "discard"}, c.Args[0]) {
+			return fmt.Errorf("unknown detail action %q: want start, run, pause, keep or discard", c.Args[0])
 		}
 	case "draw3d":
 		if c.Args[0] != "fill" && c.Args[0] != "opengl" {
