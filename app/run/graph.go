@@ -22,9 +22,9 @@ type GraphJob struct {
 	Mesh    *graph.Mesh
 	Engine  *graph.Engine
 	Grid    *graph.OnGrid // Engine seen on the run's grid
-	Samples int     // nodes asked for (--samples, or the default)
-	R       float64 // Poisson minimum distance, metres
-	Refine  int     // refinement stages (SetRefine)
+	Samples int           // nodes asked for (--samples, or the default)
+	R       float64       // Poisson minimum distance, metres
+	Refine  int           // refinement stages (SetRefine)
 
 	// rebuild prepares the same run on about samples nodes.
 	rebuild func(samples int) (*GraphJob, error)
