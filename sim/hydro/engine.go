@@ -142,6 +142,9 @@ type Engine struct {
 	gxl, gxr, gyt, gyb []int32
 	gxs, gys           []float32
 	zero               []float32 // W zeros: the inflow from beyond an edge
+	// surf holds, per row block, three rows of the water surface b + d1
+	// (the rows above, at and below the one fluxBlock is on).
+	surf []float32
 
 	rows, nb int
 	part     []partial
@@ -220,6 +223,7 @@ func New(cfg Config) (*Engine, error) {
 	e.rows = max(1, blockCells/e.w)
 	e.nb = parallel.NumBlocks(e.h, e.rows)
 	e.part = make([]partial, e.nb)
+	e.surf = make([]float32, e.nb*3*e.w)
 	e.team = newTeam(e)
 	e.fnFlux, e.fnErode, e.fnMove, e.fnFix = e.fluxBlock, e.erodeBlock, e.moveBlock, e.fixBlock
 	e.setParams(cfg.Params)

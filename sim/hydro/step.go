@@ -121,103 +121,174 @@ func (e *Engine) rowOf(r int32) int {
 // new outflow fluxes (eqs. 2-4) and the thermal outflow q (eqs. 14-15).
 // It reads b, d and in of the block's rows and their neighbours, and
 // writes d1, the fluxes and q of its own cells.
+//
+// The water surface b + d1 of each row is computed once into a rolling
+// window of three rows (the block's part of Engine.surf), so that every
+// pipe reads two surfaces instead of recomputing d1 for both ends.
+// Interior cells take a loop without edge cases; edge cells go through
+// fluxEdge, which has the boundary rules.
 func (e *Engine) fluxBlock(blk int) {
 	y0, y1 := e.blockRows(blk)
 	w := e.w
-	b, d, in := e.b[e.cur], e.d, e.in
 	c := &e.c
-	dt, kf, vol, open, wrap := c.dt, c.kf, c.vol, c.open, c.wrap
+	kf, vol := c.kf, c.vol
+	win := e.surf[blk*3*w : (blk+1)*3*w]
+	hT, hC, hB := win[:w:w], win[w:2*w:2*w], win[2*w:]
+	e.surface(y0, hC, true)
+	if rt := e.yt[y0]; rt >= 0 {
+		e.surface(int(rt), hT, false)
+	}
 	var out float64
 	scaled := 0
 	for y := y0; y < y1; y++ {
 		row := y * w
-		rt, rb := e.rowOf(e.yt[y]), e.rowOf(e.yb[y])
-		// Off the map the row itself stands in; its drop is replaced below.
-		edgeT, edgeB := rt < 0, rb < 0
-		if edgeT {
-			rt = row
+		rb := e.yb[y]
+		if rb >= 0 {
+			e.surface(int(rb), hB, int(rb) > y && int(rb) < y1)
 		}
-		if edgeB {
-			rb = row
-		}
-		bC, dC, iC := b[row:row+w], d[row:row+w], in[row:row+w]
-		bT, dT, iT := b[rt:rt+w], d[rt:rt+w], in[rt:rt+w]
-		bB, dB, iB := b[rb:rb+w], d[rb:rb+w], in[rb:rb+w]
-		d1r := e.d1[row : row+w]
-		fL, fR, fT, fB := e.fL[row:row+w], e.fR[row:row+w], e.fT[row:row+w], e.fB[row:row+w]
-		for x := 0; x < w; x++ {
-			di := dC[x] + dt*iC[x]
-			hi := bC[x] + di
-			d1r[x] = di
-			var dl, dr float32
-			switch {
-			case x > 0:
-				dl = hi - (bC[x-1] + (dC[x-1] + dt*iC[x-1]))
-			case wrap:
-				dl = hi - (bC[w-1] + (dC[w-1] + dt*iC[w-1]))
-			case open:
-				dl = di
+		edgeT, edgeB := e.yt[y] < 0, rb < 0
+		d1r := e.d1[row : row+w : row+w]
+		fL, fR, fT, fB := e.fL[row:row+w:row+w], e.fR[row:row+w:row+w], e.fT[row:row+w:row+w], e.fB[row:row+w:row+w]
+		if edgeT || edgeB {
+			for x := range w {
+				o, k := e.fluxEdge(y, x, hT, hC, hB, edgeT, edgeB)
+				out += o
+				scaled += k
 			}
-			switch {
-			case x < w-1:
-				dr = hi - (bC[x+1] + (dC[x+1] + dt*iC[x+1]))
-			case wrap:
-				dr = hi - (bC[0] + (dC[0] + dt*iC[0]))
-			case open:
-				dr = di
+		} else {
+			for _, x := range [2]int{0, w - 1} {
+				o, k := e.fluxEdge(y, x, hT, hC, hB, false, false)
+				out += o
+				scaled += k
 			}
-			dtp := hi - (bT[x] + (dT[x] + dt*iT[x]))
-			if edgeT {
-				dtp = 0
-				if open {
-					dtp = di
-				}
-			}
-			db := hi - (bB[x] + (dB[x] + dt*iB[x]))
-			if edgeB {
-				db = 0
-				if open {
-					db = di
-				}
-			}
-			fl := pos(fL[x] + kf*dl)
-			fr := pos(fR[x] + kf*dr)
-			ft := pos(fT[x] + kf*dtp)
-			fb := pos(fB[x] + kf*db)
-			if sum := fl + fr + ft + fb; sum > 0 {
-				// K = min(1, d1·lx·ly / (Σf·Δt)), eq. 3 (the paper's max is
-				// a misprint: the flux may only shrink).
-				if k := di * vol / sum; k < 1 {
-					fl, fr, ft, fb = fl*k, fr*k, ft*k, fb*k
-					scaled++
-				}
-			}
-			fL[x], fR[x], fT[x], fB[x] = fl, fr, ft, fb
-			if open {
-				if x == 0 {
-					out += float64(fl)
-				}
-				if x == w-1 {
-					out += float64(fr)
-				}
-				if edgeT {
-					out += float64(ft)
-				}
-				if edgeB {
-					out += float64(fb)
-				}
+			hT, hB := hT[:w], hB[:w]
+			for x := 1; x < w-1; x++ {
+				hi := hC[x]
+				fl := max(0, fL[x]+kf*(hi-hC[x-1]))
+				fr := max(0, fR[x]+kf*(hi-hC[x+1]))
+				ft := max(0, fT[x]+kf*(hi-hT[x]))
+				fb := max(0, fB[x]+kf*(hi-hB[x]))
+				// K = min(1, d1·lx·ly / (Σf·Δt)), eq. 3 (the paper's max
+				// is a misprint: the flux may only shrink). Without
+				// branches: the sum is floored at the least positive
+				// float32, which changes nothing where it is positive and
+				// keeps k finite where every flux is 0.
+				sum := fl + fr + ft + fb
+				k := d1r[x] * vol / max(sum, math.SmallestNonzeroFloat32)
+				scaled += b2i(k < 1 && sum > 0)
+				k = min(k, 1)
+				fL[x], fR[x], fT[x], fB[x] = fl*k, fr*k, ft*k, fb*k
 			}
 		}
 		if c.thermal {
 			e.thermalRow(y)
 		}
+		hT, hC, hB = hC, hB, hT
 	}
 	p := &e.part[blk]
-	p.outflow = out * float64(dt) / c.area
+	p.outflow = out * float64(c.dt) / c.area
 	p.scaled = scaled
 }
 
-// pos returns max(v, 0) (v is never NaN here).
+// surface writes the water surface b + d1 of row y into h, and d1 into
+// the d1 field too if own (the row is the block's own).
+func (e *Engine) surface(y int, h []float32, own bool) {
+	w, dt := e.w, e.c.dt
+	row := y * w
+	b, d, in := e.b[e.cur][row:row+w:row+w], e.d[row:row+w:row+w], e.in[row:row+w:row+w]
+	h = h[:w]
+	if own {
+		d1 := e.d1[row : row+w : row+w]
+		for x := range d1 {
+			di := d[x] + dt*in[x]
+			d1[x] = di
+			h[x] = b[x] + di
+		}
+		return
+	}
+	for x := range h {
+		h[x] = b[x] + (d[x] + dt*in[x])
+	}
+}
+
+// fluxEdge is fluxBlock on cell (x, y) with the boundary rules: hT, hC
+// and hB are the surfaces of the rows above, at and below y, edgeT and
+// edgeB say that there is no row above or below. It returns the outflow
+// through open edges, m³/s, and 1 if the flux was scaled.
+func (e *Engine) fluxEdge(y, x int, hT, hC, hB []float32, edgeT, edgeB bool) (out float64, scaled int) {
+	w, row := e.w, y*e.w
+	c := &e.c
+	kf, vol, open, wrap := c.kf, c.vol, c.open, c.wrap
+	di, hi := e.d1[row+x], hC[x]
+	var dl, dr, dtp, db float32
+	switch {
+	case x > 0:
+		dl = hi - hC[x-1]
+	case wrap:
+		dl = hi - hC[w-1]
+	case open:
+		dl = di
+	}
+	switch {
+	case x < w-1:
+		dr = hi - hC[x+1]
+	case wrap:
+		dr = hi - hC[0]
+	case open:
+		dr = di
+	}
+	switch {
+	case !edgeT:
+		dtp = hi - hT[x]
+	case open:
+		dtp = di
+	}
+	switch {
+	case !edgeB:
+		db = hi - hB[x]
+	case open:
+		db = di
+	}
+	i := row + x
+	fl := max(0, e.fL[i]+kf*dl)
+	fr := max(0, e.fR[i]+kf*dr)
+	ft := max(0, e.fT[i]+kf*dtp)
+	fb := max(0, e.fB[i]+kf*db)
+	if sum := fl + fr + ft + fb; sum > 0 {
+		if k := di * vol / sum; k < 1 {
+			fl, fr, ft, fb = fl*k, fr*k, ft*k, fb*k
+			scaled = 1
+		}
+	}
+	e.fL[i], e.fR[i], e.fT[i], e.fB[i] = fl, fr, ft, fb
+	if open {
+		if x == 0 {
+			out += float64(fl)
+		}
+		if x == w-1 {
+			out += float64(fr)
+		}
+		if edgeT {
+			out += float64(ft)
+		}
+		if edgeB {
+			out += float64(fb)
+		}
+	}
+	return out, scaled
+}
+
+// b2i returns 1 for true and 0 for false (compiled without a branch).
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// pos returns max(v, 0) (v is never NaN here). A compare and branch:
+// the builtin max, which handles NaN and signed zeros, is several times
+// dearer where the branch is well predicted.
 func pos(v float32) float32 {
 	if v > 0 {
 		return v
@@ -251,123 +322,153 @@ func (e *Engine) neighbourRows(y int) (rt, rb int, hasT, hasB bool) {
 // thermalRow computes q for row y: the cell's thermal outflow ΔS =
 // Δt·K_t·R·H/2 (eq. 14), H its largest excess drop over the talus drop,
 // divided by the sum of its excess drops, so that the pipe to neighbour i
-// carries q·excess_i (eq. 15).
+// carries q·excess_i (eq. 15). The excesses are summed in the order
+// N, S, W, NW, SW, E, NE, SE, the order moveBlock sums them in.
 func (e *Engine) thermalRow(y int) {
 	w := e.w
 	row := y * w
 	rt, rb, hasT, hasB := e.neighbourRows(y)
 	b := e.b[e.cur]
-	bC, bT, bB := b[row:row+w], b[rt:rt+w], b[rb:rb+w]
-	q, hard := e.q[row:row+w], e.hard[row:row+w]
+	bC, bT, bB := b[row:row+w:row+w], b[rt:rt+w:rt+w], b[rb:rb+w:rb+w]
+	q, hard := e.q[row:row+w:row+w], e.hard[row:row+w:row+w]
 	c := &e.c
-	tanO, tanD, k, wrap := c.tanO, c.tanD, c.dtKt2, c.wrap
-	for x := 0; x < w; x++ {
-		bi := bC[x]
-		var sum, hmax float32
-		add := func(ex float32) {
-			if ex > 0 {
-				sum += ex
-				if ex > hmax {
-					hmax = ex
+	tanO, tanD, k := c.tanO, c.tanD, c.dtKt2
+	if hasT && hasB {
+		for _, x := range [2]int{0, w - 1} {
+			q[x] = e.thermalEdge(bC, bT, bB, hard[x], x, true, true)
+		}
+		for x := 1; x < w-1; x++ {
+			bi := bC[x]
+			// Most cells are not steeper than the talus angle, so the
+			// branches in add are well predicted (and cheaper than max).
+			var sum, hmax float32
+			add := func(ex float32) {
+				if ex > 0 {
+					sum += ex
+					if ex > hmax {
+						hmax = ex
+					}
 				}
 			}
-		}
-		xl, xr := x-1, x+1
-		hasL, hasR := x > 0, x < w-1
-		if wrap {
-			hasL, hasR = true, true
-			if xl < 0 {
-				xl = w - 1
-			}
-			if xr == w {
-				xr = 0
-			}
-		}
-		if hasT {
 			add(bi - bT[x] - tanO)
+			add(bi - bB[x] - tanO)
+			add(bi - bC[x-1] - tanO)
+			add(bi - bT[x-1] - tanD)
+			add(bi - bB[x-1] - tanD)
+			add(bi - bC[x+1] - tanO)
+			add(bi - bT[x+1] - tanD)
+			add(bi - bB[x+1] - tanD)
+			var qi float32
+			if sum > 0 {
+				qi = k * hard[x] * hmax / sum
+			}
+			q[x] = qi
+		}
+		return
+	}
+	for x := range w {
+		q[x] = e.thermalEdge(bC, bT, bB, hard[x], x, hasT, hasB)
+	}
+}
+
+// thermalEdge is thermalRow on one cell at x with the boundary rules:
+// neighbours exist per hasT, hasB and the boundary.
+func (e *Engine) thermalEdge(bC, bT, bB []float32, hard float32, x int, hasT, hasB bool) float32 {
+	w := e.w
+	c := &e.c
+	tanO, tanD := c.tanO, c.tanD
+	bi := bC[x]
+	var sum, hmax float32
+	add := func(ex float32) {
+		if ex > 0 {
+			sum += ex
+			hmax = max(hmax, ex)
+		}
+	}
+	xl, xr := x-1, x+1
+	hasL, hasR := x > 0, x < w-1
+	if c.wrap {
+		hasL, hasR = true, true
+		if xl < 0 {
+			xl = w - 1
+		}
+		if xr == w {
+			xr = 0
+		}
+	}
+	if hasT {
+		add(bi - bT[x] - tanO)
+	}
+	if hasB {
+		add(bi - bB[x] - tanO)
+	}
+	if hasL {
+		add(bi - bC[xl] - tanO)
+		if hasT {
+			add(bi - bT[xl] - tanD)
 		}
 		if hasB {
-			add(bi - bB[x] - tanO)
+			add(bi - bB[xl] - tanD)
 		}
-		if hasL {
-			add(bi - bC[xl] - tanO)
-			if hasT {
-				add(bi - bT[xl] - tanD)
-			}
-			if hasB {
-				add(bi - bB[xl] - tanD)
-			}
-		}
-		if hasR {
-			add(bi - bC[xr] - tanO)
-			if hasT {
-				add(bi - bT[xr] - tanD)
-			}
-			if hasB {
-				add(bi - bB[xr] - tanD)
-			}
-		}
-		var qi float32
-		if sum > 0 {
-			qi = k * hard[x] * hmax / sum
-		}
-		q[x] = qi
 	}
+	if hasR {
+		add(bi - bC[xr] - tanO)
+		if hasT {
+			add(bi - bT[xr] - tanD)
+		}
+		if hasB {
+			add(bi - bB[xr] - tanD)
+		}
+	}
+	if sum > 0 {
+		return c.dtKt2 * hard * hmax / sum
+	}
+	return 0
 }
 
 // erodeBlock is PhaseErosion on one row block. It reads the fluxes of the
 // block's cells and their neighbours, the terrain of the neighbours (for
 // the slope) and d1, s and R of its own cells; it writes the new terrain
 // into the other buffer, d (final depth), s1, v and R of its own cells.
+//
+// Interior cells of interior rows take a loop without edge cases, in
+// which the data-dependent choices (downhill or not, capacity capped or
+// not, dissolving or depositing) are made without branches: on a
+// rough terrain they go either way from cell to cell and a mispredicted
+// branch costs more than computing both sides. Edge cells go through
+// erodeSpan, the same computation with the boundary rules.
 func (e *Engine) erodeBlock(blk int) {
 	y0, y1 := e.blockRows(blk)
 	w := e.w
-	b, bn := e.b[e.cur], e.b[1-e.cur]
 	c := &e.c
 	dt, invArea, invCell, halfInvCell := c.dt, c.invArea, c.invCell, c.halfInvCell
-	kc, invLMax, ks, kd, khks, rmin, keep := c.kc, c.invLMax, c.ks, c.kd, c.khks, c.rmin, c.evapKeep
-	open, wrap, cmax := c.open, c.wrap, c.cmax
-	dtkd, dtks, dtkhks := dt*kd, dt*ks, dt*khks
-	var evap, dissolved, sum1, stored float64
-	var maxDepth, maxSpeed float32
+	kc, invLMax, khks, rmin, keep := c.kc, c.invLMax, c.khks, c.rmin, c.evapKeep
+	cmax := c.cmax
+	dtkd, dtks, dtkhks := dt*c.kd, dt*c.ks, dt*khks
+	var a erodeSums
 	for y := y0; y < y1; y++ {
-		row := y * w
-		fL, fR, fT, fB := e.fL[row:row+w], e.fR[row:row+w], e.fT[row:row+w], e.fB[row:row+w]
-		// Inflows from the rows above and below: none off the map.
-		inTs, inBs := e.zero, e.zero
-		if rt := e.rowOf(e.yt[y]); rt >= 0 {
-			inTs = e.fB[rt : rt+w]
+		r := e.erodeRowOf(y)
+		if r.edgeRow || w < 3 {
+			e.erodeSpan(&r, &a, 0, w)
+			continue
 		}
-		if rb := e.rowOf(e.yb[y]); rb >= 0 {
-			inBs = e.fT[rb : rb+w]
-		}
-		gt, gb, gys := int(e.gyt[y])*w, int(e.gyb[y])*w, e.gys[y]
-		bC, bT, bB := b[row:row+w], b[gt:gt+w], b[gb:gb+w]
-		bnr, d1r, dr, sr, s1r, hr := bn[row:row+w], e.d1[row:row+w], e.d[row:row+w], e.s[row:row+w], e.s1[row:row+w], e.hard[row:row+w]
-		vxr, vyr := e.vx[row:row+w], e.vy[row:row+w]
-		edgeRow := open && (y == 0 || y == e.h-1)
-		for x := 0; x < w; x++ {
+		e.erodeSpan(&r, &a, 0, 1)
+		e.erodeSpan(&r, &a, w-1, w)
+		fL, fR, fT, fB := r.fL, r.fR[:w], r.fT[:w], r.fB[:w]
+		inTs, inBs, bC, bT, bB := r.inT[:w], r.inB[:w], r.bC[:w], r.bT[:w], r.bB[:w]
+		bnr, d1r, dr, sr, s1r, hr := r.bn[:w], r.d1[:w], r.d[:w], r.s[:w], r.s1[:w], r.hard[:w]
+		vxr, vyr, gys := r.vx[:w], r.vy[:w], r.gys
+		evap, dissolved, sum1, stored := a.evap, a.dissolved, a.s1, a.stored
+		maxDepth, maxSpeed := a.maxDepth, a.maxSpeed
+		for x := 1; x < w-1; x++ {
 			fl, fr, ft, fb := fL[x], fR[x], fT[x], fB[x]
-			var inL, inR float32
-			switch {
-			case x > 0:
-				inL = fR[x-1]
-			case wrap:
-				inL = fR[w-1]
-			}
-			switch {
-			case x < w-1:
-				inR = fL[x+1]
-			case wrap:
-				inR = fL[0]
-			}
-			inT, inB := inTs[x], inBs[x]
+			inL, inR, inT, inB := fR[x-1], fL[x+1], inTs[x], inBs[x]
 			// Eqs. 5-6.
 			dV := dt * ((inL + inR + inT + inB) - (fl + fr + ft + fb))
 			da := d1r[x]
 			d2 := pos(da + dV*invArea)
 			// Eq. 7: u = ΔW_x / (l_y · d̄), d̄ the mean of d1 and d2.
-			var vx, vy, speed float32
+			var vx, vy, speed, capa float32
 			if dbar := 0.5 * (da + d2); dbar > dEps {
 				inv := invCell / dbar
 				vx = 0.5 * (inL - fl + fr - inR) * inv
@@ -375,54 +476,32 @@ func (e *Engine) erodeBlock(blk int) {
 				speed = float32(math.Sqrt(float64(vx*vx + vy*vy)))
 			}
 			vxr[x], vyr[x] = vx, vy
-			// Eq. 8: C = K_c · sin α · |v| · l_max(d1), α the downhill slope
-			// of the terrain along the flow, capped by the water depth.
-			var capa float32
+			// Eq. 8, as in erodeSpan: sd <= 0 (uphill) gives sin = 0 and
+			// so C = 0, as does lim <= 0 (deep water).
 			if speed > 0 {
-				var gx float32
-				if x > 0 && x < w-1 {
-					gx = (bC[x+1] - bC[x-1]) * halfInvCell
-				} else {
-					gx = (bC[e.gxr[x]] - bC[e.gxl[x]]) * e.gxs[x]
-				}
+				gx := (bC[x+1] - bC[x-1]) * halfInvCell
 				gy := (bB[x] - bT[x]) * gys
-				if sd := -(gx*vx + gy*vy) / speed; sd > 0 {
-					if lim := 1 - da*invLMax; lim > 0 {
-						sin := sd / float32(math.Sqrt(float64(1+sd*sd)))
-						capa = kc * sin * speed * lim
-						if cm := cmax * d2; capa > cm {
-							capa = cm
-						}
-					}
-				}
+				sd := max(-(gx*vx+gy*vy)/speed, 0)
+				lim := pos(1 - da*invLMax)
+				sin := sd / float32(math.Sqrt(float64(1+sd*sd)))
+				capa = min(kc*sin*speed*lim, cmax*d2)
 			}
-			// Eqs. 9-11.
-			bi, si := bC[x], sr[x]
-			d3 := d2
-			if edgeRow || (open && (x == 0 || x == w-1)) {
-				// Open edges are base level: sediment passes through.
-			} else {
-				// ex > 0 dissolves (eq. 9), ex < 0 deposits (eq. 10); the
-				// rate is capped at 1 so that s never passes C.
-				ex := capa - si
-				rate := dtkd
-				if ex > 0 {
-					rate = dtks * hr[x]
-				}
-				if rate > 1 {
-					rate = 1
-				}
-				amt := rate * ex
-				bi -= amt
-				si += amt
-				d3 = pos(d3 + amt)
-				if r := hr[x]; r > rmin && ex < 0 {
-					r += dtkhks * ex
-					if r < rmin {
-						r = rmin
-					}
-					hr[x] = r
-				}
+			// Eqs. 9-11: ex > 0 dissolves at Δt·K_s·R, ex < 0 deposits
+			// at Δt·K_d, the rate capped at 1.
+			bi, si, ri := bC[x], sr[x], hr[x]
+			ex := capa - si
+			rate := selectF(ex > 0, dtks*ri, dtkd)
+			if rate > 1 {
+				rate = 1
+			}
+			amt := rate * ex
+			bi -= amt
+			si += amt
+			d3 := pos(d2 + amt)
+			if ri > rmin {
+				// Softening on deposition only (min(ex, 0) is 0 when
+				// dissolving, and adding 0 leaves R as it was).
+				hr[x] = max(ri+dtkhks*min(ex, 0), rmin)
 			}
 			// Eq. 13.
 			df := d3 * keep
@@ -431,17 +510,160 @@ func (e *Engine) erodeBlock(blk int) {
 			dissolved += float64(d3 - d2)
 			sum1 += float64(si)
 			stored += float64(df)
-			if df > maxDepth {
-				maxDepth = df
-			}
-			if speed > maxSpeed {
-				maxSpeed = speed
-			}
+			maxDepth = max(maxDepth, df)
+			maxSpeed = max(maxSpeed, speed)
 		}
+		a.evap, a.dissolved, a.s1, a.stored = evap, dissolved, sum1, stored
+		a.maxDepth, a.maxSpeed = maxDepth, maxSpeed
 	}
 	p := &e.part[blk]
-	p.evap, p.dissolved, p.s1, p.stored = evap, dissolved, sum1, stored
-	p.maxDepth, p.maxSpeed = maxDepth, maxSpeed
+	p.evap, p.dissolved, p.s1, p.stored = a.evap, a.dissolved, a.s1, a.stored
+	p.maxDepth, p.maxSpeed = a.maxDepth, a.maxSpeed
+}
+
+// selectF returns a if c, else b, without a branch.
+func selectF(c bool, a, b float32) float32 {
+	m := -uint32(b2i(c))
+	return math.Float32frombits(math.Float32bits(a)&m | math.Float32bits(b)&^m)
+}
+
+// erodeSums are a block's running sums of PhaseErosion.
+type erodeSums struct {
+	evap, dissolved, s1, stored float64
+	maxDepth, maxSpeed          float32
+}
+
+// erodeRow holds the slices of one row that erodeBlock reads and writes.
+type erodeRow struct {
+	y                              int
+	fL, fR, fT, fB                 []float32 // outflows of the row
+	inT, inB                       []float32 // inflows from the rows above and below
+	bC, bT, bB                     []float32 // terrain: the row, and the rows the slope reads
+	bn, d1, d, s, s1, hard, vx, vy []float32
+	gys                            float32
+	edgeRow                        bool // an open edge row: no erosion
+}
+
+func (e *Engine) erodeRowOf(y int) erodeRow {
+	w, row := e.w, y*e.w
+	b, bn := e.b[e.cur], e.b[1-e.cur]
+	r := erodeRow{y: y, inT: e.zero, inB: e.zero}
+	r.fL, r.fR, r.fT, r.fB = e.fL[row:row+w], e.fR[row:row+w], e.fT[row:row+w], e.fB[row:row+w]
+	// Inflows from the rows above and below: none off the map.
+	if rt := e.rowOf(e.yt[y]); rt >= 0 {
+		r.inT = e.fB[rt : rt+w]
+	}
+	if rb := e.rowOf(e.yb[y]); rb >= 0 {
+		r.inB = e.fT[rb : rb+w]
+	}
+	gt, gb := int(e.gyt[y])*w, int(e.gyb[y])*w
+	r.bC, r.bT, r.bB, r.gys = b[row:row+w], b[gt:gt+w], b[gb:gb+w], e.gys[y]
+	r.bn, r.d1, r.d, r.s, r.s1, r.hard = bn[row:row+w], e.d1[row:row+w], e.d[row:row+w], e.s[row:row+w], e.s1[row:row+w], e.hard[row:row+w]
+	r.vx, r.vy = e.vx[row:row+w], e.vy[row:row+w]
+	r.edgeRow = e.c.open && (y == 0 || y == e.h-1)
+	return r
+}
+
+// erodeSpan is erodeBlock on the cells [x0, x1) of row r with the
+// boundary rules, adding to the sums a.
+func (e *Engine) erodeSpan(r *erodeRow, a *erodeSums, x0, x1 int) {
+	w := e.w
+	c := &e.c
+	dt, invArea, invCell, halfInvCell := c.dt, c.invArea, c.invCell, c.halfInvCell
+	kc, invLMax, ks, kd, khks, rmin, keep := c.kc, c.invLMax, c.ks, c.kd, c.khks, c.rmin, c.evapKeep
+	open, wrap, cmax := c.open, c.wrap, c.cmax
+	dtkd, dtks, dtkhks := dt*kd, dt*ks, dt*khks
+	fL, fR, fT, fB := r.fL, r.fR, r.fT, r.fB
+	bC, bT, bB := r.bC, r.bT, r.bB
+	hr := r.hard
+	for x := x0; x < x1; x++ {
+		fl, fr, ft, fb := fL[x], fR[x], fT[x], fB[x]
+		var inL, inR float32
+		switch {
+		case x > 0:
+			inL = fR[x-1]
+		case wrap:
+			inL = fR[w-1]
+		}
+		switch {
+		case x < w-1:
+			inR = fL[x+1]
+		case wrap:
+			inR = fL[0]
+		}
+		inT, inB := r.inT[x], r.inB[x]
+		// Eqs. 5-6.
+		dV := dt * ((inL + inR + inT + inB) - (fl + fr + ft + fb))
+		da := r.d1[x]
+		d2 := pos(da + dV*invArea)
+		// Eq. 7: u = ΔW_x / (l_y · d̄), d̄ the mean of d1 and d2.
+		var vx, vy, speed float32
+		if dbar := 0.5 * (da + d2); dbar > dEps {
+			inv := invCell / dbar
+			vx = 0.5 * (inL - fl + fr - inR) * inv
+			vy = 0.5 * (inT - ft + fb - inB) * inv
+			speed = float32(math.Sqrt(float64(vx*vx + vy*vy)))
+		}
+		r.vx[x], r.vy[x] = vx, vy
+		// Eq. 8: C = K_c · sin α · |v| · l_max(d1), α the downhill slope
+		// of the terrain along the flow, capped by the water depth.
+		var capa float32
+		if speed > 0 {
+			var gx float32
+			if x > 0 && x < w-1 {
+				gx = (bC[x+1] - bC[x-1]) * halfInvCell
+			} else {
+				gx = (bC[e.gxr[x]] - bC[e.gxl[x]]) * e.gxs[x]
+			}
+			gy := (bB[x] - bT[x]) * r.gys
+			if sd := -(gx*vx + gy*vy) / speed; sd > 0 {
+				if lim := 1 - da*invLMax; lim > 0 {
+					sin := sd / float32(math.Sqrt(float64(1+sd*sd)))
+					capa = kc * sin * speed * lim
+					if cm := cmax * d2; capa > cm {
+						capa = cm
+					}
+				}
+			}
+		}
+		// Eqs. 9-11.
+		bi, si := bC[x], r.s[x]
+		d3 := d2
+		if r.edgeRow || (open && (x == 0 || x == w-1)) {
+			// Open edges are base level: sediment passes through.
+		} else {
+			// ex > 0 dissolves (eq. 9), ex < 0 deposits (eq. 10); the
+			// rate is capped at 1 so that s never passes C.
+			ex := capa - si
+			rate := dtkd
+			if ex > 0 {
+				rate = dtks * hr[x]
+			}
+			if rate > 1 {
+				rate = 1
+			}
+			amt := rate * ex
+			bi -= amt
+			si += amt
+			d3 = pos(d3 + amt)
+			if h := hr[x]; h > rmin && ex < 0 {
+				h += dtkhks * ex
+				if h < rmin {
+					h = rmin
+				}
+				hr[x] = h
+			}
+		}
+		// Eq. 13.
+		df := d3 * keep
+		r.bn[x], r.s1[x], r.d[x] = bi, si, df
+		a.evap += float64(d3 - df)
+		a.dissolved += float64(d3 - d2)
+		a.s1 += float64(si)
+		a.stored += float64(df)
+		a.maxDepth = max(a.maxDepth, df)
+		a.maxSpeed = max(a.maxSpeed, speed)
+	}
 }
 
 // moveBlock is PhaseTransport on one row block: s = s1 traced back along
@@ -484,7 +706,27 @@ func (e *Engine) moveBlock(blk int) {
 			snew += float64(v)
 			bo := bC[x]
 			bf := bnr[x]
-			if thermal {
+			if thermal && hasT && hasB && x > 0 && x < w-1 {
+				// Interior cell: the same sums as below without the edge
+				// cases. δ = b − b_j gives both directions' excess drops
+				// (b_j − b = −δ exactly in floating point).
+				var gain, loss float32
+				pipe := func(bj, qj, td float32) {
+					d := bo - bj
+					loss += excess(d, 0, td)
+					gain += qj * excess(-d, 0, td)
+				}
+				pipe(bT[x], qT[x], tanO)
+				pipe(bB[x], qB[x], tanO)
+				pipe(bC[x-1], qC[x-1], tanO)
+				pipe(bT[x-1], qT[x-1], tanD)
+				pipe(bB[x-1], qB[x-1], tanD)
+				pipe(bC[x+1], qC[x+1], tanO)
+				pipe(bT[x+1], qT[x+1], tanD)
+				pipe(bB[x+1], qB[x+1], tanD)
+				bf += gain - qC[x]*loss
+				bnr[x] = bf
+			} else if thermal {
 				// Outflow q·Σexcess to lower neighbours, inflow q_j·excess_j
 				// from higher ones, with the excesses of thermalRow.
 				var gain, loss float32
