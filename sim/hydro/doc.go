@@ -87,8 +87,15 @@
 // through separate code with the boundary rules), the flux sweep computes
 // each row's water surface b + d1 once into a three-row window per block,
 // and the erosion sweep chooses between dissolving and depositing, and
-// caps the capacity, without branches. These give the same float32
-// results, bit for bit, as the plain per-cell formulas above.
+// caps the capacity, without branches. The sweeps are bound by the
+// latency of each cell's chain of divisions and square roots (and by
+// mispredicted branches), not by memory traffic: so the erosion sweep
+// runs each row as three short loops (water and velocity; capacity;
+// exchange and evaporation) passing d2, |v| and C through scratch rows,
+// and the transport sweep samples the sediment of a row in one loop and
+// applies the thermal pipes in another, so that the processor overlaps
+// several cells. These give the same float32 results, bit for bit, as
+// the plain per-cell formulas above.
 //
 // An Engine is owned by one goroutine: Step, the setters, the accessors
 // and Snapshot must not run concurrently. Setters take effect at the next

@@ -145,6 +145,9 @@ type Engine struct {
 	// surf holds, per row block, three rows of the water surface b + d1
 	// (the rows above, at and below the one fluxBlock is on).
 	surf []float32
+	// escr holds, per row block, three rows of scratch for erodeBlock
+	// (d2, |v| and C of the row it is on).
+	escr []float32
 
 	rows, nb int
 	part     []partial
@@ -224,6 +227,7 @@ func New(cfg Config) (*Engine, error) {
 	e.nb = parallel.NumBlocks(e.h, e.rows)
 	e.part = make([]partial, e.nb)
 	e.surf = make([]float32, e.nb*3*e.w)
+	e.escr = make([]float32, e.nb*3*e.w)
 	e.team = newTeam(e)
 	e.fnFlux, e.fnErode, e.fnMove, e.fnFix = e.fluxBlock, e.erodeBlock, e.moveBlock, e.fixBlock
 	e.setParams(cfg.Params)

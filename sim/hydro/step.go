@@ -175,7 +175,9 @@ func (e *Engine) fluxBlock(blk int) {
 				// keeps k finite where every flux is 0.
 				sum := fl + fr + ft + fb
 				k := d1r[x] * vol / max(sum, math.SmallestNonzeroFloat32)
-				scaled += b2i(k < 1 && sum > 0)
+				// Two b2i and an and: k < 1 && sum > 0 compiles to a
+				// branch on k, which goes either way.
+				scaled += b2i(k < 1) & b2i(sum > 0)
 				k = min(k, 1)
 				fL[x], fR[x], fT[x], fB[x] = fl*k, fr*k, ft*k, fb*k
 			}
@@ -458,8 +460,15 @@ func (e *Engine) erodeBlock(blk int) {
 		inTs, inBs, bC, bT, bB := r.inT[:w], r.inB[:w], r.bC[:w], r.bT[:w], r.bB[:w]
 		bnr, d1r, dr, sr, s1r, hr := r.bn[:w], r.d1[:w], r.d[:w], r.s[:w], r.s1[:w], r.hard[:w]
 		vxr, vyr, gys := r.vx[:w], r.vy[:w], r.gys
-		evap, dissolved, sum1, stored := a.evap, a.dissolved, a.s1, a.stored
-		maxDepth, maxSpeed := a.maxDepth, a.maxSpeed
+		// The row goes through three loops, each short enough for the
+		// processor to overlap several cells: every cell's work is one
+		// long chain of divisions and square roots (depth, velocity,
+		// slope, capacity, exchange), which in a single loop leaves
+		// most of the time waiting on latency. The per-cell arithmetic
+		// is unchanged; d2, |v| and C pass through rows of scratch.
+		scr := e.escr[blk*3*w : (blk+1)*3*w]
+		d2s, sps, caps := scr[:w:w], scr[w:2*w:2*w], scr[2*w:]
+		caps = caps[:w]
 		for x := 1; x < w-1; x++ {
 			fl, fr, ft, fb := fL[x], fR[x], fT[x], fB[x]
 			inL, inR, inT, inB := fR[x-1], fL[x+1], inTs[x], inBs[x]
@@ -468,7 +477,7 @@ func (e *Engine) erodeBlock(blk int) {
 			da := d1r[x]
 			d2 := pos(da + dV*invArea)
 			// Eq. 7: u = ΔW_x / (l_y · d̄), d̄ the mean of d1 and d2.
-			var vx, vy, speed, capa float32
+			var vx, vy, speed float32
 			if dbar := 0.5 * (da + d2); dbar > dEps {
 				inv := invCell / dbar
 				vx = 0.5 * (inL - fl + fr - inR) * inv
@@ -476,16 +485,27 @@ func (e *Engine) erodeBlock(blk int) {
 				speed = float32(math.Sqrt(float64(vx*vx + vy*vy)))
 			}
 			vxr[x], vyr[x] = vx, vy
+			d2s[x], sps[x] = d2, speed
+		}
+		for x := 1; x < w-1; x++ {
 			// Eq. 8, as in erodeSpan: sd <= 0 (uphill) gives sin = 0 and
 			// so C = 0, as does lim <= 0 (deep water).
-			if speed > 0 {
+			var capa float32
+			if speed := sps[x]; speed > 0 {
+				vx, vy := vxr[x], vyr[x]
 				gx := (bC[x+1] - bC[x-1]) * halfInvCell
 				gy := (bB[x] - bT[x]) * gys
 				sd := max(-(gx*vx+gy*vy)/speed, 0)
-				lim := pos(1 - da*invLMax)
+				lim := pos(1 - d1r[x]*invLMax)
 				sin := sd / float32(math.Sqrt(float64(1+sd*sd)))
-				capa = min(kc*sin*speed*lim, cmax*d2)
+				capa = min(kc*sin*speed*lim, cmax*d2s[x])
 			}
+			caps[x] = capa
+		}
+		evap, dissolved, sum1, stored := a.evap, a.dissolved, a.s1, a.stored
+		maxDepth, maxSpeed := a.maxDepth, a.maxSpeed
+		for x := 1; x < w-1; x++ {
+			d2, capa := d2s[x], caps[x]
 			// Eqs. 9-11: ex > 0 dissolves at Δt·K_s·R, ex < 0 deposits
 			// at Δt·K_d, the rate capped at 1.
 			bi, si, ri := bC[x], sr[x], hr[x]
@@ -511,7 +531,7 @@ func (e *Engine) erodeBlock(blk int) {
 			sum1 += float64(si)
 			stored += float64(df)
 			maxDepth = max(maxDepth, df)
-			maxSpeed = max(maxSpeed, speed)
+			maxSpeed = max(maxSpeed, sps[x])
 		}
 		a.evap, a.dissolved, a.s1, a.stored = evap, dissolved, sum1, stored
 		a.maxDepth, a.maxSpeed = maxDepth, maxSpeed
@@ -687,6 +707,8 @@ func (e *Engine) moveBlock(blk int) {
 		qC, qT, qB := q[row:row+w], q[rt:rt+w], q[rb:rb+w]
 		bnr, sr, vxr, vyr := bn[row:row+w], e.s[row:row+w], e.vx[row:row+w], e.vy[row:row+w]
 		fy := float32(y)
+		// Two loops, the sampling and then the thermal pipes: each is
+		// short enough for the processor to overlap several cells.
 		for x := 0; x < w; x++ {
 			px := float32(x) - vxr[x]*dtCell
 			py := fy - vyr[x]*dtCell
@@ -704,9 +726,18 @@ func (e *Engine) moveBlock(blk int) {
 			}
 			sr[x] = v
 			snew += float64(v)
+		}
+		if !thermal {
+			// The terrain moved only by erosion: |Δb| of the row.
+			for x := 0; x < w; x++ {
+				maxDh = maxAbsDiff(maxDh, bnr[x], bC[x])
+			}
+			continue
+		}
+		for x := 0; x < w; x++ {
 			bo := bC[x]
 			bf := bnr[x]
-			if thermal && hasT && hasB && x > 0 && x < w-1 {
+			if hasT && hasB && x > 0 && x < w-1 {
 				// Interior cell: the same sums as below without the edge
 				// cases. δ = b − b_j gives both directions' excess drops
 				// (b_j − b = −δ exactly in floating point).
@@ -726,7 +757,7 @@ func (e *Engine) moveBlock(blk int) {
 				pipe(bB[x+1], qB[x+1], tanD)
 				bf += gain - qC[x]*loss
 				bnr[x] = bf
-			} else if thermal {
+			} else {
 				// Outflow q·Σexcess to lower neighbours, inflow q_j·excess_j
 				// from higher ones, with the excesses of thermalRow.
 				var gain, loss float32
@@ -776,17 +807,22 @@ func (e *Engine) moveBlock(blk int) {
 				bf += gain - qC[x]*loss
 				bnr[x] = bf
 			}
-			dh := bf - bo
-			if dh < 0 {
-				dh = -dh
-			}
-			if dh > maxDh {
-				maxDh = dh
-			}
+			maxDh = maxAbsDiff(maxDh, bf, bo)
 		}
 	}
 	p := &e.part[blk]
 	p.snew, p.maxDh = snew, maxDh
+}
+
+// maxAbsDiff returns |a − b| if it exceeds m, else m. The absolute value
+// clears the sign bit: the sign of Δb goes either way from cell to cell,
+// and a branch on it is mispredicted half the time.
+func maxAbsDiff(m, a, b float32) float32 {
+	dh := math.Float32frombits(math.Float32bits(a-b) &^ (1 << 31))
+	if dh > m {
+		return dh
+	}
+	return m
 }
 
 // sampleEdge is the bilinear sample of s1 at (px, py) near or beyond the
