@@ -13,6 +13,7 @@ import (
 	"orogen/sim/passq"
 	"orogen/sim/spl"
 	"orogen/sim/talus"
+	"orogen/sim/water"
 )
 
 // Config describes a new engine.
@@ -87,6 +88,13 @@ type Engine struct {
 	blockDh, blockMx []float64
 	blockCh          []int64
 
+	// The lakes' water budget (Params.Rain > 0 or a rain map).
+	wat     *water.Model
+	win     water.Input
+	rainMap []float32  // per node, m/yr
+	rainFld *sim.Field // the raster rainMap was sampled from (SetRainField)
+	watOK   bool
+
 	// Progressive refinement (refine.go).
 	sched      schedule
 	stage      int // refinements done
@@ -118,7 +126,7 @@ func validate(p grid.Params) error {
 	if err := (spl.Params{K: p.K, M: p.M, N: p.N, Dt: p.Dt}).Validate(); err != nil {
 		return err
 	}
-	if err := (grid.Params{K: p.K, M: p.M, N: p.N, Dt: p.Dt, Kappa: p.Kappa, Talus: p.Talus}).Validate(); err != nil {
+	if err := (grid.Params{K: p.K, M: p.M, N: p.N, Dt: p.Dt, Kappa: p.Kappa, Talus: p.Talus, Rain: p.Rain, Evap: p.Evap}).Validate(); err != nil {
 		return err
 	}
 	return p.Talus.Validate()
@@ -210,6 +218,9 @@ func (e *Engine) SetParams(p grid.Params) error {
 	}
 	e.p = p
 	e.lim = p.Talus.Limiter(e.tw, e.th, e.tsize)
+	if e.wat != nil {
+		return e.wat.SetParams(e.waterParams())
+	}
 	return nil
 }
 
@@ -347,6 +358,19 @@ func (e *Engine) Step() grid.StepStats {
 	e.step++
 	e.time += e.p.Dt
 	st.Step, st.Time = e.step, e.time
+	if e.p.Rain > 0 || e.rainMap != nil {
+		// The lakes' water budget on the heights this step routed (prev);
+		// it never changes them.
+		mark = time.Now()
+		if e.wat == nil {
+			e.wat, _ = water.New(e.waterParams()) // validated with the Params
+		}
+		e.wat.Step(e.WaterInput(&e.win), e.p.Dt)
+		e.watOK = true
+		lap(grid.PhaseWater)
+	} else {
+		e.wat, e.watOK = nil, false
+	}
 	st.Lakes = e.lakes
 	st.MaxDh2 = math.NaN()
 	st.Total = time.Since(t0)
@@ -700,4 +724,31 @@ func resize[T any](s []T, n int) []T {
 		return make([]T, n)
 	}
 	return s[:n]
+}
+
+// waterParams are the water budget's parameters.
+func (e *Engine) waterParams() water.Params {
+	return water.Params{Rain: e.p.Rain, RainMap: e.rainMap, Evap: e.p.Evap}
+}
+
+// Water returns the lakes' water budget (on with Params.Rain > 0 or a rain
+// map), or nil. Its lakes and stored water are indexed by node.
+func (e *Engine) Water() *water.Model { return e.wat }
+
+// BudgetDepth sets dst[i] to the depth of the water budget's lakes over
+// node i, m, and returns dst; all zero when the budget is off or before the
+// first step.
+func (e *Engine) BudgetDepth(dst []float32) []float32 {
+	if e.wat == nil || !e.watOK {
+		dst = resize(dst, e.m.N)
+		clear(dst)
+		return dst
+	}
+	return e.wat.WaterDepth(dst, &e.win)
+}
+
+// Discharge sets dst[i] to the rain from upstream flowing through node i,
+// m³/yr (001 Fig. 6), along the last step's receivers, and returns dst.
+func (e *Engine) Discharge(dst []float64) []float64 {
+	return water.Discharge(dst, e.stack, e.rec, e.m.Area, 0, e.waterParams())
 }

@@ -8,6 +8,7 @@ import (
 	"orogen/sim"
 	"orogen/sim/grid"
 	"orogen/sim/parallel"
+	"orogen/sim/water"
 )
 
 // SetUpliftField samples the uplift raster f (m/yr, cells of f.Cell metres
@@ -28,6 +29,29 @@ func (e *Engine) SetUpliftField(f *sim.Field) error {
 		return err
 	}
 	e.upField = f
+	return nil
+}
+
+// SetRainField samples the rain raster f (m/yr) at the nodes, as
+// SetUpliftField does, for the lakes' water budget from the next step on;
+// it is sampled again at every refinement. nil returns to the uniform
+// Params.Rain.
+func (e *Engine) SetRainField(f *sim.Field) error {
+	if f == nil {
+		e.rainMap, e.rainFld = nil, nil
+	} else {
+		if err := e.checkField("rain", f); err != nil {
+			return err
+		}
+		r := e.m.Sample(nil, f)
+		if err := (water.Params{RainMap: r}).Validate(); err != nil {
+			return err
+		}
+		e.rainMap, e.rainFld = r, f
+	}
+	if e.wat != nil {
+		return e.wat.SetParams(e.waterParams())
+	}
 	return nil
 }
 
@@ -145,7 +169,18 @@ func (g *OnGrid) Snapshot() *grid.Snapshot {
 		W: g.w, H: g.h, Cell: g.cell, Step: st.Step, Time: st.Time, Stats: st, Param: e.Params(),
 		Height: g.Raster(e.Heights()),
 		Area:   g.Raster(a32),
-		Water:  g.Raster(e.WaterDepth(nil)),
+	}
+	if e.wat != nil && e.watOK {
+		s.Water = g.Raster(e.BudgetDepth(nil))
+		s.WaterLakes = cloneLakes(e.wat.Lakes())
+		q := e.Discharge(nil)
+		q32 := make([]float32, len(q))
+		for i, v := range q {
+			q32[i] = float32(v)
+		}
+		s.Discharge = g.Raster(q32)
+	} else {
+		s.Water = g.Raster(e.WaterDepth(nil))
 	}
 	if e.upField != nil {
 		s.Uplift = slices.Clone(e.upField.Data)
@@ -153,6 +188,28 @@ func (g *OnGrid) Snapshot() *grid.Snapshot {
 	s.Receivers = Steepest(nil, s.Height, g.w, g.h)
 	s.Arcs = g.arcs()
 	return s
+}
+
+// SetRainMap takes the rain as a W·H raster (m/yr; nil for the uniform
+// Params.Rain) and samples it at the nodes (SetRainField).
+func (g *OnGrid) SetRainMap(r []float32) error {
+	if r == nil {
+		return g.e.SetRainField(nil)
+	}
+	if len(r) != g.w*g.h {
+		return fmt.Errorf("graph: %d rain values for a %d×%d grid", len(r), g.w, g.h)
+	}
+	return g.e.SetRainField(&sim.Field{W: g.w, H: g.h, Cell: g.cell, Data: r})
+}
+
+// cloneLakes copies a lakes list, member lists included.
+func cloneLakes(ls []water.Lake) []water.Lake {
+	out := make([]water.Lake, len(ls))
+	for i, l := range ls {
+		l.Basins = append([]int32(nil), l.Basins...)
+		out[i] = l
+	}
+	return out
 }
 
 // arcs lists the stream arcs of the last step in grid cells.

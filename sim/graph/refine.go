@@ -235,8 +235,15 @@ func (e *Engine) refineNow() error {
 	}
 	ne.sched = schedule{r: s.r / 2, stages: s.stages - 1, every: s.every, tol: s.tol, seed: s.seed}
 	ne.stage = e.stage + 1
-	f := e.upField
+	f, rf, wat := e.upField, e.rainFld, e.wat
 	*e = *ne
+	// The water stays at its pits: old nodes keep their indices.
+	e.wat = wat
+	if rf != nil {
+		if err := e.SetRainField(rf); err != nil {
+			return err
+		}
+	}
 	if f != nil {
 		// Sample the uplift raster at the new nodes rather than keep
 		// Refine's interpolation of the old ones.

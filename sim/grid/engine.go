@@ -12,6 +12,7 @@ import (
 	"orogen/sim/parallel"
 	"orogen/sim/spl"
 	"orogen/sim/talus"
+	"orogen/sim/water"
 )
 
 // Params are the physical parameters of the engine. They may change between
@@ -27,6 +28,13 @@ type Params struct {
 	// NaturalDist is the distance D of the virtual node behind Natural
 	// edges, metres; 0 means the longer side of the domain.
 	NaturalDist float64
+	// Rain r, m/yr, and Evap e, m^½/yr, drive the lakes' water budget
+	// (sim/water, 001 §III.B): with Rain > 0 (or a rain map, SetRainMap)
+	// every step also fills, drains and merges lakes from the water that
+	// falls and evaporates, and snapshots draw those lakes. The budget
+	// never changes the terrain (001 §III.B.4). Rain 0 turns it off:
+	// lakes are then drawn filled to their passes.
+	Rain, Evap float64
 }
 
 // DefaultParams returns the values of 000 §6: k = 5.61e-7 /yr, m = 0.5,
@@ -37,6 +45,12 @@ func DefaultParams() Params {
 		Talus: talus.Model{Mode: talus.ModeConstant, AngleDeg: 30},
 	}
 }
+
+// Upper bounds of Rain (m/yr) and Evap (m^½/yr): far beyond any climate.
+const (
+	maxRain = 100
+	maxEvap = 1e4
+)
 
 // maxKappaDt bounds κ·dt, m²: far beyond any useful value (κ = 10 m²/yr
 // over 10⁷ yr is 10⁸ m²), and small enough that κ·dt/cell² stays finite for
@@ -56,6 +70,12 @@ func (p Params) Validate() error {
 	}
 	if math.IsNaN(p.NaturalDist) || math.IsInf(p.NaturalDist, 0) || p.NaturalDist < 0 {
 		return fmt.Errorf("grid: natural edge distance %g: must be finite and >= 0 (m)", p.NaturalDist)
+	}
+	if err := (water.Params{Rain: p.Rain, Evap: p.Evap}).Validate(); err != nil {
+		return err
+	}
+	if p.Rain > maxRain || p.Evap > maxEvap {
+		return fmt.Errorf("grid: rain %g m/yr or evaporation %g m^½/yr: absurd (at most %g and %g)", p.Rain, p.Evap, float64(maxRain), float64(maxEvap))
 	}
 	if p.Edges.AllClosed() {
 		return errors.New("grid: all four edges are closed: water has nowhere to go; make at least one edge outlet or natural")
@@ -92,12 +112,13 @@ const (
 	PhaseHillslope
 	PhaseTalus
 	PhaseLayout
+	PhaseWater
 	NumPhases
 )
 
 // PhaseNames are the report names of the phases. "layout" is the copying
 // of heights, distances and uplift into drainage order and back.
-var PhaseNames = [NumPhases]string{"routing", "stack", "lakes", "area", "erosion", "hillslope", "talus", "layout"}
+var PhaseNames = [NumPhases]string{"routing", "stack", "lakes", "area", "erosion", "hillslope", "talus", "layout", "water"}
 
 // StepStats describe one step.
 type StepStats struct {
@@ -144,6 +165,12 @@ type Engine struct {
 	blockMx  []float64
 	blockMx2 []float64
 	blockCh  []int64
+
+	// The lakes' water budget (Params.Rain > 0 or a rain map).
+	wat     *water.Model
+	win     water.Input
+	rainMap []float32
+	watOK   bool // win describes the last step's routing
 }
 
 // New validates c and returns an engine at step 0.
@@ -227,6 +254,9 @@ func (e *Engine) SetParams(p Params) error {
 	edges := p.Edges != e.p.Edges || p.NaturalDist != e.p.NaturalDist
 	e.p = p
 	e.configure(edges)
+	if e.wat != nil {
+		return e.wat.SetParams(e.waterParams()) // validated with p
+	}
 	return nil
 }
 
@@ -341,6 +371,18 @@ func (e *Engine) Step() StepStats {
 	g.Assemble()
 	st.Phase[PhaseStack] += time.Since(mark)
 	mark = time.Now()
+	// The water budget sees the heights the routing saw (before uplift
+	// and erosion) and leaves them alone.
+	if e.waterOn() {
+		if e.wat == nil {
+			e.wat, _ = water.New(e.waterParams()) // validated with the Params
+		}
+		e.wat.Step(g.WaterInput(&e.win, e.hgt), e.p.Dt)
+		e.watOK = true
+	} else {
+		e.wat, e.watOK = nil, false
+	}
+	lap(PhaseWater)
 
 	// Uplift (timed with the erosion), in grid order: sequential memory
 	// access. Fixed outlets stay.
@@ -461,3 +503,40 @@ func resizeF(s []float64, n int) []float64 {
 	}
 	return s[:n]
 }
+
+// waterOn reports whether the lakes' water budget runs.
+func (e *Engine) waterOn() bool { return e.p.Rain > 0 || e.rainMap != nil }
+
+// waterParams are the budget's parameters.
+func (e *Engine) waterParams() water.Params {
+	return water.Params{Rain: e.p.Rain, RainMap: e.rainMap, Evap: e.p.Evap}
+}
+
+// SetRainMap sets the rain of every cell, m/yr (W·H values; nil for the
+// uniform Params.Rain), for the lakes' water budget from the next step on.
+// The engine keeps its own copy.
+func (e *Engine) SetRainMap(r []float32) error {
+	if r != nil && len(r) != e.w*e.h {
+		return fmt.Errorf("grid: %d rain values for a %d×%d grid", len(r), e.w, e.h)
+	}
+	p := water.Params{RainMap: r}
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	for i, v := range r {
+		if v > maxRain {
+			return fmt.Errorf("grid: rain %g m/yr at cell %d: absurd (at most %g)", v, i, float64(maxRain))
+		}
+	}
+	e.rainMap = append([]float32(nil), r...)
+	if r == nil {
+		e.rainMap = nil
+	}
+	if e.wat != nil {
+		return e.wat.SetParams(e.waterParams())
+	}
+	return nil
+}
+
+// Water returns the lakes' water budget, or nil when it is off.
+func (e *Engine) Water() *water.Model { return e.wat }

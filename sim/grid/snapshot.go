@@ -4,6 +4,7 @@ import (
 	"orogen/sim"
 	"orogen/sim/flow"
 	"orogen/sim/parallel"
+	"orogen/sim/water"
 )
 
 // Snapshot is a copy of everything a view or an export needs after a step.
@@ -34,6 +35,14 @@ type Snapshot struct {
 	// [0, 1]) are the hydraulic engine's (sim/hydro); nil otherwise.
 	Sediment []float32
 	Hardness []float32
+
+	// With the lakes' water budget on (Params.Rain > 0): Water holds the
+	// depth of its lakes (filled as rain and evaporation dictate, not to
+	// their passes), WaterLakes lists them (sim/water.Lake; indices of
+	// nodes are cells) and Discharge is the rain from upstream flowing
+	// through each cell, m³/yr (001 Fig. 6). nil otherwise.
+	WaterLakes []water.Lake
+	Discharge  []float32
 }
 
 // Arc is a stream arc from (X0, Y0) to (X1, Y1), in grid cells from the
@@ -69,7 +78,17 @@ func (e *Engine) Snapshot() *Snapshot {
 				s.Area[i] = float32(area[i])
 			}
 		})
-		s.Water = e.g.WaterDepth(nil, e.hgt)
+		if e.wat != nil && e.watOK {
+			s.Water = e.wat.WaterDepth(nil, &e.win)
+			s.WaterLakes = cloneLakes(e.wat.Lakes())
+			q := water.Discharge(nil, e.g.Stack, e.g.Rec, nil, e.cell*e.cell, e.waterParams())
+			s.Discharge = make([]float32, n)
+			for i, v := range q {
+				s.Discharge[i] = float32(v)
+			}
+		} else {
+			s.Water = e.g.WaterDepth(nil, e.hgt)
+		}
 	} else {
 		for i := range s.Receivers {
 			s.Receivers[i] = int32(i)
@@ -78,6 +97,16 @@ func (e *Engine) Snapshot() *Snapshot {
 		s.Water = make([]float32, n)
 	}
 	return s
+}
+
+// cloneLakes copies a lakes list, member lists included.
+func cloneLakes(ls []water.Lake) []water.Lake {
+	out := make([]water.Lake, len(ls))
+	for i, l := range ls {
+		l.Basins = append([]int32(nil), l.Basins...)
+		out[i] = l
+	}
+	return out
 }
 
 // Field wraps one of the snapshot's slices as a field sharing its data.
