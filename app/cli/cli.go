@@ -56,7 +56,7 @@ heightmaps, masks and reports.`,
 
 func newRunCmd(stderr io.Writer) *cobra.Command {
 	var o run.Options
-	var k, m, n, dt, talusDeg, diffusion, umax, target float64
+	var k, m, n, dt, talusDeg, diffusion, umax, target, rain, evap, riverThr float64
 	var seed uint64
 	var quiet bool
 	var refine int
@@ -86,6 +86,7 @@ final terrain as an 8-bit PNG.`,
 			o.K, o.M, o.N, o.Dt = pick("k", &k), pick("m", &m), pick("n", &n), pick("dt", &dt)
 			o.Talus, o.Diffusion = pick("talus", &talusDeg), pick("diffusion", &diffusion)
 			o.Umax, o.TargetHeight = pick("umax", &umax), pick("target-height", &target)
+			o.Rain, o.Evaporation, o.RiverThreshold = pick("rain", &rain), pick("evaporation", &evap), pick("river-threshold", &riverThr)
 			if f.Changed("seed") {
 				o.Seed = &seed
 			}
@@ -143,7 +144,13 @@ final terrain as an 8-bit PNG.`,
 	f.StringVar(&o.Init, "init", "", "initial heights: .png or .r16 with its sidecar, or float .tif in metres")
 	f.StringVar(&o.Out, "out", "", "heightmap output (.png .r16 .tif .obj) with sidecar")
 	f.StringVar(&o.OutDrainage, "out-drainage", "", "drainage area mask output, m²")
-	f.StringVar(&o.OutWater, "out-water", "", "lake water depth mask output, metres")
+	f.StringVar(&o.OutWater, "out-water", "", "lake water depth mask output, metres (with --rain: the water budget's lakes)")
+	f.Float64Var(&rain, "rain", 0, "rain r in m/yr: turns on the lakes' water budget (001): lakes fill, dry out, overflow and merge as rain and evaporation dictate; 0 fills every lake to its pass")
+	f.Float64Var(&evap, "evaporation", 0, "evaporation e in m^½/yr: a lake of V m³ loses e·V^(5/6) m³/yr")
+	f.Float64Var(&riverThr, "river-threshold", 0, "discharge in m³/yr from which --out-rivers marks a river (default: the rain on 10 km²)")
+	f.StringVar(&o.RainMap, "rain-map", "", "rain map: a float .tif in m/yr, or an image scaled to [0, --rain]")
+	f.StringVar(&o.OutLakes, "out-lakes", "", "the water budget's lakes as JSON: id, surface_m, volume_m3, area_m2, outlet, members (needs --rain)")
+	f.StringVar(&o.OutRivers, "out-rivers", "", "river mask (1 where the discharge reaches --river-threshold, outside lakes; needs --rain)")
 	f.StringVar(&o.OutPreview, "out-preview", "", "PNG preview of the final terrain: hillshade, rivers and lakes, one pixel per cell")
 	f.StringVar(&o.Report, "report", "", "JSON report: per-step timings by phase, convergence, heights")
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress bar or summary")

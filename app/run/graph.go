@@ -172,10 +172,14 @@ func (j *Job) Snapshot() *grid.Snapshot {
 // writeGraphOutputs writes the outputs of a graph run, rasterized on the
 // run's grid.
 func (j *Job) writeGraphOutputs() error {
-	if j.Opt.Out == "" && j.Opt.OutDrainage == "" && j.Opt.OutWater == "" && j.Opt.OutPreview == "" {
+	if j.Opt.Out == "" && j.Opt.OutDrainage == "" && j.Opt.OutWater == "" && j.Opt.OutPreview == "" &&
+		j.Opt.OutLakes == "" && j.Opt.OutRivers == "" {
 		return nil
 	}
 	s := j.graphSnapshot()
+	if err := j.writeWaterOutputs(s); err != nil {
+		return err
+	}
 	if j.Opt.OutPreview != "" {
 		if err := WritePNG(j.Opt.OutPreview, viewer.Relief(nil, s, viewer.DefaultOptions())); err != nil {
 			return err

@@ -43,18 +43,27 @@ type Options struct {
 	// nodes: "linear" (over the Delaunay triangles, the default) or
 	// "gaussian" (the normalized Gaussian kernel of 000 §6.2, σ the mean
 	// node spacing). Masks and pictures are always linear.
-	Raster       string
-	K, M, N, Dt  *float64
-	Talus        *float64 // degrees; 0 turns the limit off
-	Diffusion    *float64 // m²/yr; 0 turns hillslope off
-	Seed         *uint64
-	Umax         *float64 // m/yr
-	TargetHeight *float64 // metres; sets k from h_max ≈ 2.244 u/k
-	Edges        string   // "outlet", "closed", "natural", or "north=natural,west=closed,..."
-	Uplift       string   // uplift image
-	Init         string   // initial heights
+	Raster      string
+	K, M, N, Dt *float64
+	Talus       *float64 // degrees; 0 turns the limit off
+	Diffusion   *float64 // m²/yr; 0 turns hillslope off
+	// The lakes' water budget: rain (m/yr; 0 off), evaporation (m^½/yr),
+	// the river threshold of --out-rivers (m³/yr), and a rain map (an
+	// image scaled to [0, rain], or a float .tif in m/yr).
+	Rain, Evaporation, RiverThreshold *float64
+	RainMap                           string
+	Seed                              *uint64
+	Umax                              *float64 // m/yr
+	TargetHeight                      *float64 // metres; sets k from h_max ≈ 2.244 u/k
+	Edges                             string   // "outlet", "closed", "natural", or "north=natural,west=closed,..."
+	Uplift                            string   // uplift image
+	Init                              string   // initial heights
 
 	Out, OutDrainage, OutWater string
+	// OutLakes is the water budget's lakes as JSON; OutRivers the river
+	// mask (1 where the discharge reaches the river threshold, outside
+	// lakes).
+	OutLakes, OutRivers string
 	// OutPreview is a PNG of the final terrain as the 2D view shows it
 	// (viewer.DefaultOptions: hillshade, rivers, lakes), one pixel per cell.
 	OutPreview string
@@ -218,7 +227,51 @@ func Prepare(o Options) (*Job, error) {
 			return nil, err
 		}
 	}
+	if (o.OutLakes != "" || o.OutRivers != "") && !(sc.Params.RainMPerYr > 0) {
+		return nil, errNoBudget
+	}
+	if o.RainMap != "" {
+		if err := j.setRainMap(o.RainMap, w, h, cell); err != nil {
+			return nil, err
+		}
+	}
 	return j, nil
+}
+
+// setRainMap loads --rain-map: a float .tif in m/yr as stored, or an image
+// normalized to [0, 1] and scaled by the rain; resampled to the grid.
+func (j *Job) setRainMap(path string, w, h int, cell float64) error {
+	rain := j.Scene.Params.RainMPerYr
+	if !(rain > 0) {
+		return errors.New("--rain-map needs --rain > 0: the map scales the rain")
+	}
+	ext := strings.ToLower(filepath.Ext(path))
+	var f *sim.Field
+	var err error
+	if ext == ".tif" || ext == ".tiff" {
+		f, err = rasterio.ReadHeights(path)
+	} else {
+		f, err = rasterio.ReadNormalized(path)
+		if err == nil {
+			for i := range f.Data {
+				f.Data[i] *= float32(rain)
+			}
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("--rain-map: %w", err)
+	}
+	f = f.Resample(w, h)
+	f.Cell = cell
+	if j.Graph != nil {
+		err = j.Graph.Grid.SetRainMap(f.Data)
+	} else {
+		err = j.Engine.SetRainMap(f.Data)
+	}
+	if err != nil {
+		return fmt.Errorf("--rain-map %s: %w", path, err)
+	}
+	return nil
 }
 
 // UpliftField returns the uplift of a scene on a w×h grid of cell metres,
@@ -310,6 +363,9 @@ func (o Options) apply(sc *scene.Scene) error {
 	set(&sc.Params.N, o.N)
 	set(&sc.Params.DtYr, o.Dt)
 	set(&sc.Params.DiffusionM2PerYr, o.Diffusion)
+	set(&sc.Params.RainMPerYr, o.Rain)
+	set(&sc.Params.Evaporation, o.Evaporation)
+	set(&sc.Params.RiverThresholdM3PerYr, o.RiverThreshold)
 	if o.Talus != nil {
 		a := *o.Talus
 		if math.IsNaN(a) || a < 0 || a >= 90 {
@@ -382,6 +438,7 @@ func engineParams(sc *scene.Scene) (grid.Params, error) {
 	sp := sc.Params
 	p := grid.Params{
 		K: sp.K, M: sp.M, N: sp.N, Dt: sp.DtYr, Kappa: sp.DiffusionM2PerYr,
+		Rain: sp.RainMPerYr, Evap: sp.Evaporation,
 		NaturalDist: sp.NaturalDistanceM,
 		Talus: talus.Model{
 			Mode: talus.Mode(sp.Talus.Mode), AngleDeg: sp.Talus.AngleDeg,
@@ -505,10 +562,14 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 
 // writeOutputs writes the heightmap, masks and preview the options ask for.
 func (j *Job) writeOutputs() error {
-	if j.Opt.Out == "" && j.Opt.OutDrainage == "" && j.Opt.OutWater == "" && j.Opt.OutPreview == "" {
+	if j.Opt.Out == "" && j.Opt.OutDrainage == "" && j.Opt.OutWater == "" && j.Opt.OutPreview == "" &&
+		j.Opt.OutLakes == "" && j.Opt.OutRivers == "" {
 		return nil
 	}
 	s := j.Engine.Snapshot()
+	if err := j.writeWaterOutputs(s); err != nil {
+		return err
+	}
 	if j.Opt.OutPreview != "" {
 		if err := WritePNG(j.Opt.OutPreview, viewer.Relief(nil, s, viewer.DefaultOptions())); err != nil {
 			return err

@@ -75,6 +75,12 @@ type Params struct {
 	Edges            Edges   `json:"edges"`
 	NaturalDistanceM float64 `json:"natural_distance_m"`
 	InitNoiseM       float64 `json:"init_noise_m"`
+	// The lakes' water budget (001): rain r, m/yr (0: off, lakes drawn
+	// full to their passes), evaporation e, m^½/yr, and the discharge
+	// from which a channel is a river, m³/yr (0: rain × 10 km²).
+	RainMPerYr            float64 `json:"rain_m_per_yr,omitempty"`
+	Evaporation           float64 `json:"evaporation,omitempty"`
+	RiverThresholdM3PerYr float64 `json:"river_threshold_m3_per_yr,omitempty"`
 }
 
 // Talus is the thermal slope limit.
@@ -254,6 +260,9 @@ func (s *Scene) Validate() error {
 		{"params.n", p.N, 0, 4, true, "slope exponent; 1 is usual"},
 		{"params.dt_yr", p.DtYr, 0, 1e8, true, "years; 000 §6 uses 2.5e5"},
 		{"params.diffusion_m2_per_yr", p.DiffusionM2PerYr, 0, 1e4, false, "m²/yr; 0 turns hillslope off"},
+		{"params.rain_m_per_yr", p.RainMPerYr, 0, 100, false, "m/yr; 0 turns the lakes' water budget off"},
+		{"params.evaporation", p.Evaporation, 0, 1e4, false, "m^½/yr: a lake of V m³ loses e·V^(5/6) m³/yr"},
+		{"params.river_threshold_m3_per_yr", p.RiverThresholdM3PerYr, 0, 1e15, false, "m³/yr; 0: rain × 10 km²"},
 		{"params.natural_distance_m", p.NaturalDistanceM, 0, 1e9, false, "metres; 0 means the domain size"},
 		{"params.init_noise_m", p.InitNoiseM, 0, 1e4, false, "metres"},
 	}

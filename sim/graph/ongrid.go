@@ -173,6 +173,10 @@ func (g *OnGrid) Snapshot() *grid.Snapshot {
 	if e.wat != nil && e.watOK {
 		s.Water = g.Raster(e.BudgetDepth(nil))
 		s.WaterLakes = cloneLakes(e.wat.Lakes())
+		s.WaterPits = make([][2]float32, len(e.win.Root))
+		for b, r := range e.win.Root {
+			s.WaterPits[b] = [2]float32{float32(e.m.X[r] / g.cell), float32(e.m.Y[r] / g.cell)}
+		}
 		q := e.Discharge(nil)
 		q32 := make([]float32, len(q))
 		for i, v := range q {

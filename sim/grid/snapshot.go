@@ -43,6 +43,9 @@ type Snapshot struct {
 	// through each cell, m³/yr (001 Fig. 6). nil otherwise.
 	WaterLakes []water.Lake
 	Discharge  []float32
+	// WaterPits holds the pit of every pit basin (the numbers in
+	// water.Lake.Basins), in grid cells from the top-left corner.
+	WaterPits [][2]float32
 }
 
 // Arc is a stream arc from (X0, Y0) to (X1, Y1), in grid cells from the
@@ -81,6 +84,10 @@ func (e *Engine) Snapshot() *Snapshot {
 		if e.wat != nil && e.watOK {
 			s.Water = e.wat.WaterDepth(nil, &e.win)
 			s.WaterLakes = cloneLakes(e.wat.Lakes())
+			s.WaterPits = make([][2]float32, len(e.win.Root))
+			for b, r := range e.win.Root {
+				s.WaterPits[b] = [2]float32{float32(int(r)%e.w) + 0.5, float32(int(r)/e.w) + 0.5}
+			}
 			q := water.Discharge(nil, e.g.Stack, e.g.Rec, nil, e.cell*e.cell, e.waterParams())
 			s.Discharge = make([]float32, n)
 			for i, v := range q {

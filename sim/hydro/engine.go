@@ -143,11 +143,13 @@ type Engine struct {
 	gxs, gys           []float32
 	zero               []float32 // W zeros: the inflow from beyond an edge
 	// surf holds, per row block, three rows of the water surface b + d1
-	// (the rows above, at and below the one fluxBlock is on).
+	// (the rows above, at and below the one fluxBlock is on), srow
+	// floats apart.
 	surf []float32
 	// escr holds, per row block, three rows of scratch for erodeBlock
-	// (d2, |v| and C of the row it is on).
+	// (d2, |v|² and C of the row it is on), srow floats apart.
 	escr []float32
+	srow int
 
 	rows, nb int
 	part     []partial
@@ -197,14 +199,20 @@ func New(cfg Config) (*Engine, error) {
 		return nil, err
 	}
 	e := &Engine{w: t.W, h: t.H, n: n, cell: t.Cell}
-	for k := range e.b {
-		e.b[k] = make([]float32, n)
-	}
+	e.srow = staggered(t.W)
+	e.rows = max(1, blockCells/e.w)
+	e.nb = parallel.NumBlocks(e.h, e.rows)
+	// All per-cell fields and the scratch rows come from one slab, each
+	// starting at its own offset modulo 4 KiB (see staggered).
+	var slab slab
+	slab.init(15*n + 3*2*e.nb*e.srow)
+	e.b[0], e.b[1] = slab.take(n), slab.take(n)
 	copy(e.b[0], t.Data)
-	alloc := func() []float32 { return make([]float32, n) }
-	e.d, e.d1, e.s, e.s1 = alloc(), alloc(), alloc(), alloc()
-	e.fL, e.fR, e.fT, e.fB = alloc(), alloc(), alloc(), alloc()
-	e.vx, e.vy, e.hard, e.q, e.in = alloc(), alloc(), alloc(), alloc(), alloc()
+	e.d, e.d1, e.s, e.s1 = slab.take(n), slab.take(n), slab.take(n), slab.take(n)
+	e.fL, e.fR, e.fT, e.fB = slab.take(n), slab.take(n), slab.take(n), slab.take(n)
+	e.vx, e.vy, e.hard, e.q, e.in = slab.take(n), slab.take(n), slab.take(n), slab.take(n), slab.take(n)
+	e.surf = slab.take(e.nb * 3 * e.srow)
+	e.escr = slab.take(e.nb * 3 * e.srow)
 	e.zero = make([]float32, e.w)
 	if cfg.Water != nil {
 		copy(e.d, cfg.Water)
@@ -223,11 +231,7 @@ func New(cfg Config) (*Engine, error) {
 		return nil, err
 	}
 	e.sources = append([]Source(nil), cfg.Sources...)
-	e.rows = max(1, blockCells/e.w)
-	e.nb = parallel.NumBlocks(e.h, e.rows)
 	e.part = make([]partial, e.nb)
-	e.surf = make([]float32, e.nb*3*e.w)
-	e.escr = make([]float32, e.nb*3*e.w)
 	e.team = newTeam(e)
 	e.fnFlux, e.fnErode, e.fnMove, e.fnFix = e.fluxBlock, e.erodeBlock, e.moveBlock, e.fixBlock
 	e.setParams(cfg.Params)
@@ -480,3 +484,43 @@ func (e *Engine) Stats() StepStats { return e.stats }
 
 // Budget returns the water account so far.
 func (e *Engine) Budget() Budget { return e.budget }
+
+// A slab hands out the engine's fields from one allocation, each starting
+// 256 bytes further on modulo 4 KiB than the one before. The sweeps store
+// to some fields while loading others at the same index; where two such
+// fields start at the same address modulo 4 KiB (as separate allocations
+// of a power-of-two size do), the processor takes every load for one
+// that may depend on the stores before it (4K aliasing) and the sweeps
+// run at a fraction of their speed.
+type slab struct {
+	buf  []float32
+	next int // the next free float
+	k    int // fields handed out
+}
+
+// slabStep is the stagger between fields, in floats (256 bytes); 16
+// fields cover the 4 KiB.
+const slabStep = 64
+
+func (s *slab) init(n int) {
+	s.buf = make([]float32, n+(17+1)*1024)
+}
+
+// take returns the next n floats, starting at k·256 bytes modulo 4 KiB
+// from the slab's start (k counting the fields taken, modulo 16).
+func (s *slab) take(n int) []float32 {
+	want := s.k % 16 * slabStep
+	s.next += ((want-s.next)%1024 + 1024) % 1024
+	s.k++
+	v := s.buf[s.next : s.next+n : s.next+n]
+	s.next += n
+	return v
+}
+
+// staggered returns the distance, in floats, between the rows of the
+// scratch windows of w floats: at least w, and not a multiple of 4 KiB
+// apart (w + 80 floats when w is a multiple of 256, as 4·w then is of
+// 1 KiB).
+func staggered(w int) int {
+	return w + 80
+}

@@ -132,8 +132,9 @@ func (e *Engine) fluxBlock(blk int) {
 	w := e.w
 	c := &e.c
 	kf, vol := c.kf, c.vol
-	win := e.surf[blk*3*w : (blk+1)*3*w]
-	hT, hC, hB := win[:w:w], win[w:2*w:2*w], win[2*w:]
+	sw := e.srow
+	win := e.surf[blk*3*sw : (blk+1)*3*sw]
+	hT, hC, hB := win[:w:w], win[sw:sw+w:sw+w], win[2*sw:2*sw+w:2*sw+w]
 	e.surface(y0, hC, true)
 	if rt := e.yt[y0]; rt >= 0 {
 		e.surface(int(rt), hT, false)
@@ -464,11 +465,20 @@ func (e *Engine) erodeBlock(blk int) {
 		// processor to overlap several cells: every cell's work is one
 		// long chain of divisions and square roots (depth, velocity,
 		// slope, capacity, exchange), which in a single loop leaves
-		// most of the time waiting on latency. The per-cell arithmetic
-		// is unchanged; d2, |v| and C pass through rows of scratch.
-		scr := e.escr[blk*3*w : (blk+1)*3*w]
-		d2s, sps, caps := scr[:w:w], scr[w:2*w:2*w], scr[2*w:]
-		caps = caps[:w]
+		// most of the time waiting on latency. d2, |v|² and C pass
+		// through rows of scratch.
+		//
+		// Rearranged (float rounding differs from the plain formulas of
+		// erodeSpan): v = ΔW · (1/(2·l_y·d̄)), one division; |v| is not
+		// taken per cell (the speed enters C only as |v|·sin α, and the
+		// largest speed is the root of the largest |v|²); sin α·|v| =
+		// p·sqrt(|v|²/(|v|²+p²)) with p = −∇b·v, since sin α = tan/
+		// sqrt(1+tan²) and tan α = p/|v|: one division and one root
+		// (in float64, where |v|²+p² cannot overflow) for the three
+		// divisions and two roots of the plain form.
+		sw := e.srow
+		scr := e.escr[blk*3*sw : (blk+1)*3*sw]
+		d2s, sps, caps := scr[:w:w], scr[sw:sw+w:sw+w], scr[2*sw:2*sw+w:2*sw+w]
 		for x := 1; x < w-1; x++ {
 			fl, fr, ft, fb := fL[x], fR[x], fT[x], fB[x]
 			inL, inR, inT, inB := fR[x-1], fL[x+1], inTs[x], inBs[x]
@@ -477,33 +487,35 @@ func (e *Engine) erodeBlock(blk int) {
 			da := d1r[x]
 			d2 := pos(da + dV*invArea)
 			// Eq. 7: u = ΔW_x / (l_y · d̄), d̄ the mean of d1 and d2.
-			var vx, vy, speed float32
-			if dbar := 0.5 * (da + d2); dbar > dEps {
-				inv := invCell / dbar
-				vx = 0.5 * (inL - fl + fr - inR) * inv
-				vy = 0.5 * (inT - ft + fb - inB) * inv
-				speed = float32(math.Sqrt(float64(vx*vx + vy*vy)))
+			var vx, vy, ss float32
+			if dbar := da + d2; dbar > 2*dEps {
+				inv := invCell / dbar // 1/(2·l·d̄) with dbar = 2·d̄
+				vx = (inL - fl + fr - inR) * inv
+				vy = (inT - ft + fb - inB) * inv
+				ss = vx*vx + vy*vy
 			}
 			vxr[x], vyr[x] = vx, vy
-			d2s[x], sps[x] = d2, speed
+			d2s[x], sps[x] = d2, ss
 		}
 		for x := 1; x < w-1; x++ {
-			// Eq. 8, as in erodeSpan: sd <= 0 (uphill) gives sin = 0 and
-			// so C = 0, as does lim <= 0 (deep water).
+			// Eq. 8, as in erodeSpan: p <= 0 (uphill) gives C = 0, as
+			// does lim <= 0 (deep water).
 			var capa float32
-			if speed := sps[x]; speed > 0 {
+			if ss := sps[x]; ss > 0 {
 				vx, vy := vxr[x], vyr[x]
 				gx := (bC[x+1] - bC[x-1]) * halfInvCell
 				gy := (bB[x] - bT[x]) * gys
-				sd := max(-(gx*vx+gy*vy)/speed, 0)
+				p := float64(pos(-(gx*vx + gy*vy)))
 				lim := pos(1 - d1r[x]*invLMax)
-				sin := sd / float32(math.Sqrt(float64(1+sd*sd)))
-				capa = min(kc*sin*speed*lim, cmax*d2s[x])
+				s64 := float64(ss)
+				sinSpeed := float32(p * math.Sqrt(s64/(s64+p*p)))
+				capa = min(kc*lim*sinSpeed, cmax*d2s[x])
 			}
 			caps[x] = capa
 		}
 		evap, dissolved, sum1, stored := a.evap, a.dissolved, a.s1, a.stored
-		maxDepth, maxSpeed := a.maxDepth, a.maxSpeed
+		maxDepth := a.maxDepth
+		var maxSS float32
 		for x := 1; x < w-1; x++ {
 			d2, capa := d2s[x], caps[x]
 			// Eqs. 9-11: ex > 0 dissolves at Δt·K_s·R, ex < 0 deposits
@@ -518,11 +530,12 @@ func (e *Engine) erodeBlock(blk int) {
 			bi -= amt
 			si += amt
 			d3 := pos(d2 + amt)
-			if ri > rmin {
-				// Softening on deposition only (min(ex, 0) is 0 when
-				// dissolving, and adding 0 leaves R as it was).
-				hr[x] = max(ri+dtkhks*min(ex, 0), rmin)
-			}
+			// Softening on deposition only (min(ex, 0) is 0 when
+			// dissolving, and adding 0 leaves R as it was), never below
+			// R_min and never raised: the outer min keeps R where it is
+			// already at or below R_min (a branch on R > R_min goes
+			// either way as the deposits spread).
+			hr[x] = min(ri, max(ri+dtkhks*min(ex, 0), rmin))
 			// Eq. 13.
 			df := d3 * keep
 			bnr[x], s1r[x], dr[x] = bi, si, df
@@ -530,11 +543,18 @@ func (e *Engine) erodeBlock(blk int) {
 			dissolved += float64(d3 - d2)
 			sum1 += float64(si)
 			stored += float64(df)
-			maxDepth = max(maxDepth, df)
-			maxSpeed = max(maxSpeed, sps[x])
+			// The maxima by compare and branch (rarely taken): the
+			// builtin max would be a chain through every cell.
+			if df > maxDepth {
+				maxDepth = df
+			}
+			if ss := sps[x]; ss > maxSS {
+				maxSS = ss
+			}
 		}
+		a.maxSpeed = max(a.maxSpeed, float32(math.Sqrt(float64(maxSS))))
 		a.evap, a.dissolved, a.s1, a.stored = evap, dissolved, sum1, stored
-		a.maxDepth, a.maxSpeed = maxDepth, maxSpeed
+		a.maxDepth = maxDepth
 	}
 	p := &e.part[blk]
 	p.evap, p.dissolved, p.s1, p.stored = a.evap, a.dissolved, a.s1, a.stored
