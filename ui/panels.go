@@ -268,6 +268,10 @@ func (a *App) sliderValue(name string) float64 {
 		return 85
 	case "diffusion":
 		return p.DiffusionM2PerYr
+	case "rain":
+		return p.RainMPerYr
+	case "evaporation":
+		return p.Evaporation
 	case "umax":
 		return sc.Uplift.UmaxMPerYr
 	case "threshold":
@@ -304,6 +308,10 @@ func (a *App) setSlider(name string, v float64) error {
 		p.Talus.AngleDeg = v
 	case "diffusion":
 		p.DiffusionM2PerYr = v
+	case "rain":
+		p.RainMPerYr = v
+	case "evaporation":
+		p.Evaporation = v
 	case "umax":
 		return a.doc.SetUmax(v, "slider:umax")
 	case "threshold":
