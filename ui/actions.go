@@ -298,6 +298,15 @@ func (a *App) exportMasks(dir, ext string) {
 		a.showError("Export masks", err)
 		return
 	}
+	if f.Snap.WaterLakes != nil {
+		// The water budget's lakes, as orogen run --out-lakes writes them.
+		p := filepath.Join(dir, "lakes.json")
+		if err := run.WriteLakes(p, f.Snap); err != nil {
+			a.showError("Export masks", err)
+			return
+		}
+		files = append(files, p)
+	}
 	a.log.add(levelInfo, "exported %d masks of step %d to %s", len(files), f.Snap.Step, dir)
 }
 
