@@ -65,6 +65,16 @@ func newRenderer() *renderer {
 // submit queues j, replacing a job that has not started.
 func (r *renderer) submit(j *renderJob) {
 	r.mu.Lock()
+	if p := r.pending; p != nil {
+		// The newer job replaces one not started yet, but must not drop
+		// the pictures that one asked for: a 3D request overtaken by 2D
+		// ones would otherwise starve while snapshots stream in faster
+		// than the renderer draws.
+		j.pic = j.pic || p.pic
+		if p.pic3D && !j.pic3D && j.w3 > 0 && j.h3 > 0 {
+			j.pic3D = true
+		}
+	}
 	r.pending = j
 	r.mu.Unlock()
 	select {

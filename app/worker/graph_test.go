@@ -13,8 +13,8 @@ import (
 func TestGraphEngine(t *testing.T) {
 	cfg := sceneConfig(t, 64)
 	w := start(t, cfg, Options{Paused: true, Engine: "graph", Samples: 1500})
-	f := syncFrame(t, w, Step{20})
-	f = syncFrame(t, w)
+	syncFrame(t, w, Step{20})
+	f := syncFrame(t, w)
 	if f.Engine != "graph" || f.Snap.Step != 20 {
 		t.Fatalf("frame: engine %q step %d; want graph, 20", f.Engine, f.Snap.Step)
 	}
@@ -44,7 +44,7 @@ func TestGraphEngine(t *testing.T) {
 		}
 	}
 	// No uplift: nothing rises any more.
-	f = syncFrame(t, w, SetUplift{nil}, Step{1})
+	syncFrame(t, w, SetUplift{nil}, Step{1})
 	f = syncFrame(t, w)
 	if f.CmdErr != nil {
 		t.Fatal(f.CmdErr)
