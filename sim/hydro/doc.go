@@ -87,15 +87,30 @@
 // through separate code with the boundary rules), the flux sweep computes
 // each row's water surface b + d1 once into a three-row window per block,
 // and the erosion sweep chooses between dissolving and depositing, and
-// caps the capacity, without branches. The sweeps are bound by the
-// latency of each cell's chain of divisions and square roots (and by
-// mispredicted branches), not by memory traffic: so the erosion sweep
-// runs each row as three short loops (water and velocity; capacity;
-// exchange and evaporation) passing d2, |v| and C through scratch rows,
-// and the transport sweep samples the sediment of a row in one loop and
-// applies the thermal pipes in another, so that the processor overlaps
-// several cells. These give the same float32 results, bit for bit, as
-// the plain per-cell formulas above.
+// caps the capacity, without branches. The erosion sweep runs each row as
+// three short loops (water and velocity; capacity; exchange and
+// evaporation) passing d2, |v|² and C through scratch rows, and the
+// transport sweep samples the sediment of a row in one loop and applies
+// the thermal pipes in another (skipped for rows that no pipe reaches),
+// so that the processor overlaps several cells. The fields are carved out
+// of one allocation at staggered offsets modulo 4 KiB: fields of a
+// power-of-two size allocated apart start at the same offset, and then
+// every load of one field at the index just stored to another waits as if
+// it depended on the store (4K aliasing), which slowed the sweeps by a
+// sixth.
+//
+// Some formulas are rearranged for speed, with results that differ from
+// the plain per-cell formulas above by float32 rounding only (erodeSpan,
+// the edge cells, keeps the plain forms): the water surfaces are scaled by
+// Δt·A·g/l once per row, so each pipe of eq. 2 is a difference of two;
+// eq. 5-6 folds Δt/(lx·ly) into one factor; eq. 7 multiplies by
+// 1/(2·l_y·d̄), one division; eq. 8 takes sin α·|v| = p·sqrt(|v|²/(|v|²+p²))
+// with p = −∇b·v (sin α = tan α/sqrt(1+tan²α), tan α = p/|v|), one
+// division and one root for three divisions and two roots, and the
+// largest speed is the root of the largest |v|². The thermal pipes
+// (eqs. 14-15) give the same results, bit for bit, as before: the flux
+// sweep stores each cell's outflow q·Σexcess_i along with q, so that the
+// transport sweep forms only the inflows.
 //
 // An Engine is owned by one goroutine: Step, the setters, the accessors
 // and Snapshot must not run concurrently. Setters take effect at the next

@@ -129,6 +129,8 @@ type Engine struct {
 	vx, vy         []float32 // velocity, m/s
 	hard           []float32 // hardness R
 	q              []float32 // thermal outflow per metre of excess height
+	tout           []float32 // thermal outflow q·Σexcess (ΔS), m (eq. 14)
+	tact           []bool    // per row: some cell of it has a thermal outflow this step
 	rain           []float32 // rain map, nil for 1
 	in             []float32 // water added per second, m/s
 	inVol          float64   // Σ in · cell², m³/s
@@ -205,12 +207,14 @@ func New(cfg Config) (*Engine, error) {
 	// All per-cell fields and the scratch rows come from one slab, each
 	// starting at its own offset modulo 4 KiB (see staggered).
 	var slab slab
-	slab.init(15*n + 3*2*e.nb*e.srow)
+	slab.init(16*n + 3*2*e.nb*e.srow)
 	e.b[0], e.b[1] = slab.take(n), slab.take(n)
 	copy(e.b[0], t.Data)
 	e.d, e.d1, e.s, e.s1 = slab.take(n), slab.take(n), slab.take(n), slab.take(n)
 	e.fL, e.fR, e.fT, e.fB = slab.take(n), slab.take(n), slab.take(n), slab.take(n)
 	e.vx, e.vy, e.hard, e.q, e.in = slab.take(n), slab.take(n), slab.take(n), slab.take(n), slab.take(n)
+	e.tout = slab.take(n)
+	e.tact = make([]bool, e.h)
 	e.surf = slab.take(e.nb * 3 * e.srow)
 	e.escr = slab.take(e.nb * 3 * e.srow)
 	e.zero = make([]float32, e.w)
@@ -502,8 +506,12 @@ type slab struct {
 // fields cover the 4 KiB.
 const slabStep = 64
 
+// slabFields bounds the number of take calls New makes (18), each of
+// which may skip up to 1023 floats to reach its offset.
+const slabFields = 20
+
 func (s *slab) init(n int) {
-	s.buf = make([]float32, n+(17+1)*1024)
+	s.buf = make([]float32, n+slabFields*1024)
 }
 
 // take returns the next n floats, starting at k·256 bytes modulo 4 KiB

@@ -131,7 +131,7 @@ func (e *Engine) fluxBlock(blk int) {
 	y0, y1 := e.blockRows(blk)
 	w := e.w
 	c := &e.c
-	kf, vol := c.kf, c.vol
+	vol := c.vol
 	sw := e.srow
 	win := e.surf[blk*3*sw : (blk+1)*3*sw]
 	hT, hC, hB := win[:w:w], win[sw:sw+w:sw+w], win[2*sw:2*sw+w:2*sw+w]
@@ -165,17 +165,19 @@ func (e *Engine) fluxBlock(blk int) {
 			hT, hB := hT[:w], hB[:w]
 			for x := 1; x < w-1; x++ {
 				hi := hC[x]
-				fl := max(0, fL[x]+kf*(hi-hC[x-1]))
-				fr := max(0, fR[x]+kf*(hi-hC[x+1]))
-				ft := max(0, fT[x]+kf*(hi-hT[x]))
-				fb := max(0, fB[x]+kf*(hi-hB[x]))
+				fl := max(0, fL[x]+(hi-hC[x-1]))
+				fr := max(0, fR[x]+(hi-hC[x+1]))
+				ft := max(0, fT[x]+(hi-hT[x]))
+				fb := max(0, fB[x]+(hi-hB[x]))
 				// K = min(1, d1·lx·ly / (Σf·Δt)), eq. 3 (the paper's max
 				// is a misprint: the flux may only shrink). Without
-				// branches: the sum is floored at the least positive
-				// float32, which changes nothing where it is positive and
-				// keeps k finite where every flux is 0.
+				// branches: the least positive float32 is added to the
+				// sum, which changes nothing where it is a normal float
+				// and keeps the quotient a number where every flux is 0
+				// (then k is +Inf or 0, min(k, 1) is finite, and the
+				// fluxes stay 0).
 				sum := fl + fr + ft + fb
-				k := d1r[x] * vol / max(sum, math.SmallestNonzeroFloat32)
+				k := d1r[x] * vol / (sum + math.SmallestNonzeroFloat32)
 				// Two b2i and an and: k < 1 && sum > 0 compiles to a
 				// branch on k, which goes either way.
 				scaled += b2i(k < 1) & b2i(sum > 0)
@@ -193,10 +195,12 @@ func (e *Engine) fluxBlock(blk int) {
 	p.scaled = scaled
 }
 
-// surface writes the water surface b + d1 of row y into h, and d1 into
-// the d1 field too if own (the row is the block's own).
+// surface writes the water surface b + d1 of row y, multiplied by
+// Δt·A·g/l, into h, and d1 into the d1 field too if own (the row is the
+// block's own). Eq. 2 is rearranged: Δt·A·g·Δh/l is the difference of
+// two such scaled surfaces, so the pipes need no multiplication.
 func (e *Engine) surface(y int, h []float32, own bool) {
-	w, dt := e.w, e.c.dt
+	w, dt, kf := e.w, e.c.dt, e.c.kf
 	row := y * w
 	b, d, in := e.b[e.cur][row:row+w:row+w], e.d[row:row+w:row+w], e.in[row:row+w:row+w]
 	h = h[:w]
@@ -205,12 +209,12 @@ func (e *Engine) surface(y int, h []float32, own bool) {
 		for x := range d1 {
 			di := d[x] + dt*in[x]
 			d1[x] = di
-			h[x] = b[x] + di
+			h[x] = kf * (b[x] + di)
 		}
 		return
 	}
 	for x := range h {
-		h[x] = b[x] + (d[x] + dt*in[x])
+		h[x] = kf * (b[x] + (d[x] + dt*in[x]))
 	}
 }
 
@@ -222,6 +226,8 @@ func (e *Engine) fluxEdge(y, x int, hT, hC, hB []float32, edgeT, edgeB bool) (ou
 	w, row := e.w, y*e.w
 	c := &e.c
 	kf, vol, open, wrap := c.kf, c.vol, c.open, c.wrap
+	// The surfaces are scaled by kf (see surface), and so must be the
+	// drop d1 to the dry ground beyond an open edge.
 	di, hi := e.d1[row+x], hC[x]
 	var dl, dr, dtp, db float32
 	switch {
@@ -230,7 +236,7 @@ func (e *Engine) fluxEdge(y, x int, hT, hC, hB []float32, edgeT, edgeB bool) (ou
 	case wrap:
 		dl = hi - hC[w-1]
 	case open:
-		dl = di
+		dl = kf * di
 	}
 	switch {
 	case x < w-1:
@@ -238,25 +244,25 @@ func (e *Engine) fluxEdge(y, x int, hT, hC, hB []float32, edgeT, edgeB bool) (ou
 	case wrap:
 		dr = hi - hC[0]
 	case open:
-		dr = di
+		dr = kf * di
 	}
 	switch {
 	case !edgeT:
 		dtp = hi - hT[x]
 	case open:
-		dtp = di
+		dtp = kf * di
 	}
 	switch {
 	case !edgeB:
 		db = hi - hB[x]
 	case open:
-		db = di
+		db = kf * di
 	}
 	i := row + x
-	fl := max(0, e.fL[i]+kf*dl)
-	fr := max(0, e.fR[i]+kf*dr)
-	ft := max(0, e.fT[i]+kf*dtp)
-	fb := max(0, e.fB[i]+kf*db)
+	fl := max(0, e.fL[i]+dl)
+	fr := max(0, e.fR[i]+dr)
+	ft := max(0, e.fT[i]+dtp)
+	fb := max(0, e.fB[i]+db)
 	if sum := fl + fr + ft + fb; sum > 0 {
 		if k := di * vol / sum; k < 1 {
 			fl, fr, ft, fb = fl*k, fr*k, ft*k, fb*k
@@ -325,20 +331,25 @@ func (e *Engine) neighbourRows(y int) (rt, rb int, hasT, hasB bool) {
 // thermalRow computes q for row y: the cell's thermal outflow ΔS =
 // Δt·K_t·R·H/2 (eq. 14), H its largest excess drop over the talus drop,
 // divided by the sum of its excess drops, so that the pipe to neighbour i
-// carries q·excess_i (eq. 15). The excesses are summed in the order
-// N, S, W, NW, SW, E, NE, SE, the order moveBlock sums them in.
+// carries q·excess_i (eq. 15), and the outflow q·Σexcess_i into tout:
+// moveBlock takes that from the cell (the sum is the one it would form,
+// in the same order, so the soil moved is the same to the bit) and adds
+// q_j·excess_j from each higher neighbour j.
 func (e *Engine) thermalRow(y int) {
 	w := e.w
 	row := y * w
 	rt, rb, hasT, hasB := e.neighbourRows(y)
 	b := e.b[e.cur]
 	bC, bT, bB := b[row:row+w:row+w], b[rt:rt+w:rt+w], b[rb:rb+w:rb+w]
-	q, hard := e.q[row:row+w:row+w], e.hard[row:row+w:row+w]
+	q, hard, out := e.q[row:row+w:row+w], e.hard[row:row+w:row+w], e.tout[row:row+w:row+w]
 	c := &e.c
 	tanO, tanD, k := c.tanO, c.tanD, c.dtKt2
+	// active says whether any cell of the row has an outflow.
+	var active bool
 	if hasT && hasB {
 		for _, x := range [2]int{0, w - 1} {
-			q[x] = e.thermalEdge(bC, bT, bB, hard[x], x, true, true)
+			q[x], out[x] = e.thermalEdge(bC, bT, bB, hard[x], x, true, true)
+			active = active || out[x] > 0
 		}
 		for x := 1; x < w-1; x++ {
 			bi := bC[x]
@@ -361,22 +372,28 @@ func (e *Engine) thermalRow(y int) {
 			add(bi - bC[x+1] - tanO)
 			add(bi - bT[x+1] - tanD)
 			add(bi - bB[x+1] - tanD)
-			var qi float32
+			var qi, ds float32
 			if sum > 0 {
 				qi = k * hard[x] * hmax / sum
+				ds = qi * sum
+				active = true
 			}
-			q[x] = qi
+			q[x], out[x] = qi, ds
 		}
+		e.tact[y] = active
 		return
 	}
 	for x := range w {
-		q[x] = e.thermalEdge(bC, bT, bB, hard[x], x, hasT, hasB)
+		q[x], out[x] = e.thermalEdge(bC, bT, bB, hard[x], x, hasT, hasB)
+		active = active || out[x] > 0
 	}
+	e.tact[y] = active
 }
 
 // thermalEdge is thermalRow on one cell at x with the boundary rules:
-// neighbours exist per hasT, hasB and the boundary.
-func (e *Engine) thermalEdge(bC, bT, bB []float32, hard float32, x int, hasT, hasB bool) float32 {
+// neighbours exist per hasT, hasB and the boundary. It returns q and the
+// cell's outflow ΔS.
+func (e *Engine) thermalEdge(bC, bT, bB []float32, hard float32, x int, hasT, hasB bool) (q, ds float32) {
 	w := e.w
 	c := &e.c
 	tanO, tanD := c.tanO, c.tanD
@@ -424,9 +441,10 @@ func (e *Engine) thermalEdge(bC, bT, bB []float32, hard float32, x int, hasT, ha
 		}
 	}
 	if sum > 0 {
-		return c.dtKt2 * hard * hmax / sum
+		q = c.dtKt2 * hard * hmax / sum
+		return q, q * sum
 	}
-	return 0
+	return 0, 0
 }
 
 // erodeBlock is PhaseErosion on one row block. It reads the fluxes of the
@@ -448,6 +466,8 @@ func (e *Engine) erodeBlock(blk int) {
 	kc, invLMax, khks, rmin, keep := c.kc, c.invLMax, c.khks, c.rmin, c.evapKeep
 	cmax := c.cmax
 	dtkd, dtks, dtkhks := dt*c.kd, dt*c.ks, dt*khks
+	dtkdc := min(dtkd, 1) // the deposition rate, capped at 1
+	dtInvArea := dt * invArea
 	var a erodeSums
 	for y := y0; y < y1; y++ {
 		r := e.erodeRowOf(y)
@@ -473,19 +493,19 @@ func (e *Engine) erodeBlock(blk int) {
 		// taken per cell (the speed enters C only as |v|·sin α, and the
 		// largest speed is the root of the largest |v|²); sin α·|v| =
 		// p·sqrt(|v|²/(|v|²+p²)) with p = −∇b·v, since sin α = tan/
-		// sqrt(1+tan²) and tan α = p/|v|: one division and one root
-		// (in float64, where |v|²+p² cannot overflow) for the three
-		// divisions and two roots of the plain form.
+		// sqrt(1+tan²) and tan α = p/|v|: one division and one root for
+		// the three divisions and two roots of the plain form. (Where
+		// p² overflows, p > 1.8e19, C is 0, as where the plain form's
+		// tan² overflows.)
 		sw := e.srow
 		scr := e.escr[blk*3*sw : (blk+1)*3*sw]
 		d2s, sps, caps := scr[:w:w], scr[sw:sw+w:sw+w], scr[2*sw:2*sw+w:2*sw+w]
 		for x := 1; x < w-1; x++ {
 			fl, fr, ft, fb := fL[x], fR[x], fT[x], fB[x]
 			inL, inR, inT, inB := fR[x-1], fL[x+1], inTs[x], inBs[x]
-			// Eqs. 5-6.
-			dV := dt * ((inL + inR + inT + inB) - (fl + fr + ft + fb))
+			// Eqs. 5-6, with Δt/(lx·ly) folded into one factor.
 			da := d1r[x]
-			d2 := pos(da + dV*invArea)
+			d2 := pos(da + ((inL+inR+inT+inB)-(fl+fr+ft+fb))*dtInvArea)
 			// Eq. 7: u = ΔW_x / (l_y · d̄), d̄ the mean of d1 and d2.
 			var vx, vy, ss float32
 			if dbar := da + d2; dbar > 2*dEps {
@@ -505,10 +525,9 @@ func (e *Engine) erodeBlock(blk int) {
 				vx, vy := vxr[x], vyr[x]
 				gx := (bC[x+1] - bC[x-1]) * halfInvCell
 				gy := (bB[x] - bT[x]) * gys
-				p := float64(pos(-(gx*vx + gy*vy)))
+				p := max(-(gx*vx + gy*vy), 0) // no branch: goes either way
 				lim := pos(1 - d1r[x]*invLMax)
-				s64 := float64(ss)
-				sinSpeed := float32(p * math.Sqrt(s64/(s64+p*p)))
+				sinSpeed := p * float32(math.Sqrt(float64(ss/(ss+p*p))))
 				capa = min(kc*lim*sinSpeed, cmax*d2s[x])
 			}
 			caps[x] = capa
@@ -520,22 +539,27 @@ func (e *Engine) erodeBlock(blk int) {
 			d2, capa := d2s[x], caps[x]
 			// Eqs. 9-11: ex > 0 dissolves at Δt·K_s·R, ex < 0 deposits
 			// at Δt·K_d, the rate capped at 1.
+			// Without branches on the sign of ex: exn = min(ex, 0) and
+			// exp = ex − exn = max(ex, 0) (exactly), one of them 0, so
+			// amt is exactly rate·ex with the rate of the side taken.
 			bi, si, ri := bC[x], sr[x], hr[x]
 			ex := capa - si
-			rate := selectF(ex > 0, dtks*ri, dtkd)
-			if rate > 1 {
-				rate = 1
+			exn := min(ex, 0)
+			exp := ex - exn
+			rs := dtks * ri
+			if rs > 1 {
+				rs = 1
 			}
-			amt := rate * ex
+			amt := rs*exp + dtkdc*exn
 			bi -= amt
 			si += amt
 			d3 := pos(d2 + amt)
-			// Softening on deposition only (min(ex, 0) is 0 when
-			// dissolving, and adding 0 leaves R as it was), never below
-			// R_min and never raised: the outer min keeps R where it is
+			// Softening on deposition only (exn is 0 when dissolving,
+			// and adding 0 leaves R as it was), never below R_min and
+			// never raised: max(R', min(R, R_min)) is R where R is
 			// already at or below R_min (a branch on R > R_min goes
 			// either way as the deposits spread).
-			hr[x] = min(ri, max(ri+dtkhks*min(ex, 0), rmin))
+			hr[x] = max(ri+dtkhks*exn, min(ri, rmin))
 			// Eq. 13.
 			df := d3 * keep
 			bnr[x], s1r[x], dr[x] = bi, si, df
@@ -559,12 +583,6 @@ func (e *Engine) erodeBlock(blk int) {
 	p := &e.part[blk]
 	p.evap, p.dissolved, p.s1, p.stored = a.evap, a.dissolved, a.s1, a.stored
 	p.maxDepth, p.maxSpeed = a.maxDepth, a.maxSpeed
-}
-
-// selectF returns a if c, else b, without a branch.
-func selectF(c bool, a, b float32) float32 {
-	m := -uint32(b2i(c))
-	return math.Float32frombits(math.Float32bits(a)&m | math.Float32bits(b)&^m)
 }
 
 // erodeSums are a block's running sums of PhaseErosion.
@@ -747,40 +765,44 @@ func (e *Engine) moveBlock(blk int) {
 			sr[x] = v
 			snew += float64(v)
 		}
-		if !thermal {
-			// The terrain moved only by erosion: |Δb| of the row.
+		// The largest rise and fall of the row by compare and branch
+		// (rarely taken), |Δb| = max(hi, −lo) after the loop.
+		var hi, lo float32
+		if !thermal || !e.tact[y] && !e.tact[rt/w] && !e.tact[rb/w] {
+			// The terrain moved only by erosion: no thermal pipe ends
+			// in this row (none leaves it or the rows beside it).
 			for x := 0; x < w; x++ {
-				maxDh = maxAbsDiff(maxDh, bnr[x], bC[x])
+				if dh := bnr[x] - bC[x]; dh > hi {
+					hi = dh
+				} else if dh < lo {
+					lo = dh
+				}
 			}
+			maxDh = max(maxDh, hi, -lo)
 			continue
 		}
+		outr := e.tout[row : row+w : row+w]
 		for x := 0; x < w; x++ {
 			bo := bC[x]
 			bf := bnr[x]
 			if hasT && hasB && x > 0 && x < w-1 {
-				// Interior cell: the same sums as below without the edge
-				// cases. δ = b − b_j gives both directions' excess drops
-				// (b_j − b = −δ exactly in floating point).
-				var gain, loss float32
-				pipe := func(bj, qj, td float32) {
-					d := bo - bj
-					loss += excess(d, 0, td)
-					gain += qj * excess(-d, 0, td)
-				}
-				pipe(bT[x], qT[x], tanO)
-				pipe(bB[x], qB[x], tanO)
-				pipe(bC[x-1], qC[x-1], tanO)
-				pipe(bT[x-1], qT[x-1], tanD)
-				pipe(bB[x-1], qB[x-1], tanD)
-				pipe(bC[x+1], qC[x+1], tanO)
-				pipe(bT[x+1], qT[x+1], tanD)
-				pipe(bB[x+1], qB[x+1], tanD)
-				bf += gain - qC[x]*loss
-				bnr[x] = bf
+				// Interior cell: the inflows q_j·excess_j from the higher
+				// neighbours. Most pipes carry nothing, so the branches
+				// in excess are well predicted.
+				var gain float32
+				gain += qT[x] * excess(bT[x], bo, tanO)
+				gain += qB[x] * excess(bB[x], bo, tanO)
+				gain += qC[x-1] * excess(bC[x-1], bo, tanO)
+				gain += qT[x-1] * excess(bT[x-1], bo, tanD)
+				gain += qB[x-1] * excess(bB[x-1], bo, tanD)
+				gain += qC[x+1] * excess(bC[x+1], bo, tanO)
+				gain += qT[x+1] * excess(bT[x+1], bo, tanD)
+				gain += qB[x+1] * excess(bB[x+1], bo, tanD)
+				bf += gain - outr[x]
 			} else {
-				// Outflow q·Σexcess to lower neighbours, inflow q_j·excess_j
-				// from higher ones, with the excesses of thermalRow.
-				var gain, loss float32
+				// The inflows q_j·excess_j from higher neighbours, with
+				// the neighbours of thermalEdge.
+				var gain float32
 				xl, xr := x-1, x+1
 				hasL, hasR := x > 0, x < w-1
 				if wrap {
@@ -793,56 +815,42 @@ func (e *Engine) moveBlock(blk int) {
 					}
 				}
 				if hasT {
-					loss += excess(bo, bT[x], tanO)
 					gain += qT[x] * excess(bT[x], bo, tanO)
 				}
 				if hasB {
-					loss += excess(bo, bB[x], tanO)
 					gain += qB[x] * excess(bB[x], bo, tanO)
 				}
 				if hasL {
-					loss += excess(bo, bC[xl], tanO)
 					gain += qC[xl] * excess(bC[xl], bo, tanO)
 					if hasT {
-						loss += excess(bo, bT[xl], tanD)
 						gain += qT[xl] * excess(bT[xl], bo, tanD)
 					}
 					if hasB {
-						loss += excess(bo, bB[xl], tanD)
 						gain += qB[xl] * excess(bB[xl], bo, tanD)
 					}
 				}
 				if hasR {
-					loss += excess(bo, bC[xr], tanO)
 					gain += qC[xr] * excess(bC[xr], bo, tanO)
 					if hasT {
-						loss += excess(bo, bT[xr], tanD)
 						gain += qT[xr] * excess(bT[xr], bo, tanD)
 					}
 					if hasB {
-						loss += excess(bo, bB[xr], tanD)
 						gain += qB[xr] * excess(bB[xr], bo, tanD)
 					}
 				}
-				bf += gain - qC[x]*loss
-				bnr[x] = bf
+				bf += gain - outr[x]
 			}
-			maxDh = maxAbsDiff(maxDh, bf, bo)
+			bnr[x] = bf
+			if dh := bf - bo; dh > hi {
+				hi = dh
+			} else if dh < lo {
+				lo = dh
+			}
 		}
+		maxDh = max(maxDh, hi, -lo)
 	}
 	p := &e.part[blk]
 	p.snew, p.maxDh = snew, maxDh
-}
-
-// maxAbsDiff returns |a − b| if it exceeds m, else m. The absolute value
-// clears the sign bit: the sign of Δb goes either way from cell to cell,
-// and a branch on it is mispredicted half the time.
-func maxAbsDiff(m, a, b float32) float32 {
-	dh := math.Float32frombits(math.Float32bits(a-b) &^ (1 << 31))
-	if dh > m {
-		return dh
-	}
-	return m
 }
 
 // sampleEdge is the bilinear sample of s1 at (px, py) near or beyond the
