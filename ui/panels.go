@@ -289,7 +289,10 @@ func (a *App) setSlider(name string, v float64) error {
 	if !ok {
 		return fmt.Errorf("unknown parameter %q", name)
 	}
-	if v < s.min || v > s.max {
+	zeroable := name == "rain" || name == "evaporation"
+	if zeroable && v <= s.min {
+		v = 0 // the left end of these log sliders turns the term off
+	} else if v < s.min || v > s.max {
 		return fmt.Errorf("%s = %g is outside [%g, %g] %s", name, v, s.min, s.max, s.unit)
 	}
 	sc := a.doc.Scene()

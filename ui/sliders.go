@@ -37,11 +37,12 @@ var sliders = []slider{
 		0, 10, false, "%.3g"},
 	{"rain", "rain", "m/yr", "Rain r of the lakes' water budget (Błaszczuk et al. 2023): every step adds dt·r·A to the basins, " +
 		"lakes fill, overflow into their neighbours and merge. 0 turns the budget off and fills every lake to its pass. " +
-		"With the geological dt of 1e5 yr, 1e-5 to 1e-3 m/yr keeps lakes partly full. It never changes the terrain.",
-		0, 10, true, "%.3g"},
+		"With the geological dt of 1e5 yr, 1e-5 to 1e-3 m/yr keeps lakes partly full. It never changes the terrain. " +
+		"The left end (1e-7) is 0: off.",
+		1e-7, 10, true, "%.3g"},
 	{"evaporation", "evaporation", "m^½/yr", "Evaporation e of the water budget: a lake of V m³ loses e·V^(5/6) m³/yr, " +
-		"so large lakes lose less per m³. Raise it to dry lakes out.",
-		0, 1e3, true, "%.3g"},
+		"so large lakes lose less per m³. Raise it to dry lakes out. The left end (1e-7) is 0.",
+		1e-7, 1e3, true, "%.3g"},
 	{"umax", "uplift scale", "m/yr", "Uplift rate of a normalized uplift value of 1 (white in the uplift map). " +
 		"000 §6 uses 5e-4 m/yr (0.5 mm/yr); relief grows in proportion.",
 		1e-6, 1e-2, true, "%.3g"},

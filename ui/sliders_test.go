@@ -16,7 +16,7 @@ func TestSlidersHaveNamesAndRanges(t *testing.T) {
 			t.Errorf("slider %q has no tooltip", s.name)
 		}
 	}
-	for _, want := range []string{"k", "m", "n", "dt", "talus", "diffusion", "umax", "threshold"} {
+	for _, want := range []string{"k", "m", "n", "dt", "talus", "diffusion", "rain", "evaporation", "umax", "threshold"} {
 		if !seen[want] {
 			t.Errorf("no slider %q (the issue lists it)", want)
 		}
