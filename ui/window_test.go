@@ -125,6 +125,7 @@ save $OUT/graph.orogen.json
 detail start
 wait 40
 export heightmap $OUT/detail-height.png
+detail pause
 view split
 wait 20
 orbit 10 0
