@@ -46,13 +46,17 @@ unit:
 race:
 	$(XVFB) $(GO) test -race -short -count=1 $(RACE_PKGS)
 
-# Every fuzz target, briefly (FUZZTIME each).
+# Every fuzz target, briefly (FUZZTIME each). A failure prints its log and
+# runs the target again: a crasher is saved under testdata/fuzz, so the
+# second run fails on it; a fuzzing engine hiccup under load does not.
 fuzz:
 	@set -e; for pkg in $$($(GO) list ./...); do \
 		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
 			echo "fuzz $$pkg $$f"; \
-			$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 5s $$pkg >/dev/null || \
-				{ $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg; exit 1; }; \
+			$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 5s $$pkg >/tmp/orogen-fuzz.log 2>&1 || \
+				{ tail -30 /tmp/orogen-fuzz.log; \
+				  echo "fuzz $$f failed (above); again: a crasher it found is in testdata/fuzz and replays"; \
+				  $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; }; \
 		done; \
 	done
 
