@@ -16,9 +16,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
-
 	"orogen/app/rasterio"
+	"orogen/app/run"
 	"orogen/app/safefile"
 	"orogen/sim"
 	"orogen/sim/hydro"
@@ -148,7 +147,7 @@ func ParseSource(s string) (hydro.Source, error) {
 func (j *Job) Run(ctx context.Context) (*Report, error) {
 	e := j.Engine
 	rep := newReport(j)
-	bar := newBar(j.Opt.Progress, j.Opt.Steps)
+	bar := run.NewProgress(j.Opt.Progress, j.Opt.Steps, "eroding")
 	start := time.Now()
 	var runErr error
 	for range j.Opt.Steps {
@@ -161,9 +160,9 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 		if j.Opt.OnStep != nil {
 			j.Opt.OnStep(st)
 		}
-		bar.step(st)
+		bar.Step(fmt.Sprintf("eroding  max depth %.3g m", st.MaxDepth))
 	}
-	bar.done()
+	bar.Done()
 	rep.WallS = time.Since(start).Seconds()
 	rep.finish(j)
 	if err := j.writeOutputs(); err != nil {
@@ -322,37 +321,4 @@ func (r *Report) Save(path string) error {
 		return fmt.Errorf("report: %w", err)
 	}
 	return nil
-}
-
-// bar is the progress bar on stderr; a nil writer draws nothing.
-type bar struct{ pb *progressbar.ProgressBar }
-
-func newBar(w io.Writer, steps int) bar {
-	if w == nil {
-		return bar{}
-	}
-	return bar{progressbar.NewOptions(steps,
-		progressbar.OptionSetWriter(w),
-		progressbar.OptionSetDescription("eroding"),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetItsString("steps"),
-		progressbar.OptionShowIts(),
-		progressbar.OptionThrottle(100e6),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionClearOnFinish(),
-	)}
-}
-
-func (b bar) step(st hydro.StepStats) {
-	if b.pb == nil {
-		return
-	}
-	b.pb.Describe(fmt.Sprintf("eroding  max depth %.3g m", st.MaxDepth))
-	b.pb.Add(1)
-}
-
-func (b bar) done() {
-	if b.pb != nil {
-		b.pb.Finish()
-	}
 }

@@ -155,18 +155,16 @@ func (r *Report) Save(path string) error {
 	return nil
 }
 
-// bar is the progress bar on stderr; a nil writer draws nothing.
-type bar struct{ pb *progressbar.ProgressBar }
+// Progress is the progress bar of a headless run on stderr (`orogen run`,
+// `orogen erode`); a nil writer draws nothing.
+type Progress struct{ pb *progressbar.ProgressBar }
 
-func newBar(w io.Writer, steps int, untilConverged bool) bar {
+// NewProgress returns a bar of steps steps described by desc, writing to w.
+func NewProgress(w io.Writer, steps int, desc string) Progress {
 	if w == nil {
-		return bar{}
+		return Progress{}
 	}
-	desc := "eroding"
-	if untilConverged {
-		desc = "eroding (until converged)"
-	}
-	return bar{progressbar.NewOptions(steps,
+	return Progress{progressbar.NewOptions(steps,
 		progressbar.OptionSetWriter(w),
 		progressbar.OptionSetDescription(desc),
 		progressbar.OptionShowCount(),
@@ -178,15 +176,17 @@ func newBar(w io.Writer, steps int, untilConverged bool) bar {
 	)}
 }
 
-func (b bar) step(st grid.StepStats) {
+// Step counts one step and sets the description.
+func (b Progress) Step(desc string) {
 	if b.pb == nil {
 		return
 	}
-	b.pb.Describe(fmt.Sprintf("eroding  max|Δh| %.3g m", st.MaxDh))
+	b.pb.Describe(desc)
 	b.pb.Add(1)
 }
 
-func (b bar) done() {
+// Done finishes the bar.
+func (b Progress) Done() {
 	if b.pb != nil {
 		b.pb.Finish()
 	}

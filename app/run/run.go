@@ -516,7 +516,11 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 	if j.Graph != nil {
 		e = j.Graph.Engine
 	}
-	bar := newBar(j.Opt.Progress, j.Steps, j.Scene.UntilConverged)
+	desc := "eroding"
+	if j.Scene.UntilConverged {
+		desc = "eroding (until converged)"
+	}
+	bar := NewProgress(j.Opt.Progress, j.Steps, desc)
 	rep := newReport(j)
 	start := time.Now()
 	var runErr error
@@ -534,13 +538,13 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 		if j.Opt.OnStep != nil {
 			j.Opt.OnStep(st)
 		}
-		bar.step(st)
+		bar.Step(fmt.Sprintf("eroding  max|Δh| %.3g m", st.MaxDh))
 		if j.Scene.UntilConverged && e.Converged(j.Tolerance) {
 			rep.Converged = true
 			break
 		}
 	}
-	bar.done()
+	bar.Done()
 	rep.WallS = time.Since(start).Seconds()
 	write := j.writeOutputs
 	if j.Graph != nil {
