@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -304,11 +303,7 @@ func (a *App) writeReport(path string) error {
 			r.FPSMin = min(r.FPSMin, v)
 		}
 	}
-	b, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := safefile.WriteBytes(path, append(b, '\n')); err != nil {
+	if err := safefile.WriteJSON(path, r); err != nil {
 		return err
 	}
 	a.log.add(levelInfo, "report %s", filepath.Base(path))

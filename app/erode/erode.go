@@ -8,7 +8,6 @@ package erode
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -313,11 +312,7 @@ func (r *Report) finish(j *Job) {
 
 // Save writes the report as indented JSON, atomically.
 func (r *Report) Save(path string) error {
-	b, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	if err := safefile.WriteBytes(path, append(b, '\n')); err != nil {
+	if err := safefile.WriteJSON(path, r); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
 	return nil

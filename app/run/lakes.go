@@ -1,7 +1,6 @@
 package run
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -76,11 +75,10 @@ func WriteLakes(path string, s *grid.Snapshot) error {
 	if err != nil {
 		return err
 	}
-	b, err := json.MarshalIndent(f, "", "  ")
-	if err != nil {
+	if err := safefile.WriteJSON(path, f); err != nil {
 		return fmt.Errorf("lakes: %w", err)
 	}
-	return safefile.WriteBytes(path, append(b, '\n'))
+	return nil
 }
 
 // RiverThreshold is the discharge, m³/yr, from which a channel counts as a

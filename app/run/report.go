@@ -1,7 +1,6 @@
 package run
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -145,11 +144,7 @@ func (r *Report) finish(e *grid.Engine, j *Job) {
 
 // Save writes the report as indented JSON, atomically.
 func (r *Report) Save(path string) error {
-	b, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	if err := safefile.WriteBytes(path, append(b, '\n')); err != nil {
+	if err := safefile.WriteJSON(path, r); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
 	return nil

@@ -7,6 +7,7 @@ package safefile
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -126,6 +127,16 @@ func WriteBytes(path string, data []byte) error {
 		_, err := w.Write(data)
 		return err
 	}})
+}
+
+// WriteJSON saves v as indented JSON with a final newline to path,
+// atomically.
+func WriteJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return WriteBytes(path, append(b, '\n'))
 }
 
 // CheckDir reports whether path's directory exists, so a long computation

@@ -3,6 +3,7 @@ package safefile
 import (
 	"errors"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,5 +48,27 @@ func TestMissingDirectory(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "no", "r.json")
 	if err := WriteBytes(p, nil); err == nil || !strings.Contains(err.Error(), "directory exists") {
 		t.Fatalf("error %v; want one saying to check the directory", err)
+	}
+}
+
+// TestWriteJSON writes indented JSON with a final newline and refuses what
+// JSON cannot hold.
+func TestWriteJSON(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "v.json")
+	if err := WriteJSON(p, map[string]int{"a": 1}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(b), "{\n  \"a\": 1\n}\n"; got != want {
+		t.Fatalf("got %q; want %q", got, want)
+	}
+	if err := WriteJSON(p, math.NaN()); err == nil {
+		t.Fatal("WriteJSON accepted NaN")
+	}
+	if b2, _ := os.ReadFile(p); string(b2) != string(b) {
+		t.Fatal("a failed WriteJSON changed the file")
 	}
 }

@@ -172,7 +172,7 @@ func (g *OnGrid) Snapshot() *grid.Snapshot {
 	}
 	if e.wat != nil && e.watOK {
 		s.Water = g.Raster(e.BudgetDepth(nil))
-		s.WaterLakes = cloneLakes(e.wat.Lakes())
+		s.WaterLakes = water.CloneLakes(e.wat.Lakes())
 		s.WaterPits = make([][2]float32, len(e.win.Root))
 		for b, r := range e.win.Root {
 			s.WaterPits[b] = [2]float32{float32(e.m.X[r] / g.cell), float32(e.m.Y[r] / g.cell)}
@@ -204,16 +204,6 @@ func (g *OnGrid) SetRainMap(r []float32) error {
 		return fmt.Errorf("graph: %d rain values for a %d×%d grid", len(r), g.w, g.h)
 	}
 	return g.e.SetRainField(&sim.Field{W: g.w, H: g.h, Cell: g.cell, Data: r})
-}
-
-// cloneLakes copies a lakes list, member lists included.
-func cloneLakes(ls []water.Lake) []water.Lake {
-	out := make([]water.Lake, len(ls))
-	for i, l := range ls {
-		l.Basins = append([]int32(nil), l.Basins...)
-		out[i] = l
-	}
-	return out
 }
 
 // arcs lists the stream arcs of the last step in grid cells.

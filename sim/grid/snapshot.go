@@ -83,7 +83,7 @@ func (e *Engine) Snapshot() *Snapshot {
 		})
 		if e.wat != nil && e.watOK {
 			s.Water = e.wat.WaterDepth(nil, &e.win)
-			s.WaterLakes = cloneLakes(e.wat.Lakes())
+			s.WaterLakes = water.CloneLakes(e.wat.Lakes())
 			s.WaterPits = make([][2]float32, len(e.win.Root))
 			for b, r := range e.win.Root {
 				s.WaterPits[b] = [2]float32{float32(int(r)%e.w) + 0.5, float32(int(r)/e.w) + 0.5}
@@ -104,16 +104,6 @@ func (e *Engine) Snapshot() *Snapshot {
 		s.Water = make([]float32, n)
 	}
 	return s
-}
-
-// cloneLakes copies a lakes list, member lists included.
-func cloneLakes(ls []water.Lake) []water.Lake {
-	out := make([]water.Lake, len(ls))
-	for i, l := range ls {
-		l.Basins = append([]int32(nil), l.Basins...)
-		out[i] = l
-	}
-	return out
 }
 
 // Field wraps one of the snapshot's slices as a field sharing its data.

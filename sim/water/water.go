@@ -157,6 +157,17 @@ type Lake struct {
 	Basins []int32 // its pit basins, ascending
 }
 
+// CloneLakes returns a copy of lakes that shares no memory with it (a
+// Model's lakes are its own until the next Step; snapshots keep copies).
+func CloneLakes(lakes []Lake) []Lake {
+	out := make([]Lake, len(lakes))
+	for i, l := range lakes {
+		l.Basins = append([]int32(nil), l.Basins...)
+		out[i] = l
+	}
+	return out
+}
+
 // Model carries the water of a terrain from step to step: a volume stored
 // at the pit of each lake. One goroutine owns a Model; the slices it
 // returns are its own, valid until the next Step.
