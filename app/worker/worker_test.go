@@ -443,9 +443,10 @@ func TestCloseIsPromptAndClean(t *testing.T) {
 	w2.Close()
 
 	// The goroutines have returned when Close returns; the runtime may
-	// still count them for a moment.
-	for i := 0; i < 1000 && runtime.NumGoroutine() > base; i++ {
-		runtime.Gosched()
+	// still count them for a moment (longer under -race on a loaded
+	// machine: give it up to 2 s).
+	for deadline := time.Now().Add(2 * time.Second); runtime.NumGoroutine() > base && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
 	}
 	if n := runtime.NumGoroutine(); n > base {
 		t.Fatalf("%d goroutines after Close; want %d", n, base)
