@@ -13,10 +13,10 @@
 //   - cone: a single cone, u = max(0, 1 - r/0.45) with r the distance to the
 //     centre in units of the map side.
 //   - gradient: a broad range whose uplift decreases slowly and linearly from
-//     an east-west crest toward the borders (000 §6.4, Fig. 13, "a slowly
-//     decreasing gradient").
-//   - steps: the gradient shape quantized into 5 constant levels (000 §6.4,
-//     Fig. 13, "a set of steps of constant values").
+//     an east-west crest toward the borders (Cordonnier et al. 2016, §6.4,
+//     Fig. 13, "a slowly decreasing gradient").
+//   - steps: the gradient shape quantized into 5 constant levels (Cordonnier
+//     et al. 2016, §6.4, Fig. 13, "a set of steps of constant values").
 //
 // # Uplift maps
 //

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"orogen/app/doc"
+	"orogen/app/engines"
 	"orogen/app/export"
 	"orogen/app/prefs"
 	"orogen/app/project"
@@ -114,21 +115,21 @@ func loadDoc(path string) (*doc.Doc, error) {
 func (a *App) setDoc(d *doc.Doc, path string) error {
 	a.endDetail(false)
 	sc := d.Scene()
-	cfg, err := run.EngineConfig(sc, copyField(d.Uplift()), nil)
+	spec, err := engines.FromScene(sc, copyField(d.Uplift()), nil)
 	if err != nil {
 		return err
 	}
 	if a.wk == nil {
 		a.duty = engineDuty()
-		w, err := worker.NewWith(cfg, worker.Options{Duty: a.duty, Engine: sc.Engine, Samples: sc.Samples})
+		w, err := worker.NewWith(spec, worker.Options{Duty: a.duty})
 		if err != nil {
 			return err
 		}
 		a.wk = w
 	} else {
-		a.wk.Send(worker.Reset{Cfg: cfg, Engine: sc.Engine, Samples: sc.Samples})
+		a.wk.Send(worker.Reset{Spec: spec})
 	}
-	a.sentEngine, a.sentSamples, a.sentParams = sc.Engine, sc.Samples, cfg.Params
+	a.sentEngine, a.sentSamples, a.sentParams = sc.Engine, sc.Samples, spec.Params
 	a.doc, a.path = d, path
 	a.sentUplift, a.sentChanged = d.UpliftVersion(), d.Changed()
 	a.sel = 0

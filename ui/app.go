@@ -20,7 +20,7 @@ import (
 	"orogen/app/prefs"
 	"orogen/app/worker"
 	"orogen/brushes"
-	"orogen/sim/grid"
+	"orogen/sim/engine"
 	"orogen/ui/script"
 	"orogen/uplifttree"
 	"orogen/viewer"
@@ -102,19 +102,19 @@ type App struct {
 	path string // project file; "" for an untitled document
 
 	wk          *worker.Worker
-	sentUplift  uint64 // doc uplift version the engine has
-	sentChanged uint64 // doc change count the engine params reflect
-	sentEngine  string // the engine kind and graph samples the worker runs
+	sentUplift  uint64      // doc uplift version the engine has
+	sentChanged uint64      // doc change count the engine params reflect
+	sentEngine  engine.Kind // the engine kind and graph samples the worker runs
 	sentSamples int
 	// The stream graph's node count being typed (engineChooser).
 	samplesEdit   int32
 	samplesActive bool
 	rend          *renderer
-	sentParams    grid.Params
+	sentParams    engine.Params
 	lastErr       error
 	lastCmdErr    error
 	lag           sliderLag
-	lastSnap      *grid.Snapshot
+	lastSnap      *engine.Snapshot
 	lastOpts      viewer.Options
 	lastUpVer     uint64
 	mapImg        *ebiten.Image
@@ -128,7 +128,7 @@ type App struct {
 	lastWant3D bool
 	lastCam    viewer.Camera
 	lastGPU    bool
-	last3DSnap *grid.Snapshot
+	last3DSnap *engine.Snapshot
 	last3DAt   time.Time
 	lastW3     int
 	lastH3     int
@@ -152,7 +152,7 @@ type App struct {
 	target  float64 // the target height helper's input, metres
 	duty    float64 // the engine's share of wall time
 	plotBuf []float64
-	statsOf *grid.Snapshot // the snapshot maxH and meanH describe
+	statsOf *engine.Snapshot // the snapshot maxH and meanH describe
 	maxH    float64
 	meanH   float64
 	help    helpState

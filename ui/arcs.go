@@ -7,7 +7,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"orogen/sim/grid"
+	"orogen/sim/engine"
 	"orogen/viewer"
 )
 
@@ -18,7 +18,7 @@ import (
 type arcLayer struct {
 	list  *viewer.DrawList
 	shown bool
-	snap  *grid.Snapshot
+	snap  *engine.Snapshot
 	view  viewer.View
 	vp    viewport
 	opts  viewer.Options

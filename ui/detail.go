@@ -8,7 +8,7 @@ import (
 
 	"orogen/app/detail"
 	"orogen/app/worker"
-	"orogen/sim/grid"
+	"orogen/sim/engine"
 	"orogen/sim/hydro"
 )
 
@@ -25,7 +25,7 @@ type detailUI struct {
 
 // viewSnap is the snapshot the views draw: the detail pass's while one is
 // open, else the stream-power engine's.
-func (a *App) viewSnap() *grid.Snapshot {
+func (a *App) viewSnap() *engine.Snapshot {
 	if a.det.run != nil {
 		return a.det.run.Frame().Snap
 	}

@@ -9,10 +9,11 @@ import (
 	"github.com/AllenDang/cimgui-go/implot"
 
 	"orogen/app/doc"
+	"orogen/app/engines"
 	"orogen/app/run"
 	"orogen/app/worker"
 	"orogen/brushes"
-	"orogen/sim/grid"
+	"orogen/sim/engine"
 	"orogen/viewer"
 )
 
@@ -134,7 +135,7 @@ func (a *App) simulationWindow() {
 
 	if imgui.CollapsingHeaderTreeNodeFlagsV("Timings (ms per phase)", 0) {
 		var total float64
-		for i, n := range grid.PhaseNames {
+		for i, n := range engine.PhaseNames {
 			imgui.TextUnformatted(fmt.Sprintf("%-10s %6.2f", n, f.PhaseMs[i]))
 			total += f.PhaseMs[i]
 		}
@@ -156,14 +157,14 @@ func (a *App) simulationWindow() {
 func (a *App) engineChooser(f *worker.Frame) {
 	st := a.doc.Settings()
 	kind := int32(0)
-	if st.Engine == run.EngineGraph {
+	if st.Engine == engine.Graph {
 		kind = 1
 	}
 	imgui.SetNextItemWidth(120)
 	if imgui.ComboStrarr("engine", &kind, []string{"grid", "stream graph"}, 2) {
-		st.Engine = run.EngineGrid
+		st.Engine = engine.Grid
 		if kind == 1 {
-			st.Engine = run.EngineGraph
+			st.Engine = engine.Graph
 		} else {
 			st.Samples = 0
 		}
@@ -172,14 +173,14 @@ func (a *App) engineChooser(f *worker.Frame) {
 	if imgui.IsItemHovered() {
 		tooltip("grid: stream power on the raster cells (D8 routing).\nstream graph: the same equations on Poisson-disc nodes joined by Delaunay triangles (Cordonnier et al. 2016): rivers without the grid's 45° bias, cost per node. Changing it restarts the terrain.")
 	}
-	if st.Engine != run.EngineGraph {
+	if st.Engine != engine.Graph {
 		return
 	}
 	imgui.SameLine()
 	if a.samplesEdit == 0 || !a.samplesActive {
 		a.samplesEdit = int32(st.Samples)
 		if a.samplesEdit == 0 {
-			a.samplesEdit = int32(run.DefaultSamples(a.doc.Scene().Width, a.doc.Scene().Height))
+			a.samplesEdit = int32(engines.DefaultSamples(a.doc.Scene().Width, a.doc.Scene().Height))
 		}
 	}
 	imgui.SetNextItemWidth(90)
@@ -190,7 +191,7 @@ func (a *App) engineChooser(f *worker.Frame) {
 	}
 	if imgui.IsItemDeactivatedAfterEdit() {
 		n := int(a.samplesEdit)
-		if n == run.DefaultSamples(a.doc.Scene().Width, a.doc.Scene().Height) {
+		if n == engines.DefaultSamples(a.doc.Scene().Width, a.doc.Scene().Height) {
 			n = 0
 		}
 		st.Samples = n
@@ -324,8 +325,8 @@ func (a *App) setSlider(name string, v float64) error {
 	return a.doc.SetParams(p, "slider:"+name)
 }
 
-// targetHeight sets k from the steady-state peak h_max ~ 2.244·u/k (000
-// §6.2 with the paper's defaults: m = 0.5, n = 1).
+// targetHeight sets k from the steady-state peak h_max ~ 2.244·u/k
+// (Cordonnier et al. 2016, §6.2 with the paper's defaults: m = 0.5, n = 1).
 func (a *App) targetHeight() {
 	imgui.SetNextItemWidth(120)
 	imgui.InputDoubleV("target height (m)", &a.target, 100, 1000, "%.0f", 0)
@@ -345,7 +346,7 @@ func (a *App) targetHeight() {
 		}
 	}
 	if imgui.IsItemHovered() {
-		tooltip("Sets k so that the highest steady-state peak is near the target: h_max ~ 2.244·u/k (000 §6.2, m = 0.5, n = 1).")
+		tooltip("Sets k so that the highest steady-state peak is near the target: h_max ~ 2.244·u/k (Cordonnier et al. 2016, §6.2, m = 0.5, n = 1).")
 	}
 }
 

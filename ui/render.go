@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"orogen/sim/grid"
+	"orogen/sim/engine"
 	"orogen/viewer"
 )
 
@@ -14,7 +14,7 @@ import (
 // of the snapshot's, so an overlay shows strokes the engine has not seen
 // yet), and the 3D view of it for a camera and a picture size.
 type renderJob struct {
-	snap   *grid.Snapshot
+	snap   *engine.Snapshot
 	uplift []float32 // a copy owned by the job, or nil
 	opts   viewer.Options
 	pic    bool // make the 2D picture
@@ -46,8 +46,8 @@ type renderer struct {
 	wake     chan struct{}
 	quit     chan struct{}
 	done     sync.WaitGroup
-	mesh     *viewer.Mesh3D // owned by the goroutine
-	meshSnap *grid.Snapshot // what mesh was built from
+	mesh     *viewer.Mesh3D   // owned by the goroutine
+	meshSnap *engine.Snapshot // what mesh was built from
 	meshOpts viewer.Options3D
 	meshUp   []float32
 	list     viewer.DrawList
@@ -201,7 +201,7 @@ func (r *renderer) loop() {
 
 // draw3D rebuilds the mesh when the snapshot or the options changed, then
 // projects and fills the 3D picture for the job's camera.
-func (r *renderer) draw3D(j *renderJob, s *grid.Snapshot) {
+func (r *renderer) draw3D(j *renderJob, s *engine.Snapshot) {
 	var meshMs float64
 	if r.mesh == nil || r.meshSnap != j.snap || r.meshOpts != j.opts3 || !sameSlice(r.meshUp, j.uplift) {
 		t0 := time.Now()

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"orogen/sim/engine"
 	"orogen/sim/grid"
 	"orogen/sim/simtest"
 	"orogen/viewer"
@@ -15,7 +16,7 @@ import (
 func TestRendererStreams(t *testing.T) {
 	const n = 48
 	e, err := grid.New(grid.Config{W: n, H: n, Cell: 100, Up: simtest.Uniform(n, n, 5e-4), InitNoise: 1, Seed: 1,
-		Params: grid.DefaultParams()})
+		Params: engine.DefaultParams()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,7 +24,7 @@ func TestRendererStreams(t *testing.T) {
 	defer r.close()
 	opts3 := viewer.DefaultOptions3D()
 	var got2D, got3D int
-	var last *grid.Snapshot
+	var last *engine.Snapshot
 	deadline := time.Now().Add(20 * time.Second)
 	for step := 0; step < 20 || got2D == 0 || got3D == 0; step++ {
 		if time.Now().After(deadline) {

@@ -8,9 +8,11 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"orogen/app/engines"
 	"orogen/app/safefile"
 	"orogen/app/worker"
 	"orogen/brushes"
+	"orogen/sim/engine"
 	"orogen/ui/script"
 )
 
@@ -123,7 +125,8 @@ func (a *App) runCommand(c script.Command) error {
 		a.log.add(levelInfo, "set %s = %s", c.Args[0], c.Args[1])
 	case "engine":
 		st := a.doc.Settings()
-		st.Engine, st.Samples = c.Args[0], 0
+		st.Engine, _ = engine.ParseKind(c.Args[0]) // checked by script.Parse
+		st.Samples = 0
 		if len(c.Args) == 2 {
 			st.Samples, _ = c.Count(1)
 		}
@@ -131,7 +134,7 @@ func (a *App) runCommand(c script.Command) error {
 			return err
 		}
 		a.syncEngine()
-		a.log.add(levelInfo, "engine %s", engineLabel(st.Engine, st.Samples))
+		a.log.add(levelInfo, "engine %s", engines.Spec{Kind: st.Engine, Samples: st.Samples}.Label())
 	case "detail":
 		switch c.Args[0] {
 		case "start":

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"bytes"
-	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -12,10 +11,10 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"orogen/app/run"
+	"orogen/app/engines"
 	"orogen/app/safefile"
 	"orogen/app/worker"
-	"orogen/sim/grid"
+	"orogen/sim/engine"
 	"orogen/viewer"
 )
 
@@ -57,7 +56,7 @@ func (a *App) syncEngine() {
 			// A new engine kind or node count: the terrain restarts.
 			a.resetTerrain()
 		}
-		p, err := run.EngineParams(a.doc.Scene())
+		p, err := engines.Params(a.doc.Scene())
 		if err != nil {
 			a.log.add(levelError, "parameters not sent to the engine: %v", err)
 		} else if p != a.sentParams {
@@ -85,7 +84,7 @@ func (a *App) syncEngine() {
 // they shaped.
 type sliderLag struct {
 	waiting bool
-	want    grid.Params
+	want    engine.Params
 	steps   []int
 }
 
@@ -160,14 +159,14 @@ func (a *App) syncPicture() {
 func (a *App) resetTerrain() {
 	a.endDetail(false)
 	sc := a.doc.Scene()
-	cfg, err := run.EngineConfig(sc, copyField(a.doc.Uplift()), nil)
+	spec, err := engines.FromScene(sc, copyField(a.doc.Uplift()), nil)
 	if err != nil {
 		a.showError("Reset", err)
 		return
 	}
-	a.wk.Send(worker.Reset{Cfg: cfg, Engine: sc.Engine, Samples: sc.Samples})
-	a.sentEngine, a.sentSamples, a.sentParams = sc.Engine, sc.Samples, cfg.Params
-	a.log.add(levelInfo, "terrain reset to the flat start (%s)", engineLabel(sc.Engine, sc.Samples))
+	a.wk.Send(worker.Reset{Spec: spec})
+	a.sentEngine, a.sentSamples, a.sentParams = sc.Engine, sc.Samples, spec.Params
+	a.log.add(levelInfo, "terrain reset to the flat start (%s)", spec.Label())
 }
 
 // saveScreenshot writes the screen as a PNG (from Draw, after ImGui drew).
@@ -192,15 +191,4 @@ func (a *App) saveScreenshot(screen *ebiten.Image, path string) {
 // rectOf returns the cells a map-coordinate rectangle touches.
 func rectOf(x0, y0, x1, y1 float64) image.Rectangle {
 	return image.Rect(int(x0)-1, int(y0)-1, int(x1)+2, int(y1)+2)
-}
-
-// engineLabel names an engine for the log.
-func engineLabel(kind string, samples int) string {
-	if kind != run.EngineGraph {
-		return "grid engine"
-	}
-	if samples == 0 {
-		return "stream graph, default nodes"
-	}
-	return fmt.Sprintf("stream graph, %d nodes", samples)
 }

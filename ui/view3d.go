@@ -12,7 +12,7 @@ import (
 
 	"orogen/app/project"
 	"orogen/app/safefile"
-	"orogen/sim/grid"
+	"orogen/sim/engine"
 	"orogen/viewer"
 )
 
@@ -82,7 +82,7 @@ func newView3D() view3D {
 
 // fitTo fits the camera to s (the project's saved yaw, pitch and distance
 // when there are some).
-func (v *view3D) fitTo(s *grid.Snapshot) {
+func (v *view3D) fitTo(s *engine.Snapshot) {
 	yaw, pitch := float64(viewer.DefaultYawDeg), float64(viewer.DefaultPitchDeg)
 	if v.savedCam.Distance > 0 {
 		yaw, pitch = v.savedCam.Yaw, v.savedCam.Pitch

@@ -16,6 +16,7 @@ import (
 
 	"orogen/app/project"
 	"orogen/app/rasterio"
+	"orogen/sim/engine"
 )
 
 // The real-window test: it builds orogen, opens the window on the display
@@ -246,7 +247,7 @@ quit
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pg.Scene.Engine != "graph" || pg.Scene.Samples != 20000 {
+	if pg.Scene.Engine != engine.Graph || pg.Scene.Samples != 20000 {
 		t.Errorf("saved engine %q with %d samples; want graph, 20000", pg.Scene.Engine, pg.Scene.Samples)
 	}
 	gh, err := rasterio.ReadHeights(filepath.Join(dir, "graph-height.png"))

@@ -3,12 +3,11 @@ package viewer
 import (
 	"image"
 	"math"
-
-	"orogen/sim/grid"
+	"orogen/sim/engine"
 )
 
 // StreamArcs returns in dst (its chunks reused) the stream arcs of s (the
-// stream graph's, grid.Snapshot.Arcs) that carry at least
+// stream graph's, engine.Snapshot.Arcs) that carry at least
 // o.RiverThresholdM2, as opaque quads in the river colour on a screenW ×
 // screenH screen looking at the map through v. An arc is as wide as a
 // river cell of the same drainage area in Relief (1 cell at the
@@ -19,7 +18,7 @@ import (
 // set, so rivers end at the shore, as in Relief. Arcs wholly off the
 // screen are skipped. The list is drawn with Ebiten's DrawTriangles or
 // RasterizeDrawList.
-func StreamArcs(dst *DrawList, s *grid.Snapshot, v View, screenW, screenH int, o Options) *DrawList {
+func StreamArcs(dst *DrawList, s *engine.Snapshot, v View, screenW, screenH int, o Options) *DrawList {
 	if dst == nil {
 		dst = &DrawList{}
 	}
@@ -89,7 +88,7 @@ func StreamArcs(dst *DrawList, s *grid.Snapshot, v View, screenW, screenH int, o
 
 // drawArcs draws the snapshot's stream arcs over a Relief picture (one
 // pixel per cell).
-func drawArcs(dst *image.RGBA, s *grid.Snapshot, o Options) {
+func drawArcs(dst *image.RGBA, s *engine.Snapshot, o Options) {
 	v := View{CenterX: float64(s.W) / 2, CenterY: float64(s.H) / 2, Zoom: 1}
 	RasterizeDrawList(dst, StreamArcs(nil, s, v, s.W, s.H, o))
 }

@@ -3,15 +3,14 @@ package viewer
 import (
 	"image"
 	"math"
+	"orogen/sim/engine"
 	"testing"
-
-	"orogen/sim/grid"
 )
 
 // flatSnap is a w×h flat snapshot with the given arcs.
-func flatSnap(w, h int, arcs []grid.Arc) *grid.Snapshot {
+func flatSnap(w, h int, arcs []engine.Arc) *engine.Snapshot {
 	n := w * h
-	s := &grid.Snapshot{W: w, H: h, Cell: 100, Height: make([]float32, n), Area: make([]float32, n),
+	s := &engine.Snapshot{W: w, H: h, Cell: 100, Height: make([]float32, n), Area: make([]float32, n),
 		Receivers: make([]int32, n), Water: make([]float32, n), Arcs: arcs}
 	for i := range s.Receivers {
 		s.Receivers[i] = int32(i)
@@ -43,7 +42,7 @@ func pixel(img *image.RGBA, x, y int) [4]uint8 {
 func TestStreamArcs(t *testing.T) {
 	o := DefaultOptions()
 	thr := float32(o.RiverThresholdM2)
-	arcs := []grid.Arc{
+	arcs := []engine.Arc{
 		{X0: 5.5, Y0: 10.5, X1: 55.5, Y1: 10.5, Area: thr},       // 1 px at zoom 1
 		{X0: 5.5, Y0: 30.5, X1: 55.5, Y1: 30.5, Area: thr * 1e2}, // 1 + 2·1.5 = 4 px
 		{X0: 5.5, Y0: 50.5, X1: 55.5, Y1: 50.5, Area: thr / 2},   // below the threshold
@@ -92,11 +91,11 @@ func TestStreamArcs(t *testing.T) {
 func TestStreamArcsView(t *testing.T) {
 	o := DefaultOptions()
 	thr := float32(o.RiverThresholdM2)
-	var arcs []grid.Arc
+	var arcs []engine.Arc
 	for i := range 40000 {
 		x := float32(i%200) + 0.25
 		y := float32(i/200) + 0.25
-		arcs = append(arcs, grid.Arc{X0: x, Y0: y, X1: x + 0.5, Y1: y + 0.5, Area: thr})
+		arcs = append(arcs, engine.Arc{X0: x, Y0: y, X1: x + 0.5, Y1: y + 0.5, Area: thr})
 	}
 	s := flatSnap(200, 200, arcs)
 	d := StreamArcs(nil, s, View{CenterX: 100, CenterY: 100, Zoom: 4}, 800, 800, o)

@@ -3,8 +3,7 @@ package viewer
 import (
 	"fmt"
 	"math"
-
-	"orogen/sim/grid"
+	"orogen/sim/engine"
 )
 
 // Camera limits and defaults.
@@ -257,14 +256,14 @@ func (f *frame) ground(sx, sy, z, reach float64) (gx, gy float64, ok bool) {
 // exaggeration, from the shortest distance at which the whole terrain (the
 // box of the map and its height range) is on a square screen with a 5%
 // margin; any wider screen shows it too. See FitCameraAspect.
-func FitCamera(s *grid.Snapshot, exaggeration float64, yaw, pitch float64) Camera {
+func FitCamera(s *engine.Snapshot, exaggeration float64, yaw, pitch float64) Camera {
 	return FitCameraAspect(s, exaggeration, yaw, pitch, 1)
 }
 
 // FitCameraAspect is FitCamera for a screen aspect (width / height): the
 // UI's "fit to terrain" and "reset" for its viewport. A non-positive or
 // non-finite aspect is taken as 1, a bad exaggeration as 1.
-func FitCameraAspect(s *grid.Snapshot, exaggeration float64, yaw, pitch, aspect float64) Camera {
+func FitCameraAspect(s *engine.Snapshot, exaggeration float64, yaw, pitch, aspect float64) Camera {
 	checkSnapshot(s)
 	if !(exaggeration > 0) || math.IsInf(exaggeration, 0) {
 		exaggeration = 1

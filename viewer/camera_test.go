@@ -3,10 +3,9 @@ package viewer
 import (
 	"math"
 	"math/rand/v2"
+	"orogen/sim/engine"
 	"strings"
 	"testing"
-
-	"orogen/sim/grid"
 )
 
 // testCameras returns cameras spread over every yaw, pitch, distance and
@@ -93,7 +92,7 @@ func TestZoomClamps(t *testing.T) {
 
 // cornersOnScreen reports the first corner of the terrain box of s that is
 // off a w × h screen for c.
-func cornersOnScreen(s *grid.Snapshot, ex float64, c Camera, w, h float64) (bad [3]float64, ok bool) {
+func cornersOnScreen(s *engine.Snapshot, ex float64, c Camera, w, h float64) (bad [3]float64, ok bool) {
 	lo, hi := minMax(s.Height)
 	for _, x := range []float64{0, float64(s.W) * s.Cell} {
 		for _, y := range []float64{0, float64(s.H) * s.Cell} {
@@ -114,7 +113,7 @@ func TestFitCameraShowsTheWholeTerrain(t *testing.T) {
 		wide.Height[i] = float32(i % 7 * 100)
 	}
 	flat := plain(50, 50, make([]float32, 2500))
-	for _, s := range []*grid.Snapshot{synthetic(), wide, flat} {
+	for _, s := range []*engine.Snapshot{synthetic(), wide, flat} {
 		for _, ex := range []float64{1, 5} {
 			for yaw := 0.0; yaw < 360; yaw += 30 {
 				for _, pitch := range []float64{5, 20, 45, 89} {

@@ -5,16 +5,15 @@ import (
 	"image"
 	"math"
 	"math/rand/v2"
+	"orogen/sim/engine"
 	"slices"
 	"testing"
 	"unsafe"
-
-	"orogen/sim/grid"
 )
 
 // heights returns a w×h snapshot with 100 m cells and heights f(x, y).
-func heights(w, h int, f func(x, y int) float32) *grid.Snapshot {
-	s := &grid.Snapshot{W: w, H: h, Cell: 100, Height: make([]float32, w*h)}
+func heights(w, h int, f func(x, y int) float32) *engine.Snapshot {
+	s := &engine.Snapshot{W: w, H: h, Cell: 100, Height: make([]float32, w*h)}
 	for y := range h {
 		for x := range w {
 			s.Height[y*w+x] = f(x, y)
@@ -28,7 +27,7 @@ func heights(w, h int, f func(x, y int) float32) *grid.Snapshot {
 // at (4750..4850, 4750..4850), and the plane reaches 4.8 km beyond it on
 // every side, enough for a ray at 20° through the tower's upper half to
 // reach the ground behind it.
-func towerScene() *grid.Snapshot {
+func towerScene() *engine.Snapshot {
 	return heights(96, 96, func(x, y int) float32 {
 		if x >= 47 && x <= 48 && y >= 47 && y <= 48 {
 			return 1500
@@ -40,7 +39,7 @@ func towerScene() *grid.Snapshot {
 // wallScene is a 96×96 plane at 0 m with a wall 1500 m tall on columns
 // 47..48, rows 20..75: a ridge along y centred on x = 4800 m, with 4.8 km
 // of plane on either side.
-func wallScene() *grid.Snapshot {
+func wallScene() *engine.Snapshot {
 	return heights(96, 96, func(x, y int) float32 {
 		if x >= 47 && x <= 48 && y >= 20 && y <= 75 {
 			return 1500
@@ -86,7 +85,7 @@ func reversed(d *DrawList) *DrawList {
 // it must stay pure ground.
 type occluderCase struct {
 	name  string
-	s     *grid.Snapshot
+	s     *engine.Snapshot
 	cam   Camera
 	cover [][3]float64 // world points inside the occluder
 	front [][3]float64 // ground points between the eye and the occluder
@@ -300,7 +299,7 @@ func visibilityErrors(cam Camera, w, h int, ts []tri) (checked, wrong int) {
 }
 
 // rough returns a w×h terrain of random bumps up to amp metres.
-func rough(w, h int, amp float64, seed uint64) *grid.Snapshot {
+func rough(w, h int, amp float64, seed uint64) *engine.Snapshot {
 	r := rand.New(rand.NewPCG(seed, seed))
 	return heights(w, h, func(int, int) float32 { return float32(r.Float64() * amp) })
 }
@@ -315,7 +314,7 @@ func TestPainterMatchesDepthBuffer(t *testing.T) {
 	const w, h = 160, 120
 	scenes := []struct {
 		name string
-		s    *grid.Snapshot
+		s    *engine.Snapshot
 		mesh int
 	}{
 		{"tower", towerScene(), 96},

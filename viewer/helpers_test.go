@@ -5,20 +5,21 @@ import (
 	"sync"
 	"testing"
 
+	"orogen/sim/engine"
 	"orogen/sim/grid"
 	"orogen/sim/simtest"
 )
 
 var (
 	terrainMu sync.Mutex
-	terrains  = map[int]*grid.Snapshot{}
+	terrains  = map[int]*engine.Snapshot{}
 )
 
 // terrain returns the snapshot of a seeded n×n grid engine after a few
 // steps on a rough initial terrain (depressions at all scales, so lakes)
 // under a cone of uplift (so rivers), 50 km across. Shared between tests
 // and benchmarks.
-func terrain(tb testing.TB, n int) *grid.Snapshot {
+func terrain(tb testing.TB, n int) *engine.Snapshot {
 	terrainMu.Lock()
 	defer terrainMu.Unlock()
 	if s, ok := terrains[n]; ok {
@@ -31,7 +32,7 @@ func terrain(tb testing.TB, n int) *grid.Snapshot {
 	}
 	e, err := grid.New(grid.Config{
 		W: n, H: n, Cell: cell, Up: up, Init: simtest.Rough(n, n, 800, 1),
-		Seed: 1, Params: grid.DefaultParams(),
+		Seed: 1, Params: engine.DefaultParams(),
 	})
 	if err != nil {
 		tb.Fatal(err)

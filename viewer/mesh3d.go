@@ -4,7 +4,7 @@ import (
 	"math"
 	"sync"
 
-	"orogen/sim/grid"
+	"orogen/sim/engine"
 	"orogen/sim/parallel"
 )
 
@@ -142,7 +142,7 @@ func (a *meshAcc) reset(n int) {
 // softens shadow edges over about one mesh cell. The sweep is serial (a
 // few ms at 512²); everything else runs over rows on sim/parallel's
 // workers, and the mesh is bit-identical for any GOMAXPROCS.
-func BuildMesh3D(dst *Mesh3D, s *grid.Snapshot, o Options3D) *Mesh3D {
+func BuildMesh3D(dst *Mesh3D, s *engine.Snapshot, o Options3D) *Mesh3D {
 	checkSnapshot(s)
 	o = o.sanitized()
 	m := dst
@@ -244,7 +244,7 @@ func blockBounds(dst []int, cells, n int) []int {
 // meshBuild holds what every row of one BuildMesh3D needs.
 type meshBuild struct {
 	m *Mesh3D
-	s *grid.Snapshot
+	s *engine.Snapshot
 	o Options3D
 
 	water, rivers, uplift bool

@@ -3,12 +3,11 @@ package viewer
 import (
 	"math"
 	"math/rand/v2"
+	"orogen/sim/engine"
 	"runtime"
 	"slices"
 	"strings"
 	"testing"
-
-	"orogen/sim/grid"
 )
 
 // TestDecimationKeepsHeightsInTheirBlocks builds the mesh of a 2048² grid
@@ -121,7 +120,7 @@ func TestLakesAreFlatAtTheirSpillLevel(t *testing.T) {
 // riverScene is a flat 40×60 plane with a river along column 20 whose
 // drainage area grows from the threshold (row 10) to 10⁴ times it (row
 // 59); 1 cell elsewhere.
-func riverScene(thr float64) *grid.Snapshot {
+func riverScene(thr float64) *engine.Snapshot {
 	s := heights(40, 60, func(int, int) float32 { return 100 })
 	s.Area = make([]float32, 40*60)
 	for y := range 60 {

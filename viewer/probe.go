@@ -3,8 +3,7 @@ package viewer
 import (
 	"image"
 	"math"
-
-	"orogen/sim/grid"
+	"orogen/sim/engine"
 )
 
 // Readout is what the map shows about the cell under the cursor. Fields
@@ -21,7 +20,7 @@ type Readout struct {
 
 // Probe returns the readout at map point (mx, my), which lies in cell
 // (floor(mx), floor(my)); ok is false outside the map.
-func Probe(s *grid.Snapshot, mx, my float64) (r Readout, ok bool) {
+func Probe(s *engine.Snapshot, mx, my float64) (r Readout, ok bool) {
 	checkSnapshot(s)
 	if !(mx >= 0 && my >= 0 && mx < float64(s.W) && my < float64(s.H)) {
 		return Readout{}, false
@@ -52,7 +51,7 @@ const ArrowLength = 0.75
 // own receiver) have none, nor has a snapshot without Receivers. When r
 // holds more than maxArrows cells, rows and columns are subsampled with
 // one even stride, centred in r, so at most maxArrows arrows come back.
-func Arrows(s *grid.Snapshot, r image.Rectangle, maxArrows int) [][4]float32 {
+func Arrows(s *engine.Snapshot, r image.Rectangle, maxArrows int) [][4]float32 {
 	checkSnapshot(s)
 	r = r.Intersect(image.Rect(0, 0, s.W, s.H))
 	if s.Receivers == nil || r.Empty() || maxArrows <= 0 {

@@ -3,9 +3,8 @@ package viewer
 import (
 	"image"
 	"math"
+	"orogen/sim/engine"
 	"testing"
-
-	"orogen/sim/grid"
 )
 
 func TestProbe(t *testing.T) {
@@ -60,7 +59,7 @@ func TestSlopeDeg(t *testing.T) {
 
 // receiversEast returns a 6×4 snapshot where every cell drains east, the
 // east column being outlets.
-func receiversEast() *grid.Snapshot {
+func receiversEast() *engine.Snapshot {
 	s := plain(6, 4, make([]float32, 24))
 	s.Receivers = make([]int32, 24)
 	for y := range 4 {

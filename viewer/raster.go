@@ -4,7 +4,7 @@ import (
 	"image"
 	"math"
 
-	"orogen/sim/grid"
+	"orogen/sim/engine"
 	"orogen/sim/parallel"
 )
 
@@ -32,7 +32,7 @@ var (
 // RasterizeDrawList over FillSky. It is the software path of the CLI's
 // `orogen render --view 3d` and of the tests; the app draws the same draw
 // list with Ebiten. It panics if dst is nil or empty.
-func Render3D(dst *image.RGBA, s *grid.Snapshot, cam Camera, o Options3D) *image.RGBA {
+func Render3D(dst *image.RGBA, s *engine.Snapshot, cam Camera, o Options3D) *image.RGBA {
 	if dst == nil || dst.Rect.Empty() {
 		panic("viewer: Render3D needs a non-empty destination image")
 	}

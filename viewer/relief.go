@@ -8,7 +8,7 @@ import (
 	"math/bits"
 	"sync"
 
-	"orogen/sim/grid"
+	"orogen/sim/engine"
 	"orogen/sim/parallel"
 )
 
@@ -43,7 +43,7 @@ const (
 // Lake cells are not river sources when lakes are drawn, so rivers end at
 // the shore. A snapshot with stream arcs (the stream graph's) has its
 // rivers drawn as arcs instead (StreamArcs), over everything else.
-func Relief(dst *image.RGBA, s *grid.Snapshot, o Options) *image.RGBA {
+func Relief(dst *image.RGBA, s *engine.Snapshot, o Options) *image.RGBA {
 	checkSnapshot(s)
 	o = o.sanitized()
 	w, h := s.W, s.H
@@ -71,7 +71,7 @@ func Relief(dst *image.RGBA, s *grid.Snapshot, o Options) *image.RGBA {
 }
 
 // checkSnapshot panics on a snapshot no caller should hold.
-func checkSnapshot(s *grid.Snapshot) {
+func checkSnapshot(s *engine.Snapshot) {
 	if s == nil {
 		panic("viewer: nil snapshot")
 	}
@@ -106,7 +106,7 @@ func checkSnapshot(s *grid.Snapshot) {
 // renderer holds what every row of one Relief call needs. Rows only read
 // it (and write their own pixels and row buffers).
 type renderer struct {
-	s    *grid.Snapshot
+	s    *engine.Snapshot
 	o    Options
 	w, h int
 
@@ -157,7 +157,7 @@ var (
 	rowPool     = sync.Pool{New: func() any { return new(rowBuf) }}
 )
 
-func newRenderer(s *grid.Snapshot, o Options) *renderer {
+func newRenderer(s *engine.Snapshot, o Options) *renderer {
 	r := &renderer{s: s, o: o, w: s.W, h: s.H}
 	az := o.LightAzimuthDeg * math.Pi / 180
 	alt := o.LightAltitudeDeg * math.Pi / 180
@@ -471,7 +471,7 @@ func (r *renderer) overlay(x, y int) rgb {
 
 // slopeDeg returns the steepest-descent slope at cell (x, y) in degrees:
 // the largest drop per metre to any of the 8 neighbours (0 for a pit).
-func slopeDeg(s *grid.Snapshot, x, y int) float64 {
+func slopeDeg(s *engine.Snapshot, x, y int) float64 {
 	h := s.Height
 	z := float64(h[y*s.W+x])
 	var best float64

@@ -9,13 +9,12 @@ import (
 	"image/png"
 	"math"
 	"math/rand/v2"
+	"orogen/sim/engine"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
-
-	"orogen/sim/grid"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden images in testdata/")
@@ -25,9 +24,9 @@ var update = flag.Bool("update", false, "rewrite the golden images in testdata/"
 // pit on the north-east flank holding a lake up to a flat level, drainage
 // area growing as the square of the distance from the peak along the
 // valleys (one cell elsewhere), and a Gaussian dome of uplift.
-func synthetic() *grid.Snapshot {
+func synthetic() *engine.Snapshot {
 	const n, cell = 64, 100.0
-	s := &grid.Snapshot{W: n, H: n, Cell: cell,
+	s := &engine.Snapshot{W: n, H: n, Cell: cell,
 		Height: make([]float32, n*n), Area: make([]float32, n*n), Water: make([]float32, n*n),
 		Uplift: make([]float32, n*n)}
 	const c = n / 2 // the peak sits on a cell, so the valley axes are cells
@@ -164,8 +163,8 @@ func TestReliefGolden(t *testing.T) {
 
 // plain returns a w×h snapshot of the given heights with 100 m cells and
 // no other field.
-func plain(w, h int, hgt []float32) *grid.Snapshot {
-	return &grid.Snapshot{W: w, H: h, Cell: 100, Height: hgt}
+func plain(w, h int, hgt []float32) *engine.Snapshot {
+	return &engine.Snapshot{W: w, H: h, Cell: 100, Height: hgt}
 }
 
 // plane returns heights rising by gx and gy metres per metre east and south.
@@ -410,14 +409,14 @@ func TestReliefOddShapesAndValues(t *testing.T) {
 	huge := []float32{3e38, -3e38, 0, 1e30, -1e30, 3e38}
 	cases := []struct {
 		name string
-		s    *grid.Snapshot
+		s    *engine.Snapshot
 	}{
 		{"1×1", plain(1, 1, []float32{42})},
 		{"1×N", plain(1, 6, []float32{0, 10, 20, 10, 0, 5})},
 		{"N×1", plain(6, 1, []float32{0, 10, 20, 10, 0, 5})},
 		{"flat", plain(5, 4, make([]float32, 20))},
 		{"huge", plain(3, 2, huge)},
-		{"huge with all fields", func() *grid.Snapshot {
+		{"huge with all fields", func() *engine.Snapshot {
 			s := plain(3, 2, huge)
 			s.Area, s.Water, s.Uplift = huge, []float32{0, 3e38, 1, 0, 0, 0}, huge
 			return s
@@ -458,14 +457,14 @@ func TestReliefOddShapesAndValues(t *testing.T) {
 func TestReliefMisusePanics(t *testing.T) {
 	cases := []struct {
 		name string
-		s    *grid.Snapshot
+		s    *engine.Snapshot
 	}{
 		{"nil", nil},
 		{"short height", plain(3, 3, make([]float32, 8))},
 		{"zero size", plain(0, 3, nil)},
-		{"bad cell", &grid.Snapshot{W: 1, H: 1, Cell: 0, Height: []float32{0}}},
-		{"short area", func() *grid.Snapshot { s := plain(2, 2, make([]float32, 4)); s.Area = []float32{}; return s }()},
-		{"long water", func() *grid.Snapshot { s := plain(2, 2, make([]float32, 4)); s.Water = make([]float32, 5); return s }()},
+		{"bad cell", &engine.Snapshot{W: 1, H: 1, Cell: 0, Height: []float32{0}}},
+		{"short area", func() *engine.Snapshot { s := plain(2, 2, make([]float32, 4)); s.Area = []float32{}; return s }()},
+		{"long water", func() *engine.Snapshot { s := plain(2, 2, make([]float32, 4)); s.Water = make([]float32, 5); return s }()},
 	}
 	for _, tc := range cases {
 		func() {

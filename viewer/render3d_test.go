@@ -3,10 +3,9 @@ package viewer
 import (
 	"image"
 	"math"
+	"orogen/sim/engine"
 	"path/filepath"
 	"testing"
-
-	"orogen/sim/grid"
 )
 
 func newRGBA(w, h int) *image.RGBA { return image.NewRGBA(image.Rect(0, 0, w, h)) }
@@ -16,9 +15,9 @@ func newRGBA(w, h int) *image.RGBA { return image.NewRGBA(image.Rect(0, 0, w, h)
 // every 16 cells that carry rivers down to the north and south edges, the
 // drainage area on each valley axis growing with the distance from the
 // crest.
-func ridge() *grid.Snapshot {
+func ridge() *engine.Snapshot {
 	const w, h, cell = 96, 64, 100.0
-	s := &grid.Snapshot{W: w, H: h, Cell: cell, Height: make([]float32, w*h), Area: make([]float32, w*h)}
+	s := &engine.Snapshot{W: w, H: h, Cell: cell, Height: make([]float32, w*h), Area: make([]float32, w*h)}
 	for y := range h {
 		for x := range w {
 			d := math.Abs(float64(y) - 31.5) // from the crest, cells
@@ -47,7 +46,7 @@ func ridge() *grid.Snapshot {
 func TestRender3DGolden(t *testing.T) {
 	cases := []struct {
 		name string
-		s    *grid.Snapshot
+		s    *engine.Snapshot
 		yaw  float64
 		edit func(*Options3D)
 	}{

@@ -25,7 +25,7 @@ import (
 	"time"
 
 	"orogen/sim"
-	"orogen/sim/grid"
+	"orogen/sim/engine"
 	"orogen/sim/hydro"
 )
 
@@ -41,7 +41,7 @@ type Frame struct {
 	// Snap is the engine's state as the viewer draws it: Height the
 	// terrain, Water the water depth where at least ShownDepthM, Sediment
 	// and Hardness; no drainage or receivers. Time is in seconds.
-	Snap    *grid.Snapshot
+	Snap    *engine.Snapshot
 	Stats   hydro.StepStats
 	Params  hydro.Params
 	Running bool
@@ -201,24 +201,9 @@ func (r *Runner) step() {
 // publish snapshots the engine into a new frame.
 func (r *Runner) publish(running bool) {
 	s := r.e.Snapshot()
-	water := s.Water
-	shown := make([]float32, len(water))
-	for i, d := range water {
-		if d >= ShownDepthM {
-			shown[i] = d
-		}
-	}
-	st := s.Stats
 	f := &Frame{
-		Snap: &grid.Snapshot{
-			W: s.W, H: s.H, Cell: s.Cell, Step: s.Step, Time: s.Time,
-			Stats:    grid.StepStats{Step: st.Step, Time: st.Time, MaxDh: st.MaxDh, Total: st.Total},
-			Height:   s.Terrain,
-			Water:    shown,
-			Sediment: s.Sediment,
-			Hardness: s.Hardness,
-		},
-		Stats: st, Params: s.Param, Running: running,
+		Snap:  s.View(ShownDepthM),
+		Stats: s.Stats, Params: s.Param, Running: running,
 		Warning: r.e.Warning(), Err: r.err,
 	}
 	if n := len(r.rate); running && n > 1 {

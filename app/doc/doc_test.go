@@ -23,6 +23,7 @@ import (
 	"orogen/app/scene"
 	"orogen/brushes"
 	"orogen/sim"
+	"orogen/sim/engine"
 	"orogen/uplifttree"
 )
 
@@ -260,7 +261,7 @@ func TestUndoRedoExact(t *testing.T) {
 		{"umax", func() error { return d.SetUmax(d.Scene().Uplift.UmaxMPerYr*3, "") }},
 		{"settings", func() error {
 			s := d.Settings()
-			s.Seed, s.Engine = 99, "graph"
+			s.Seed, s.Engine = 99, engine.Graph
 			return d.SetSettings(s, "")
 		}},
 		{"import", func() error { return d.ImportUpliftImage(img) }},
@@ -676,7 +677,7 @@ func TestBadInput(t *testing.T) {
 	p2 := d.Scene().Params
 	p2.Edges = scene.Edges{North: "closed", South: "closed", East: "closed", West: "closed"}
 	s := d.Settings()
-	s.Engine = "quantum"
+	s.Engine = engine.Kind(9)
 	root, _ := d.Tree().Node(d.Tree().Root())
 	child := root.Children[0]
 	errs := []struct {
@@ -697,7 +698,7 @@ func TestBadInput(t *testing.T) {
 		{"bad k", d.SetParams(p, "k"), "params.k"},
 		{"all edges closed", d.SetParams(p2, ""), "closed"},
 		{"NaN umax", d.SetUmax(math.NaN(), ""), "umax"},
-		{"bad engine", d.SetSettings(s, ""), "quantum"},
+		{"bad engine", d.SetSettings(s, ""), "Kind(9)"},
 		{"missing image", d.ImportUpliftImage("/nonexistent/x.png"), "x.png"},
 		{"bad view", d.SetView(project.View{}), "view.mode"},
 	}

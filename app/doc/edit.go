@@ -12,6 +12,7 @@ import (
 	"orogen/app/project"
 	"orogen/app/scene"
 	"orogen/brushes"
+	"orogen/sim/engine"
 	"orogen/uplifttree"
 )
 
@@ -302,8 +303,8 @@ func (d *Doc) SetUmax(u float64, merge string) error {
 type Settings struct {
 	Name            string
 	Description     string
-	Engine          string // "grid" or "graph"
-	Samples         int    // graph nodes, 0 for the default
+	Engine          engine.Kind
+	Samples         int // graph nodes, 0 for the default
 	Seed            uint64
 	Steps           int
 	UntilConverged  bool

@@ -18,7 +18,7 @@ import (
 	"strings"
 
 	"orogen/app/rasterio"
-	"orogen/sim/grid"
+	"orogen/sim/engine"
 )
 
 // Names are the masks Masks writes, in order, without extension.
@@ -27,7 +27,7 @@ var Names = []string{"drainage", "rivers", "water", "slope", "uplift"}
 // Masks writes the masks of s into dir as NAME+ext (".png", ".r16" or
 // ".tif"), rivers where the drainage area is at least thresholdM2. The
 // uplift mask is skipped when s has none. It returns the files written.
-func Masks(dir, ext string, s *grid.Snapshot, thresholdM2 float64) ([]string, error) {
+func Masks(dir, ext string, s *engine.Snapshot, thresholdM2 float64) ([]string, error) {
 	ext = strings.ToLower(ext)
 	if ext != ".png" && ext != ".r16" && ext != ".tif" {
 		return nil, fmt.Errorf("export: mask format %q: want .png, .r16 or .tif", ext)
@@ -57,7 +57,7 @@ func Masks(dir, ext string, s *grid.Snapshot, thresholdM2 float64) ([]string, er
 
 // Mask computes one named mask of s (nil for uplift when s has none, or an
 // unknown name).
-func Mask(name string, s *grid.Snapshot, thresholdM2 float64) []float32 {
+func Mask(name string, s *engine.Snapshot, thresholdM2 float64) []float32 {
 	n := s.W * s.H
 	switch name {
 	case "drainage":
@@ -85,7 +85,7 @@ func Mask(name string, s *grid.Snapshot, thresholdM2 float64) []float32 {
 
 // slope is the angle of steepest descent from each cell to its receiver,
 // degrees.
-func slope(s *grid.Snapshot) []float32 {
+func slope(s *engine.Snapshot) []float32 {
 	out := make([]float32, s.W*s.H)
 	for i, r := range s.Receivers {
 		j := int(r)

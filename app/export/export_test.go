@@ -8,14 +8,14 @@ import (
 	"testing"
 
 	"orogen/app/rasterio"
-	"orogen/sim/grid"
+	"orogen/sim/engine"
 )
 
 // ramp is a 4×3 snapshot: heights rise eastward by 10 m a 100 m cell, every
 // cell drains to its west neighbour, column 0 are outlets.
-func ramp() *grid.Snapshot {
+func ramp() *engine.Snapshot {
 	w, h := 4, 3
-	s := &grid.Snapshot{W: w, H: h, Cell: 100, Height: make([]float32, w*h), Area: make([]float32, w*h),
+	s := &engine.Snapshot{W: w, H: h, Cell: 100, Height: make([]float32, w*h), Area: make([]float32, w*h),
 		Receivers: make([]int32, w*h), Water: make([]float32, w*h), Uplift: make([]float32, w*h)}
 	for y := range h {
 		for x := range w {

@@ -5,12 +5,12 @@ import (
 	"sync"
 	"testing"
 
-	"orogen/sim/grid"
+	"orogen/sim/engine"
 )
 
 var (
 	warmMu  sync.Mutex
-	warmed  = map[int]*grid.Engine{}
+	warmed  = map[int]engine.Engine{}
 	warmups = 50
 )
 
@@ -18,7 +18,7 @@ var (
 // warm-up steps, shared between the benchmark's calibration runs. The
 // hillslope term is switched on (κ = 0.01 m²/yr; the preset has it off) so
 // that every phase does its work, and its pits keep the lake code busy.
-func warmEngine(b *testing.B, n int) *grid.Engine {
+func warmEngine(b *testing.B, n int) engine.Engine {
 	warmMu.Lock()
 	defer warmMu.Unlock()
 	if e, ok := warmed[n]; ok {
@@ -37,7 +37,7 @@ func warmEngine(b *testing.B, n int) *grid.Engine {
 
 func benchmarkStep(b *testing.B, n int) {
 	e := warmEngine(b, n)
-	var phases [grid.NumPhases]float64
+	var phases [engine.NumPhases]float64
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
@@ -47,7 +47,7 @@ func benchmarkStep(b *testing.B, n int) {
 		}
 	}
 	b.StopTimer()
-	for i, name := range grid.PhaseNames {
+	for i, name := range engine.PhaseNames {
 		b.ReportMetric(phases[i]/float64(b.N), name+"-ms")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"orogen/app/engines"
 	"orogen/app/rasterio"
 )
 
@@ -29,7 +30,7 @@ func TestGraphRun(t *testing.T) {
 	if job.Graph == nil {
 		t.Fatal("Prepare: no graph job for engine graph")
 	}
-	if n, want := job.Graph.Mesh.N, DefaultSamples(128, 128); math.Abs(float64(n-want)) > 0.1*float64(want) {
+	if n, want := job.Graph.Mesh.N, engines.DefaultSamples(128, 128); math.Abs(float64(n-want)) > 0.1*float64(want) {
 		t.Errorf("nodes: got %d; want about %d (10 %%: poisson.Density's spread is 0.3 %%, the border adds a few %%)", n, want)
 	}
 	if _, err := job.Run(context.Background()); err != nil {
@@ -118,11 +119,11 @@ func TestGraphBadSamples(t *testing.T) {
 // with both engines, the graph with as many nodes as the grid has cells,
 // and compares the mean and maximum heights. The 10 % tolerance is the
 // issue's: both discretize the same stream-power law, but D8 routing and
-// a Delaunay graph give different flow paths (000 §4.2), so drainage areas
-// and with them steady-state slopes differ by a few percent. Measured:
-// max 3214 m vs 3239 m (0.8 %), mean 427 m vs 440 m (3 %). At the default
-// node count (size²/4) the mean is 12 % lower (386 m): the coarser graph
-// resolves fewer, longer channels.
+// a Delaunay graph give different flow paths (Cordonnier et al. 2016, §4.2),
+// so drainage areas and with them steady-state slopes differ by a few
+// percent. Measured: max 3214 m vs 3239 m (0.8 %), mean 427 m vs 440 m (3 %).
+// At the default node count (size²/4) the mean is 12 % lower (386 m): the
+// coarser graph resolves fewer, longer channels.
 func TestGraphMatchesGrid(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs two engines to steady state")
@@ -172,7 +173,7 @@ func TestGraphRefine(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := job.Graph.Engine.Mesh().N
-	want := DefaultSamples(128, 128)
+	want := engines.DefaultSamples(128, 128)
 	// 15 % around want/16: Density's spread and the border, which is a
 	// larger share of a coarse sample.
 	if math.Abs(float64(start-want/16)) > 0.15*float64(want/16) {

@@ -7,12 +7,12 @@ import (
 
 	"orogen/app/rasterio"
 	"orogen/app/safefile"
-	"orogen/sim/grid"
+	"orogen/sim/engine"
 	"orogen/sim/water"
 )
 
 // LakesFile is the JSON of --out-lakes: the lakes of the water budget
-// (001), as the last step left them.
+// (Błaszczuk et al. 2023), as the last step left them.
 type LakesFile struct {
 	Lakes []LakeEntry `json:"lakes"`
 }
@@ -38,7 +38,7 @@ type LakeEntry struct {
 var errNoBudget = errors.New("the lakes' water budget is off: give --rain > 0 (m/yr) for --out-lakes and --out-rivers")
 
 // Lakes returns the lakes list of a snapshot taken with the water budget on.
-func Lakes(s *grid.Snapshot) (*LakesFile, error) {
+func Lakes(s *engine.Snapshot) (*LakesFile, error) {
 	if s.WaterLakes == nil {
 		return nil, errNoBudget
 	}
@@ -70,7 +70,7 @@ func Lakes(s *grid.Snapshot) (*LakesFile, error) {
 }
 
 // WriteLakes writes the lakes list of s as JSON at path, atomically.
-func WriteLakes(path string, s *grid.Snapshot) error {
+func WriteLakes(path string, s *engine.Snapshot) error {
 	f, err := Lakes(s)
 	if err != nil {
 		return err
@@ -84,7 +84,7 @@ func WriteLakes(path string, s *grid.Snapshot) error {
 // RiverThreshold is the discharge, m³/yr, from which a channel counts as a
 // river: the scene's, or the rain on 10 km² (the 2D view's drainage
 // threshold) when it gives none.
-func RiverThreshold(s *grid.Snapshot, sceneThreshold float64) float64 {
+func RiverThreshold(s *engine.Snapshot, sceneThreshold float64) float64 {
 	if sceneThreshold > 0 {
 		return sceneThreshold
 	}
@@ -92,8 +92,8 @@ func RiverThreshold(s *grid.Snapshot, sceneThreshold float64) float64 {
 }
 
 // RiverMask returns 1 where the discharge reaches threshold m³/yr outside
-// the lakes, 0 elsewhere (001 Fig. 6).
-func RiverMask(s *grid.Snapshot, threshold float64) ([]float32, error) {
+// the lakes, 0 elsewhere (Błaszczuk et al. 2023, Fig. 6).
+func RiverMask(s *engine.Snapshot, threshold float64) ([]float32, error) {
 	if s.Discharge == nil {
 		return nil, errNoBudget
 	}
@@ -110,7 +110,7 @@ func RiverMask(s *grid.Snapshot, threshold float64) ([]float32, error) {
 }
 
 // writeWaterOutputs writes --out-lakes and --out-rivers.
-func (j *Job) writeWaterOutputs(s *grid.Snapshot) error {
+func (j *Job) writeWaterOutputs(s *engine.Snapshot) error {
 	if j.Opt.OutLakes != "" {
 		if err := WriteLakes(j.Opt.OutLakes, s); err != nil {
 			return err

@@ -4,9 +4,9 @@ import (
 	"testing"
 )
 
-// TestLakesPresets reproduces the sense of 001 Fig. 5 with the presets:
-// more rain stores more water in the lakes, more evaporation less, on the
-// same terrain (the budget never changes the terrain).
+// TestLakesPresets reproduces the sense of Błaszczuk et al. 2023, Fig. 5 with
+// the presets: more rain stores more water in the lakes, more evaporation
+// less, on the same terrain (the budget never changes the terrain).
 func TestLakesPresets(t *testing.T) {
 	vol := map[string]float64{}
 	for _, name := range []string{"lakes-dry", "lakes", "lakes-wet"} {

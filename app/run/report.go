@@ -8,6 +8,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"orogen/app/safefile"
+	"orogen/sim/engine"
 	"orogen/sim/grid"
 )
 
@@ -65,7 +66,7 @@ func newReport(j *Job) *Report {
 	w, h, cell := j.Engine.Size()
 	p := j.Engine.Params()
 	r := &Report{
-		Version: 1, Engine: "grid", Scene: j.Scene.Name, Width: w, Height: h, CellSize: cell,
+		Version: 1, Engine: j.Scene.Engine.String(), Scene: j.Scene.Name, Width: w, Height: h, CellSize: cell,
 		Tolerance: j.Tolerance,
 		Params: ReportParams{
 			K: p.K, M: p.M, N: p.N, Dt: p.Dt, Diffusion: p.Kappa, Talus: describeTalus(p),
@@ -76,13 +77,13 @@ func newReport(j *Job) *Report {
 		PhaseMs: map[string][]float64{},
 		MaxDh:   []float64{}, MaxDh2: []*float64{}, MeanDh: []float64{}, RecvChanged: []float64{}, Lakes: []int{}, Clamped: []int{},
 	}
-	for _, name := range grid.PhaseNames {
+	for _, name := range engine.PhaseNames {
 		r.PhaseMs[name] = []float64{}
 	}
 	return r
 }
 
-func describeTalus(p grid.Params) string {
+func describeTalus(p engine.Params) string {
 	t := p.Talus
 	switch t.Mode {
 	case "constant":
@@ -97,11 +98,11 @@ func describeTalus(p grid.Params) string {
 
 func ms(d interface{ Seconds() float64 }) float64 { return d.Seconds() * 1e3 }
 
-func (r *Report) add(st grid.StepStats) {
+func (r *Report) add(st engine.StepStats) {
 	r.Steps = st.Step
 	r.Years = st.Time
 	r.StepMs = append(r.StepMs, ms(st.Total))
-	for i, name := range grid.PhaseNames {
+	for i, name := range engine.PhaseNames {
 		r.PhaseMs[name] = append(r.PhaseMs[name], ms(st.Phase[i]))
 	}
 	r.MaxDh = append(r.MaxDh, st.MaxDh)

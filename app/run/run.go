@@ -16,13 +16,14 @@ import (
 	"strings"
 	"time"
 
+	"orogen/app/engines"
 	"orogen/app/rasterio"
 	"orogen/app/safefile"
 	"orogen/app/scene"
 	"orogen/sim"
+	"orogen/sim/engine"
 	"orogen/sim/flow"
 	"orogen/sim/grid"
-	"orogen/sim/talus"
 	"orogen/uplifttree"
 	"orogen/viewer"
 )
@@ -36,13 +37,14 @@ type Options struct {
 	Steps          int
 	UntilConverged bool
 	Tolerance      float64 // m/yr
-	Engine         string
+	Engine         string  // "grid" or "graph"; "" keeps the scene's
 	// Samples is the graph engine's node count (0: DefaultSamples).
 	Samples int
 	// Raster is how a graph run's heightmap (--out) is made from its
 	// nodes: "linear" (over the Delaunay triangles, the default) or
-	// "gaussian" (the normalized Gaussian kernel of 000 §6.2, σ the mean
-	// node spacing). Masks and pictures are always linear.
+	// "gaussian" (the normalized Gaussian kernel of Cordonnier et al.
+	// 2016, §6.2, σ the mean node spacing). Masks and pictures are always
+	// linear.
 	Raster      string
 	K, M, N, Dt *float64
 	Talus       *float64 // degrees; 0 turns the limit off
@@ -72,17 +74,19 @@ type Options struct {
 	// Progress receives a progress bar (nil: none). OnStep, if set, is
 	// called after every step.
 	Progress io.Writer
-	OnStep   func(grid.StepStats)
+	OnStep   func(engine.StepStats)
 }
 
 // Job is a prepared run: a scene resolved, its fields loaded, an engine
 // built.
 type Job struct {
-	Opt    Options
-	Scene  *scene.Scene
-	Engine *grid.Engine
-	// Graph is set when the scene's engine is "graph": Run steps it
-	// instead of Engine, which then only describes the output grid.
+	Opt   Options
+	Scene *scene.Scene
+	// Engine is the run's engine on its grid, which the outputs are
+	// written on: the grid engine, or the stream graph rasterized.
+	Engine engine.Engine
+	// Graph is set when the scene's engine is "graph": its mesh and
+	// refinement.
 	Graph     *GraphJob
 	Steps     int
 	Tolerance float64
@@ -124,10 +128,10 @@ func Prepare(o Options) (*Job, error) {
 	if err := sc.Validate(); err != nil {
 		return nil, err
 	}
-	if o.Samples != 0 && sc.Engine != "graph" {
-		return nil, errSamplesGrid
+	if o.Samples != 0 && sc.Engine != engine.Graph {
+		return nil, engines.ErrSamplesGrid
 	}
-	if o.Raster != "" && sc.Engine != "graph" {
+	if o.Raster != "" && sc.Engine != engine.Graph {
 		return nil, errors.New("--raster applies to the stream graph only: add --engine graph")
 	}
 	w, h := sc.Width, sc.Height
@@ -187,7 +191,7 @@ func Prepare(o Options) (*Job, error) {
 		return nil, errors.New("the scene has neither uplift nor initial heights: nothing would happen; give --uplift (with --umax > 0) or --init")
 	}
 
-	p, err := engineParams(sc)
+	p, err := engines.Params(sc)
 	if err != nil {
 		return nil, err
 	}
@@ -201,11 +205,22 @@ func Prepare(o Options) (*Job, error) {
 		}
 		p.K = TargetK(umax, th)
 	}
-	e, err := grid.New(grid.Config{
-		W: w, H: h, Cell: cell, Up: up, Init: init,
-		InitNoise: sc.Params.InitNoiseM, Seed: sc.Seed, Params: p,
-	})
-	if err != nil {
+	spec := engines.Spec{Kind: sc.Engine, W: w, H: h, Cell: cell, Up: up, Init: init,
+		InitNoise: sc.Params.InitNoiseM, Seed: sc.Seed, Params: p}
+	if sc.Engine == engine.Graph {
+		spec.Samples = sc.Samples
+		if o.Samples != 0 {
+			spec.Samples = o.Samples
+		}
+	}
+	j := &Job{Opt: o, Scene: sc}
+	if sc.Engine == engine.Graph {
+		g, err := engines.NewGraph(spec)
+		if err != nil {
+			return nil, err
+		}
+		j.Graph, j.Engine = &GraphJob{Graph: g}, g.Grid
+	} else if j.Engine, err = engines.New(spec); err != nil {
 		return nil, err
 	}
 	steps := sc.Steps
@@ -216,17 +231,7 @@ func Prepare(o Options) (*Job, error) {
 	if o.Tolerance > 0 {
 		tol = o.Tolerance
 	}
-	j := &Job{Opt: o, Scene: sc, Engine: e, Steps: steps, Tolerance: tol, Umax: umax}
-	if sc.Engine == "graph" {
-		samples := o.Samples
-		if samples == 0 {
-			samples = sc.Samples
-		}
-		j.Graph, err = prepareGraph(samples, w, h, cell, upField, init, sc.Params.InitNoiseM, sc.Seed, p)
-		if err != nil {
-			return nil, err
-		}
-	}
+	j.Steps, j.Tolerance, j.Umax = steps, tol, umax
 	if (o.OutLakes != "" || o.OutRivers != "") && !(sc.Params.RainMPerYr > 0) {
 		return nil, errNoBudget
 	}
@@ -263,12 +268,7 @@ func (j *Job) setRainMap(path string, w, h int, cell float64) error {
 	}
 	f = f.Resample(w, h)
 	f.Cell = cell
-	if j.Graph != nil {
-		err = j.Graph.Grid.SetRainMap(f.Data)
-	} else {
-		err = j.Engine.SetRainMap(f.Data)
-	}
-	if err != nil {
+	if err := j.Engine.SetRainMap(f.Data); err != nil {
 		return fmt.Errorf("--rain-map %s: %w", path, err)
 	}
 	return nil
@@ -319,7 +319,8 @@ func UpliftField(sc *scene.Scene, cliUplift string, w, h int, cell, umax float64
 }
 
 // TargetK returns the erodibility that makes mountains culminate near
-// height metres under uplift umax m/yr, from 000 §6.4: h_max = 2.244 u/k.
+// height metres under uplift umax m/yr, from Cordonnier et al. 2016, §6.4:
+// h_max = 2.244 u/k.
 func TargetK(umax, height float64) float64 { return 2.244 * umax / height }
 
 // apply writes the command line's overrides into the scene.
@@ -348,7 +349,11 @@ func (o Options) apply(sc *scene.Scene) error {
 		return fmt.Errorf("--tolerance %g: must be > 0 m/yr", o.Tolerance)
 	}
 	if o.Engine != "" {
-		sc.Engine = o.Engine
+		k, err := engine.ParseKind(o.Engine)
+		if err != nil {
+			return fmt.Errorf("--engine %q: must be grid or graph", o.Engine)
+		}
+		sc.Engine = k
 	}
 	if o.UntilConverged {
 		sc.UntilConverged = true
@@ -433,35 +438,6 @@ func applyEdges(e *scene.Edges, spec string) error {
 	return nil
 }
 
-// engineParams converts the scene's parameters.
-func engineParams(sc *scene.Scene) (grid.Params, error) {
-	sp := sc.Params
-	p := grid.Params{
-		K: sp.K, M: sp.M, N: sp.N, Dt: sp.DtYr, Kappa: sp.DiffusionM2PerYr,
-		Rain: sp.RainMPerYr, Evap: sp.Evaporation,
-		NaturalDist: sp.NaturalDistanceM,
-		Talus: talus.Model{
-			Mode: talus.Mode(sp.Talus.Mode), AngleDeg: sp.Talus.AngleDeg,
-			LowDeg: sp.Talus.LowDeg, HighDeg: sp.Talus.HighDeg, HeightM: sp.Talus.HeightM, BlendM: sp.Talus.BlendM,
-			MinDeg: sp.Talus.MinDeg, MaxDeg: sp.Talus.MaxDeg, WavelengthM: sp.Talus.WavelengthM, Octaves: sp.Talus.Octaves,
-			Seed: sc.Seed,
-		},
-	}
-	var err error
-	edge := func(s string) flow.Boundary {
-		b, e := flow.ParseBoundary(s)
-		if e != nil && err == nil {
-			err = e
-		}
-		return b
-	}
-	p.Edges = flow.Edges{
-		North: edge(sp.Edges.North), South: edge(sp.Edges.South),
-		East: edge(sp.Edges.East), West: edge(sp.Edges.West),
-	}
-	return p, err
-}
-
 // loadHeights reads initial heights named by the command line (a path) or
 // by the scene (relative to it).
 func loadHeights(sc *scene.Scene, name string, fromCLI bool) (*sim.Field, error) {
@@ -512,10 +488,7 @@ func loadUplift(sc *scene.Scene, name string, fromCLI bool) (*sim.Field, error) 
 // cancelled ctx stops after the current step; outputs and report are still
 // written for the steps done, and ctx's error is returned with the report.
 func (j *Job) Run(ctx context.Context) (*Report, error) {
-	var e stepper = j.Engine
-	if j.Graph != nil {
-		e = j.Graph.Engine
-	}
+	e := j.Engine
 	desc := "eroding"
 	if j.Scene.UntilConverged {
 		desc = "eroding (until converged)"
@@ -551,7 +524,7 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 		rep.finishGraph(j)
 		write = j.writeGraphOutputs
 	} else {
-		rep.finish(j.Engine, j)
+		rep.finish(j.Engine.(*grid.Engine), j)
 	}
 	if err := write(); err != nil {
 		return rep, err

@@ -12,8 +12,8 @@ import (
 	"orogen/app/rasterio"
 	"orogen/app/scene"
 	"orogen/sim"
+	"orogen/sim/engine"
 	"orogen/sim/flow"
-	"orogen/sim/grid"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -123,10 +123,11 @@ func TestOverrides(t *testing.T) {
 	}
 }
 
-// TestTargetHeight checks what --target-height relies on (000 §6.4): at
-// steady state the height is linear in u/k, so halving the target halves
-// the peaks. With talus and hillslope off and n = 1 the steady state is
-// h ∝ u/k exactly; the 150 steps at 128² leave the transient within 5%.
+// TestTargetHeight checks what --target-height relies on (Cordonnier et al.
+// 2016, §6.4): at steady state the height is linear in u/k, so halving the
+// target halves the peaks. With talus and hillslope off and n = 1 the steady
+// state is h ∝ u/k exactly; the 150 steps at 128² leave the transient within
+// 5%.
 func TestTargetHeight(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 2×150 steps at 128²")
@@ -233,7 +234,7 @@ func TestCancelledRunStillWrites(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	n := 0
-	job.Opt.OnStep = func(grid.StepStats) {
+	job.Opt.OnStep = func(engine.StepStats) {
 		if n++; n == 3 {
 			cancel()
 		}

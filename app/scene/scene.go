@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"orogen/assets"
+	"orogen/sim/engine"
 	"orogen/uplifttree"
 )
 
@@ -27,13 +28,13 @@ const MaxSamples = 1 << 24
 
 // Scene is a parsed scene.
 type Scene struct {
-	Version     int     `json:"version"`
-	Name        string  `json:"name"`
-	Description string  `json:"description,omitempty"`
-	Width       int     `json:"width"`
-	Height      int     `json:"height"`
-	DomainM     float64 `json:"domain_m"`
-	Engine      string  `json:"engine"`
+	Version     int         `json:"version"`
+	Name        string      `json:"name"`
+	Description string      `json:"description,omitempty"`
+	Width       int         `json:"width"`
+	Height      int         `json:"height"`
+	DomainM     float64     `json:"domain_m"`
+	Engine      engine.Kind `json:"engine"`
 	// Samples is the graph engine's node count (0: one per 4 cells);
 	// --samples overrides it.
 	Samples         int     `json:"samples,omitempty"`
@@ -75,9 +76,10 @@ type Params struct {
 	Edges            Edges   `json:"edges"`
 	NaturalDistanceM float64 `json:"natural_distance_m"`
 	InitNoiseM       float64 `json:"init_noise_m"`
-	// The lakes' water budget (001): rain r, m/yr (0: off, lakes drawn
-	// full to their passes), evaporation e, m^½/yr, and the discharge
-	// from which a channel is a river, m³/yr (0: rain × 10 km²).
+	// The lakes' water budget (Błaszczuk et al. 2023): rain r, m/yr (0:
+	// off, lakes drawn full to their passes), evaporation e, m^½/yr, and
+	// the discharge from which a channel is a river, m³/yr (0: rain ×
+	// 10 km²).
 	RainMPerYr            float64 `json:"rain_m_per_yr,omitempty"`
 	Evaporation           float64 `json:"evaporation,omitempty"`
 	RiverThresholdM3PerYr float64 `json:"river_threshold_m3_per_yr,omitempty"`
@@ -109,7 +111,7 @@ type Edges struct {
 func Default() *Scene {
 	return &Scene{
 		Version: Version, Name: "untitled", Width: 512, Height: 512, DomainM: 50000,
-		Engine: "grid", Seed: 1, Steps: 200, ToleranceMPerYr: 1e-6,
+		Engine: engine.Grid, Seed: 1, Steps: 200, ToleranceMPerYr: 1e-6,
 		Uplift: Uplift{UmaxMPerYr: 5e-4},
 		Params: Params{
 			K: 5.61e-7, M: 0.5, N: 1, DtYr: 2.5e5, DiffusionM2PerYr: 0,
@@ -251,14 +253,14 @@ func (s *Scene) Validate() error {
 	checks := []check{
 		{"width", float64(s.Width), 3, 16384, false, "cells"},
 		{"height", float64(s.Height), 3, 16384, false, "cells"},
-		{"domain_m", s.DomainM, 1, 1e8, false, "metres, the longer side; 000 §6 uses 50000"},
+		{"domain_m", s.DomainM, 1, 1e8, false, "metres, the longer side; Cordonnier et al. 2016 §6 uses 50000"},
 		{"steps", float64(s.Steps), 0, 1e7, false, "steps"},
 		{"tolerance_m_per_yr", s.ToleranceMPerYr, 0, 1, true, "m/yr"},
-		{"uplift.umax_m_per_yr", s.Uplift.UmaxMPerYr, -1, 1, false, "m/yr; 000 §6 uses 5e-4"},
-		{"params.k", p.K, 0, 1, true, "erodibility, 1/yr; 000 §6 uses 5.61e-7"},
+		{"uplift.umax_m_per_yr", s.Uplift.UmaxMPerYr, -1, 1, false, "m/yr; Cordonnier et al. 2016 §6 uses 5e-4"},
+		{"params.k", p.K, 0, 1, true, "erodibility, 1/yr; Cordonnier et al. 2016 §6 uses 5.61e-7"},
 		{"params.m", p.M, 0, 2, false, "drainage area exponent; 0.5 is usual"},
 		{"params.n", p.N, 0, 4, true, "slope exponent; 1 is usual"},
-		{"params.dt_yr", p.DtYr, 0, 1e8, true, "years; 000 §6 uses 2.5e5"},
+		{"params.dt_yr", p.DtYr, 0, 1e8, true, "years; Cordonnier et al. 2016 §6 uses 2.5e5"},
 		{"params.diffusion_m2_per_yr", p.DiffusionM2PerYr, 0, 1e4, false, "m²/yr; 0 turns hillslope off"},
 		{"params.rain_m_per_yr", p.RainMPerYr, 0, 100, false, "m/yr; 0 turns the lakes' water budget off"},
 		{"params.evaporation", p.Evaporation, 0, 1e4, false, "m^½/yr: a lake of V m³ loses e·V^(5/6) m³/yr"},
@@ -276,7 +278,7 @@ func (s *Scene) Validate() error {
 			return fmt.Errorf("scene: %s = %g: must be in %s%g, %g] (%s)", c.name, c.v, lo, c.lo, c.hi, c.what)
 		}
 	}
-	if s.Engine != "grid" && s.Engine != "graph" {
+	if !s.Engine.Scene() {
 		return fmt.Errorf("scene: engine %q: must be grid or graph", s.Engine)
 	}
 	if s.Samples < 0 || s.Samples > MaxSamples || (s.Samples > 0 && s.Samples < 16) {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"orogen/sim/engine"
 	"orogen/sim/grid"
 	"orogen/sim/simtest"
 )
@@ -15,7 +16,7 @@ import (
 // warm-up steps, so the lakes and receivers are those of a running
 // simulation.
 func warmEngine(b *testing.B, n int) *grid.Engine {
-	e, err := grid.New(sceneConfig(b, n))
+	e, err := gridEngine(sceneConfig(b, n))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -67,7 +68,7 @@ func benchmarkWorker(b *testing.B, n int, interval time.Duration) {
 		defer wg.Done()
 		tick := time.NewTicker(time.Second / 60)
 		defer tick.Stop()
-		var last *grid.Snapshot
+		var last *engine.Snapshot
 		for {
 			select {
 			case <-stop:

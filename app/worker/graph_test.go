@@ -2,6 +2,7 @@ package worker
 
 import (
 	"math"
+	"orogen/sim/engine"
 	"runtime"
 	"slices"
 	"testing"
@@ -12,10 +13,10 @@ import (
 // and imported heights apply, and a Reset switches between the engines.
 func TestGraphEngine(t *testing.T) {
 	cfg := sceneConfig(t, 64)
-	w := start(t, cfg, Options{Paused: true, Engine: "graph", Samples: 1500})
+	w := start(t, withKind(cfg, engine.Graph, 1500), Options{Paused: true})
 	syncFrame(t, w, Step{20})
 	f := syncFrame(t, w)
-	if f.Engine != "graph" || f.Snap.Step != 20 {
+	if f.Engine != engine.Graph || f.Snap.Step != 20 {
 		t.Fatalf("frame: engine %q step %d; want graph, 20", f.Engine, f.Snap.Step)
 	}
 	if f.Nodes < 1200 || f.Nodes > 1800 {
@@ -55,20 +56,16 @@ func TestGraphEngine(t *testing.T) {
 	// Imported heights keep the graph engine.
 	flat := make([]float32, cfg.W*cfg.H)
 	f = syncFrame(t, w, SetHeights{flat})
-	if f.CmdErr != nil || f.Engine != "graph" || f.Snap.Step != 0 {
+	if f.CmdErr != nil || f.Engine != engine.Graph || f.Snap.Step != 0 {
 		t.Fatalf("after SetHeights: err %v engine %q step %d", f.CmdErr, f.Engine, f.Snap.Step)
 	}
 	if m := slices.Max(f.Snap.Height); m > float32(cfg.InitNoise)+1e-3 {
 		t.Fatalf("imported flat heights: highest %g m; want <= the initial noise %g", m, cfg.InitNoise)
 	}
-	// Reset with an engine kind switches; without one keeps it.
-	f = syncFrame(t, w, Reset{Cfg: cfg, Engine: "grid"})
-	if f.CmdErr != nil || f.Engine != "grid" || f.Nodes != cfg.W*cfg.H || f.Snap.Arcs != nil {
+	// Reset with another kind switches.
+	f = syncFrame(t, w, Reset{Spec: cfg})
+	if f.CmdErr != nil || f.Engine != engine.Grid || f.Nodes != cfg.W*cfg.H || f.Snap.Arcs != nil {
 		t.Fatalf("after Reset to grid: err %v engine %q nodes %d arcs %d", f.CmdErr, f.Engine, f.Nodes, len(f.Snap.Arcs))
-	}
-	f = syncFrame(t, w, Reset{Cfg: cfg})
-	if f.Engine != "grid" {
-		t.Fatalf("Reset without an engine switched to %q", f.Engine)
 	}
 }
 
@@ -80,7 +77,7 @@ func TestGraphWorkerDeterministic(t *testing.T) {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		c := cfg
 		c.Up = slices.Clone(cfg.Up)
-		w := start(t, c, Options{Paused: true, Engine: "graph", Samples: 800})
+		w := start(t, withKind(c, engine.Graph, 800), Options{Paused: true})
 		syncFrame(t, w, Step{15})
 		f := syncFrame(t, w)
 		w.Close()

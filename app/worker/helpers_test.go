@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"orogen/app/engines"
+	"orogen/sim/engine"
 	"orogen/sim/grid"
 	"orogen/sim/simtest"
 )
@@ -14,14 +16,14 @@ import (
 // sceneConfig returns the default preset at n cells a side; the configs
 // are built once and cloned, since Prepare reads and resamples the uplift
 // image.
-func sceneConfig(t testing.TB, n int) grid.Config {
+func sceneConfig(t testing.TB, n int) engines.Spec {
 	t.Helper()
 	cfgMu.Lock()
 	defer cfgMu.Unlock()
 	c, ok := cfgs[n]
 	if !ok {
 		var err error
-		c, err = SceneConfig("", n)
+		c, err = SceneSpec("", n)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -34,7 +36,7 @@ func sceneConfig(t testing.TB, n int) grid.Config {
 
 var (
 	cfgMu sync.Mutex
-	cfgs  = map[int]grid.Config{}
+	cfgs  = map[int]engines.Spec{}
 )
 
 // lakeConfig returns the default preset at n cells a side on a rough start
@@ -42,7 +44,7 @@ var (
 // so snapshots hold lakes with water: under the preset's uplift of 125 m
 // a step, every basin fills above the level its routing found, and the
 // water depths are all 0.
-func lakeConfig(t testing.TB, n int) grid.Config {
+func lakeConfig(t testing.TB, n int) engines.Spec {
 	c := sceneConfig(t, n)
 	c.Init = simtest.Rough(n, n, 300, 3)
 	c.Up = simtest.Scale(c.Up, 0.02)
@@ -68,7 +70,7 @@ func (r *recorder) all() []*Frame {
 }
 
 // startRecorded starts a worker whose frames are all recorded.
-func startRecorded(t testing.TB, cfg grid.Config, o Options) (*Worker, *recorder) {
+func startRecorded(t testing.TB, cfg engines.Spec, o Options) (*Worker, *recorder) {
 	t.Helper()
 	w, err := newWorker(cfg, o)
 	if err != nil {
@@ -81,7 +83,7 @@ func startRecorded(t testing.TB, cfg grid.Config, o Options) (*Worker, *recorder
 	return w, r
 }
 
-func start(t testing.TB, cfg grid.Config, o Options) *Worker {
+func start(t testing.TB, cfg engines.Spec, o Options) *Worker {
 	t.Helper()
 	w, err := NewWith(cfg, o)
 	if err != nil {
@@ -110,7 +112,7 @@ func syncFrame(t testing.TB, w *Worker, cmds ...Command) *Frame {
 // checkSnapshot checks that a snapshot's fields belong to one step:
 // receivers and drainage area form one drainage forest, all rain reaches a
 // root, and the water depths sit on the heights up to a lake level.
-func checkSnapshot(s *grid.Snapshot) error {
+func checkSnapshot(s *engine.Snapshot) error {
 	n := s.W * s.H
 	for name, l := range map[string]int{"Height": len(s.Height), "Area": len(s.Area), "Receivers": len(s.Receivers), "Water": len(s.Water)} {
 		if l != n {
@@ -173,4 +175,19 @@ func checkSnapshot(s *grid.Snapshot) error {
 		}
 	}
 	return nil
+}
+
+// withKind returns s on the engine kind with samples nodes.
+func withKind(s engines.Spec, k engine.Kind, samples int) engines.Spec {
+	s.Kind, s.Samples = k, samples
+	return s
+}
+
+// gridEngine builds the grid engine of s.
+func gridEngine(s engines.Spec) (*grid.Engine, error) {
+	e, err := engines.New(s)
+	if err != nil {
+		return nil, err
+	}
+	return e.(*grid.Engine), nil
 }

@@ -3,24 +3,25 @@ package worker
 import (
 	"slices"
 
+	"orogen/app/engines"
 	"orogen/app/run"
-	"orogen/sim/grid"
+	"orogen/sim/engine"
 )
 
-// SceneConfig returns the engine configuration of a scene (a preset name or
+// SceneSpec returns the engine of a scene (a preset name or
 // a scene file; "" is the default preset) at size cells along its longer
 // side (0 keeps the scene's size): what the app hands New at launch. It
 // resolves the scene as `orogen run --scene NAME --size N` does, so the
 // worker and the CLI start from the same terrain.
-func SceneConfig(name string, size int) (grid.Config, error) {
-	job, err := run.Prepare(run.Options{Scene: name, Size: size})
+func SceneSpec(name string, size int) (engines.Spec, error) {
+	job, err := run.Prepare(run.Options{Scene: name, Size: size, Engine: engine.Grid.String()})
 	if err != nil {
-		return grid.Config{}, err
+		return engines.Spec{}, err
 	}
 	e := job.Engine
 	w, h, cell := e.Size()
-	cfg := grid.Config{
-		W: w, H: h, Cell: cell,
+	cfg := engines.Spec{
+		Kind: engine.Grid, W: w, H: h, Cell: cell,
 		InitNoise: job.Scene.Params.InitNoiseM,
 		Seed:      job.Scene.Seed,
 		Params:    e.Params(),

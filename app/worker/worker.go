@@ -4,12 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"orogen/app/engines"
+	"orogen/sim/engine"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"orogen/app/run"
-	"orogen/sim/grid"
 )
 
 // Command is an instruction to the worker. The worker applies commands in
@@ -17,7 +16,7 @@ import (
 type Command interface{ command() }
 
 // SetParams replaces the engine parameters from the next step on.
-type SetParams struct{ P grid.Params }
+type SetParams struct{ P engine.Params }
 
 // SetUplift replaces the uplift field (W·H values, m/yr; nil for none) from
 // the next step on. The worker owns U after Send: the sender must not
@@ -34,17 +33,11 @@ type Pause struct{}
 // once its N steps are done (or the engine failed, or Close was called).
 type Step struct{ N int }
 
-// Reset replaces the engine by a new one built from Cfg (size, initial
-// heights, parameters, uplift). Engine names its kind ("grid" or "graph",
-// see run.NewEngine) and Samples the graph's node count (0: the default);
-// an empty Engine keeps the current kind and node count. The running state
-// stays; the history, the engine error and the last command error are
-// cleared. The worker owns Cfg.Up and Cfg.Init after Send.
-type Reset struct {
-	Cfg     grid.Config
-	Engine  string
-	Samples int
-}
+// Reset replaces the engine by a new one built from Spec (kind, node
+// count, size, initial heights, parameters, uplift; see engines.New). The
+// running state stays; the history, the engine error and the last command
+// error are cleared. The worker owns Spec.Up and Spec.Init after Send.
+type Reset struct{ Spec engines.Spec }
 
 // SetHeights imports a heightmap (W·H values, metres) into the current
 // engine: the engine is rebuilt at step 0 with Init = H and the current
@@ -94,17 +87,17 @@ type Sample struct {
 // worker's state when it was taken. A Frame and everything it points to
 // are never modified after they are published.
 type Frame struct {
-	Snap      *grid.Snapshot // never nil; shared, read-only
-	Engine    string         // the engine's kind: "grid" or "graph"
-	Nodes     int            // the engine's node count (cells, or graph nodes)
-	Seq       uint64         // number of commands applied when Snap was taken
-	Running   bool           // the worker is stepping (Run, or a Step not finished)
-	StepsLeft int            // steps left of a Step command; 0 when running continuously or paused
-	Converged bool           // the last step changed no height faster than ConvergedTol
+	Snap      *engine.Snapshot // never nil; shared, read-only
+	Engine    engine.Kind      // the engine's kind
+	Nodes     int              // the engine's node count (cells, or graph nodes)
+	Seq       uint64           // number of commands applied when Snap was taken
+	Running   bool             // the worker is stepping (Run, or a Step not finished)
+	StepsLeft int              // steps left of a Step command; 0 when running continuously or paused
+	Converged bool             // the last step changed no height faster than ConvergedTol
 
-	StepsPerSec float64                 // wall-clock rate over the last ~1 s; 0 when not running
-	StepMs      float64                 // wall time of the last step, all phases
-	PhaseMs     [grid.NumPhases]float64 // wall time of each phase of the last step
+	StepsPerSec float64                   // wall-clock rate over the last ~1 s; 0 when not running
+	StepMs      float64                   // wall time of the last step, all phases
+	PhaseMs     [engine.NumPhases]float64 // wall time of each phase of the last step
 	// History has one sample per step since the engine was built, oldest
 	// first, at most MaxHistory: when full, every other older sample is
 	// dropped (the newest is always exact, Step tells which steps remain).
@@ -144,10 +137,6 @@ type Options struct {
 	// published. 0 means DefaultMinInterval; a negative value publishes
 	// every step.
 	MinInterval time.Duration
-	// Engine is the engine's kind ("grid", the default, or "graph") and
-	// Samples the graph's node count (0: the default), as Reset's.
-	Engine  string
-	Samples int
 }
 
 // Worker runs an engine on its own goroutine.
@@ -166,10 +155,8 @@ type Worker struct {
 	frame     atomic.Pointer[Frame]
 
 	// Owned by the worker goroutine from here on.
-	e          run.Engine
-	kind       string // the engine's kind and sample count (Reset)
-	samples    int
-	cfg        grid.Config // the engine's, for SetHeights: size, uplift, noise, seed (Init dropped; Params from e)
+	e          engine.Engine
+	spec       engines.Spec // the engine's, for SetHeights: kind, size, uplift, noise, seed (Init dropped; Params from e)
 	interval   time.Duration
 	pending    []Command // taken from the queue, not applied yet
 	replies    []reply
@@ -181,11 +168,11 @@ type Worker struct {
 	cmdSeq     uint64
 	conv       bool
 	paramsStep int // engine step count when the parameters were last set
-	last       grid.StepStats
+	last       engine.StepStats
 	hist       history
 	rate       meter
 	top        maxHeight
-	snap       *grid.Snapshot
+	snap       *engine.Snapshot
 	stale      bool // the engine differs from snap
 	broken     bool // a step panicked: the engine's fields may disagree
 	pubSeq     uint64
@@ -203,19 +190,19 @@ type reply struct {
 	seq uint64
 }
 
-// New builds an engine from cfg (its validation errors are returned) and
-// starts the worker running. The worker owns cfg.Up and cfg.Init.
-func New(cfg grid.Config) (*Worker, error) { return NewWith(cfg, Options{}) }
+// New builds an engine from spec (its validation errors are returned) and
+// starts the worker running. The worker owns spec.Up and spec.Init.
+func New(spec engines.Spec) (*Worker, error) { return NewWith(spec, Options{}) }
 
 // NewPaused is New with the worker paused.
-func NewPaused(cfg grid.Config) (*Worker, error) { return NewWith(cfg, Options{Paused: true}) }
+func NewPaused(spec engines.Spec) (*Worker, error) { return NewWith(spec, Options{Paused: true}) }
 
 // NewWith is New with options.
-func NewWith(cfg grid.Config, o Options) (*Worker, error) {
+func NewWith(spec engines.Spec, o Options) (*Worker, error) {
 	if !(o.Duty >= 0) || math.IsInf(o.Duty, 0) {
 		return nil, fmt.Errorf("worker: duty %v: want a fraction in [0, 1] (0: no limit)", o.Duty)
 	}
-	w, err := newWorker(cfg, o)
+	w, err := newWorker(spec, o)
 	if err != nil {
 		return nil, err
 	}
@@ -225,24 +212,18 @@ func NewWith(cfg grid.Config, o Options) (*Worker, error) {
 
 // newWorker builds a worker without starting its goroutine, so tests can
 // install hooks first.
-func newWorker(cfg grid.Config, o Options) (*Worker, error) {
-	kind := o.Engine
-	if kind == "" {
-		kind = run.EngineGrid
-	}
-	e, err := run.NewEngine(kind, o.Samples, cfg)
+func newWorker(spec engines.Spec, o Options) (*Worker, error) {
+	e, err := engines.New(spec)
 	if err != nil {
 		return nil, err
 	}
-	cfg.Init = nil
+	spec.Init = nil
 	w := &Worker{
 		wake:     make(chan struct{}, 1),
 		quit:     make(chan struct{}),
 		done:     make(chan struct{}),
 		e:        e,
-		kind:     kind,
-		samples:  o.Samples,
-		cfg:      cfg,
+		spec:     spec,
 		interval: o.MinInterval,
 		duty:     o.Duty,
 		running:  !o.Paused,
@@ -448,7 +429,7 @@ func (w *Worker) applyRun(run []Command) {
 			}
 		case SetUplift:
 			if err = w.e.SetUplift(c.U); err == nil {
-				w.cfg.Up = c.U
+				w.spec.Up = c.U
 			}
 		}
 		if err == nil {
@@ -483,11 +464,7 @@ func (w *Worker) applyOne(c Command) {
 			w.running, w.left = false, c.N
 		}
 	case Reset:
-		kind, samples := c.Engine, c.Samples
-		if kind == "" {
-			kind, samples = w.kind, w.samples
-		}
-		if err := w.rebuild(c.Cfg, kind, samples); err != nil {
+		if err := w.rebuild(c.Spec); err != nil {
 			w.reject(fmt.Errorf("worker: reset: %w", err), w.applied)
 			return
 		}
@@ -497,10 +474,10 @@ func (w *Worker) applyOne(c Command) {
 			w.reject(errors.New("worker: SetHeights without heights"), w.applied)
 			return
 		}
-		cfg := w.cfg
-		cfg.Params = w.e.Params()
-		cfg.Init = c.H
-		if err := w.rebuild(cfg, w.kind, w.samples); err != nil {
+		spec := w.spec
+		spec.Params = w.e.Params()
+		spec.Init = c.H
+		if err := w.rebuild(spec); err != nil {
 			w.reject(fmt.Errorf("worker: import heights: %w", err), w.applied)
 		}
 	case Sync:
@@ -509,14 +486,14 @@ func (w *Worker) applyOne(c Command) {
 }
 
 // rebuild replaces the engine.
-func (w *Worker) rebuild(cfg grid.Config, kind string, samples int) error {
-	e, err := run.NewEngine(kind, samples, cfg)
+func (w *Worker) rebuild(spec engines.Spec) error {
+	e, err := engines.New(spec)
 	if err != nil {
 		return err
 	}
-	cfg.Init = nil
-	w.e, w.cfg, w.kind, w.samples = e, cfg, kind, samples
-	w.err, w.broken, w.conv, w.last, w.paramsStep = nil, false, false, grid.StepStats{}, 0
+	spec.Init = nil
+	w.e, w.spec = e, spec
+	w.err, w.broken, w.conv, w.last, w.paramsStep = nil, false, false, engine.StepStats{}, 0
 	w.hist.reset()
 	w.stale = true
 	w.steps.Store(0)
@@ -551,7 +528,7 @@ func (w *Worker) step() {
 // (parameters that pass validation can still overflow a solver) becomes
 // the error, so it stops the worker instead of the app; the engine is
 // then unusable and only a Reset or SetHeights replaces it.
-func safeStep(e run.Engine) (st grid.StepStats, err error, panicked bool) {
+func safeStep(e engine.Engine) (st engine.StepStats, err error, panicked bool) {
 	defer func() {
 		if r := recover(); r != nil {
 			st = e.Stats()
@@ -564,7 +541,7 @@ func safeStep(e run.Engine) (st grid.StepStats, err error, panicked bool) {
 }
 
 // stepEngine steps the engine; tests replace it to make a step panic.
-var stepEngine = run.Engine.Step
+var stepEngine = engine.Engine.Step
 
 // due reports whether the frame after a step must be published now.
 func (w *Worker) due() bool {
@@ -581,7 +558,7 @@ func (w *Worker) publish() {
 	run := w.active()
 	f := &Frame{
 		Snap:      w.snap,
-		Engine:    w.kind,
+		Engine:    w.spec.Kind,
 		Nodes:     len(w.e.Heights()),
 		Seq:       w.applied,
 		Running:   run,

@@ -10,9 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"orogen/app/run"
+	"orogen/sim/engine"
 	"orogen/sim/flow"
-	"orogen/sim/grid"
 	"orogen/sim/simtest"
 	"orogen/sim/talus"
 )
@@ -135,7 +134,7 @@ func readConcurrently(t *testing.T, w *Worker) (stop func()) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		var seen *grid.Snapshot
+		var seen *engine.Snapshot
 		for {
 			select {
 			case <-done:
@@ -202,7 +201,7 @@ func TestSliderWithinTwoSteps(t *testing.T) {
 	type sent struct {
 		seq  uint64
 		step int
-		p    grid.Params
+		p    engine.Params
 	}
 	var sends []sent
 	for i := range 40 {
@@ -268,9 +267,9 @@ func TestBadCommands(t *testing.T) {
 		{"params", SetParams{badP}, "n = -1"},
 		{"heights size", SetHeights{make([]float32, n+1)}, "initial heights"},
 		{"heights nil", SetHeights{}, "without heights"},
-		{"reset", Reset{Cfg: badCfg}, "size 2×32"},
-		{"reset engine", Reset{Cfg: cfg, Engine: "mesh"}, `engine "mesh"`},
-		{"reset samples", Reset{Cfg: cfg, Engine: "grid", Samples: 100}, "--samples applies"},
+		{"reset", Reset{Spec: badCfg}, "size 2×32"},
+		{"reset engine", Reset{Spec: withKind(cfg, 7, 0)}, "engine Kind(7)"},
+		{"reset samples", Reset{Spec: withKind(cfg, engine.Grid, 100)}, "--samples applies"},
 		{"negative step", Step{-1}, "Step{-1}"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -305,7 +304,7 @@ func TestBadCommands(t *testing.T) {
 		t.Fatalf("after good, bad: k %g, CmdErrSeq %d; want %g, %d", f.Snap.Param.K, f.CmdErrSeq, good2.K, seq)
 	}
 	// A good Reset clears the command error.
-	if f = syncFrame(t, w, Reset{Cfg: sceneConfig(t, 32)}); f.CmdErr != nil || f.Snap.Step != 0 || len(f.History) != 0 {
+	if f = syncFrame(t, w, Reset{Spec: sceneConfig(t, 32)}); f.CmdErr != nil || f.Snap.Step != 0 || len(f.History) != 0 {
 		t.Fatalf("after Reset: CmdErr %v, step %d, %d samples; want nil, 0, 0", f.CmdErr, f.Snap.Step, len(f.History))
 	}
 }
@@ -319,15 +318,15 @@ const panicKappa = 0.123
 func TestEngineErrorPauses(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		edit  func(p *grid.Params)
+		edit  func(p *engine.Params)
 		want  string
 		pause bool // the error comes from the engine's Err, not a panic
 	}{
 		// uplift × dt overflows float32 and nothing limits it.
-		{"non-finite", func(p *grid.Params) { p.Dt, p.Talus.Mode = 1e300, talus.ModeOff }, "non-finite", true},
+		{"non-finite", func(p *engine.Params) { p.Dt, p.Talus.Mode = 1e300, talus.ModeOff }, "non-finite", true},
 		// A solver panics (validation now rejects the κ·dt overflow that
 		// once did this; stepEngine stands in for any such bug).
-		{"panic", func(p *grid.Params) { p.Kappa = panicKappa }, "engine failed at step 1", false},
+		{"panic", func(p *engine.Params) { p.Kappa = panicKappa }, "engine failed at step 1", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if !tc.pause {
@@ -335,7 +334,7 @@ func TestEngineErrorPauses(t *testing.T) {
 				// first, and start registers its Close after this).
 				old := stepEngine
 				t.Cleanup(func() { stepEngine = old })
-				stepEngine = func(e run.Engine) grid.StepStats {
+				stepEngine = func(e engine.Engine) engine.StepStats {
 					if e.Params().Kappa == panicKappa {
 						panic("a solver overflowed")
 					}
@@ -374,7 +373,7 @@ func TestEngineErrorPauses(t *testing.T) {
 					}
 				}
 			}
-			if f = syncFrame(t, w, Reset{Cfg: cfg}); f.Err != nil || f.Running || f.Snap.Step != 0 {
+			if f = syncFrame(t, w, Reset{Spec: cfg}); f.Err != nil || f.Running || f.Snap.Step != 0 {
 				t.Fatalf("after Reset: err %v, running %v, step %d; want nil, paused, 0", f.Err, f.Running, f.Snap.Step)
 			}
 			if f = syncFrame(t, w, Step{2}); f.Snap.Step != 2 || f.Err != nil {
@@ -406,10 +405,10 @@ func TestPausedEditsShow(t *testing.T) {
 			f.Snap.Step, f.Snap.Param.K, slices.Equal(f.Snap.Height, h))
 	}
 	big := sceneConfig(t, 40)
-	if f = syncFrame(t, w, Reset{Cfg: big}); f.Snap.W != 40 || f.Snap.H != 40 || f.Running {
+	if f = syncFrame(t, w, Reset{Spec: big}); f.Snap.W != 40 || f.Snap.H != 40 || f.Running {
 		t.Fatalf("after Reset to 40²: %d×%d, running %v; want 40×40, paused", f.Snap.W, f.Snap.H, f.Running)
 	}
-	if f = syncFrame(t, w, Run{}, Reset{Cfg: sceneConfig(t, 32)}); !f.Running {
+	if f = syncFrame(t, w, Run{}, Reset{Spec: sceneConfig(t, 32)}); !f.Running {
 		t.Fatalf("Reset while running: running %v; want it kept", f.Running)
 	}
 }
@@ -425,7 +424,7 @@ func TestCloseIsPromptAndClean(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.Send(Step{math.MaxInt32}, Sync{make(chan uint64, 1)}, Run{}, SetParams{grid.DefaultParams()})
+	w.Send(Step{math.MaxInt32}, Sync{make(chan uint64, 1)}, Run{}, SetParams{engine.DefaultParams()})
 	for w.steps.Load() < 2 {
 		runtime.Gosched()
 	}
@@ -488,7 +487,7 @@ func TestDeterministic(t *testing.T) {
 		}
 		got = append(got, f.Snap.Height)
 	}
-	e, err := grid.New(sceneConfig(t, 96))
+	e, err := gridEngine(sceneConfig(t, 96))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,27 +10,28 @@
 // edge of the grid is one of:
 //   - Outlet: its cells are fixed at their height (base level) and are roots;
 //   - Closed: no water leaves across it; its cells route like interior cells;
-//   - Natural (001 §III.B.5): a cell on it with no lower neighbour drains to
-//     a virtual node of height 0 at distance D outside the grid.
+//   - Natural (Błaszczuk et al. 2023, §III.B.5): a cell on it with no lower
+//     neighbour drains to a virtual node of height 0 at distance D outside
+//     the grid.
 //
 // A corner cell takes the first of Outlet, Natural, Closed found on its two
 // edges.
 //
-// Lakes (000 §4.3). Cells with no lower neighbour that are not outlets are
-// pits. Every pit roots a basin (the cells draining to it). The pass between
-// two neighbouring basins is their lowest pair of adjacent cells, at height
-// max(h_i, h_j). A tree of basins is grown from the outlets by Prim's
-// algorithm in increasing pass height (a binary heap over the pass edges:
-// O(N + M log M) for M basins), and the bottom of every basin is routed out
-// through its pass: the receivers on the path from the pass cell down to the
-// bottom are reversed and the pass cell drains into the cell across the
-// pass (fastscapelib calls this carving). The sill then carries the whole
-// basin's water and erodes, while the reversed path, below its receivers,
-// fills: lakes do not last unless uplift keeps them. Every cell drains to an
-// outlet after every routing. A basin next to a Natural edge may spill out of
-// the grid through its lowest natural-edge cell. Each lake keeps its spill
-// height (its pass) and its water level (the highest spill on its way to the
-// outlet), from which WaterDepth draws the water surface.
+// Lakes (Cordonnier et al. 2016, §4.3). Cells with no lower neighbour that
+// are not outlets are pits. Every pit roots a basin (the cells draining to
+// it). The pass between two neighbouring basins is their lowest pair of
+// adjacent cells, at height max(h_i, h_j). A tree of basins is grown from the
+// outlets by Prim's algorithm in increasing pass height (a binary heap over
+// the pass edges: O(N + M log M) for M basins), and the bottom of every basin
+// is routed out through its pass: the receivers on the path from the pass
+// cell down to the bottom are reversed and the pass cell drains into the cell
+// across the pass (fastscapelib calls this carving). The sill then carries
+// the whole basin's water and erodes, while the reversed path, below its
+// receivers, fills: lakes do not last unless uplift keeps them. Every cell
+// drains to an outlet after every routing. A basin next to a Natural edge may
+// spill out of the grid through its lowest natural-edge cell. Each lake keeps
+// its spill height (its pass) and its water level (the highest spill on its
+// way to the outlet), from which WaterDepth draws the water surface.
 //
 // Order and area (Braun & Willett 2013). Stack lists every cell after its
 // receiver; cells are grouped by the outlet they drain to, in independent

@@ -17,7 +17,7 @@ type Boundary uint8
 const (
 	Outlet  Boundary = iota // cells fixed at base level; water leaves
 	Closed                  // no outflow
-	Natural                 // virtual zero-height node at distance D (001 §III.B.5)
+	Natural                 // virtual zero-height node at distance D (Błaszczuk et al. 2023, §III.B.5)
 )
 
 var boundaryNames = [...]string{Outlet: "outlet", Closed: "closed", Natural: "natural"}

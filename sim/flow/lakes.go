@@ -9,7 +9,8 @@ import (
 
 // ConnectLakes finds the passes between basins, grows the tree of basins
 // from the outlets in increasing pass height and routes the bottom of every
-// pit basin through its pass (000 §4.3). h are the heights Route saw.
+// pit basin through its pass (Cordonnier et al. 2016, §4.3). h are the
+// heights Route saw.
 func (g *Graph) ConnectLakes(h []float32) {
 	nr := len(g.roots)
 	g.node = resize(g.node, nr)

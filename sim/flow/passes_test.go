@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"orogen/sim/engine"
 	"orogen/sim/flow"
 	"orogen/sim/grid"
 	"orogen/sim/simtest"
@@ -19,7 +20,7 @@ import (
 func newEngine(tb testing.TB, n int, seed uint64) *grid.Engine {
 	tb.Helper()
 	up := simtest.Scale(simtest.Cone(n, n, 50, 1, 1/(50*float64(n))), 1e-3)
-	p := grid.DefaultParams()
+	p := engine.DefaultParams()
 	p.Dt = 1e5
 	e, err := grid.New(grid.Config{W: n, H: n, Cell: 50, Up: up, InitNoise: 2, Seed: seed, Params: p})
 	if err != nil {

@@ -7,9 +7,9 @@ import (
 )
 
 // Hillslope diffusion on the graph: ∂h/∂t = κ ∇²h, the same term as the
-// grid engine's (003 §3), discretized by finite volumes on the Voronoi
-// cells. The flux from node j into node i is κ (h_j − h_i) ℓ_ij / d_ij,
-// with ℓ_ij the length of the Voronoi edge the two cells share and d_ij
+// grid engine's (Schott et al. 2022, §3), discretized by finite volumes on
+// the Voronoi cells. The flux from node j into node i is κ (h_j − h_i) ℓ_ij /
+// d_ij, with ℓ_ij the length of the Voronoi edge the two cells share and d_ij
 // the distance between the nodes; on a Delaunay triangulation
 // ℓ_ij / d_ij = (cot α + cot β)/2, α and β the angles opposite the edge in
 // its two triangles (one on the hull), the weights are ≥ 0 and the scheme

@@ -2,10 +2,9 @@ package graph
 
 import (
 	"math"
+	"orogen/sim/engine"
 	"runtime"
 	"testing"
-
-	"orogen/sim/grid"
 )
 
 // TestCotWeightsPlane: the cotangent Laplacian of a linear function is
@@ -50,7 +49,7 @@ func bumpEngine(t *testing.T, kappa, dt, sigma, h0 float64) *Engine {
 			init[i] = 0
 		}
 	}
-	e, err := New(Config{Mesh: m, Init: init, Params: grid.Params{K: 1e-30, M: 0.5, N: 1, Dt: dt, Kappa: kappa}})
+	e, err := New(Config{Mesh: m, Init: init, Params: engine.Params{K: 1e-30, M: 0.5, N: 1, Dt: dt, Kappa: kappa}})
 	if err != nil {
 		t.Fatal(err)
 	}

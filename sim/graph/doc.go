@@ -1,12 +1,11 @@
 // Package graph is the stream-graph engine of Cordonnier et al. 2016
-// (../shared/papers/000_2e84a69b14329f8a.txt, issue 6): the stream power
-// law
+// (issue 6): the stream power law
 //
-//	dh/dt = u − k A^m s^n                                    (000 eq. 1)
+//	dh/dt = u − k A^m s^n            (Cordonnier et al. 2016, eq. 1)
 //
 // solved on a planar graph of Poisson samples instead of a grid.
 //
-// # Mesh (000 §4.1)
+// # Mesh (Cordonnier et al. 2016, §4.1)
 //
 // NewMesh triangulates the samples (sim/delaunay) and keeps the Delaunay
 // neighbours of every node as sorted CSR lists (NbrOff, Nbr), so the graph
@@ -20,8 +19,8 @@
 //
 // # Step
 //
-// Engine.Step runs the phases of 000 §3.2, timed in grid.StepStats.Phase
-// under the grid engine's phase names:
+// Engine.Step runs the phases of Cordonnier et al. 2016, §3.2, timed in
+// engine.StepStats.Phase under the grid engine's phase names:
 //
 //  1. routing (§4.2): every node's receiver is its steepest downhill
 //     neighbour, slope (h_i − h_j)/|p_i − p_j|; ties go to the lower index.
@@ -57,7 +56,7 @@
 //     slope at the talus angle. The noise mode's field lives on a virtual
 //     grid of about one node per cell (side √(W·H/N)).
 //
-// # Progressive refinement (000 §6.3)
+// # Progressive refinement (Cordonnier et al. 2016, §6.3)
 //
 // Refine continues an engine on its nodes refined by poisson.Refine to a
 // smaller distance: old nodes keep their indices and heights, new ones
@@ -77,7 +76,7 @@
 // drains to an outlet: closed depressions are routed through their passes
 // and filled by the solver rather than dug.
 //
-// Parameters come as grid.Params: K, M, N, Dt, Kappa and Talus are used;
+// Parameters come as engine.Params: K, M, N, Dt, Kappa and Talus are used;
 // Edges and NaturalDist do not apply (the mesh's outlets are the
 // boundary). Hillslope diffusion κ∇²h runs after the stream-power solve
 // and before the talus correction, as on the grid: finite volumes on the
@@ -87,8 +86,9 @@
 // # Convergence
 //
 // Converged(tol) holds when the last step changed no height faster than tol
-// m/yr and no receiver changed (000 §5: the topology of the stream graph
-// predicts convergence). StepStats.MaxDh2 is not computed (NaN).
+// m/yr and no receiver changed (Cordonnier et al. 2016, §5: the topology of
+// the stream graph predicts convergence). StepStats.MaxDh2 is not computed
+// (NaN).
 //
 // # Determinism and ownership
 //

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"orogen/sim"
-	"orogen/sim/grid"
+	"orogen/sim/engine"
 	"orogen/sim/parallel"
 	"orogen/sim/passq"
 	"orogen/sim/spl"
@@ -29,18 +29,18 @@ type Config struct {
 	// Params are the grid engine's parameters. K, M, N, Dt, Kappa and
 	// Talus are used; Edges and NaturalDist are ignored: the mesh's
 	// outlets are base level.
-	Params grid.Params
+	Params engine.Params
 }
 
-// Engine is the stream-graph stream-power engine of 000. One goroutine owns
-// it; Heights, Receivers and DrainageArea return its own slices, valid until
-// the next Step.
+// Engine is the stream-graph stream-power engine of Cordonnier et al.
+// 2016. One goroutine owns it; Heights, Receivers and DrainageArea return
+// its own slices, valid until the next Step.
 type Engine struct {
 	m     *Mesh
-	p     grid.Params
+	p     engine.Params
 	step  int
 	time  float64
-	stats grid.StepStats
+	stats engine.StepStats
 	err   error
 
 	hgt, prev []float32
@@ -101,8 +101,8 @@ type Engine struct {
 	stageStart int // step count when the current nodes were made
 }
 
-// Lake is a closed depression of the last step's routing (000 §4.3): a
-// pit's stream tree, routed out through its pass.
+// Lake is a closed depression of the last step's routing (Cordonnier et al.
+// 2016, §4.3): a pit's stream tree, routed out through its pass.
 type Lake struct {
 	Pit     int32 // the bottom node (a root that is not an outlet)
 	Pass    int32 // the pass node, inside the basin
@@ -122,11 +122,11 @@ type passEdge struct {
 const measureBlock = 1 << 14
 
 // validate checks the parameters the graph engine uses.
-func validate(p grid.Params) error {
+func validate(p engine.Params) error {
 	if err := (spl.Params{K: p.K, M: p.M, N: p.N, Dt: p.Dt}).Validate(); err != nil {
 		return err
 	}
-	if err := (grid.Params{K: p.K, M: p.M, N: p.N, Dt: p.Dt, Kappa: p.Kappa, Talus: p.Talus, Rain: p.Rain, Evap: p.Evap}).Validate(); err != nil {
+	if err := (engine.Params{K: p.K, M: p.M, N: p.N, Dt: p.Dt, Kappa: p.Kappa, Talus: p.Talus, Rain: p.Rain, Evap: p.Evap}).Validate(); err != nil {
 		return err
 	}
 	return p.Talus.Validate()
@@ -212,7 +212,7 @@ func checkFinite(what string, v []float32) error {
 }
 
 // SetParams replaces the parameters from the next step on.
-func (e *Engine) SetParams(p grid.Params) error {
+func (e *Engine) SetParams(p engine.Params) error {
 	if err := validate(p); err != nil {
 		return err
 	}
@@ -225,7 +225,7 @@ func (e *Engine) SetParams(p grid.Params) error {
 }
 
 // Params returns the current parameters.
-func (e *Engine) Params() grid.Params { return e.p }
+func (e *Engine) Params() engine.Params { return e.p }
 
 // SetUplift replaces the uplift (m/yr, one per node; nil for none) from the
 // next step on. The engine keeps its own copy.
@@ -273,16 +273,16 @@ func (e *Engine) Stack() []int32 { return e.stack }
 func (e *Engine) DrainageArea() []float64 { return e.area }
 
 // Stats returns the statistics of the last step.
-func (e *Engine) Stats() grid.StepStats { return e.stats }
+func (e *Engine) Stats() engine.StepStats { return e.stats }
 
 // Err returns why the engine stopped, or nil.
 func (e *Engine) Err() error { return e.err }
 
 // Converged reports whether the last step changed no height faster than tol
-// m/yr and left every receiver as it was (000 §5: "tracking changes in the
-// topology of the stream graph is an accurate predictor").
-// While a refinement schedule has stages left (SetRefinement) it reports
-// false.
+// m/yr and left every receiver as it was (Cordonnier et al. 2016, §5:
+// "tracking changes in the topology of the stream graph is an accurate
+// predictor"). While a refinement schedule has stages left (SetRefinement) it
+// reports false.
 func (e *Engine) Converged(tol float64) bool {
 	return e.sched.stages == 0 && e.converged(tol)
 }
@@ -294,7 +294,7 @@ func (e *Engine) converged(tol float64) bool {
 
 // Step advances the terrain by one time step. After an error (see Err) it
 // does nothing and returns the last statistics.
-func (e *Engine) Step() grid.StepStats {
+func (e *Engine) Step() engine.StepStats {
 	if e.err != nil {
 		return e.stats
 	}
@@ -305,31 +305,31 @@ func (e *Engine) Step() grid.StepStats {
 			return e.stats
 		}
 	}
-	var st grid.StepStats
+	var st engine.StepStats
 	mark := time.Now() // a refinement counts in Total only
-	lap := func(ph int) {
+	lap := func(ph engine.Phase) {
 		now := time.Now()
 		st.Phase[ph] += now.Sub(mark)
 		mark = now
 	}
 	copy(e.prev, e.hgt)
 	e.route()
-	lap(grid.PhaseRouting)
+	lap(engine.PhaseRouting)
 	e.order()
-	lap(grid.PhaseStack)
+	lap(engine.PhaseStack)
 	e.connectLakes()
 	e.order()
-	lap(grid.PhaseLakes)
+	lap(engine.PhaseLakes)
 	e.layout()
-	lap(grid.PhaseLayout)
+	lap(engine.PhaseLayout)
 	e.accumulate()
-	lap(grid.PhaseArea)
+	lap(engine.PhaseArea)
 	var us []float32
 	if e.up != nil {
 		us = e.us
 	}
 	spl.Erode(e.hs, e.rp, e.ds, e.as, us, 0, e.m.N, spl.Params{K: e.p.K, M: e.p.M, N: e.p.N, Dt: e.p.Dt})
-	lap(grid.PhaseErosion)
+	lap(engine.PhaseErosion)
 	if e.p.Kappa > 0 {
 		// Diffusion works in node order: through hgt and back.
 		for k, i := range e.stack {
@@ -340,16 +340,16 @@ func (e *Engine) Step() grid.StepStats {
 			e.hs[k] = e.hgt[i]
 		}
 	}
-	lap(grid.PhaseHillslope)
+	lap(engine.PhaseHillslope)
 	if e.p.Talus.Mode != talus.ModeOff {
 		st.Clamped = e.lim.ClampOrdered(e.hs, e.rp, e.ds, e.cs, 0, e.m.N)
 	}
-	lap(grid.PhaseTalus)
+	lap(engine.PhaseTalus)
 	for k, i := range e.stack {
 		e.hgt[i] = e.hs[k]
 		e.area[i] = e.as[k]
 	}
-	lap(grid.PhaseLayout)
+	lap(engine.PhaseLayout)
 	e.measure(&st)
 	if math.IsNaN(st.MeanDh) || math.IsInf(st.MeanDh, 0) {
 		e.err = fmt.Errorf("graph: step %d produced non-finite heights: the parameters (k %g, m %g, n %g, dt %g) or the uplift are too extreme", e.step+1, e.p.K, e.p.M, e.p.N, e.p.Dt)
@@ -367,7 +367,7 @@ func (e *Engine) Step() grid.StepStats {
 		}
 		e.wat.Step(e.WaterInput(&e.win), e.p.Dt)
 		e.watOK = true
-		lap(grid.PhaseWater)
+		lap(engine.PhaseWater)
 	} else {
 		e.wat, e.watOK = nil, false
 	}
@@ -379,8 +379,9 @@ func (e *Engine) Step() grid.StepStats {
 }
 
 // route sets every node's receiver to its steepest downhill neighbour,
-// slope (h_i − h_j)/|p_i − p_j| (000 §4.2); nodes with no lower neighbour
-// and outlets are their own receivers. Ties go to the lowest index.
+// slope (h_i − h_j)/|p_i − p_j| (Cordonnier et al. 2016, §4.2); nodes with no
+// lower neighbour and outlets are their own receivers. Ties go to the lowest
+// index.
 func (e *Engine) route() {
 	m, h := e.m, e.hgt
 	parallel.Blocks(m.N, measureBlock, func(_, lo, hi int) {
@@ -402,8 +403,9 @@ func (e *Engine) route() {
 }
 
 // order builds the donor lists of e.rec and the breadth-first stack from
-// the roots (000 §5: "a breadth first traversal of the tree, storing each
-// node in parsing order"), and labels each node with its tree's root.
+// the roots (Cordonnier et al. 2016, §5: "a breadth first traversal of the
+// tree, storing each node in parsing order"), and labels each node with its
+// tree's root.
 func (e *Engine) order() {
 	n := e.m.N
 	off := e.donOff
@@ -446,13 +448,13 @@ func (e *Engine) order() {
 }
 
 // connectLakes joins every pit (a root that is not an outlet) to the tree
-// of outlets through its lowest passes (000 §4.3): the trees are lakes of
-// the super graph G_L (all outlet trees are its node 0), every pair of
-// neighbouring nodes in different lakes a candidate pass at height
-// max(h_i, h_j). Prim's algorithm grows the tree of lakes T_L from node 0
-// taking the lowest candidate arc into a lake not yet reached, with a binary
-// heap instead of the paper's red-black tree; each lake reached is carved so
-// its water leaves through the pass (see carve).
+// of outlets through its lowest passes (Cordonnier et al. 2016, §4.3): the
+// trees are lakes of the super graph G_L (all outlet trees are its node 0),
+// every pair of neighbouring nodes in different lakes a candidate pass at
+// height max(h_i, h_j). Prim's algorithm grows the tree of lakes T_L from
+// node 0 taking the lowest candidate arc into a lake not yet reached, with a
+// binary heap instead of the paper's red-black tree; each lake reached is
+// carved so its water leaves through the pass (see carve).
 func (e *Engine) connectLakes() {
 	m, h := e.m, e.hgt
 	// Number the lakes: outlet trees are 0, pits 1..M in root order.
@@ -634,9 +636,9 @@ func (e *Engine) waterDepth(dst, h []float32) []float32 {
 // carve routes a lake out through its pass, as sim/flow does on the grid:
 // the path of receivers from the pass node down to the lake's bottom is
 // reversed, so the bottom drains up the path to the pass node, which drains
-// into the neighbouring lake's node to. The arc of 000 Fig. 7 (bottom →
-// pass) thus follows graph edges, and the path nodes take the lake's
-// drainage area and erode the sill.
+// into the neighbouring lake's node to. The arc of Cordonnier et al. 2016,
+// Fig. 7 (bottom → pass) thus follows graph edges, and the path nodes take
+// the lake's drainage area and erode the sill.
 func (e *Engine) carve(from, to int32) {
 	prev, c := to, from
 	for {
@@ -676,7 +678,7 @@ func (e *Engine) layout() {
 }
 
 // accumulate sums the drainage areas from the leaves to the roots, in
-// reverse stack order (000 §5, A_k = a_k + Σ A_children).
+// reverse stack order (Cordonnier et al. 2016, §5, A_k = a_k + Σ A_children).
 func (e *Engine) accumulate() {
 	for k := len(e.stack) - 1; k > 0; k-- {
 		if r := e.rp[k]; int(r) != k {
@@ -687,7 +689,7 @@ func (e *Engine) accumulate() {
 
 // measure fills the height and receiver change statistics, with partial
 // sums per fixed block merged in block order.
-func (e *Engine) measure(st *grid.StepStats) {
+func (e *Engine) measure(st *engine.StepStats) {
 	n := e.m.N
 	nb := parallel.NumBlocks(n, measureBlock)
 	e.blockDh = resize(e.blockDh, nb)
@@ -748,7 +750,8 @@ func (e *Engine) BudgetDepth(dst []float32) []float32 {
 }
 
 // Discharge sets dst[i] to the rain from upstream flowing through node i,
-// m³/yr (001 Fig. 6), along the last step's receivers, and returns dst.
+// m³/yr (Błaszczuk et al. 2023, Fig. 6), along the last step's receivers, and
+// returns dst.
 func (e *Engine) Discharge(dst []float64) []float64 {
 	return water.Discharge(dst, e.stack, e.rec, e.m.Area, 0, e.waterParams())
 }

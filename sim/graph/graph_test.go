@@ -8,7 +8,7 @@ import (
 	"runtime"
 	"testing"
 
-	"orogen/sim/grid"
+	"orogen/sim/engine"
 	"orogen/sim/poisson"
 	"orogen/sim/talus"
 )
@@ -82,7 +82,7 @@ func TestMeshSquare(t *testing.T) {
 	}
 	// One step with uplift u: the centre drains to a corner and, being
 	// solved implicitly with A = 2 m², rises to dt·u/(1 + k√2·dt/√2).
-	p := grid.Params{K: 1e-3, M: 0.5, N: 1, Dt: 100}
+	p := engine.Params{K: 1e-3, M: 0.5, N: 1, Dt: 100}
 	e, err := New(Config{Mesh: m, Up: []float32{0, 0, 0, 0, 1e-2}, Params: p})
 	if err != nil {
 		t.Fatal(err)
@@ -155,7 +155,7 @@ func TestDrainsToOutlets(t *testing.T) {
 		}
 		// Rough random terrain: noise of 500 m over 100 m spacing leaves
 		// a pit at about one node in six.
-		p := grid.DefaultParams()
+		p := engine.DefaultParams()
 		e, err := New(Config{Mesh: m, Up: up, InitNoise: 500, Seed: seed, Params: p})
 		if err != nil {
 			t.Fatal(err)
@@ -196,7 +196,7 @@ func TestSteadyState(t *testing.T) {
 			for i := range up {
 				up[i] = u
 			}
-			p := grid.Params{K: c.k, M: c.m, N: c.n, Dt: 2e5, Talus: talus.Model{Mode: talus.ModeOff}}
+			p := engine.Params{K: c.k, M: c.m, N: c.n, Dt: 2e5, Talus: talus.Model{Mode: talus.ModeOff}}
 			e, err := New(Config{Mesh: mesh, Up: up, InitNoise: 1, Seed: 3, Params: p})
 			if err != nil {
 				t.Fatal(err)
@@ -247,7 +247,7 @@ func TestDeterministic(t *testing.T) {
 		for i := range up {
 			up[i] = float32(1e-3 * (1 + math.Sin(m.X[i]/3000)))
 		}
-		p := grid.DefaultParams()
+		p := engine.DefaultParams()
 		p.Talus = talus.Model{Mode: talus.ModeNoise, MinDeg: 6, MaxDeg: 54, WavelengthM: 2000, Octaves: 3}
 		e, err := New(Config{Mesh: m, Up: up, InitNoise: 10, Seed: 5, Params: p})
 		if err != nil {
@@ -280,14 +280,14 @@ func float64To32(a []float64) []float32 {
 
 func TestErrors(t *testing.T) {
 	m := sampleMesh(t, 1000, 1000, 100, 1)
-	p := grid.DefaultParams()
+	p := engine.DefaultParams()
 	for _, c := range []struct {
 		name string
 		c    Config
 	}{
 		{"no mesh", Config{Params: p}},
-		{"kappa", Config{Mesh: m, Params: grid.Params{K: 1e-6, M: 0.5, N: 1, Dt: 1, Kappa: -1}}},
-		{"kappa dt", Config{Mesh: m, Params: grid.Params{K: 1e-6, M: 0.5, N: 1, Dt: 1e10, Kappa: 1e6}}},
+		{"kappa", Config{Mesh: m, Params: engine.Params{K: 1e-6, M: 0.5, N: 1, Dt: 1, Kappa: -1}}},
+		{"kappa dt", Config{Mesh: m, Params: engine.Params{K: 1e-6, M: 0.5, N: 1, Dt: 1e10, Kappa: 1e6}}},
 		{"uplift length", Config{Mesh: m, Params: p, Up: make([]float32, 3)}},
 		{"init length", Config{Mesh: m, Params: p, Init: make([]float32, 3)}},
 		{"noise", Config{Mesh: m, Params: p, InitNoise: -1}},
@@ -317,7 +317,7 @@ func benchmarkStepKappa(b *testing.B, n int, kappa float64) {
 	for i := range up {
 		up[i] = 5e-4
 	}
-	p := grid.DefaultParams()
+	p := engine.DefaultParams()
 	p.Kappa = kappa
 	e, err := New(Config{Mesh: m, Up: up, InitNoise: 1, Seed: 1, Params: p})
 	if err != nil {
@@ -328,7 +328,7 @@ func benchmarkStepKappa(b *testing.B, n int, kappa float64) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	var ph [grid.NumPhases]float64
+	var ph [engine.NumPhases]float64
 	for range b.N {
 		st := e.Step()
 		for k, d := range st.Phase {
@@ -336,7 +336,7 @@ func benchmarkStepKappa(b *testing.B, n int, kappa float64) {
 		}
 	}
 	for k, s := range ph {
-		b.ReportMetric(s*1e3/float64(b.N), grid.PhaseNames[k]+"-ms/op")
+		b.ReportMetric(s*1e3/float64(b.N), engine.PhaseNames[k]+"-ms/op")
 	}
 	b.ReportMetric(float64(m.N), "nodes")
 }
@@ -358,7 +358,7 @@ func BenchmarkGraphStepDiffusion(b *testing.B) {
 // TestLowestPass builds a bowl ringed by a 1000 m wall with a 500 m notch
 // and checks that the water of the bowl leaves over the notch: along the
 // receivers from the bottom, the highest node passed is 500 m, the lowest
-// pass (000 §4.3), and not the wall.
+// pass (Cordonnier et al. 2016, §4.3), and not the wall.
 func TestLowestPass(t *testing.T) {
 	m := sampleMesh(t, 2000, 2000, 50, 9)
 	const cx, cy = 1000, 1000
@@ -383,7 +383,7 @@ func TestLowestPass(t *testing.T) {
 			bottom, rmin = i, r
 		}
 	}
-	p := grid.DefaultParams()
+	p := engine.DefaultParams()
 	e, err := New(Config{Mesh: m, Init: init, Params: p})
 	if err != nil {
 		t.Fatal(err)
@@ -419,14 +419,14 @@ func BenchmarkGraphFirstStep(b *testing.B) {
 	var lakes float64
 	for range b.N {
 		b.StopTimer()
-		e, err := New(Config{Mesh: m, InitNoise: 100, Seed: 1, Params: grid.DefaultParams()})
+		e, err := New(Config{Mesh: m, InitNoise: 100, Seed: 1, Params: engine.DefaultParams()})
 		if err != nil {
 			b.Fatal(err)
 		}
 		b.StartTimer()
 		st := e.Step()
 		lakes += float64(st.Lakes)
-		b.ReportMetric(st.Phase[grid.PhaseLakes].Seconds()*1e3, "lakes-ms")
+		b.ReportMetric(st.Phase[engine.PhaseLakes].Seconds()*1e3, "lakes-ms")
 	}
 	b.ReportMetric(lakes/float64(b.N), "lakes")
 }

@@ -2,9 +2,8 @@ package graph
 
 import (
 	"math"
+	"orogen/sim/engine"
 	"testing"
-
-	"orogen/sim/grid"
 )
 
 // lakeOfNode returns the lake whose basin holds node i, or -1.
@@ -28,7 +27,7 @@ func roughEngine(t *testing.T, steps int) *Engine {
 	for i := range up {
 		up[i] = 5e-4
 	}
-	e, err := New(Config{Mesh: m, Up: up, InitNoise: 300, Seed: 4, Params: grid.DefaultParams()})
+	e, err := New(Config{Mesh: m, Up: up, InitNoise: 300, Seed: 4, Params: engine.DefaultParams()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +133,7 @@ func TestWaterBowl(t *testing.T) {
 			bottom, rmin = int32(i), r
 		}
 	}
-	p := grid.DefaultParams()
+	p := engine.DefaultParams()
 	e, err := New(Config{Mesh: m, Init: init, Params: p})
 	if err != nil {
 		t.Fatal(err)

@@ -10,10 +10,10 @@ import (
 	"orogen/sim/parallel"
 )
 
-// Mesh is the planar stream graph 𝒢 of 000 §4.1: nodes (Poisson samples),
-// their Delaunay neighbours, the Voronoi cell areas clipped to the domain and
-// the outlet flags. A Mesh is immutable after NewMesh and may be shared by
-// several engines.
+// Mesh is the planar stream graph 𝒢 of Cordonnier et al. 2016, §4.1: nodes
+// (Poisson samples), their Delaunay neighbours, the Voronoi cell areas
+// clipped to the domain and the outlet flags. A Mesh is immutable after
+// NewMesh and may be shared by several engines.
 type Mesh struct {
 	N    int
 	X, Y []float64 // node positions, metres
@@ -23,7 +23,8 @@ type Mesh struct {
 	NbrOff []int32
 	Nbr    []int32
 	// Area is the Voronoi cell area of each node clipped to the domain, m²:
-	// the rain area a_k of 000 §4.1. The areas sum to W·H.
+	// the rain area a_k of Cordonnier et al. 2016, §4.1. The areas sum to
+	// W·H.
 	Area   []float64
 	Outlet []bool // base-level outlets (border samples)
 	// Tri holds the Delaunay triangles, 3 node indices each, counter-

@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"orogen/sim"
-	"orogen/sim/grid"
+	"orogen/sim/engine"
 	"orogen/sim/parallel"
 	"orogen/sim/water"
 )
@@ -112,7 +112,7 @@ func (g *OnGrid) Engine() *Engine { return g.e }
 func (g *OnGrid) Size() (w, h int, cell float64) { return g.w, g.h, g.cell }
 
 // Step advances the engine by one step.
-func (g *OnGrid) Step() grid.StepStats { return g.e.Step() }
+func (g *OnGrid) Step() engine.StepStats { return g.e.Step() }
 
 // Err returns why the engine stopped, or nil.
 func (g *OnGrid) Err() error { return g.e.Err() }
@@ -121,13 +121,13 @@ func (g *OnGrid) Err() error { return g.e.Err() }
 func (g *OnGrid) Converged(tol float64) bool { return g.e.Converged(tol) }
 
 // SetParams is Engine.SetParams.
-func (g *OnGrid) SetParams(p grid.Params) error { return g.e.SetParams(p) }
+func (g *OnGrid) SetParams(p engine.Params) error { return g.e.SetParams(p) }
 
 // Params returns the parameters.
-func (g *OnGrid) Params() grid.Params { return g.e.Params() }
+func (g *OnGrid) Params() engine.Params { return g.e.Params() }
 
 // Stats returns the statistics of the last step.
-func (g *OnGrid) Stats() grid.StepStats { return g.e.Stats() }
+func (g *OnGrid) Stats() engine.StepStats { return g.e.Stats() }
 
 // Heights returns the node heights (not a raster), m.
 func (g *OnGrid) Heights() []float32 { return g.e.Heights() }
@@ -158,15 +158,15 @@ func (g *OnGrid) Raster(values []float32) []float32 {
 // rasterized heights (for flow arrows), and the stream arcs of the last
 // step (every node but the roots to its receiver) with the drainage area
 // they carry. Lakes is nil: the graph's lakes are not grid cells.
-func (g *OnGrid) Snapshot() *grid.Snapshot {
+func (g *OnGrid) Snapshot() *engine.Snapshot {
 	e := g.e
 	st := e.Stats()
 	a32 := make([]float32, e.m.N)
 	for i, a := range e.area {
 		a32[i] = float32(a)
 	}
-	s := &grid.Snapshot{
-		W: g.w, H: g.h, Cell: g.cell, Step: st.Step, Time: st.Time, Stats: st, Param: e.Params(),
+	s := &engine.Snapshot{
+		Kind: engine.Graph, W: g.w, H: g.h, Cell: g.cell, Step: st.Step, Time: st.Time, Stats: st, Param: e.Params(),
 		Height: g.Raster(e.Heights()),
 		Area:   g.Raster(a32),
 	}
@@ -207,19 +207,19 @@ func (g *OnGrid) SetRainMap(r []float32) error {
 }
 
 // arcs lists the stream arcs of the last step in grid cells.
-func (g *OnGrid) arcs() []grid.Arc {
+func (g *OnGrid) arcs() []engine.Arc {
 	e := g.e
 	if e.step == e.stageStart {
 		return nil // no routing on these nodes yet
 	}
 	inv := 1 / g.cell
 	m := e.m
-	arcs := make([]grid.Arc, 0, m.N)
+	arcs := make([]engine.Arc, 0, m.N)
 	for i, r := range e.rec {
 		if int(r) == i {
 			continue
 		}
-		arcs = append(arcs, grid.Arc{
+		arcs = append(arcs, engine.Arc{
 			X0: float32(m.X[i] * inv), Y0: float32(m.Y[i] * inv),
 			X1: float32(m.X[r] * inv), Y1: float32(m.Y[r] * inv),
 			Area: float32(e.area[i]),

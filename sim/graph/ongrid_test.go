@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"orogen/sim"
-	"orogen/sim/grid"
+	"orogen/sim/engine"
 )
 
 // TestOnGridUplift: a raster uplift is sampled at the nodes (a plane is
@@ -15,7 +15,7 @@ import (
 func TestOnGridUplift(t *testing.T) {
 	const w, h, cell = 64, 48, 100.0
 	m := sampleMesh(t, w*cell, h*cell, 3*cell, 7)
-	e, err := New(Config{Mesh: m, Params: grid.Params{K: 2e-6, M: 0.5, N: 1, Dt: 1e4}})
+	e, err := New(Config{Mesh: m, Params: engine.Params{K: 2e-6, M: 0.5, N: 1, Dt: 1e4}})
 	if err != nil {
 		t.Fatal(err)
 	}

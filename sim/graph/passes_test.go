@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"orogen/sim/grid"
+	"orogen/sim/engine"
 	"orogen/sim/water"
 )
 
@@ -20,7 +20,7 @@ func TestWaterOnGraphEngine(t *testing.T) {
 	for i := range up {
 		up[i] = 5e-4
 	}
-	e, err := New(Config{Mesh: m, Up: up, InitNoise: 300, Seed: 4, Params: grid.DefaultParams()})
+	e, err := New(Config{Mesh: m, Up: up, InitNoise: 300, Seed: 4, Params: engine.DefaultParams()})
 	if err != nil {
 		t.Fatal(err)
 	}

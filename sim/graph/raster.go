@@ -8,7 +8,8 @@ import (
 	"orogen/sim/parallel"
 )
 
-// Rasterization: turning node values into a grid (000 §3.2, §6.2).
+// Rasterization: turning node values into a grid (Cordonnier et al. 2016,
+// §3.2, §6.2).
 //
 // The grid is dst: dst.W×dst.H cells of dst.Cell metres whose centres are
 // ((i+0.5)·Cell, (j+0.5)·Cell) in the mesh's coordinates; it normally covers
@@ -41,13 +42,13 @@ func (m *Mesh) checkRaster(dst *sim.Field, values []float32) {
 }
 
 // Linear writes into dst the piecewise-linear interpolation of values (one
-// per node) over the Delaunay triangles (000 §3.2) and returns dst. A cell
-// takes the value at its centre, interpolated with the barycentric
-// coordinates of the triangle that covers it; a centre on a shared edge or
-// vertex belongs to the covering triangle of lowest index, so the output
-// does not depend on scheduling. Centres outside the hull (none when the
-// border is sampled, as poisson.Bridson does) take the nearest node's
-// value. A plane is reproduced to float32 rounding.
+// per node) over the Delaunay triangles (Cordonnier et al. 2016, §3.2) and
+// returns dst. A cell takes the value at its centre, interpolated with the
+// barycentric coordinates of the triangle that covers it; a centre on a
+// shared edge or vertex belongs to the covering triangle of lowest index, so
+// the output does not depend on scheduling. Centres outside the hull (none
+// when the border is sampled, as poisson.Bridson does) take the nearest
+// node's value. A plane is reproduced to float32 rounding.
 //
 // Pass 1 walks the triangles' bounding boxes; a centre deep inside its
 // triangle (farther than 1e-7 of the domain's diagonal from every edge,
@@ -232,7 +233,7 @@ func baryOf(ea, eb, area float64, va, vb, vc float32) float32 {
 func (m *Mesh) spacing() float64 { return math.Sqrt(m.W * m.H / float64(m.N)) }
 
 // Gaussian writes into dst the normalized Gaussian-kernel interpolation of
-// values (000 §6.2) and returns dst:
+// values (Cordonnier et al. 2016, §6.2) and returns dst:
 //
 //	h(p) = Σ w_k h_k / Σ w_k,   w_k = exp(−|p − x_k|² / (2σ²)),
 //

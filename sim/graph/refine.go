@@ -8,9 +8,9 @@ import (
 	"orogen/sim/poisson"
 )
 
-// Progressive refinement (000 §6.3: "a solution to accelerate convergence
-// could be to progressively refine the sampling grid ... this refinement
-// needs to be uniform").
+// Progressive refinement (Cordonnier et al. 2016, §6.3: "a solution to
+// accelerate convergence could be to progressively refine the sampling grid
+// ... this refinement needs to be uniform").
 
 // Refine returns a new engine that continues e on its nodes refined to the
 // minimum distance r2 by poisson.Refine: e's nodes keep their indices and
@@ -192,13 +192,13 @@ type schedule struct {
 	seed   uint64
 }
 
-// SetRefinement schedules progressive refinement (000 §6.3): stages times,
-// once the current stage has run every steps, or sooner once it has
-// converged to tol m/yr (tol <= 0: never), the next Step first halves the
-// nodes' minimum distance r (metres, the distance the current nodes were
-// sampled at) and continues on the refined nodes (see Refine; about four
-// times as many). Converged reports false while refinements are left.
-// stages 0 cancels the plan. Mesh, Heights and every other slice the
+// SetRefinement schedules progressive refinement (Cordonnier et al. 2016,
+// §6.3): stages times, once the current stage has run every steps, or sooner
+// once it has converged to tol m/yr (tol <= 0: never), the next Step first
+// halves the nodes' minimum distance r (metres, the distance the current
+// nodes were sampled at) and continues on the refined nodes (see Refine;
+// about four times as many). Converged reports false while refinements are
+// left. stages 0 cancels the plan. Mesh, Heights and every other slice the
 // engine returns belong to the current stage's nodes.
 func (e *Engine) SetRefinement(r float64, stages, every int, tol float64, seed uint64) error {
 	if stages == 0 {

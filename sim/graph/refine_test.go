@@ -2,9 +2,8 @@ package graph
 
 import (
 	"math"
+	"orogen/sim/engine"
 	"testing"
-
-	"orogen/sim/grid"
 )
 
 // TestRefine refines an eroded terrain: more nodes, the old ones at their
@@ -17,7 +16,7 @@ func TestRefine(t *testing.T) {
 	for i := range up {
 		up[i] = 5e-4
 	}
-	e, err := New(Config{Mesh: m, Up: up, InitNoise: 50, Seed: 5, Params: grid.DefaultParams()})
+	e, err := New(Config{Mesh: m, Up: up, InitNoise: 50, Seed: 5, Params: engine.DefaultParams()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +84,7 @@ func TestRefinementSchedule(t *testing.T) {
 	for i := range up {
 		up[i] = 5e-4
 	}
-	e, err := New(Config{Mesh: m, Up: up, InitNoise: 10, Seed: 6, Params: grid.DefaultParams()})
+	e, err := New(Config{Mesh: m, Up: up, InitNoise: 10, Seed: 6, Params: engine.DefaultParams()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +134,7 @@ func TestRefinementConverged(t *testing.T) {
 			init[i] = float32(0.01*m.X[i] + 0.003*m.Y[i])
 		}
 	}
-	p := grid.DefaultParams()
+	p := engine.DefaultParams()
 	p.K = 1e-15
 	e, err := New(Config{Mesh: m, Init: init, Params: p})
 	if err != nil {

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"orogen/sim"
-	"orogen/sim/grid"
+	"orogen/sim/engine"
 	"orogen/sim/noise"
 )
 
@@ -24,7 +24,7 @@ func TestWaterBudgetGraph(t *testing.T) {
 			init[i] = float32(200 + 150*f.At(m.X[i]/3000, m.Y[i]/3000))
 		}
 	}
-	p := grid.Params{K: 1e-6, M: 0.5, N: 1, Dt: 1e4, Rain: 0.8, Evap: 1}
+	p := engine.Params{K: 1e-6, M: 0.5, N: 1, Dt: 1e4, Rain: 0.8, Evap: 1}
 	e, err := New(Config{Mesh: m, Init: init, Params: p})
 	if err != nil {
 		t.Fatal(err)

@@ -3,17 +3,21 @@
 // Each Step advances the terrain by dt years through these phases, timed
 // one by one:
 //
-//	hillslope  κ∇²h, implicit, stable for any dt (package hillslope, 003 eq. 1)
+//	hillslope  κ∇²h, implicit, stable for any dt (package hillslope,
+//	           Schott et al. 2022, eq. 1)
 //	routing    D8 steepest-descent receivers (package flow)
 //	stack      donor masks and the depth-first order of every tree
-//	lakes      passes between basins and the tree of basins (000 §4.3)
+//	lakes      passes between basins and the tree of basins
+//	           (Cordonnier et al. 2016, §4.3)
 //	layout     heights and receiver distances copied into drainage order
 //	           (and back at the end), so the next three phases read memory
 //	           sequentially
 //	area       drainage area, cell area as rain, reverse drainage order
 //	erosion    uplift (added in grid order) and the implicit stream power
-//	           solve (package spl, 000 eq. 2; Newton per node for n ≠ 1)
-//	talus      slopes along receivers limited to the talus angle (000 §5)
+//	           solve (package spl, Cordonnier et al. 2016, eq. 2; Newton per
+//	           node for n ≠ 1)
+//	talus      slopes along receivers limited to the talus angle
+//	           (Cordonnier et al. 2016, §5)
 //
 // The hillslope term comes first (Lie splitting), so the receivers are
 // those of the heights the stream power law erodes and the talus limit,

@@ -1,12 +1,12 @@
 package grid
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"time"
 
+	"orogen/sim/engine"
 	"orogen/sim/flow"
 	"orogen/sim/hillslope"
 	"orogen/sim/parallel"
@@ -14,79 +14,6 @@ import (
 	"orogen/sim/talus"
 	"orogen/sim/water"
 )
-
-// Params are the physical parameters of the engine. They may change between
-// steps (SetParams).
-type Params struct {
-	K     float64 // erodibility, yr⁻¹
-	M     float64 // drainage area exponent
-	N     float64 // slope exponent
-	Dt    float64 // time step, years
-	Kappa float64 // hillslope diffusivity, m²/yr; 0 turns the term off
-	Talus talus.Model
-	Edges flow.Edges
-	// NaturalDist is the distance D of the virtual node behind Natural
-	// edges, metres; 0 means the longer side of the domain.
-	NaturalDist float64
-	// Rain r, m/yr, and Evap e, m^½/yr, drive the lakes' water budget
-	// (sim/water, 001 §III.B): with Rain > 0 (or a rain map, SetRainMap)
-	// every step also fills, drains and merges lakes from the water that
-	// falls and evaporates, and snapshots draw those lakes. The budget
-	// never changes the terrain (001 §III.B.4). Rain 0 turns it off:
-	// lakes are then drawn filled to their passes.
-	Rain, Evap float64
-}
-
-// DefaultParams returns the values of 000 §6: k = 5.61e-7 /yr, m = 0.5,
-// n = 1, dt = 2.5e5 yr, talus 30°, all edges outlets, no hillslope term.
-func DefaultParams() Params {
-	return Params{
-		K: 5.61e-7, M: 0.5, N: 1, Dt: 2.5e5,
-		Talus: talus.Model{Mode: talus.ModeConstant, AngleDeg: 30},
-	}
-}
-
-// Upper bounds of Rain (m/yr) and Evap (m^½/yr): far beyond any climate.
-const (
-	maxRain = 100
-	maxEvap = 1e4
-)
-
-// maxKappaDt bounds κ·dt, m²: far beyond any useful value (κ = 10 m²/yr
-// over 10⁷ yr is 10⁸ m²), and small enough that κ·dt/cell² stays finite for
-// any allowed cell size.
-const maxKappaDt = 1e15
-
-// Validate returns an error naming the first parameter out of range.
-func (p Params) Validate() error {
-	if err := (spl.Params{K: p.K, M: p.M, N: p.N, Dt: p.Dt}).Validate(); err != nil {
-		return err
-	}
-	if math.IsNaN(p.Kappa) || math.IsInf(p.Kappa, 0) || p.Kappa < 0 {
-		return fmt.Errorf("grid: diffusion κ = %g: must be finite and >= 0 (m²/yr)", p.Kappa)
-	}
-	if p.Kappa*p.Dt > maxKappaDt {
-		return fmt.Errorf("grid: diffusion κ·dt = %g·%g m² exceeds %g m²: one step would flatten any map; lower κ or dt", p.Kappa, p.Dt, maxKappaDt)
-	}
-	if math.IsNaN(p.NaturalDist) || math.IsInf(p.NaturalDist, 0) || p.NaturalDist < 0 {
-		return fmt.Errorf("grid: natural edge distance %g: must be finite and >= 0 (m)", p.NaturalDist)
-	}
-	if err := (water.Params{Rain: p.Rain, Evap: p.Evap}).Validate(); err != nil {
-		return err
-	}
-	if p.Rain > maxRain || p.Evap > maxEvap {
-		return fmt.Errorf("grid: rain %g m/yr or evaporation %g m^½/yr: absurd (at most %g and %g)", p.Rain, p.Evap, float64(maxRain), float64(maxEvap))
-	}
-	if p.Edges.AllClosed() {
-		return errors.New("grid: all four edges are closed: water has nowhere to go; make at least one edge outlet or natural")
-	}
-	for _, b := range []flow.Boundary{p.Edges.North, p.Edges.South, p.Edges.East, p.Edges.West} {
-		if b > flow.Natural {
-			return fmt.Errorf("grid: unknown edge kind %d", b)
-		}
-	}
-	return p.Talus.Validate()
-}
 
 // Config describes a new engine.
 type Config struct {
@@ -99,52 +26,17 @@ type Config struct {
 	// route deterministically without ties.
 	InitNoise float64
 	Seed      uint64
-	Params    Params
-}
-
-// Phases of a step, in order.
-const (
-	PhaseRouting = iota
-	PhaseStack
-	PhaseLakes
-	PhaseArea
-	PhaseErosion
-	PhaseHillslope
-	PhaseTalus
-	PhaseLayout
-	PhaseWater
-	NumPhases
-)
-
-// PhaseNames are the report names of the phases. "layout" is the copying
-// of heights, distances and uplift into drainage order and back.
-var PhaseNames = [NumPhases]string{"routing", "stack", "lakes", "area", "erosion", "hillslope", "talus", "layout", "water"}
-
-// StepStats describe one step.
-type StepStats struct {
-	Step  int     // steps done so far, this one included
-	Time  float64 // simulated years so far
-	MaxDh float64 // max |Δh| over the step, metres
-	// MaxDh2 is max |h(t) - h(t-2)|, metres: the change over two steps,
-	// which vanishes when a few cells only alternate between two states
-	// (NaN after the first step).
-	MaxDh2      float64
-	MeanDh      float64 // mean |Δh|, metres
-	RecvChanged float64 // fraction of cells whose receiver changed since the last step
-	Lakes       int     // basins connected through passes
-	Clamped     int     // nodes lowered by the talus limit
-	Phase       [NumPhases]time.Duration
-	Total       time.Duration
+	Params    engine.Params
 }
 
 // Engine is the grid stream-power engine.
 type Engine struct {
 	w, h  int
 	cell  float64
-	p     Params
+	p     engine.Params
 	step  int
 	time  float64
-	stats StepStats
+	stats engine.StepStats
 
 	hgt      []float32
 	prev     []float32 // heights before this step
@@ -247,7 +139,7 @@ func (e *Engine) configure(edgesChanged bool) {
 }
 
 // SetParams replaces the parameters from the next step on.
-func (e *Engine) SetParams(p Params) error {
+func (e *Engine) SetParams(p engine.Params) error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
@@ -261,7 +153,7 @@ func (e *Engine) SetParams(p Params) error {
 }
 
 // Params returns the current parameters.
-func (e *Engine) Params() Params { return e.p }
+func (e *Engine) Params() engine.Params { return e.p }
 
 // SetUplift replaces the uplift field (m/yr, W*H values; nil for none) from
 // the next step on. The engine keeps its own copy.
@@ -318,7 +210,7 @@ func (e *Engine) Area() []float64 {
 }
 
 // Stats returns the statistics of the last step.
-func (e *Engine) Stats() StepStats { return e.stats }
+func (e *Engine) Stats() engine.StepStats { return e.stats }
 
 // Converged reports whether the last step changed no height faster than tol
 // m/yr, or the last two steps together did not: on talus-limited slopes a
@@ -338,14 +230,14 @@ func (e *Engine) Err() error { return e.err }
 
 // Step advances the terrain by one time step. After an error (see Err) it
 // does nothing and returns the last statistics.
-func (e *Engine) Step() StepStats {
+func (e *Engine) Step() engine.StepStats {
 	if e.err != nil {
 		return e.stats
 	}
-	var st StepStats
+	var st engine.StepStats
 	t0 := time.Now()
 	mark := t0
-	lap := func(ph int) {
+	lap := func(ph engine.Phase) {
 		now := time.Now()
 		st.Phase[ph] = now.Sub(mark)
 		mark = now
@@ -361,15 +253,15 @@ func (e *Engine) Step() StepStats {
 		}
 		e.diff.Step(e.hgt, e.cell, e.p.Kappa, e.p.Dt, fixed)
 	}
-	lap(PhaseHillslope)
+	lap(engine.PhaseHillslope)
 	g.Route(e.hgt)
-	lap(PhaseRouting)
+	lap(engine.PhaseRouting)
 	g.Order()
-	lap(PhaseStack)
+	lap(engine.PhaseStack)
 	g.ConnectLakes(e.hgt)
-	lap(PhaseLakes)
+	lap(engine.PhaseLakes)
 	g.Assemble()
-	st.Phase[PhaseStack] += time.Since(mark)
+	st.Phase[engine.PhaseStack] += time.Since(mark)
 	mark = time.Now()
 	// The water budget sees the heights the routing saw (before uplift
 	// and erosion) and leaves them alone.
@@ -382,7 +274,7 @@ func (e *Engine) Step() StepStats {
 	} else {
 		e.wat, e.watOK = nil, false
 	}
-	lap(PhaseWater)
+	lap(engine.PhaseWater)
 
 	// Uplift (timed with the erosion), in grid order: sequential memory
 	// access. Fixed outlets stay.
@@ -408,16 +300,16 @@ func (e *Engine) Step() StepStats {
 		}
 		g.OrderedDist(e.ds, lo, hi)
 	})
-	lap(PhaseLayout)
+	lap(engine.PhaseLayout)
 	e.as = g.AccumulateStack(e.as, e.cell*e.cell)
 	e.areaOK = false
-	lap(PhaseArea)
+	lap(engine.PhaseArea)
 	sp := spl.Params{K: e.p.K, M: e.p.M, N: e.p.N, Dt: e.p.Dt}
 	parallel.Do(nc, func(c int) {
 		spl.Erode(e.hs, g.RecPos, e.ds, e.as, nil, int(chunks[c]), int(chunks[c+1]), sp)
 	})
-	lap(PhaseErosion)
-	st.Phase[PhaseErosion] += upliftTime
+	lap(engine.PhaseErosion)
+	st.Phase[engine.PhaseErosion] += upliftTime
 	if e.p.Talus.Mode != talus.ModeOff {
 		clamped := make([]int, nc)
 		parallel.Do(nc, func(c int) {
@@ -427,13 +319,13 @@ func (e *Engine) Step() StepStats {
 			st.Clamped += v
 		}
 	}
-	lap(PhaseTalus)
+	lap(engine.PhaseTalus)
 	parallel.Do(nc, func(c int) {
 		for k := chunks[c]; k < chunks[c+1]; k++ {
 			e.hgt[g.Stack[k]] = e.hs[k]
 		}
 	})
-	st.Phase[PhaseLayout] += time.Since(mark)
+	st.Phase[engine.PhaseLayout] += time.Since(mark)
 
 	e.routed = true
 	e.measure(&st)
@@ -453,7 +345,7 @@ func (e *Engine) Step() StepStats {
 // measure fills the height change and receiver change statistics. Partial
 // sums are kept per fixed block and added in block order, so the figures do
 // not depend on the number of workers.
-func (e *Engine) measure(st *StepStats) {
+func (e *Engine) measure(st *engine.StepStats) {
 	const block = 1 << 14
 	n := len(e.hgt)
 	nb := parallel.NumBlocks(n, block)
@@ -524,8 +416,8 @@ func (e *Engine) SetRainMap(r []float32) error {
 		return err
 	}
 	for i, v := range r {
-		if v > maxRain {
-			return fmt.Errorf("grid: rain %g m/yr at cell %d: absurd (at most %g)", v, i, float64(maxRain))
+		if v > engine.MaxRain {
+			return fmt.Errorf("grid: rain %g m/yr at cell %d: absurd (at most %g)", v, i, float64(engine.MaxRain))
 		}
 	}
 	e.rainMap = append([]float32(nil), r...)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"orogen/sim/engine"
 	"orogen/sim/flow"
 	"orogen/sim/simtest"
 	"orogen/sim/talus"
@@ -29,7 +30,7 @@ func TestSteadyStateSlope(t *testing.T) {
 	for _, mn := range [][2]float64{{0.5, 1}, {0.4, 1.5}} {
 		t.Run(fmt.Sprintf("m=%g,n=%g", mn[0], mn[1]), func(t *testing.T) {
 			const w, h, cell, u = 48, 40, 100.0, 5e-4
-			p := DefaultParams()
+			p := engine.DefaultParams()
 			p.M, p.N = mn[0], mn[1]
 			p.K = 2e-6
 			p.Talus = talus.Model{Mode: talus.ModeOff}
@@ -79,7 +80,7 @@ func TestEveryStepDrains(t *testing.T) {
 		{North: flow.Closed, South: flow.Closed, East: flow.Closed, West: flow.Natural},
 	} {
 		const w, h = 160, 150
-		p := DefaultParams()
+		p := engine.DefaultParams()
 		p.Edges = edges
 		p.Kappa = 0.05
 		e := mustNew(t, Config{W: w, H: h, Cell: 200, Up: simtest.Uniform(w, h, 5e-4), Init: simtest.Noisy(w, h, 50, 2), Params: p})
@@ -100,12 +101,12 @@ func TestEveryStepDrains(t *testing.T) {
 func TestDeterministicAcrossWorkers(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	const w, h = 160, 120
-	p := DefaultParams()
+	p := engine.DefaultParams()
 	p.Kappa = 0.02
 	p.Edges = flow.Edges{North: flow.Natural, South: flow.Outlet, East: flow.Closed, West: flow.Outlet}
 	p.Talus = talus.Model{Mode: talus.ModeNoise, MinDeg: 6, MaxDeg: 54, WavelengthM: 5000, Octaves: 4, Seed: 7}
 	up := simtest.Scale(simtest.Cone(w, h, 1, 1, 1.0/float64(w)), 5e-4)
-	var ref *Snapshot
+	var ref *engine.Snapshot
 	for _, procs := range []int{1, 2, 3} {
 		runtime.GOMAXPROCS(procs)
 		e := mustNew(t, Config{W: w, H: h, Cell: 250, Up: up, InitNoise: 1, Seed: 42, Params: p})
@@ -138,7 +139,7 @@ func TestTalusLimitsSlopes(t *testing.T) {
 	for _, m := range models {
 		t.Run(string(m.Mode), func(t *testing.T) {
 			const w, h = 80, 80
-			p := DefaultParams()
+			p := engine.DefaultParams()
 			p.Talus = m
 			// A strong uplift on a small domain makes slopes that the
 			// stream power law alone leaves far steeper than 30°.
@@ -171,12 +172,12 @@ func TestTalusLimitsSlopes(t *testing.T) {
 }
 
 // TestErodeWithoutUplift runs stream power on an existing heightmap with no
-// uplift (000 §6.4, Fig. 14): nothing rises except lake bottoms filling,
-// and the relief wears down.
+// uplift (Cordonnier et al. 2016, §6.4, Fig. 14): nothing rises except lake
+// bottoms filling, and the relief wears down.
 func TestErodeWithoutUplift(t *testing.T) {
 	const w, h = 128, 128
 	init := simtest.Rough(w, h, 800, 6)
-	p := DefaultParams()
+	p := engine.DefaultParams()
 	p.Dt = 2e4
 	e := mustNew(t, Config{W: w, H: h, Cell: 100, Init: init, Params: p})
 	prevMax := float32(math.Inf(1))
@@ -207,10 +208,10 @@ func TestErodeWithoutUplift(t *testing.T) {
 
 func TestStepStatistics(t *testing.T) {
 	const w, h = 64, 64
-	e := mustNew(t, Config{W: w, H: h, Cell: 500, Up: simtest.Uniform(w, h, 5e-4), InitNoise: 1, Params: DefaultParams()})
+	e := mustNew(t, Config{W: w, H: h, Cell: 500, Up: simtest.Uniform(w, h, 5e-4), InitNoise: 1, Params: engine.DefaultParams()})
 	first := e.Step()
-	if first.Step != 1 || first.Time != DefaultParams().Dt {
-		t.Errorf("step %d at %g yr; want 1 at %g", first.Step, first.Time, DefaultParams().Dt)
+	if first.Step != 1 || first.Time != engine.DefaultParams().Dt {
+		t.Errorf("step %d at %g yr; want 1 at %g", first.Step, first.Time, engine.DefaultParams().Dt)
 	}
 	if first.RecvChanged != 1 {
 		t.Errorf("first step: receivers changed %g; want 1 (all new)", first.RecvChanged)
@@ -219,7 +220,7 @@ func TestStepStatistics(t *testing.T) {
 	// (measured: 350-400); 600 leaves room. What moves after that is float32
 	// rounding: cells on talus-limited slopes whose neighbours tie to the
 	// last bit swap receivers, moving heights by an ulp (2.4e-4 m at 2 km).
-	var last StepStats
+	var last engine.StepStats
 	for range 600 {
 		last = e.Step()
 	}
@@ -236,7 +237,7 @@ func TestStepStatistics(t *testing.T) {
 }
 
 func TestBadInput(t *testing.T) {
-	ok := Config{W: 8, H: 8, Cell: 10, Params: DefaultParams()}
+	ok := Config{W: 8, H: 8, Cell: 10, Params: engine.DefaultParams()}
 	mod := func(f func(c *Config)) Config { c := ok; f(&c); return c }
 	cases := []struct {
 		c    Config
@@ -266,19 +267,19 @@ func TestBadInput(t *testing.T) {
 		}
 	}
 	e := mustNew(t, ok)
-	bad := DefaultParams()
+	bad := engine.DefaultParams()
 	bad.M = math.NaN()
 	if err := e.SetParams(bad); err == nil {
 		t.Error("SetParams accepted m = NaN")
 	}
-	if e.Params().M != DefaultParams().M {
+	if e.Params().M != engine.DefaultParams().M {
 		t.Error("a rejected SetParams changed the parameters")
 	}
 }
 
 func TestSettersTakeEffect(t *testing.T) {
 	const w, h = 32, 32
-	e := mustNew(t, Config{W: w, H: h, Cell: 100, InitNoise: 0.5, Params: DefaultParams()})
+	e := mustNew(t, Config{W: w, H: h, Cell: 100, InitNoise: 0.5, Params: engine.DefaultParams()})
 	e.Step()
 	if _, hi := minMax(e.Heights()); hi > 1 {
 		t.Fatalf("without uplift the terrain rose to %g", hi)
@@ -316,7 +317,7 @@ func minMax(v []float32) (lo, hi float32) {
 
 func TestSnapshotIsConsistent(t *testing.T) {
 	const w, h = 40, 30
-	e := mustNew(t, Config{W: w, H: h, Cell: 100, Up: simtest.Uniform(w, h, 1e-3), InitNoise: 1, Params: DefaultParams()})
+	e := mustNew(t, Config{W: w, H: h, Cell: 100, Up: simtest.Uniform(w, h, 1e-3), InitNoise: 1, Params: engine.DefaultParams()})
 	s0 := e.Snapshot()
 	for i, r := range s0.Receivers {
 		if r != int32(i) || s0.Area[i] != 100*100 || s0.Water[i] != 0 {
@@ -352,7 +353,7 @@ func TestSnapshotIsConsistent(t *testing.T) {
 
 func TestNonFiniteHeightsStopTheEngine(t *testing.T) {
 	const w, h = 16, 16
-	e := mustNew(t, Config{W: w, H: h, Cell: 100, Up: simtest.Uniform(w, h, 1e-3), Params: DefaultParams()})
+	e := mustNew(t, Config{W: w, H: h, Cell: 100, Up: simtest.Uniform(w, h, 1e-3), Params: engine.DefaultParams()})
 	e.Step()
 	e.hgt[5*w+5] = float32(math.Inf(1)) // what an overflow would leave
 	e.Step()

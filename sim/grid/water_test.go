@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"orogen/sim/engine"
 	"orogen/sim/simtest"
 )
 
@@ -15,7 +16,7 @@ import (
 // turning rain off returns to lakes filled to their passes.
 func TestWaterBudgetEngine(t *testing.T) {
 	const w, h = 64, 64
-	p := DefaultParams()
+	p := engine.DefaultParams()
 	p.Dt = 2e4
 	p.Rain, p.Evap = 0.5, 2
 	e := mustNew(t, Config{W: w, H: h, Cell: 200, Up: simtest.Uniform(w, h, 5e-4), Init: simtest.Rough(w, h, 300, 4), Params: p})
@@ -27,7 +28,7 @@ func TestWaterBudgetEngine(t *testing.T) {
 		}
 		b := e.Water().Stats().Budget
 		rain, evap, out = rain+b.Rain, evap+b.Evaporated, out+b.Outflow
-		if st.Phase[PhaseWater] <= 0 {
+		if st.Phase[engine.PhaseWater] <= 0 {
 			t.Fatal("no time in the water phase")
 		}
 	}

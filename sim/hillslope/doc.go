@@ -1,8 +1,7 @@
 // Package hillslope is linear hillslope diffusion, the Laplacian term of the
-// grid stream-power law of Schott et al. 2022, eq. 1
-// (../shared/papers/003_9be5cd77b3fe6167.txt: ∂h/∂t = u − s^n a^m + Δh,
-// "the hillslope term Δh smoothes the terrain by elevating concavities and
-// lowering convexities"), with a diffusivity:
+// grid stream-power law of Schott et al. 2022, eq. 1 (∂h/∂t = u − s^n a^m +
+// Δh, "the hillslope term Δh smoothes the terrain by elevating concavities
+// and lowering convexities"), with a diffusivity:
 //
 //	∂h/∂t = κ ∇²h        h in metres, t in years, κ in m²/yr.
 //

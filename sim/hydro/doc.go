@@ -1,7 +1,6 @@
 // Package hydro is hydraulic and thermal erosion with the virtual-pipe
-// model of Jákó & Tóth 2011, "Fast Hydraulic and Thermal Erosion on GPU"
-// (../shared/papers/002_6a7fbe6ef8e1700a.txt), itself after Mei, Decaudin
-// & Hu 2007.
+// model of Jákó and Tóth 2011, "Fast Hydraulic and Thermal Erosion on
+// GPU", itself after Mei, Decaudin & Hu 2007.
 //
 // State per cell: terrain b, water depth d, suspended sediment s (metres
 // of soil per cell area), outflow flux f = (f^L, f^R, f^T, f^B) in m³/s to

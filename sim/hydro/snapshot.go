@@ -1,6 +1,9 @@
 package hydro
 
-import "orogen/sim"
+import (
+	"orogen/sim"
+	"orogen/sim/engine"
+)
 
 // Snapshot is a copy of the engine's state after a step, for a view or an
 // export. It is never modified after Snapshot returns and may be shared
@@ -33,4 +36,27 @@ func (e *Engine) Snapshot() *Snapshot {
 // Field wraps one of the snapshot's slices as a field sharing its data.
 func (s *Snapshot) Field(data []float32) *sim.Field {
 	return &sim.Field{W: s.W, H: s.H, Cell: s.Cell, Data: data}
+}
+
+// View returns the snapshot as the contract's engine.Snapshot, what every
+// view and export reads: Height the terrain, Water the water depth where it
+// is at least minDepth metres (0 elsewhere: the thin film of rain over
+// every slope would otherwise tint the whole map), Sediment and Hardness;
+// no drainage or receivers. The slices are shared with s except Water.
+func (s *Snapshot) View(minDepth float64) *engine.Snapshot {
+	shown := make([]float32, len(s.Water))
+	for i, d := range s.Water {
+		if float64(d) >= minDepth {
+			shown[i] = d
+		}
+	}
+	st := s.Stats
+	return &engine.Snapshot{
+		Kind: engine.Hydro, W: s.W, H: s.H, Cell: s.Cell, Step: s.Step, Time: s.Time,
+		Stats:    engine.StepStats{Step: st.Step, Time: st.Time, MaxDh: st.MaxDh, Total: st.Total},
+		Height:   s.Terrain,
+		Water:    shown,
+		Sediment: s.Sediment,
+		Hardness: s.Hardness,
+	}
 }

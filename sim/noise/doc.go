@@ -1,5 +1,5 @@
 // Package noise is seeded coherent (gradient) noise for procedural fields:
-// the talus-angle modulation of 000_2e84a69b14329f8a.txt §6.4 (Fig. 17,
+// the talus-angle modulation of Cordonnier et al. 2016, §6.4 (Fig. 17,
 // "modulating the value by 3D Perlin noise") and any other seeded texture an
 // engine needs.
 //

@@ -1,8 +1,8 @@
-// Package passq is the priority queue of the tree of lakes (000 §4.3): a
-// binary min-heap of pass edges keyed by height, ties broken by edge
-// number, so the order in which lakes join the outlets depends on nothing
-// but the heights. Both engines (sim/flow on the grid, sim/graph on the
-// stream graph) use it.
+// Package passq is the priority queue of the tree of lakes (Cordonnier et al.
+// 2016, §4.3): a binary min-heap of pass edges keyed by height, ties broken
+// by edge number, so the order in which lakes join the outlets depends on
+// nothing but the heights. Both engines (sim/flow on the grid, sim/graph on
+// the stream graph) use it.
 package passq
 
 // Item is one pass edge: its height W (metres) and its number E.

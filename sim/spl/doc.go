@@ -1,9 +1,10 @@
 // Package spl solves the stream power law along a drainage order:
 //
-//	dh/dt = u - k A^m s^n                                    (000 eq. 1)
+//	dh/dt = u - k A^m s^n            (Cordonnier et al. 2016, eq. 1)
 //
-// with the implicit scheme of Braun & Willett (2013), 000 eq. 2: walking
-// nodes receivers-first, the new height of node i with receiver j is
+// with the implicit scheme of Braun & Willett 2013 (Cordonnier et al. 2016,
+// eq. 2): walking nodes receivers-first, the new height of node i with
+// receiver j is
 //
 //	h_i' = (h_i + dt u_i + F h_j') / (1 + F),  F = k A_i^m dt / d_ij   (n = 1)
 //
@@ -19,6 +20,6 @@
 //
 // Roots (rec[i] == i) with dist 0 are fixed at base level; roots with
 // dist D > 0 drain to a virtual node of height 0 at distance D (the natural
-// edges of 001 §III.B.5). Units: heights m, dt yr, u m/yr, k yr⁻¹ m^(1-2m)
-// for n = 1, A m², d m.
+// edges of Błaszczuk et al. 2023, §III.B.5). Units: heights m, dt yr, u m/yr,
+// k yr⁻¹ m^(1-2m) for n = 1, A m², d m.
 package spl

@@ -125,7 +125,8 @@ func TestLakeBottomFills(t *testing.T) {
 
 func TestNaturalEdgeRoot(t *testing.T) {
 	// A root with distance D drains to a virtual node at height 0:
-	// h' = (h + dt u) / (1 + k √A dt / D)  (001 §III.B.5).
+	// h' = (h + dt u) / (1 + k √A dt / D)  (Błaszczuk et al. 2023,
+	// §III.B.5).
 	h := []float32{100}
 	Erode(h, []int32{0}, []float32{5e4}, []float64{1e6}, []float32{1e-3}, 0, 1, Params{K: 1e-5, M: 0.5, N: 1, Dt: 1e4})
 	want := (100 + 1e4*1e-3) / (1 + 1e-5*1e3*1e4/5e4)

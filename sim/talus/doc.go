@@ -1,8 +1,8 @@
 // Package talus is the thermal-erosion slope limit that follows each
 // stream-power solve, after Cordonnier et al. 2016, §5 "Correction based on
-// thermal erosion" (../shared/papers/000_2e84a69b14329f8a.txt): where the
-// solve leaves a node steeper than the talus angle θ towards its receiver,
-// the node is lowered until the slope equals tan θ.
+// thermal erosion": where the solve leaves a node steeper than the talus
+// angle θ towards its receiver, the node is lowered until the slope equals
+// tan θ.
 //
 // Rule: walking the nodes in an order where each comes after its receiver
 // (a bottom-up stack, as the stream-power solver uses),
@@ -19,16 +19,18 @@
 // The angle comes from a Model:
 //   - off: no limit;
 //   - constant: AngleDeg everywhere, 30° by default, "the usual talus angle
-//     for thermal erosion" (000 §6.4, Fig. 17 left);
+//     for thermal erosion" (Cordonnier et al. 2016, §6.4, Fig. 17 left);
 //   - height: LowDeg below HeightM and HighDeg above, the tangent blended by
 //     a smoothstep over BlendM metres centred on HeightM; the angle is taken
-//     at the receiver's height (000 Fig. 18: cliffs on the crests);
-//   - noise: between MinDeg and MaxDeg (6° and 54° in 000 Fig. 17 right),
-//     following seeded fBm (sim/noise Fractal, persistence 0.6, lacunarity
-//     2, first frequency cell/WavelengthM) at cell (x, y). The fBm value v
-//     goes through the normal CDF Φ(v/σ), σ from noise.FBMStd, so the angles
-//     spread evenly over the range. The paper uses 3D Perlin noise; a 2D
-//     field over the map is the same thing for a single surface.
+//     at the receiver's height (Cordonnier et al. 2016, Fig. 18: cliffs on
+//     the crests);
+//   - noise: between MinDeg and MaxDeg (6° and 54° in Fig. 17 right of
+//     Cordonnier et al. 2016), following seeded fBm (sim/noise Fractal,
+//     persistence 0.6, lacunarity 2, first frequency cell/WavelengthM) at
+//     cell (x, y). The fBm value v goes through the normal CDF Φ(v/σ), σ from
+//     noise.FBMStd, so the angles spread evenly over the range. The paper
+//     uses 3D Perlin noise; a 2D field over the map is the same thing for a
+//     single surface.
 //
 // Boundary conditions: roots (rec[i] == i: outlets on the map edge, lake
 // bottoms without an exit) are never changed, so base level is kept; other

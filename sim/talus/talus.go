@@ -14,17 +14,17 @@ type Mode string
 // The modes. The empty Mode means ModeOff.
 const (
 	ModeOff      Mode = "off"      // no slope limit
-	ModeConstant Mode = "constant" // one angle everywhere (000 §5: 30°)
-	ModeHeight   Mode = "height"   // low angle below a height, high above (000 Fig. 18)
-	ModeNoise    Mode = "noise"    // angle modulated by seeded fBm (000 Fig. 17)
+	ModeConstant Mode = "constant" // one angle everywhere (Cordonnier et al. 2016, §5: 30°)
+	ModeHeight   Mode = "height"   // low angle below a height, high above (Cordonnier et al. 2016, Fig. 18)
+	ModeNoise    Mode = "noise"    // angle modulated by seeded fBm (Cordonnier et al. 2016, Fig. 17)
 )
 
 // DefaultAngleDeg is the constant mode's angle when AngleDeg is 0: the usual
-// talus angle of 000 §5 and §6.4.
+// talus angle of Cordonnier et al. 2016, §5 and §6.4.
 const DefaultAngleDeg = 30
 
-// Noise-mode fBm shape: 000 §6.4 asks for noise "with a high persistence";
-// these are fixed so that a Model stays small.
+// Noise-mode fBm shape: Cordonnier et al. 2016, §6.4 asks for noise "with a
+// high persistence"; these are fixed so that a Model stays small.
 const (
 	noisePersistence = 0.6
 	noiseLacunarity  = 2
@@ -39,14 +39,14 @@ type Model struct {
 	// DefaultAngleDeg.
 	AngleDeg float64
 
-	// Height mode (000 Fig. 18): LowDeg below HeightM metres, HighDeg
-	// above, the tangent blended by a smoothstep over the BlendM metres
-	// centred on HeightM (0 switches sharply at HeightM).
+	// Height mode (Cordonnier et al. 2016, Fig. 18): LowDeg below HeightM
+	// metres, HighDeg above, the tangent blended by a smoothstep over the
+	// BlendM metres centred on HeightM (0 switches sharply at HeightM).
 	LowDeg, HighDeg, HeightM, BlendM float64
 
-	// Noise mode (000 Fig. 17, 6° to 54° there): the angle varies between
-	// MinDeg and MaxDeg following fBm of the given wavelength in metres and
-	// number of octaves, seeded by Seed.
+	// Noise mode (Cordonnier et al. 2016, Fig. 17, 6° to 54° there): the
+	// angle varies between MinDeg and MaxDeg following fBm of the given
+	// wavelength in metres and number of octaves, seeded by Seed.
 	MinDeg, MaxDeg, WavelengthM float64
 	Octaves                     int
 	Seed                        uint64

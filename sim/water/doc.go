@@ -1,20 +1,21 @@
 // Package water is the water budget of lakes of Błaszczuk et al. 2023
-// (../shared/papers/001_850d0618dfd90864.txt, §III.B; issue 7): water
-// stored per node, fed by rain, lost to evaporation, and lakes filled,
-// spilled and merged through the passes between basins. It is engine
+// (§III.B; issue 7): water stored per node, fed by rain, lost to
+// evaporation, and lakes filled, spilled and merged through the passes
+// between basins. It is engine
 // agnostic: the grid engine (sim/flow, Graph.WaterInput) and the stream
 // graph engine (sim/graph, Engine.WaterInput) describe their basins in an
 // Input each step. It never changes the terrain: the lakes it computes are
-// separate from the overflow routing that drives erosion (001 §III.B.4).
+// separate from the overflow routing that drives erosion (Błaszczuk et al.
+// 2023, §III.B.4).
 //
-// # Water per node (001 §III.B.1)
+// # Water per node (Błaszczuk et al. 2023, §III.B.1)
 //
 // Each node v stores a volume V_v, in practice only at the pits (the roots
 // of stream trees that are not outlets). A step of δt years
 //
 //  1. moves the water of every node to the pit of the basin it now lies in
-//     (001 Fig. 1: the trees change as the terrain does); water now in an
-//     outlet's tree leaves the domain;
+//     (Błaszczuk et al. 2023, Fig. 1: the trees change as the terrain
+//     does); water now in an outlet's tree leaves the domain;
 //  2. adds rain and takes evaporation at every pit:
 //     ΔV_v = δt·(r·A_v − e·V_v^(5/6)), with A_v the area of its basin (or
 //     Σ r_i·a_i over the basin for a rain map) and V_v the water moved
@@ -26,7 +27,7 @@
 // The explicit update is the paper's; it is stable while
 // δt·e·(5/6)·V^(−1/6) < 2 near the steady volume V* = (r·A/e)^(6/5).
 //
-// # Lakes (001 §III.B.2, Algorithms 2-4)
+// # Lakes (Błaszczuk et al. 2023, §III.B.2, Algorithms 2-4)
 //
 // The lakes graph has the pit basins as nodes and the passes between them
 // as edges, plus the outside of the domain. The volume of a lake up to a

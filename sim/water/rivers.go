@@ -8,8 +8,8 @@ import "fmt"
 // stack lists every node after its receiver (an engine's drainage order)
 // and rec[i] is the receiver of node i (rec[i] == i at roots). Water held
 // by lakes or evaporated is not subtracted: with an engine's lake-routed
-// receivers this is the discharge of 001 Fig. 6 when every lake spills.
-// It returns dst.
+// receivers this is the discharge of Błaszczuk et al. 2023, Fig. 6 when every
+// lake spills. It returns dst.
 func Discharge(dst []float64, stack, rec []int32, area []float64, cellArea float64, p Params) []float64 {
 	n := len(rec)
 	if len(stack) != n || (area != nil && len(area) != n) || (p.RainMap != nil && len(p.RainMap) != n) {
@@ -37,8 +37,9 @@ func Discharge(dst []float64, stack, rec []int32, area []float64, cellArea float
 
 // Rivers sets dst[i] to 1 where node i carries at least threshold m³/yr
 // (q from Discharge) and is not under a lake (depth from WaterDepth; nil
-// for no lakes), 0 elsewhere: the river threshold of 001 Fig. 6, high to
-// keep only the main rivers, low to keep small streams. It returns dst.
+// for no lakes), 0 elsewhere: the river threshold of Błaszczuk et al. 2023,
+// Fig. 6, high to keep only the main rivers, low to keep small streams. It
+// returns dst.
 func Rivers(dst []uint8, q []float64, threshold float64, depth []float32) []uint8 {
 	if depth != nil && len(depth) != len(q) {
 		panic(fmt.Sprintf("water: %d depths for %d discharges", len(depth), len(q)))

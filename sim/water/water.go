@@ -102,7 +102,8 @@ type Params struct {
 	Rain    float64   // precipitation r, m/yr over every m²
 	RainMap []float32 // precipitation per node, m/yr; replaces Rain when non-nil
 	// Evap is the evaporation constant e: a lake of volume V m³ loses
-	// e·V^(5/6) m³/yr (001 §III.B.1), so e is in m^(1/2)/yr.
+	// e·V^(5/6) m³/yr (Błaszczuk et al. 2023, §III.B.1), so e is in
+	// m^(1/2)/yr.
 	Evap float64
 }
 
@@ -248,11 +249,12 @@ func (m *Model) SetWater(node []int32, vol []float64) error {
 	return nil
 }
 
-// Step advances the water by dt years over the basins of in (001 §III.B):
-// the stored water moves to the pits of the current basins (water in an
-// outlet's tree leaves), rain δt·r·A joins every basin and evaporation
-// δt·e·V^(5/6) leaves its pit (V the water moved there), then the lakes are
-// filled, spilled and merged (Algorithm 2) and the new volumes stored.
+// Step advances the water by dt years over the basins of in (Błaszczuk et al.
+// 2023, §III.B): the stored water moves to the pits of the current basins
+// (water in an outlet's tree leaves), rain δt·r·A joins every basin and
+// evaporation δt·e·V^(5/6) leaves its pit (V the water moved there), then the
+// lakes are filled, spilled and merged (Algorithm 2) and the new volumes
+// stored.
 func (m *Model) Step(in *Input, dt float64) Stats {
 	t0 := time.Now()
 	in.check()

@@ -13,6 +13,7 @@ import (
 	"orogen/app/scene"
 	"orogen/brushes"
 	"orogen/sim"
+	"orogen/sim/engine"
 	"orogen/uplifttree"
 )
 
@@ -161,7 +162,7 @@ func Scene(r *rand.Rand, w, h, n int, layers []string) *scene.Scene {
 	sc.Description = "a random project « with » unicode"
 	sc.Width, sc.Height = w, h
 	sc.DomainM = rnd(r, 1000, 100000)
-	sc.Engine = []string{"grid", "graph"}[r.IntN(2)]
+	sc.Engine = engine.SceneKinds[r.IntN(len(engine.SceneKinds))]
 	sc.Seed = r.Uint64()
 	sc.Steps = r.IntN(1000)
 	sc.UntilConverged = r.IntN(2) == 0

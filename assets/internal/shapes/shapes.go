@@ -78,17 +78,17 @@ func Cone(x, y float64) float64 {
 
 // Gradient is a broad range whose uplift decreases slowly and linearly from
 // a crest line toward the borders (the "slowly decreasing gradient" of
-// 000 §6.4, Fig. 13): u = max(0, 1 - d/CrestFalloff), d the distance to the
-// crest segment.
+// Cordonnier et al. 2016, §6.4, Fig. 13): u = max(0, 1 - d/CrestFalloff), d
+// the distance to the crest segment.
 func Gradient(x, y float64) float64 {
 	d := math.Sqrt(segDist2(x, y, CrestA, CrestB))
 	return math.Max(0, 1-d/CrestFalloff)
 }
 
 // Steps is Gradient quantized into StepCount constant levels (the "set of
-// steps of constant values" of 000 §6.4, Fig. 13): every positive uplift is
-// rounded up to the next multiple of 1/StepCount, so the levels are 0.2, 0.4,
-// 0.6, 0.8 and 1 and zero stays zero.
+// steps of constant values" of Cordonnier et al. 2016, §6.4, Fig. 13): every
+// positive uplift is rounded up to the next multiple of 1/StepCount, so the
+// levels are 0.2, 0.4, 0.6, 0.8 and 1 and zero stays zero.
 func Steps(x, y float64) float64 {
 	u := Gradient(x, y)
 	if u <= 0 {

@@ -1,0 +1,88 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"orogen/sim/flow"
+	"orogen/sim/spl"
+	"orogen/sim/talus"
+	"orogen/sim/water"
+)
+
+// Params are the physical parameters of the stream-power engines (grid and
+// graph). They may change between steps (Engine.SetParams).
+type Params struct {
+	K     float64 // erodibility, yr⁻¹
+	M     float64 // drainage area exponent
+	N     float64 // slope exponent
+	Dt    float64 // time step, years
+	Kappa float64 // hillslope diffusivity, m²/yr; 0 turns the term off
+	Talus talus.Model
+	Edges flow.Edges
+	// NaturalDist is the distance D of the virtual node behind Natural
+	// edges, metres; 0 means the longer side of the domain.
+	NaturalDist float64
+	// Rain r, m/yr, and Evap e, m^½/yr, drive the lakes' water budget
+	// (sim/water, Błaszczuk et al. 2023, §III.B): with Rain > 0 (or a
+	// rain map, SetRainMap) every step also fills, drains and merges
+	// lakes from the water that falls and evaporates, and snapshots draw
+	// those lakes. The budget never changes the terrain (Błaszczuk et al.
+	// 2023, §III.B.4). Rain 0 turns it off: lakes are then drawn filled
+	// to their passes.
+	Rain, Evap float64
+}
+
+// DefaultParams returns the values of Cordonnier et al. 2016, §6:
+// k = 5.61e-7 /yr, m = 0.5, n = 1, dt = 2.5e5 yr, talus 30°, all edges
+// outlets, no hillslope term.
+func DefaultParams() Params {
+	return Params{
+		K: 5.61e-7, M: 0.5, N: 1, Dt: 2.5e5,
+		Talus: talus.Model{Mode: talus.ModeConstant, AngleDeg: 30},
+	}
+}
+
+// Upper bounds of Rain (m/yr, also of every value of a rain map) and Evap
+// (m^½/yr): far beyond any climate.
+const (
+	MaxRain = 100
+	MaxEvap = 1e4
+)
+
+// maxKappaDt bounds κ·dt, m²: far beyond any useful value (κ = 10 m²/yr
+// over 10⁷ yr is 10⁸ m²), and small enough that κ·dt/cell² stays finite for
+// any allowed cell size.
+const maxKappaDt = 1e15
+
+// Validate returns an error naming the first parameter out of range.
+func (p Params) Validate() error {
+	if err := (spl.Params{K: p.K, M: p.M, N: p.N, Dt: p.Dt}).Validate(); err != nil {
+		return err
+	}
+	if math.IsNaN(p.Kappa) || math.IsInf(p.Kappa, 0) || p.Kappa < 0 {
+		return fmt.Errorf("params: diffusion κ = %g: must be finite and >= 0 (m²/yr)", p.Kappa)
+	}
+	if p.Kappa*p.Dt > maxKappaDt {
+		return fmt.Errorf("params: diffusion κ·dt = %g·%g m² exceeds %g m²: one step would flatten any map; lower κ or dt", p.Kappa, p.Dt, maxKappaDt)
+	}
+	if math.IsNaN(p.NaturalDist) || math.IsInf(p.NaturalDist, 0) || p.NaturalDist < 0 {
+		return fmt.Errorf("params: natural edge distance %g: must be finite and >= 0 (m)", p.NaturalDist)
+	}
+	if err := (water.Params{Rain: p.Rain, Evap: p.Evap}).Validate(); err != nil {
+		return err
+	}
+	if p.Rain > MaxRain || p.Evap > MaxEvap {
+		return fmt.Errorf("params: rain %g m/yr or evaporation %g m^½/yr: absurd (at most %g and %g)", p.Rain, p.Evap, float64(MaxRain), float64(MaxEvap))
+	}
+	if p.Edges.AllClosed() {
+		return errors.New("params: all four edges are closed: water has nowhere to go; make at least one edge outlet or natural")
+	}
+	for _, b := range []flow.Boundary{p.Edges.North, p.Edges.South, p.Edges.East, p.Edges.West} {
+		if b > flow.Natural {
+			return fmt.Errorf("params: unknown edge kind %d", b)
+		}
+	}
+	return p.Talus.Validate()
+}

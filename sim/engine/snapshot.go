@@ -1,0 +1,64 @@
+package engine
+
+import (
+	"orogen/sim"
+	"orogen/sim/flow"
+	"orogen/sim/water"
+)
+
+// Snapshot is a copy of everything a view or an export needs after a step,
+// on a W×H grid of Cell metres, whatever the engine's own nodes are. It is
+// never modified after an engine returns it and may be shared between
+// goroutines. Fields an engine does not have are nil.
+type Snapshot struct {
+	Kind  Kind // the engine that made it
+	W, H  int
+	Cell  float64 // metres
+	Step  int
+	Time  float64 // years (seconds for Hydro)
+	Stats StepStats
+	Param Params // the stream-power parameters (zero for Hydro)
+
+	Height    []float32 // metres
+	Area      []float32 // drainage area, m²
+	Receivers []int32   // receiver of each cell (itself for outlets)
+	Water     []float32 // lake water depth over the terrain, metres (0 where dry)
+	Uplift    []float32 // m/yr; nil when there is none
+	Lakes     []flow.Lake
+
+	// Arcs are the stream arcs of an engine on another mesh than the grid
+	// (the stream graph): node to receiver, in grid cells, with the
+	// drainage area at the upstream node. nil for the grid engine, whose
+	// receivers are Receivers.
+	Arcs []Arc
+
+	// Sediment (suspended sediment, m) and Hardness (rock hardness in
+	// [0, 1]) are the hydraulic engine's; nil otherwise.
+	Sediment []float32
+	Hardness []float32
+
+	// With the lakes' water budget on (Params.Rain > 0): Water holds the
+	// depth of its lakes (filled as rain and evaporation dictate, not to
+	// their passes), WaterLakes lists them (sim/water.Lake; indices of
+	// nodes are cells) and Discharge is the rain from upstream flowing
+	// through each cell, m³/yr (Błaszczuk et al. 2023, Fig. 6). nil
+	// otherwise.
+	WaterLakes []water.Lake
+	Discharge  []float32
+	// WaterPits holds the pit of every pit basin (the numbers in
+	// water.Lake.Basins), in grid cells from the top-left corner.
+	WaterPits [][2]float32
+}
+
+// Arc is a stream arc from (X0, Y0) to (X1, Y1), in grid cells from the
+// top-left corner of the grid (cell (i, j) spans [i, i+1]×[j, j+1]),
+// carrying the drainage area Area, m².
+type Arc struct {
+	X0, Y0, X1, Y1 float32
+	Area           float32
+}
+
+// Field wraps one of the snapshot's slices as a field sharing its data.
+func (s *Snapshot) Field(data []float32) *sim.Field {
+	return &sim.Field{W: s.W, H: s.H, Cell: s.Cell, Data: data}
+}
