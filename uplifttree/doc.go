@@ -1,11 +1,11 @@
-// Package uplifttree is the Uplift Tree of 003_9be5cd77b3fe6167.txt §4: a
+// Package uplifttree is the Uplift Tree of Schott et al. 2022, §4: a
 // construction tree whose leaves are primitives defined over compact
 // regions of the plane and whose inner nodes are operators, evaluated to an
 // uplift map that the erosion engines of package sim turn into relief.
 // Working in the uplift domain lets operators blend, warp and even tear
 // (Fault) without breaking drainage, since erosion restores hydrological
-// consistency (003 §4, Fig. 7); what matters most for the result is the
-// uplift gradient (000_2e84a69b14329f8a.txt §6.4, Fig. 13).
+// consistency (Schott et al. 2022, §4, Fig. 7); what matters most for the
+// result is the uplift gradient (Cordonnier et al. 2016, §6.4, Fig. 13).
 //
 // # Model and units
 //
@@ -18,9 +18,9 @@
 // ((i+0.5)·c, (j+0.5)·c). Angles in parameters are degrees, clockwise on
 // the map (y points south).
 //
-// Primitives: Disc u_S(1 − d²/r²)³ (003 eq. 5); Segment, the mountain range
-// of 003 §4 with radius and profile along the skeleton through monotone
-// cubic control points; Curve, a range along a polyline; Valley, low along
+// Primitives: Disc u_S(1 − d²/r²)³ (Schott et al. 2022, eq. 5); Segment,
+// the mountain range of Schott et al. 2022, §4, with radius and profile
+// along the skeleton through monotone cubic control points; Curve, a range along a polyline; Valley, low along
 // a skeleton and rising to an outside value; Region, a polygon with a
 // smooth border; Noise, seeded fractal gradient noise; Raster, a painted
 // or imported layer sampled bilinearly. Operators: Sum, Max, Min, Blend
@@ -84,6 +84,24 @@
 // on editing, rasterize a Clone. Rasterize runs its own worker goroutines
 // and returns when they are done. Layers handed to Rasterize must not
 // change while it runs.
+//
+// # Adding a node type
+//
+// Each node type lives in one file, node_<type>.go (node_disc.go,
+// node_fold.go ...; Max and Min share node_minmax.go), holding its Type
+// constant; its Shape type, whose methods are Type, clone, params (the
+// parameter table that JSON, Param, SetParam and the editor use), check
+// (validation) and compile; its kind (JSON name, defaults of the optional
+// parameters, number of children); and its compiled evaluator, an enode.
+// Registering it is one line in registry.go: the kind's address in the
+// kinds list, whose order is that of AllTypes. Nothing else switches on
+// node types: JSON, Params, NewShape and the child counts read the
+// registry, and compilation, evaluation and Pick call methods. An
+// operator's enode also implements kidsLive and pick, and toParent when it
+// moves points; a warp only supplies a displacement to the shared
+// evaluator eWarp (warp.go), and a placement reuses eAffine (frame.go).
+// The random trees of the tests must learn the type too (randShape in
+// gen_test.go; TestRandTreeCoversEveryType checks).
 //
 // Misuse by a programmer (a field whose Data does not match W×H, an empty
 // domain) panics with an "uplifttree: " prefix; bad documents and

@@ -53,3 +53,14 @@ func span(f *noise.Fractal, w *work, xs, ys, dst []float64) {
 	f.Grid(dst, &w.cols, 0, nx, &w.rows, 0, ny)
 	w.put(rows)
 }
+
+// checkNoise validates the fBm parameters of Noise and NoiseWarp.
+func checkNoise(freq float64, octaves int, pers, lac float64) *fieldError {
+	if e := positive("frequency", freq); e != nil {
+		return e
+	}
+	if octaves < 1 || octaves > maxOctaves {
+		return ferr("octaves", "must lie in [1, %d], got %d", maxOctaves, octaves)
+	}
+	return first(inRange("persistence", pers, 0, 1), inRange("lacunarity", lac, 1, 8))
+}

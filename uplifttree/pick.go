@@ -31,57 +31,29 @@ func at(w *work, n enode, x, y float64) float64 {
 	return v
 }
 
+// pick returns the primitive under (x, y), in n's frame, that contributes
+// most to n's value there when n's value is scaled by gain, and how much.
 func pick(w *work, n enode, x, y, gain float64) (ID, float64) {
 	h := n.h()
 	if !h.box.Contains(Point{x, y}) || gain == 0 {
 		return 0, 0
 	}
-	best := func(kids []enode) (ID, float64) {
-		var id ID
-		var s float64
-		for _, c := range kids {
-			if ci, cs := pick(w, c, x, y, gain); cs > 0 && cs >= s {
-				id, s = ci, cs
-			}
-		}
-		return id, s
-	}
-	switch n := n.(type) {
-	case *eSum:
-		return best(n.kids)
-	case *eMinMax:
-		return best(n.kids)
-	case *eBlend:
-		return best(n.kids)
-	case *eScale:
-		if len(n.kids) == 1 {
-			return pick(w, n.kids[0], x, y, gain*abs(n.k))
-		}
-		v0, v1 := at(w, n.kids[0], x, y), at(w, n.kids[1], x, y)
-		id, s := pick(w, n.kids[0], x, y, gain*abs(n.k*v1))
-		if id1, s1 := pick(w, n.kids[1], x, y, gain*abs(n.k*v0)); s1 > 0 && s1 >= s {
-			id, s = id1, s1
-		}
-		return id, s
-	case *eAffine:
-		px, py := n.inv.apply(x, y)
-		id, s := pick(w, n.kid, px, py, gain)
-		if n.instance && s > 0 {
-			id = h.id
-		}
-		return id, s
-	case *eFold:
-		px, py := n.at(x, y)
-		return pick(w, n.kid, px, py, gain)
-	case *eFault:
-		px, py := n.at(x, y)
-		return pick(w, n.kid, px, py, gain)
-	case *eWarp:
-		px, py := n.at(x, y)
-		return pick(w, n.kid, px, py, gain)
-	case *eClamp:
-		return pick(w, n.kid, x, y, gain)
+	if p, ok := n.(picker); ok {
+		return p.pick(w, x, y, gain)
 	}
 	// A primitive.
 	return h.id, abs(at(w, n, x, y)-h.out) * gain
+}
+
+// pickBest is pick over operands combined pointwise: the best of kids,
+// ties going to the later one.
+func pickBest(w *work, kids []enode, x, y, gain float64) (ID, float64) {
+	var id ID
+	var s float64
+	for _, c := range kids {
+		if ci, cs := pick(w, c, x, y, gain); cs > 0 && cs >= s {
+			id, s = ci, cs
+		}
+	}
+	return id, s
 }
