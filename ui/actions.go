@@ -1,174 +1,695 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync/atomic"
-	"time"
 
-	"orogen/app/doc"
-	"orogen/app/engines"
-	"orogen/app/export"
-	"orogen/app/prefs"
-	"orogen/app/project"
-	"orogen/app/rasterio"
-	"orogen/app/run"
-	"orogen/app/scene"
-	"orogen/app/worker"
-	"orogen/sim"
+	"github.com/AllenDang/cimgui-go/imgui"
+
+	"orogen/app/session"
+	"orogen/brushes"
+	"orogen/sim/engine"
+	"orogen/ui/script"
 )
 
-// The actions behind menus, shortcuts and script commands. Each reports
-// failures through showError and leaves the document as it was.
+// An action is one thing a user can do. The menus, the keyboard shortcuts
+// and the script commands all read the one table, actions: a menu item or
+// a key runs its action with the item's arguments, a script line with the
+// line's. An action run without the arguments it needs (a menu item such as
+// Open...) asks for them in a dialog, which then runs the action again
+// with them.
+type action struct {
+	name  string      // the script command
+	label string      // what it does, for menus, tooltips and script help
+	spec  script.Spec // the arguments a script line gives
+	// run carries the action out. It reports failure as an error (shown
+	// in a dialog, or failing the script) and leaves the document as it
+	// was.
+	run   func(a *App, args []string) error
+	items []item // where the menus and keys offer it
+}
 
-const projectExt = ".orogen.json"
+// An item offers an action in a menu, on a key, or both.
+type item struct {
+	menu  string   // "File", "Edit", ...; "" for a key alone
+	label string   // the menu label; "" means the action's
+	key   key      // the shortcut; zero for none
+	hint  string   // a key shown beside the label but handled elsewhere
+	args  []string // the arguments it runs the action with (nil: ask)
+	// sep puts a separator above the item.
+	sep     bool
+	enabled func(a *App) bool // nil: always
+	checked func(a *App) bool // nil: not a toggle
+	// labelOf names the item from the app's state (Undo's label).
+	labelOf func(a *App) string
+}
 
+// key is a shortcut: a key with exactly these modifiers.
+type key struct {
+	k           imgui.Key
+	ctrl, shift bool
+	repeat      bool // held down, the key repeats the action
+}
+
+func (k key) zero() bool { return k == key{} }
+
+// String writes the key as menus show it: "Ctrl+Shift+S".
+func (k key) String() string {
+	if k.zero() {
+		return ""
+	}
+	s := keyNames[k.k]
+	if k.shift {
+		s = "Shift+" + s
+	}
+	if k.ctrl {
+		s = "Ctrl+" + s
+	}
+	return s
+}
+
+var keyNames = map[imgui.Key]string{
+	imgui.KeyN: "N", imgui.KeyO: "O", imgui.KeyS: "S", imgui.KeyQ: "Q", imgui.KeyZ: "Z", imgui.KeyY: "Y",
+	imgui.KeySpace: "Space", imgui.KeyF2: "F2", imgui.KeyF3: "F3", imgui.KeyF4: "F4",
+	imgui.KeyLeftBracket: "[", imgui.KeyRightBracket: "]",
+}
+
+func ctrl(k imgui.Key) key      { return key{k: k, ctrl: true} }
+func ctrlShift(k imgui.Key) key { return key{k: k, ctrl: true, shift: true} }
+func plain(k imgui.Key) key     { return key{k: k} }
+
+// Argument checks of the script grammar.
 var (
-	heightExts = []string{".png", ".r16", ".tif", ".obj"}
-	imageExts  = []string{".png", ".r16", ".tif", ".tiff"}
-	openExts   = []string{projectExt, ".json"}
+	noArgs    = script.Spec{}
+	onePath   = script.Spec{Min: 1, Max: 1}
+	oneCount  = script.Spec{Min: 1, Max: 1, Check: func(c script.Command) error { _, err := c.Count(0); return err }}
+	fourNums  = script.Spec{Min: 4, Max: 4, Check: func(c script.Command) error { return c.Nums(0) }}
+	choiceArg = func(what string, choices ...string) script.Spec {
+		return script.Spec{Min: 1, Max: 1, Check: func(c script.Command) error { return c.Choice(0, what, choices...) }}
+	}
+	kindPath = func(what string, kinds ...string) script.Spec {
+		return script.Spec{Min: 2, Max: 2, Check: func(c script.Command) error { return c.Choice(0, what, kinds...) }}
+	}
 )
 
-// engineDuty is the share of wall time the engine may step (worker.Options
-// Duty): the rest keeps the window drawing at full rate on two cores.
-// OROGEN_ENGINE_DUTY overrides it (1 = no limit).
-func engineDuty() float64 {
-	if v, err := strconv.ParseFloat(os.Getenv("OROGEN_ENGINE_DUTY"), 64); err == nil && v > 0 && v <= 1 {
-		return v
+// actions is the table. Menus list their items in table order.
+var actions []action
+
+func init() {
+	running := func(a *App) bool { return a.s.Frame().Running }
+	actions = []action{
+		// File
+		{name: "new", label: "New project", spec: noArgs,
+			run:   (*App).newDoc,
+			items: []item{{menu: "File", label: "New", key: ctrl(imgui.KeyN)}}},
+		{name: "open", label: "Open a project or scene", spec: onePath, run: (*App).open,
+			items: []item{{menu: "File", label: "Open...", key: ctrl(imgui.KeyO)}}},
+		{name: "save", label: "Save the project", spec: onePath, run: (*App).save,
+			items: []item{{menu: "File", label: "Save", key: ctrl(imgui.KeyS), sep: true}}},
+		{name: "save-as", label: "Save the project as", spec: onePath, run: (*App).saveAs,
+			items: []item{{menu: "File", label: "Save As...", key: ctrlShift(imgui.KeyS)}}},
+		{name: "import", label: "Import an uplift image or a heightmap", spec: kindPath("import", "uplift", "heightmap"), run: (*App).importFile,
+			items: []item{
+				{menu: "File", label: "Import uplift image...", args: []string{"uplift"}, sep: true},
+				{menu: "File", label: "Import heightmap...", args: []string{"heightmap"}}}},
+		{name: "export", label: "Export the heightmap or the masks", spec: kindPath("export", "heightmap", "masks"), run: (*App).exportFile,
+			items: []item{
+				{menu: "File", label: "Export heightmap...", args: []string{"heightmap"}},
+				{menu: "File", label: "Export masks...", args: []string{"masks"}}}},
+		{name: "quit", label: "Quit (a script skips the unsaved-changes prompt)", spec: noArgs, run: (*App).quit,
+			items: []item{{menu: "File", label: "Quit", key: ctrl(imgui.KeyQ), sep: true}}},
+		// Edit
+		{name: "undo", label: "Undo the last edit", spec: noArgs, run: (*App).undo,
+			items: []item{{menu: "Edit", label: "Undo", key: ctrl(imgui.KeyZ),
+				enabled: func(a *App) bool { _, ok := a.s.Doc().CanUndo(); return ok },
+				labelOf: func(a *App) string { l, _ := a.s.Doc().CanUndo(); return menuLabel("Undo", l) }}}},
+		{name: "redo", label: "Redo the last undone edit", spec: noArgs, run: (*App).redo,
+			items: []item{{menu: "Edit", label: "Redo", key: ctrl(imgui.KeyY),
+				enabled: func(a *App) bool { _, ok := a.s.Doc().CanRedo(); return ok },
+				labelOf: func(a *App) string { l, _ := a.s.Doc().CanRedo(); return menuLabel("Redo", l) }},
+				{key: ctrlShift(imgui.KeyZ)}}},
+		// View
+		{name: "view", label: "Show the 2D map, the 3D view, or both", spec: choiceArg("view", "2d", "3d", "split"), run: (*App).setMode,
+			items: []item{
+				{menu: "View", label: modeNames[mode2D], key: plain(imgui.KeyF2), args: []string{"2d"}, checked: func(a *App) bool { return a.mode == mode2D }},
+				{menu: "View", label: modeNames[mode3D], key: plain(imgui.KeyF3), args: []string{"3d"}, checked: func(a *App) bool { return a.mode == mode3D }},
+				{menu: "View", label: modeNames[modeSplit], key: plain(imgui.KeyF4), args: []string{"split"}, checked: func(a *App) bool { return a.mode == modeSplit }}}},
+		{name: "render", label: "Render the view to a PNG (name_WxH.png sets the size)", spec: onePath, run: (*App).render,
+			items: []item{{menu: "View", label: "Render view to PNG..."}}},
+		{name: "fit", label: "Fit the map to the viewport", spec: noArgs,
+			run:   func(a *App, _ []string) error { a.fitView = true; return nil },
+			items: []item{{menu: "View", label: "Fit map", hint: "F", sep: true}}},
+		{name: "show", label: "Show or hide rivers, lakes, flow arrows or the plot", spec: script.Spec{Min: 1, Max: 2, Check: checkShow}, run: (*App).show,
+			items: []item{
+				{menu: "View", label: "Rivers", args: []string{"rivers"}, checked: func(a *App) bool { return a.vopts.Rivers }},
+				{menu: "View", label: "Lakes", args: []string{"lakes"}, checked: func(a *App) bool { return a.vopts.Lakes }},
+				{menu: "View", label: "Flow arrows (high zoom)", args: []string{"arrows"}, checked: func(a *App) bool { return a.arrows }},
+				{menu: "View", label: "Plot", args: []string{"plot"}, checked: func(a *App) bool { return a.showPlot }}}},
+		{name: "fullscreen", label: "Full screen on or off", spec: noArgs,
+			run:   func(a *App, _ []string) error { a.toggleFullscreen(); return nil },
+			items: []item{{menu: "View", label: "Full screen", sep: true}}},
+		{name: "reset-layout", label: "Put the panels back where they start", spec: noArgs,
+			run:   func(a *App, _ []string) error { a.layoutDone, a.resetLayout = false, true; return nil },
+			items: []item{{menu: "View", label: "Reset layout"}}},
+		{name: "orbit", label: "Turn the 3D camera by DYAW DPITCH degrees", spec: script.Spec{Min: 2, Max: 2, Check: func(c script.Command) error { return c.Nums(0) }},
+			run: func(a *App, args []string) error { a.v3.cam = a.v3.cam.Orbit(num(args, 0), num(args, 1)); return nil }},
+		{name: "draw3d", label: "Draw the 3D view by software fill or with OpenGL", spec: choiceArg("3D drawing", "fill", "opengl"),
+			run: func(a *App, args []string) error { a.v3.gpu = args[0] == "opengl"; return nil }},
+		// Simulation
+		{name: "run", label: "Run the simulation", spec: noArgs, run: (*App).run,
+			items: []item{{menu: "Simulation", label: "Run", hint: "Space", checked: running, enabled: func(a *App) bool { return !running(a) }}}},
+		{name: "pause", label: "Pause the simulation", spec: noArgs,
+			run:   func(a *App, _ []string) error { a.s.Pause(); return nil },
+			items: []item{{menu: "Simulation", label: "Pause", hint: "Space", checked: func(a *App) bool { return !running(a) }, enabled: running}}},
+		{name: "toggle-run", label: "Run or pause the simulation", spec: noArgs,
+			run:   func(a *App, _ []string) error { a.s.ToggleRun(); return nil },
+			items: []item{{key: plain(imgui.KeySpace)}}},
+		{name: "steps", label: "Pause, run N steps (a script waits until they show)", spec: oneCount, run: (*App).steps,
+			items: []item{
+				{menu: "Simulation", label: "Step", args: []string{"1"}},
+				{menu: "Simulation", label: "Step ×10", args: []string{"10"}}}},
+		{name: "reset", label: "Reset the terrain to the flat start", spec: noArgs,
+			run:   func(a *App, _ []string) error { return a.s.ResetTerrain() },
+			items: []item{{menu: "Simulation", label: "Reset terrain", sep: true}}},
+		{name: "engine", label: "Switch the engine (graph: NODES Poisson samples); the terrain restarts", spec: script.Spec{Min: 1, Max: 2, Check: checkEngine}, run: (*App).engine},
+		{name: "detail", label: "Start, run, pause, keep or discard the hydraulic detail pass", spec: choiceArg("detail action", "start", "run", "pause", "keep", "discard"), run: (*App).detail},
+		{name: "set", label: "Set a live parameter (a slider) to VALUE", spec: script.Spec{Min: 2, Max: 2, Check: checkSet}, run: (*App).set},
+		// Tools
+		{name: "stroke", label: "Paint a straight stroke KIND X0 Y0 X1 Y1 [RADIUS] [STRENGTH] in cells", spec: script.Spec{Min: 5, Max: 7, Check: checkStroke}, run: (*App).stroke},
+		{name: "segment", label: "Place a range segment X0 Y0 X1 Y1 in cells", spec: fourNums, run: func(a *App, args []string) error { return a.placeBy(toolSegment, args) }},
+		{name: "valley", label: "Place a valley X0 Y0 X1 Y1 in cells", spec: fourNums, run: func(a *App, args []string) error { return a.placeBy(toolValley, args) }},
+		{name: "brush", label: "Make the brush smaller or larger", spec: choiceArg("brush size", "smaller", "larger"), run: (*App).brushSize,
+			items: []item{{key: key{k: imgui.KeyLeftBracket, repeat: true}, args: []string{"smaller"}},
+				{key: key{k: imgui.KeyRightBracket, repeat: true}, args: []string{"larger"}}}},
+		// Help, dialogs and scripts
+		{name: "dialog", label: "Open a dialog as its menu item does, or close it", spec: choiceArg("dialog", dialogs...), run: (*App).dialog,
+			items: []item{
+				{menu: "Help", label: "Shortcuts", args: []string{"shortcuts"}},
+				{menu: "Help", label: "About Orogen", args: []string{"about"}}}},
+		{name: "wait", label: "Let N frames pass", spec: oneCount, run: (*App).waitFrames},
+		{name: "screenshot", label: "Save the whole window as a PNG", spec: onePath, run: (*App).screenshotTo},
+		{name: "report", label: "Write the session's figures as JSON", spec: onePath, run: func(a *App, args []string) error { return a.writeReport(args[0]) }},
+		{name: "expect-log", label: "Fail unless the log holds TEXT", spec: script.Spec{Min: 1, Max: -1}, run: (*App).expectLog},
 	}
-	return defaultDuty
 }
 
-const defaultDuty = 0.8
-
-// autosaveEvery is how often unsaved work goes to the recovery file, unless
-// the settings say otherwise.
-const autosaveEvery = 2 * time.Minute
-
-func (a *App) autosavePeriod() time.Duration {
-	if s := a.prefs.AutosaveSeconds; s > 0 {
-		return time.Duration(s) * time.Second
+// scriptSpecs is the script grammar: every action's arguments.
+func scriptSpecs() map[string]script.Spec {
+	m := make(map[string]script.Spec, len(actions))
+	for _, ac := range actions {
+		m[ac.name] = ac.spec
 	}
-	return autosaveEvery
+	return m
 }
 
-func (a *App) openInitial(o Options) error {
-	var d *doc.Doc
-	var err error
-	switch {
-	case o.Project != "":
-		d, err = loadDoc(o.Project)
-		if err == nil {
-			a.path = o.Project
+// actionByName returns the action called name.
+func actionByName(name string) (*action, bool) {
+	for i := range actions {
+		if actions[i].name == name {
+			return &actions[i], true
 		}
-	case o.Scene == "" && o.Script == "" && a.prefs.OpenLast && a.prefs.LastProject != "":
-		d, err = loadDoc(a.prefs.LastProject)
-		if err == nil {
-			a.path = a.prefs.LastProject
-			break
+	}
+	return nil, false
+}
+
+// do runs an action from a menu, a key or a dialog; a failure goes to an
+// error dialog titled with the action's label.
+func (a *App) do(name string, args ...string) {
+	ac, ok := actionByName(name)
+	if !ok {
+		panic("ui: no action " + name)
+	}
+	if err := ac.run(a, args); err != nil {
+		a.showError(ac.label, err)
+	}
+}
+
+// act wraps a session action that returns an error for guard and the
+// dialogs, which report it themselves.
+func (a *App) act(title string, f func() error) func() {
+	return func() {
+		if err := f(); err != nil {
+			a.showError(title, err)
 		}
-		a.log.add(levelWarn, "could not reopen the last project %s: %v", a.prefs.LastProject, err)
-		fallthrough
-	default:
-		name := o.Scene
-		if name == "" {
-			name = "default"
-		}
-		var sc *scene.Scene
-		sc, err = scene.Load(name)
-		if err == nil && o.Size != 0 {
-			if o.Size < 16 || o.Size > 8192 {
-				return fmt.Errorf("grid size %d out of range: want 16 to 8192 cells per side", o.Size)
+	}
+}
+
+// shortcuts runs the actions whose keys were pressed this frame. Typing in
+// a text field, a dialog or the file browser takes precedence.
+func (a *App) shortcuts() {
+	io := imgui.CurrentIO()
+	if io.WantTextInput() || a.modal.kind != modalNone || a.browser.visible {
+		return
+	}
+	for i := range actions {
+		for _, it := range actions[i].items {
+			k := it.key
+			if k.zero() || k.ctrl != io.KeyCtrl() || k.shift != io.KeyShift() || !imgui.IsKeyPressedBoolV(k.k, k.repeat) {
+				continue
 			}
-			sc.Width, sc.Height = o.Size, o.Size
-		}
-		if err == nil {
-			d, err = doc.FromScene(sc)
+			if it.enabled == nil || it.enabled(a) {
+				a.do(actions[i].name, it.args...)
+			}
+			return
 		}
 	}
-	if err != nil {
-		return err
-	}
-	return a.setDoc(d, a.path)
 }
 
-// loadDoc opens a project file, or a scene file (any other .json).
-func loadDoc(path string) (*doc.Doc, error) {
-	if strings.HasSuffix(strings.ToLower(path), projectExt) {
-		p, err := project.Load(path)
-		if err != nil {
-			return nil, err
+// menuItems draws the table's items of one menu; extra runs after the
+// item labelled at, for what the table cannot hold (Open Recent).
+func (a *App) menuItems(menu string, at string, extra func()) {
+	first := true
+	for i := range actions {
+		for _, it := range actions[i].items {
+			if it.menu != menu {
+				continue
+			}
+			if it.sep && !first {
+				imgui.Separator()
+			}
+			first = false
+			label := it.label
+			if it.labelOf != nil {
+				label = it.labelOf(a)
+			}
+			shortcut := it.key.String()
+			if it.hint != "" {
+				shortcut = it.hint
+			}
+			checked := it.checked != nil && it.checked(a)
+			enabled := it.enabled == nil || it.enabled(a)
+			if imgui.MenuItemBoolV(label, shortcut, checked, enabled) {
+				a.do(actions[i].name, it.args...)
+			}
+			if it.label == at && extra != nil {
+				extra()
+			}
 		}
-		return doc.New(p)
 	}
-	sc, err := scene.Load(path)
-	if err != nil {
-		return nil, err
-	}
-	return doc.FromScene(sc)
 }
 
-// setDoc makes d the document and restarts the engine on it.
-func (a *App) setDoc(d *doc.Doc, path string) error {
-	a.endDetail(false)
-	sc := d.Scene()
-	spec, err := engines.FromScene(sc, copyField(d.Uplift()), nil)
-	if err != nil {
-		return err
-	}
-	if a.wk == nil {
-		a.duty = engineDuty()
-		w, err := worker.NewWith(spec, worker.Options{Duty: a.duty})
-		if err != nil {
+// The actions' run functions, in table order.
+
+func (a *App) newDoc([]string) error {
+	a.guard("start a new project", a.act("New project", func() error {
+		if err := a.s.NewDocument(); err != nil {
 			return err
 		}
-		a.wk = w
-	} else {
-		a.wk.Send(worker.Reset{Spec: spec})
-	}
-	a.sentEngine, a.sentSamples, a.sentParams = sc.Engine, sc.Samples, spec.Params
-	a.doc, a.path = d, path
-	a.sentUplift, a.sentChanged = d.UpliftVersion(), d.Changed()
-	a.sel = 0
-	a.fitView = true
-	a.recovered = false
-	a.applyView(d.View())
-	if path != "" {
-		a.prefs.AddRecent(path)
-		a.prefs.LastProject = path
-		a.prefs.LastDir = filepath.Dir(path)
-	}
-	title := "untitled"
-	if path != "" {
-		title = filepath.Base(path)
-	}
-	a.log.add(levelInfo, "opened %s (%d×%d cells, %.0f m each)", title, d.Scene().Width, d.Scene().Height,
-		d.Scene().DomainM/float64(max(d.Scene().Width, d.Scene().Height)))
+		a.docChanged()
+		return nil
+	}))
 	return nil
 }
 
-func copyField(f *sim.Field) *sim.Field {
-	if f == nil {
+func (a *App) open(args []string) error {
+	if len(args) == 0 {
+		a.guard("open another project", func() {
+			a.browser.show("Open project or scene", false, a.s.Dir(), "", session.OpenExts, func(p string) { a.do("open", p) })
+		})
 		return nil
 	}
-	c := *f
-	c.Data = append([]float32(nil), f.Data...)
-	return &c
+	a.guard("open another project", a.act("Open "+filepath.Base(args[0]), func() error { return a.openPath(args[0]) }))
+	return nil
+}
+
+// openPath opens a project or scene and shows its view.
+func (a *App) openPath(path string) error {
+	if err := a.s.Open(path); err != nil {
+		return err
+	}
+	a.docChanged()
+	return nil
+}
+
+// docChanged shows a new document: its view, nothing selected.
+func (a *App) docChanged() {
+	a.sel = 0
+	a.fitView = true
+	a.applyView(a.s.Doc().View())
+}
+
+func (a *App) save(args []string) error {
+	if len(args) == 1 {
+		return a.s.SaveAs(args[0])
+	}
+	err := a.s.Save()
+	if errors.Is(err, session.ErrNoPath) {
+		return a.saveAs(nil)
+	}
+	return err
+}
+
+func (a *App) saveAs(args []string) error {
+	if len(args) == 1 {
+		return a.s.SaveAs(args[0])
+	}
+	name := "untitled" + session.ProjectExt
+	if p := a.s.Path(); p != "" {
+		name = filepath.Base(p)
+	}
+	a.browser.show("Save project as", true, a.s.Dir(), name, []string{session.ProjectExt}, func(p string) { a.do("save-as", p) })
+	return nil
+}
+
+func (a *App) importFile(args []string) error {
+	kind := args[0]
+	if len(args) == 1 {
+		title := "Import uplift image (normalized: white = uplift scale)"
+		if kind == "heightmap" {
+			title = "Import heightmap (metres: .png/.r16 with sidecar, .tif)"
+		}
+		a.browser.show(title, false, a.s.Dir(), "", session.ImageExts, func(p string) { a.do("import", kind, p) })
+		return nil
+	}
+	if kind == "uplift" {
+		return a.s.ImportUplift(args[1])
+	}
+	return a.s.ImportHeightmap(args[1])
+}
+
+func (a *App) exportFile(args []string) error {
+	kind := args[0]
+	switch {
+	case len(args) == 1 && kind == "heightmap":
+		a.browser.show("Export heightmap (.png 16-bit, .r16, .tif float, .obj)", true, a.s.Dir(), "heightmap.png", session.HeightExts,
+			func(p string) { a.do("export", kind, p) })
+	case len(args) == 1:
+		// The folder of the name chosen, in the format of its extension.
+		a.browser.show("Export masks: choose a folder and a base name", true, a.s.Dir(), "masks.png", session.MaskExts,
+			func(p string) {
+				if _, err := a.s.ExportMasks(filepath.Dir(p), filepath.Ext(p), a.vopts.RiverThresholdM2); err != nil {
+					a.showError("Export masks", err)
+				}
+			})
+	case kind == "heightmap":
+		return a.s.ExportHeightmap(args[1])
+	default:
+		_, err := a.s.ExportMasks(args[1], ".png", a.vopts.RiverThresholdM2)
+		return err
+	}
+	return nil
+}
+
+func (a *App) quit([]string) error {
+	if a.script != nil {
+		a.quitting = true
+		return nil
+	}
+	a.requestQuit()
+	return nil
+}
+
+func (a *App) undo([]string) error {
+	_, _, err := a.s.Undo()
+	return err
+}
+
+func (a *App) redo([]string) error {
+	_, _, err := a.s.Redo()
+	return err
+}
+
+func (a *App) setMode(args []string) error {
+	a.mode = map[string]viewMode{"2d": mode2D, "3d": mode3D, "split": modeSplit}[args[0]]
+	return nil
+}
+
+func (a *App) render(args []string) error {
+	if len(args) == 0 {
+		a.browser.show("Render the view to PNG (name_WxH.png sets the size, default 1920x1080)", true, a.s.Dir(), "render_1920x1080.png", []string{".png"},
+			func(p string) { a.do("render", p) })
+		return nil
+	}
+	return a.renderView(args[0])
+}
+
+var showNames = []string{"rivers", "lakes", "arrows", "plot"}
+
+func checkShow(c script.Command) error {
+	if err := c.Choice(0, "layer", showNames...); err != nil {
+		return err
+	}
+	if len(c.Args) == 2 {
+		return c.Choice(1, "state", "on", "off")
+	}
+	return nil
+}
+
+// show toggles a layer of the view, or sets it on or off.
+func (a *App) show(args []string) error {
+	v := map[string]*bool{"rivers": &a.vopts.Rivers, "lakes": &a.vopts.Lakes, "arrows": &a.arrows, "plot": &a.showPlot}[args[0]]
+	if v == nil {
+		return fmt.Errorf("unknown layer %q", args[0])
+	}
+	if len(args) == 2 {
+		*v = args[1] == "on"
+	} else {
+		*v = !*v
+	}
+	return nil
+}
+
+func (a *App) run([]string) error {
+	a.s.Run()
+	if a.script != nil {
+		a.script.fpsFrom = len(a.fps.all)
+	}
+	return nil
+}
+
+// steps pauses and runs n steps; a script waits until the n-th shows.
+func (a *App) steps(args []string) error {
+	n, err := strconv.Atoi(args[0])
+	if err != nil {
+		return err
+	}
+	if a.script == nil {
+		a.s.Step(n)
+		return nil
+	}
+	a.runSteps(n)
+	return nil
+}
+
+func checkEngine(c script.Command) error {
+	k, err := engine.ParseKind(c.Args[0])
+	if err != nil {
+		return fmt.Errorf("unknown engine %q: want grid or graph", c.Args[0])
+	}
+	if len(c.Args) == 2 {
+		if k != engine.Graph {
+			return errors.New("a node count applies to the graph engine only")
+		}
+		if _, err := c.Count(1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (a *App) engine(args []string) error {
+	k, err := engine.ParseKind(args[0])
+	if err != nil {
+		return err
+	}
+	n := 0
+	if len(args) == 2 {
+		if n, err = strconv.Atoi(args[1]); err != nil {
+			return err
+		}
+	}
+	return a.s.SetEngine(k, n)
+}
+
+func (a *App) detail(args []string) error {
+	switch args[0] {
+	case "start":
+		return a.s.StartDetail()
+	case "run":
+		return a.s.RunDetail()
+	case "pause":
+		return a.s.PauseDetail()
+	case "keep", "discard":
+		if a.s.Detail() == nil {
+			return fmt.Errorf("detail %s: no detail pass open", args[0])
+		}
+		a.s.EndDetail(args[0] == "keep")
+	}
+	return nil
+}
+
+func checkSet(c script.Command) error {
+	if err := c.Choice(0, "slider", sliderNames()...); err != nil {
+		return err
+	}
+	_, err := c.Num(1)
+	return err
+}
+
+// set moves a live slider as a drag would, as one undo step, and hands it
+// to the engine at once.
+func (a *App) set(args []string) error {
+	if err := a.setSlider(args[0], num(args, 1)); err != nil {
+		return err
+	}
+	a.s.Doc().EndGesture()
+	a.sync()
+	if args[0] != "threshold" && args[0] != "umax" {
+		a.lag = sliderLag{waiting: true, want: a.s.SentParams(), steps: a.lag.steps}
+	}
+	a.log.add(levelInfo, "set %s = %s", args[0], args[1])
+	return nil
+}
+
+func checkStroke(c script.Command) error {
+	if _, err := brushes.ParseKind(c.Args[0]); err != nil {
+		return err
+	}
+	return c.Nums(1)
+}
+
+// stroke paints a straight stroke in cell coordinates as the mouse would,
+// in pieces.
+func (a *App) stroke(args []string) error {
+	k, err := brushes.ParseKind(args[0])
+	if err != nil {
+		return err
+	}
+	a.tool = toolPaint
+	a.brush.Kind = k
+	if len(args) > 5 {
+		a.brush.Radius = num(args, 5)
+	}
+	if len(args) > 6 {
+		a.brush.Strength = num(args, 6)
+	}
+	// Cell (i, j) is map point (i + 0.5, j + 0.5).
+	x0, y0, x1, y1 := num(args, 1)+0.5, num(args, 2)+0.5, num(args, 3)+0.5, num(args, 4)+0.5
+	a.paintBegin(x0, y0)
+	if !a.painter.active {
+		return errors.New("the stroke did not start")
+	}
+	const pieces = 16
+	for i := 1; i <= pieces; i++ {
+		t := float64(i) / pieces
+		a.paintTo(x0+t*(x1-x0), y0+t*(y1-y0))
+	}
+	a.paintEnd()
+	return nil
+}
+
+// placeBy places a range segment or a valley by a drag between two cells.
+func (a *App) placeBy(t tool, args []string) error {
+	before := a.s.Doc().Tree().Len()
+	a.place(t, num(args, 0)+0.5, num(args, 1)+0.5, num(args, 2)+0.5, num(args, 3)+0.5)
+	if a.s.Doc().Tree().Len() == before {
+		return errors.New("nothing was placed")
+	}
+	return nil
+}
+
+func (a *App) brushSize(args []string) error {
+	if args[0] == "smaller" {
+		a.brush.Radius = max(1, a.brush.Radius/1.2)
+	} else {
+		a.brush.Radius = min(512, a.brush.Radius*1.2)
+	}
+	return nil
+}
+
+// dialogs are the names `dialog` accepts.
+var dialogs = []string{"open", "save-as", "export-heightmap", "export-masks", "import-uplift",
+	"import-heightmap", "unsaved", "shortcuts", "about", "close"}
+
+// dialog opens a dialog as its menu item would (the unsaved-changes prompt
+// as New would show it), or closes whatever is open.
+func (a *App) dialog(args []string) error {
+	switch args[0] {
+	case "open":
+		a.browser.show("Open project or scene", false, a.s.Dir(), "", session.OpenExts, func(p string) { a.do("open", p) })
+	case "save-as":
+		return a.saveAs(nil)
+	case "export-heightmap":
+		return a.exportFile([]string{"heightmap"})
+	case "export-masks":
+		return a.exportFile([]string{"masks"})
+	case "import-uplift":
+		return a.importFile([]string{"uplift"})
+	case "import-heightmap":
+		return a.importFile([]string{"heightmap"})
+	case "unsaved":
+		a.ask("Unsaved changes", a.title()+" has unsaved changes. Save them before you start a new project?",
+			modalButton{"Save", nil}, modalButton{"Discard", nil}, modalButton{"Cancel", nil})
+	case "shortcuts":
+		a.help.shortcuts = true
+	case "about":
+		a.help.about = true
+	case "close":
+		a.browser.visible = false
+		a.modal = modal{}
+		a.help = helpState{}
+	}
+	return nil
+}
+
+func (a *App) waitFrames(args []string) error {
+	n, err := strconv.Atoi(args[0])
+	if err != nil {
+		return err
+	}
+	end := a.frames + n
+	a.waitFor(fmt.Sprintf("%d frames", n), func() bool { return a.frames >= end })
+	return nil
+}
+
+func (a *App) screenshotTo(args []string) error {
+	a.screenshot = args[0]
+	// Draw takes it after this Update; a script's next command waits a
+	// frame.
+	end := a.frames + 1
+	a.waitFor("the screenshot", func() bool { return a.frames > end })
+	return nil
+}
+
+func (a *App) expectLog(args []string) error {
+	want := strings.Join(args, " ")
+	if !a.log.contains(want) {
+		return fmt.Errorf("the log has no line with %q", want)
+	}
+	return nil
+}
+
+// num is argument i as a number (checked by the script grammar).
+func num(args []string, i int) float64 {
+	v, _ := strconv.ParseFloat(args[i], 64)
+	return v
 }
 
 // guard runs act now, or after the unsaved-changes prompt when there is
 // unsaved work.
 func (a *App) guard(what string, act func()) {
-	if !a.dirty() || a.script != nil {
+	if !a.s.Dirty() || a.script != nil {
 		act()
 		return
 	}
 	a.ask("Unsaved changes", fmt.Sprintf("%s has unsaved changes. Save them before you %s?", a.title(), what),
 		modalButton{"Save", func() {
-			if a.save() {
+			err := a.s.Save()
+			switch {
+			case errors.Is(err, session.ErrNoPath):
+				a.browser.show("Save project as", true, a.s.Dir(), "untitled"+session.ProjectExt, []string{session.ProjectExt}, func(p string) {
+					if err := a.s.SaveAs(p); err != nil {
+						a.showError("Save", err)
+						return
+					}
+					act()
+				})
+			case err != nil:
+				a.showError("Save", err)
+			default:
 				act()
 			}
 		}},
@@ -176,190 +697,12 @@ func (a *App) guard(what string, act func()) {
 		modalButton{"Cancel", nil})
 }
 
-func (a *App) dirty() bool { return a.doc.Dirty() || a.recovered }
-
+// title names the document in questions.
 func (a *App) title() string {
-	if a.path == "" {
+	if a.s.Path() == "" {
 		return "The untitled project"
 	}
-	return filepath.Base(a.path)
-}
-
-func (a *App) newDoc() {
-	a.guard("start a new project", func() {
-		sc, err := scene.Load("default")
-		if err == nil {
-			var d *doc.Doc
-			if d, err = doc.FromScene(sc); err == nil {
-				err = a.setDoc(d, "")
-			}
-		}
-		if err != nil {
-			a.showError("New project", err)
-		}
-	})
-}
-
-func (a *App) openDialog() {
-	a.guard("open another project", func() {
-		a.browser.show("Open project or scene", false, a.dir(), "", openExts, a.openPath)
-	})
-}
-
-// openPath opens a project or scene file without asking (the caller has).
-func (a *App) openPath(path string) {
-	d, err := loadDoc(path)
-	if err == nil {
-		p := ""
-		if strings.HasSuffix(strings.ToLower(path), projectExt) {
-			p = path
-		}
-		err = a.setDoc(d, p)
-	}
-	if err != nil {
-		a.showError("Open "+filepath.Base(path), err)
-	}
-}
-
-func (a *App) dir() string {
-	if a.path != "" {
-		return filepath.Dir(a.path)
-	}
-	if len(a.prefs.Recent) > 0 {
-		return filepath.Dir(a.prefs.Recent[0])
-	}
-	return ""
-}
-
-// save saves to the current path, or asks for one; it reports whether the
-// document was saved (false also while the dialog is up).
-func (a *App) save() bool {
-	if a.path == "" {
-		a.saveAsDialog()
-		return false
-	}
-	return a.saveTo(a.path)
-}
-
-func (a *App) saveAsDialog() {
-	name := "untitled" + projectExt
-	if a.path != "" {
-		name = filepath.Base(a.path)
-	}
-	a.browser.show("Save project as", true, a.dir(), name, []string{projectExt}, func(p string) { a.saveTo(p) })
-}
-
-func (a *App) saveTo(path string) bool {
-	if !strings.HasSuffix(strings.ToLower(path), projectExt) {
-		path = strings.TrimSuffix(path, filepath.Ext(path)) + projectExt
-	}
-	a.storeView()
-	if err := a.doc.Project().Save(path); err != nil {
-		a.showError("Save "+filepath.Base(path), err)
-		return false
-	}
-	a.doc.MarkSaved()
-	a.recovered = false
-	a.path = path
-	a.prefs.AddRecent(path)
-	a.prefs.LastProject = path
-	if err := a.prefs.Save(); err != nil {
-		a.log.add(levelWarn, "settings: %v", err)
-	}
-	if err := prefs.ClearRecovery(); err != nil {
-		a.log.add(levelWarn, "recovery file: %v", err)
-	}
-	a.log.add(levelInfo, "saved %s", path)
-	return true
-}
-
-func (a *App) exportHeightmapDialog() {
-	a.browser.show("Export heightmap (.png 16-bit, .r16, .tif float, .obj)", true, a.dir(), "heightmap.png", heightExts, a.exportHeightmap)
-}
-
-func (a *App) exportHeightmap(path string) {
-	s := a.viewSnap()
-	if err := rasterio.Write(path, s.Field(s.Height)); err != nil {
-		a.showError("Export heightmap", err)
-		return
-	}
-	a.log.add(levelInfo, "exported the heightmap of step %d to %s (+ %s)", s.Step, path, filepath.Base(rasterio.SidecarPath(path)))
-}
-
-func (a *App) exportMasksDialog() {
-	a.browser.show("Export masks: choose a folder and a base name", true, a.dir(), "masks.png", []string{".png", ".r16", ".tif"}, func(p string) {
-		a.exportMasks(filepath.Dir(p), filepath.Ext(p))
-	})
-}
-
-func (a *App) exportMasks(dir, ext string) {
-	f := a.wk.Frame()
-	files, err := export.Masks(dir, ext, f.Snap, a.vopts.RiverThresholdM2)
-	if err != nil {
-		a.showError("Export masks", err)
-		return
-	}
-	if f.Snap.WaterLakes != nil {
-		// The water budget's lakes, as orogen run --out-lakes writes them.
-		p := filepath.Join(dir, "lakes.json")
-		if err := run.WriteLakes(p, f.Snap); err != nil {
-			a.showError("Export masks", err)
-			return
-		}
-		files = append(files, p)
-	}
-	a.log.add(levelInfo, "exported %d masks of step %d to %s", len(files), f.Snap.Step, dir)
-}
-
-func (a *App) importUpliftDialog() {
-	a.browser.show("Import uplift image (normalized: white = uplift scale)", false, a.dir(), "", imageExts, a.importUplift)
-}
-
-func (a *App) importUplift(path string) {
-	if err := a.doc.ImportUpliftImage(path); err != nil {
-		a.showError("Import uplift", err)
-		return
-	}
-	a.log.add(levelInfo, "imported uplift from %s (undo restores the old one)", path)
-}
-
-func (a *App) importHeightmapDialog() {
-	a.browser.show("Import heightmap (metres: .png/.r16 with sidecar, .tif)", false, a.dir(), "", imageExts, a.importHeightmap)
-}
-
-func (a *App) importHeightmap(path string) {
-	f, err := rasterio.ReadHeights(path)
-	if err != nil {
-		a.showError("Import heightmap", err)
-		return
-	}
-	sc := a.doc.Scene()
-	if f.W != sc.Width || f.H != sc.Height {
-		f = f.Resample(sc.Width, sc.Height)
-		a.log.add(levelInfo, "resampled %s to the %d×%d grid", filepath.Base(path), sc.Width, sc.Height)
-	}
-	a.wk.Send(worker.SetHeights{H: f.Data})
-	a.log.add(levelInfo, "imported heights from %s into the simulation", path)
-}
-
-func (a *App) undo() {
-	label, ok, err := a.doc.Undo()
-	switch {
-	case err != nil:
-		a.showError("Undo", err)
-	case ok:
-		a.log.add(levelInfo, "undid %s", label)
-	}
-}
-
-func (a *App) redo() {
-	label, ok, err := a.doc.Redo()
-	switch {
-	case err != nil:
-		a.showError("Redo", err)
-	case ok:
-		a.log.add(levelInfo, "redid %s", label)
-	}
+	return a.s.Title()
 }
 
 func (a *App) requestQuit() {
@@ -372,7 +715,7 @@ func (a *App) requestQuit() {
 // checkRecovery offers autosaved work left by a session that did not end
 // cleanly.
 func (a *App) checkRecovery() {
-	p, at, ok, err := prefs.ReadRecovery()
+	p, at, ok, err := session.Recovery()
 	if err != nil {
 		a.log.add(levelWarn, "recovery file: %v", err)
 		return
@@ -382,50 +725,12 @@ func (a *App) checkRecovery() {
 	}
 	a.ask("Recover unsaved work?",
 		fmt.Sprintf("Orogen did not close cleanly last time. Work autosaved at %s can be restored.", at.Format("2006-01-02 15:04")),
-		modalButton{"Recover", func() {
-			d, err := doc.New(p)
-			if err == nil {
-				err = a.setDoc(d, "")
+		modalButton{"Recover", a.act("Recover", func() error {
+			if err := a.s.Recover(p, at); err != nil {
+				return err
 			}
-			if err != nil {
-				a.showError("Recover", err)
-				return
-			}
-			a.recovered = true
-			a.log.add(levelInfo, "recovered the work autosaved at %s; save it to keep it", at.Format(time.Kitchen))
-		}},
-		modalButton{"Discard", func() {
-			if err := prefs.ClearRecovery(); err != nil {
-				a.log.add(levelWarn, "recovery file: %v", err)
-			}
-		}})
-}
-
-// autosave writes unsaved work to the recovery file every few minutes, on
-// a goroutine (Project returns a copy the UI no longer touches).
-func (a *App) autosave() {
-	if time.Since(a.lastSave) < a.autosavePeriod() || !a.dirty() || a.doc.Changed() == a.autosaved {
-		return
-	}
-	if !a.saving.CompareAndSwap(false, true) {
-		return
-	}
-	a.lastSave = time.Now()
-	a.autosaved = a.doc.Changed()
-	a.storeView()
-	p := a.doc.Project()
-	go func() {
-		defer a.saving.Store(false)
-		if err := prefs.WriteRecovery(p); err != nil {
-			fmt.Fprintln(os.Stderr, "orogen: autosave:", err)
-		}
-	}()
-}
-
-// autosaveState is kept apart for the race detector's sake: saving is
-// touched by the autosave goroutine.
-type autosaveState struct {
-	saving    atomic.Bool
-	autosaved uint64
-	recovered bool
+			a.docChanged()
+			return nil
+		})},
+		modalButton{"Discard", a.s.DiscardRecovery})
 }

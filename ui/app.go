@@ -16,9 +16,8 @@ import (
 	"github.com/AllenDang/cimgui-go/implot"
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"orogen/app/doc"
 	"orogen/app/prefs"
-	"orogen/app/worker"
+	"orogen/app/session"
 	"orogen/brushes"
 	"orogen/sim/engine"
 	"orogen/ui/script"
@@ -45,7 +44,7 @@ func Run(o Options) error {
 		if err != nil {
 			return fmt.Errorf("script: %w", err)
 		}
-		cmds, err = script.Parse(f, sliderNames())
+		cmds, err = script.Parse(f, scriptSpecs())
 		f.Close()
 		if err != nil {
 			return err
@@ -98,47 +97,31 @@ type App struct {
 	prefs prefs.Prefs
 	log   logBuf
 
-	doc  *doc.Doc
-	path string // project file; "" for an untitled document
+	s *session.Session // the document, its simulation and every action
 
-	wk          *worker.Worker
-	sentUplift  uint64      // doc uplift version the engine has
-	sentChanged uint64      // doc change count the engine params reflect
-	sentEngine  engine.Kind // the engine kind and graph samples the worker runs
-	sentSamples int
 	// The stream graph's node count being typed (engineChooser).
 	samplesEdit   int32
 	samplesActive bool
 	rend          *renderer
-	sentParams    engine.Params
-	lastErr       error
-	lastCmdErr    error
 	lag           sliderLag
-	lastSnap      *engine.Snapshot
-	lastOpts      viewer.Options
-	lastUpVer     uint64
+	pic2D         picture2D // what the 2D picture shows (renderer's last job)
+	pic3D         picture3D // what the 3D picture shows
+	pic3DAt       time.Time // when the 3D picture was last asked for
 	mapImg        *ebiten.Image
 	arcs          arcLayer // the stream graph's arcs over the map
-	det           detailUI // the hydraulic detail pass
+	det           detailUI // the hydraulic detail pass's panel
 	mapW, mapH    int
 
-	mode       viewMode
-	v3         view3D
-	lastOpts3  viewer.Options3D
-	lastWant3D bool
-	lastCam    viewer.Camera
-	lastGPU    bool
-	last3DSnap *engine.Snapshot
-	last3DAt   time.Time
-	lastW3     int
-	lastH3     int
-	upCopy     []float32 // the document's uplift as last handed to the renderer
-	view       viewer.View
-	vopts      viewer.Options
-	fitView    bool
-	vp         viewport // the Viewport window's map area, screen pixels
-	arrows     bool
-	showPlot   bool
+	mode      viewMode
+	v3        view3D
+	upCopy    []float32 // the document's uplift as last handed to the renderer
+	upCopyVer uint64    // its version
+	view      viewer.View
+	vopts     viewer.Options
+	fitView   bool
+	vp        viewport // the Viewport window's map area, screen pixels
+	arrows    bool
+	showPlot  bool
 
 	tool    tool
 	brush   brushes.Brush
@@ -147,10 +130,9 @@ type App struct {
 	sel     uplifttree.ID
 	drag    handleDrag
 
-	autosaveState
 	treeUI  treeEdit
 	target  float64 // the target height helper's input, metres
-	duty    float64 // the engine's share of wall time
+	duty    float64 // the engines' share of wall time
 	plotBuf []float64
 	statsOf *engine.Snapshot // the snapshot maxH and meanH describe
 	maxH    float64
@@ -164,7 +146,6 @@ type App struct {
 	screenshot  string
 	frames      int
 	fps         fpsMeter
-	lastSave    time.Time
 	scale       float64 // device scale factor
 	quitting    bool
 	layoutDone  bool
@@ -227,18 +208,11 @@ func newApp(o Options) (*App, error) {
 	}
 	a.rend = newRenderer()
 	a.v3 = newView3D()
-	a.lastSave = time.Now()
 	a.checkRecovery()
 	return a, nil
 }
 
 func (a *App) shutdown() {
-	if a.det.run != nil {
-		a.det.run.Close()
-	}
-	if a.wk != nil {
-		a.wk.Close()
-	}
 	if a.rend != nil {
 		a.rend.close()
 	}
@@ -251,11 +225,7 @@ func (a *App) shutdown() {
 			fmt.Fprintln(os.Stderr, "orogen: saving settings:", err)
 		}
 	}
-	if !a.doc.Dirty() {
-		if err := prefs.ClearRecovery(); err != nil {
-			fmt.Fprintln(os.Stderr, "orogen: clearing the recovery file:", err)
-		}
-	}
+	a.s.Shutdown()
 }
 
 // Update handles input and builds the ImGui frame (ebiten.Game).
@@ -268,7 +238,7 @@ func (a *App) Update() (err error) {
 	a.buildFrame()
 	a.inFrame = false
 	a.be.EndFrame()
-	a.syncEngine()
+	a.sync()
 	a.syncPicture()
 	a.syncArcs()
 	a.autosave()
@@ -301,9 +271,8 @@ func (a *App) survive() {
 			a.be.EndFrame()
 		}()
 	}
-	if a.doc != nil {
-		a.storeViewQuiet()
-		if err := prefs.WriteRecovery(a.doc.Project()); err != nil {
+	if a.s != nil {
+		if err := a.s.WriteRecovery(); err != nil {
 			fmt.Fprintln(os.Stderr, "orogen: writing the recovery file:", err)
 		}
 	}

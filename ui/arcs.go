@@ -18,28 +18,34 @@ import (
 type arcLayer struct {
 	list  *viewer.DrawList
 	shown bool
-	snap  *engine.Snapshot
-	view  viewer.View
-	vp    viewport
-	opts  viewer.Options
+	of    arcKey // what list shows
 	white *ebiten.Image
 	tri   ebiten.DrawTrianglesOptions
+}
+
+// arcKey is what an arc list is drawn from.
+type arcKey struct {
+	snap *engine.Snapshot
+	view viewer.View
+	vp   viewport
+	opts viewer.Options
 }
 
 // syncArcs rebuilds the arc list if what it shows changed.
 func (a *App) syncArcs() {
 	l := &a.arcs
-	s := a.viewSnap()
+	s := a.s.Snapshot()
 	if a.mode == mode3D || s.Arcs == nil || !a.vopts.Rivers || a.vp.w < 1 || a.vp.h < 1 {
 		l.shown = false
 		return
 	}
 	vp := a.vp
 	vp.hovered = false
-	if l.shown && l.snap == s && l.view == a.view && l.vp == vp && l.opts == a.vopts {
+	k := arcKey{snap: s, view: a.view, vp: vp, opts: a.vopts}
+	if l.shown && k == l.of {
 		return
 	}
-	l.snap, l.view, l.vp, l.opts = s, a.view, vp, a.vopts
+	l.of = k
 	l.list = viewer.StreamArcs(l.list, s, a.view, int(vp.w), int(vp.h), a.vopts)
 	for _, c := range l.list.Chunks {
 		for i := range c.Vertices {
@@ -59,7 +65,8 @@ func (l *arcLayer) draw(screen *ebiten.Image) {
 		l.white = ebiten.NewImage(1, 1) // vertices sample its centre
 		l.white.Fill(color.White)
 	}
-	r := image.Rect(int(l.vp.x), int(l.vp.y), int(l.vp.x+l.vp.w), int(l.vp.y+l.vp.h))
+	vp := l.of.vp
+	r := image.Rect(int(vp.x), int(vp.y), int(vp.x+vp.w), int(vp.y+vp.h))
 	dst := screen.SubImage(r).(*ebiten.Image)
 	for _, c := range l.list.Chunks {
 		if len(c.Indices) == 0 {

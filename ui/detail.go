@@ -2,76 +2,16 @@ package ui
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/AllenDang/cimgui-go/imgui"
 
-	"orogen/app/detail"
-	"orogen/app/worker"
-	"orogen/sim/engine"
 	"orogen/sim/hydro"
 )
 
-// detailUI is the hydraulic and thermal detail pass (sim/hydro through
-// app/detail): while a session is open the views show its terrain, water,
-// sediment and hardness, and the stream-power engine is paused. Keep hands
-// the terrain to the stream-power engine as its new heights; Discard drops
-// it.
+// detailUI is the detail pass panel's state: the parameters being edited
+// (the session runs the pass, see session.StartDetail).
 type detailUI struct {
-	run        *detail.Runner // nil: no session
-	wasRunning bool           // the stream-power engine ran before the session
-	p          hydro.Params   // the parameters being edited
-}
-
-// viewSnap is the snapshot the views draw: the detail pass's while one is
-// open, else the stream-power engine's.
-func (a *App) viewSnap() *engine.Snapshot {
-	if a.det.run != nil {
-		return a.det.run.Frame().Snap
-	}
-	return a.wk.Frame().Snap
-}
-
-// startDetail opens a detail session on the current terrain, running.
-func (a *App) startDetail() error {
-	if a.det.run != nil {
-		return nil
-	}
-	f := a.wk.Frame()
-	terrain := f.Snap.Field(slices.Clone(f.Snap.Height))
-	p := hydro.DefaultParams(terrain.Cell)
-	if a.det.p.Dt > 0 && a.det.p.L == terrain.Cell {
-		p = a.det.p // the last session's, for the same cell size
-	}
-	r, err := detail.Start(hydro.Config{Terrain: terrain, Params: p}, true, min(a.duty, 1))
-	if err != nil {
-		return err
-	}
-	a.det.wasRunning = f.Running
-	a.wk.Send(worker.Pause{})
-	a.det.run, a.det.p = r, p
-	a.log.add(levelInfo, "hydraulic erosion started on the terrain of step %d (dt %.3g s)", f.Snap.Step, p.Dt)
-	return nil
-}
-
-// endDetail closes the session; keep hands its terrain to the engine.
-func (a *App) endDetail(keep bool) {
-	r := a.det.run
-	if r == nil {
-		return
-	}
-	r.Close()
-	f := r.Frame()
-	a.det.run = nil
-	if keep {
-		a.wk.Send(worker.SetHeights{H: f.Terrain().Data})
-		a.log.add(levelInfo, "kept the hydraulic pass (%d steps, %.0f s simulated) as the terrain", f.Snap.Step, f.Snap.Time)
-	} else {
-		a.log.add(levelInfo, "discarded the hydraulic pass")
-	}
-	if a.det.wasRunning {
-		a.wk.Send(worker.Run{})
-	}
+	p hydro.Params
 }
 
 // detailPanel is the Simulation window's section for the detail pass.
@@ -80,35 +20,35 @@ func (a *App) detailPanel() {
 		return
 	}
 	d := &a.det
-	if d.run == nil {
+	run := a.s.Detail()
+	if run == nil {
 		textWrapped("Runs rain, flowing water, sediment and talus slides (Jákó & Tóth 2011) on the current terrain. The stream-power engine pauses; Keep makes the result its new terrain.")
 		if imgui.Button("Start on this terrain") {
-			if err := a.startDetail(); err != nil {
-				a.showError("Hydraulic erosion", err)
-			}
+			a.do("detail", "start")
+			d.p = a.s.DetailParams()
 		}
 		return
 	}
-	f := d.run.Frame()
+	f := run.Frame()
 	label := "Pause"
 	if !f.Running {
 		label = "Run"
 	}
 	if imgui.Button(label + "###detailrun") {
 		if f.Running {
-			d.run.Pause()
+			a.do("detail", "pause")
 		} else {
-			d.run.Run()
+			a.do("detail", "run")
 		}
 	}
 	imgui.SameLine()
 	if imgui.Button("Keep as terrain") {
-		a.endDetail(true)
+		a.do("detail", "keep")
 		return
 	}
 	imgui.SameLine()
 	if imgui.Button("Discard") {
-		a.endDetail(false)
+		a.do("detail", "discard")
 		return
 	}
 	st := f.Stats
@@ -126,6 +66,9 @@ func (a *App) detailPanel() {
 		textWrapped(f.Err.Error())
 		imgui.PopStyleColor()
 	}
+	if d.p == (hydro.Params{}) {
+		d.p = a.s.DetailParams()
+	}
 	p := d.p
 	stable, _ := p.StableDt(p.L)
 	changed := false
@@ -139,12 +82,13 @@ func (a *App) detailPanel() {
 	changed = sliderF64("thermal (1/s)", &p.Kt, 0, 0.2, false, "%.3f", "K_t: rate of talus slides on slopes steeper than the talus angle; 0 turns them off.") || changed
 	changed = sliderF64("talus (deg)", &p.TalusDeg, 5, 80, false, "%.0f", "Talus angle: the steepest slope loose rock rests at.") || changed
 	bd := int32(p.Boundary)
-	if imgui.ComboStrarr("edges", &bd, []string{"walls", "open", "wrap"}, 3) {
+	edges := []string{hydro.Walls.String(), hydro.Open.String(), hydro.Wrap.String()}
+	if imgui.ComboStrarr("edges", &bd, edges, int32(len(edges))) {
 		p.Boundary = hydro.Boundary(bd)
 		changed = true
 	}
 	if changed {
-		if err := d.run.Set(p); err != nil {
+		if err := a.s.SetDetailParams(p); err != nil {
 			a.log.add(levelError, "hydraulic parameters: %v", err)
 		} else {
 			d.p = p

@@ -3,8 +3,6 @@ package ui
 import (
 	"github.com/AllenDang/cimgui-go/imgui"
 	"github.com/hajimehoshi/ebiten/v2"
-
-	"orogen/app/worker"
 )
 
 // Window names; the dock layout and imgui.ini refer to them.
@@ -75,56 +73,6 @@ func (a *App) buildLayout(id imgui.ID, vp *imgui.Viewport) {
 	imgui.InternalDockBuilderDockWindow(winLog, bottom)
 	imgui.InternalDockBuilderDockWindow(winViewport, top)
 	imgui.InternalDockBuilderFinish(id)
-}
-
-// shortcuts handles the keys of the menus (shown beside their items), the
-// run/pause key and the brush size keys. Typing in a text field takes
-// precedence.
-func (a *App) shortcuts() {
-	io := imgui.CurrentIO()
-	if io.WantTextInput() || a.modal.kind != modalNone || a.browser.visible {
-		return
-	}
-	ctrl, shift := io.KeyCtrl(), io.KeyShift()
-	pressed := func(k imgui.Key) bool { return imgui.IsKeyPressedBoolV(k, false) }
-	switch {
-	case ctrl && pressed(imgui.KeyQ):
-		a.requestQuit()
-	case ctrl && pressed(imgui.KeyN):
-		a.newDoc()
-	case ctrl && pressed(imgui.KeyO):
-		a.openDialog()
-	case ctrl && shift && pressed(imgui.KeyS):
-		a.saveAsDialog()
-	case ctrl && pressed(imgui.KeyS):
-		a.save()
-	case ctrl && shift && pressed(imgui.KeyZ), ctrl && pressed(imgui.KeyY):
-		a.redo()
-	case ctrl && pressed(imgui.KeyZ):
-		a.undo()
-	case !ctrl && pressed(imgui.KeySpace):
-		a.toggleRun()
-	case pressed(imgui.KeyF2):
-		a.mode = mode2D
-	case pressed(imgui.KeyF3):
-		a.mode = mode3D
-	case pressed(imgui.KeyF4):
-		a.mode = modeSplit
-	case imgui.IsKeyPressedBool(imgui.KeyLeftBracket):
-		a.brush.Radius = max(1, a.brush.Radius/1.2)
-	case imgui.IsKeyPressedBool(imgui.KeyRightBracket):
-		a.brush.Radius = min(512, a.brush.Radius*1.2)
-	}
-}
-
-func (a *App) toggleRun() {
-	if a.wk.Frame().Running {
-		a.wk.Send(worker.Pause{})
-		a.log.add(levelInfo, "paused")
-	} else {
-		a.wk.Send(worker.Run{})
-		a.log.add(levelInfo, "running")
-	}
 }
 
 // fullscreen toggles from the View menu.

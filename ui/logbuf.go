@@ -2,24 +2,24 @@ package ui
 
 import (
 	"fmt"
+	"orogen/app/session"
 	"os"
 	"strings"
 	"time"
 )
 
-type level int
-
+// The log's levels are the session's.
 const (
-	levelInfo level = iota
-	levelWarn
-	levelError
+	levelInfo  = session.Info
+	levelWarn  = session.Warn
+	levelError = session.Error
 )
 
 var levelNames = [...]string{"info", "warn", "error"}
 
 type logLine struct {
 	t    time.Time
-	lvl  level
+	lvl  session.Level
 	text string
 }
 
@@ -32,7 +32,7 @@ type logBuf struct {
 
 const maxLog = 1000
 
-func (l *logBuf) add(lvl level, format string, args ...any) {
+func (l *logBuf) add(lvl session.Level, format string, args ...any) {
 	s := fmt.Sprintf(format, args...)
 	l.lines = append(l.lines, logLine{time.Now(), lvl, s})
 	if len(l.lines) > maxLog {

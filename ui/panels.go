@@ -8,7 +8,6 @@ import (
 	"github.com/AllenDang/cimgui-go/imgui"
 	"github.com/AllenDang/cimgui-go/implot"
 
-	"orogen/app/doc"
 	"orogen/app/engines"
 	"orogen/app/run"
 	"orogen/app/worker"
@@ -55,7 +54,7 @@ func (a *App) toolsWindow() {
 		if a.brush.Kind == brushes.Noise {
 			sliderF64("noise scale (cells)", &a.brush.NoiseScale, 0, 512, false, "%.1f", "Wavelength of the first noise octave; 0 uses the radius.")
 		}
-		textDisabled("Paints the normalized uplift layer \"" + a.doc.PaintLayer() + "\"; the uplift overlay shows while painting.")
+		textDisabled("Paints the normalized uplift layer \"" + a.s.Doc().PaintLayer() + "\"; the uplift overlay shows while painting.")
 	case toolSegment:
 		textWrapped("Drag on the map to place a mountain range from where you press to where you release. Select it to drag its ends and radius.")
 	case toolValley:
@@ -88,21 +87,21 @@ func (a *App) simulationWindow() {
 		imgui.End()
 		return
 	}
-	f := a.wk.Frame()
+	f := a.s.Frame()
 	label := "Run"
 	if f.Running {
 		label = "Pause"
 	}
 	if imgui.Button(label + "###runpause") {
-		a.toggleRun()
+		a.do("toggle-run")
 	}
 	imgui.SameLine()
 	if imgui.Button("Step") {
-		a.wk.Send(worker.Pause{}, worker.Step{N: 1})
+		a.do("steps", "1")
 	}
 	imgui.SameLine()
 	if imgui.Button("Reset") {
-		a.resetTerrain()
+		a.do("reset")
 	}
 	a.engineChooser(f)
 	if f.Err != nil {
@@ -126,7 +125,7 @@ func (a *App) simulationWindow() {
 
 	if sliderF64("engine share", &a.duty, 0.3, 1, false, "%.2f",
 		"Largest share of the time the engine may compute: below 1 it rests between steps so the window keeps its frame rate on a small machine. Results do not change, only steps per second.") {
-		a.wk.Send(worker.SetDuty{D: a.duty})
+		a.s.SetDuty(a.duty)
 	}
 	imgui.SeparatorText("Parameters")
 	a.sliderPanel()
@@ -153,34 +152,38 @@ func (a *App) simulationWindow() {
 
 // engineChooser picks the engine (grid or stream graph, with its node
 // count). A change is a document edit (undoable, saved with the project);
-// syncEngine then restarts the terrain on the new engine.
+// the session then restarts the terrain on the new engine.
 func (a *App) engineChooser(f *worker.Frame) {
-	st := a.doc.Settings()
-	kind := int32(0)
-	if st.Engine == engine.Graph {
-		kind = 1
+	sc := a.s.Doc().Scene()
+	kinds := engine.SceneKinds
+	labels := make([]string, len(kinds))
+	cur := int32(0)
+	for i, k := range kinds {
+		labels[i] = k.Label()
+		if k == sc.Engine {
+			cur = int32(i)
+		}
 	}
 	imgui.SetNextItemWidth(120)
-	if imgui.ComboStrarr("engine", &kind, []string{"grid", "stream graph"}, 2) {
-		st.Engine = engine.Grid
-		if kind == 1 {
-			st.Engine = engine.Graph
-		} else {
-			st.Samples = 0
+	if imgui.ComboStrarr("engine", &cur, labels, int32(len(labels))) {
+		samples := 0
+		if kinds[cur] == engine.Graph {
+			samples = sc.Samples
 		}
-		a.setSettings(st)
+		a.setEngine(kinds[cur], samples)
 	}
 	if imgui.IsItemHovered() {
 		tooltip("grid: stream power on the raster cells (D8 routing).\nstream graph: the same equations on Poisson-disc nodes joined by Delaunay triangles (Cordonnier et al. 2016): rivers without the grid's 45° bias, cost per node. Changing it restarts the terrain.")
 	}
-	if st.Engine != engine.Graph {
+	if sc.Engine != engine.Graph {
 		return
 	}
 	imgui.SameLine()
+	def := engines.DefaultSamples(sc.Width, sc.Height)
 	if a.samplesEdit == 0 || !a.samplesActive {
-		a.samplesEdit = int32(st.Samples)
+		a.samplesEdit = int32(sc.Samples)
 		if a.samplesEdit == 0 {
-			a.samplesEdit = int32(engines.DefaultSamples(a.doc.Scene().Width, a.doc.Scene().Height))
+			a.samplesEdit = int32(def)
 		}
 	}
 	imgui.SetNextItemWidth(90)
@@ -191,18 +194,16 @@ func (a *App) engineChooser(f *worker.Frame) {
 	}
 	if imgui.IsItemDeactivatedAfterEdit() {
 		n := int(a.samplesEdit)
-		if n == engines.DefaultSamples(a.doc.Scene().Width, a.doc.Scene().Height) {
+		if n == def {
 			n = 0
 		}
-		st.Samples = n
-		a.setSettings(st)
+		a.setEngine(engine.Graph, n)
 	}
 }
 
-// setSettings changes the scene settings as one undo step, reporting a
-// refusal.
-func (a *App) setSettings(st doc.Settings) {
-	if err := a.doc.SetSettings(st, ""); err != nil {
+// setEngine switches the engine, reporting a refusal.
+func (a *App) setEngine(k engine.Kind, samples int) {
+	if err := a.s.SetEngine(k, samples); err != nil {
 		a.showError("Engine", err)
 	}
 }
@@ -224,105 +225,51 @@ func heightStats(h []float32) (maxH, mean float64) {
 // document merges changes with the same key until the gesture ends.
 func (a *App) sliderPanel() {
 	for _, s := range sliders {
-		v := a.sliderValue(s.name)
+		v := a.sliderValue(s.Name)
 		f := float32(v)
 		flags := imgui.SliderFlagsAlwaysClamp
-		if s.log {
+		if s.Log {
 			flags |= imgui.SliderFlagsLogarithmic
 		}
-		label := s.label
-		if s.unit != "" {
-			label += " (" + s.unit + ")"
+		label := s.Label
+		if s.Unit != "" {
+			label += " (" + s.Unit + ")"
 		}
-		changed := imgui.SliderFloatV(label, &f, float32(s.min), float32(s.max), s.format, flags)
+		changed := imgui.SliderFloatV(label, &f, float32(s.Min), float32(s.Max), s.Format, flags)
 		if imgui.IsItemHovered() {
-			tooltip(s.help)
+			tooltip(s.Help)
 		}
 		if changed {
-			if err := a.setSlider(s.name, float64(f)); err != nil {
-				a.showError("Parameter "+s.name, err)
+			if err := a.setSlider(s.Name, float64(f)); err != nil {
+				a.showError("Parameter "+s.Name, err)
 			}
 		}
 		if imgui.IsItemDeactivated() {
-			a.doc.EndGesture()
+			a.s.Doc().EndGesture()
 		}
 	}
 }
 
-// sliderValue returns a live parameter in the slider's units.
+// sliderValue returns a slider's value in its unit.
 func (a *App) sliderValue(name string) float64 {
-	sc := a.doc.Scene()
-	p := sc.Params
-	switch name {
-	case "k":
-		return p.K
-	case "m":
-		return p.M
-	case "n":
-		return p.N
-	case "dt":
-		return p.DtYr
-	case "talus":
-		if p.Talus.Mode == "constant" {
-			return p.Talus.AngleDeg
-		}
-		return 85
-	case "diffusion":
-		return p.DiffusionM2PerYr
-	case "rain":
-		return p.RainMPerYr
-	case "evaporation":
-		return p.Evaporation
-	case "umax":
-		return sc.Uplift.UmaxMPerYr
-	case "threshold":
+	if name == thresholdSlider.Name {
 		return a.vopts.RiverThresholdM2 / 1e6
 	}
-	return math.NaN()
+	return a.s.Param(name)
 }
 
-// setSlider changes a live parameter; the engine gets it at its next step.
+// setSlider moves a slider: a document parameter (session.SetParam; the
+// engine gets it at the next sync) or the river threshold.
 func (a *App) setSlider(name string, v float64) error {
-	if v != v || math.IsInf(v, 0) {
-		return fmt.Errorf("%s = %v: not a number", name, v)
+	if name != thresholdSlider.Name {
+		return a.s.SetParam(name, v)
 	}
-	s, ok := sliderByName(name)
-	if !ok {
-		return fmt.Errorf("unknown parameter %q", name)
+	t := thresholdSlider
+	if !(v >= t.Min && v <= t.Max) {
+		return fmt.Errorf("%s = %g is outside [%g, %g] %s", name, v, t.Min, t.Max, t.Unit)
 	}
-	zeroable := name == "rain" || name == "evaporation"
-	if zeroable && v <= s.min {
-		v = 0 // the left end of these log sliders turns the term off
-	} else if v < s.min || v > s.max {
-		return fmt.Errorf("%s = %g is outside [%g, %g] %s", name, v, s.min, s.max, s.unit)
-	}
-	sc := a.doc.Scene()
-	p := sc.Params
-	switch name {
-	case "k":
-		p.K = v
-	case "m":
-		p.M = v
-	case "n":
-		p.N = v
-	case "dt":
-		p.DtYr = v
-	case "talus":
-		p.Talus.Mode = "constant"
-		p.Talus.AngleDeg = v
-	case "diffusion":
-		p.DiffusionM2PerYr = v
-	case "rain":
-		p.RainMPerYr = v
-	case "evaporation":
-		p.Evaporation = v
-	case "umax":
-		return a.doc.SetUmax(v, "slider:umax")
-	case "threshold":
-		a.vopts.RiverThresholdM2 = v * 1e6
-		return nil
-	}
-	return a.doc.SetParams(p, "slider:"+name)
+	a.vopts.RiverThresholdM2 = v * 1e6
+	return nil
 }
 
 // targetHeight sets k from the steady-state peak h_max ~ 2.244·u/k
@@ -332,7 +279,7 @@ func (a *App) targetHeight() {
 	imgui.InputDoubleV("target height (m)", &a.target, 100, 1000, "%.0f", 0)
 	imgui.SameLine()
 	if imgui.Button("Set k") {
-		u := a.doc.Scene().Uplift.UmaxMPerYr
+		u := a.s.Doc().Scene().Uplift.UmaxMPerYr
 		if !(a.target > 0) || !(u > 0) {
 			a.showError("Target height", fmt.Errorf("need a positive target height and uplift scale (got %g m, %g m/yr)", a.target, u))
 		} else {
@@ -340,7 +287,7 @@ func (a *App) targetHeight() {
 			if err := a.setSlider("k", k); err != nil {
 				a.showError("Target height", err)
 			} else {
-				a.doc.EndGesture()
+				a.s.Doc().EndGesture()
 				a.log.add(levelInfo, "k = %.3g /yr for a steady-state peak near %.0f m", k, a.target)
 			}
 		}

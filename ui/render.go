@@ -47,9 +47,7 @@ type renderer struct {
 	quit     chan struct{}
 	done     sync.WaitGroup
 	mesh     *viewer.Mesh3D   // owned by the goroutine
-	meshSnap *engine.Snapshot // what mesh was built from
-	meshOpts viewer.Options3D
-	meshUp   []float32
+	meshOf   meshKey // what mesh was built from
 	list     viewer.DrawList
 	readyDL  *viewer.DrawList // a projected draw list for the UI to draw
 	spareDL  []*viewer.DrawList
@@ -203,10 +201,10 @@ func (r *renderer) loop() {
 // projects and fills the 3D picture for the job's camera.
 func (r *renderer) draw3D(j *renderJob, s *engine.Snapshot) {
 	var meshMs float64
-	if r.mesh == nil || r.meshSnap != j.snap || r.meshOpts != j.opts3 || !sameSlice(r.meshUp, j.uplift) {
+	if k := meshKeyOf(j); r.mesh == nil || k != r.meshOf {
 		t0 := time.Now()
 		r.mesh = viewer.BuildMesh3D(r.mesh, s, j.opts3)
-		r.meshSnap, r.meshOpts, r.meshUp = j.snap, j.opts3, j.uplift
+		r.meshOf = k
 		meshMs = float64(time.Since(t0).Microseconds()) / 1000
 	}
 	t0 := time.Now()
@@ -248,7 +246,20 @@ func (r *renderer) draw3D(j *renderJob, s *engine.Snapshot) {
 	r.mu.Unlock()
 }
 
-// sameSlice reports whether a and b are the same slice (not equal values).
-func sameSlice(a, b []float32) bool {
-	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+// meshKey is what a 3D mesh is built from: the snapshot, the options and
+// the uplift slice (the UI hands a new slice for a new uplift, so its
+// first element's address and its length tell them apart).
+type meshKey struct {
+	snap   *engine.Snapshot
+	opts   viewer.Options3D
+	uplift *float32
+	n      int
+}
+
+func meshKeyOf(j *renderJob) meshKey {
+	k := meshKey{snap: j.snap, opts: j.opts3, n: len(j.uplift)}
+	if len(j.uplift) > 0 {
+		k.uplift = &j.uplift[0]
+	}
+	return k
 }

@@ -11,9 +11,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"orogen/app/engines"
 	"orogen/app/safefile"
-	"orogen/app/worker"
 	"orogen/sim/engine"
 	"orogen/viewer"
 )
@@ -42,43 +40,6 @@ func encodePNG(img image.Image) []byte {
 	return buf.Bytes()
 }
 
-// syncEngine hands the document's changes to the worker: the uplift when
-// it changed (a copy the worker then owns) and the engine parameters when
-// they changed. Both apply at the engine's next step.
-func (a *App) syncEngine() {
-	if v := a.doc.UpliftVersion(); v != a.sentUplift {
-		a.sentUplift = v
-		a.wk.Send(worker.SetUplift{U: append([]float32(nil), a.doc.Uplift().Data...)})
-	}
-	if c := a.doc.Changed(); c != a.sentChanged {
-		a.sentChanged = c
-		if sc := a.doc.Scene(); sc.Engine != a.sentEngine || sc.Samples != a.sentSamples {
-			// A new engine kind or node count: the terrain restarts.
-			a.resetTerrain()
-		}
-		p, err := engines.Params(a.doc.Scene())
-		if err != nil {
-			a.log.add(levelError, "parameters not sent to the engine: %v", err)
-		} else if p != a.sentParams {
-			a.sentParams = p
-			a.wk.Send(worker.SetParams{P: p})
-		}
-	}
-	f := a.wk.Frame()
-	if f.Err != nil && f.Err != a.lastErr {
-		a.log.add(levelError, "simulation stopped: %v (Reset starts it again)", f.Err)
-	}
-	a.lastErr = f.Err
-	if f.CmdErr != nil && f.CmdErr != a.lastCmdErr {
-		a.log.add(levelError, "engine refused a change: %v", f.CmdErr)
-	}
-	a.lastCmdErr = f.CmdErr
-	if a.lag.waiting && f.Snap.Param == a.lag.want && f.Snap.Step > f.ParamsStep {
-		a.lag.waiting = false
-		a.lag.steps = append(a.lag.steps, f.Snap.Step-f.ParamsStep)
-	}
-}
-
 // sliderLag measures how many engine steps a slider change takes to show:
 // the steps run on the new parameters by the first frame whose terrain
 // they shaped.
@@ -88,48 +49,87 @@ type sliderLag struct {
 	steps   []int
 }
 
-// syncPicture asks the renderer for a new picture when the snapshot or the
-// view options changed, and uploads a finished one.
+// picture2D is what the 2D picture was drawn from: a new picture is asked
+// for whenever the key differs.
+type picture2D struct {
+	snap   *engine.Snapshot
+	opts   viewer.Options
+	uplift uint64 // the document's uplift version, when an overlay shows it
+	shown  bool   // the 2D view is shown
+}
+
+// picture3D is what the 3D picture was drawn from.
+type picture3D struct {
+	snap   *engine.Snapshot
+	opts   viewer.Options3D
+	cam    viewer.Camera
+	w, h   int
+	gpu    bool
+	uplift uint64 // as picture2D's
+	shown  bool
+}
+
+// syncPicture asks the renderer for new pictures when what they show
+// changed, and uploads finished ones.
 func (a *App) syncPicture() {
-	snap := a.viewSnap()
+	snap := a.s.Snapshot()
 	opts := a.vopts
-	painting := a.painter.active
-	if painting && opts.Overlay == viewer.OverlayNone {
+	if a.painter.active && opts.Overlay == viewer.OverlayNone {
 		opts.Overlay = viewer.OverlayUplift
 		opts.OverlayAlpha = max(opts.OverlayAlpha, 0.5)
 	}
-	upVer := a.doc.UpliftVersion()
+	upVer := a.s.Doc().UpliftVersion()
 	want2D, want3D := a.mode != mode3D, a.mode != mode2D
-	o3 := a.v3.opts
 	if want3D && a.v3.fit && a.v3.rect.w > 1 {
 		a.v3.fitTo(snap)
 	}
-	w3, h3 := int(a.v3.rect.w), int(a.v3.rect.h)
-	upOverlay := opts.Overlay == viewer.OverlayUplift || want3D && o3.UpliftAlpha > 0
+	up2, up3 := opts.Overlay == viewer.OverlayUplift, want3D && a.v3.opts.UpliftAlpha > 0
+	k2 := picture2D{snap: snap, opts: opts, shown: want2D}
+	if up2 {
+		k2.uplift = upVer
+	}
+	k3 := picture3D{snap: snap, opts: a.v3.opts, cam: a.v3.cam, w: int(a.v3.rect.w), h: int(a.v3.rect.h), gpu: a.v3.gpu, shown: want3D}
+	if up3 {
+		k3.uplift = upVer
+	}
 	// A new snapshot alone redraws the 3D view at most every step3DEvery
 	// (the 2D picture every time): the 3D picture is the costly one, and
-	// the UI and the engine share its cores. Camera moves redraw at once.
-	view3DChanged := want3D && (a.v3.cam != a.lastCam || w3 != a.lastW3 || h3 != a.lastH3 || o3 != a.lastOpts3 ||
-		want3D != a.lastWant3D || a.v3.gpu != a.lastGPU)
-	snap3D := want3D && snap != a.last3DSnap && time.Since(a.last3DAt) >= step3DEvery
-	if snap != a.lastSnap || opts != a.lastOpts || view3DChanged || snap3D || want3D != a.lastWant3D || upOverlay && upVer != a.lastUpVer {
-		pic3D := view3DChanged || snap3D || upOverlay && upVer != a.lastUpVer && want3D
-		j := &renderJob{snap: snap, opts: opts, pic: want2D, pic3D: pic3D, opts3: o3, cam: a.v3.cam, w3: w3, h3: h3, gpu: a.v3.gpu}
-		if pic3D {
-			a.last3DSnap, a.last3DAt = snap, time.Now()
+	// the UI and the engine share its cores. Anything else redraws at once.
+	same3D := k3 == a.pic3D
+	if !same3D && want3D {
+		old := a.pic3D
+		old.snap = snap
+		if old == k3 && time.Since(a.pic3DAt) < step3DEvery {
+			same3D = true // only the snapshot is new, and too soon
 		}
-		if upOverlay {
-			// The document's uplift, strokes the engine has not seen yet
-			// included.
-			if upVer != a.lastUpVer || a.upCopy == nil {
-				a.upCopy = append([]float32(nil), a.doc.Uplift().Data...)
-			}
-			j.uplift = a.upCopy
-		}
-		a.rend.submit(j)
-		a.lastSnap, a.lastOpts, a.lastUpVer, a.lastOpts3, a.lastWant3D = snap, opts, upVer, o3, want3D
-		a.lastCam, a.lastW3, a.lastH3, a.lastGPU = a.v3.cam, w3, h3, a.v3.gpu
 	}
+	if k2 == a.pic2D && (same3D || !want3D) && want3D == a.pic3D.shown {
+		a.pollPictures()
+		return
+	}
+	j := &renderJob{snap: snap, opts: opts, pic: want2D, pic3D: want3D && !same3D,
+		opts3: k3.opts, cam: k3.cam, w3: k3.w, h3: k3.h, gpu: k3.gpu}
+	if j.pic3D || !want3D {
+		if j.pic3D {
+			a.pic3DAt = time.Now()
+		}
+		a.pic3D = k3
+	}
+	if up2 || up3 {
+		// The document's uplift, strokes the engine has not seen yet
+		// included.
+		if a.upCopy == nil || a.upCopyVer != upVer {
+			a.upCopy, a.upCopyVer = append([]float32(nil), a.s.Doc().Uplift().Data...), upVer
+		}
+		j.uplift = a.upCopy
+	}
+	a.rend.submit(j)
+	a.pic2D = k2
+	a.pollPictures()
+}
+
+// pollPictures uploads the renderer's finished pictures.
+func (a *App) pollPictures() {
 	if d, ok := a.rend.pollList(); ok {
 		a.v3.drawList(d)
 		a.rend.recycleList(d)
@@ -152,21 +152,6 @@ func (a *App) syncPicture() {
 	}
 	a.mapImg.WritePixels(img.Pix)
 	a.rend.recycle(img)
-}
-
-// resetTerrain restarts the engine from the flat start with the current
-// document.
-func (a *App) resetTerrain() {
-	a.endDetail(false)
-	sc := a.doc.Scene()
-	spec, err := engines.FromScene(sc, copyField(a.doc.Uplift()), nil)
-	if err != nil {
-		a.showError("Reset", err)
-		return
-	}
-	a.wk.Send(worker.Reset{Spec: spec})
-	a.sentEngine, a.sentSamples, a.sentParams = sc.Engine, sc.Samples, spec.Params
-	a.log.add(levelInfo, "terrain reset to the flat start (%s)", spec.Label())
 }
 
 // saveScreenshot writes the screen as a PNG (from Draw, after ImGui drew).

@@ -30,7 +30,7 @@ func (a *App) treeWindow() {
 		imgui.End()
 		return
 	}
-	t := a.doc.Tree()
+	t := a.s.Doc().Tree()
 	types := uplifttree.AllTypes()
 	imgui.SetNextItemWidth(130)
 	imgui.ComboStrarr("##addtype", &a.treeUI.addType, types, int32(len(types)))
@@ -44,7 +44,7 @@ func (a *App) treeWindow() {
 	imgui.SameLine()
 	imgui.BeginDisabledV(a.sel == 0 || a.sel == t.Root())
 	if imgui.Button("Remove") {
-		if err := a.doc.RemoveNode(a.sel); err != nil {
+		if err := a.s.Doc().RemoveNode(a.sel); err != nil {
 			a.showError("Remove node", err)
 		} else {
 			a.log.add(levelInfo, "removed node %d", a.sel)
@@ -90,7 +90,7 @@ func (a *App) outlineNode(t *uplifttree.Tree, id uplifttree.ID, depth int) {
 		if p := imgui.AcceptDragDropPayload(dragPayload); p != nil && p.CData != nil && a.treeUI.dragID != 0 {
 			from := a.treeUI.dragID
 			a.treeUI.dragID = 0
-			if err := a.doc.MoveNode(from, id, -1); err != nil {
+			if err := a.s.Doc().MoveNode(from, id, -1); err != nil {
 				a.showError("Move node", err)
 			} else {
 				a.log.add(levelInfo, "moved node %d under node %d", from, id)
@@ -116,7 +116,7 @@ func nodeNote(s uplifttree.Shape) string {
 
 // addNode adds a node of type typ with usable defaults, sized to the view.
 func (a *App) addNode(typ string) {
-	t := a.doc.Tree()
+	t := a.s.Doc().Tree()
 	parent, index := t.Root(), -1
 	if a.sel != 0 {
 		if n, ok := t.Node(a.sel); ok && isOperator(n.Shape.Type()) {
@@ -128,10 +128,10 @@ func (a *App) addNode(typ string) {
 	cx, cy := a.view.CenterX*a.cell(), a.view.CenterY*a.cell()
 	size := math.Min(float64(a.vp.w), float64(a.vp.h)) / a.view.Zoom * a.cell() / 4
 	if !(size > 0) {
-		size = a.doc.Scene().DomainM / 8
+		size = a.s.Doc().Scene().DomainM / 8
 	}
 	s := defaultShape(typ, cx, cy, size, a.sel)
-	id, err := a.doc.AddNode(parent, index, s)
+	id, err := a.s.Doc().AddNode(parent, index, s)
 	if err != nil {
 		a.showError("Add "+typ, err)
 		return
@@ -214,7 +214,7 @@ func (a *App) nodeProperties(t *uplifttree.Tree) {
 
 func (a *App) paramWidget(p uplifttree.ParamInfo, v any) {
 	set := func(nv any) {
-		if err := a.doc.SetNodeParam(a.sel, p.Name, nv); err != nil {
+		if err := a.s.Doc().SetNodeParam(a.sel, p.Name, nv); err != nil {
 			a.showError("Set "+p.Name, err)
 		}
 	}

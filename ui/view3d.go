@@ -162,7 +162,7 @@ func (a *App) input3D(hovered, active bool) {
 		v.cam = v.cam.Orbit(0, -1)
 	}
 	if imgui.IsKeyPressedBool(imgui.KeyHome) {
-		v.fitTo(a.viewSnap())
+		v.fitTo(a.s.Snapshot())
 	}
 }
 
@@ -192,23 +192,21 @@ func (a *App) options3DPanel() {
 	o.SunAzimuthDeg = a.vopts.LightAzimuthDeg
 	o.Rivers, o.Lakes, o.RiverThresholdM2 = a.vopts.Rivers, a.vopts.Lakes, a.vopts.RiverThresholdM2
 	if imgui.Button("Fit camera (Home)") {
-		a.v3.fitTo(a.viewSnap())
+		a.v3.fitTo(a.s.Snapshot())
 	}
 }
 
 // renderViewDialog saves the current view, 2D or 3D, as a picture of a
 // chosen size.
-func (a *App) renderViewDialog() {
-	a.browser.show("Render the view to PNG (name_WxH.png sets the size, default 1920x1080)", true, a.dir(), "render_1920x1080.png", []string{".png"}, a.renderView)
-}
-
-func (a *App) renderView(path string) {
+// renderView renders the view (2D, or 3D in the 3D and split modes) to a
+// PNG at path; name_WxH.png sets the size (default 1920×1080).
+func (a *App) renderView(path string) error {
 	w, h := 1920, 1080
 	var pw, ph int
 	if n, _ := fmt.Sscanf(lastField(path), "%dx%d.png", &pw, &ph); n == 2 && pw >= 16 && ph >= 16 && pw <= 8192 && ph <= 8192 {
 		w, h = pw, ph
 	}
-	snap := a.viewSnap()
+	snap := a.s.Snapshot()
 	dst := image.NewRGBA(image.Rect(0, 0, w, h))
 	if a.mode == mode2D {
 		viewer.Resize(dst, viewer.Relief(nil, snap, a.vopts))
@@ -216,8 +214,8 @@ func (a *App) renderView(path string) {
 		viewer.Render3D(dst, snap, a.v3.cam, a.v3.opts)
 	}
 	if err := safefile.WriteBytes(path, encodePNG(dst)); err != nil {
-		a.showError("Render view", err)
-		return
+		return err
 	}
 	a.log.add(levelInfo, "rendered the %s view of step %d to %s (%d×%d)", modeNames[a.mode], snap.Step, path, w, h)
+	return nil
 }

@@ -78,7 +78,7 @@ func (a *App) viewportWindow() {
 	}
 	avail = vec2(a.vp.w, a.vp.h)
 	imgui.SetCursorScreenPos(vec2(a.vp.x, a.vp.y))
-	sc := a.doc.Scene()
+	sc := a.s.Doc().Scene()
 	if a.fitView && avail.X > 1 && avail.Y > 1 {
 		a.view = viewer.Fit(sc.Width, sc.Height, float64(a.vp.w), float64(a.vp.h))
 		a.fitView = false
@@ -180,7 +180,7 @@ func (a *App) draw3DLabels() {
 // paintBegin, paintTo and paintEnd run a stroke through the document in
 // layer pixels (cell centres at integer coordinates).
 func (a *App) paintBegin(mx, my float64) {
-	if err := a.doc.BeginStroke(a.doc.PaintLayer(), a.brush, mx-0.5, my-0.5); err != nil {
+	if err := a.s.Doc().BeginStroke(a.s.Doc().PaintLayer(), a.brush, mx-0.5, my-0.5); err != nil {
 		a.showError("Brush", err)
 		return
 	}
@@ -188,11 +188,11 @@ func (a *App) paintBegin(mx, my float64) {
 }
 
 func (a *App) paintTo(mx, my float64) {
-	a.doc.StrokeTo(mx-0.5, my-0.5)
+	a.s.Doc().StrokeTo(mx-0.5, my-0.5)
 }
 
 func (a *App) paintEnd() {
-	a.doc.EndStroke()
+	a.s.Doc().EndStroke()
 	a.painter.active = false
 	a.log.add(levelInfo, "painted a %v stroke", a.brush.Kind)
 }
@@ -200,7 +200,7 @@ func (a *App) paintEnd() {
 // cell returns the cell size in metres: map coordinates times cell are
 // the Uplift Tree's world coordinates.
 func (a *App) cell() float64 {
-	sc := a.doc.Scene()
+	sc := a.s.Doc().Scene()
 	return sc.DomainM / float64(max(sc.Width, sc.Height))
 }
 
@@ -226,7 +226,7 @@ func (a *App) place(t tool, x0, y0, x1, y1 float64) {
 		s = &uplifttree.Valley{A: A, B: B, Ctrls: []uplifttree.Ctrl{{T: 0, R: r, U: -0.6}, {T: 1, R: r, U: -0.6}}}
 		what = "valley"
 	}
-	id, err := a.doc.AddNode(a.doc.Tree().Root(), -1, s)
+	id, err := a.s.Doc().AddNode(a.s.Doc().Tree().Root(), -1, s)
 	if err != nil {
 		a.showError("Place "+what, err)
 		return
@@ -238,13 +238,13 @@ func (a *App) place(t tool, x0, y0, x1, y1 float64) {
 // selectAt picks the primitive under map point (mx, my).
 func (a *App) selectAt(mx, my float64) {
 	c := a.cell()
-	a.sel = a.doc.Tree().Pick(mx*c, my*c)
+	a.sel = a.s.Doc().Tree().Pick(mx*c, my*c)
 }
 
 // handles returns the draggable points of the selected node, in map
 // coordinates.
 func (a *App) handles() map[handle][2]float64 {
-	n, ok := a.doc.Tree().Node(a.sel)
+	n, ok := a.s.Doc().Tree().Node(a.sel)
 	if !ok {
 		return nil
 	}
@@ -299,7 +299,7 @@ func (a *App) handleAt(sx, sy float64) handle {
 
 // dropHandle commits a handle drag as one undoable parameter change.
 func (a *App) dropHandle(h handle, mx, my float64) {
-	n, ok := a.doc.Tree().Node(a.sel)
+	n, ok := a.s.Doc().Tree().Node(a.sel)
 	if !ok {
 		return
 	}
@@ -314,9 +314,9 @@ func (a *App) dropHandle(h handle, mx, my float64) {
 	case *uplifttree.Disc:
 		switch h {
 		case handleCenter:
-			err = a.doc.SetNodeParam(a.sel, "center", p)
+			err = a.s.Doc().SetNodeParam(a.sel, "center", p)
 		case handleRadius:
-			err = a.doc.SetNodeParam(a.sel, "radius", max(math.Hypot(p.X-s.Center.X, p.Y-s.Center.Y), c))
+			err = a.s.Doc().SetNodeParam(a.sel, "radius", max(math.Hypot(p.X-s.Center.X, p.Y-s.Center.Y), c))
 		}
 	}
 	if err != nil {
@@ -327,9 +327,9 @@ func (a *App) dropHandle(h handle, mx, my float64) {
 func (a *App) dropSegHandle(h handle, p, A, B uplifttree.Point, ctrls []uplifttree.Ctrl) error {
 	switch h {
 	case handleA:
-		return a.doc.SetNodeParam(a.sel, "a", p)
+		return a.s.Doc().SetNodeParam(a.sel, "a", p)
 	case handleB:
-		return a.doc.SetNodeParam(a.sel, "b", p)
+		return a.s.Doc().SetNodeParam(a.sel, "b", p)
 	case handleRadius:
 		r := distToSegment(p, A, B)
 		old := midRadius(ctrls)
@@ -340,7 +340,7 @@ func (a *App) dropSegHandle(h handle, p, A, B uplifttree.Point, ctrls []uplifttr
 		for i, c := range ctrls {
 			k[i] = uplifttree.Ctrl{T: c.T, R: c.R * r / old, U: c.U}
 		}
-		return a.doc.SetNodeParam(a.sel, "ctrl", k)
+		return a.s.Doc().SetNodeParam(a.sel, "ctrl", k)
 	}
 	return nil
 }
@@ -404,7 +404,7 @@ func (a *App) drawArrows(dl *imgui.DrawList) {
 	if !a.arrows || a.view.Zoom < 8 {
 		return
 	}
-	snap := a.viewSnap()
+	snap := a.s.Snapshot()
 	x0, y0 := a.screenToMap(float64(a.vp.x), float64(a.vp.y))
 	x1, y1 := a.screenToMap(float64(a.vp.x+a.vp.w), float64(a.vp.y+a.vp.h))
 	r := rectOf(x0, y0, x1, y1)
@@ -453,12 +453,12 @@ func (a *App) drawReadout(dl *imgui.DrawList, mx, my float64) {
 	if !a.vp.hovered {
 		return
 	}
-	r, ok := viewer.Probe(a.viewSnap(), mx, my)
+	r, ok := viewer.Probe(a.s.Snapshot(), mx, my)
 	if !ok {
 		return
 	}
 	up := r.UpliftMPerYr
-	if u := a.doc.Uplift(); u != nil && r.X < u.W && r.Y < u.H {
+	if u := a.s.Doc().Uplift(); u != nil && r.X < u.W && r.Y < u.H {
 		up = float64(u.Data[r.Y*u.W+r.X]) // the document's, painted strokes included
 	}
 	s := fmt.Sprintf("x %.2f km  y %.2f km  (cell %d, %d)\nheight %.1f m   uplift %.3g mm/yr\ndrainage %.3g km²",

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"orogen/app/doc"
 	"orogen/app/project"
 	"orogen/viewer"
 )
@@ -43,15 +44,10 @@ func (a *App) applyView(v project.View) {
 	a.v3.savedCam = v.Camera
 }
 
-// storeView hands the current view settings to the document before a save.
-func (a *App) storeView() {
-	if err := a.storeViewQuiet(); err != nil {
-		a.log.add(levelWarn, "view settings not kept: %v", err)
-	}
-}
-
-func (a *App) storeViewQuiet() error {
-	v := a.doc.View()
+// storeView writes the current view settings into the document before a
+// save (the session's Options.StoreView).
+func (a *App) storeView(d *doc.Doc) error {
+	v := d.View()
 	v.CenterX, v.CenterY, v.Zoom = a.view.CenterX, a.view.CenterY, a.view.Zoom
 	v.Overlay = a.vopts.Overlay.String()
 	v.RiverThresholdM2 = a.vopts.RiverThresholdM2
@@ -65,9 +61,9 @@ func (a *App) storeViewQuiet() error {
 	v.Mode = map[bool]string{true: "3d", false: "2d"}[a.mode == mode3D]
 	v.Extra["view"] = map[bool]string{true: "split", false: "single"}[a.mode == modeSplit]
 	if a.v3.shown {
-		dom := a.doc.Scene().DomainM
+		dom := d.Scene().DomainM
 		v.Camera = project.Camera{Yaw: a.v3.cam.Yaw, Pitch: a.v3.cam.Pitch, Distance: a.v3.cam.Distance / dom,
 			Exaggeration: a.v3.opts.Exaggeration}
 	}
-	return a.doc.SetView(v)
+	return d.SetView(v)
 }

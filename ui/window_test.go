@@ -58,6 +58,9 @@ func buildOrogen(t *testing.T) string {
 func session(t *testing.T, bin, script string, args ...string) (string, string) {
 	t.Helper()
 	dir := t.TempDir()
+	if d := os.Getenv("OROGEN_KEEP_DIR"); d != "" {
+		dir = d
+	}
 	script = strings.ReplaceAll(script, "$OUT", dir)
 	sp := filepath.Join(dir, "session.script")
 	if err := os.WriteFile(sp, []byte(script), 0o644); err != nil {

@@ -12,28 +12,43 @@
 //	                               radius R cells, strength S
 //	segment X0 Y0 X1 Y1            place a range segment (cell coordinates)
 //	valley X0 Y0 X1 Y1             place a valley
+//	brush smaller|larger           the brush size, as [ and ] do
 //	set NAME VALUE                 a live slider: k m n dt talus diffusion
-//	                               umax threshold
-//	run | pause
+//	                               rain evaporation umax threshold
+//	run                            run the simulation
+//	pause                          pause it
+//	toggle-run                     run or pause, as Space does
 //	steps N                        pause, run N steps, wait until they show
-//	undo | redo | new
-//	save PATH | open PATH
-//	export heightmap PATH          .png .r16 .tif .obj, with its sidecar
-//	export masks DIR               drainage, rivers, water, slope, uplift
-//	import uplift PATH | import heightmap PATH
-//	screenshot PATH                the whole window, as PNG
-//	dialog NAME                    open a dialog as its menu item does: open,
-//	                               save-as, export-heightmap, export-masks,
-//	                               import-uplift, import-heightmap, unsaved,
-//	                               shortcuts, about; `dialog close` closes it
-//	view 2d|3d|split               what the Viewport shows
-//	orbit DYAW DPITCH              turn the 3D camera, degrees
-//	draw3d fill|opengl             how the 3D view is drawn
+//	reset                          restart the terrain from the flat start
 //	engine grid|graph [NODES]      switch the engine (graph: NODES Poisson
 //	                               samples, default 1 per 4 cells); the
 //	                               terrain restarts
 //	detail start|run|pause|keep|discard
 //	                               the hydraulic detail pass on the terrain
+//	undo                           undo the last edit
+//	redo                           redo it
+//	new                            a new project on the default preset
+//	open PATH                      a project or a scene
+//	save PATH                      save the project as PATH
+//	save-as PATH                   the same
+//	export heightmap PATH          .png .r16 .tif .obj, with its sidecar
+//	export masks DIR               drainage, rivers, water, slope, uplift
+//	import uplift PATH             a normalized uplift image
+//	import heightmap PATH          heights in metres into the simulation
+//	view 2d|3d|split               what the Viewport shows
+//	show rivers|lakes|arrows|plot [on|off]
+//	                               a layer of the view (no on|off: toggle)
+//	fit                            fit the map to the viewport
+//	orbit DYAW DPITCH              turn the 3D camera, degrees
+//	draw3d fill|opengl             how the 3D view is drawn
+//	render PATH                    the view as a PNG (name_WxH.png: size)
+//	fullscreen                     full screen on or off
+//	reset-layout                   the panels back where they start
+//	screenshot PATH                the whole window, as PNG
+//	dialog NAME                    open a dialog as its menu item does: open,
+//	                               save-as, export-heightmap, export-masks,
+//	                               import-uplift, import-heightmap, unsaved,
+//	                               shortcuts, about; `dialog close` closes it
 //	report PATH                    JSON: frames/s, engine steps/s, sizes
 //	expect-log TEXT                fail unless the log holds TEXT
 //	quit                           leave (the unsaved-changes prompt is
@@ -41,7 +56,10 @@
 //
 // A failing command logs the error and ends the session with exit code 1.
 // Parse checks names, argument counts, numbers and choices before the
-// session starts; the app (package ui) carries the commands out.
+// session starts, against the Specs of the app's action table (package
+// ui, actions.go), which also carries the commands out: the same table
+// feeds the menus and the keyboard shortcuts (a test checks that this
+// list and the table agree).
 package script
 
 import (
@@ -51,8 +69,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"orogen/brushes"
 )
 
 // Command is one line of a script.
@@ -62,23 +78,18 @@ type Command struct {
 	Args []string
 }
 
-// ArgCount gives the number of arguments each command accepts: min, max.
-var ArgCount = map[string][2]int{
-	"wait": {1, 1}, "stroke": {5, 7}, "segment": {4, 4}, "valley": {4, 4},
-	"set": {2, 2}, "run": {0, 0}, "pause": {0, 0}, "steps": {1, 1},
-	"undo": {0, 0}, "redo": {0, 0}, "new": {0, 0},
-	"save": {1, 1}, "open": {1, 1}, "export": {2, 2}, "import": {2, 2},
-	"screenshot": {1, 1}, "report": {1, 1}, "dialog": {1, 1}, "view": {1, 1}, "orbit": {2, 2}, "draw3d": {1, 1}, "engine": {1, 2}, "detail": {1, 1}, "expect-log": {1, 1 << 20}, "quit": {0, 0},
+// Spec is what a command accepts: between Min and Max arguments (Max < 0:
+// no limit), and, if Check is set, arguments that pass it (numbers,
+// choices). The app's action table gives one Spec per command.
+type Spec struct {
+	Min, Max int
+	Check    func(c Command) error
 }
 
-// Dialogs are the names `dialog` accepts.
-var Dialogs = []string{"open", "save-as", "export-heightmap", "export-masks", "import-uplift",
-	"import-heightmap", "unsaved", "shortcuts", "about", "close"}
-
 // Parse reads a script, checking every command's name, argument count and
-// arguments, so that a typo fails before the session starts rather than
-// halfway. sliders are the names `set` accepts.
-func Parse(r io.Reader, sliders []string) ([]Command, error) {
+// arguments against specs, so that a typo fails before the session starts
+// rather than halfway.
+func Parse(r io.Reader, specs map[string]Spec) ([]Command, error) {
 	var cmds []Command
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
@@ -91,15 +102,17 @@ func Parse(r io.Reader, sliders []string) ([]Command, error) {
 		}
 		f := strings.Fields(line)
 		c := Command{Line: n, Name: f[0], Args: f[1:]}
-		lim, ok := ArgCount[c.Name]
+		spec, ok := specs[c.Name]
 		if !ok {
 			return nil, fmt.Errorf("script line %d: unknown command %q", n, c.Name)
 		}
-		if len(c.Args) < lim[0] || len(c.Args) > lim[1] {
-			return nil, fmt.Errorf("script line %d: %s takes %s, got %d", n, c.Name, countText(lim), len(c.Args))
+		if len(c.Args) < spec.Min || spec.Max >= 0 && len(c.Args) > spec.Max {
+			return nil, fmt.Errorf("script line %d: %s takes %s, got %d", n, c.Name, countText(spec), len(c.Args))
 		}
-		if err := c.Check(sliders); err != nil {
-			return nil, fmt.Errorf("script line %d: %s: %w", n, c.Name, err)
+		if spec.Check != nil {
+			if err := spec.Check(c); err != nil {
+				return nil, fmt.Errorf("script line %d: %s: %w", n, c.Name, err)
+			}
 		}
 		cmds = append(cmds, c)
 	}
@@ -109,88 +122,40 @@ func Parse(r io.Reader, sliders []string) ([]Command, error) {
 	return cmds, nil
 }
 
-func countText(lim [2]int) string {
+func countText(s Spec) string {
 	switch {
-	case lim[0] == lim[1]:
-		return fmt.Sprintf("%d arguments", lim[0])
-	case lim[1] > 100:
-		return fmt.Sprintf("at least %d arguments", lim[0])
+	case s.Min == s.Max:
+		return fmt.Sprintf("%d arguments", s.Min)
+	case s.Max < 0:
+		return fmt.Sprintf("at least %d arguments", s.Min)
 	}
-	return fmt.Sprintf("%d to %d arguments", lim[0], lim[1])
+	return fmt.Sprintf("%d to %d arguments", s.Min, s.Max)
 }
 
-// Check validates the arguments that must be numbers or choices; sliders
-// are the names `set` accepts.
-func (c Command) Check(sliders []string) error {
-	switch c.Name {
-	case "wait", "steps":
-		_, err := c.Count(0)
-		return err
-	case "stroke":
-		if _, err := brushes.ParseKind(c.Args[0]); err != nil {
+// Choice checks that argument i is one of choices.
+func (c Command) Choice(i int, what string, choices ...string) error {
+	if !slices.Contains(choices, c.Args[i]) {
+		return fmt.Errorf("unknown %s %q: want %s", what, c.Args[i], orList(choices))
+	}
+	return nil
+}
+
+// Nums checks that the arguments from i on are finite numbers.
+func (c Command) Nums(i int) error {
+	for ; i < len(c.Args); i++ {
+		if _, err := c.Num(i); err != nil {
 			return err
-		}
-		for i := 1; i < len(c.Args); i++ {
-			if _, err := c.Num(i); err != nil {
-				return err
-			}
-		}
-	case "segment", "valley":
-		for i := range c.Args {
-			if _, err := c.Num(i); err != nil {
-				return err
-			}
-		}
-	case "set":
-		if !slices.Contains(sliders, c.Args[0]) {
-			return fmt.Errorf("unknown slider %q: want one of %s", c.Args[0], strings.Join(sliders, ", "))
-		}
-		_, err := c.Num(1)
-		return err
-	case "export":
-		if c.Args[0] != "heightmap" && c.Args[0] != "masks" {
-			return fmt.Errorf("unknown export %q: want heightmap or masks", c.Args[0])
-		}
-	case "view":
-		if c.Args[0] != "2d" && c.Args[0] != "3d" && c.Args[0] != "split" {
-			return fmt.Errorf("unknown view %q: want 2d, 3d or split", c.Args[0])
-		}
-	case "engine":
-		if c.Args[0] != "grid" && c.Args[0] != "graph" {
-			return fmt.Errorf("unknown engine %q: want grid or graph", c.Args[0])
-		}
-		if len(c.Args) == 2 {
-			if c.Args[0] != "graph" {
-				return fmt.Errorf("a node count applies to the graph engine only")
-			}
-			if _, err := c.Count(1); err != nil {
-				return err
-			}
-		}
-	case "detail":
-		if !slices.Contains([]string{"start", "run", "pause", "keep", "discard"}, c.Args[0]) {
-			return fmt.Errorf("unknown detail action %q: want start, run, pause, keep or discard", c.Args[0])
-		}
-	case "draw3d":
-		if c.Args[0] != "fill" && c.Args[0] != "opengl" {
-			return fmt.Errorf("unknown 3D drawing %q: want fill or opengl", c.Args[0])
-		}
-	case "orbit":
-		for i := range c.Args {
-			if _, err := c.Num(i); err != nil {
-				return err
-			}
-		}
-	case "dialog":
-		if !slices.Contains(Dialogs, c.Args[0]) {
-			return fmt.Errorf("unknown dialog %q: want one of %s", c.Args[0], strings.Join(Dialogs, ", "))
-		}
-	case "import":
-		if c.Args[0] != "uplift" && c.Args[0] != "heightmap" {
-			return fmt.Errorf("unknown import %q: want uplift or heightmap", c.Args[0])
 		}
 	}
 	return nil
+}
+
+// orList writes "a, b or c".
+func orList(s []string) string {
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
 }
 
 // Num parses argument i as a finite number.

@@ -1,0 +1,101 @@
+package session
+
+import (
+	"slices"
+
+	"orogen/app/detail"
+	"orogen/app/worker"
+	"orogen/sim/hydro"
+)
+
+// detailPass is the hydraulic and thermal detail pass (sim/hydro through
+// app/detail): while it is open the views show its terrain, water,
+// sediment and hardness, and the stream-power engine is paused.
+type detailPass struct {
+	run        *detail.Runner // nil: no pass open
+	wasRunning bool           // the stream-power engine ran before the pass
+	p          hydro.Params   // the parameters in force (kept for the next pass)
+}
+
+// Detail returns the open detail pass, or nil.
+func (s *Session) Detail() *detail.Runner { return s.det.run }
+
+// DetailParams returns the detail pass's parameters (the last pass's when
+// none is open; zero before the first).
+func (s *Session) DetailParams() hydro.Params { return s.det.p }
+
+// StartDetail opens a detail pass on the current terrain, running, and
+// pauses the stream-power engine. It does nothing when one is open.
+func (s *Session) StartDetail() error {
+	if s.det.run != nil {
+		return nil
+	}
+	f := s.wk.Frame()
+	terrain := f.Snap.Field(slices.Clone(f.Snap.Height))
+	p := hydro.DefaultParams(terrain.Cell)
+	if s.det.p.Dt > 0 && s.det.p.L == terrain.Cell {
+		p = s.det.p // the last pass's, for the same cell size
+	}
+	r, err := detail.Start(hydro.Config{Terrain: terrain, Params: p}, true, min(s.opt.Duty, 1))
+	if err != nil {
+		return err
+	}
+	s.det.wasRunning = f.Running
+	s.wk.Send(worker.Pause{})
+	s.det.run, s.det.p = r, p
+	s.logf(Info, "hydraulic erosion started on the terrain of step %d (dt %.3g s)", f.Snap.Step, p.Dt)
+	return nil
+}
+
+// SetDetailParams changes the open detail pass's parameters from its next
+// step on.
+func (s *Session) SetDetailParams(p hydro.Params) error {
+	if s.det.run == nil {
+		return errNoDetail
+	}
+	if err := s.det.run.Set(p); err != nil {
+		return err
+	}
+	s.det.p = p
+	return nil
+}
+
+// RunDetail and PauseDetail run or pause the open detail pass.
+func (s *Session) RunDetail() error {
+	if s.det.run == nil {
+		return errNoDetail
+	}
+	s.det.run.Run()
+	return nil
+}
+
+// PauseDetail pauses the open detail pass.
+func (s *Session) PauseDetail() error {
+	if s.det.run == nil {
+		return errNoDetail
+	}
+	s.det.run.Pause()
+	return nil
+}
+
+// EndDetail closes the detail pass; keep hands its terrain to the
+// stream-power engine as its new heights (at step 0). The engine runs
+// again if it ran before the pass. Nothing happens when no pass is open.
+func (s *Session) EndDetail(keep bool) {
+	r := s.det.run
+	if r == nil {
+		return
+	}
+	r.Close()
+	f := r.Frame()
+	s.det.run = nil
+	if keep {
+		s.wk.Send(worker.SetHeights{H: f.Terrain().Data})
+		s.logf(Info, "kept the hydraulic pass (%d steps, %.0f s simulated) as the terrain", f.Snap.Step, f.Snap.Time)
+	} else {
+		s.logf(Info, "discarded the hydraulic pass")
+	}
+	if s.det.wasRunning {
+		s.wk.Send(worker.Run{})
+	}
+}

@@ -1,0 +1,319 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"orogen/app/doc"
+	"orogen/app/export"
+	"orogen/app/prefs"
+	"orogen/app/project"
+	"orogen/app/rasterio"
+	"orogen/app/run"
+	"orogen/app/scene"
+	"orogen/app/worker"
+)
+
+// ProjectExt is the extension of project files.
+const ProjectExt = ".orogen.json"
+
+// File name extensions the file actions read or write.
+var (
+	HeightExts = []string{".png", ".r16", ".tif", ".obj"}  // heightmap exports
+	MaskExts   = []string{".png", ".r16", ".tif"}          // mask exports
+	ImageExts  = []string{".png", ".r16", ".tif", ".tiff"} // uplift and heightmap imports
+	OpenExts   = []string{ProjectExt, ".json"}             // projects and scenes
+)
+
+// ErrNoPath is Save's error for a document that has no file yet: ask for
+// one and call SaveAs.
+var ErrNoPath = errors.New("session: the project has no file yet: save it as")
+
+// Load reads a project file, or a scene file (any other .json), as a
+// document.
+func Load(path string) (*doc.Doc, error) {
+	if isProject(path) {
+		p, err := project.Load(path)
+		if err != nil {
+			return nil, err
+		}
+		return doc.New(p)
+	}
+	sc, err := scene.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	return doc.FromScene(sc)
+}
+
+// LoadScene returns a document on a scene (a preset name or a scene file;
+// "" is the default preset) at size cells a side (0: the scene's own).
+func LoadScene(name string, size int) (*doc.Doc, error) {
+	if name == "" {
+		name = "default"
+	}
+	sc, err := scene.Load(name)
+	if err != nil {
+		return nil, err
+	}
+	if size != 0 {
+		if size < 16 || size > 8192 {
+			return nil, fmt.Errorf("grid size %d out of range: want 16 to 8192 cells per side", size)
+		}
+		sc.Width, sc.Height = size, size
+	}
+	return doc.FromScene(sc)
+}
+
+func isProject(path string) bool { return strings.HasSuffix(strings.ToLower(path), ProjectExt) }
+
+// NewDocument replaces the document by the default preset, untitled. The
+// caller has asked about unsaved work.
+func (s *Session) NewDocument() error {
+	d, err := LoadScene("", 0)
+	if err != nil {
+		return err
+	}
+	return s.setDoc(d, "")
+}
+
+// Open replaces the document by a project file, or by a scene file (which
+// opens untitled). The caller has asked about unsaved work.
+func (s *Session) Open(path string) error {
+	d, err := Load(path)
+	if err != nil {
+		return err
+	}
+	p := ""
+	if isProject(path) {
+		p = path
+	}
+	return s.setDoc(d, p)
+}
+
+// Save saves the document to its file; ErrNoPath when it has none.
+func (s *Session) Save() error {
+	if s.path == "" {
+		return ErrNoPath
+	}
+	return s.SaveAs(s.path)
+}
+
+// SaveAs saves the document to path (given the project extension if it
+// lacks it), atomically, and makes path the document's file.
+func (s *Session) SaveAs(path string) error {
+	if !isProject(path) {
+		path = strings.TrimSuffix(path, filepath.Ext(path)) + ProjectExt
+	}
+	s.storeView()
+	if err := s.doc.Project().Save(path); err != nil {
+		return err
+	}
+	s.doc.MarkSaved()
+	s.recovered = false
+	s.path = path
+	if p := s.opt.Prefs; p != nil {
+		p.AddRecent(path)
+		p.LastProject = path
+		if err := p.Save(); err != nil {
+			s.logf(Warn, "settings: %v", err)
+		}
+	}
+	if err := prefs.ClearRecovery(); err != nil {
+		s.logf(Warn, "recovery file: %v", err)
+	}
+	s.logf(Info, "saved %s", path)
+	return nil
+}
+
+// storeView asks the UI for its view state before a save.
+func (s *Session) storeView() {
+	if s.opt.StoreView == nil {
+		return
+	}
+	if err := s.opt.StoreView(s.doc); err != nil {
+		s.logf(Warn, "view settings not kept: %v", err)
+	}
+}
+
+// Dir is where file dialogs start: the project's folder, or the most
+// recent file's.
+func (s *Session) Dir() string {
+	if s.path != "" {
+		return filepath.Dir(s.path)
+	}
+	if p := s.opt.Prefs; p != nil && len(p.Recent) > 0 {
+		return filepath.Dir(p.Recent[0])
+	}
+	return ""
+}
+
+// ExportHeightmap writes the heights the views show (Snapshot) to path:
+// .png (16-bit), .r16, .tif (float32) or .obj, with its sidecar.
+func (s *Session) ExportHeightmap(path string) error {
+	sn := s.Snapshot()
+	if err := rasterio.Write(path, sn.Field(sn.Height)); err != nil {
+		return err
+	}
+	s.logf(Info, "exported the heightmap of step %d to %s (+ %s)", sn.Step, path, filepath.Base(rasterio.SidecarPath(path)))
+	return nil
+}
+
+// ExportMasks writes the stream-power engine's masks into dir with the
+// extension ext (export.Masks; rivers above thresholdM2 of drainage), and
+// the water budget's lakes.json when the budget is on. It returns the
+// files written.
+func (s *Session) ExportMasks(dir, ext string, thresholdM2 float64) ([]string, error) {
+	sn := s.wk.Frame().Snap
+	files, err := export.Masks(dir, ext, sn, thresholdM2)
+	if err != nil {
+		return files, err
+	}
+	if sn.WaterLakes != nil {
+		// The water budget's lakes, as orogen run --out-lakes writes them.
+		p := filepath.Join(dir, "lakes.json")
+		if err := run.WriteLakes(p, sn); err != nil {
+			return files, err
+		}
+		files = append(files, p)
+	}
+	s.logf(Info, "exported %d masks of step %d to %s", len(files), sn.Step, dir)
+	return files, nil
+}
+
+// ImportUplift replaces the uplift by a normalized image (an undoable
+// document edit).
+func (s *Session) ImportUplift(path string) error {
+	if err := s.doc.ImportUpliftImage(path); err != nil {
+		return err
+	}
+	s.logf(Info, "imported uplift from %s (undo restores the old one)", path)
+	return nil
+}
+
+// ImportHeightmap replaces the simulation's heights by a heightmap in
+// metres (.png/.r16 with sidecar, .tif), resampled to the grid; the engine
+// restarts from them at step 0.
+func (s *Session) ImportHeightmap(path string) error {
+	f, err := rasterio.ReadHeights(path)
+	if err != nil {
+		return err
+	}
+	sc := s.doc.Scene()
+	if f.W != sc.Width || f.H != sc.Height {
+		f = f.Resample(sc.Width, sc.Height)
+		s.logf(Info, "resampled %s to the %d×%d grid", filepath.Base(path), sc.Width, sc.Height)
+	}
+	s.wk.Send(worker.SetHeights{H: f.Data})
+	s.logf(Info, "imported heights from %s into the simulation", path)
+	return nil
+}
+
+// Undo undoes the last edit; it reports what it undid ("" and false when
+// there was nothing to undo).
+func (s *Session) Undo() (string, bool, error) {
+	label, ok, err := s.doc.Undo()
+	if ok && err == nil {
+		s.logf(Info, "undid %s", label)
+	}
+	return label, ok, err
+}
+
+// Redo redoes the last undone edit.
+func (s *Session) Redo() (string, bool, error) {
+	label, ok, err := s.doc.Redo()
+	if ok && err == nil {
+		s.logf(Info, "redid %s", label)
+	}
+	return label, ok, err
+}
+
+// Recovery returns the work a session that did not end cleanly left in the
+// recovery file, and when it was written; ok is false when there is none.
+func Recovery() (p *project.Project, at time.Time, ok bool, err error) {
+	return prefs.ReadRecovery()
+}
+
+// Recover makes p (from Recovery) the document, untitled and unsaved.
+func (s *Session) Recover(p *project.Project, at time.Time) error {
+	d, err := doc.New(p)
+	if err != nil {
+		return err
+	}
+	if err := s.setDoc(d, ""); err != nil {
+		return err
+	}
+	s.recovered = true
+	s.logf(Info, "recovered the work autosaved at %s; save it to keep it", at.Format(time.Kitchen))
+	return nil
+}
+
+// DiscardRecovery removes the recovery file.
+func (s *Session) DiscardRecovery() {
+	if err := prefs.ClearRecovery(); err != nil {
+		s.logf(Warn, "recovery file: %v", err)
+	}
+}
+
+// WriteRecovery writes the document to the recovery file now (after an
+// internal error, so no work is lost).
+func (s *Session) WriteRecovery() error {
+	s.storeView()
+	return prefs.WriteRecovery(s.doc.Project())
+}
+
+// autosaver writes unsaved work to the recovery file on a goroutine.
+type autosaver struct {
+	saving atomic.Bool           // set while the goroutine writes
+	err    atomic.Pointer[error] // the goroutine's failure, logged by the next Autosave
+	saved  uint64                // doc.Changed when last written (or opened)
+	last   time.Time
+}
+
+// Autosave writes unsaved work to the recovery file when every has passed
+// since the last time and the document changed since, on a goroutine
+// (Project returns a copy the session no longer touches). It reports
+// whether it started a write.
+func (s *Session) Autosave(now time.Time, every time.Duration) bool {
+	a := &s.auto
+	if err := a.err.Swap(nil); err != nil {
+		s.logf(Error, "autosave: %v", *err)
+	}
+	if a.last.IsZero() {
+		a.last = now
+	}
+	if now.Sub(a.last) < every || !s.Dirty() || s.doc.Changed() == a.saved {
+		return false
+	}
+	if !a.saving.CompareAndSwap(false, true) {
+		return false
+	}
+	a.last, a.saved = now, s.doc.Changed()
+	s.storeView()
+	p := s.doc.Project()
+	go func() {
+		defer a.saving.Store(false)
+		if err := prefs.WriteRecovery(p); err != nil {
+			a.err.Store(&err)
+		}
+	}()
+	return true
+}
+
+// AutosaveDone reports whether no autosave write is in progress.
+func (s *Session) AutosaveDone() bool { return !s.auto.saving.Load() }
+
+// Shutdown ends the session as the app quits: a clean document clears the
+// recovery file. It then closes the session.
+func (s *Session) Shutdown() {
+	if !s.Dirty() {
+		if err := prefs.ClearRecovery(); err != nil {
+			s.logf(Warn, "clearing the recovery file: %v", err)
+		}
+	}
+	s.Close()
+}
