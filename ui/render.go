@@ -34,23 +34,23 @@ type renderJob struct {
 // The UI submits jobs (the newest replaces any not started) and polls for
 // pictures without waiting; pictures go back with recycle once uploaded.
 type renderer struct {
-	mu       sync.Mutex
-	pending  *renderJob
-	ready    *image.RGBA
-	ready3D  *image.RGBA
-	camOf3D  viewer.Camera // the camera ready3D was drawn for
-	spare    []*image.RGBA
-	lastMs   float64
-	meshMs   float64
-	projMs   float64
-	wake     chan struct{}
-	quit     chan struct{}
-	done     sync.WaitGroup
-	mesh     *viewer.Mesh3D   // owned by the goroutine
-	meshOf   meshKey // what mesh was built from
-	list     viewer.DrawList
-	readyDL  *viewer.DrawList // a projected draw list for the UI to draw
-	spareDL  []*viewer.DrawList
+	mu      sync.Mutex
+	pending *renderJob
+	ready   *image.RGBA
+	ready3D *image.RGBA
+	camOf3D viewer.Camera // the camera ready3D was drawn for
+	spare   []*image.RGBA
+	lastMs  float64
+	meshMs  float64
+	projMs  float64
+	wake    chan struct{}
+	quit    chan struct{}
+	done    sync.WaitGroup
+	mesh    *viewer.Mesh3D // owned by the goroutine
+	meshOf  meshKey        // what mesh was built from
+	list    viewer.DrawList
+	readyDL *viewer.DrawList // a projected draw list for the UI to draw
+	spareDL []*viewer.DrawList
 }
 
 func newRenderer() *renderer {
