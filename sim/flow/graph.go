@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"sync/atomic"
 
+	"orogen/sim"
 	"orogen/sim/parallel"
 	"orogen/sim/passq"
 )
@@ -412,9 +413,9 @@ func (g *Graph) Order() {
 		g.roots = append(g.roots, g.rowTmp[b]...)
 	}
 	nr := len(g.roots)
-	g.segW = resize(g.segW, nr)
-	g.segOff = resize(g.segOff, nr)
-	g.segLen = resize(g.segLen, nr)
+	g.segW = sim.ResizeSpare(g.segW, nr)
+	g.segOff = sim.ResizeSpare(g.segOff, nr)
+	g.segLen = sim.ResizeSpare(g.segLen, nr)
 
 	workers := parallel.Workers()
 	for len(g.bufs) < workers {
@@ -566,13 +567,4 @@ func (g *Graph) donorRow(y int) {
 	for ; x < w; x++ {
 		scalar(x)
 	}
-}
-
-// resize returns s with length n, reallocating with room to grow when its
-// capacity is short: counts such as roots and lakes vary from step to step.
-func resize[T any](s []T, n int) []T {
-	if cap(s) < n {
-		return make([]T, n, n+n/4+16)
-	}
-	return s[:n]
 }

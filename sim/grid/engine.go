@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"orogen/sim"
 	"orogen/sim/engine"
 	"orogen/sim/flow"
 	"orogen/sim/hillslope"
@@ -349,13 +350,10 @@ func (e *Engine) measure(st *engine.StepStats) {
 	const block = 1 << 14
 	n := len(e.hgt)
 	nb := parallel.NumBlocks(n, block)
-	e.blockDh = resizeF(e.blockDh, nb)
-	e.blockMx = resizeF(e.blockMx, nb)
-	e.blockMx2 = resizeF(e.blockMx2, nb)
-	if cap(e.blockCh) < nb {
-		e.blockCh = make([]int64, nb)
-	}
-	e.blockCh = e.blockCh[:nb]
+	e.blockDh = sim.Resize(e.blockDh, nb)
+	e.blockMx = sim.Resize(e.blockMx, nb)
+	e.blockMx2 = sim.Resize(e.blockMx2, nb)
+	e.blockCh = sim.Resize(e.blockCh, nb)
 	rec := e.g.Rec
 	parallel.Blocks(n, block, func(b, lo, hi int) {
 		var sum, mx, mx2 float64
@@ -387,13 +385,6 @@ func (e *Engine) measure(st *engine.StepStats) {
 	}
 	st.MeanDh = sum / float64(n)
 	st.RecvChanged = float64(ch) / float64(n)
-}
-
-func resizeF(s []float64, n int) []float64 {
-	if cap(s) < n {
-		return make([]float64, n)
-	}
-	return s[:n]
 }
 
 // waterOn reports whether the lakes' water budget runs.
