@@ -163,7 +163,7 @@ func New(c Config) (*Engine, error) {
 		if len(c.Init) != n {
 			return nil, fmt.Errorf("graph: %d initial heights for %d nodes", len(c.Init), n)
 		}
-		if err := checkFinite("initial heights", c.Init); err != nil {
+		if err := sim.CheckFinite("graph: initial heights", "node", c.Init); err != nil {
 			return nil, err
 		}
 		copy(e.hgt, c.Init)
@@ -202,15 +202,6 @@ func New(c Config) (*Engine, error) {
 	return e, nil
 }
 
-func checkFinite(what string, v []float32) error {
-	for i, x := range v {
-		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-			return fmt.Errorf("graph: %s: value %g at node %d is not finite", what, x, i)
-		}
-	}
-	return nil
-}
-
 // SetParams replaces the parameters from the next step on.
 func (e *Engine) SetParams(p engine.Params) error {
 	if err := validate(p); err != nil {
@@ -237,7 +228,7 @@ func (e *Engine) SetUplift(u []float32) error {
 	if len(u) != e.m.N {
 		return fmt.Errorf("graph: %d uplift values for %d nodes", len(u), e.m.N)
 	}
-	if err := checkFinite("uplift", u); err != nil {
+	if err := sim.CheckFinite("graph: uplift", "node", u); err != nil {
 		return err
 	}
 	for i, v := range u {

@@ -141,7 +141,7 @@ func (g *OnGrid) SetUplift(u []float32) error {
 	if len(u) != g.w*g.h {
 		return fmt.Errorf("graph: %d uplift values for a %d×%d grid", len(u), g.w, g.h)
 	}
-	if err := checkFinite("uplift", u); err != nil {
+	if err := sim.CheckFinite("graph: uplift", "node", u); err != nil {
 		return err
 	}
 	return g.e.SetUpliftField(&sim.Field{W: g.w, H: g.h, Cell: g.cell, Data: u})

@@ -100,7 +100,7 @@ func New(c Config) (*Engine, error) {
 		if len(c.Init) != n {
 			return nil, fmt.Errorf("grid: %d initial heights for a %d×%d grid", len(c.Init), c.W, c.H)
 		}
-		if err := checkFinite("initial heights", c.Init); err != nil {
+		if err := sim.CheckFinite("grid: initial heights", "cell", c.Init); err != nil {
 			return nil, err
 		}
 		copy(e.hgt, c.Init)
@@ -116,15 +116,6 @@ func New(c Config) (*Engine, error) {
 		}
 	}
 	return e, nil
-}
-
-func checkFinite(what string, v []float32) error {
-	for i, x := range v {
-		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-			return fmt.Errorf("grid: %s: value %g at cell %d is not finite", what, x, i)
-		}
-	}
-	return nil
 }
 
 // configure rebuilds what depends on the parameters.
@@ -166,7 +157,7 @@ func (e *Engine) SetUplift(u []float32) error {
 	if len(u) != e.w*e.h {
 		return fmt.Errorf("grid: %d uplift values for a %d×%d grid", len(u), e.w, e.h)
 	}
-	if err := checkFinite("uplift", u); err != nil {
+	if err := sim.CheckFinite("grid: uplift", "cell", u); err != nil {
 		return err
 	}
 	for i, v := range u {
