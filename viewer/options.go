@@ -3,7 +3,10 @@ package viewer
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
+
+	"orogen/sim/enum"
 )
 
 // Overlay selects the field drawn over the relief.
@@ -34,28 +37,21 @@ const (
 var overlayNames = [numOverlays]string{"none", "uplift", "drainage", "slope", "sediment", "hardness"}
 
 // OverlayNames lists the names ParseOverlay accepts, in Overlay order.
-func OverlayNames() []string { return append([]string(nil), overlayNames[:]...) }
+func OverlayNames() []string { return slices.Clone(overlayNames[:]) }
 
 // String returns the overlay's name: "none", "uplift", "drainage", "slope".
-func (v Overlay) String() string {
-	if v < numOverlays {
-		return overlayNames[v]
-	}
-	return fmt.Sprintf("Overlay(%d)", uint8(v))
-}
+func (v Overlay) String() string { return enum.Name(overlayNames[:], v) }
 
 // ParseOverlay returns the overlay named name (case-insensitive; "" is none).
 func ParseOverlay(name string) (Overlay, error) {
-	n := strings.ToLower(strings.TrimSpace(name))
-	if n == "" {
+	if strings.TrimSpace(name) == "" {
 		return OverlayNone, nil
 	}
-	for i, s := range overlayNames {
-		if n == s {
-			return Overlay(i), nil
-		}
+	v, err := enum.ParseFold[Overlay]("overlay", overlayNames[:], name)
+	if err != nil {
+		return OverlayNone, fmt.Errorf("viewer: %w", err)
 	}
-	return OverlayNone, fmt.Errorf("viewer: unknown overlay %q: want one of %s", name, strings.Join(overlayNames[:], ", "))
+	return v, nil
 }
 
 // Options are everything that changes the picture Relief draws. Start from

@@ -351,7 +351,7 @@ func (o Options) apply(sc *scene.Scene) error {
 	if o.Engine != "" {
 		k, err := engine.ParseKind(o.Engine)
 		if err != nil {
-			return fmt.Errorf("--engine %q: must be grid or graph", o.Engine)
+			return fmt.Errorf("--engine: %w", err)
 		}
 		sc.Engine = k
 	}

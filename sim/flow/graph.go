@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 	"sync/atomic"
 
 	"orogen/sim"
+	"orogen/sim/enum"
 	"orogen/sim/parallel"
 	"orogen/sim/passq"
 )
@@ -23,21 +25,18 @@ const (
 
 var boundaryNames = [...]string{Outlet: "outlet", Closed: "closed", Natural: "natural"}
 
-func (b Boundary) String() string {
-	if int(b) < len(boundaryNames) {
-		return boundaryNames[b]
-	}
-	return fmt.Sprintf("Boundary(%d)", b)
-}
+func (b Boundary) String() string { return enum.Name(boundaryNames[:], b) }
+
+// BoundaryNames lists the names ParseBoundary reads, in Boundary order.
+func BoundaryNames() []string { return slices.Clone(boundaryNames[:]) }
 
 // ParseBoundary parses "outlet", "closed" or "natural".
 func ParseBoundary(s string) (Boundary, error) {
-	for i, n := range boundaryNames {
-		if s == n {
-			return Boundary(i), nil
-		}
+	b, err := enum.Parse[Boundary]("edge", boundaryNames[:], s)
+	if err != nil {
+		return 0, fmt.Errorf("flow: %w", err)
 	}
-	return 0, fmt.Errorf("flow: unknown edge %q: want outlet, closed or natural", s)
+	return b, nil
 }
 
 // Edges gives the boundary of each side of the grid.
