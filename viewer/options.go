@@ -138,6 +138,19 @@ func (o Options) Validate() error {
 	return nil
 }
 
+// keepValid applies to out, one at a time, each of sets that leaves it
+// valid, so that Validate judges every field alone.
+func keepValid[T interface{ Validate() error }](out T, sets []func(*T)) T {
+	for _, set := range sets {
+		p := out
+		set(&p)
+		if p.Validate() == nil {
+			out = p
+		}
+	}
+	return out
+}
+
 // sanitized returns o with every field that fails validation replaced by
 // its default, so a slider gone wrong shows a picture instead of a crash.
 func (o Options) sanitized() Options {
@@ -148,7 +161,7 @@ func (o Options) sanitized() Options {
 	out.Rivers, out.Lakes = o.Rivers, o.Lakes
 	// Each field is tried alone on valid defaults, so Validate judges it
 	// alone (the tint range is one field of two numbers).
-	for _, set := range []func(*Options){
+	return keepValid(out, []func(*Options){
 		func(p *Options) { p.LightAzimuthDeg = o.LightAzimuthDeg },
 		func(p *Options) { p.LightAltitudeDeg = o.LightAltitudeDeg },
 		func(p *Options) { p.Ambient = o.Ambient },
@@ -158,12 +171,5 @@ func (o Options) sanitized() Options {
 		func(p *Options) { p.RiverMaxPx = o.RiverMaxPx },
 		func(p *Options) { p.Overlay = o.Overlay },
 		func(p *Options) { p.OverlayAlpha = o.OverlayAlpha },
-	} {
-		p := out
-		set(&p)
-		if p.Validate() == nil {
-			out = p
-		}
-	}
-	return out
+	})
 }

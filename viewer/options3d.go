@@ -155,7 +155,7 @@ func (o Options3D) sanitized() Options3D {
 	}
 	out := DefaultOptions3D()
 	out.Shadows, out.Wireframe, out.Rivers, out.Lakes = o.Shadows, o.Wireframe, o.Rivers, o.Lakes
-	for _, set := range []func(*Options3D){
+	return keepValid(out, []func(*Options3D){
 		func(p *Options3D) { p.SunAzimuthDeg = o.SunAzimuthDeg },
 		func(p *Options3D) { p.SunElevationDeg = o.SunElevationDeg },
 		func(p *Options3D) { p.Ambient = o.Ambient },
@@ -166,12 +166,5 @@ func (o Options3D) sanitized() Options3D {
 		func(p *Options3D) { p.RiverThresholdM2 = o.RiverThresholdM2 },
 		func(p *Options3D) { p.RiverMaxWidth = o.RiverMaxWidth },
 		func(p *Options3D) { p.MaxMesh = o.MaxMesh },
-	} {
-		p := out
-		set(&p)
-		if p.Validate() == nil {
-			out = p
-		}
-	}
-	return out
+	})
 }
