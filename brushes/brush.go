@@ -3,6 +3,9 @@ package brushes
 import (
 	"fmt"
 	"math"
+	"slices"
+
+	"orogen/sim/enum"
 )
 
 // Kind says what a brush does to the pixels under a stamp.
@@ -23,22 +26,19 @@ const (
 var kindNames = [numKinds]string{"raise", "lower", "smooth", "flatten", "set", "noise", "erase"}
 
 // String returns the kind's lower-case name, as ParseKind reads it.
-func (k Kind) String() string {
-	if k < numKinds {
-		return kindNames[k]
-	}
-	return fmt.Sprintf("Kind(%d)", uint8(k))
-}
+func (k Kind) String() string { return enum.Name(kindNames[:], k) }
+
+// KindNames lists the names ParseKind reads, in Kind order.
+func KindNames() []string { return slices.Clone(kindNames[:]) }
 
 // ParseKind returns the kind named s ("raise", "lower", "smooth", "flatten",
 // "set", "noise" or "erase").
 func ParseKind(s string) (Kind, error) {
-	for k, name := range kindNames {
-		if s == name {
-			return Kind(k), nil
-		}
+	k, err := enum.Parse[Kind]("brush kind", kindNames[:], s)
+	if err != nil {
+		return 0, fmt.Errorf("brushes: %w", err)
 	}
-	return 0, fmt.Errorf("brushes: unknown brush kind %q: want raise, lower, smooth, flatten, set, noise or erase", s)
+	return k, nil
 }
 
 // Falloff is the shape of a stamp's weight w(d) from its centre (d = 0) to
@@ -56,22 +56,19 @@ const (
 var falloffNames = [numFalloffs]string{"smooth", "linear", "constant"}
 
 // String returns the falloff's lower-case name, as ParseFalloff reads it.
-func (f Falloff) String() string {
-	if f < numFalloffs {
-		return falloffNames[f]
-	}
-	return fmt.Sprintf("Falloff(%d)", uint8(f))
-}
+func (f Falloff) String() string { return enum.Name(falloffNames[:], f) }
+
+// FalloffNames lists the names ParseFalloff reads, in Falloff order.
+func FalloffNames() []string { return slices.Clone(falloffNames[:]) }
 
 // ParseFalloff returns the falloff named s ("smooth", "linear" or
 // "constant").
 func ParseFalloff(s string) (Falloff, error) {
-	for f, name := range falloffNames {
-		if s == name {
-			return Falloff(f), nil
-		}
+	f, err := enum.Parse[Falloff]("falloff", falloffNames[:], s)
+	if err != nil {
+		return 0, fmt.Errorf("brushes: %w", err)
 	}
-	return 0, fmt.Errorf("brushes: unknown falloff %q: want smooth, linear or constant", s)
+	return f, nil
 }
 
 // Limits on brush parameters; Validate enforces them.

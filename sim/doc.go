@@ -12,6 +12,10 @@
 // composes them on a regular grid). Nothing under sim imports a UI or uses
 // cgo, and every result is independent of the number of worker goroutines.
 //
+// Scratch buffers that every step reuses are sized with Resize (lengths
+// fixed by the grid or the node count) or ResizeSpare (counts that vary from
+// step to step); neither promises to keep the contents.
+//
 // Misuse by a programmer (sizes that differ, indices out of range) panics
 // with a "sim: " prefix; bad input from the outside world is an error.
 package sim

@@ -3,6 +3,7 @@ package viewer
 import (
 	"math"
 
+	"orogen/sim"
 	"orogen/sim/parallel"
 )
 
@@ -143,11 +144,8 @@ func (m *Mesh3D) Project(dst *DrawList, cam Camera, screenW, screenH int) *DrawL
 	p := &projector{m: m, d: dst, f: cam.frame(float64(screenW), float64(screenH)),
 		sw: float32(screenW), sh: float32(screenH), wire: m.Wireframe}
 	n := m.W * m.H
-	if cap(dst.pv) < n {
-		dst.pv = make([]projected, n)
-	}
-	dst.pv = dst.pv[:n]
-	dst.wx, dst.wy = grow(dst.wx, m.W), grow(dst.wy, m.H)
+	dst.pv = sim.Resize(dst.pv, n)
+	dst.wx, dst.wy = sim.Resize(dst.wx, m.W), sim.Resize(dst.wy, m.H)
 	for i := range dst.wx {
 		dst.wx[i] = float32((float64(i) + 0.5) * m.DX)
 	}
@@ -222,10 +220,7 @@ func (p *projector) run(jb *drawJob) {
 	r := jb.r
 	cols := r.i1 - r.i0 + 1
 	for k := range jb.slot {
-		if cap(jb.slot[k]) < cols {
-			jb.slot[k] = make([]int32, cols)
-		}
-		jb.slot[k] = jb.slot[k][:cols]
+		jb.slot[k] = sim.Resize(jb.slot[k], cols)
 		jb.slotRow[k] = -1
 	}
 	jb.n = 0

@@ -4,6 +4,7 @@ import (
 	"math"
 	"sync"
 
+	"orogen/sim"
 	"orogen/sim/engine"
 	"orogen/sim/parallel"
 )
@@ -155,19 +156,13 @@ func BuildMesh3D(dst *Mesh3D, s *engine.Snapshot, o Options3D) *Mesh3D {
 	m.DX = float64(s.W) * s.Cell / float64(mw)
 	m.DY = float64(s.H) * s.Cell / float64(mh)
 	m.Exaggeration, m.Step, m.Wireframe = o.Exaggeration, s.Step, o.Wireframe
-	m.Z = grow(m.Z, n)
-	if cap(m.Color) < n {
-		m.Color = make([][4]float32, n)
-	}
-	m.Color = m.Color[:n]
-	m.hgt, m.wet, m.depth = grow(m.hgt, n), grow(m.wet, n), grow(m.depth, n)
-	m.rad, m.rarea, m.upl = grow(m.rad, n), grow(m.rarea, n), grow(m.upl, n)
-	m.rowLo, m.rowHi = grow(m.rowLo, mh), grow(m.rowHi, mh)
-	m.rowULo, m.rowUHi = grow(m.rowULo, mh), grow(m.rowUHi, mh)
-	if cap(m.riverCols) < mh {
-		m.riverCols = make([][]int32, mh)
-	}
-	m.riverCols = m.riverCols[:mh]
+	m.Z = sim.Resize(m.Z, n)
+	m.Color = sim.Resize(m.Color, n)
+	m.hgt, m.wet, m.depth = sim.Resize(m.hgt, n), sim.Resize(m.wet, n), sim.Resize(m.depth, n)
+	m.rad, m.rarea, m.upl = sim.Resize(m.rad, n), sim.Resize(m.rarea, n), sim.Resize(m.upl, n)
+	m.rowLo, m.rowHi = sim.Resize(m.rowLo, mh), sim.Resize(m.rowHi, mh)
+	m.rowULo, m.rowUHi = sim.Resize(m.rowULo, mh), sim.Resize(m.rowUHi, mh)
+	m.riverCols = sim.Resize(m.riverCols, mh)
 	m.xs, m.ys = blockBounds(m.xs, s.W, mw), blockBounds(m.ys, s.H, mh)
 
 	b := &meshBuild{m: m, s: s, o: o,
@@ -203,7 +198,7 @@ func BuildMesh3D(dst *Mesh3D, s *engine.Snapshot, o Options3D) *Mesh3D {
 	}
 
 	if o.Shadows && o.SunElevationDeg < 89.9 {
-		m.shadow = grow(m.shadow, n)
+		m.shadow = sim.Resize(m.shadow, n)
 		m.castShadows(o.SunAzimuthDeg, o.SunElevationDeg)
 	} else {
 		m.shadow = m.shadow[:0]
@@ -220,21 +215,9 @@ func BuildMesh3D(dst *Mesh3D, s *engine.Snapshot, o Options3D) *Mesh3D {
 	return m
 }
 
-// grow returns s resized to n, reallocated when its capacity is short. The
-// contents are garbage.
-func grow(s []float32, n int) []float32 {
-	if cap(s) < n {
-		return make([]float32, n)
-	}
-	return s[:n]
-}
-
 // blockBounds sets dst to the n+1 bounds ⌊k·cells/n⌋ of n blocks of cells.
 func blockBounds(dst []int, cells, n int) []int {
-	if cap(dst) < n+1 {
-		dst = make([]int, n+1)
-	}
-	dst = dst[:n+1]
+	dst = sim.Resize(dst, n+1)
 	for k := range dst {
 		dst[k] = k * cells / n
 	}

@@ -3,7 +3,10 @@ package viewer
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
+
+	"orogen/sim/enum"
 )
 
 // Overlay selects the field drawn over the relief.
@@ -34,28 +37,21 @@ const (
 var overlayNames = [numOverlays]string{"none", "uplift", "drainage", "slope", "sediment", "hardness"}
 
 // OverlayNames lists the names ParseOverlay accepts, in Overlay order.
-func OverlayNames() []string { return append([]string(nil), overlayNames[:]...) }
+func OverlayNames() []string { return slices.Clone(overlayNames[:]) }
 
 // String returns the overlay's name: "none", "uplift", "drainage", "slope".
-func (v Overlay) String() string {
-	if v < numOverlays {
-		return overlayNames[v]
-	}
-	return fmt.Sprintf("Overlay(%d)", uint8(v))
-}
+func (v Overlay) String() string { return enum.Name(overlayNames[:], v) }
 
 // ParseOverlay returns the overlay named name (case-insensitive; "" is none).
 func ParseOverlay(name string) (Overlay, error) {
-	n := strings.ToLower(strings.TrimSpace(name))
-	if n == "" {
+	if strings.TrimSpace(name) == "" {
 		return OverlayNone, nil
 	}
-	for i, s := range overlayNames {
-		if n == s {
-			return Overlay(i), nil
-		}
+	v, err := enum.ParseFold[Overlay]("overlay", overlayNames[:], name)
+	if err != nil {
+		return OverlayNone, fmt.Errorf("viewer: %w", err)
 	}
-	return OverlayNone, fmt.Errorf("viewer: unknown overlay %q: want one of %s", name, strings.Join(overlayNames[:], ", "))
+	return v, nil
 }
 
 // Options are everything that changes the picture Relief draws. Start from
@@ -142,6 +138,19 @@ func (o Options) Validate() error {
 	return nil
 }
 
+// keepValid applies to out, one at a time, each of sets that leaves it
+// valid, so that Validate judges every field alone.
+func keepValid[T interface{ Validate() error }](out T, sets []func(*T)) T {
+	for _, set := range sets {
+		p := out
+		set(&p)
+		if p.Validate() == nil {
+			out = p
+		}
+	}
+	return out
+}
+
 // sanitized returns o with every field that fails validation replaced by
 // its default, so a slider gone wrong shows a picture instead of a crash.
 func (o Options) sanitized() Options {
@@ -152,7 +161,7 @@ func (o Options) sanitized() Options {
 	out.Rivers, out.Lakes = o.Rivers, o.Lakes
 	// Each field is tried alone on valid defaults, so Validate judges it
 	// alone (the tint range is one field of two numbers).
-	for _, set := range []func(*Options){
+	return keepValid(out, []func(*Options){
 		func(p *Options) { p.LightAzimuthDeg = o.LightAzimuthDeg },
 		func(p *Options) { p.LightAltitudeDeg = o.LightAltitudeDeg },
 		func(p *Options) { p.Ambient = o.Ambient },
@@ -162,12 +171,5 @@ func (o Options) sanitized() Options {
 		func(p *Options) { p.RiverMaxPx = o.RiverMaxPx },
 		func(p *Options) { p.Overlay = o.Overlay },
 		func(p *Options) { p.OverlayAlpha = o.OverlayAlpha },
-	} {
-		p := out
-		set(&p)
-		if p.Validate() == nil {
-			out = p
-		}
-	}
-	return out
+	})
 }

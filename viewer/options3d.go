@@ -3,7 +3,10 @@ package viewer
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
+
+	"orogen/sim/enum"
 )
 
 // ColorMode selects what colours the 3D surface.
@@ -22,29 +25,22 @@ const (
 var colorModeNames = [numColorModes]string{"height", "slope"}
 
 // ColorModeNames lists the names ParseColorMode accepts, in ColorMode order.
-func ColorModeNames() []string { return append([]string(nil), colorModeNames[:]...) }
+func ColorModeNames() []string { return slices.Clone(colorModeNames[:]) }
 
 // String returns the mode's name: "height" or "slope".
-func (m ColorMode) String() string {
-	if m < numColorModes {
-		return colorModeNames[m]
-	}
-	return fmt.Sprintf("ColorMode(%d)", uint8(m))
-}
+func (m ColorMode) String() string { return enum.Name(colorModeNames[:], m) }
 
 // ParseColorMode returns the mode named name (case-insensitive; "" is
 // height).
 func ParseColorMode(name string) (ColorMode, error) {
-	n := strings.ToLower(strings.TrimSpace(name))
-	if n == "" {
+	if strings.TrimSpace(name) == "" {
 		return ColorHeight, nil
 	}
-	for i, s := range colorModeNames {
-		if n == s {
-			return ColorMode(i), nil
-		}
+	m, err := enum.ParseFold[ColorMode]("colour mode", colorModeNames[:], name)
+	if err != nil {
+		return ColorHeight, fmt.Errorf("viewer: %w", err)
 	}
-	return ColorHeight, fmt.Errorf("viewer: unknown colour mode %q: want one of %s", name, strings.Join(colorModeNames[:], ", "))
+	return m, nil
 }
 
 // Limits of Options3D.
@@ -159,7 +155,7 @@ func (o Options3D) sanitized() Options3D {
 	}
 	out := DefaultOptions3D()
 	out.Shadows, out.Wireframe, out.Rivers, out.Lakes = o.Shadows, o.Wireframe, o.Rivers, o.Lakes
-	for _, set := range []func(*Options3D){
+	return keepValid(out, []func(*Options3D){
 		func(p *Options3D) { p.SunAzimuthDeg = o.SunAzimuthDeg },
 		func(p *Options3D) { p.SunElevationDeg = o.SunElevationDeg },
 		func(p *Options3D) { p.Ambient = o.Ambient },
@@ -170,12 +166,5 @@ func (o Options3D) sanitized() Options3D {
 		func(p *Options3D) { p.RiverThresholdM2 = o.RiverThresholdM2 },
 		func(p *Options3D) { p.RiverMaxWidth = o.RiverMaxWidth },
 		func(p *Options3D) { p.MaxMesh = o.MaxMesh },
-	} {
-		p := out
-		set(&p)
-		if p.Validate() == nil {
-			out = p
-		}
-	}
-	return out
+	})
 }

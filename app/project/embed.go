@@ -3,7 +3,6 @@ package project
 import (
 	"fmt"
 	"maps"
-	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -168,10 +167,8 @@ func finish(f *sim.Field, name string, w, h int, cell, umax float64, mPerYr bool
 			f.Data[i] = float32(float64(v) / umax)
 		}
 	}
-	for i, v := range f.Data {
-		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-			return nil, fmt.Errorf("uplift %s: cell (%d, %d) is %v once normalized: umax %g is too small for it", name, i%f.W, i/f.W, v, umax)
-		}
+	if i := sim.FirstNonFinite(f.Data); i >= 0 {
+		return nil, fmt.Errorf("uplift %s: cell (%d, %d) is %v once normalized: umax %g is too small for it", name, i%f.W, i/f.W, f.Data[i], umax)
 	}
 	return f, nil
 }

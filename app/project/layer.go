@@ -53,10 +53,8 @@ func checkLayer(name string, f *sim.Field, w, h int) error {
 	if f.W != w || f.H != h || len(f.Data) != f.W*f.H {
 		return fmt.Errorf("layer %q is %d×%d with %d values: layers must match the grid, %d×%d", name, f.W, f.H, len(f.Data), w, h)
 	}
-	for i, v := range f.Data {
-		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-			return fmt.Errorf("layer %q: cell (%d, %d) is %v: layers hold finite uplift", name, i%w, i/w, v)
-		}
+	if i := sim.FirstNonFinite(f.Data); i >= 0 {
+		return fmt.Errorf("layer %q: cell (%d, %d) is %v: layers hold finite uplift", name, i%w, i/w, f.Data[i])
 	}
 	return nil
 }

@@ -1,11 +1,9 @@
 package project
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -13,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"orogen/app/jsondoc"
 	"orogen/app/safefile"
 	"orogen/app/scene"
 	"orogen/sim"
@@ -21,6 +20,10 @@ import (
 
 // Version is the project format version this package reads and writes.
 const Version = 1
+
+// format is the project file: its errors start "project: ".
+var format = jsondoc.Format{Name: "project", Version: Version,
+	NoVersion: fmt.Sprintf("is this an Orogen project? (add \"version\": %d)", Version)}
 
 // Ext is the extension of project files.
 const Ext = ".orogen.json"
@@ -68,26 +71,9 @@ func Load(path string) (*Project, error) {
 // against (the project file's); uplift images the scene names are read
 // and embedded (see Embed), so the result is self-contained.
 func Parse(b []byte, dir string) (*Project, error) {
-	var head struct {
-		Version *int `json:"version"`
-	}
-	if err := json.NewDecoder(bytes.NewReader(b)).Decode(&head); err != nil {
-		return nil, fmt.Errorf("project: %w", jsonErr(b, err))
-	}
-	if head.Version == nil {
-		return nil, fmt.Errorf("project: no \"version\": is this an Orogen project? (add \"version\": %d)", Version)
-	}
-	if *head.Version != Version {
-		return nil, fmt.Errorf("project: version %d is not supported: this Orogen reads version %d", *head.Version, Version)
-	}
 	var f fileJSON
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("project: %w", jsonErr(b, err))
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("project: text after the JSON document")
+	if err := format.Decode(b, &f); err != nil {
+		return nil, err
 	}
 	if len(f.Scene) == 0 || string(f.Scene) == "null" {
 		return nil, errors.New("project: no \"scene\": a project needs one")
@@ -110,10 +96,8 @@ func Parse(b []byte, dir string) (*Project, error) {
 		p.Layers[name] = l
 	}
 	if len(f.View) > 0 && string(f.View) != "null" {
-		vd := json.NewDecoder(bytes.NewReader(f.View))
-		vd.DisallowUnknownFields()
-		if err := vd.Decode(&p.View); err != nil {
-			return nil, fmt.Errorf("project: view: %w", jsonErr(f.View, err))
+		if err := jsondoc.Strict(f.View, &p.View); err != nil {
+			return nil, fmt.Errorf("project: view: %w", err)
 		}
 	}
 	if err := p.View.Validate(); err != nil {
@@ -157,20 +141,6 @@ func resolve(sc *scene.Scene, dir string) {
 	if sc.Init != nil {
 		sc.Init.Image = fix(sc.Init.Image)
 	}
-}
-
-// jsonErr makes JSON errors say where they happened.
-func jsonErr(b []byte, err error) error {
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		line := 1 + bytes.Count(b[:min(int(se.Offset), len(b))], []byte("\n"))
-		return fmt.Errorf("line %d: %v", line, se)
-	}
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		return fmt.Errorf("%s: %s is not a valid %v", te.Field, te.Value, te.Type)
-	}
-	return err
 }
 
 // Validate returns an error naming the first problem that would make

@@ -6,10 +6,8 @@ import (
 	"math"
 
 	"orogen/app/engines"
-	"orogen/app/rasterio"
 	"orogen/sim"
 	"orogen/sim/engine"
-	"orogen/viewer"
 )
 
 // GraphJob is the stream-graph side of a run with engine "graph"
@@ -84,40 +82,10 @@ func (j *Job) Snapshot() *engine.Snapshot {
 	return j.Engine.Snapshot()
 }
 
-// writeGraphOutputs writes the outputs of a graph run, rasterized on the
-// run's grid.
-func (j *Job) writeGraphOutputs() error {
-	if j.Opt.Out == "" && j.Opt.OutDrainage == "" && j.Opt.OutWater == "" && j.Opt.OutPreview == "" &&
-		j.Opt.OutLakes == "" && j.Opt.OutRivers == "" {
-		return nil
-	}
-	s := j.Engine.Snapshot()
-	if err := j.writeWaterOutputs(s); err != nil {
-		return err
-	}
-	if j.Opt.OutPreview != "" {
-		if err := WritePNG(j.Opt.OutPreview, viewer.Relief(nil, s, viewer.DefaultOptions())); err != nil {
-			return err
-		}
-	}
-	for _, o := range []struct {
-		path string
-		data []float32
-	}{{j.Opt.Out, j.graphHeights(s)}, {j.Opt.OutDrainage, s.Area}, {j.Opt.OutWater, s.Water}} {
-		if o.path == "" {
-			continue
-		}
-		if err := rasterio.Write(o.path, s.Field(o.data)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// graphHeights is the heightmap of a graph run: the snapshot's (linear)
-// or the Gaussian-kernel interpolation (--raster gaussian).
-func (j *Job) graphHeights(s *engine.Snapshot) []float32 {
-	if j.Opt.Raster != "gaussian" {
+// heights is the heightmap of a run: the snapshot's, or for a graph run
+// with --raster gaussian the Gaussian-kernel interpolation of its nodes.
+func (j *Job) heights(s *engine.Snapshot) []float32 {
+	if j.Graph == nil || j.Opt.Raster != "gaussian" {
 		return s.Height
 	}
 	g := j.Graph.Engine
@@ -129,16 +97,9 @@ func (r *Report) finishGraph(j *Job) {
 	g := j.Graph.Engine
 	r.Engine = engine.Graph.String()
 	hs := g.Heights()
-	lo, hi := math.Inf(1), math.Inf(-1)
-	var sum float64
-	for _, v := range hs {
-		lo, hi = math.Min(lo, float64(v)), math.Max(hi, float64(v))
-		sum += float64(v)
-	}
 	// The mean is over the nodes: Poisson samples are near-uniform, so it
 	// estimates the areal mean (the raster's would smooth the maximum).
-	r.MaxHeight, r.MeanHeight = hi, sum/float64(len(hs))
-	r.Final.MinHeight = lo
+	r.Final.MinHeight, r.MaxHeight, r.MeanHeight = heightFigures(hs)
 	if g.Stats().Step > 0 {
 		for _, a := range g.DrainageArea() {
 			r.Final.MaxDrainage = math.Max(r.Final.MaxDrainage, a)

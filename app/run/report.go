@@ -117,16 +117,20 @@ func (r *Report) add(st engine.StepStats) {
 	r.Clamped = append(r.Clamped, st.Clamped)
 }
 
-func (r *Report) finish(e *grid.Engine, j *Job) {
-	hs := e.Heights()
-	lo, hi := math.Inf(1), math.Inf(-1)
+// heightFigures returns the lowest, highest and mean of the heights hs.
+func heightFigures(hs []float32) (lo, hi, mean float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
 	var sum float64
 	for _, v := range hs {
 		lo, hi = math.Min(lo, float64(v)), math.Max(hi, float64(v))
 		sum += float64(v)
 	}
-	r.MaxHeight, r.MeanHeight = hi, sum/float64(len(hs))
-	r.Final.MinHeight = lo
+	return lo, hi, sum / float64(len(hs))
+}
+
+func (r *Report) finish(e *grid.Engine, j *Job) {
+	hs := e.Heights()
+	r.Final.MinHeight, r.MaxHeight, r.MeanHeight = heightFigures(hs)
 	if e.Stats().Step > 0 {
 		for _, a := range e.Area() {
 			r.Final.MaxDrainage = math.Max(r.Final.MaxDrainage, a)

@@ -351,7 +351,7 @@ func (o Options) apply(sc *scene.Scene) error {
 	if o.Engine != "" {
 		k, err := engine.ParseKind(o.Engine)
 		if err != nil {
-			return fmt.Errorf("--engine %q: must be grid or graph", o.Engine)
+			return fmt.Errorf("--engine: %w", err)
 		}
 		sc.Engine = k
 	}
@@ -519,14 +519,12 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 	}
 	bar.Done()
 	rep.WallS = time.Since(start).Seconds()
-	write := j.writeOutputs
 	if j.Graph != nil {
 		rep.finishGraph(j)
-		write = j.writeGraphOutputs
 	} else {
 		rep.finish(j.Engine.(*grid.Engine), j)
 	}
-	if err := write(); err != nil {
+	if err := j.writeOutputs(); err != nil {
 		return rep, err
 	}
 	if j.Opt.Report != "" {
@@ -538,6 +536,7 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 }
 
 // writeOutputs writes the heightmap, masks and preview the options ask for.
+// A graph run's are rasterized on the run's grid.
 func (j *Job) writeOutputs() error {
 	if j.Opt.Out == "" && j.Opt.OutDrainage == "" && j.Opt.OutWater == "" && j.Opt.OutPreview == "" &&
 		j.Opt.OutLakes == "" && j.Opt.OutRivers == "" {
@@ -556,7 +555,7 @@ func (j *Job) writeOutputs() error {
 		path string
 		data []float32
 	}{
-		{j.Opt.Out, s.Height},
+		{j.Opt.Out, j.heights(s)},
 		{j.Opt.OutDrainage, s.Area},
 		{j.Opt.OutWater, s.Water},
 	}

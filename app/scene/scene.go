@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 
+	"orogen/app/jsondoc"
 	"orogen/assets"
 	"orogen/sim/engine"
 	"orogen/uplifttree"
@@ -126,30 +127,15 @@ func Default() *Scene {
 // version are errors. Fields left out take their defaults. Parse does not
 // Validate.
 func Parse(b []byte) (*Scene, error) {
-	var head struct {
-		Version *int `json:"version"`
-	}
-	if err := json.NewDecoder(bytes.NewReader(b)).Decode(&head); err != nil {
-		return nil, fmt.Errorf("scene: %w", jsonErr(b, err))
-	}
-	if head.Version == nil {
-		return nil, fmt.Errorf("scene: no \"version\": add \"version\": %d", Version)
-	}
-	if *head.Version != Version {
-		return nil, fmt.Errorf("scene: version %d is not supported: this Orogen reads version %d", *head.Version, Version)
-	}
 	s := Default()
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(s); err != nil {
-		return nil, fmt.Errorf("scene: %w", jsonErr(b, err))
-	}
-	// More would miss a stray closing '}' or ']': demand the end of input.
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("scene: text after the JSON document")
+	if err := format.Decode(b, s); err != nil {
+		return nil, err
 	}
 	return s, nil
 }
+
+// format is the scene file: its errors start "scene: ".
+var format = jsondoc.Format{Name: "scene", Version: Version, NoVersion: fmt.Sprintf("add \"version\": %d", Version)}
 
 // UnmarshalJSON reads a talus object on its own: a given object replaces
 // the default entirely. A missing mode is "constant", and a constant mode
@@ -212,20 +198,6 @@ func talusKeys(t Talus) error {
 		}
 	}
 	return nil
-}
-
-// jsonErr makes JSON errors say where they happened.
-func jsonErr(b []byte, err error) error {
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		line := 1 + bytes.Count(b[:min(int(se.Offset), len(b))], []byte("\n"))
-		return fmt.Errorf("line %d: %v", line, se)
-	}
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		return fmt.Errorf("%s: %s is not a valid %v", te.Field, te.Value, te.Type)
-	}
-	return err
 }
 
 // Marshal writes s as indented JSON with the current version.

@@ -3,6 +3,7 @@ package worker
 import (
 	"time"
 
+	"orogen/sim"
 	"orogen/sim/parallel"
 )
 
@@ -89,10 +90,7 @@ func (m *maxHeight) of(h []float32) float64 {
 	if nb == 0 {
 		return 0
 	}
-	if cap(m.blocks) < nb {
-		m.blocks = make([]float32, nb)
-	}
-	m.blocks = m.blocks[:nb]
+	m.blocks = sim.Resize(m.blocks, nb)
 	parallel.Blocks(len(h), maxBlock, func(b, lo, hi int) {
 		// Plain comparisons (the heights are finite): the builtin max
 		// orders NaNs and signed zeros and costs three times as much.

@@ -1,6 +1,10 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+
+	"orogen/sim/enum"
+)
 
 // Kind names an engine. Its text form ("grid", "graph", "hydro") is what
 // scenes, projects, reports and the command line use.
@@ -15,49 +19,39 @@ const (
 	numKinds
 )
 
-var kindInfo = [numKinds]struct {
-	name, label string
-	scene       bool
-}{
-	Grid:  {"grid", "grid", true},
-	Graph: {"graph", "stream graph", true},
-	Hydro: {"hydro", "hydraulic & thermal", false},
-}
+// kindNames is the kinds' one name table. The scene kinds come first, so
+// that sceneNames, the names ParseKind reads, is a prefix of it.
+var kindNames = [numKinds]string{Grid: "grid", Graph: "graph", Hydro: "hydro"}
+
+var sceneNames = kindNames[:Hydro]
+
+// kindLabels are the kinds' names as the app shows them.
+var kindLabels = [numKinds]string{Grid: "grid", Graph: "stream graph", Hydro: "hydraulic & thermal"}
 
 // SceneKinds are the kinds a scene may run on, in the order the app lists
 // them. The hydraulic engine is a detail pass over a terrain instead.
 var SceneKinds = []Kind{Grid, Graph}
 
 // String returns the kind's name, as files and flags spell it.
-func (k Kind) String() string {
-	if k < numKinds {
-		return kindInfo[k].name
-	}
-	return fmt.Sprintf("Kind(%d)", uint8(k))
-}
+func (k Kind) String() string { return enum.Name(kindNames[:], k) }
 
 // Label returns the kind's name as the app shows it.
 func (k Kind) Label() string {
 	if k < numKinds {
-		return kindInfo[k].label
+		return kindLabels[k]
 	}
 	return k.String()
 }
 
 // Scene reports whether a scene may run on k.
-func (k Kind) Scene() bool { return k < numKinds && kindInfo[k].scene }
+func (k Kind) Scene() bool { return int(k) < len(sceneNames) }
 
 // ParseKind returns the scene engine named s; "" is Grid.
 func ParseKind(s string) (Kind, error) {
 	if s == "" {
 		return Grid, nil
 	}
-	for _, k := range SceneKinds {
-		if kindInfo[k].name == s {
-			return k, nil
-		}
-	}
-	return Grid, fmt.Errorf("engine %q: must be grid or graph", s)
+	return enum.Parse[Kind]("engine", sceneNames, s)
 }
 
 // MarshalText returns the kind's name.

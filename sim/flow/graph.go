@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 	"sync/atomic"
 
+	"orogen/sim"
+	"orogen/sim/enum"
 	"orogen/sim/parallel"
 	"orogen/sim/passq"
 )
@@ -22,21 +25,18 @@ const (
 
 var boundaryNames = [...]string{Outlet: "outlet", Closed: "closed", Natural: "natural"}
 
-func (b Boundary) String() string {
-	if int(b) < len(boundaryNames) {
-		return boundaryNames[b]
-	}
-	return fmt.Sprintf("Boundary(%d)", b)
-}
+func (b Boundary) String() string { return enum.Name(boundaryNames[:], b) }
+
+// BoundaryNames lists the names ParseBoundary reads, in Boundary order.
+func BoundaryNames() []string { return slices.Clone(boundaryNames[:]) }
 
 // ParseBoundary parses "outlet", "closed" or "natural".
 func ParseBoundary(s string) (Boundary, error) {
-	for i, n := range boundaryNames {
-		if s == n {
-			return Boundary(i), nil
-		}
+	b, err := enum.Parse[Boundary]("edge", boundaryNames[:], s)
+	if err != nil {
+		return 0, fmt.Errorf("flow: %w", err)
 	}
-	return 0, fmt.Errorf("flow: unknown edge %q: want outlet, closed or natural", s)
+	return b, nil
 }
 
 // Edges gives the boundary of each side of the grid.
@@ -412,9 +412,9 @@ func (g *Graph) Order() {
 		g.roots = append(g.roots, g.rowTmp[b]...)
 	}
 	nr := len(g.roots)
-	g.segW = resize(g.segW, nr)
-	g.segOff = resize(g.segOff, nr)
-	g.segLen = resize(g.segLen, nr)
+	g.segW = sim.ResizeSpare(g.segW, nr)
+	g.segOff = sim.ResizeSpare(g.segOff, nr)
+	g.segLen = sim.ResizeSpare(g.segLen, nr)
 
 	workers := parallel.Workers()
 	for len(g.bufs) < workers {
@@ -566,13 +566,4 @@ func (g *Graph) donorRow(y int) {
 	for ; x < w; x++ {
 		scalar(x)
 	}
-}
-
-// resize returns s with length n, reallocating with room to grow when its
-// capacity is short: counts such as roots and lakes vary from step to step.
-func resize[T any](s []T, n int) []T {
-	if cap(s) < n {
-		return make([]T, n, n+n/4+16)
-	}
-	return s[:n]
 }

@@ -3,6 +3,7 @@ package flow
 import (
 	"math"
 
+	"orogen/sim"
 	"orogen/sim/parallel"
 	"orogen/sim/passq"
 )
@@ -13,7 +14,7 @@ import (
 // heights Route saw.
 func (g *Graph) ConnectLakes(h []float32) {
 	nr := len(g.roots)
-	g.node = resize(g.node, nr)
+	g.node = sim.ResizeSpare(g.node, nr)
 	g.pits = g.pits[:0]
 	for t, r := range g.roots {
 		if g.kind[r] == interior {
@@ -116,7 +117,7 @@ func (g *Graph) findPasses(h []float32) {
 		g.cands[b] = out
 	})
 	// Bucket the candidates by pit, keeping row-major order in each bucket.
-	g.candOff = resize(g.candOff, np+2)
+	g.candOff = sim.ResizeSpare(g.candOff, np+2)
 	clear(g.candOff)
 	total := 0
 	for b := 0; b < nb; b++ {
@@ -128,8 +129,8 @@ func (g *Graph) findPasses(h []float32) {
 	for p := 1; p <= np+1; p++ {
 		g.candOff[p] += g.candOff[p-1]
 	}
-	g.sorted = resize(g.sorted, total)
-	cur := resize(g.cursor, np+1)
+	g.sorted = sim.ResizeSpare(g.sorted, total)
+	cur := sim.ResizeSpare(g.cursor, np+1)
 	copy(cur, g.candOff[:np+1])
 	g.cursor = cur
 	for b := 0; b < nb; b++ {
@@ -139,7 +140,7 @@ func (g *Graph) findPasses(h []float32) {
 		}
 	}
 	// Reduce each pit's bucket to its lowest pass per neighbour.
-	g.weights = resize(g.weights, np)
+	g.weights = sim.ResizeSpare(g.weights, np)
 	weights := g.weights
 	for p := range weights {
 		weights[p] = g.candOff[p+2] - g.candOff[p+1]
@@ -158,10 +159,10 @@ func (g *Graph) findPasses(h []float32) {
 			// The three tables grow together, to best's whole capacity,
 			// so a later call with more pits that still fits never reads
 			// past bestA or bestB.
-			sc.best = resize(sc.best, np+1)
+			sc.best = sim.ResizeSpare(sc.best, np+1)
 			sc.best = sc.best[:cap(sc.best)]
-			sc.bestA = resize(sc.bestA, len(sc.best))
-			sc.bestB = resize(sc.bestB, len(sc.best))
+			sc.bestA = sim.ResizeSpare(sc.bestA, len(sc.best))
+			sc.bestB = sim.ResizeSpare(sc.bestB, len(sc.best))
 			for i := range sc.best {
 				sc.best[i] = float32(math.Inf(1))
 			}
@@ -212,7 +213,7 @@ func (g *Graph) growTree() {
 	np := len(g.pits)
 	nn := np + 1
 	// Adjacency in CSR form.
-	g.adjOff = resize(g.adjOff, nn+1)
+	g.adjOff = sim.ResizeSpare(g.adjOff, nn+1)
 	clear(g.adjOff)
 	for _, e := range g.edges {
 		g.adjOff[e.a+1]++
@@ -221,8 +222,8 @@ func (g *Graph) growTree() {
 	for i := 1; i <= nn; i++ {
 		g.adjOff[i] += g.adjOff[i-1]
 	}
-	g.adj = resize(g.adj, int(g.adjOff[nn]))
-	fill := resize(g.dest, nn) // borrowed as a cursor; Assemble resizes dest again
+	g.adj = sim.ResizeSpare(g.adj, int(g.adjOff[nn]))
+	fill := sim.ResizeSpare(g.dest, nn) // borrowed as a cursor; Assemble resizes dest again
 	copy(fill, g.adjOff[:nn])
 	for ei, e := range g.edges {
 		g.adj[fill[e.a]] = int32(ei)
@@ -230,11 +231,11 @@ func (g *Graph) growTree() {
 		g.adj[fill[e.b]] = int32(ei)
 		fill[e.b]++
 	}
-	g.inTree = resize(g.inTree, nn)
+	g.inTree = sim.ResizeSpare(g.inTree, nn)
 	clear(g.inTree)
-	g.level = resize(g.level, nn)
+	g.level = sim.ResizeSpare(g.level, nn)
 	g.level[0] = float32(math.Inf(-1))
-	g.nodeLake = resize(g.nodeLake, nn)
+	g.nodeLake = sim.ResizeSpare(g.nodeLake, nn)
 	g.nodeLake[0] = -1
 	g.heap = g.heap[:0]
 	push := func(n int32) {
@@ -312,8 +313,8 @@ func (g *Graph) stepLen(a, b int32) float32 {
 // that drain into it, every basin after the basin it spills into.
 func (g *Graph) Assemble() {
 	nr := len(g.roots)
-	g.final = resize(g.final, nr)
-	g.dest = resize(g.dest, nr)
+	g.final = sim.ResizeSpare(g.final, nr)
+	g.dest = sim.ResizeSpare(g.dest, nr)
 	// Final trees: outlet roots in index order, then basins that spill out
 	// of a natural edge, in the order they were connected.
 	nf := 0
@@ -323,7 +324,7 @@ func (g *Graph) Assemble() {
 			nf++
 		}
 	}
-	g.lakeTree = resize(g.lakeTree, len(g.Lakes)) // root number of each lake
+	g.lakeTree = sim.ResizeSpare(g.lakeTree, len(g.Lakes)) // root number of each lake
 	lakeTree := g.lakeTree
 	for li := range g.Lakes {
 		lk := &g.Lakes[li]
@@ -337,7 +338,7 @@ func (g *Graph) Assemble() {
 		}
 	}
 	// Unreached pits (no outlet anywhere) stay roots of their own trees.
-	g.reached = resize(g.reached, nr)
+	g.reached = sim.ResizeSpare(g.reached, nr)
 	reached := g.reached
 	for t, r := range g.roots {
 		reached[t] = g.kind[r] != interior
@@ -351,7 +352,7 @@ func (g *Graph) Assemble() {
 			nf++
 		}
 	}
-	g.Trees = resize(g.Trees, nf+1)
+	g.Trees = sim.ResizeSpare(g.Trees, nf+1)
 	clear(g.Trees)
 	for t := range g.roots {
 		g.Trees[g.final[t]+1] += g.segLen[t]
@@ -359,7 +360,7 @@ func (g *Graph) Assemble() {
 	for f := 1; f <= nf; f++ {
 		g.Trees[f] += g.Trees[f-1]
 	}
-	g.cursor = resize(g.cursor, nf)
+	g.cursor = sim.ResizeSpare(g.cursor, nf)
 	cursor := g.cursor
 	copy(cursor, g.Trees[:nf])
 	place := func(t int32) {
@@ -372,7 +373,7 @@ func (g *Graph) Assemble() {
 			place(int32(t))
 		}
 	}
-	g.lakeOf = resize(g.lakeOf, nr)
+	g.lakeOf = sim.ResizeSpare(g.lakeOf, nr)
 	clear(g.lakeOf)
 	for li, t := range lakeTree {
 		place(t)
@@ -385,7 +386,7 @@ func (g *Graph) Assemble() {
 	// every cell after its receiver. Receiver positions come from the
 	// depth-first search, renumbered for carved basins; the pass cells'
 	// receivers lie in other trees and are set once all are placed.
-	g.newOf = resize(g.newOf, len(g.Stack))
+	g.newOf = sim.ResizeSpare(g.newOf, len(g.Stack))
 	parallel.Blocks(nr, 256, func(_, lo, hi int) {
 		for t := lo; t < hi; t++ {
 			off, n := g.segOff[t], g.segLen[t]
@@ -460,7 +461,7 @@ func (g *Graph) OrderedDist(dst []float32, lo, hi int) []float32 {
 // Stack[b[c]:b[c+1]]. Trees never straddle chunks.
 func (g *Graph) Chunks(workers int) []int32 {
 	nf := len(g.Trees) - 1
-	g.weights = resize(g.weights, nf)
+	g.weights = sim.ResizeSpare(g.weights, nf)
 	sizes := g.weights
 	for f := 0; f < nf; f++ {
 		sizes[f] = g.Trees[f+1] - g.Trees[f]
@@ -477,7 +478,7 @@ func (g *Graph) Chunks(workers int) []int32 {
 // own area (cellArea, m²) plus the areas of all cells upstream. Working in
 // stack order keeps memory access sequential. It returns dst.
 func (g *Graph) AccumulateStack(dst []float64, cellArea float64) []float64 {
-	dst = resize(dst, g.W*g.H)
+	dst = sim.ResizeSpare(dst, g.W*g.H)
 	b := g.Chunks(parallel.Workers())
 	parallel.Do(len(b)-1, func(c int) {
 		lo, hi := b[c], b[c+1]
@@ -499,7 +500,7 @@ func (g *Graph) AccumulateStack(dst []float64, cellArea float64) []float64 {
 // area of cell i. It returns dst.
 func (g *Graph) Accumulate(dst []float64, cellArea float64) []float64 {
 	s := g.AccumulateStack(nil, cellArea)
-	dst = resize(dst, g.W*g.H)
+	dst = sim.ResizeSpare(dst, g.W*g.H)
 	for k, i := range g.Stack {
 		dst[i] = s[k]
 	}
@@ -512,7 +513,7 @@ func (g *Graph) Accumulate(dst []float64, cellArea float64) []float64 {
 // exactly; on heights a step has since raised or lowered, the lakes follow
 // their passes. It only reads g.
 func (g *Graph) Levels(dst, h []float32) []float32 {
-	dst = resize(dst, len(g.Lakes))
+	dst = sim.ResizeSpare(dst, len(g.Lakes))
 	for k, lk := range g.Lakes {
 		dst[k] = g.spill(lk, h)
 		if lk.Down >= 0 {
@@ -546,7 +547,7 @@ func (g *Graph) LakesOn(h []float32) []Lake {
 // dry) given heights h, with the basins of the last routing filled to
 // their Levels on h, and returns dst. It only reads g.
 func (g *Graph) WaterDepth(dst, h []float32) []float32 {
-	dst = resize(dst, g.W*g.H)
+	dst = sim.ResizeSpare(dst, g.W*g.H)
 	clear(dst)
 	levels := g.Levels(nil, h)
 	parallel.Blocks(len(g.Lakes), 64, func(_, lo, hi int) {

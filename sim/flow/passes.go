@@ -1,6 +1,9 @@
 package flow
 
-import "orogen/sim/water"
+import (
+	"orogen/sim"
+	"orogen/sim/water"
+)
 
 // WaterInput fills in with the pit basins of the last routing for
 // sim/water and returns it: heights h (those ConnectLakes saw), uniform
@@ -20,12 +23,12 @@ func (g *Graph) WaterInput(in *water.Input, h []float32) *water.Input {
 	in.Area = nil
 	in.CellArea = g.Cell * g.Cell
 	in.Label = g.Label
-	in.LabelBasin = resize(in.LabelBasin, len(g.roots))
+	in.LabelBasin = sim.ResizeSpare(in.LabelBasin, len(g.roots))
 	for t := range g.roots {
 		in.LabelBasin[t] = g.node[t] - 1 // outlets (node 0) → -1
 	}
-	in.Root = resize(in.Root, np)
-	in.Nodes = resize(in.Nodes, np)
+	in.Root = sim.ResizeSpare(in.Root, np)
+	in.Nodes = sim.ResizeSpare(in.Nodes, np)
 	for p, t := range g.pits {
 		in.Root[p] = g.roots[t]
 		off := g.segOff[t]

@@ -163,7 +163,7 @@ func New(c Config) (*Engine, error) {
 		if len(c.Init) != n {
 			return nil, fmt.Errorf("graph: %d initial heights for %d nodes", len(c.Init), n)
 		}
-		if err := checkFinite("initial heights", c.Init); err != nil {
+		if err := sim.CheckFinite("graph: initial heights", "node", c.Init); err != nil {
 			return nil, err
 		}
 		copy(e.hgt, c.Init)
@@ -202,15 +202,6 @@ func New(c Config) (*Engine, error) {
 	return e, nil
 }
 
-func checkFinite(what string, v []float32) error {
-	for i, x := range v {
-		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-			return fmt.Errorf("graph: %s: value %g at node %d is not finite", what, x, i)
-		}
-	}
-	return nil
-}
-
 // SetParams replaces the parameters from the next step on.
 func (e *Engine) SetParams(p engine.Params) error {
 	if err := validate(p); err != nil {
@@ -237,7 +228,7 @@ func (e *Engine) SetUplift(u []float32) error {
 	if len(u) != e.m.N {
 		return fmt.Errorf("graph: %d uplift values for %d nodes", len(u), e.m.N)
 	}
-	if err := checkFinite("uplift", u); err != nil {
+	if err := sim.CheckFinite("graph: uplift", "node", u); err != nil {
 		return err
 	}
 	for i, v := range u {
@@ -497,7 +488,7 @@ func (e *Engine) connectLakes() {
 		}
 	}
 	// Adjacency of G_L in CSR form.
-	e.adjOff = resize(e.adjOff, int(nl)+1)
+	e.adjOff = sim.Resize(e.adjOff, int(nl)+1)
 	clear(e.adjOff)
 	for _, p := range e.edges {
 		e.adjOff[p.a+1]++
@@ -506,8 +497,8 @@ func (e *Engine) connectLakes() {
 	for i := 1; i <= int(nl); i++ {
 		e.adjOff[i] += e.adjOff[i-1]
 	}
-	e.adj = resize(e.adj, int(e.adjOff[nl]))
-	fill := resize(e.rp, int(nl)) // borrowed as a cursor; layout rewrites rp
+	e.adj = sim.Resize(e.adj, int(e.adjOff[nl]))
+	fill := sim.Resize(e.rp, int(nl)) // borrowed as a cursor; layout rewrites rp
 	copy(fill, e.adjOff[:nl])
 	for k, p := range e.edges {
 		e.adj[fill[p.a]] = int32(k)
@@ -515,10 +506,7 @@ func (e *Engine) connectLakes() {
 		e.adj[fill[p.b]] = int32(k)
 		fill[p.b]++
 	}
-	if cap(e.inTree) < int(nl) {
-		e.inTree = make([]bool, nl)
-	}
-	e.inTree = e.inTree[:nl]
+	e.inTree = sim.Resize(e.inTree, int(nl))
 	clear(e.inTree)
 	e.heap = e.heap[:0]
 	push := func(l int32) {
@@ -533,7 +521,7 @@ func (e *Engine) connectLakes() {
 			}
 		}
 	}
-	e.lkIdx = resize(e.lkIdx, int(nl))
+	e.lkIdx = sim.Resize(e.lkIdx, int(nl))
 	e.lkIdx[0] = -1
 	e.inTree[0] = true
 	push(0)
@@ -559,7 +547,7 @@ func (e *Engine) connectLakes() {
 // before carving) in CSR form, lakes in e.lk order, nodes ascending.
 func (e *Engine) basinNodes() {
 	nk := len(e.lk)
-	e.lkOff = resize(e.lkOff, nk+1)
+	e.lkOff = sim.Resize(e.lkOff, nk+1)
 	clear(e.lkOff)
 	for _, l := range e.lakeOf {
 		if l > 0 {
@@ -569,8 +557,8 @@ func (e *Engine) basinNodes() {
 	for k := 1; k <= nk; k++ {
 		e.lkOff[k] += e.lkOff[k-1]
 	}
-	e.lkNode = resize(e.lkNode, int(e.lkOff[nk]))
-	fill := resize(e.rp, nk) // borrowed as a cursor; layout rewrites rp
+	e.lkNode = sim.Resize(e.lkNode, int(e.lkOff[nk]))
+	fill := sim.Resize(e.rp, nk) // borrowed as a cursor; layout rewrites rp
 	copy(fill, e.lkOff[:nk])
 	for i, l := range e.lakeOf {
 		if l > 0 {
@@ -600,7 +588,7 @@ func (e *Engine) Levels(dst, h []float32) []float32 {
 	if len(h) != e.m.N {
 		panic("graph: heights length differs from the node count")
 	}
-	dst = resize(dst, len(e.lk))
+	dst = sim.Resize(dst, len(e.lk))
 	for k, lk := range e.lk {
 		dst[k] = max(h[lk.Pass], h[lk.Outflow])
 		if lk.Down >= 0 {
@@ -620,7 +608,7 @@ func (e *Engine) WaterDepth(dst []float32) []float32 {
 
 // waterDepth is WaterDepth on heights h.
 func (e *Engine) waterDepth(dst, h []float32) []float32 {
-	dst = resize(dst, e.m.N)
+	dst = sim.Resize(dst, e.m.N)
 	clear(dst)
 	levels := e.Levels(nil, h)
 	for k, lvl := range levels {
@@ -692,9 +680,9 @@ func (e *Engine) accumulate() {
 func (e *Engine) measure(st *engine.StepStats) {
 	n := e.m.N
 	nb := parallel.NumBlocks(n, measureBlock)
-	e.blockDh = resize(e.blockDh, nb)
-	e.blockMx = resize(e.blockMx, nb)
-	e.blockCh = resize(e.blockCh, nb)
+	e.blockDh = sim.Resize(e.blockDh, nb)
+	e.blockMx = sim.Resize(e.blockMx, nb)
+	e.blockCh = sim.Resize(e.blockCh, nb)
 	parallel.Blocks(n, measureBlock, func(b, lo, hi int) {
 		var sum, mx float64
 		var ch int64
@@ -721,13 +709,6 @@ func (e *Engine) measure(st *engine.StepStats) {
 	st.RecvChanged = float64(ch) / float64(n)
 }
 
-func resize[T any](s []T, n int) []T {
-	if cap(s) < n {
-		return make([]T, n)
-	}
-	return s[:n]
-}
-
 // waterParams are the water budget's parameters.
 func (e *Engine) waterParams() water.Params {
 	return water.Params{Rain: e.p.Rain, RainMap: e.rainMap, Evap: e.p.Evap}
@@ -742,7 +723,7 @@ func (e *Engine) Water() *water.Model { return e.wat }
 // first step.
 func (e *Engine) BudgetDepth(dst []float32) []float32 {
 	if e.wat == nil || !e.watOK {
-		dst = resize(dst, e.m.N)
+		dst = sim.Resize(dst, e.m.N)
 		clear(dst)
 		return dst
 	}

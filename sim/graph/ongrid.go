@@ -71,7 +71,7 @@ func (e *Engine) checkField(what string, f *sim.Field) error {
 // cell centres at ((i+½)·Cell, (j+½)·Cell), clamped at the edges) and
 // returns dst.
 func (m *Mesh) Sample(dst []float32, f *sim.Field) []float32 {
-	dst = resize(dst, m.N)
+	dst = sim.Resize(dst, m.N)
 	inv := 1 / f.Cell
 	parallel.Blocks(m.N, areaBlock, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
@@ -141,7 +141,7 @@ func (g *OnGrid) SetUplift(u []float32) error {
 	if len(u) != g.w*g.h {
 		return fmt.Errorf("graph: %d uplift values for a %d×%d grid", len(u), g.w, g.h)
 	}
-	if err := checkFinite("uplift", u); err != nil {
+	if err := sim.CheckFinite("graph: uplift", "node", u); err != nil {
 		return err
 	}
 	return g.e.SetUpliftField(&sim.Field{W: g.w, H: g.h, Cell: g.cell, Data: u})
@@ -235,7 +235,7 @@ func Steepest(dst []int32, hgt []float32, w, h int) []int32 {
 	if len(hgt) != w*h {
 		panic("graph: heights length differs from w·h")
 	}
-	dst = resize(dst, w*h)
+	dst = sim.Resize(dst, w*h)
 	diag := float32(1 / math.Sqrt2)
 	dxs := [8]int{1, 1, 0, -1, -1, -1, 0, 1}
 	dys := [8]int{0, 1, 1, 1, 0, -1, -1, -1}

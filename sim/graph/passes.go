@@ -1,6 +1,9 @@
 package graph
 
-import "orogen/sim/water"
+import (
+	"orogen/sim"
+	"orogen/sim/water"
+)
 
 // WaterInput fills in with the pit basins of the last step for sim/water
 // and returns it: the heights the step routed, the Voronoi cell areas, the
@@ -15,15 +18,15 @@ func (e *Engine) WaterInput(in *water.Input) *water.Input {
 	in.Area = e.m.Area
 	in.CellArea = 0
 	nl := e.lakes
-	in.Root = resize(in.Root, nl)
-	in.Nodes = resize(in.Nodes, nl)
+	in.Root = sim.Resize(in.Root, nl)
+	in.Nodes = sim.Resize(in.Nodes, nl)
 	in.Passes = in.Passes[:0]
 	if nl == 0 || e.step == 0 {
 		in.Root, in.Nodes, in.Label, in.LabelBasin = in.Root[:0], in.Nodes[:0], nil, nil
 		return in
 	}
 	in.Label = e.lakeOf
-	in.LabelBasin = resize(in.LabelBasin, nl+1)
+	in.LabelBasin = sim.Resize(in.LabelBasin, nl+1)
 	in.LabelBasin[0] = -1
 	for l := 1; l <= nl; l++ {
 		k := e.lkIdx[l]

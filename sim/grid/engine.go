@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"orogen/sim"
 	"orogen/sim/engine"
 	"orogen/sim/flow"
 	"orogen/sim/hillslope"
@@ -99,7 +100,7 @@ func New(c Config) (*Engine, error) {
 		if len(c.Init) != n {
 			return nil, fmt.Errorf("grid: %d initial heights for a %d×%d grid", len(c.Init), c.W, c.H)
 		}
-		if err := checkFinite("initial heights", c.Init); err != nil {
+		if err := sim.CheckFinite("grid: initial heights", "cell", c.Init); err != nil {
 			return nil, err
 		}
 		copy(e.hgt, c.Init)
@@ -115,15 +116,6 @@ func New(c Config) (*Engine, error) {
 		}
 	}
 	return e, nil
-}
-
-func checkFinite(what string, v []float32) error {
-	for i, x := range v {
-		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-			return fmt.Errorf("grid: %s: value %g at cell %d is not finite", what, x, i)
-		}
-	}
-	return nil
 }
 
 // configure rebuilds what depends on the parameters.
@@ -165,7 +157,7 @@ func (e *Engine) SetUplift(u []float32) error {
 	if len(u) != e.w*e.h {
 		return fmt.Errorf("grid: %d uplift values for a %d×%d grid", len(u), e.w, e.h)
 	}
-	if err := checkFinite("uplift", u); err != nil {
+	if err := sim.CheckFinite("grid: uplift", "cell", u); err != nil {
 		return err
 	}
 	for i, v := range u {
@@ -349,13 +341,10 @@ func (e *Engine) measure(st *engine.StepStats) {
 	const block = 1 << 14
 	n := len(e.hgt)
 	nb := parallel.NumBlocks(n, block)
-	e.blockDh = resizeF(e.blockDh, nb)
-	e.blockMx = resizeF(e.blockMx, nb)
-	e.blockMx2 = resizeF(e.blockMx2, nb)
-	if cap(e.blockCh) < nb {
-		e.blockCh = make([]int64, nb)
-	}
-	e.blockCh = e.blockCh[:nb]
+	e.blockDh = sim.Resize(e.blockDh, nb)
+	e.blockMx = sim.Resize(e.blockMx, nb)
+	e.blockMx2 = sim.Resize(e.blockMx2, nb)
+	e.blockCh = sim.Resize(e.blockCh, nb)
 	rec := e.g.Rec
 	parallel.Blocks(n, block, func(b, lo, hi int) {
 		var sum, mx, mx2 float64
@@ -387,13 +376,6 @@ func (e *Engine) measure(st *engine.StepStats) {
 	}
 	st.MeanDh = sum / float64(n)
 	st.RecvChanged = float64(ch) / float64(n)
-}
-
-func resizeF(s []float64, n int) []float64 {
-	if cap(s) < n {
-		return make([]float64, n)
-	}
-	return s[:n]
 }
 
 // waterOn reports whether the lakes' water budget runs.

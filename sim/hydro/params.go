@@ -3,7 +3,9 @@ package hydro
 import (
 	"fmt"
 	"math"
-	"strings"
+	"slices"
+
+	"orogen/sim/enum"
 )
 
 // Boundary says what happens at the four edges of the map.
@@ -34,21 +36,19 @@ func (b *Boundary) UnmarshalText(t []byte) error {
 	return err
 }
 
-func (b Boundary) String() string {
-	if b < numBoundaries {
-		return boundaryNames[b]
-	}
-	return fmt.Sprintf("Boundary(%d)", uint8(b))
-}
+func (b Boundary) String() string { return enum.Name(boundaryNames[:], b) }
 
-// ParseBoundary returns the boundary named s: walls, open or wrap.
+// BoundaryNames lists the names ParseBoundary reads, in Boundary order.
+func BoundaryNames() []string { return slices.Clone(boundaryNames[:]) }
+
+// ParseBoundary returns the boundary named s: walls, open or wrap (in any
+// case).
 func ParseBoundary(s string) (Boundary, error) {
-	for i, n := range boundaryNames {
-		if strings.EqualFold(s, n) {
-			return Boundary(i), nil
-		}
+	b, err := enum.ParseFold[Boundary]("boundary", boundaryNames[:], s)
+	if err != nil {
+		return 0, fmt.Errorf("hydro: %w", err)
 	}
-	return 0, fmt.Errorf("hydro: unknown boundary %q: use walls, open or wrap", s)
+	return b, nil
 }
 
 // Params are the simulation parameters. Time is in seconds, lengths in

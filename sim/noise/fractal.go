@@ -3,6 +3,8 @@ package noise
 import (
 	"fmt"
 	"math"
+
+	"orogen/sim"
 )
 
 // FractalSpec fixes the octaves of a Fractal.
@@ -165,10 +167,7 @@ func (f *Fractal) SetY(a *Axis, ys []float64) { f.set(a, ys, f.sy) }
 func (f *Fractal) set(a *Axis, vs, shift []float64) {
 	a.n = len(vs)
 	m := len(vs) * len(f.freq)
-	if cap(a.cells) < m {
-		a.cells = make([]cell, m)
-	}
-	a.cells = a.cells[:m]
+	a.cells = sim.Resize(a.cells, m)
 	for o, fr := range f.freq {
 		cs := a.cells[o*a.n : (o+1)*a.n]
 		for i, v := range vs {

@@ -1,5 +1,7 @@
 package water
 
+import "orogen/sim"
+
 // pairing is a set of pairing heaps (Fredman et al. 1986) over items
 // 0..n-1 keyed by key, ties going to the lower item: meld in O(1), pop in
 // O(log n) amortized. Each lake keeps its pass entries and its basins in
@@ -13,9 +15,9 @@ type pairing struct {
 
 // reset sizes the heaps for n items, each in no heap.
 func (p *pairing) reset(n int) {
-	p.key = resize(p.key, n)
-	p.child = resize(p.child, n)
-	p.sib = resize(p.sib, n)
+	p.key = sim.ResizeSpare(p.key, n)
+	p.child = sim.ResizeSpare(p.child, n)
+	p.sib = sim.ResizeSpare(p.sib, n)
 	for i := range p.child {
 		p.child[i], p.sib[i] = -1, -1
 	}

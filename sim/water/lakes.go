@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"orogen/sim"
 	"orogen/sim/parallel"
 )
 
@@ -115,35 +116,35 @@ func (s *solver) setup(in *Input, p Params, dt float64) {
 	if in.Nodes == nil && nb > 0 {
 		s.buildNodes()
 	}
-	s.water = resize(s.water, nb)
+	s.water = sim.ResizeSpare(s.water, nb)
 	clear(s.water)
-	s.rain = resize(s.rain, nb)
-	s.initB = resize(s.initB, nb)
-	s.bA = resize(s.bA, nb)
-	s.bS = resize(s.bS, nb)
-	s.minUp = resize(s.minUp, nb)
-	s.upOff = resize(s.upOff, nb)
-	s.upLen = resize(s.upLen, nb)
-	s.upPos = resize(s.upPos, nb)
-	s.next = resize(s.next, nb)
-	s.last = resize(s.last, nb)
-	s.share = resize(s.share, nb)
+	s.rain = sim.ResizeSpare(s.rain, nb)
+	s.initB = sim.ResizeSpare(s.initB, nb)
+	s.bA = sim.ResizeSpare(s.bA, nb)
+	s.bS = sim.ResizeSpare(s.bS, nb)
+	s.minUp = sim.ResizeSpare(s.minUp, nb)
+	s.upOff = sim.ResizeSpare(s.upOff, nb)
+	s.upLen = sim.ResizeSpare(s.upLen, nb)
+	s.upPos = sim.ResizeSpare(s.upPos, nb)
+	s.next = sim.ResizeSpare(s.next, nb)
+	s.last = sim.ResizeSpare(s.last, nb)
+	s.share = sim.ResizeSpare(s.share, nb)
 	s.up = s.up[:0]
 	nl := nb + 1
-	s.par = resize(s.par, nl)
-	s.rem = resize(s.rem, nl)
-	s.acc = resize(s.acc, nl)
-	s.miss = resize(s.miss, nl)
-	s.spill = resize(s.spill, nl)
-	s.A = resize(s.A, nl)
-	s.S = resize(s.S, nl)
-	s.bound = resize(s.bound, nl)
-	s.full = resize(s.full, nl)
-	s.passE = resize(s.passE, nl)
-	s.passRoot = resize(s.passRoot, nl)
-	s.memRoot = resize(s.memRoot, nl)
-	s.mark = resize(s.mark, nl)
-	s.loc = resize(s.loc, nl)
+	s.par = sim.ResizeSpare(s.par, nl)
+	s.rem = sim.ResizeSpare(s.rem, nl)
+	s.acc = sim.ResizeSpare(s.acc, nl)
+	s.miss = sim.ResizeSpare(s.miss, nl)
+	s.spill = sim.ResizeSpare(s.spill, nl)
+	s.A = sim.ResizeSpare(s.A, nl)
+	s.S = sim.ResizeSpare(s.S, nl)
+	s.bound = sim.ResizeSpare(s.bound, nl)
+	s.full = sim.ResizeSpare(s.full, nl)
+	s.passE = sim.ResizeSpare(s.passE, nl)
+	s.passRoot = sim.ResizeSpare(s.passRoot, nl)
+	s.memRoot = sim.ResizeSpare(s.memRoot, nl)
+	s.mark = sim.ResizeSpare(s.mark, nl)
+	s.loc = sim.ResizeSpare(s.loc, nl)
 	for l := range nl {
 		s.par[l] = int32(l)
 		s.rem[l], s.acc[l], s.spill[l] = 0, 0, 0
@@ -158,7 +159,7 @@ func (s *solver) setup(in *Input, p Params, dt float64) {
 	// Pass entries: 2k leaves A over pass k, 2k+1 leaves B.
 	ne := 2 * len(in.Passes)
 	s.ph.reset(ne)
-	s.edest = resize(s.edest, ne)
+	s.edest = sim.ResizeSpare(s.edest, ne)
 	for k, ps := range in.Passes {
 		a, b := ps.A, ps.B
 		if a < 0 {
@@ -254,7 +255,7 @@ func (s *solver) totalRain(p Params, dt float64) float64 {
 func (s *solver) buildNodes() {
 	in := s.in
 	nb := len(in.Root)
-	s.bOff = resize(s.bOff, nb+1)
+	s.bOff = sim.ResizeSpare(s.bOff, nb+1)
 	clear(s.bOff)
 	for i := range in.H {
 		if b := in.basinOf(int32(i)); b >= 0 {
@@ -264,8 +265,8 @@ func (s *solver) buildNodes() {
 	for b := 1; b <= nb; b++ {
 		s.bOff[b] += s.bOff[b-1]
 	}
-	s.bNode = resize(s.bNode, int(s.bOff[nb]))
-	cur := resize(s.upLen, nb) // borrowed; setup resets it
+	s.bNode = sim.ResizeSpare(s.bNode, int(s.bOff[nb]))
+	cur := sim.ResizeSpare(s.upLen, nb) // borrowed; setup resets it
 	s.upLen = cur
 	copy(cur, s.bOff[:nb])
 	for i := range in.H {
@@ -513,7 +514,7 @@ func (s *solver) closure(from []int32) {
 // on a cycle, which the next round merges, keep theirs.
 func (s *solver) settle() {
 	nc := len(s.C)
-	deg := resize(s.size, nc)
+	deg := sim.ResizeSpare(s.size, nc)
 	s.size = deg
 	clear(deg)
 	for k := range nc {
@@ -579,7 +580,7 @@ func (s *solver) solve() {
 		next = next[:0]
 		// Strongly connected components of the full lakes' arcs.
 		nc := len(s.C)
-		s.off = resize(s.off, nc+1)
+		s.off = sim.ResizeSpare(s.off, nc+1)
 		s.adj = s.adj[:0]
 		s.off[0] = 0
 		for k, r := range s.C {
@@ -588,11 +589,11 @@ func (s *solver) solve() {
 			}
 			s.off[k+1] = int32(len(s.adj))
 		}
-		s.comp = resize(s.comp, nc)
+		s.comp = sim.ResizeSpare(s.comp, nc)
 		ncomp := s.tj.run(nc, s.off, s.adj, s.comp)
 		merged := false
 		if ncomp < nc {
-			s.size = resize(s.size, ncomp+1)
+			s.size = sim.ResizeSpare(s.size, ncomp+1)
 			clear(s.size)
 			for _, c := range s.comp {
 				s.size[c+1]++
@@ -600,7 +601,7 @@ func (s *solver) solve() {
 			for c := 1; c <= ncomp; c++ {
 				s.size[c] += s.size[c-1]
 			}
-			s.grp = resize(s.grp, nc)
+			s.grp = sim.ResizeSpare(s.grp, nc)
 			for k, c := range s.comp {
 				s.grp[s.size[c]] = s.C[k]
 				s.size[c]++
@@ -622,9 +623,9 @@ func (s *solver) solve() {
 		}
 		// The flow network: s = 0, t = 1, lake C[k] = k+2.
 		s.net.reset(nc + 2)
-		s.sArc = resize(s.sArc, nc)
-		s.tArc = resize(s.tArc, nc)
-		s.oArc = resize(s.oArc, nc)
+		s.sArc = sim.ResizeSpare(s.sArc, nc)
+		s.tArc = sim.ResizeSpare(s.tArc, nc)
+		s.oArc = sim.ResizeSpare(s.oArc, nc)
 		for k, r := range s.C {
 			v := int32(k + 2)
 			s.sArc[k], s.tArc[k], s.oArc[k] = -1, -1, -1

@@ -1,6 +1,10 @@
 package water
 
-import "math"
+import (
+	"math"
+
+	"orogen/sim"
+)
 
 // network is a flow network for push-relabel maximum flow (Goldberg &
 // Tarjan 1988): arcs in pairs, arc a^1 the residual reverse of arc a, with
@@ -51,7 +55,7 @@ func (g *network) flow(a int32) float64 { return g.res[a^1] }
 func (g *network) maxFlow(s, t int32, preflow bool) float64 {
 	n := g.n
 	// Arcs by tail, in insertion order.
-	g.off = resize(g.off, n+1)
+	g.off = sim.ResizeSpare(g.off, n+1)
 	clear(g.off)
 	for _, u := range g.tail {
 		g.off[u+1]++
@@ -59,20 +63,20 @@ func (g *network) maxFlow(s, t int32, preflow bool) float64 {
 	for v := 1; v <= n; v++ {
 		g.off[v] += g.off[v-1]
 	}
-	g.arcs = resize(g.arcs, len(g.tail))
-	g.cur = resize(g.cur, n)
+	g.arcs = sim.ResizeSpare(g.arcs, len(g.tail))
+	g.cur = sim.ResizeSpare(g.cur, n)
 	copy(g.cur, g.off[:n])
 	for a, u := range g.tail {
 		g.arcs[g.cur[u]] = int32(a)
 		g.cur[u]++
 	}
 	copy(g.cur, g.off[:n])
-	g.excess = resize(g.excess, n)
+	g.excess = sim.ResizeSpare(g.excess, n)
 	clear(g.excess)
-	g.label = resize(g.label, n)
-	g.inQ = resize(g.inQ, n)
+	g.label = sim.ResizeSpare(g.label, n)
+	g.inQ = sim.ResizeSpare(g.inQ, n)
 	clear(g.inQ)
-	g.queue = resize(g.queue, n)
+	g.queue = sim.ResizeSpare(g.queue, n)
 	qh, ql := 0, 0 // ring head, length
 	push := func(v int32) {
 		if v != s && v != t && !g.inQ[v] {

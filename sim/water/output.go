@@ -3,6 +3,8 @@ package water
 import (
 	"math"
 	"slices"
+
+	"orogen/sim"
 )
 
 // output lists the lakes after solve, ordered by their lowest basin, with
@@ -10,8 +12,8 @@ import (
 // water.
 func (s *solver) output(dst []Lake, in *Input) []Lake {
 	nb := s.nb
-	s.lakeIdx = resize(s.lakeIdx, nb+1)
-	s.basins = resize(s.basins, nb)
+	s.lakeIdx = sim.ResizeSpare(s.lakeIdx, nb+1)
+	s.basins = sim.ResizeSpare(s.basins, nb)
 	dst = dst[:0]
 	// Count members per lake, in order of the lowest basin.
 	for b := range nb {
@@ -21,7 +23,7 @@ func (s *solver) output(dst []Lake, in *Input) []Lake {
 			dst = append(dst, Lake{})
 		}
 	}
-	cnt := resize(s.upPos, len(dst)+1) // borrowed: upPos is done with
+	cnt := sim.ResizeSpare(s.upPos, len(dst)+1) // borrowed: upPos is done with
 	s.upPos = cnt
 	clear(cnt)
 	for b := range nb {

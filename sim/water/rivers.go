@@ -1,6 +1,10 @@
 package water
 
-import "fmt"
+import (
+	"fmt"
+
+	"orogen/sim"
+)
 
 // Discharge sets dst[i] to the water flowing through node i, m³/yr: the
 // rain on the node and on every node upstream, Σ r_j·a_j, with r from p
@@ -15,7 +19,7 @@ func Discharge(dst []float64, stack, rec []int32, area []float64, cellArea float
 	if len(stack) != n || (area != nil && len(area) != n) || (p.RainMap != nil && len(p.RainMap) != n) {
 		panic(fmt.Sprintf("water: discharge over %d receivers, %d stack entries, %d areas, %d rain values", n, len(stack), len(area), len(p.RainMap)))
 	}
-	dst = resize(dst, n)
+	dst = sim.ResizeSpare(dst, n)
 	for i := range dst {
 		a := cellArea
 		if area != nil {
@@ -44,7 +48,7 @@ func Rivers(dst []uint8, q []float64, threshold float64, depth []float32) []uint
 	if depth != nil && len(depth) != len(q) {
 		panic(fmt.Sprintf("water: %d depths for %d discharges", len(depth), len(q)))
 	}
-	dst = resize(dst, len(q))
+	dst = sim.ResizeSpare(dst, len(q))
 	for i, v := range q {
 		dst[i] = 0
 		if v >= threshold && (depth == nil || depth[i] == 0) {

@@ -1,5 +1,7 @@
 package water
 
+import "orogen/sim"
+
 // tarjan finds the strongly connected components of a directed graph in
 // CSR form (Tarjan 1972), iteratively so that long chains of lakes cannot
 // overflow the goroutine stack. Its buffers are reused between calls.
@@ -15,10 +17,10 @@ type tarjan struct {
 // order Tarjan's algorithm closes them: reverse topological order of the
 // condensation, which depends only on the graph.
 func (t *tarjan) run(n int, off, adj, comp []int32) int {
-	t.index = resize(t.index, n)
-	t.low = resize(t.low, n)
-	t.it = resize(t.it, n)
-	t.onStack = resize(t.onStack, n)
+	t.index = sim.ResizeSpare(t.index, n)
+	t.low = sim.ResizeSpare(t.low, n)
+	t.it = sim.ResizeSpare(t.it, n)
+	t.onStack = sim.ResizeSpare(t.onStack, n)
 	for v := range t.index {
 		t.index[v] = -1
 		t.onStack[v] = false
@@ -70,13 +72,4 @@ func (t *tarjan) run(n int, off, adj, comp []int32) int {
 		}
 	}
 	return int(nc)
-}
-
-// resize returns s with length n, reallocating with room to grow when its
-// capacity is short.
-func resize[T any](s []T, n int) []T {
-	if cap(s) < n {
-		return make([]T, n, n+n/4+16)
-	}
-	return s[:n]
 }

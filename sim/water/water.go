@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"time"
+
+	"orogen/sim"
 )
 
 // Outside is the basin beyond a pass that leads out of the domain (to an
@@ -316,7 +318,7 @@ func (m *Model) Step(in *Input, dt float64) Stats {
 // dry), for the lakes of the last Step over the basins of in (the Input of
 // that step), and returns dst.
 func (m *Model) WaterDepth(dst []float32, in *Input) []float32 {
-	dst = resize(dst, len(in.H))
+	dst = sim.ResizeSpare(dst, len(in.H))
 	clear(dst)
 	for _, lk := range m.lakes {
 		if lk.Volume <= 0 {

@@ -14,6 +14,7 @@ import (
 	"orogen/brushes"
 	"orogen/sim"
 	"orogen/sim/engine"
+	"orogen/sim/flow"
 	"orogen/uplifttree"
 )
 
@@ -184,8 +185,9 @@ func Scene(r *rand.Rand, w, h, n int, layers []string) *scene.Scene {
 	default:
 		p.Talus = scene.Talus{Mode: "noise", MinDeg: rnd(r, 10, 20), MaxDeg: rnd(r, 30, 50), WavelengthM: rnd(r, 100, 5000), Octaves: 1 + r.IntN(6)}
 	}
-	sides := []string{"outlet", "closed", "natural"}
-	p.Edges = scene.Edges{North: "outlet", South: sides[r.IntN(3)], East: sides[r.IntN(3)], West: sides[r.IntN(3)]}
+	sides := flow.BoundaryNames()
+	ns := len(sides)
+	p.Edges = scene.Edges{North: "outlet", South: sides[r.IntN(ns)], East: sides[r.IntN(ns)], West: sides[r.IntN(ns)]}
 	p.NaturalDistanceM = rnd(r, 0, 1e4)
 	p.InitNoiseM = rnd(r, 0, 5)
 	sc.Uplift.Tree = Tree(r, project.World(sc), n, layers)

@@ -1,0 +1,69 @@
+package jsondoc
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// A Format is a kind of versioned document.
+type Format struct {
+	Name    string // what the document is, the prefix of every error: "scene"
+	Version int    // the one version this Orogen reads
+	// NoVersion is what the error for a document without a "version" says
+	// after `no "version": `; it should say what to add.
+	NoVersion string
+}
+
+// Decode checks that b holds f.Version, then decodes b into v strictly
+// (Strict). v is filled only when the version is right.
+func (f Format) Decode(b []byte, v any) error {
+	var head struct {
+		Version *int `json:"version"`
+	}
+	if err := json.NewDecoder(bytes.NewReader(b)).Decode(&head); err != nil {
+		return fmt.Errorf("%s: %w", f.Name, Err(b, err))
+	}
+	if head.Version == nil {
+		return fmt.Errorf("%s: no \"version\": %s", f.Name, f.NoVersion)
+	}
+	if *head.Version != f.Version {
+		return fmt.Errorf("%s: version %d is not supported: this Orogen reads version %d", f.Name, *head.Version, f.Version)
+	}
+	if err := Strict(b, v); err != nil {
+		return fmt.Errorf("%s: %w", f.Name, err)
+	}
+	return nil
+}
+
+// Strict decodes the JSON document b into v, refusing keys v has no field
+// for and any text after the document (a stray closing '}' or ']' included).
+func Strict(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return Err(b, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("text after the JSON document")
+	}
+	return nil
+}
+
+// Err makes an error of decoding the JSON document b say where it happened:
+// the line of a syntax error, the key of a value of the wrong type. Other
+// errors it returns unchanged.
+func Err(b []byte, err error) error {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		line := 1 + bytes.Count(b[:min(int(se.Offset), len(b))], []byte("\n"))
+		return fmt.Errorf("line %d: %v", line, se)
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return fmt.Errorf("%s: %s is not a valid %v", te.Field, te.Value, te.Type)
+	}
+	return err
+}

@@ -1,0 +1,37 @@
+package jsondoc
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestDecode(t *testing.T) {
+	f := Format{Name: "thing", Version: 2, NoVersion: `add "version": 2`}
+	type doc struct {
+		Version int `json:"version"`
+		Width   int `json:"width"`
+	}
+	for _, tc := range []struct {
+		in, want string // want: a substring of the error, "" for none
+	}{
+		{`{"version": 2, "width": 5}`, ""},
+		{`{"width": 5}`, `thing: no "version": add "version": 2`},
+		{`{"version": 3}`, "thing: version 3 is not supported: this Orogen reads version 2"},
+		{`{"version": 2, "colour": "red"}`, `thing: json: unknown field "colour"`},
+		{`{"version": 2, "width": "big"}`, "thing: width: string is not a valid int"},
+		{"{\"version\": 2,\n\"width\": 5,,}", "thing: line 2: "},
+		{`{"version": 2} }`, "thing: text after the JSON document"},
+		{`{"version": 2`, "thing: unexpected EOF"},
+	} {
+		var d doc
+		err := f.Decode([]byte(tc.in), &d)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("Decode(%s): got %v; want no error", tc.in, err)
+		case tc.want == "" && d.Width != 5:
+			t.Errorf("Decode(%s): got width %d; want 5", tc.in, d.Width)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("Decode(%s): got error %v; want one containing %q", tc.in, err, tc.want)
+		}
+	}
+}
