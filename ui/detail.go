@@ -82,7 +82,7 @@ func (a *App) detailPanel() {
 	changed = sliderF64("thermal (1/s)", &p.Kt, 0, 0.2, false, "%.3f", "K_t: rate of talus slides on slopes steeper than the talus angle; 0 turns them off.") || changed
 	changed = sliderF64("talus (deg)", &p.TalusDeg, 5, 80, false, "%.0f", "Talus angle: the steepest slope loose rock rests at.") || changed
 	bd := int32(p.Boundary)
-	edges := []string{hydro.Walls.String(), hydro.Open.String(), hydro.Wrap.String()}
+	edges := hydro.BoundaryNames()
 	if imgui.ComboStrarr("edges", &bd, edges, int32(len(edges))) {
 		p.Boundary = hydro.Boundary(bd)
 		changed = true

@@ -17,9 +17,9 @@ import (
 )
 
 var (
-	kindLabels    = []string{"Raise", "Lower", "Smooth", "Flatten", "Set value", "Noise", "Erase"}
-	falloffLabels = []string{"Smooth", "Linear", "Constant"}
-	overlayLabels = []string{"None", "Uplift", "Drainage", "Slope", "Sediment", "Hardness"}
+	kindLabels    = titles(brushes.KindNames())
+	falloffLabels = titles(brushes.FalloffNames())
+	overlayLabels = titles(viewer.OverlayNames())
 )
 
 func (a *App) toolsWindow() {

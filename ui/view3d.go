@@ -171,7 +171,7 @@ func (a *App) options3DPanel() {
 	o := &a.v3.opts
 	imgui.SeparatorText("3D view")
 	c := int32(o.Color)
-	if imgui.ComboStrarr("colour by", &c, []string{"height", "slope"}, 2) {
+	if modes := viewer.ColorModeNames(); imgui.ComboStrarr("colour by", &c, modes, int32(len(modes))) {
 		o.Color = viewer.ColorMode(c)
 	}
 	imgui.Checkbox("cast shadows", &o.Shadows)

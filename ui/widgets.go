@@ -22,3 +22,12 @@ func vec2(x, y float32) imgui.Vec2 { return imgui.Vec2{X: x, Y: y} }
 func rgba(r, g, b, a uint8) uint32 {
 	return uint32(r) | uint32(g)<<8 | uint32(b)<<16 | uint32(a)<<24
 }
+
+// titles returns an enum's names as labels: "raise" → "Raise".
+func titles(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = strings.ToUpper(n[:1]) + n[1:]
+	}
+	return out
+}
