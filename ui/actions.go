@@ -306,13 +306,21 @@ func (a *App) newDoc([]string) error {
 
 func (a *App) open(args []string) error {
 	if len(args) == 0 {
-		a.guard("open another project", func() {
-			a.browser.show("Open project or scene", false, a.s.Dir(), "", session.OpenExts, func(p string) { a.do("open", p) })
-		})
+		a.guard("open another project", a.openDialog)
 		return nil
 	}
 	a.guard("open another project", a.act("Open "+filepath.Base(args[0]), func() error { return a.openPath(args[0]) }))
 	return nil
+}
+
+// openDialog asks for a project or scene to open (the caller has asked
+// about unsaved work).
+func (a *App) openDialog() {
+	a.browser.show("Open project or scene", false, a.s.Dir(), "", session.OpenExts, func(p string) {
+		if err := a.openPath(p); err != nil {
+			a.showError("Open "+filepath.Base(p), err)
+		}
+	})
 }
 
 // openPath opens a project or scene and shows its view.
@@ -609,7 +617,7 @@ var dialogs = []string{"open", "save-as", "export-heightmap", "export-masks", "i
 func (a *App) dialog(args []string) error {
 	switch args[0] {
 	case "open":
-		a.browser.show("Open project or scene", false, a.s.Dir(), "", session.OpenExts, func(p string) { a.do("open", p) })
+		a.openDialog()
 	case "save-as":
 		return a.saveAs(nil)
 	case "export-heightmap":

@@ -9,7 +9,6 @@ import (
 	"orogen/app/engines"
 	"orogen/app/prefs"
 	"orogen/app/worker"
-	"orogen/sim"
 	"orogen/sim/engine"
 )
 
@@ -132,7 +131,7 @@ func (s *Session) Close() {
 // setDoc makes d the document and restarts the engine on it.
 func (s *Session) setDoc(d *doc.Doc, path string) error {
 	s.EndDetail(false)
-	spec, err := engines.FromScene(d.Scene(), copyField(d.Uplift()), nil)
+	spec, err := engines.FromScene(d.Scene(), d.Uplift().Clone(), nil)
 	if err != nil {
 		return err
 	}
@@ -214,7 +213,7 @@ func (s *Session) SentParams() engine.Params { return s.sent.Params }
 // document (its engine kind, node count, uplift and parameters).
 func (s *Session) ResetTerrain() error {
 	s.EndDetail(false)
-	spec, err := engines.FromScene(s.doc.Scene(), copyField(s.doc.Uplift()), nil)
+	spec, err := engines.FromScene(s.doc.Scene(), s.doc.Uplift().Clone(), nil)
 	if err != nil {
 		return err
 	}
@@ -262,14 +261,6 @@ func (s *Session) ToggleRun() bool {
 
 // Step pauses the simulation and runs n steps.
 func (s *Session) Step(n int) { s.wk.Send(worker.Pause{}, worker.Step{N: n}) }
-
-// copyField is f's copy, nil for nil.
-func copyField(f *sim.Field) *sim.Field {
-	if f == nil {
-		return nil
-	}
-	return f.Clone()
-}
 
 var errNoDetail = errors.New("no detail pass open: start one first")
 
