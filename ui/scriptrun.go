@@ -7,8 +7,8 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"orogen/app/runner"
 	"orogen/app/safefile"
-	"orogen/app/worker"
 	"orogen/ui/script"
 )
 
@@ -90,7 +90,7 @@ func (a *App) waitFor(what string, until func() bool) {
 // shows.
 func (a *App) runSteps(n int) {
 	paused := make(chan uint64, 1)
-	a.s.Worker().Send(worker.Pause{}, worker.Sync{Done: paused})
+	a.s.Worker().Send(runner.Pause{}, runner.Sync{Done: paused})
 	base := -1
 	a.script.fpsFrom = len(a.fps.all)
 	a.script.wait(fmt.Sprintf("%d engine steps", n), func() bool {

@@ -3,8 +3,8 @@ package detail
 import (
 	"math"
 	"testing"
-	"time"
 
+	"orogen/app/runner"
 	"orogen/sim"
 	"orogen/sim/hydro"
 )
@@ -23,22 +23,27 @@ func bowl() hydro.Config {
 	return hydro.Config{Terrain: f, Params: p}
 }
 
-// waitFor polls cond for up to 10 s.
-func waitFor(t *testing.T, what string, cond func() bool) {
+// syncFrame sends cmds followed by a Sync, waits for the reply and returns
+// the frame published by then.
+func syncFrame(t *testing.T, r *Runner, cmds ...runner.Command) *Frame {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
-		if cond() {
-			return
-		}
+	ch := make(chan uint64, 1)
+	want := r.SendSeq(append(cmds, runner.Sync{Done: ch})...)
+	if got := <-ch; got != want {
+		t.Fatalf("Sync replied %d; want %d", got, want)
 	}
-	t.Fatalf("timed out waiting for %s", what)
+	f := r.Frame()
+	if f.Seq < want {
+		t.Fatalf("frame after Sync %d has Seq %d; want >= %d", want, f.Seq, want)
+	}
+	return f
 }
 
 // TestRunner: paused it does not step; running it steps and publishes;
 // paused again its frames stop changing; parameters apply; rain gathers
 // in the bowl's bottom, where the frames show it.
 func TestRunner(t *testing.T) {
-	r, err := Start(bowl(), false, 0.8)
+	r, err := New(bowl(), runner.Options{Paused: true, Duty: 0.8})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,17 +52,21 @@ func TestRunner(t *testing.T) {
 	if f0.Snap.Step != 0 || f0.Running {
 		t.Fatalf("paused start: step %d running %v", f0.Snap.Step, f0.Running)
 	}
-	time.Sleep(20 * time.Millisecond)
-	if r.Frame().Snap.Step != 0 {
+	if f := syncFrame(t, r); f.Snap.Step != 0 {
 		t.Fatal("a paused runner stepped")
 	}
-	r.Run()
-	waitFor(t, "300 steps", func() bool { return r.Frame().Snap.Step >= 300 })
-	r.Pause()
-	waitFor(t, "a paused frame", func() bool { return !r.Frame().Running })
-	f := r.Frame()
-	time.Sleep(20 * time.Millisecond)
-	if g := r.Frame(); g.Snap.Step != f.Snap.Step {
+	// Running, every Sync is answered after one more step at least.
+	r.Send(runner.Run{})
+	for f := syncFrame(t, r); f.Snap.Step < 300; f = syncFrame(t, r) {
+		if !f.Running || f.Err != nil {
+			t.Fatalf("at step %d: running %v, err %v; want running, no error", f.Snap.Step, f.Running, f.Err)
+		}
+	}
+	f := syncFrame(t, r, runner.Pause{})
+	if f.Running {
+		t.Fatal("the frame after Pause says running")
+	}
+	if g := syncFrame(t, r); g.Snap.Step != f.Snap.Step {
 		t.Fatalf("after Pause the runner went on from step %d to %d", f.Snap.Step, g.Snap.Step)
 	}
 	// Water gathers in the middle, and is shown only where deep enough.
@@ -77,14 +86,13 @@ func TestRunner(t *testing.T) {
 	// Parameters: a bad one is refused, a good one shows in the next frame.
 	p := f.Params
 	p.Kr = math.NaN()
-	if err := r.Set(p); err == nil {
-		t.Error("Set accepted a NaN rain rate")
+	if g := syncFrame(t, r, SetParams{P: p}); g.CmdErr == nil || g.CmdErrSeq != g.Seq-1 || !(g.Params.Kr == f.Params.Kr) {
+		t.Errorf("SetParams with a NaN rain rate: CmdErr %v at %d, rain %g; want an error at %d, rain %g kept", g.CmdErr, g.CmdErrSeq, g.Params.Kr, g.Seq-1, f.Params.Kr)
 	}
 	p.Kr = 0
-	if err := r.Set(p); err != nil {
-		t.Fatal(err)
+	if g := syncFrame(t, r, SetParams{P: p}); g.Params.Kr != 0 || g.CmdErrSeq == g.Seq-1 {
+		t.Fatalf("SetParams with no rain: rain %g, CmdErr %v; want 0, accepted", g.Params.Kr, g.CmdErr)
 	}
-	waitFor(t, "the new parameters", func() bool { return r.Frame().Params.Kr == 0 })
 	// Keep: a copy of the terrain.
 	tf := r.Frame().Terrain()
 	tf.Data[0] = -1e6
@@ -95,14 +103,36 @@ func TestRunner(t *testing.T) {
 	r.Close() // twice is fine
 }
 
-// TestStartErrors: a bad configuration is reported, not started.
-func TestStartErrors(t *testing.T) {
+// TestStepHolds: the runner's Step and Sync serve the detail pass: a
+// script of Step and SetParams runs as written (the runner's tests check
+// that the commands after a Step wait for its steps).
+func TestStepHolds(t *testing.T) {
+	r, err := New(bowl(), runner.Options{Paused: true, MinInterval: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	p := r.Frame().Params
+	p.Kr *= 2
+	f := syncFrame(t, r, runner.Step{N: 5}, SetParams{P: p}, runner.Step{N: 2})
+	if f.Snap.Step != 7 || f.Running || f.StepsLeft != 0 || f.Params.Kr != p.Kr {
+		t.Fatalf("after Step{5}, SetParams, Step{2}: step %d, running %v, %d left, rain %g; want 7, paused, 0, %g", f.Snap.Step, f.Running, f.StepsLeft, f.Params.Kr, p.Kr)
+	}
+	if f.Seq != 4 {
+		t.Fatalf("Seq %d; want 4", f.Seq)
+	}
+}
+
+// TestNewErrors: a bad configuration is reported, not started.
+func TestNewErrors(t *testing.T) {
 	c := bowl()
 	c.Params.Dt = -1
-	if _, err := Start(c, true, 0); err == nil {
-		t.Error("Start accepted dt = -1")
+	if _, err := New(c, runner.Options{}); err == nil {
+		t.Error("New accepted dt = -1")
 	}
-	if _, err := Start(bowl(), true, 2); err == nil {
-		t.Error("Start accepted duty 2")
+	for _, d := range []float64{-1, math.NaN(), math.Inf(1)} {
+		if _, err := New(bowl(), runner.Options{Duty: d}); err == nil {
+			t.Errorf("New accepted duty %g", d)
+		}
 	}
 }

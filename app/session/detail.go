@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"orogen/app/detail"
+	"orogen/app/runner"
 	"orogen/app/worker"
 	"orogen/sim/hydro"
 )
@@ -36,12 +37,12 @@ func (s *Session) StartDetail() error {
 	if s.det.p.Dt > 0 && s.det.p.L == terrain.Cell {
 		p = s.det.p // the last pass's, for the same cell size
 	}
-	r, err := detail.Start(hydro.Config{Terrain: terrain, Params: p}, true, min(s.opt.Duty, 1))
+	r, err := detail.New(hydro.Config{Terrain: terrain, Params: p}, runner.Options{Duty: s.opt.Duty})
 	if err != nil {
 		return err
 	}
 	s.det.wasRunning = f.Running
-	s.wk.Send(worker.Pause{})
+	s.wk.Send(runner.Pause{})
 	s.det.run, s.det.p = r, p
 	s.logf(Info, "hydraulic erosion started on the terrain of step %d (dt %.3g s)", f.Snap.Step, p.Dt)
 	return nil
@@ -53,9 +54,10 @@ func (s *Session) SetDetailParams(p hydro.Params) error {
 	if s.det.run == nil {
 		return errNoDetail
 	}
-	if err := s.det.run.Set(p); err != nil {
+	if err := p.Validate(); err != nil {
 		return err
 	}
+	s.det.run.Send(detail.SetParams{P: p})
 	s.det.p = p
 	return nil
 }
@@ -65,7 +67,7 @@ func (s *Session) RunDetail() error {
 	if s.det.run == nil {
 		return errNoDetail
 	}
-	s.det.run.Run()
+	s.det.run.Send(runner.Run{})
 	return nil
 }
 
@@ -74,7 +76,7 @@ func (s *Session) PauseDetail() error {
 	if s.det.run == nil {
 		return errNoDetail
 	}
-	s.det.run.Pause()
+	s.det.run.Send(runner.Pause{})
 	return nil
 }
 
@@ -96,6 +98,6 @@ func (s *Session) EndDetail(keep bool) {
 		s.logf(Info, "discarded the hydraulic pass")
 	}
 	if s.det.wasRunning {
-		s.wk.Send(worker.Run{})
+		s.wk.Send(runner.Run{})
 	}
 }

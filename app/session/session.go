@@ -8,6 +8,7 @@ import (
 	"orogen/app/doc"
 	"orogen/app/engines"
 	"orogen/app/prefs"
+	"orogen/app/runner"
 	"orogen/app/worker"
 	"orogen/sim/engine"
 )
@@ -136,7 +137,7 @@ func (s *Session) setDoc(d *doc.Doc, path string) error {
 		return err
 	}
 	if s.wk == nil {
-		w, err := worker.NewWith(spec, worker.Options{Duty: s.opt.Duty, Paused: s.opt.Paused})
+		w, err := worker.New(spec, runner.Options{Duty: s.opt.Duty, Paused: s.opt.Paused})
 		if err != nil {
 			return err
 		}
@@ -241,10 +242,10 @@ func (s *Session) SetEngine(k engine.Kind, samples int) error {
 }
 
 // Run makes the simulation step continuously.
-func (s *Session) Run() { s.wk.Send(worker.Run{}) }
+func (s *Session) Run() { s.wk.Send(runner.Run{}) }
 
 // Pause stops the simulation after its current step.
-func (s *Session) Pause() { s.wk.Send(worker.Pause{}) }
+func (s *Session) Pause() { s.wk.Send(runner.Pause{}) }
 
 // ToggleRun runs a paused simulation or pauses a running one, and reports
 // whether it now runs.
@@ -260,7 +261,7 @@ func (s *Session) ToggleRun() bool {
 }
 
 // Step pauses the simulation and runs n steps.
-func (s *Session) Step(n int) { s.wk.Send(worker.Pause{}, worker.Step{N: n}) }
+func (s *Session) Step(n int) { s.wk.Send(runner.Pause{}, runner.Step{N: n}) }
 
 var errNoDetail = errors.New("no detail pass open: start one first")
 
@@ -269,5 +270,5 @@ var errNoDetail = errors.New("no detail pass open: start one first")
 // with it.
 func (s *Session) SetDuty(d float64) {
 	s.opt.Duty = d
-	s.wk.Send(worker.SetDuty{D: d})
+	s.wk.Send(runner.SetDuty{D: d})
 }

@@ -12,6 +12,7 @@ import (
 
 	"orogen/app/prefs"
 	"orogen/app/rasterio"
+	"orogen/app/runner"
 	"orogen/app/worker"
 	"orogen/sim"
 	"orogen/sim/engine"
@@ -42,7 +43,7 @@ func settle(t *testing.T, s *Session) *worker.Frame {
 	t.Helper()
 	s.Sync()
 	done := make(chan uint64, 1)
-	s.Worker().Send(worker.Sync{Done: done})
+	s.Worker().Send(runner.Sync{Done: done})
 	select {
 	case <-done:
 	case <-time.After(time.Minute): // a guard against a hang, not a delay

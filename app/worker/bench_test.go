@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"orogen/app/runner"
 	"orogen/sim/engine"
 	"orogen/sim/grid"
 	"orogen/sim/simtest"
@@ -52,15 +53,10 @@ func BenchmarkSnapshot(b *testing.B) {
 // is the share of the wall time not spent in Engine.Step, which depends
 // less on other load of the machine than steps/s.
 func benchmarkWorker(b *testing.B, n int, interval time.Duration) {
-	w, err := newWorker(sceneConfig(b, n), Options{Paused: true, MinInterval: interval})
-	if err != nil {
-		b.Fatal(err)
-	}
 	var frames atomic.Int64 // counted, not kept: kept snapshots would load the GC
-	w.onPublish = func(*Frame) { frames.Add(1) }
-	w.start()
+	w, d := startHooked(b, sceneConfig(b, n), runner.Options{Paused: true, MinInterval: interval}, func(*Frame) { frames.Add(1) })
 	defer w.Close()
-	syncFrame(b, w, Step{5}) // warm up
+	syncFrame(b, w, runner.Step{N: 5}) // warm up
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -80,11 +76,11 @@ func benchmarkWorker(b *testing.B, n int, interval time.Duration) {
 			}
 		}
 	}()
-	frames0, busy0 := frames.Load(), w.stepTime.Load()
+	frames0, busy0 := frames.Load(), d.stepTime.Load()
 	b.ReportAllocs()
 	b.ResetTimer()
 	start := time.Now()
-	syncFrame(b, w, Step{b.N})
+	syncFrame(b, w, runner.Step{N: b.N})
 	el := time.Since(start)
 	b.StopTimer()
 	close(stop)
@@ -93,7 +89,7 @@ func benchmarkWorker(b *testing.B, n int, interval time.Duration) {
 	b.ReportMetric(float64(frames.Load()-frames0)/el.Seconds(), "frames/s")
 	// The share of wall time spent outside Engine.Step: snapshots, the
 	// history, commands, waiting for a core.
-	b.ReportMetric(100*(1-float64(w.stepTime.Load()-busy0)/float64(el)), "%overhead")
+	b.ReportMetric(100*(1-float64(d.stepTime.Load()-busy0)/float64(el)), "%overhead")
 }
 
 // BenchmarkWorker measures a running worker's steps per second at 512² and

@@ -2,6 +2,7 @@ package worker
 
 import (
 	"math"
+	"orogen/app/runner"
 	"orogen/sim/engine"
 	"runtime"
 	"slices"
@@ -13,8 +14,8 @@ import (
 // and imported heights apply, and a Reset switches between the engines.
 func TestGraphEngine(t *testing.T) {
 	cfg := sceneConfig(t, 64)
-	w := start(t, withKind(cfg, engine.Graph, 1500), Options{Paused: true})
-	syncFrame(t, w, Step{20})
+	w := start(t, withKind(cfg, engine.Graph, 1500), runner.Options{Paused: true})
+	syncFrame(t, w, runner.Step{N: 20})
 	f := syncFrame(t, w)
 	if f.Engine != engine.Graph || f.Snap.Step != 20 {
 		t.Fatalf("frame: engine %q step %d; want graph, 20", f.Engine, f.Snap.Step)
@@ -45,7 +46,7 @@ func TestGraphEngine(t *testing.T) {
 		}
 	}
 	// No uplift: nothing rises any more.
-	syncFrame(t, w, SetUplift{nil}, Step{1})
+	syncFrame(t, w, SetUplift{nil}, runner.Step{N: 1})
 	f = syncFrame(t, w)
 	if f.CmdErr != nil {
 		t.Fatal(f.CmdErr)
@@ -77,8 +78,8 @@ func TestGraphWorkerDeterministic(t *testing.T) {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		c := cfg
 		c.Up = slices.Clone(cfg.Up)
-		w := start(t, withKind(c, engine.Graph, 800), Options{Paused: true})
-		syncFrame(t, w, Step{15})
+		w := start(t, withKind(c, engine.Graph, 800), runner.Options{Paused: true})
+		syncFrame(t, w, runner.Step{N: 15})
 		f := syncFrame(t, w)
 		w.Close()
 		return f.Snap.Height

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"orogen/app/engines"
+	"orogen/app/runner"
 	"orogen/sim/engine"
 	"orogen/sim/grid"
 	"orogen/sim/simtest"
@@ -69,23 +70,36 @@ func (r *recorder) all() []*Frame {
 	return slices.Clone(r.frames)
 }
 
-// startRecorded starts a worker whose frames are all recorded.
-func startRecorded(t testing.TB, cfg engines.Spec, o Options) (*Worker, *recorder) {
+// startRecorded starts a worker whose frames are all recorded, and
+// returns its driver for the test hooks.
+func startRecorded(t testing.TB, cfg engines.Spec, o runner.Options) (*Worker, *recorder, *driver) {
 	t.Helper()
-	w, err := newWorker(cfg, o)
+	r := &recorder{}
+	w, d := startHooked(t, cfg, o, r.add)
+	return w, r, d
+}
+
+// startHooked starts a worker that calls onPublish (if not nil) with every
+// frame, and returns its driver for the test hooks. The test's cleanup
+// closes it.
+func startHooked(t testing.TB, cfg engines.Spec, o runner.Options, onPublish func(*Frame)) (*Worker, *driver) {
+	t.Helper()
+	d, err := newDriver(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &recorder{}
-	w.onPublish = r.add
-	w.start()
+	d.onPublish = onPublish
+	w, err := runner.New(d, o)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(w.Close)
-	return w, r
+	return w, d
 }
 
-func start(t testing.TB, cfg engines.Spec, o Options) *Worker {
+func start(t testing.TB, cfg engines.Spec, o runner.Options) *Worker {
 	t.Helper()
-	w, err := NewWith(cfg, o)
+	w, err := New(cfg, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,10 +109,10 @@ func start(t testing.TB, cfg engines.Spec, o Options) *Worker {
 
 // syncFrame sends cmds followed by a Sync, waits for the reply and returns the
 // frame published by then.
-func syncFrame(t testing.TB, w *Worker, cmds ...Command) *Frame {
+func syncFrame(t testing.TB, w *Worker, cmds ...runner.Command) *Frame {
 	t.Helper()
 	ch := make(chan uint64, 1)
-	want := w.SendSeq(append(cmds, Sync{ch})...)
+	want := w.SendSeq(append(cmds, runner.Sync{Done: ch})...)
 	if got := <-ch; got != want {
 		t.Fatalf("Sync replied %d; want %d", got, want)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"orogen/app/runner"
 	"orogen/sim/engine"
 	"orogen/sim/flow"
 	"orogen/sim/simtest"
@@ -17,15 +18,15 @@ import (
 )
 
 // TestCommandsApplyInOrder sends one batch and checks every published
-// frame: the steps of Step{3} use k1, those of Step{2} use k2, and the
+// frame: the steps of runner.Step{N: 3} use k1, those of runner.Step{N: 2} use k2, and the
 // sequence numbers say which commands were applied.
 func TestCommandsApplyInOrder(t *testing.T) {
 	cfg := sceneConfig(t, 48)
 	k0 := cfg.Params.K
 	p1, p2 := cfg.Params, cfg.Params
 	p1.K, p2.K = 2*k0, 3*k0
-	w, rec := startRecorded(t, cfg, Options{Paused: true, MinInterval: -1})
-	syncFrame(t, w, Pause{}, SetParams{p1}, Step{3}, SetParams{p2}, Step{2})
+	w, rec, _ := startRecorded(t, cfg, runner.Options{Paused: true, MinInterval: -1})
+	syncFrame(t, w, runner.Pause{}, SetParams{p1}, runner.Step{N: 3}, SetParams{p2}, runner.Step{N: 2})
 
 	type row struct {
 		step int
@@ -39,9 +40,9 @@ func TestCommandsApplyInOrder(t *testing.T) {
 	}
 	want := []row{
 		{0, k0, 0, false},                      // New
-		{1, p1.K, 3, true}, {2, p1.K, 3, true}, // Pause, SetParams, Step{3}
-		{3, p1.K, 3, false},                     // last step of Step{3}
-		{4, p2.K, 5, true}, {5, p2.K, 5, false}, // SetParams, Step{2}
+		{1, p1.K, 3, true}, {2, p1.K, 3, true}, // Pause, SetParams, runner.Step{N: 3}
+		{3, p1.K, 3, false},                     // last step of runner.Step{N: 3}
+		{4, p2.K, 5, true}, {5, p2.K, 5, false}, // SetParams, runner.Step{N: 2}
 		{5, p2.K, 6, false}, // Sync
 	}
 	if !slices.Equal(got, want) {
@@ -53,12 +54,12 @@ func TestCommandsApplyInOrder(t *testing.T) {
 // before it, coalesced ones included.
 func TestSyncSeqIncreases(t *testing.T) {
 	cfg := sceneConfig(t, 32)
-	w := start(t, cfg, Options{})
+	w := start(t, cfg, runner.Options{})
 	var last uint64
 	for i := range 10 {
 		p := cfg.Params
 		p.K *= 1 + float64(i)/10
-		cmds := []Command{SetParams{p}, SetParams{p}}[:1+i%2]
+		cmds := []runner.Command{SetParams{p}, SetParams{p}}[:1+i%2]
 		f := syncFrame(t, w, cmds...)
 		if f.Seq <= last {
 			t.Fatalf("round %d: Seq %d; want > %d", i, f.Seq, last)
@@ -78,7 +79,7 @@ func TestSyncSeqIncreases(t *testing.T) {
 // checks every published snapshot.
 func TestSnapshotsConsistent(t *testing.T) {
 	cfg := sceneConfig(t, 64)
-	w, rec := startRecorded(t, cfg, Options{MinInterval: -1})
+	w, rec, _ := startRecorded(t, cfg, runner.Options{MinInterval: -1})
 	stopRead := readConcurrently(t, w)
 	edges := []flow.Edges{{}, {North: flow.Natural, East: flow.Closed}, {West: flow.Natural, South: flow.Natural}}
 	for i := range 30 {
@@ -102,10 +103,10 @@ func TestSnapshotsConsistent(t *testing.T) {
 // with lakes, stepping with Step commands while another goroutine reads.
 // (Edits on this terrain once hit the sim/flow bug of TestFlowScratchBug.)
 func TestSnapshotsConsistentLakes(t *testing.T) {
-	w, rec := startRecorded(t, lakeConfig(t, 64), Options{Paused: true, MinInterval: -1})
+	w, rec, _ := startRecorded(t, lakeConfig(t, 64), runner.Options{Paused: true, MinInterval: -1})
 	stopRead := readConcurrently(t, w)
 	for range 10 {
-		w.Send(Step{2})
+		w.Send(runner.Step{N: 2})
 	}
 	syncFrame(t, w)
 	stopRead()
@@ -197,7 +198,7 @@ func checkFrames(t *testing.T, frames []*Frame, atLeast int) {
 // when it was sent.
 func TestSliderWithinTwoSteps(t *testing.T) {
 	cfg := sceneConfig(t, 64)
-	w, rec := startRecorded(t, cfg, Options{})
+	w, rec, d := startRecorded(t, cfg, runner.Options{})
 	type sent struct {
 		seq  uint64
 		step int
@@ -207,7 +208,7 @@ func TestSliderWithinTwoSteps(t *testing.T) {
 	for i := range 40 {
 		p := cfg.Params
 		p.K *= 1 + float64(i+1)/40
-		step := int(w.steps.Load())
+		step := int(d.steps.Load())
 		seq := w.SendSeq(SetParams{p})
 		sends = append(sends, sent{seq, step, p})
 		if i%4 == 3 {
@@ -248,8 +249,8 @@ func TestSliderWithinTwoSteps(t *testing.T) {
 // nothing.
 func TestBadCommands(t *testing.T) {
 	cfg := sceneConfig(t, 32)
-	w := start(t, cfg, Options{Paused: true})
-	before := syncFrame(t, w, Step{2})
+	w := start(t, cfg, runner.Options{Paused: true})
+	before := syncFrame(t, w, runner.Step{N: 2})
 	n := cfg.W * cfg.H
 	nanUp := slices.Clone(cfg.Up)
 	nanUp[7] = float32(math.NaN())
@@ -259,7 +260,7 @@ func TestBadCommands(t *testing.T) {
 	badCfg.W = 2
 	for _, tc := range []struct {
 		name string
-		cmd  Command
+		cmd  runner.Command
 		want string // in the error
 	}{
 		{"uplift size", SetUplift{make([]float32, n-1)}, "uplift values"},
@@ -270,7 +271,7 @@ func TestBadCommands(t *testing.T) {
 		{"reset", Reset{Spec: badCfg}, "size 2×32"},
 		{"reset engine", Reset{Spec: withKind(cfg, 7, 0)}, "engine Kind(7)"},
 		{"reset samples", Reset{Spec: withKind(cfg, engine.Grid, 100)}, "--samples applies"},
-		{"negative step", Step{-1}, "Step{-1}"},
+		{"negative step", runner.Step{N: -1}, "Step{-1}"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := syncFrame(t, w, tc.cmd)
@@ -344,14 +345,14 @@ func TestEngineErrorPauses(t *testing.T) {
 			cfg := sceneConfig(t, 32)
 			bad := sceneConfig(t, 32)
 			tc.edit(&bad.Params)
-			w := start(t, bad, Options{})
+			w := start(t, bad, runner.Options{})
 			// Running, a Sync is answered by the first step's frame.
 			f := syncFrame(t, w)
 			if f.Err == nil || !strings.Contains(f.Err.Error(), tc.want) || f.Running {
 				t.Fatalf("Err %v, running %v; want an error containing %q, paused", f.Err, f.Running, tc.want)
 			}
 			errStep := f.Snap.Step
-			if f = syncFrame(t, w, Run{}, Step{3}); f.Running || f.Err == nil || f.Snap.Step != errStep {
+			if f = syncFrame(t, w, runner.Run{}, runner.Step{N: 3}); f.Running || f.Err == nil || f.Snap.Step != errStep {
 				t.Fatalf("Run and Step after the error: running %v, err %v, step %d; want paused, error kept, step %d", f.Running, f.Err, f.Snap.Step, errStep)
 			}
 			// Edits still apply (they go into the next engine on
@@ -376,8 +377,8 @@ func TestEngineErrorPauses(t *testing.T) {
 			if f = syncFrame(t, w, Reset{Spec: cfg}); f.Err != nil || f.Running || f.Snap.Step != 0 {
 				t.Fatalf("after Reset: err %v, running %v, step %d; want nil, paused, 0", f.Err, f.Running, f.Snap.Step)
 			}
-			if f = syncFrame(t, w, Step{2}); f.Snap.Step != 2 || f.Err != nil {
-				t.Fatalf("after Reset and Step{2}: step %d, err %v; want 2, nil", f.Snap.Step, f.Err)
+			if f = syncFrame(t, w, runner.Step{N: 2}); f.Snap.Step != 2 || f.Err != nil {
+				t.Fatalf("after Reset and runner.Step{N: 2}: step %d, err %v; want 2, nil", f.Snap.Step, f.Err)
 			}
 		})
 	}
@@ -388,14 +389,14 @@ func TestEngineErrorPauses(t *testing.T) {
 func TestPausedEditsShow(t *testing.T) {
 	cfg := sceneConfig(t, 32)
 	cfg.InitNoise = 0
-	w := start(t, cfg, Options{Paused: true})
+	w := start(t, cfg, runner.Options{Paused: true})
 	u := simtest.Scale(cfg.Up, 2)
 	f := syncFrame(t, w, SetUplift{u})
 	if !slices.Equal(f.Snap.Uplift, u) || f.Snap.Step != 0 {
 		t.Fatalf("uplift not shown while paused (step %d)", f.Snap.Step)
 	}
-	if f = syncFrame(t, w, Step{3}); f.Snap.Step != 3 || f.Running {
-		t.Fatalf("after Step{3}: step %d, running %v; want 3, paused", f.Snap.Step, f.Running)
+	if f = syncFrame(t, w, runner.Step{N: 3}); f.Snap.Step != 3 || f.Running {
+		t.Fatalf("after runner.Step{N: 3}: step %d, running %v; want 3, paused", f.Snap.Step, f.Running)
 	}
 	h := simtest.Cone(cfg.W, cfg.H, cfg.Cell, 800, 0.01)
 	p := cfg.Params
@@ -408,7 +409,7 @@ func TestPausedEditsShow(t *testing.T) {
 	if f = syncFrame(t, w, Reset{Spec: big}); f.Snap.W != 40 || f.Snap.H != 40 || f.Running {
 		t.Fatalf("after Reset to 40²: %d×%d, running %v; want 40×40, paused", f.Snap.W, f.Snap.H, f.Running)
 	}
-	if f = syncFrame(t, w, Run{}, Reset{Spec: sceneConfig(t, 32)}); !f.Running {
+	if f = syncFrame(t, w, runner.Run{}, Reset{Spec: sceneConfig(t, 32)}); !f.Running {
 		t.Fatalf("Reset while running: running %v; want it kept", f.Running)
 	}
 }
@@ -420,12 +421,16 @@ func TestCloseIsPromptAndClean(t *testing.T) {
 	base := runtime.NumGoroutine()
 	// A worker in the middle of a very long Step, commands queued behind
 	// it: Close would hang if it waited for them.
-	w, err := NewPaused(sceneConfig(t, 32))
+	d, err := newDriver(sceneConfig(t, 32))
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.Send(Step{math.MaxInt32}, Sync{make(chan uint64, 1)}, Run{}, SetParams{engine.DefaultParams()})
-	for w.steps.Load() < 2 {
+	w, err := runner.New(d, runner.Options{Paused: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Send(runner.Step{N: math.MaxInt32}, runner.Sync{Done: make(chan uint64, 1)}, runner.Run{}, SetParams{engine.DefaultParams()})
+	for d.steps.Load() < 2 {
 		runtime.Gosched()
 	}
 	w.Close()
@@ -434,11 +439,11 @@ func TestCloseIsPromptAndClean(t *testing.T) {
 		t.Fatal("no frame after Close")
 	}
 	// A worker waiting for a Sync's receiver that never comes.
-	w2, err := NewPaused(sceneConfig(t, 32))
+	w2, err := New(sceneConfig(t, 32), runner.Options{Paused: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	w2.Send(Sync{make(chan uint64)})
+	w2.Send(runner.Sync{Done: make(chan uint64)})
 	w2.Close()
 
 	// The goroutines have returned when Close returns; the runtime may
@@ -452,11 +457,11 @@ func TestCloseIsPromptAndClean(t *testing.T) {
 	}
 	defer func() {
 		r := recover()
-		if s, ok := r.(string); !ok || !strings.HasPrefix(s, "worker: ") {
-			t.Fatalf("Send after Close: panic %v; want one prefixed \"worker: \"", r)
+		if s, ok := r.(string); !ok || !strings.HasPrefix(s, "runner: ") {
+			t.Fatalf("Send after Close: panic %v; want one prefixed \"runner: \"", r)
 		}
 	}()
-	w.Send(Run{})
+	w.Send(runner.Run{})
 }
 
 // TestDeterministic runs one command sequence with Step commands under 1
@@ -468,18 +473,18 @@ func TestDeterministic(t *testing.T) {
 	p2.K *= 0.7
 	p2.Kappa = 0.01
 	u2, u3 := simtest.Scale(cfg.Up, 2), simtest.Scale(cfg.Up, 1.5)
-	cmds := func() []Command {
-		return []Command{
-			SetParams{p1}, Step{4},
+	cmds := func() []runner.Command {
+		return []runner.Command{
+			SetParams{p1}, runner.Step{N: 4},
 			SetUplift{slices.Clone(u2)}, SetUplift{slices.Clone(u3)}, SetParams{p2}, SetParams{p1}, SetParams{p2},
-			Step{3},
+			runner.Step{N: 3},
 		}
 	}
 	var got [][]float32
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	for _, procs := range []int{1, 2} {
 		runtime.GOMAXPROCS(procs)
-		w := start(t, sceneConfig(t, 96), Options{Paused: true, MinInterval: -1})
+		w := start(t, sceneConfig(t, 96), runner.Options{Paused: true, MinInterval: -1})
 		f := syncFrame(t, w, cmds()...)
 		w.Close()
 		if f.Snap.Step != 7 {
@@ -520,7 +525,7 @@ func TestDeterministic(t *testing.T) {
 func TestFlowScratchBug(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	cfg := lakeConfig(t, 64)
-	w := start(t, cfg, Options{Paused: true})
+	w := start(t, cfg, runner.Options{Paused: true})
 	edges := []flow.Edges{{}, {North: flow.Natural, East: flow.Closed}}
 	for i := range 20 {
 		p := cfg.Params
@@ -531,7 +536,7 @@ func TestFlowScratchBug(t *testing.T) {
 		if i == 5 {
 			w.Send(SetHeights{simtest.Rough(cfg.W, cfg.H, 300, 5)})
 		}
-		w.Send(Step{2})
+		w.Send(runner.Step{N: 2})
 	}
 	if f := syncFrame(t, w); f.Err != nil {
 		t.Fatalf("step %d: %v", f.Snap.Step, f.Err)
@@ -548,14 +553,14 @@ func TestDutyRests(t *testing.T) {
 	}
 	cfg := sceneConfig(t, 64)
 	run := func(duty float64) (busy, wall time.Duration, h []float32) {
-		w := start(t, cfg, Options{Paused: true, Duty: duty})
+		w, d := startHooked(t, cfg, runner.Options{Paused: true, Duty: duty}, nil)
 		t0 := time.Now()
-		f := syncFrame(t, w, Step{40})
+		f := syncFrame(t, w, runner.Step{N: 40})
 		for f.StepsLeft > 0 || f.Running {
 			f = syncFrame(t, w)
 		}
 		wall = time.Since(t0)
-		busy = time.Duration(w.stepTime.Load())
+		busy = time.Duration(d.stepTime.Load())
 		return busy, wall, f.Snap.Height
 	}
 	busy, wall, h1 := run(0.5)
@@ -566,14 +571,14 @@ func TestDutyRests(t *testing.T) {
 	if !slices.Equal(h1, h2) {
 		t.Error("heights after 40 steps differ with and without Duty; want identical")
 	}
-	if _, err := NewWith(cfg, Options{Duty: math.NaN()}); err == nil {
+	if _, err := New(cfg, runner.Options{Duty: math.NaN()}); err == nil {
 		t.Error("Duty NaN: got no error")
 	}
-	w := start(t, cfg, Options{Paused: true})
-	if f := syncFrame(t, w, SetDuty{math.Inf(1)}); f.CmdErr == nil {
-		t.Error("SetDuty{+Inf}: got no command error")
+	w := start(t, cfg, runner.Options{Paused: true})
+	if f := syncFrame(t, w, runner.SetDuty{D: math.Inf(1)}); f.CmdErr == nil {
+		t.Error("runner.SetDuty{D: +Inf}: got no command error")
 	}
-	if f := syncFrame(t, w, SetDuty{0.6}); f.CmdErrSeq == f.Seq-1 {
-		t.Errorf("SetDuty{0.6} rejected: %v", f.CmdErr)
+	if f := syncFrame(t, w, runner.SetDuty{D: 0.6}); f.CmdErrSeq == f.Seq-1 {
+		t.Errorf("runner.SetDuty{D: 0.6} rejected: %v", f.CmdErr)
 	}
 }
