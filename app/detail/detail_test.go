@@ -27,12 +27,10 @@ func bowl() hydro.Config {
 // the frame published by then.
 func syncFrame(t *testing.T, r *Runner, cmds ...runner.Command) *Frame {
 	t.Helper()
-	ch := make(chan uint64, 1)
-	want := r.SendSeq(append(cmds, runner.Sync{Done: ch})...)
-	if got := <-ch; got != want {
-		t.Fatalf("Sync replied %d; want %d", got, want)
+	f, want := r.Await(cmds...)
+	if f == nil {
+		t.Fatal("the runner closed before it answered a Sync")
 	}
-	f := r.Frame()
 	if f.Seq < want {
 		t.Fatalf("frame after Sync %d has Seq %d; want >= %d", want, f.Seq, want)
 	}

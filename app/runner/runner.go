@@ -229,6 +229,23 @@ func (r *Runner[C, F]) SendSeq(cmds ...Command) uint64 {
 	return seq
 }
 
+// Await sends cmds followed by a Sync and waits until a frame reflects
+// every one of them (its Seq is at least seq, the number of the Sync); it
+// returns that frame and seq. It waits for the engine (a Step among cmds
+// holds the Sync until its steps are done), so the UI thread must not call
+// it; tests and headless drivers do. If the runner is closed before it
+// replies, Await returns nil and 0 (like Send, it panics after Close).
+func (r *Runner[C, F]) Await(cmds ...Command) (f *F, seq uint64) {
+	ch := make(chan uint64, 1)
+	seq = r.SendSeq(append(cmds, Sync{Done: ch})...)
+	select {
+	case <-ch:
+		return r.Frame(), seq
+	case <-r.done:
+		return nil, 0
+	}
+}
+
 // Frame returns the newest published frame. It never blocks and never
 // returns nil.
 func (r *Runner[C, F]) Frame() *F { return r.frame.Load() }

@@ -309,6 +309,20 @@ func TestSync(t *testing.T) {
 	}
 }
 
+// TestAwait: Await returns the frame of a Step's last step, with the
+// Sync's sequence number.
+func TestAwait(t *testing.T) {
+	r := startFake(t, &fake{}, Options{Paused: true, MinInterval: time.Hour})
+	before := r.Frame().Step
+	fr, seq := r.Await(set{7}, Step{N: 3})
+	if fr == nil || fr.Seq < seq || fr.Step != before+3 || fr.V != 7 {
+		t.Fatalf("Await: frame %+v seq %d; want step %d, v 7, Seq >= seq", fr, seq, before+3)
+	}
+	if seq != 3 {
+		t.Fatalf("Await's seq %d; want 3 (set, Step, Sync)", seq)
+	}
+}
+
 // TestPublishCadence drives the steps one at a time and checks when frames
 // are published: with a long MinInterval, only at New, after the first step
 // following a command, for a Sync, at the end of a Step, and while paused

@@ -12,7 +12,6 @@ import (
 
 	"orogen/app/prefs"
 	"orogen/app/rasterio"
-	"orogen/app/runner"
 	"orogen/app/worker"
 	"orogen/sim"
 	"orogen/sim/engine"
@@ -42,14 +41,11 @@ func open(t *testing.T, n int) (*Session, *prefs.Prefs, *[]string) {
 func settle(t *testing.T, s *Session) *worker.Frame {
 	t.Helper()
 	s.Sync()
-	done := make(chan uint64, 1)
-	s.Worker().Send(runner.Sync{Done: done})
-	select {
-	case <-done:
-	case <-time.After(time.Minute): // a guard against a hang, not a delay
-		t.Fatal("the worker did not answer a Sync within a minute")
+	f, seq := s.Worker().Await()
+	if f == nil || f.Seq < seq {
+		t.Fatal("the worker closed before it answered a Sync")
 	}
-	return s.Frame()
+	return f
 }
 
 // steps runs n steps and waits until they show.

@@ -112,12 +112,10 @@ func start(t testing.TB, cfg engines.Spec, o runner.Options) *Worker {
 // frame published by then.
 func syncFrame(t testing.TB, w *Worker, cmds ...runner.Command) *Frame {
 	t.Helper()
-	ch := make(chan uint64, 1)
-	want := w.SendSeq(append(cmds, runner.Sync{Done: ch})...)
-	if got := <-ch; got != want {
-		t.Fatalf("Sync replied %d; want %d", got, want)
+	f, want := w.Await(cmds...)
+	if f == nil {
+		t.Fatal("the runner closed before it answered a Sync")
 	}
-	f := w.Frame()
 	if f.Seq < want {
 		t.Fatalf("frame after Sync %d has Seq %d; want >= %d", want, f.Seq, want)
 	}
