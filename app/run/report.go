@@ -16,14 +16,17 @@ import (
 // contract"). Times are milliseconds; per-step arrays have one entry per
 // step.
 type Report struct {
-	Version     int                  `json:"version"`
-	Engine      string               `json:"engine"`
-	Scene       string               `json:"scene"`
-	Width       int                  `json:"width"`
-	Height      int                  `json:"height"`
-	CellSize    float64              `json:"cell_size_m"`
-	Steps       int                  `json:"steps"`
-	Converged   bool                 `json:"converged"`
+	Version   int     `json:"version"`
+	Engine    string  `json:"engine"`
+	Scene     string  `json:"scene"`
+	Width     int     `json:"width"`
+	Height    int     `json:"height"`
+	CellSize  float64 `json:"cell_size_m"`
+	Steps     int     `json:"steps"`
+	Converged bool    `json:"converged"`
+	// Scheme is how the steps were chosen: "fixed" (dt at every step) or
+	// "adaptive" (longer steps while settling, package settle).
+	Scheme      string               `json:"scheme"`
 	Tolerance   float64              `json:"tolerance_m_per_yr"`
 	MaxHeight   float64              `json:"max_height_m"`
 	MeanHeight  float64              `json:"mean_height_m"`
@@ -31,6 +34,7 @@ type Report struct {
 	WallS       float64              `json:"wall_s"`
 	Params      ReportParams         `json:"params"`
 	StepMs      []float64            `json:"step_ms"`
+	DtYr        []float64            `json:"dt_yr"` // each step's time step
 	PhaseMs     map[string][]float64 `json:"phase_ms"`
 	MaxDh       []float64            `json:"max_dh_m"`
 	MaxDh2      []*float64           `json:"max_dh_2step_m"` // max |h(t)-h(t-2)|; null on the first step
@@ -73,7 +77,7 @@ func newReport(j *Job) *Report {
 			Umax: j.Umax, Seed: j.Scene.Seed,
 			Edges: fmt.Sprintf("N=%v S=%v E=%v W=%v", p.Edges.North, p.Edges.South, p.Edges.East, p.Edges.West),
 		},
-		StepMs:  []float64{},
+		StepMs: []float64{}, DtYr: []float64{},
 		PhaseMs: map[string][]float64{},
 		MaxDh:   []float64{}, MaxDh2: []*float64{}, MeanDh: []float64{}, RecvChanged: []float64{}, Lakes: []int{}, Clamped: []int{},
 	}
@@ -102,6 +106,7 @@ func (r *Report) add(st engine.StepStats) {
 	r.Steps = st.Step
 	r.Years = st.Time
 	r.StepMs = append(r.StepMs, ms(st.Total))
+	r.DtYr = append(r.DtYr, st.Dt)
 	for i, name := range engine.PhaseNames {
 		r.PhaseMs[name] = append(r.PhaseMs[name], ms(st.Phase[i]))
 	}

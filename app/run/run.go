@@ -24,6 +24,7 @@ import (
 	"orogen/sim/engine"
 	"orogen/sim/flow"
 	"orogen/sim/grid"
+	"orogen/sim/settle"
 	"orogen/uplifttree"
 	"orogen/viewer"
 )
@@ -36,8 +37,12 @@ type Options struct {
 	Cell           float64
 	Steps          int
 	UntilConverged bool
-	Tolerance      float64 // m/yr
-	Engine         string  // "grid" or "graph"; "" keeps the scene's
+	// FixedDt keeps the time step at dt until convergence; without it an
+	// --until-converged run takes longer steps while the terrain settles
+	// (package settle) and stops at the same test, at the user's dt.
+	FixedDt   bool
+	Tolerance float64 // m/yr
+	Engine    string  // "grid" or "graph"; "" keeps the scene's
 	// Samples is the graph engine's node count (0: DefaultSamples).
 	Samples int
 	// Raster is how a graph run's heightmap (--out) is made from its
@@ -224,6 +229,10 @@ func Prepare(o Options) (*Job, error) {
 		return nil, err
 	}
 	steps := sc.Steps
+	if o.UntilConverged {
+		// The scene's step count is a run's length, not a cap on settling.
+		steps = max(steps, ConvergeCap)
+	}
 	if o.Steps > 0 {
 		steps = o.Steps
 	}
@@ -487,14 +496,28 @@ func loadUplift(sc *scene.Scene, name string, fromCLI bool) (*sim.Field, error) 
 // Run steps the engine, writes the outputs and returns the report. A
 // cancelled ctx stops after the current step; outputs and report are still
 // written for the steps done, and ctx's error is returned with the report.
+//
+// A run --until-converged steps through the adaptive scheme of package
+// settle unless Options.FixedDt (or a refined graph run, whose stages
+// follow the step count) asks for the fixed dt; it stops when a step at the
+// user's dt passes the tolerance, either way.
 func (j *Job) Run(ctx context.Context) (*Report, error) {
 	e := j.Engine
 	desc := "eroding"
 	if j.Scene.UntilConverged {
 		desc = "eroding (until converged)"
 	}
+	sch, err := settle.New(e, settle.Options{Tol: j.Tolerance, Fixed: !j.Adaptive()})
+	if err != nil {
+		return nil, err
+	}
+	defer sch.Finish()
 	bar := NewProgress(j.Opt.Progress, j.Steps, desc)
 	rep := newReport(j)
+	rep.Scheme = "fixed"
+	if j.Adaptive() {
+		rep.Scheme = "adaptive"
+	}
 	start := time.Now()
 	var runErr error
 	for step := 0; step < j.Steps; step++ {
@@ -502,7 +525,7 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 			runErr = err
 			break
 		}
-		st := e.Step()
+		st := sch.Step()
 		if err := e.Err(); err != nil {
 			runErr = err
 			break
@@ -511,8 +534,8 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 		if j.Opt.OnStep != nil {
 			j.Opt.OnStep(st)
 		}
-		bar.Step(fmt.Sprintf("eroding  max|Δh| %.3g m", st.MaxDh))
-		if j.Scene.UntilConverged && e.Converged(j.Tolerance) {
+		bar.Step(fmt.Sprintf("eroding  max|Δh| %.3g m  dt %.3g yr", st.MaxDh, st.Dt))
+		if j.Scene.UntilConverged && sch.Settled() {
 			rep.Converged = true
 			break
 		}
@@ -533,6 +556,15 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 		}
 	}
 	return rep, runErr
+}
+
+// ConvergeCap is the step cap of --until-converged without --steps.
+const ConvergeCap = 100000
+
+// Adaptive reports whether Run takes longer steps while the terrain
+// settles: with --until-converged, unless --fixed-dt or a refined graph.
+func (j *Job) Adaptive() bool {
+	return j.Scene.UntilConverged && !j.Opt.FixedDt && (j.Graph == nil || j.Graph.Refine == 0)
 }
 
 // writeOutputs writes the heightmap, masks and preview the options ask for.

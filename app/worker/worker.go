@@ -9,6 +9,7 @@ import (
 	"orogen/app/engines"
 	"orogen/app/runner"
 	"orogen/sim/engine"
+	"orogen/sim/settle"
 )
 
 // Command is a command of the worker's own: SetParams, SetUplift, Reset
@@ -55,7 +56,7 @@ func (SetParams) Coalescing() {}
 func (SetUplift) Coalescing() {}
 
 // ConvergedTol is the rate below which Frame.Converged holds, m/yr.
-const ConvergedTol = 1e-6
+const ConvergedTol = settle.DefaultTol
 
 // MaxHistory bounds Frame.History.
 const MaxHistory = 4096
@@ -79,10 +80,21 @@ type Sample struct {
 type Frame struct {
 	runner.State
 
-	Snap      *engine.Snapshot // never nil; shared, read-only
-	Engine    engine.Kind      // the engine's kind
-	Nodes     int              // the engine's node count (cells, or graph nodes)
-	Converged bool             // the last step changed no height faster than ConvergedTol
+	Snap   *engine.Snapshot // never nil; shared, read-only
+	Engine engine.Kind      // the engine's kind
+	Nodes  int              // the engine's node count (cells, or graph nodes)
+	// Converged: the terrain has settled; the last step, at the user's
+	// dt, changed no height faster than ConvergedTol. The worker steps
+	// with adaptive time steps (package settle) until then.
+	Converged bool
+	// SettleSteps and SettleTime are the steps and the stepping time it
+	// took to settle since the terrain, uplift or parameters last changed
+	// (0 while not settled).
+	SettleSteps int
+	SettleTime  time.Duration
+	// Dt is the time step of the last step, years: the user's, or longer
+	// while the terrain settles.
+	Dt float64
 
 	StepMs  float64                   // wall time of the last step, all phases
 	PhaseMs [engine.NumPhases]float64 // wall time of each phase of the last step
@@ -116,7 +128,8 @@ func New(spec engines.Spec, o runner.Options) (*Worker, error) {
 // the worker keeps about it. Only the runner's goroutine calls it.
 type driver struct {
 	e          engine.Engine
-	spec       engines.Spec // the engine's, for SetHeights: kind, size, uplift, noise, seed (Init dropped; Params from e)
+	sch        *settle.Scheme // steps e
+	spec       engines.Spec   // the engine's, for SetHeights: kind, size, uplift, noise, seed (Init dropped; Params from e)
 	conv       bool
 	paramsStep int // engine step count when the parameters were last set
 	last       engine.StepStats
@@ -135,27 +148,29 @@ type driver struct {
 }
 
 func newDriver(spec engines.Spec) (*driver, error) {
-	e, err := engines.New(spec)
-	if err != nil {
+	d := &driver{}
+	if err := d.rebuild(spec); err != nil {
 		return nil, err
 	}
-	spec.Init = nil
-	return &driver{e: e, spec: spec, stale: true}, nil
+	return d, nil
 }
 
 // Apply applies one of the worker's commands.
 func (d *driver) Apply(c Command) (runner.Effect, error) {
 	switch c := c.(type) {
 	case SetParams:
-		if err := d.e.SetParams(c.P); err != nil {
+		if err := d.sch.SetParams(c.P); err != nil {
 			return 0, err
 		}
 		d.paramsStep = d.e.Stats().Step
+		d.conv = false
 	case SetUplift:
 		if err := d.e.SetUplift(c.U); err != nil {
 			return 0, err
 		}
 		d.spec.Up = c.U
+		d.sch.Restart()
+		d.conv = false
 	case Reset:
 		if err := d.rebuild(c.Spec); err != nil {
 			return 0, fmt.Errorf("worker: reset: %w", err)
@@ -166,7 +181,7 @@ func (d *driver) Apply(c Command) (runner.Effect, error) {
 			return 0, errors.New("worker: SetHeights without heights")
 		}
 		spec := d.spec
-		spec.Params = d.e.Params()
+		spec.Params = d.sch.Params()
 		spec.Init = c.H
 		if err := d.rebuild(spec); err != nil {
 			return 0, fmt.Errorf("worker: import heights: %w", err)
@@ -183,8 +198,12 @@ func (d *driver) rebuild(spec engines.Spec) error {
 	if err != nil {
 		return err
 	}
+	sch, err := settle.New(e, settle.Options{Tol: ConvergedTol})
+	if err != nil {
+		return err
+	}
 	spec.Init = nil
-	d.e, d.spec = e, spec
+	d.e, d.sch, d.spec = e, sch, spec
 	d.broken, d.conv, d.last, d.paramsStep = false, false, engine.StepStats{}, 0
 	d.hist.reset()
 	d.stale = true
@@ -195,12 +214,12 @@ func (d *driver) rebuild(spec engines.Spec) error {
 // Step runs one engine step and records it.
 func (d *driver) Step() error {
 	d.stale = true
-	st := stepEngine(d.e)
+	st := stepEngine(d.sch)
 	d.record(st)
 	if err := d.e.Err(); err != nil {
 		return err
 	}
-	d.conv = d.e.Converged(ConvergedTol)
+	d.conv = d.sch.Settled()
 	d.hist.add(Sample{Step: st.Step, TimeYr: st.Time, MaxDhM: st.MaxDh, MaxHeightM: d.top.of(d.e.Heights())})
 	return nil
 }
@@ -212,7 +231,7 @@ func (d *driver) record(st engine.StepStats) {
 }
 
 // stepEngine steps the engine; tests replace it to make a step panic.
-var stepEngine = engine.Engine.Step
+var stepEngine = (*settle.Scheme).Step
 
 // Panicked marks the engine broken: it is never snapshotted again, the
 // frames keep the last snapshot, until a Reset or SetHeights replaces it.
@@ -227,6 +246,7 @@ func (d *driver) Panicked(v any) error {
 func (d *driver) Frame(s runner.State) *Frame {
 	if d.stale && !d.broken {
 		d.snap = d.e.Snapshot()
+		d.snap.Param = d.sch.Params() // the user's, not a settling step's dt
 		d.stale = false
 	}
 	f := &Frame{
@@ -235,10 +255,12 @@ func (d *driver) Frame(s runner.State) *Frame {
 		Engine:     d.spec.Kind,
 		Nodes:      len(d.e.Heights()),
 		Converged:  d.conv,
+		Dt:         d.last.Dt,
 		StepMs:     ms(d.last.Total),
 		History:    d.hist.view(),
 		ParamsStep: d.paramsStep,
 	}
+	f.SettleSteps, f.SettleTime = d.sch.SettledAfter()
 	for i, t := range d.last.Phase {
 		f.PhaseMs[i] = ms(t)
 	}

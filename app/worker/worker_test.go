@@ -13,6 +13,7 @@ import (
 	"orogen/app/runner"
 	"orogen/sim/engine"
 	"orogen/sim/flow"
+	"orogen/sim/settle"
 	"orogen/sim/simtest"
 	"orogen/sim/talus"
 )
@@ -335,7 +336,7 @@ func TestEngineErrorPauses(t *testing.T) {
 				// first, and start registers its Close after this).
 				old := stepEngine
 				t.Cleanup(func() { stepEngine = old })
-				stepEngine = func(e engine.Engine) engine.StepStats {
+				stepEngine = func(e *settle.Scheme) engine.StepStats {
 					if e.Params().Kappa == panicKappa {
 						panic("a solver overflowed")
 					}
@@ -496,14 +497,20 @@ func TestDeterministic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.SetParams(p1)
+	// The worker steps through the adaptive scheme.
+	sch, err := settle.New(e, settle.Options{Tol: ConvergedTol})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sch.SetParams(p1)
 	for range 4 {
-		e.Step()
+		sch.Step()
 	}
 	e.SetUplift(u3)
-	e.SetParams(p2)
+	sch.Restart()
+	sch.SetParams(p2)
 	for range 3 {
-		e.Step()
+		sch.Step()
 	}
 	want := e.Heights()
 	for i, h := range got {

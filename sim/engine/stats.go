@@ -38,8 +38,11 @@ func (p Phase) String() string {
 // the rest zero (the hydraulic engine has no drainage: Lakes, Clamped and
 // RecvChanged stay 0, and its phases are its own, see sim/hydro).
 type StepStats struct {
-	Step  int     // steps done so far, this one included
-	Time  float64 // simulated time so far: years (seconds for Hydro)
+	Step int     // steps done so far, this one included
+	Time float64 // simulated time so far: years (seconds for Hydro)
+	// Dt is the step's time step (years), set by whoever chose it: the
+	// engine's Params.Dt, or an adaptive scheme's (package settle).
+	Dt    float64
 	MaxDh float64 // max |Δh| over the step, metres
 	// MaxDh2 is max |h(t) - h(t-2)|, metres: the change over two steps,
 	// which vanishes when a few cells only alternate between two states

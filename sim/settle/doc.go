@@ -1,0 +1,35 @@
+// Package settle brings a stream-power engine to its steady state in a
+// fraction of the steps a fixed time step needs, and says when it is there.
+//
+// The implicit stream-power solve (Cordonnier et al. 2016, eq. 2) is stable
+// for any dt, and its fixed point does not depend on dt: for fixed receivers
+// a node is at rest when k A^m (h_i − h_j)/d_ij = u, whatever the step. So
+// once the drainage network has organized, a long step lands the terrain
+// near the steady state of its current receivers in one go, and what is
+// left is the slow settling of divides and channel heads, which the long
+// step also speeds up. The talus limit keeps the same property (its rest
+// state does not depend on dt), and lakes are routed through their passes
+// whatever the step. Hillslope diffusion does not: the engines apply it
+// split from the stream power (Lie splitting), so with κ > 0 the scheme
+// keeps the user's dt (see Scheme.grows).
+//
+// A Scheme drives an engine.Engine through three regimes:
+//
+//	organize  the user's dt (the base) while more than Calm of the
+//	          receivers change per step: the network forms exactly as with
+//	          a fixed step, so the settled terrain has the same rivers
+//	grow      dt doubles (Grow) after each calm step, up to MaxFactor·base
+//	confirm   when a long step changes no height by more than tol·base
+//	          (what one base step may change at convergence), one step at
+//	          the base dt: if it converges (engine.Engine.Converged(tol)),
+//	          the terrain has settled; if not, growing resumes
+//
+// Settled is only ever true after a step at the user's dt that passes the
+// user's tolerance: the same test a fixed-step run stops on. A new uplift,
+// new parameters or new heights (Restart) go back to the base dt.
+//
+// The rest state is the same, but which rest state the terrain reaches
+// depends on the network its transient built; the organize regime keeps
+// that transient. The tests compare settled terrains with fixed-step runs to
+// convergence: maximum and mean height, Hack's exponent, drainage, divides.
+package settle

@@ -1,0 +1,148 @@
+package settle
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"orogen/sim/engine"
+)
+
+// fake is an engine whose steps report what the test scripts: the
+// receivers changed and the height change of each step, and whether a
+// step at the dt it was given converged.
+type fake struct {
+	engine.Engine // nil: only the methods below are called
+	p             engine.Params
+	maxDt         float64 // SetParams refuses a longer dt
+	script        []engine.StepStats
+	dts           []float64
+	step          int
+}
+
+func (f *fake) Params() engine.Params { return f.p }
+func (f *fake) SetParams(p engine.Params) error {
+	if p.Dt > f.maxDt {
+		return errors.New("too long")
+	}
+	f.p = p
+	return nil
+}
+func (f *fake) Err() error { return nil }
+func (f *fake) Step() engine.StepStats {
+	st := f.script[min(f.step, len(f.script)-1)]
+	f.step++
+	st.Step = f.step
+	f.dts = append(f.dts, f.p.Dt)
+	return st
+}
+func (f *fake) Converged(tol float64) bool {
+	st := f.script[min(f.step-1, len(f.script)-1)]
+	return st.MaxDh/f.p.Dt < tol
+}
+
+func TestSchemeRegimes(t *testing.T) {
+	const base = 100.0
+	busy := engine.StepStats{RecvChanged: 0.5, MaxDh: 50, MaxDh2: math.NaN()}
+	calm := engine.StepStats{RecvChanged: 0.01, MaxDh: 50, MaxDh2: math.NaN()}
+	still := engine.StepStats{MaxDh: 1e-6, MaxDh2: math.NaN()} // below tol·base = 1e-4
+	f := &fake{p: engine.Params{Dt: base}, maxDt: 1000, script: []engine.StepStats{
+		busy, busy, calm, calm, calm, calm, calm, still, calm, calm, still, still,
+	}}
+	s, err := New(f, Options{Tol: 1e-6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 12 {
+		s.Step()
+		if s.Settled() {
+			break
+		}
+	}
+	// organize (base while busy), grow ×2 per calm step up to the engine's
+	// limit (1600 refused: halved to 800), confirm at base after a still
+	// step, which is not converged (calm: grows again), confirms again and
+	// settles.
+	want := []float64{100, 100, 100, 200, 400, 800, 800, 800, 100, 200, 400, 100}
+	if len(f.dts) != len(want) {
+		t.Fatalf("dts %v; want %v", f.dts, want)
+	}
+	for i := range want {
+		if f.dts[i] != want[i] {
+			t.Fatalf("dts %v; want %v", f.dts, want)
+		}
+	}
+	if !s.Settled() {
+		t.Fatal("not settled after a still step at the base dt")
+	}
+	if n, _ := s.SettledAfter(); n != 12 {
+		t.Fatalf("settled after %d steps; want 12", n)
+	}
+	s.Step()
+	if f.dts[len(f.dts)-1] != base || !s.Settled() {
+		t.Fatal("a settled scheme must stay at the base dt")
+	}
+	s.Restart()
+	if s.Settled() || s.Dt() != base || s.Steps() != 0 {
+		t.Fatalf("after Restart: settled %v, dt %g, steps %d", s.Settled(), s.Dt(), s.Steps())
+	}
+}
+
+func TestSchemeFixedAndDiffusion(t *testing.T) {
+	calm := engine.StepStats{RecvChanged: 0.01, MaxDh: 50, MaxDh2: math.NaN()}
+	for _, tc := range []struct {
+		name  string
+		o     Options
+		kappa float64
+	}{{"fixed", Options{Fixed: true}, 0}, {"diffusion", Options{}, 1}} {
+		f := &fake{p: engine.Params{Dt: 100, Kappa: tc.kappa}, maxDt: 1e9, script: []engine.StepStats{calm}}
+		s, err := New(f, tc.o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 10 {
+			if st := s.Step(); st.Dt != 100 {
+				t.Fatalf("%s: a step of %g; want the base 100", tc.name, st.Dt)
+			}
+		}
+	}
+}
+
+func TestSchemeSetParamsAndFinish(t *testing.T) {
+	calm := engine.StepStats{RecvChanged: 0.01, MaxDh: 50, MaxDh2: math.NaN()}
+	f := &fake{p: engine.Params{Dt: 100}, maxDt: 1e9, script: []engine.StepStats{calm}}
+	s, _ := New(f, Options{})
+	for range 5 {
+		s.Step()
+	}
+	if f.p.Dt <= 100 {
+		t.Fatalf("dt %g after 5 calm steps; want it grown", f.p.Dt)
+	}
+	if err := s.SetParams(engine.Params{Dt: 2e9}); err == nil {
+		t.Fatal("the engine refused dt 2e9; SetParams must say so")
+	}
+	if f.p.Dt != 100 || s.Params().Dt != 100 {
+		t.Fatalf("after a refused SetParams: engine dt %g, base %g; want 100", f.p.Dt, s.Params().Dt)
+	}
+	if err := s.SetParams(engine.Params{Dt: 50}); err != nil || s.Dt() != 50 {
+		t.Fatalf("SetParams dt 50: %v, next dt %g", err, s.Dt())
+	}
+	s.Step()
+	s.Step()
+	s.Finish()
+	if f.p.Dt != 50 {
+		t.Fatalf("Finish left dt %g in the engine; want the base 50", f.p.Dt)
+	}
+}
+
+func TestOptionsRefused(t *testing.T) {
+	f := &fake{p: engine.Params{Dt: 100}, maxDt: 1e9}
+	for _, o := range []Options{
+		{Tol: -1}, {Tol: math.NaN()}, {Tol: math.Inf(1)}, {Calm: 2}, {Calm: -0.1},
+		{Grow: 1}, {Grow: 100}, {MaxFactor: 0.5}, {MaxFactor: math.NaN()},
+	} {
+		if _, err := New(f, o); err == nil {
+			t.Errorf("options %+v accepted", o)
+		}
+	}
+}
