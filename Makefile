@@ -60,8 +60,11 @@ fuzz:
 		done; \
 	done
 
+# Every benchmark; BenchmarkConverge (seconds to steady state) runs once
+# per size, the others calibrate themselves.
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./...
+	$(GO) test -run '^$$' -bench Converge -benchtime 1x ./app/run/
+	$(GO) test -run '^$$' -bench . -skip Converge -benchmem -timeout 60m ./...
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

@@ -116,11 +116,8 @@ func (a *App) simulationWindow() {
 		a.maxH, a.meanH = heightStats(s.Height)
 	}
 	maxH, meanH := a.maxH, a.meanH
-	conv := ""
-	if f.Converged {
-		conv = "   steady state"
-	}
-	imgui.TextUnformatted(fmt.Sprintf("max height %.0f m   mean %.0f m   max |dh| %.3g m%s", maxH, meanH, s.Stats.MaxDh, conv))
+	imgui.TextUnformatted(fmt.Sprintf("max height %.0f m   mean %.0f m   max |dh| %.3g m", maxH, meanH, s.Stats.MaxDh))
+	imgui.TextUnformatted(settleLine(f))
 	imgui.TextUnformatted(fmt.Sprintf("lakes %d   talus-clamped %d   %d×%d cells", s.Stats.Lakes, s.Stats.Clamped, s.W, s.H))
 
 	if sliderF64("engine share", &a.duty, 0.3, 1, false, "%.2f",
@@ -206,6 +203,18 @@ func (a *App) setEngine(k engine.Kind, samples int) {
 	if err := a.s.SetEngine(k, samples); err != nil {
 		a.showError("Engine", err)
 	}
+}
+
+// settleLine says whether the terrain has settled and how long it took,
+// or the time step it is taking meanwhile.
+func settleLine(f *worker.Frame) string {
+	if f.Converged {
+		return fmt.Sprintf("settled in %.1f s (%d steps)", f.SettleTime.Seconds(), f.SettleSteps)
+	}
+	if f.Dt > 0 && f.Dt != f.Snap.Param.Dt {
+		return fmt.Sprintf("settling: steps of %.3g yr (%.0f× dt)", f.Dt, f.Dt/f.Snap.Param.Dt)
+	}
+	return "settling"
 }
 
 func heightStats(h []float32) (maxH, mean float64) {

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"testing"
@@ -57,5 +58,37 @@ func benchmarkStep(b *testing.B, n int) {
 func BenchmarkStep(b *testing.B) {
 	for _, n := range []int{256, 512, 1024, 2048} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) { benchmarkStep(b, n) })
+	}
+}
+
+// BenchmarkConverge times `orogen run --scene default --until-converged`
+// (the adaptive scheme of package settle) from a flat start to steady
+// state at 512² and 1024², reporting seconds and steps to settle; the
+// fixed-dt runs are the reference (957 steps, 6.3 s at 512²; 2 351 steps,
+// 63 s at 1024² on the 2-core machine). Run it with -benchtime 1x.
+func BenchmarkConverge(b *testing.B) {
+	for _, n := range []int{512, 1024} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			var steps, secs float64
+			for range b.N {
+				b.StopTimer()
+				j, err := Prepare(Options{Scene: "default", Size: n, UntilConverged: true})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				rep, err := j.Run(context.Background())
+				if err != nil {
+					b.Fatal(err)
+				}
+				if !rep.Converged {
+					b.Fatalf("%d²: not converged after %d steps", n, rep.Steps)
+				}
+				steps += float64(rep.Steps)
+				secs += rep.WallS
+			}
+			b.ReportMetric(steps/float64(b.N), "steps")
+			b.ReportMetric(secs/float64(b.N), "s-to-settle")
+		})
 	}
 }
