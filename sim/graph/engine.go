@@ -50,15 +50,25 @@ type Engine struct {
 	prevRec   []int32
 	area      []float64 // drainage area, node order
 
-	// Stream trees.
-	donOff, don []int32
-	stack       []int32 // breadth-first from the roots: receivers first
-	basin       []int32 // root of each node's stream tree (before carving)
-	pos         []int32 // position of each node in stack
+	// Stream trees (order.go).
+	don        []int32   // donors of node i: don[NbrOff[i] : NbrOff[i]+ndon[i]], ascending
+	ndon       []int32   // number of donors of each node
+	roots      []int32   // the roots, ascending
+	blockRoots [][]int32 // per node block: its roots
+	blockLinks []int64   // per node block: its donor links
+	bufs       [][]int32 // per worker: the trees it listed, each breadth-first
+	segW       []int32   // per root: the worker whose buffer holds its tree
+	segOff     []int32   // per root: the tree's offset in that buffer
+	treeOff    []int32   // stack[treeOff[t]:treeOff[t+1]] is the tree of roots[t]
+	sizes      []int32   // per root: its tree's size, scratch of chunks
+	stack      []int32   // the trees in root order, each breadth-first: receivers first
+	basin      []int32   // root of each node's stream tree (before carving)
+	pos        []int32   // position of each node in stack
 
 	// Lakes.
 	lakeOf []int32 // lake of each node: 0 for outlet trees, 1..M for pits
 	edges  []passEdge
+	bedges [][]passEdge // per node block: its candidate passes
 	adjOff []int32
 	adj    []int32
 	inTree []bool
@@ -87,6 +97,7 @@ type Engine struct {
 
 	blockDh, blockMx []float64
 	blockCh          []int64
+	clamped          []int // per chunk: nodes the talus limit lowered
 
 	// The lakes' water budget (Params.Rain > 0 or a rain map).
 	wat     *water.Model
@@ -177,8 +188,6 @@ func New(c Config) (*Engine, error) {
 			}
 		}
 	}
-	e.donOff = make([]int32, n+1)
-	e.don = make([]int32, n)
 	e.stack = make([]int32, 0, n)
 	e.basin = make([]int32, n)
 	e.pos = make([]int32, n)
@@ -306,40 +315,59 @@ func (e *Engine) Step() engine.StepStats {
 	copy(e.prev, e.hgt)
 	e.route()
 	lap(engine.PhaseRouting)
-	e.order()
+	e.trees()
 	lap(engine.PhaseStack)
 	e.connectLakes()
-	e.order()
+	if e.lakes > 0 {
+		e.trees() // the carved receivers: the outlets are the only roots
+	}
 	lap(engine.PhaseLakes)
+	e.assemble()
+	lap(engine.PhaseStack)
 	e.layout()
 	lap(engine.PhaseLayout)
-	e.accumulate()
+	// From here on, chunks of whole trees run concurrently: a node's
+	// result depends only on its tree, so not on the chunks.
+	chunks := e.chunks(parallel.Workers())
+	nc := len(chunks) - 1
+	e.accumulate(chunks)
 	lap(engine.PhaseArea)
 	var us []float32
 	if e.up != nil {
 		us = e.us
 	}
-	spl.Erode(e.hs, e.rp, e.ds, e.as, us, 0, e.m.N, spl.Params{K: e.p.K, M: e.p.M, N: e.p.N, Dt: e.p.Dt})
+	sp := spl.Params{K: e.p.K, M: e.p.M, N: e.p.N, Dt: e.p.Dt}
+	parallel.Do(nc, func(c int) {
+		spl.Erode(e.hs, e.rp, e.ds, e.as, us, chunks[c], chunks[c+1], sp)
+	})
 	lap(engine.PhaseErosion)
 	if e.p.Kappa > 0 {
 		// Diffusion works in node order: through hgt and back.
-		for k, i := range e.stack {
-			e.hgt[i] = e.hs[k]
-		}
+		e.unstack(e.hgt, e.hs)
 		e.diffuse(e.hgt, e.p.Kappa*e.p.Dt)
-		for k, i := range e.stack {
-			e.hs[k] = e.hgt[i]
-		}
+		parallel.Blocks(e.m.N, stackBlock, func(_, lo, hi int) {
+			for k, i := range e.stack[lo:hi] {
+				e.hs[lo+k] = e.hgt[i]
+			}
+		})
 	}
 	lap(engine.PhaseHillslope)
 	if e.p.Talus.Mode != talus.ModeOff {
-		st.Clamped = e.lim.ClampOrdered(e.hs, e.rp, e.ds, e.cs, 0, e.m.N)
+		e.clamped = sim.Resize(e.clamped, nc)
+		parallel.Do(nc, func(c int) {
+			e.clamped[c] = e.lim.ClampOrdered(e.hs, e.rp, e.ds, e.cs, chunks[c], chunks[c+1])
+		})
+		for _, v := range e.clamped {
+			st.Clamped += v
+		}
 	}
 	lap(engine.PhaseTalus)
-	for k, i := range e.stack {
-		e.hgt[i] = e.hs[k]
-		e.area[i] = e.as[k]
-	}
+	e.unstack(e.hgt, e.hs)
+	parallel.Blocks(e.m.N, stackBlock, func(_, lo, hi int) {
+		for k, i := range e.stack[lo:hi] {
+			e.area[i] = e.as[lo+k]
+		}
+	})
 	lap(engine.PhaseLayout)
 	e.measure(&st)
 	if math.IsNaN(st.MeanDh) || math.IsInf(st.MeanDh, 0) {
@@ -393,51 +421,6 @@ func (e *Engine) route() {
 	})
 }
 
-// order builds the donor lists of e.rec and the breadth-first stack from
-// the roots (Cordonnier et al. 2016, §5: "a breadth first traversal of the
-// tree, storing each node in parsing order"), and labels each node with its
-// tree's root.
-func (e *Engine) order() {
-	n := e.m.N
-	off := e.donOff
-	clear(off)
-	for i, r := range e.rec {
-		if int(r) != i {
-			off[r+1]++
-		}
-	}
-	for i := 1; i <= n; i++ {
-		off[i] += off[i-1]
-	}
-	fill := e.pos // borrowed as a cursor; layout rewrites it
-	copy(fill, off[:n])
-	for i, r := range e.rec {
-		if int(r) != i {
-			e.don[fill[r]] = int32(i)
-			fill[r]++
-		}
-	}
-	st := e.stack[:0]
-	for i, r := range e.rec {
-		if int(r) == i {
-			st = append(st, int32(i))
-			e.basin[i] = int32(i)
-		}
-	}
-	for k := 0; k < len(st); k++ {
-		i := st[k]
-		b := e.basin[i]
-		for _, d := range e.don[off[i]:off[i+1]] {
-			e.basin[d] = b
-			st = append(st, d)
-		}
-	}
-	if len(st) != n {
-		panic("graph: receivers form a cycle")
-	}
-	e.stack = st
-}
-
 // connectLakes joins every pit (a root that is not an outlet) to the tree
 // of outlets through its lowest passes (Cordonnier et al. 2016, §4.3): the
 // trees are lakes of the super graph G_L (all outlet trees are its node 0),
@@ -450,10 +433,7 @@ func (e *Engine) connectLakes() {
 	m, h := e.m, e.hgt
 	// Number the lakes: outlet trees are 0, pits 1..M in root order.
 	nl := int32(1)
-	for _, i := range e.stack {
-		if int(e.basin[i]) != int(i) {
-			break // roots come first in the stack
-		}
+	for _, i := range e.roots {
 		if m.Outlet[i] {
 			e.lakeOf[i] = 0
 		} else {
@@ -468,24 +448,36 @@ func (e *Engine) connectLakes() {
 		e.lkNode = e.lkNode[:0]
 		return
 	}
-	for _, i := range e.stack {
-		e.lakeOf[i] = e.lakeOf[e.basin[i]]
-	}
-	// Candidate passes: every edge between two lakes, seen from its lower
-	// index end.
-	e.edges = e.edges[:0]
-	for i := 0; i < m.N; i++ {
-		a := e.lakeOf[i]
-		for _, j := range m.Nbr[m.NbrOff[i]:m.NbrOff[i+1]] {
-			if int(j) <= i {
-				continue
+	parallel.Blocks(m.N, measureBlock, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if b := e.basin[i]; int(b) != i {
+				e.lakeOf[i] = e.lakeOf[b]
 			}
-			b := e.lakeOf[j]
-			if a == b {
-				continue
-			}
-			e.edges = append(e.edges, passEdge{a: a, b: b, ca: int32(i), cb: j, w: max(h[i], h[j])})
 		}
+	})
+	// Candidate passes: every edge between two lakes, seen from its lower
+	// index end, listed per block of nodes and joined in block order.
+	e.bedges = sim.Resize(e.bedges, parallel.NumBlocks(m.N, measureBlock))
+	parallel.Blocks(m.N, measureBlock, func(bk, lo, hi int) {
+		ed := e.bedges[bk][:0]
+		for i := lo; i < hi; i++ {
+			a := e.lakeOf[i]
+			for _, j := range m.Nbr[m.NbrOff[i]:m.NbrOff[i+1]] {
+				if int(j) <= i {
+					continue
+				}
+				b := e.lakeOf[j]
+				if a == b {
+					continue
+				}
+				ed = append(ed, passEdge{a: a, b: b, ca: int32(i), cb: j, w: max(h[i], h[j])})
+			}
+		}
+		e.bedges[bk] = ed
+	})
+	e.edges = e.edges[:0]
+	for _, ed := range e.bedges {
+		e.edges = append(e.edges, ed...)
 	}
 	// Adjacency of G_L in CSR form.
 	e.adjOff = sim.Resize(e.adjOff, int(nl)+1)
@@ -643,36 +635,50 @@ func (e *Engine) carve(from, to int32) {
 // and talus cells into drainage order.
 func (e *Engine) layout() {
 	m := e.m
-	for k, i := range e.stack {
-		e.pos[i] = int32(k)
-	}
-	for k, i := range e.stack {
-		r := e.rec[i]
-		e.rp[k] = e.pos[r]
-		if r == i {
-			e.ds[k] = 0
-		} else {
-			e.ds[k] = float32(m.Dist(int(i), int(r)))
+	parallel.Blocks(m.N, stackBlock, func(_, lo, hi int) {
+		for k := lo; k < hi; k++ {
+			i := e.stack[k]
+			r := e.rec[i]
+			e.rp[k] = e.pos[r]
+			if r == i {
+				e.ds[k] = 0
+			} else {
+				e.ds[k] = float32(m.Dist(int(i), int(r)))
+			}
+			e.hs[k] = e.hgt[i]
+			e.as[k] = m.Area[i]
+			e.cs[k] = e.tcell[i]
 		}
-		e.hs[k] = e.hgt[i]
-		e.as[k] = m.Area[i]
-		e.cs[k] = e.tcell[i]
-	}
-	if e.up != nil {
-		for k, i := range e.stack {
-			e.us[k] = e.up[i]
+		if e.up != nil {
+			for k := lo; k < hi; k++ {
+				e.us[k] = e.up[e.stack[k]]
+			}
 		}
-	}
+	})
+}
+
+// unstack copies src, in drainage order, to dst in node order.
+func (e *Engine) unstack(dst, src []float32) {
+	parallel.Blocks(e.m.N, stackBlock, func(_, lo, hi int) {
+		for k, i := range e.stack[lo:hi] {
+			dst[i] = src[lo+k]
+		}
+	})
 }
 
 // accumulate sums the drainage areas from the leaves to the roots, in
-// reverse stack order (Cordonnier et al. 2016, §5, A_k = a_k + Σ A_children).
-func (e *Engine) accumulate() {
-	for k := len(e.stack) - 1; k > 0; k-- {
-		if r := e.rp[k]; int(r) != k {
-			e.as[r] += e.as[k]
+// reverse stack order (Cordonnier et al. 2016, §5, A_k = a_k + Σ A_children),
+// each chunk of whole trees on its own: a node's sum takes its donors in
+// the same order whatever the chunks.
+func (e *Engine) accumulate(chunks []int) {
+	parallel.Do(len(chunks)-1, func(c int) {
+		lo := chunks[c]
+		for k := chunks[c+1] - 1; k >= lo; k-- {
+			if r := e.rp[k]; int(r) != k {
+				e.as[r] += e.as[k]
+			}
 		}
-	}
+	})
 }
 
 // measure fills the height and receiver change statistics, with partial
