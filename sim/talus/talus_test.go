@@ -468,3 +468,45 @@ func TestClampOrderedMatchesClamp(t *testing.T) {
 		}
 	}
 }
+
+func TestClampOrderedToMatchesInPlace(t *testing.T) {
+	// ClampOrderedTo into a separate slice, range by range in arbitrary
+	// cuts, must give the bits of ClampOrdered in place over the whole
+	// order and leave its input alone (the grid engine's erosion of later
+	// ranges still reads the unlimited heights).
+	tr := newTree(70, 60, 30, 8)
+	pos := make([]int32, len(tr.order))
+	for k, i := range tr.order {
+		pos[i] = int32(k)
+	}
+	for _, m := range slices.Concat(models, []Model{{Mode: ModeOff}}) {
+		l := m.Limiter(tr.w, tr.h, tr.cell)
+		h := heights(tr.w*tr.h, 6)
+		n := len(h)
+		hs, rp, ds, cell := make([]float32, n), make([]int32, n), make([]float32, n), make([]int32, n)
+		for k, i := range tr.order {
+			hs[k], rp[k], ds[k], cell[k] = h[i], pos[tr.rec[i]], tr.dist[i], i
+		}
+		src := slices.Clone(hs)
+		want := 0
+		if m.Mode != ModeOff {
+			want = l.ClampOrdered(hs, rp, ds, cell, 0, n)
+		}
+		dst := make([]float32, n)
+		got := 0
+		for _, cut := range [][2]int{{0, 1}, {1, 100}, {100, 101}, {101, 2000}, {2000, n}} {
+			got += l.ClampOrderedTo(dst, src, rp, ds, cell, cut[0], cut[1])
+		}
+		if got != want {
+			t.Errorf("%+v: ClampOrderedTo lowered %d nodes; want %d as ClampOrdered", m, got, want)
+		}
+		for k := range dst {
+			if math.Float32bits(dst[k]) != math.Float32bits(hs[k]) {
+				t.Fatalf("%+v: position %d got %v from ClampOrderedTo; want %v as in place", m, k, dst[k], hs[k])
+			}
+			if src[k] != h[tr.order[k]] {
+				t.Fatalf("%+v: position %d: ClampOrderedTo wrote its input", m, k)
+			}
+		}
+	}
+}
