@@ -103,15 +103,6 @@ type Graph struct {
 	pars   [][]int32    // per worker: each entry's receiver, as a position in its tree
 	lanes  [][8]dfsLane // per worker: the walks in progress
 	rowTmp [][]int32    // per row block roots
-	rowChg [][]int32    // per row block: cells whose donor mask changed
-
-	// Reuse of the last order (see Order). assembled says Stack, Pos,
-	// RecPos and Label describe the last Order's donor masks; dirty and
-	// segStart are bit sets over positions of that Stack.
-	assembled bool
-	noReuse   bool // tests: always list every tree in full
-	dirty     []uint32
-	segStart  []uint32
 
 	node     []int32      // per root: 0 for outlets, 1..P for pits
 	pits     []int32      // per pit node p (1-based, pits[p-1]): its root number
@@ -396,36 +387,16 @@ func (g *Graph) routeEdgeCell(h []float32, x, y int) {
 
 // Order builds donor masks, finds the roots (outlets and pits) and lists each
 // root's tree by depth-first search.
-//
-// After a full Update, Order reuses the last listing where it can: a cell
-// none of whose upstream cells (itself included) changed its donor mask
-// drains the same cells as before, and a depth-first listing of them is the
-// same run of cells in the same order. Such a run is copied from the last
-// Stack (with its receiver positions and, when the tree's number moved,
-// its labels) instead of walked; only the cells upstream of a changed mask
-// are walked again, and so are the paths the last ConnectLakes carved,
-// which are out of depth-first order in Stack. The listing is the one a
-// walk of every tree gives, bit for bit.
 func (g *Graph) Order() {
 	w, hgt := g.W, g.H
-	reuse := g.assembled && !g.noReuse
-	g.assembled = false
-	if reuse {
-		g.markSegments()
-	}
 	nb := parallel.NumBlocks(hgt, rowBlock)
 	if len(g.rowTmp) < nb {
 		g.rowTmp = make([][]int32, nb)
-		g.rowChg = make([][]int32, nb)
 	}
 	parallel.Blocks(hgt, rowBlock, func(b, y0, y1 int) {
 		roots := g.rowTmp[b][:0]
-		var chg []int32
-		if reuse {
-			chg = g.rowChg[b][:0]
-		}
 		for y := y0; y < y1; y++ {
-			chg = g.donorRow(y, chg, reuse)
+			g.donorRow(y)
 			row := g.dir[y*w : (y+1)*w]
 			for x, d := range row {
 				if d == 8 {
@@ -434,10 +405,6 @@ func (g *Graph) Order() {
 			}
 		}
 		g.rowTmp[b] = roots
-		if reuse {
-			g.rowChg[b] = chg
-			g.markUpstreamOf(chg)
-		}
 	})
 	g.roots = g.roots[:0]
 	for b := 0; b < nb; b++ {
@@ -460,55 +427,8 @@ func (g *Graph) Order() {
 	const rootBlock = 64
 	var next atomic.Int64
 	parallel.Do(min(workers, parallel.NumBlocks(nr, rootBlock)), func(wk int) {
-		g.dfsWorker(wk, &next, rootBlock, reuse)
+		g.dfsWorker(wk, &next, rootBlock)
 	})
-}
-
-// markSegments clears the bit sets of the last Stack, marks the first
-// position of every tree's segment in segStart, and marks dirty the carved
-// path of every lake, which Assemble moved to the front of its basin out
-// of depth-first order. The basin's other cells keep their depth-first
-// order and their depth-first receivers' positions, and the cells upstream
-// of one of them never include a path cell, so their runs can be reused.
-func (g *Graph) markSegments() {
-	words := (len(g.Stack) + 31) / 32
-	g.dirty = sim.Resize(g.dirty, words)
-	g.segStart = sim.Resize(g.segStart, words)
-	clear(g.dirty)
-	clear(g.segStart)
-	for t := range g.roots {
-		d := g.dest[t]
-		g.segStart[d>>5] |= 1 << (d & 31)
-	}
-	for li, lk := range g.Lakes {
-		for p := lk.Start; p < lk.Start+g.pathOff[li+1]-g.pathOff[li]; p++ {
-			g.dirty[p>>5] |= 1 << (p & 31)
-		}
-	}
-}
-
-// markUpstreamOf marks dirty the last Stack's position of each cell in chg
-// and of all cells downstream of it, walking the last RecPos until a
-// position already marked. Row blocks mark concurrently; a walk stops at a
-// mark another walk set, which marks the rest of the way itself, so the
-// marks are the same for any schedule. The walk may cross a carved pass
-// into another basin: that only marks more than needed.
-func (g *Graph) markUpstreamOf(chg []int32) {
-	for _, i := range chg {
-		p := g.Pos[i]
-		for {
-			word, bit := &g.dirty[p>>5], uint32(1)<<(p&31)
-			if atomic.LoadUint32(word)&bit != 0 {
-				break
-			}
-			atomic.OrUint32(word, bit)
-			r := g.RecPos[p]
-			if r == p {
-				break
-			}
-			p = r
-		}
-	}
 }
 
 // dfsLanes is how many trees a worker walks at once. Each step of a
@@ -527,12 +447,7 @@ type dfsLane struct {
 // dfsWorker lists trees of roots it claims in blocks of rootBlock from
 // next, dfsLanes at a time, appending each finished tree to the worker's
 // buffers.
-//
-// With reuse, a popped cell whose last position is not dirty has its run of
-// the last Stack copied: the cells after it whose receivers lie at or after
-// it, up to the next segment, are its upstream cells in depth-first order
-// (see Order).
-func (g *Graph) dfsWorker(wk int, next *atomic.Int64, rootBlock int, reuse bool) {
+func (g *Graph) dfsWorker(wk int, next *atomic.Int64, rootBlock int) {
 	nr := len(g.roots)
 	buf, par := g.bufs[wk][:0], g.pars[wk][:0]
 	lanes := &g.lanes[wk]
@@ -586,12 +501,6 @@ func (g *Graph) dfsWorker(wk int, next *atomic.Int64, rootBlock int, reuse bool)
 			e := l.stk[len(l.stk)-1]
 			l.stk = l.stk[:len(l.stk)-1]
 			i := int32(uint32(e))
-			if reuse {
-				if p := g.Pos[i]; g.dirty[p>>5]&(1<<(p&31)) == 0 {
-					l.buf, l.par = g.copyRun(l.buf, l.par, p, int32(e>>32), int32(l.t))
-					continue
-				}
-			}
 			g.Label[i] = int32(l.t)
 			me := uint64(len(l.buf)) << 32
 			l.buf = append(l.buf, i)
@@ -612,36 +521,11 @@ func (g *Graph) dfsWorker(wk int, next *atomic.Int64, rootBlock int, reuse bool)
 	g.bufs[wk], g.pars[wk] = buf, par
 }
 
-// copyRun appends to buf and par the run of the last Stack that starts at
-// position p (a cell none of whose upstream cells changed) with parent
-// position parent, relabels its cells as tree t when their number moved,
-// and returns the two slices.
-func (g *Graph) copyRun(buf, par []int32, p, parent, t int32) ([]int32, []int32) {
-	st, rp := g.Stack, g.RecPos
-	base := int32(len(buf)) - p
-	q := p + 1
-	for int(q) < len(st) && rp[q] >= p && g.segStart[q>>5]&(1<<(q&31)) == 0 {
-		q++
-	}
-	buf = append(buf, st[p:q]...)
-	par = append(par, parent)
-	for _, r := range rp[p+1 : q] {
-		par = append(par, r+base)
-	}
-	if g.Label[st[p]] != t {
-		for _, i := range st[p:q] {
-			g.Label[i] = t
-		}
-	}
-	return buf, par
-}
-
 // donorRow sets the donor masks of row y from the directions of its
 // neighbours: neighbour k of cell i drains into i when its direction is
 // the opposite of k, (k+4) mod 8. Inner cells are done 8 at a time with
-// byte-wise comparisons in 64-bit words. With track, it appends to chg the
-// cells whose mask changed and returns chg.
-func (g *Graph) donorRow(y int, chg []int32, track bool) []int32 {
+// byte-wise comparisons in 64-bit words.
+func (g *Graph) donorRow(y int) {
 	w, hgt := g.W, g.H
 	row := y * w
 	scalar := func(x int) {
@@ -656,16 +540,13 @@ func (g *Graph) donorRow(y int, chg []int32, track bool) []int32 {
 				m |= 1 << k
 			}
 		}
-		if track && g.donors[i] != m {
-			chg = append(chg, int32(i))
-		}
 		g.donors[i] = m
 	}
 	if y == 0 || y == hgt-1 {
 		for x := 0; x < w; x++ {
 			scalar(x)
 		}
-		return chg
+		return
 	}
 	scalar(0)
 	x := 1
@@ -679,18 +560,9 @@ func (g *Graph) donorRow(y int, chg []int32, track bool) []int32 {
 			z := ^(((e & low7) + low7) | e) & high
 			m |= (z >> 7) << k
 		}
-		dst := g.donors[row+x : row+x+8]
-		if track {
-			for d := binary.LittleEndian.Uint64(dst) ^ m; d != 0; {
-				b := bits.TrailingZeros64(d) / 8
-				chg = append(chg, int32(row+x+b))
-				d &^= 0xff << (8 * b)
-			}
-		}
-		binary.LittleEndian.PutUint64(dst, m)
+		binary.LittleEndian.PutUint64(g.donors[row+x:row+x+8], m)
 	}
 	for ; x < w; x++ {
 		scalar(x)
 	}
-	return chg
 }

@@ -436,7 +436,6 @@ func (g *Graph) Assemble() {
 			g.RecPos[lk.Start] = g.Pos[lk.Outflow]
 		}
 	}
-	g.assembled = true
 }
 
 // OrderedDist sets dst[k], for k in [lo, hi), to the distance from Stack[k]
