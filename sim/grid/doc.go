@@ -9,22 +9,15 @@
 //	stack      donor masks and the depth-first order of every tree
 //	lakes      passes between basins and the tree of basins
 //	           (Cordonnier et al. 2016, §4.3)
-//	area       drainage area, cell area as rain, reverse drainage order
 //	layout     heights and receiver distances copied into drainage order
-//	           (and back at the end), so the next two phases read memory
+//	           (and back at the end), so the next three phases read memory
 //	           sequentially
+//	area       drainage area, cell area as rain, reverse drainage order
 //	erosion    uplift (added in grid order) and the implicit stream power
 //	           solve (package spl, Cordonnier et al. 2016, eq. 2; Newton per
 //	           node for n ≠ 1)
 //	talus      slopes along receivers limited to the talus angle
 //	           (Cordonnier et al. 2016, §5)
-//
-// Layout, erosion, talus and the copy back run block by block of the
-// drainage order, each block through all four while it is in cache; the
-// solve keeps its own output and the limit writes a second array, so every
-// node sees its receiver exactly as if each phase had run over the whole
-// order in turn. Their timings split the pass's wall time in proportion to
-// the time spent in each.
 //
 // The hillslope term comes first (Lie splitting), so the receivers are
 // those of the heights the stream power law erodes and the talus limit,

@@ -45,8 +45,7 @@ type Engine struct {
 	up       []float32
 	area     []float64 // drainage area in grid order, filled on demand
 	areaOK   bool
-	hs       []float32 // heights in drainage order, after erosion
-	hc       []float32 // heights in drainage order, after the talus limit
+	hs       []float32 // heights in drainage order
 	ds       []float32 // receiver distances in drainage order
 	as       []float64 // drainage area in drainage order
 	prevRec  []int32
@@ -59,9 +58,6 @@ type Engine struct {
 	blockMx  []float64
 	blockMx2 []float64
 	blockCh  []int64
-
-	chunkClamped []int              // per chunk of the ordered pass: nodes the talus limit lowered
-	chunkParts   [][3]time.Duration // per chunk: time in layout, erosion, talus
 
 	// The lakes' water budget (Params.Rain > 0 or a rain map).
 	wat     *water.Model
@@ -286,22 +282,42 @@ func (e *Engine) Step() engine.StepStats {
 	}
 	upliftTime := time.Since(mark)
 	mark = time.Now()
-	// Work in drainage order from here, one chunk of whole trees per worker.
+	// Work in drainage order from here: sequential memory access.
 	chunks := g.Chunks(parallel.Workers())
+	nc := len(chunks) - 1
+	parallel.Do(nc, func(c int) {
+		lo, hi := int(chunks[c]), int(chunks[c+1])
+		for k, i := range g.Stack[lo:hi] {
+			e.hs[lo+k] = e.hgt[i]
+		}
+		g.OrderedDist(e.ds, lo, hi)
+	})
+	lap(engine.PhaseLayout)
 	e.as = g.AccumulateStack(e.as, e.cell*e.cell)
 	e.areaOK = false
 	lap(engine.PhaseArea)
-	var parts [3]time.Duration // layout, erosion, talus
-	st.Clamped = e.ordered(chunks, &parts)
-	// The three phases run interleaved, block by block; the pass's wall
-	// time is shared out in proportion to their summed times.
-	wall := time.Since(mark)
-	if sum := parts[0] + parts[1] + parts[2]; sum > 0 {
-		for k, ph := range []engine.Phase{engine.PhaseLayout, engine.PhaseErosion, engine.PhaseTalus} {
-			st.Phase[ph] = time.Duration(float64(wall) * float64(parts[k]) / float64(sum))
+	sp := spl.Params{K: e.p.K, M: e.p.M, N: e.p.N, Dt: e.p.Dt}
+	parallel.Do(nc, func(c int) {
+		spl.Erode(e.hs, g.RecPos, e.ds, e.as, nil, int(chunks[c]), int(chunks[c+1]), sp)
+	})
+	lap(engine.PhaseErosion)
+	st.Phase[engine.PhaseErosion] += upliftTime
+	if e.p.Talus.Mode != talus.ModeOff {
+		clamped := make([]int, nc)
+		parallel.Do(nc, func(c int) {
+			clamped[c] = e.lim.ClampOrdered(e.hs, g.RecPos, e.ds, g.Stack, int(chunks[c]), int(chunks[c+1]))
+		})
+		for _, v := range clamped {
+			st.Clamped += v
 		}
 	}
-	st.Phase[engine.PhaseErosion] += upliftTime
+	lap(engine.PhaseTalus)
+	parallel.Do(nc, func(c int) {
+		for k := chunks[c]; k < chunks[c+1]; k++ {
+			e.hgt[g.Stack[k]] = e.hs[k]
+		}
+	})
+	st.Phase[engine.PhaseLayout] += time.Since(mark)
 
 	e.routed = true
 	e.measure(&st)
@@ -316,71 +332,6 @@ func (e *Engine) Step() engine.StepStats {
 	st.Total = time.Since(t0)
 	e.stats = st
 	return st
-}
-
-// orderedBlock is how many drainage-order positions the ordered pass
-// takes through all its steps at once: the block's slices of the stack,
-// receiver positions, distances, area and heights (28 bytes a node, about
-// 115 KB) stay in the core's cache from the layout to the write-back.
-const orderedBlock = 1 << 12
-
-// ordered runs, for each chunk of trees in parallel, block after block of
-// drainage order: layout (heights gathered from the grid, receiver
-// distances), the stream power solve into e.hs, the talus limit from e.hs
-// into e.hc, and the write-back of the final heights to the grid. Each
-// block's erosion reads its receivers' unlimited heights and its talus
-// limit their limited ones, as if each ran over the whole order in turn,
-// so the heights are those of the phases run one after the other. It adds
-// the time of each part, summed over chunks, to parts and returns the
-// number of nodes the talus limit lowered.
-func (e *Engine) ordered(chunks []int32, parts *[3]time.Duration) int {
-	g := e.g
-	nc := len(chunks) - 1
-	e.hc = sim.Resize(e.hc, len(e.hs))
-	e.chunkClamped = sim.Resize(e.chunkClamped, nc)
-	e.chunkParts = sim.Resize(e.chunkParts, nc)
-	talusOn := e.p.Talus.Mode != talus.ModeOff
-	sp := spl.Params{K: e.p.K, M: e.p.M, N: e.p.N, Dt: e.p.Dt}
-	parallel.Do(nc, func(c int) {
-		var tp [3]time.Duration
-		clamped := 0
-		out := e.hs
-		if talusOn {
-			out = e.hc
-		}
-		t0 := time.Now()
-		for lo := int(chunks[c]); lo < int(chunks[c+1]); lo += orderedBlock {
-			hi := min(int(chunks[c+1]), lo+orderedBlock)
-			for k, i := range g.Stack[lo:hi] {
-				e.hs[lo+k] = e.hgt[i]
-			}
-			g.OrderedDist(e.ds, lo, hi)
-			t1 := time.Now()
-			spl.Erode(e.hs, g.RecPos, e.ds, e.as, nil, lo, hi, sp)
-			t2 := time.Now()
-			if talusOn {
-				clamped += e.lim.ClampOrderedTo(e.hc, e.hs, g.RecPos, e.ds, g.Stack, lo, hi)
-			}
-			t3 := time.Now()
-			for k, i := range g.Stack[lo:hi] {
-				e.hgt[i] = out[lo+k]
-			}
-			t4 := time.Now()
-			tp[0] += t1.Sub(t0) + t4.Sub(t3)
-			tp[1] += t2.Sub(t1)
-			tp[2] += t3.Sub(t2)
-			t0 = t4
-		}
-		e.chunkClamped[c], e.chunkParts[c] = clamped, tp
-	})
-	clamped := 0
-	for c := range nc {
-		clamped += e.chunkClamped[c]
-		for k := range parts {
-			parts[k] += e.chunkParts[c][k]
-		}
-	}
-	return clamped
 }
 
 // measure fills the height change and receiver change statistics. Partial
