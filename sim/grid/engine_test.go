@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"orogen/sim/engine"
 	"orogen/sim/flow"
@@ -96,8 +97,10 @@ func TestEveryStepDrains(t *testing.T) {
 	}
 }
 
-// TestDeterministicAcrossWorkers demands identical bytes after 50 steps for
-// GOMAXPROCS 1 and 2 (and 3), with every term switched on.
+// TestDeterministicAcrossWorkers demands identical bytes after 60 steps for
+// GOMAXPROCS 1, 2 and 5, with every term switched on, from a smooth start
+// (few pits) and from a noisy one (thousands of lakes at first, hundreds
+// later), and identical step statistics at every step.
 func TestDeterministicAcrossWorkers(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	const w, h = 160, 120
@@ -106,25 +109,48 @@ func TestDeterministicAcrossWorkers(t *testing.T) {
 	p.Edges = flow.Edges{North: flow.Natural, South: flow.Outlet, East: flow.Closed, West: flow.Outlet}
 	p.Talus = talus.Model{Mode: talus.ModeNoise, MinDeg: 6, MaxDeg: 54, WavelengthM: 5000, Octaves: 4, Seed: 7}
 	up := simtest.Scale(simtest.Cone(w, h, 1, 1, 1.0/float64(w)), 5e-4)
-	var ref *engine.Snapshot
-	for _, procs := range []int{1, 2, 3} {
-		runtime.GOMAXPROCS(procs)
-		e := mustNew(t, Config{W: w, H: h, Cell: 250, Up: up, InitNoise: 1, Seed: 42, Params: p})
-		for range 50 {
-			e.Step()
-		}
-		s := e.Snapshot()
-		if ref == nil {
-			ref = s
-			continue
-		}
-		if !slices.Equal(s.Height, ref.Height) || !slices.Equal(s.Area, ref.Area) ||
-			!slices.Equal(s.Receivers, ref.Receivers) || !slices.Equal(s.Water, ref.Water) {
-			t.Fatalf("Mismatch concurrent: GOMAXPROCS %d differs from GOMAXPROCS 1 after 50 steps", procs)
-		}
-		if s.Stats.MeanDh != ref.Stats.MeanDh || s.Stats.MaxDh != ref.Stats.MaxDh {
-			t.Fatalf("GOMAXPROCS %d: step statistics differ", procs)
-		}
+	for _, tc := range []struct {
+		name string
+		init []float32
+	}{{"smooth", nil}, {"noisy", simtest.Noisy(w, h, 50, 2)}} {
+		t.Run(tc.name, func(t *testing.T) {
+			var ref *engine.Snapshot
+			var refStats []engine.StepStats
+			var refStack []int32
+			lakes := 0
+			for _, procs := range []int{1, 2, 5} {
+				runtime.GOMAXPROCS(procs)
+				e := mustNew(t, Config{W: w, H: h, Cell: 250, Up: up, Init: tc.init, InitNoise: 1, Seed: 42, Params: p})
+				var stats []engine.StepStats
+				for range 60 {
+					st := e.Step()
+					st.Phase, st.Total = [engine.NumPhases]time.Duration{}, 0
+					if math.IsNaN(st.MaxDh2) { // the first step's
+						st.MaxDh2 = -1
+					}
+					stats = append(stats, st)
+					lakes += st.Lakes
+				}
+				s := e.Snapshot()
+				if ref == nil {
+					ref, refStats, refStack = s, stats, slices.Clone(e.Graph().Stack)
+					continue
+				}
+				if !slices.Equal(s.Height, ref.Height) || !slices.Equal(s.Area, ref.Area) ||
+					!slices.Equal(s.Receivers, ref.Receivers) || !slices.Equal(s.Water, ref.Water) ||
+					!slices.Equal(e.Graph().Stack, refStack) {
+					t.Fatalf("Mismatch concurrent: GOMAXPROCS %d differs from GOMAXPROCS 1 after 60 steps", procs)
+				}
+				for k := range stats {
+					if stats[k] != refStats[k] {
+						t.Fatalf("GOMAXPROCS %d, step %d: statistics %+v; want %+v as with GOMAXPROCS 1", procs, k+1, stats[k], refStats[k])
+					}
+				}
+			}
+			if tc.init != nil && lakes < 1000 {
+				t.Fatalf("%d lakes over all steps; want a case that keeps the lake code busy", lakes)
+			}
+		})
 	}
 }
 
