@@ -653,12 +653,30 @@ func (a *App) waitFrames(args []string) error {
 	return nil
 }
 
+// screenshotPatience bounds how many frames a screenshot waits for the
+// views to catch up.
+const screenshotPatience = 600
+
 func (a *App) screenshotTo(args []string) error {
-	a.screenshot = args[0]
-	// Draw takes it after this Update; a script's next command waits a
-	// frame.
-	end := a.frames + 1
-	a.waitFor("the screenshot", func() bool { return a.frames > end })
+	// Wait until the views show what they were last asked for (the
+	// renderer idle, its pictures uploaded): under load a 3D picture can
+	// take many frames. A running engine may keep it busy, so at most
+	// screenshotPatience frames. Then Draw takes the shot after that
+	// Update, and the script's next command waits a frame.
+	if a.script == nil {
+		a.screenshot = args[0]
+		return nil
+	}
+	start, shot := a.frames, 0
+	a.waitFor("the views to catch up and the screenshot", func() bool {
+		if shot == 0 {
+			if a.frames > start+1 && a.rend.idle() || a.frames > start+screenshotPatience {
+				a.screenshot, shot = args[0], a.frames+1
+			}
+			return false
+		}
+		return a.frames > shot
+	})
 	return nil
 }
 

@@ -36,6 +36,7 @@ type renderJob struct {
 type renderer struct {
 	mu      sync.Mutex
 	pending *renderJob
+	busy    bool // the goroutine is drawing a job
 	ready   *image.RGBA
 	ready3D *image.RGBA
 	camOf3D viewer.Camera // the camera ready3D was drawn for
@@ -166,6 +167,7 @@ func (r *renderer) loop() {
 		r.mu.Lock()
 		j := r.pending
 		r.pending = nil
+		r.busy = j != nil
 		r.mu.Unlock()
 		if j == nil {
 			continue
@@ -194,7 +196,18 @@ func (r *renderer) loop() {
 		if j.pic3D && j.w3 > 1 && j.h3 > 1 {
 			r.draw3D(j, s)
 		}
+		r.mu.Lock()
+		r.busy = false
+		r.mu.Unlock()
 	}
+}
+
+// idle reports whether the renderer has no job queued or in progress and
+// no finished picture waiting for the UI to take.
+func (r *renderer) idle() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.pending == nil && !r.busy && r.ready == nil && r.ready3D == nil && r.readyDL == nil
 }
 
 // draw3D rebuilds the mesh when the snapshot or the options changed, then
