@@ -8,7 +8,6 @@ import (
 
 	"orogen/sim"
 	"orogen/sim/analysis"
-	"orogen/sim/engine"
 )
 
 // settledRun runs o until converged and returns the job, its report and
@@ -165,5 +164,3 @@ func TestSettleDeterministic(t *testing.T) {
 		}
 	}
 }
-
-var _ = engine.Grid
