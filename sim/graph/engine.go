@@ -51,8 +51,9 @@ type Engine struct {
 	area      []float64 // drainage area, node order
 
 	// Stream trees (order.go).
-	don        []int32   // donors of node i: don[NbrOff[i] : NbrOff[i]+ndon[i]], ascending
-	ndon       []int32   // number of donors of each node
+	donOff     []int32 // the donors of node i are don[donOff[i]:donOff[i+1]], ascending
+	don        []int32
+	cross      [][]link  // per pair of blocks: donors of one block with receivers in the other
 	roots      []int32   // the roots, ascending
 	blockRoots [][]int32 // per node block: its roots
 	blockLinks []int64   // per node block: its donor links
@@ -315,11 +316,11 @@ func (e *Engine) Step() engine.StepStats {
 	copy(e.prev, e.hgt)
 	e.route()
 	lap(engine.PhaseRouting)
-	e.trees()
+	e.trees(true)
 	lap(engine.PhaseStack)
 	e.connectLakes()
 	if e.lakes > 0 {
-		e.trees() // the carved receivers: the outlets are the only roots
+		e.trees(false) // the carved receivers: the outlets are the only roots
 	}
 	lap(engine.PhaseLakes)
 	e.assemble()
@@ -403,7 +404,7 @@ func (e *Engine) Step() engine.StepStats {
 // index.
 func (e *Engine) route() {
 	m, h := e.m, e.hgt
-	parallel.Blocks(m.N, measureBlock, func(_, lo, hi int) {
+	parallel.Blocks(m.N, stackBlock, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			r := int32(i)
 			if !m.Outlet[i] {
