@@ -93,7 +93,7 @@ func (e *Engine) trees(label bool) {
 		panic("graph: donor count differs from the non-roots")
 	}
 	off[0] = 0
-	fill := e.pos // borrowed as a cursor; assemble rewrites it
+	fill, don := e.pos, e.don // pos borrowed as a cursor; assemble rewrites it
 	parallel.Blocks(n, donorBlock, func(b, lo, hi int) {
 		base := int32(e.blockLinks[b])
 		prev := base
@@ -105,14 +105,14 @@ func (e *Engine) trees(label bool) {
 		for s := range nb {
 			if s != b {
 				for _, l := range e.cross[s*nb+b] {
-					e.don[fill[l.r]] = l.i
+					don[fill[l.r]] = l.i
 					fill[l.r]++
 				}
 				continue
 			}
 			for i := lo; i < hi; i++ {
 				if r := int(rec[i]); r != i && r >= lo && r < hi {
-					e.don[fill[r]] = int32(i)
+					don[fill[r]] = int32(i)
 					fill[r]++
 				}
 			}
@@ -184,24 +184,25 @@ func (e *Engine) listTrees(w int, next *atomic.Int64, label bool) {
 func (e *Engine) assemble() {
 	n := e.m.N
 	e.stack = sim.Resize(e.stack, n)
+	stack, pos, treeOff, bufs, segW, segOff := e.stack, e.pos, e.treeOff, e.bufs, e.segW, e.segOff
 	parallel.Blocks(n, stackBlock, func(_, lo, hi int) {
 		// The first tree reaching into [lo, hi).
 		a, b := 0, len(e.roots)
 		for a < b {
 			mid := (a + b) / 2
-			if int(e.treeOff[mid+1]) <= lo {
+			if int(treeOff[mid+1]) <= lo {
 				a = mid + 1
 			} else {
 				b = mid
 			}
 		}
 		for t, k := a, lo; k < hi; t++ {
-			t0, t1 := int(e.treeOff[t]), int(e.treeOff[t+1])
-			buf, off := e.bufs[e.segW[t]], int(e.segOff[t])-t0
+			t0, t1 := int(treeOff[t]), int(treeOff[t+1])
+			buf, off := bufs[segW[t]], int(segOff[t])-t0
 			for ; k < min(hi, t1); k++ {
 				i := buf[off+k]
-				e.stack[k] = i
-				e.pos[i] = int32(k)
+				stack[k] = i
+				pos[i] = int32(k)
 			}
 		}
 	})
