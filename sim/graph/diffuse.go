@@ -3,6 +3,7 @@ package graph
 import (
 	"math"
 
+	"orogen/sim"
 	"orogen/sim/parallel"
 )
 
@@ -124,10 +125,19 @@ func (e *Engine) diffuse(h []float32, kdt float64) int {
 	// Start from the current heights; r = b − A x, with b_i = a_i h_i +
 	// kdt Σ_{j outlet} w_ij h_j.
 	var bb float64
+	nb := len(d.part)
+	d.lo, d.hi = sim.Resize(d.lo, nb), sim.Resize(d.hi, nb)
+	parallel.Blocks(n, measureBlock, func(bk, a, b int) {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for i, v := range h[a:b] {
+			x[a+i] = float64(v)
+			lo, hi = min(lo, x[a+i]), max(hi, x[a+i])
+		}
+		d.lo[bk], d.hi[bk] = lo, hi
+	})
 	lo, hi := math.Inf(1), math.Inf(-1) // the range of the heights
-	for i, v := range h {
-		x[i] = float64(v)
-		lo, hi = min(lo, x[i]), max(hi, x[i])
+	for bk := range nb {
+		lo, hi = min(lo, d.lo[bk]), max(hi, d.hi[bk])
 	}
 	parallel.Blocks(n, measureBlock, func(bk, lo, hi int) {
 		s := 0.0
@@ -203,5 +213,6 @@ func (e *Engine) diffuse(h []float32, kdt float64) int {
 // diffScratch holds the conjugate-gradient vectors.
 type diffScratch struct {
 	x, r, z, p, q, diag []float64
-	part                []float64
+	part                []float64 // per block: partial sums
+	lo, hi              []float64 // per block: the range of the heights
 }

@@ -25,8 +25,10 @@
 //  1. routing (§4.2): every node's receiver is its steepest downhill
 //     neighbour, slope (h_i − h_j)/|p_i − p_j|; ties go to the lower index.
 //     Nodes with no lower neighbour are roots: outlets or pits (lakes).
-//  2. stack (§4.2, §5): donor lists and a breadth-first traversal from the
-//     roots give the stream trees, each node labelled with its root.
+//  2. stack (§4.2, §5): donor lists (a counting sort of the nodes by
+//     receiver, each list ascending) and a breadth-first traversal of
+//     every root's tree give the stream trees, each node labelled with its
+//     root. The stack is the trees in root order, one after the other.
 //  3. lakes (§4.3): every pit tree is a lake of the super graph G_L, all
 //     outlet trees together its node 0; each pair of neighbouring nodes in
 //     different lakes is a candidate pass at height max(h_i, h_j). Prim's
@@ -92,11 +94,18 @@
 //
 // # Determinism and ownership
 //
-// The result is bit-identical whatever GOMAXPROCS: the only parallel loops
-// (Voronoi areas, routing, statistics) work per node or in fixed blocks
-// merged in block order; the stack, lakes, drainage area, erosion and talus
-// run serially, in an order that depends only on the heights and the
-// indices. One goroutine owns an Engine; the slices it returns are its own,
+// The result is bit-identical whatever GOMAXPROCS. Loops over nodes or
+// stack positions (Voronoi areas, routing, donor lists, layout, copies,
+// the diffusion's conjugate gradients, statistics) work per node or in
+// fixed blocks merged in block order. The stream trees are listed by
+// workers claiming roots, each tree breadth-first on its own; drainage
+// area, erosion and talus run on chunks of whole trees at once. A node's
+// result depends only on its tree, and a tree's order only on the
+// receivers: it is the order the single breadth-first traversal from all
+// roots gave it, so the drainage area adds every node's donors in the
+// same order. Prim's algorithm over the lakes runs serially (a handful of
+// lakes once the first steps have drained the noise). One goroutine owns
+// an Engine; the slices it returns are its own,
 // valid until the next Step, and must not be modified. A Mesh is immutable
 // and may be shared.
 package graph

@@ -51,8 +51,9 @@ type Engine struct {
 	area      []float64 // drainage area, node order
 
 	// Stream trees (order.go).
-	don        []int32   // donors of node i: don[NbrOff[i] : NbrOff[i]+ndon[i]], ascending
-	ndon       []int32   // number of donors of each node
+	donOff     []int32 // the donors of node i are don[donOff[i]:donOff[i+1]], ascending
+	don        []int32
+	cross      [][]link  // per pair of blocks: donors of one block with receivers in the other
 	roots      []int32   // the roots, ascending
 	blockRoots [][]int32 // per node block: its roots
 	blockLinks []int64   // per node block: its donor links
@@ -315,11 +316,11 @@ func (e *Engine) Step() engine.StepStats {
 	copy(e.prev, e.hgt)
 	e.route()
 	lap(engine.PhaseRouting)
-	e.trees()
+	e.trees(true)
 	lap(engine.PhaseStack)
 	e.connectLakes()
 	if e.lakes > 0 {
-		e.trees() // the carved receivers: the outlets are the only roots
+		e.trees(false) // the carved receivers: the outlets are the only roots
 	}
 	lap(engine.PhaseLakes)
 	e.assemble()
@@ -345,9 +346,10 @@ func (e *Engine) Step() engine.StepStats {
 		// Diffusion works in node order: through hgt and back.
 		e.unstack(e.hgt, e.hs)
 		e.diffuse(e.hgt, e.p.Kappa*e.p.Dt)
+		stack, hgt, hs := e.stack, e.hgt, e.hs
 		parallel.Blocks(e.m.N, stackBlock, func(_, lo, hi int) {
-			for k, i := range e.stack[lo:hi] {
-				e.hs[lo+k] = e.hgt[i]
+			for k, i := range stack[lo:hi] {
+				hs[lo+k] = hgt[i]
 			}
 		})
 	}
@@ -362,10 +364,11 @@ func (e *Engine) Step() engine.StepStats {
 		}
 	}
 	lap(engine.PhaseTalus)
-	e.unstack(e.hgt, e.hs)
+	stack, hgt, hs, area, as := e.stack, e.hgt, e.hs, e.area, e.as
 	parallel.Blocks(e.m.N, stackBlock, func(_, lo, hi int) {
-		for k, i := range e.stack[lo:hi] {
-			e.area[i] = e.as[lo+k]
+		for k, i := range stack[lo:hi] {
+			hgt[i] = hs[lo+k]
+			area[i] = as[lo+k]
 		}
 	})
 	lap(engine.PhaseLayout)
@@ -402,21 +405,22 @@ func (e *Engine) Step() engine.StepStats {
 // lower neighbour and outlets are their own receivers. Ties go to the lowest
 // index.
 func (e *Engine) route() {
-	m, h := e.m, e.hgt
-	parallel.Blocks(m.N, measureBlock, func(_, lo, hi int) {
+	m, h, rec := e.m, e.hgt, e.rec
+	outlet, nbrOff, nbr, invDist := m.Outlet, m.NbrOff, m.Nbr, m.invDist
+	parallel.Blocks(m.N, stackBlock, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			r := int32(i)
-			if !m.Outlet[i] {
+			if !outlet[i] {
 				hv := float64(h[i])
 				best := 0.0
-				for k := m.NbrOff[i]; k < m.NbrOff[i+1]; k++ {
-					j := m.Nbr[k]
-					if s := (hv - float64(h[j])) * m.invDist[k]; s > best {
+				for k := nbrOff[i]; k < nbrOff[i+1]; k++ {
+					j := nbr[k]
+					if s := (hv - float64(h[j])) * invDist[k]; s > best {
 						best, r = s, j
 					}
 				}
 			}
-			e.rec[i] = r
+			rec[i] = r
 		}
 	})
 }
@@ -635,23 +639,25 @@ func (e *Engine) carve(from, to int32) {
 // and talus cells into drainage order.
 func (e *Engine) layout() {
 	m := e.m
+	stack, rec, pos, hgt, tcell, up := e.stack, e.rec, e.pos, e.hgt, e.tcell, e.up
+	rp, ds, hs, as, cs, us := e.rp, e.ds, e.hs, e.as, e.cs, e.us
 	parallel.Blocks(m.N, stackBlock, func(_, lo, hi int) {
 		for k := lo; k < hi; k++ {
-			i := e.stack[k]
-			r := e.rec[i]
-			e.rp[k] = e.pos[r]
+			i := stack[k]
+			r := rec[i]
+			rp[k] = pos[r]
 			if r == i {
-				e.ds[k] = 0
+				ds[k] = 0
 			} else {
-				e.ds[k] = float32(m.Dist(int(i), int(r)))
+				ds[k] = float32(m.Dist(int(i), int(r)))
 			}
-			e.hs[k] = e.hgt[i]
-			e.as[k] = m.Area[i]
-			e.cs[k] = e.tcell[i]
+			hs[k] = hgt[i]
+			as[k] = m.Area[i]
+			cs[k] = tcell[i]
 		}
-		if e.up != nil {
+		if up != nil {
 			for k := lo; k < hi; k++ {
-				e.us[k] = e.up[e.stack[k]]
+				us[k] = up[stack[k]]
 			}
 		}
 	})
@@ -671,11 +677,12 @@ func (e *Engine) unstack(dst, src []float32) {
 // each chunk of whole trees on its own: a node's sum takes its donors in
 // the same order whatever the chunks.
 func (e *Engine) accumulate(chunks []int) {
+	rp, as := e.rp, e.as
 	parallel.Do(len(chunks)-1, func(c int) {
 		lo := chunks[c]
 		for k := chunks[c+1] - 1; k >= lo; k-- {
-			if r := e.rp[k]; int(r) != k {
-				e.as[r] += e.as[k]
+			if r := rp[k]; int(r) != k {
+				as[r] += as[k]
 			}
 		}
 	})

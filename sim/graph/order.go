@@ -7,11 +7,8 @@ import (
 	"orogen/sim/parallel"
 )
 
-// The stream trees in parallel. Every receiver is a Delaunay neighbour (the
-// routing picks one, carving reverses paths of them), so the donors of node
-// r are its neighbours j with rec[j] == r, ascending because Nbr is sorted:
-// each node finds its own, with no shared counter. Workers then list the
-// trees of the roots they claim, each breadth-first from its root, into
+// The stream trees in parallel. Blocks of nodes sort the donors by
+// receiver (see trees); workers then list the trees of the roots they claim, each breadth-first from its root, into
 // their own buffers; the stack is the trees in root order, concatenated.
 //
 // A tree's list is the subsequence of the single breadth-first traversal
@@ -25,52 +22,102 @@ import (
 // rootBlock is the number of roots a worker claims at a time.
 const rootBlock = 16
 
+// donorBlock is the number of nodes per block of the donor sort.
+const donorBlock = 1 << 13
+
 // stackBlock is the number of stack positions per block of the loops in
 // drainage order that need no whole trees (layout, copies).
 const stackBlock = 1 << 13
 
 // trees finds the donors of e.rec, the roots (ascending) and the stream
-// tree of each root, breadth-first into the workers' buffers, and labels
-// each node with its tree's root in e.basin. assemble then builds the
-// stack.
-func (e *Engine) trees() {
-	m := e.m
-	n := m.N
-	nb := parallel.NumBlocks(n, measureBlock)
-	e.don = sim.Resize(e.don, len(m.Nbr))
-	e.ndon = sim.Resize(e.ndon, n)
+// tree of each root, breadth-first into the workers' buffers, and with
+// label labels each node with its tree's root in e.basin. assemble then
+// builds the stack.
+//
+// The donor lists are a counting sort of the nodes by receiver, as a
+// serial scan in index order would make them (each list ascending), split
+// into fixed blocks of node indices: a block counts and later files the
+// donors it holds whose receiver is its own, and passes the others to the
+// receiver's block in a list per pair of blocks (receivers are
+// neighbours, mostly in the same block). A receiver's block files the
+// donors from lower blocks, then its own, then those from higher blocks:
+// ascending again.
+func (e *Engine) trees(label bool) {
+	n := e.m.N
+	nb := parallel.NumBlocks(n, donorBlock)
+	e.donOff = sim.Resize(e.donOff, n+1)
+	e.don = sim.Resize(e.don, n)
 	e.blockRoots = sim.Resize(e.blockRoots, nb)
-	e.blockLinks = sim.Resize(e.blockLinks, nb)
-	parallel.Blocks(n, measureBlock, func(b, lo, hi int) {
+	e.blockLinks = sim.Resize(e.blockLinks, nb+1)
+	e.cross = sim.Resize(e.cross, nb*nb)
+	off, rec := e.donOff, e.rec
+	parallel.Blocks(n, donorBlock, func(b, lo, hi int) {
+		clear(off[lo+1 : hi+1])
 		roots := e.blockRoots[b][:0]
-		var links int64
-		for r := lo; r < hi; r++ {
-			k0 := m.NbrOff[r]
-			k := k0
-			for _, j := range m.Nbr[k0:m.NbrOff[r+1]] {
-				if int(e.rec[j]) == r {
-					e.don[k] = j
-					k++
-				}
-			}
-			e.ndon[r] = k - k0
-			links += int64(k - k0)
-			if int(e.rec[r]) == r {
-				roots = append(roots, int32(r))
+		cross := e.cross[b*nb : (b+1)*nb]
+		for k := range cross {
+			cross[k] = cross[k][:0]
+		}
+		for i := lo; i < hi; i++ {
+			r := int(rec[i])
+			switch {
+			case r == i:
+				roots = append(roots, int32(i))
+			case r >= lo && r < hi:
+				off[r+1]++
+			default:
+				cross[r/donorBlock] = append(cross[r/donorBlock], link{int32(r), int32(i)})
 			}
 		}
 		e.blockRoots[b] = roots
-		e.blockLinks[b] = links
+	})
+	parallel.Blocks(n, donorBlock, func(b, lo, hi int) {
+		for s := range nb {
+			for _, l := range e.cross[s*nb+b] {
+				off[l.r+1]++
+			}
+		}
+		var sum int32
+		for r := lo; r < hi; r++ {
+			sum += off[r+1]
+			off[r+1] = sum
+		}
+		e.blockLinks[b+1] = int64(sum)
 	})
 	e.roots = e.roots[:0]
-	var links int64
 	for b := range nb {
 		e.roots = append(e.roots, e.blockRoots[b]...)
-		links += e.blockLinks[b]
+		e.blockLinks[b+1] += e.blockLinks[b]
 	}
-	if int(links) != n-len(e.roots) {
-		panic("graph: a receiver is not a neighbour")
+	if int(e.blockLinks[nb]) != n-len(e.roots) {
+		panic("graph: donor count differs from the non-roots")
 	}
+	off[0] = 0
+	fill, don := e.pos, e.don // pos borrowed as a cursor; assemble rewrites it
+	parallel.Blocks(n, donorBlock, func(b, lo, hi int) {
+		base := int32(e.blockLinks[b])
+		prev := base
+		for r := lo; r < hi; r++ {
+			fill[r] = prev
+			off[r+1] += base
+			prev = off[r+1]
+		}
+		for s := range nb {
+			if s != b {
+				for _, l := range e.cross[s*nb+b] {
+					don[fill[l.r]] = l.i
+					fill[l.r]++
+				}
+				continue
+			}
+			for i := lo; i < hi; i++ {
+				if r := int(rec[i]); r != i && r >= lo && r < hi {
+					don[fill[r]] = int32(i)
+					fill[r]++
+				}
+			}
+		}
+	})
 	nr := len(e.roots)
 	e.segW = sim.ResizeSpare(e.segW, nr)
 	e.segOff = sim.ResizeSpare(e.segOff, nr)
@@ -80,32 +127,7 @@ func (e *Engine) trees() {
 		e.bufs = append(e.bufs, nil)
 	}
 	var next atomic.Int64
-	parallel.Do(workers, func(w int) {
-		buf := e.bufs[w][:0]
-		for {
-			lo := int(next.Add(rootBlock)) - rootBlock
-			if lo >= nr {
-				break
-			}
-			for t := lo; t < min(nr, lo+rootBlock); t++ {
-				root := e.roots[t]
-				start := len(buf)
-				e.segW[t], e.segOff[t] = int32(w), int32(start)
-				e.basin[root] = root
-				buf = append(buf, root)
-				for q := start; q < len(buf); q++ {
-					i := buf[q]
-					k0 := m.NbrOff[i]
-					for _, d := range e.don[k0 : k0+e.ndon[i]] {
-						e.basin[d] = root
-						buf = append(buf, d)
-					}
-				}
-				e.treeOff[t+1] = int32(len(buf) - start) // the size, for now
-			}
-		}
-		e.bufs[w] = buf
-	})
+	parallel.Do(workers, func(w int) { e.listTrees(w, &next, label) })
 	e.treeOff[0] = 0
 	for t := range nr {
 		e.treeOff[t+1] += e.treeOff[t]
@@ -115,30 +137,72 @@ func (e *Engine) trees() {
 	}
 }
 
+// link is a donor i of receiver r.
+type link struct{ r, i int32 }
+
+// listTrees lists, for worker w, the trees of the roots it claims from
+// next, each breadth-first, into e.bufs[w], labelling the nodes in e.basin
+// if label.
+func (e *Engine) listTrees(w int, next *atomic.Int64, label bool) {
+	roots, off, don, basin := e.roots, e.donOff, e.don, e.basin
+	if !label {
+		basin = nil
+	}
+	nr := len(roots)
+	buf := e.bufs[w][:0]
+	for {
+		lo := int(next.Add(rootBlock)) - rootBlock
+		if lo >= nr {
+			break
+		}
+		for t := lo; t < min(nr, lo+rootBlock); t++ {
+			root := roots[t]
+			start := len(buf)
+			e.segW[t], e.segOff[t] = int32(w), int32(start)
+			buf = append(buf, root)
+			if basin != nil {
+				basin[root] = root
+			}
+			for q := start; q < len(buf); q++ {
+				i := buf[q]
+				for _, d := range don[off[i]:off[i+1]] {
+					if basin != nil {
+						basin[d] = root
+					}
+					buf = append(buf, d)
+				}
+			}
+			e.treeOff[t+1] = int32(len(buf) - start) // the size, for now
+		}
+	}
+	e.bufs[w] = buf
+}
+
 // assemble concatenates the trees listed by trees into e.stack, in root
 // order (Stack[treeOff[t]:treeOff[t+1]] is the tree of roots[t]), and sets
 // e.pos.
 func (e *Engine) assemble() {
 	n := e.m.N
 	e.stack = sim.Resize(e.stack, n)
+	stack, pos, treeOff, bufs, segW, segOff := e.stack, e.pos, e.treeOff, e.bufs, e.segW, e.segOff
 	parallel.Blocks(n, stackBlock, func(_, lo, hi int) {
 		// The first tree reaching into [lo, hi).
 		a, b := 0, len(e.roots)
 		for a < b {
 			mid := (a + b) / 2
-			if int(e.treeOff[mid+1]) <= lo {
+			if int(treeOff[mid+1]) <= lo {
 				a = mid + 1
 			} else {
 				b = mid
 			}
 		}
 		for t, k := a, lo; k < hi; t++ {
-			t0, t1 := int(e.treeOff[t]), int(e.treeOff[t+1])
-			buf, off := e.bufs[e.segW[t]], int(e.segOff[t])-t0
+			t0, t1 := int(treeOff[t]), int(treeOff[t+1])
+			buf, off := bufs[segW[t]], int(segOff[t])-t0
 			for ; k < min(hi, t1); k++ {
 				i := buf[off+k]
-				e.stack[k] = i
-				e.pos[i] = int32(k)
+				stack[k] = i
+				pos[i] = int32(k)
 			}
 		}
 	})
