@@ -40,8 +40,9 @@ func (p Phase) String() string {
 type StepStats struct {
 	Step int     // steps done so far, this one included
 	Time float64 // simulated time so far: years (seconds for Hydro)
-	// Dt is the step's time step (years), set by whoever chose it: the
-	// engine's Params.Dt, or an adaptive scheme's (package settle).
+	// Dt is the step's time step (years): the engine's Params.Dt when it
+	// stepped, which an adaptive scheme (package settle) sets before each
+	// step.
 	Dt    float64
 	MaxDh float64 // max |Δh| over the step, metres
 	// MaxDh2 is max |h(t) - h(t-2)|, metres: the change over two steps,

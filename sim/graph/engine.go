@@ -379,7 +379,7 @@ func (e *Engine) Step() engine.StepStats {
 	}
 	e.step++
 	e.time += e.p.Dt
-	st.Step, st.Time = e.step, e.time
+	st.Step, st.Time, st.Dt = e.step, e.time, e.p.Dt
 	if e.p.Rain > 0 || e.rainMap != nil {
 		// The lakes' water budget on the heights this step routed (prev);
 		// it never changes them.

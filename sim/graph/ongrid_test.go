@@ -105,3 +105,28 @@ func TestSteepest(t *testing.T) {
 		t.Errorf("cell (0, 3) on the west edge: receiver %d; want (0, 2) = %d", rec[3*w], 2*w)
 	}
 }
+
+// TestStepReportsDt: the step's statistics carry the dt it stepped with,
+// also after SetParams changed it (the adaptive scheme does every step).
+func TestStepReportsDt(t *testing.T) {
+	const w, h, cell = 32, 32, 100.0
+	p := engine.Params{K: 2e-6, M: 0.5, N: 1, Dt: 1e4}
+	e, err := New(Config{Mesh: sampleMesh(t, w*cell, h*cell, 3*cell, 7), Params: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := NewOnGrid(e, w, h, cell)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := g.Step(); st.Dt != p.Dt {
+		t.Fatalf("first step: Dt %g, want %g", st.Dt, p.Dt)
+	}
+	p.Dt *= 8
+	if err := g.SetParams(p); err != nil {
+		t.Fatal(err)
+	}
+	if st := g.Step(); st.Dt != p.Dt || st.Time != p.Dt/8+p.Dt {
+		t.Fatalf("after SetParams: Dt %g, Time %g; want %g, %g", st.Dt, st.Time, p.Dt, p.Dt/8+p.Dt)
+	}
+}

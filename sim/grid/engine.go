@@ -327,7 +327,7 @@ func (e *Engine) Step() engine.StepStats {
 	}
 	e.step++
 	e.time += e.p.Dt
-	st.Step, st.Time = e.step, e.time
+	st.Step, st.Time, st.Dt = e.step, e.time, e.p.Dt
 	st.Lakes = len(g.Lakes)
 	st.Total = time.Since(t0)
 	e.stats = st

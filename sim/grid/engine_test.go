@@ -392,3 +392,21 @@ func TestNonFiniteHeightsStopTheEngine(t *testing.T) {
 		t.Fatal("a stopped engine went on stepping")
 	}
 }
+
+// TestStepReportsDt: the step's statistics carry the dt it stepped with,
+// also after SetParams changed it (the adaptive scheme does every step).
+func TestStepReportsDt(t *testing.T) {
+	const w, h = 32, 32
+	p := engine.DefaultParams()
+	e := mustNew(t, Config{W: w, H: h, Cell: 200, Up: simtest.Uniform(w, h, 5e-4), Params: p})
+	if st := e.Step(); st.Dt != p.Dt {
+		t.Fatalf("first step: Dt %g, want %g", st.Dt, p.Dt)
+	}
+	p.Dt *= 8
+	if err := e.SetParams(p); err != nil {
+		t.Fatal(err)
+	}
+	if st := e.Step(); st.Dt != p.Dt || st.Time != p.Dt/8+p.Dt {
+		t.Fatalf("after SetParams: Dt %g, Time %g; want %g, %g", st.Dt, st.Time, p.Dt, p.Dt/8+p.Dt)
+	}
+}
