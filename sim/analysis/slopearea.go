@@ -30,8 +30,9 @@ type Bin struct {
 	Points int     `json:"points"`
 }
 
-// binsPerDecade is the width of the slope–area bins: a tenth of a decade
-// of area, as in Wobus et al. 2006.
+// binsPerDecade sets the width of the slope–area bins: a tenth of a
+// decade of area, narrow enough to show the trend over the two to four
+// decades of a map's rivers, wide enough to hold many cells each.
 const binsPerDecade = 10
 
 // FitSlopeArea fits log10 S against log10 A by least squares (gonum's
