@@ -411,3 +411,46 @@ func benchmarkAnalyze(b *testing.B, f *sim.Field) {
 		}
 	}
 }
+
+// A profile runs from a source (no donors) through the cell to an outlet,
+// each step to the receiver; the distance at the cell is its longest flow
+// length, areas grow downstream, and the basins are the outlets' trees.
+func TestProfile(t *testing.T) {
+	f := sim.NewField(90, 70, 30)
+	copy(f.Data, simtest.Rough(90, 70, 300, 6))
+	r, err := Analyze(f, Options{Edges: natural, MinArea: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hasDonor := make([]bool, len(r.Tree.Rec))
+	for i, rc := range r.Tree.Rec {
+		if rc != int32(i) {
+			hasDonor[rc] = true
+		}
+	}
+	outlets := r.Outlets()
+	for _, cell := range []int{0, 35*90 + 45, int(r.Rivers.Cell[len(r.Rivers.Cell)/2]), 90*70 - 1} {
+		p := r.Profile(cell)
+		if hasDonor[p.Cells[0]] {
+			t.Errorf("cell %d: profile starts at %d, which has donors", cell, p.Cells[0])
+		}
+		last := p.Cells[len(p.Cells)-1]
+		if r.Tree.Rec[last] != last || outlets[cell] != last {
+			t.Errorf("cell %d: profile ends at %d, not its outlet %d", cell, last, outlets[cell])
+		}
+		at := -1
+		for k := 1; k < len(p.Cells); k++ {
+			if r.Tree.Rec[p.Cells[k-1]] != p.Cells[k] || p.Area[k] <= p.Area[k-1] || p.Dist[k] <= p.Dist[k-1] {
+				t.Fatalf("cell %d: step %d from %d to %d is no receiver step downhill in area", cell, k, p.Cells[k-1], p.Cells[k])
+			}
+		}
+		for k, c := range p.Cells {
+			if int(c) == cell {
+				at = k
+			}
+		}
+		if at < 0 || math.Abs(p.Dist[at]-(r.Length[cell]-r.Tree.Source)) > 1e-6 {
+			t.Errorf("cell %d at %d of its profile, %g m from the source; its longest flow length is %g m", cell, at, p.Dist[max(at, 0)], r.Length[cell]-r.Tree.Source)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"orogen/sim"
 	"orogen/sim/flow"
@@ -58,6 +59,18 @@ type Result struct {
 	// area (km²), longest flow length (km) and slope (m/m; 0 where it is
 	// not positive or the fill raised the cell), for scatter plots.
 	Rivers Rivers `json:"-"`
+
+	// The routing the measures come from, for profiles and basins: the
+	// tree of the routed heights Heights (the filled ones with Fill), each
+	// cell's drainage area (m²) and longest flow length (m).
+	Tree    Tree      `json:"-"`
+	Heights []float32 `json:"-"`
+	Area    []float64 `json:"-"`
+	Length  []float64 `json:"-"`
+
+	donorsOnce sync.Once
+	donorOff   []int32 // the donors of cell i are donors[donorOff[i]:donorOff[i+1]]
+	donors     []int32
 }
 
 // Rivers holds one entry per river cell.
@@ -150,6 +163,7 @@ func Analyze(f *sim.Field, o Options) (*Result, error) {
 	r.rivers(t, area, length, h, raised, minArea)
 	r.terrain(f, lo, hi)
 	r.Verdict = verdict(r.Hack, r.SlopeA)
+	r.Tree, r.Heights, r.Area, r.Length = t, h, area, length
 	return r, nil
 }
 
