@@ -29,8 +29,9 @@ import (
 const DefaultShare = 0.05
 
 // maxPoints bounds the scatter points a Live hands to the plots, so
-// drawing them stays cheap at any grid size.
-const maxPoints = 20000
+// drawing them stays cheap at any grid size: ImGui's draw lists index
+// their vertices with 16 bits, and a plotted point takes 4 of them.
+const maxPoints = 3000
 
 // Live is the analysis of one snapshot.
 type Live struct {
@@ -159,6 +160,7 @@ func Measure(s *engine.Snapshot) *Live {
 		}
 	}
 	l.Basins = basins(r)
+	r.PrepareProfiles() // here, not in the frame that picks a river
 	l.Took = time.Since(t0)
 	return l
 }
