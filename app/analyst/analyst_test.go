@@ -1,6 +1,7 @@
 package analyst
 
 import (
+	"strconv"
 	"testing"
 	"time"
 
@@ -78,5 +79,24 @@ func waitFor(t *testing.T, a *Analyst, s *engine.Snapshot) *Live {
 		case <-timeout:
 			t.Fatalf("no analysis of step %d published", s.Step)
 		}
+	}
+}
+
+// BenchmarkMeasure is the analyst's work per analysis (analysis, scatter
+// points, basin picture, profile preparation) on a stream-power-like
+// terrain; the analyst rests 19 times as long after each.
+func BenchmarkMeasure(b *testing.B) {
+	for _, n := range []int{256, 512, 1024} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			s := &engine.Snapshot{W: n, H: n, Cell: 30, Height: simtest.Rough(n, n, 500, 2)}
+			s.Param.Edges = flow.Edges{North: flow.Natural, South: flow.Natural, East: flow.Natural, West: flow.Natural}
+			b.ResetTimer()
+			b.ReportAllocs()
+			for range b.N {
+				if l := Measure(s); l.Err != nil {
+					b.Fatal(l.Err)
+				}
+			}
+		})
 	}
 }

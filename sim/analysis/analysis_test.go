@@ -3,6 +3,7 @@ package analysis
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -451,6 +452,74 @@ func TestProfile(t *testing.T) {
 		}
 		if at < 0 || math.Abs(p.Dist[at]-(r.Length[cell]-r.Tree.Source)) > 1e-6 {
 			t.Errorf("cell %d at %d of its profile, %g m from the source; its longest flow length is %g m", cell, at, p.Dist[max(at, 0)], r.Length[cell]-r.Tree.Source)
+		}
+	}
+}
+
+// Fill against the definition of a depression fill, computed another way:
+// the filled height of a cell is the lowest, over all paths to an edge
+// water leaves by, of the highest cell on the path (relaxed to a fixed
+// point). Priority-Flood+ε lies at or above it by the float32 steps that
+// make flats drain: at most one step per cell of a flat, 1e-4 m here.
+func TestFillMinimax(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	for trial := range 10 {
+		w, h := 5+rng.IntN(30), 5+rng.IntN(30)
+		raw := simtest.Rough(w, h, 100, uint64(trial))
+		e := []flow.Edges{natural, {North: flow.Outlet, South: flow.Closed, East: flow.Closed, West: flow.Closed}}[trial%2]
+		filled, _, err := Fill(raw, w, h, e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := make([]float64, w*h)
+		for i := range want {
+			want[i] = math.Inf(1)
+			if lets(e, i%w, i/w, w, h) {
+				want[i] = float64(raw[i])
+			}
+		}
+		for changed := true; changed; {
+			changed = false
+			for i := range want {
+				x, y := i%w, i/w
+				for d := range 8 {
+					nx, ny := x+dx8[d], y+dy8[d]
+					if nx < 0 || ny < 0 || nx >= w || ny >= h {
+						continue
+					}
+					if v := math.Max(float64(raw[i]), want[ny*w+nx]); v < want[i] {
+						want[i], changed = v, true
+					}
+				}
+			}
+		}
+		for i := range want {
+			if got := float64(filled[i]); got < want[i] || got > want[i]+1e-4 {
+				t.Fatalf("trial %d (%d×%d): cell %d filled to %.7g; the minimax fill is %.7g", trial, w, h, i, got, want[i])
+			}
+		}
+	}
+}
+
+// The analysis is the same whatever the number of threads (flow's
+// parallel routing is deterministic; the rest is sequential).
+func TestAnalyzeDeterministic(t *testing.T) {
+	f := sim.NewField(150, 130, 30)
+	copy(f.Data, simtest.Rough(150, 130, 300, 9))
+	var first *Result
+	for _, procs := range []int{1, 4} {
+		old := runtime.GOMAXPROCS(procs)
+		r, err := Analyze(f, Options{Edges: natural})
+		runtime.GOMAXPROCS(old)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first == nil {
+			first = r
+			continue
+		}
+		if *r.Hack != *first.Hack || r.SlopeA.Exponent != first.SlopeA.Exponent || r.Drainage.Pits != first.Drainage.Pits || r.Density != first.Density {
+			t.Errorf("GOMAXPROCS %d: %+v; with 1: %+v", procs, *r.Hack, *first.Hack)
 		}
 	}
 }

@@ -59,6 +59,11 @@ func (r *Result) Profile(cell int) Profile {
 	return p
 }
 
+// PrepareProfiles builds what Profile needs (every cell's donors, O(n)),
+// so that a caller can pay for it on a goroutine of its choosing; Profile
+// builds it on first use otherwise.
+func (r *Result) PrepareProfiles() { r.donorsOnce.Do(r.buildDonors) }
+
 // buildDonors lists every cell's donors (its upstream neighbours), in
 // index order.
 func (r *Result) buildDonors() {
