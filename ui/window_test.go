@@ -448,6 +448,15 @@ profile 128 128
 wait 5
 screenshot $OUT/analysis.png
 report $OUT/report.json
+engine graph 16000
+steps 30
+profile 128 128
+report $OUT/report-graph.json
+detail start
+wait 20
+detail pause
+profile 128 128
+report $OUT/report-detail.json
 quit
 `, "--size", "256")
 	var rep struct {
@@ -483,6 +492,28 @@ quit
 	}
 	if an.BasinPixels < 256*256/4 {
 		t.Errorf("%d basin pixels; want most of the 256² map in a basin", an.BasinPixels)
+	}
+	// The stream graph's terrain (rasterized) and the hydraulic pass's are
+	// measured as the grid's.
+	for _, name := range []string{"report-graph.json", "report-detail.json"} {
+		var r struct {
+			Analysis *struct {
+				HackPoints    int    `json:"hack_points"`
+				ProfileCells  int    `json:"profile_cells"`
+				AreaDecreases int    `json:"profile_area_decreases"`
+				Error         string `json:"error"`
+			} `json:"analysis"`
+		}
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, &r); err != nil {
+			t.Fatal(err)
+		}
+		if a := r.Analysis; a == nil || a.Error != "" || a.HackPoints < 10 || a.ProfileCells < 3 || a.AreaDecreases != 0 {
+			t.Errorf("%s: analysis %+v; want rivers fitted and a profile", name, a)
+		}
 	}
 	// The basins overlay changes the map's colours (the map is in the
 	// centre of the window).
