@@ -40,6 +40,7 @@ type analyzeJSON struct {
 	} `json:"drainage"`
 	Hypsometric float64 `json:"hypsometric_integral"`
 	Relief      float64 `json:"relief_m"`
+	MeanSlope   float64 `json:"mean_slope_deg"`
 	Verdict     struct {
 		HackInside bool   `json:"hack_inside"`
 		Line       string `json:"line"`
@@ -89,6 +90,17 @@ func TestAnalyzeRealDEM(t *testing.T) {
 		}
 		if r.Drainage.Pits == 0 || r.Drainage.ToEdge != 1 || r.Drainage.Outlets == 0 || len(r.Drainage.Basins) != 5 {
 			t.Errorf("fill=%v: drainage %+v; a real DEM has pits, natural edges drain every cell", fill, r.Drainage)
+		}
+		// Against GDAL (testdata/README.md): the hypsometric integral from
+		// gdalinfo's statistics, (mean − min)/(max − min), to the float32
+		// rounding of the mean (1e-6); the relief exactly; the mean slope
+		// from gdaldem's central differences (ZevenbergenThorne) to 0.01°:
+		// GDAL extrapolates the border cells where Orogen takes one-sided
+		// differences (1020 of 65536 cells).
+		const gmin, gmax, gmean, gslope = 242.49691772461, 1072.1932373047, 533.76744960762, 12.987625842345
+		if hi := (gmean - gmin) / (gmax - gmin); math.Abs(r.Hypsometric-hi) > 1e-6 || math.Abs(r.Relief-(gmax-gmin)) > 1e-4 || math.Abs(r.MeanSlope-gslope) > 0.01 {
+			t.Errorf("fill=%v: hypsometric integral %.7f, relief %.4f m, mean slope %.4f°; GDAL gives %.7f, %.4f, %.4f",
+				fill, r.Hypsometric, r.Relief, r.MeanSlope, hi, gmax-gmin, gslope)
 		}
 		t.Logf("fill=%v: %s", fill, r.Verdict.Line)
 	}
