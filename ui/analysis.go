@@ -93,8 +93,8 @@ func logAxes(xlabel, ylabel string, xr, yr [2]float64) {
 // the basin picture. It runs in Update.
 func (a *App) syncAnalysis() {
 	u := &a.anl
-	if !u.shown && !u.basins && u.cell < 0 {
-		return
+	if !u.shown && !u.basins {
+		return // nothing shows an analysis: no work
 	}
 	if u.an == nil {
 		u.an = analyst.New(analyst.DefaultShare)
@@ -367,7 +367,7 @@ func (a *App) drawBasins(dst *ebiten.Image) {
 // (magenta) and the picked river from its source to the outlet (cyan).
 func (a *App) drawProfilePath(dl *imgui.DrawList) {
 	u := &a.anl
-	if u.cell < 0 || u.of == nil {
+	if !u.shown || u.cell < 0 || u.of == nil {
 		return
 	}
 	w := u.of.Snap.W
