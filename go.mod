@@ -7,6 +7,8 @@ require (
 	github.com/hajimehoshi/ebiten/v2 v2.8.8
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/spf13/cobra v1.10.2
+	golang.org/x/image v0.25.0
+	gonum.org/v1/gonum v0.17.0
 )
 
 require (
@@ -21,5 +23,4 @@ require (
 	golang.org/x/sync v0.12.0 // indirect
 	golang.org/x/sys v0.46.0 // indirect
 	golang.org/x/term v0.44.0 // indirect
-	gonum.org/v1/gonum v0.17.0 // indirect
 )

@@ -142,12 +142,15 @@ func init() {
 		{name: "fit", label: "Fit the map to the viewport", spec: noArgs,
 			run:   func(a *App, _ []string) error { a.fitView = true; return nil },
 			items: []item{{menu: "View", label: "Fit map", hint: "F", sep: true}}},
-		{name: "show", label: "Show or hide rivers, lakes, flow arrows or the plot", spec: script.Spec{Min: 1, Max: 2, Check: checkShow}, run: (*App).show,
+		{name: "show", label: "Show or hide rivers, lakes, flow arrows, the plot, the Analysis panel or the basins", spec: script.Spec{Min: 1, Max: 2, Check: checkShow}, run: (*App).show,
 			items: []item{
 				{menu: "View", label: "Rivers", args: []string{"rivers"}, checked: func(a *App) bool { return a.vopts.Rivers }},
 				{menu: "View", label: "Lakes", args: []string{"lakes"}, checked: func(a *App) bool { return a.vopts.Lakes }},
 				{menu: "View", label: "Flow arrows (high zoom)", args: []string{"arrows"}, checked: func(a *App) bool { return a.arrows }},
-				{menu: "View", label: "Plot", args: []string{"plot"}, checked: func(a *App) bool { return a.showPlot }}}},
+				{menu: "View", label: "Plot", args: []string{"plot"}, checked: func(a *App) bool { return a.showPlot }},
+				{menu: "View", label: "Analysis", args: []string{"analysis"}, sep: true, checked: func(a *App) bool { return a.anl.shown }},
+				{menu: "View", label: "Basins", args: []string{"basins"}, checked: func(a *App) bool { return a.anl.basins }}}},
+		{name: "profile", label: "Pick the river through cell X Y for the longitudinal profile (a script waits for its analysis)", spec: script.Spec{Min: 2, Max: 2, Check: func(c script.Command) error { return c.Nums(0) }}, run: (*App).profile},
 		{name: "fullscreen", label: "Full screen on or off", spec: noArgs,
 			run:   func(a *App, _ []string) error { a.toggleFullscreen(); return nil },
 			items: []item{{menu: "View", label: "Full screen", sep: true}}},
@@ -434,7 +437,7 @@ func (a *App) render(args []string) error {
 	return a.renderView(args[0])
 }
 
-var showNames = []string{"rivers", "lakes", "arrows", "plot"}
+var showNames = []string{"rivers", "lakes", "arrows", "plot", "analysis", "basins"}
 
 func checkShow(c script.Command) error {
 	if err := c.Choice(0, "layer", showNames...); err != nil {
@@ -448,7 +451,8 @@ func checkShow(c script.Command) error {
 
 // show toggles a layer of the view, or sets it on or off.
 func (a *App) show(args []string) error {
-	v := map[string]*bool{"rivers": &a.vopts.Rivers, "lakes": &a.vopts.Lakes, "arrows": &a.arrows, "plot": &a.showPlot}[args[0]]
+	v := map[string]*bool{"rivers": &a.vopts.Rivers, "lakes": &a.vopts.Lakes, "arrows": &a.arrows, "plot": &a.showPlot,
+		"analysis": &a.anl.shown, "basins": &a.anl.basins}[args[0]]
 	if v == nil {
 		return fmt.Errorf("unknown layer %q", args[0])
 	}

@@ -108,8 +108,9 @@ type App struct {
 	pic3D         picture3D // what the 3D picture shows
 	pic3DAt       time.Time // when the 3D picture was last asked for
 	mapImg        *ebiten.Image
-	arcs          arcLayer // the stream graph's arcs over the map
-	det           detailUI // the hydraulic detail pass's panel
+	arcs          arcLayer   // the stream graph's arcs over the map
+	det           detailUI   // the hydraulic detail pass's panel
+	anl           analysisUI // the Analysis panel and its analyst
 	mapW, mapH    int
 
 	mode      viewMode
@@ -162,6 +163,7 @@ type viewport struct {
 
 func newApp(o Options) (*App, error) {
 	a := &App{brush: brushes.Default(brushes.Raise), vopts: viewer.DefaultOptions(), fitView: true, showPlot: true, target: 2000}
+	a.anl.cell = -1
 	a.brush.Radius = 16
 	a.brush.Strength = 0.25
 	p, err := prefs.Load()
@@ -216,6 +218,9 @@ func (a *App) shutdown() {
 	if a.rend != nil {
 		a.rend.close()
 	}
+	if a.anl.an != nil {
+		a.anl.an.Close()
+	}
 	if a.script == nil {
 		if dir, err := prefs.Dir(); err == nil {
 			imgui.SaveIniSettingsToDisk(filepath.Join(dir, "imgui.ini"))
@@ -241,6 +246,7 @@ func (a *App) Update() (err error) {
 	a.sync()
 	a.syncPicture()
 	a.syncArcs()
+	a.syncAnalysis()
 	a.autosave()
 	if a.script != nil {
 		a.stepScript()
@@ -296,6 +302,7 @@ func (a *App) Draw(screen *ebiten.Image) {
 			op.Filter = ebiten.FilterLinear
 		}
 		dst.DrawImage(a.mapImg, op)
+		a.drawBasins(dst)
 		a.arcs.draw(screen)
 	}
 	if a.mode != mode2D {

@@ -13,6 +13,7 @@ const (
 	winSimulation = "Simulation"
 	winOverlays   = "Overlays"
 	winLog        = "Log"
+	// winAnalysis is opened from View → Analysis (ui/analysis.go).
 )
 
 // buildFrame builds the whole ImGui frame: menus, the docked panels, the
@@ -25,6 +26,7 @@ func (a *App) buildFrame() {
 	a.treeWindow()
 	a.simulationWindow()
 	a.overlaysWindow()
+	a.analysisWindow()
 	a.logWindow()
 	a.browser.draw()
 	a.drawModal()
@@ -69,6 +71,7 @@ func (a *App) buildLayout(id imgui.ID, vp *imgui.Viewport) {
 	imgui.InternalDockBuilderDockWindow(winTools, toolsID)
 	imgui.InternalDockBuilderDockWindow(winTree, treeID)
 	imgui.InternalDockBuilderDockWindow(winSimulation, simID)
+	imgui.InternalDockBuilderDockWindow(winAnalysis, simID)
 	imgui.InternalDockBuilderDockWindow(winOverlays, overID)
 	imgui.InternalDockBuilderDockWindow(winLog, bottom)
 	imgui.InternalDockBuilderDockWindow(winViewport, top)

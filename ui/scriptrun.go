@@ -109,25 +109,26 @@ func (a *App) runSteps(n int) {
 
 // report is what `report PATH` writes: the figures the issue asks for.
 type report struct {
-	Frames        int       `json:"frames"`
-	Seconds       float64   `json:"seconds"`
-	FPS           []float64 `json:"fps_per_second"`
-	FPSMean       float64   `json:"fps_mean"`
-	FPSMin        float64   `json:"fps_min_while_running"`
-	StepsPerSec   float64   `json:"engine_steps_per_s"`
-	Width         int       `json:"width"`
-	Height        int       `json:"height"`
-	Step          int       `json:"step"`
-	RenderMs      float64   `json:"picture_ms"`
-	MeshMs        float64   `json:"mesh3d_ms"`
-	Picture3DMs   float64   `json:"picture3d_ms"`
-	SliderLag     []int     `json:"slider_lag_steps"`
-	PhaseMs       []float64 `json:"phase_ms"`
-	WindowW       int       `json:"window_w"`
-	WindowH       int       `json:"window_h"`
-	ProjectPath   string    `json:"project,omitempty"`
-	Unsaved       bool      `json:"unsaved"`
-	UpliftVersion uint64    `json:"uplift_version"`
+	Frames        int              `json:"frames"`
+	Seconds       float64          `json:"seconds"`
+	FPS           []float64        `json:"fps_per_second"`
+	FPSMean       float64          `json:"fps_mean"`
+	FPSMin        float64          `json:"fps_min_while_running"`
+	StepsPerSec   float64          `json:"engine_steps_per_s"`
+	Width         int              `json:"width"`
+	Height        int              `json:"height"`
+	Step          int              `json:"step"`
+	RenderMs      float64          `json:"picture_ms"`
+	MeshMs        float64          `json:"mesh3d_ms"`
+	Picture3DMs   float64          `json:"picture3d_ms"`
+	SliderLag     []int            `json:"slider_lag_steps"`
+	PhaseMs       []float64        `json:"phase_ms"`
+	WindowW       int              `json:"window_w"`
+	WindowH       int              `json:"window_h"`
+	Analysis      *analysisFigures `json:"analysis,omitempty"`
+	ProjectPath   string           `json:"project,omitempty"`
+	Unsaved       bool             `json:"unsaved"`
+	UpliftVersion uint64           `json:"uplift_version"`
 }
 
 func (a *App) writeReport(path string) error {
@@ -138,6 +139,7 @@ func (a *App) writeReport(path string) error {
 		RenderMs: pic, MeshMs: mesh, Picture3DMs: proj, SliderLag: a.lag.steps, PhaseMs: f.PhaseMs[:],
 		ProjectPath: a.s.Path(), Unsaved: a.s.Dirty(), UpliftVersion: a.s.Doc().UpliftVersion()}
 	r.WindowW, r.WindowH = ebiten.WindowSize()
+	r.Analysis = a.analysisReport()
 	if r.Seconds > 0 {
 		r.FPSMean = float64(a.frames) / r.Seconds
 	}

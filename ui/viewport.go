@@ -106,7 +106,17 @@ func (a *App) viewportWindow() {
 
 	leftDown := active && imgui.IsMouseDown(imgui.MouseButtonLeft)
 	pressed := imgui.IsItemActivated() && imgui.IsMouseClickedBool(imgui.MouseButtonLeft)
-	switch a.tool {
+	tl := a.tool
+	if a.anl.picking {
+		tl = -1 // the click picks a river (Analysis panel)
+		if pressed {
+			a.anl.picking = false
+			if err := a.pickRiver(mx, my); err != nil {
+				a.log.add(levelWarn, "pick a river: %v", err)
+			}
+		}
+	}
+	switch tl {
 	case toolPaint:
 		switch {
 		case pressed:
@@ -143,6 +153,7 @@ func (a *App) viewportWindow() {
 	dl := imgui.WindowDrawList()
 	dl.PushClipRect(pos, vec2(pos.X+a.vp.w, pos.Y+a.vp.h))
 	a.drawArrows(dl)
+	a.drawProfilePath(dl)
 	a.drawTreeOverlay(dl, mx, my)
 	if a.tool == toolPaint && a.vp.hovered {
 		r := float32(a.brush.Radius * a.view.Zoom)

@@ -425,3 +425,111 @@ func checkScreenshot(t *testing.T, name string, img image.Image, wantRivers bool
 		t.Errorf("%s: %d river or lake pixels in the map; want at least 100", name, m.river)
 	}
 }
+
+// The Analysis panel end to end: the engine grows rivers, the panel is
+// opened, a river is picked (the script waits until the shown terrain is
+// analysed on the analyst's goroutine), the basin overlay is drawn over
+// the map; the report carries the panel's figures.
+func TestWindowAnalysis(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the window session runs in the full (non -short) test run")
+	}
+	needDisplay(t)
+	bin := buildOrogen(t)
+	dir, _ := session(t, bin, `
+steps 120
+wait 5
+screenshot $OUT/before.png
+show analysis on
+profile 128 128
+show basins on
+steps 1
+profile 128 128
+wait 5
+screenshot $OUT/analysis.png
+report $OUT/report.json
+engine graph 16000
+steps 30
+profile 128 128
+report $OUT/report-graph.json
+detail start
+wait 20
+detail pause
+profile 128 128
+report $OUT/report-detail.json
+quit
+`, "--size", "256")
+	var rep struct {
+		Step     int `json:"step"`
+		Analysis *struct {
+			Step          int     `json:"step"`
+			HackH         float64 `json:"hack_h"`
+			HackPoints    int     `json:"hack_points"`
+			ProfileCells  int     `json:"profile_cells"`
+			ProfileKm     float64 `json:"profile_km"`
+			AreaDecreases int     `json:"profile_area_decreases"`
+			BasinPixels   int     `json:"basin_pixels"`
+			Error         string  `json:"error"`
+		} `json:"analysis"`
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("report: %s", b)
+	an := rep.Analysis
+	if an == nil || an.Error != "" {
+		t.Fatalf("report analysis %+v; want the panel's figures", an)
+	}
+	if an.Step != rep.Step || an.HackPoints < 10 || an.HackH <= 0 {
+		t.Errorf("analysis of step %d with %d Hack points (h %g); want step %d, rivers fitted", an.Step, an.HackPoints, an.HackH, rep.Step)
+	}
+	if an.ProfileCells < 3 || an.ProfileKm <= 0 || an.AreaDecreases != 0 {
+		t.Errorf("profile of %d cells, %g km, %d area decreases; want a river from source to outlet", an.ProfileCells, an.ProfileKm, an.AreaDecreases)
+	}
+	if an.BasinPixels < 256*256/4 {
+		t.Errorf("%d basin pixels; want most of the 256² map in a basin", an.BasinPixels)
+	}
+	// The stream graph's terrain (rasterized) and the hydraulic pass's are
+	// measured as the grid's.
+	for _, name := range []string{"report-graph.json", "report-detail.json"} {
+		var r struct {
+			Analysis *struct {
+				HackPoints    int    `json:"hack_points"`
+				ProfileCells  int    `json:"profile_cells"`
+				AreaDecreases int    `json:"profile_area_decreases"`
+				Error         string `json:"error"`
+			} `json:"analysis"`
+		}
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, &r); err != nil {
+			t.Fatal(err)
+		}
+		if a := r.Analysis; a == nil || a.Error != "" || a.HackPoints < 10 || a.ProfileCells < 3 || a.AreaDecreases != 0 {
+			t.Errorf("%s: analysis %+v; want rivers fitted and a profile", name, a)
+		}
+	}
+	// The basins overlay changes the map's colours (the map is in the
+	// centre of the window).
+	before, after := readPNG(t, filepath.Join(dir, "before.png")), readPNG(t, filepath.Join(dir, "analysis.png"))
+	bb := before.Bounds()
+	var diff float64
+	n := 0
+	for y := bb.Min.Y + bb.Dy()*3/10; y < bb.Min.Y+bb.Dy()*7/10; y++ {
+		for x := bb.Min.X + bb.Dx()*3/10; x < bb.Min.X+bb.Dx()*6/10; x++ {
+			r0, g0, b0, _ := before.At(x, y).RGBA()
+			r1, g1, b1, _ := after.At(x, y).RGBA()
+			diff += math.Abs(float64(r0>>8)-float64(r1>>8)) + math.Abs(float64(g0>>8)-float64(g1>>8)) + math.Abs(float64(b0>>8)-float64(b1>>8))
+			n++
+		}
+	}
+	if diff/float64(n) < 10 {
+		t.Errorf("map centre changed by %.1f per pixel (sum of channels) with the basins on; want the overlay drawn (≥ 10)", diff/float64(n))
+	}
+}

@@ -50,7 +50,7 @@ heightmaps, masks and reports.`,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newRunCmd(stderr), newUpliftCmd(stderr), newRenderCmd(stderr), newPresetsCmd(stdout), newErodeCmd(stderr))
+	root.AddCommand(newRunCmd(stderr), newAnalyzeCmd(stdout), newUpliftCmd(stderr), newRenderCmd(stderr), newPresetsCmd(stdout), newErodeCmd(stderr))
 	return root
 }
 

@@ -4,11 +4,15 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 
 	"github.com/schollz/progressbar/v3"
 
 	"orogen/app/safefile"
+	"orogen/sim"
+	"orogen/sim/analysis"
 	"orogen/sim/engine"
+	"orogen/sim/flow"
 	"orogen/sim/grid"
 )
 
@@ -64,6 +68,33 @@ type FinalStats struct {
 	MaxDrainage  float64 `json:"max_drainage_m2"`
 	LakeCells    int     `json:"lake_cells"`
 	MaxLakeDepth float64 `json:"max_lake_depth_m"`
+	// Analysis is the drainage of the final heightmap (package
+	// sim/analysis, routed with the run's edges, rivers from
+	// analysis.DefaultMinArea cells).
+	Analysis FinalAnalysis `json:"analysis"`
+}
+
+// FinalAnalysis holds Hack's law and slope–area of the final terrain, or
+// why they could not be measured (Error: a flat terrain, no rivers yet).
+type FinalAnalysis struct {
+	Hack      *analysis.Hack      `json:"hack"`
+	SlopeArea *analysis.SlopeArea `json:"slope_area"`
+	Verdict   string              `json:"verdict,omitempty"`
+	Error     string              `json:"error,omitempty"`
+}
+
+// analyze fills r.Final.Analysis from the heights hs of the final terrain.
+func (r *Report) analyze(hs []float32, w, h int, cell float64, edges flow.Edges) {
+	a, err := analysis.Analyze(&sim.Field{W: w, H: h, Cell: cell, Data: hs}, analysis.Options{Edges: edges})
+	if err != nil {
+		r.Final.Analysis = FinalAnalysis{Error: err.Error()}
+		return
+	}
+	fa := FinalAnalysis{Hack: a.Hack, SlopeArea: a.SlopeA, Verdict: a.Verdict.Line}
+	if a.HackErr != "" || a.SlopeErr != "" {
+		fa.Error = strings.TrimPrefix(a.HackErr+"; "+a.SlopeErr, "; ")
+	}
+	r.Final.Analysis = fa
 }
 
 func newReport(j *Job) *Report {

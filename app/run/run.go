@@ -547,6 +547,9 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 	} else {
 		rep.finish(j.Engine.(*grid.Engine), j)
 	}
+	if s := j.Engine.Snapshot(); s != nil {
+		rep.analyze(j.heights(s), s.W, s.H, s.Cell, j.Engine.Params().Edges)
+	}
 	if err := j.writeOutputs(); err != nil {
 		return rep, err
 	}

@@ -1,11 +1,30 @@
-// Package analysis measures what makes a terrain's drainage look natural:
-// Hack's law between the length of the longest stream above a point and
-// the area it drains (Schott et al. 2022, §5: l = c·a^h with h in [0.45,
-// 0.7] and c in [1, 6] for real rivers, l in km, a in km²), and which part
-// of the border each cell drains to, whose boundaries are the terrain's
-// main divides.
+// Package analysis measures what makes a terrain's drainage look natural,
+// on any heightmap, whichever engine made it or whether it is a real DEM:
 //
-// Everything is computed on a heightmap routed by Orogen's own D8 routing
-// with lakes through their passes (package flow), so any raster can be
-// measured, whichever engine made it.
+//   - Hack's law between the length of the longest flow path above a cell
+//     and the area it drains (Schott et al. 2022, §5: l = c·a^h with h in
+//     [0.45, 0.7] and c in [1, 6] for real rivers, l in km, a in km²);
+//   - the slope–area relation S = k_s·A^(−θ) of the river cells, whose
+//     exponent is −m/n at the steady state of the stream power law
+//     (Whipple and Tucker 1999), with medians in bins of area;
+//   - drainage consistency: pits, the fraction of cells whose water leaves
+//     the map, outlets, the largest basins;
+//   - relief, the hypsometric integral (Pike and Wilson 1971), the mean
+//     slope and the drainage density;
+//   - which part of the border each cell drains to, whose boundaries are
+//     the terrain's main divides (Sides).
+//
+// Analyze routes a heightmap with Orogen's own D8 routing and lakes through
+// their passes (package flow), or fills its depressions first (Fill:
+// Barnes et al. 2014). The measures work on a Tree (receivers, distances,
+// a receiver-first order, node areas), which TreeOf takes from a routed
+// grid and tests build by hand. Lengths are metres and areas m² except
+// where a name says km or km²; sums over cells are float64. Regressions are
+// gonum's stat.LinearRegression on log10 values.
+//
+// Bad input from outside (too small a map, no cell size, cells without a
+// height, a flat map, a map with no drainage) is an error naming the
+// problem; a Tree whose slices disagree in length is a programming error
+// and panics. Nothing here keeps state between calls: every function may
+// run on any goroutine.
 package analysis

@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -14,58 +13,78 @@ import (
 // Route returns the flow graph of heights f with the given edges, lakes
 // connected through their passes.
 func Route(f *sim.Field, edges flow.Edges) (*flow.Graph, error) {
-	if err := sim.CheckFinite("analysis: heights", "cell", f.Data); err != nil {
+	if err := checkField(f); err != nil {
 		return nil, err
-	}
-	if f.W < 3 || f.H < 3 || len(f.Data) != f.W*f.H || !(f.Cell > 0) {
-		return nil, fmt.Errorf("analysis: a %d×%d grid of %g m cells with %d heights: need at least 3×3 cells of positive size", f.W, f.H, f.Cell, len(f.Data))
 	}
 	g := flow.NewGraph(f.W, f.H, f.Cell, edges, 0)
 	g.Update(f.Data)
 	return g, nil
 }
 
+// checkField returns an error naming what makes f unfit for routing.
+func checkField(f *sim.Field) error {
+	if f.W < 3 || f.H < 3 || len(f.Data) != f.W*f.H {
+		return fmt.Errorf("analysis: a %d×%d map with %d heights: need at least 3×3 cells to route water", f.W, f.H, len(f.Data))
+	}
+	if !(f.Cell > 0) || math.IsInf(f.Cell, 0) {
+		return fmt.Errorf("analysis: cell size %g m: need a positive cell size (give one with --cell)", f.Cell)
+	}
+	if i := sim.FirstNonFinite(f.Data); i >= 0 {
+		bad := 0
+		for _, v := range f.Data {
+			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+				bad++
+			}
+		}
+		return fmt.Errorf("analysis: %d cells have no height (NaN or infinite), the first at x=%d, y=%d: fill or crop the no-data cells first",
+			bad, i%f.W, i/f.W)
+	}
+	return nil
+}
+
 // Hack is a fit of Hack's law l = C·a^H, l the length of the longest flow
 // path above a cell (km), a the cell's drainage area (km²).
 type Hack struct {
-	H, C   float64 // exponent, coefficient (km, km²)
-	R2     float64 // coefficient of determination of the log-log fit
-	Points int     // cells fitted
+	H      float64 `json:"h"`      // exponent
+	C      float64 `json:"c"`      // coefficient (km, km²)
+	R2     float64 `json:"r2"`     // coefficient of determination of the log-log fit
+	Points int     `json:"points"` // cells fitted
 }
 
 // FitHack fits Hack's law over the cells of g draining at least minCells
-// cells, by least squares on log10 l against log10 a (gonum's
-// stat.LinearRegression). The longest flow length of a cell is the longest
-// chain of receiver steps above it, its own cell included (half a cell
-// for a source, so sources do not have zero length).
+// cells (FitHackTree on TreeOf(g)).
 func FitHack(g *flow.Graph, minCells float64) (Hack, error) {
-	n := g.W * g.H
-	cellA := g.Cell * g.Cell
-	area := g.Accumulate(nil, cellA)
-	length := make([]float64, n)
-	for i := range length {
-		length[i] = g.Cell / 2
-	}
-	// Reverse stack order: every donor before its receiver.
-	for k := n - 1; k >= 0; k-- {
-		i := g.Stack[k]
-		if r := g.Rec[i]; r != i {
-			length[r] = math.Max(length[r], length[i]+float64(g.Dist[i]))
-		}
-	}
+	t := TreeOf(g)
+	return FitHackTree(t, minCells*t.CellArea)
+}
+
+// FitHackTree fits Hack's law over the nodes of t draining at least minArea
+// m², on their longest flow lengths (Tree.Length).
+func FitHackTree(t Tree, minArea float64) (Hack, error) {
+	return fitHack(t.Area(nil), t.Length(nil), minArea)
+}
+
+// fitHack fits log10 l against log10 a by least squares (gonum's
+// stat.LinearRegression) over the cells with area ≥ minArea; area in m²,
+// length in metres.
+func fitHack(area, length []float64, minArea float64) (Hack, error) {
 	var xs, ys []float64
-	for i := range n {
-		if area[i] >= minCells*cellA {
-			xs = append(xs, math.Log10(area[i]/1e6))
+	for i, a := range area {
+		if a >= minArea {
+			xs = append(xs, math.Log10(a/1e6))
 			ys = append(ys, math.Log10(length[i]/1e3))
 		}
 	}
+	return hackFromLogs(xs, ys, minArea)
+}
+
+func hackFromLogs(xs, ys []float64, minArea float64) (Hack, error) {
 	if len(xs) < 3 {
-		return Hack{}, fmt.Errorf("analysis: %d cells drain %g cells or more: too few to fit Hack's law", len(xs), minCells)
+		return Hack{}, fmt.Errorf("analysis: %d cells drain %g m² or more: too few to fit Hack's law", len(xs), minArea)
 	}
 	alpha, beta := stat.LinearRegression(xs, ys, nil, false)
-	if math.IsNaN(beta) {
-		return Hack{}, errors.New("analysis: every fitted cell has the same drainage area: Hack's law has no slope")
+	if math.IsNaN(beta) || math.IsInf(beta, 0) {
+		return Hack{}, fmt.Errorf("analysis: the %d fitted cells all drain the same area: Hack's law has no slope", len(xs))
 	}
 	return Hack{H: beta, C: math.Pow(10, alpha), R2: stat.RSquared(xs, ys, nil, alpha, beta), Points: len(xs)}, nil
 }

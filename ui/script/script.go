@@ -36,8 +36,12 @@
 //	import uplift PATH             a normalized uplift image
 //	import heightmap PATH          heights in metres into the simulation
 //	view 2d|3d|split               what the Viewport shows
-//	show rivers|lakes|arrows|plot [on|off]
-//	                               a layer of the view (no on|off: toggle)
+//	show rivers|lakes|arrows|plot|analysis|basins [on|off]
+//	                               a layer of the view or the Analysis
+//	                               panel (no on|off: toggle)
+//	profile X Y                    pick the river through cell X Y for the
+//	                               Analysis panel's profile; waits until
+//	                               the shown terrain is analysed
 //	fit                            fit the map to the viewport
 //	orbit DYAW DPITCH              turn the 3D camera, degrees
 //	draw3d fill|opengl             how the 3D view is drawn

@@ -1,0 +1,200 @@
+package cli
+
+import (
+	"encoding/json"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"orogen/app/figure"
+	"orogen/app/rasterio"
+	"orogen/sim"
+	"orogen/sim/simtest"
+)
+
+const jacksboro = "testdata/jacksboro.tif" // see testdata/README.md
+
+// analyzeJSON is the part of `orogen analyze --json` the tests read.
+type analyzeJSON struct {
+	File string `json:"file"`
+	Hack *struct {
+		H, C, R2 float64
+		Points   int
+	} `json:"hack"`
+	SlopeArea *struct {
+		Exponent, Concavity, Ks, R2 float64
+		Points                      int
+		Bins                        []struct{ Area, Slope float64 } `json:"bins"`
+	} `json:"slope_area"`
+	Drainage struct {
+		Pits    int     `json:"pits"`
+		ToEdge  float64 `json:"fraction_to_edge"`
+		Outlets int     `json:"outlets"`
+		Basins  []struct {
+			X, Y   int
+			AreaKm float64 `json:"area_km2"`
+			Cells  int     `json:"cells"`
+		} `json:"largest_basins"`
+	} `json:"drainage"`
+	Hypsometric float64 `json:"hypsometric_integral"`
+	Relief      float64 `json:"relief_m"`
+	MeanSlope   float64 `json:"mean_slope_deg"`
+	Verdict     struct {
+		HackInside bool   `json:"hack_inside"`
+		Line       string `json:"line"`
+	} `json:"verdict"`
+}
+
+func analyzeCLI(t *testing.T, args ...string) analyzeJSON {
+	t.Helper()
+	code, stdout, stderr := runCLI(append([]string{"analyze", "--json"}, args...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var r analyzeJSON
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatalf("%v in %s", err, stdout)
+	}
+	return r
+}
+
+// The real DEM reads as GDAL reads it (gdalinfo -stats, in the README;
+// float32 sums: 1e-3 m on the mean), and its drainage follows Hack's law
+// inside the range of real rivers, [0.45, 0.7], with either routing.
+func TestAnalyzeRealDEM(t *testing.T) {
+	f, err := rasterio.ReadHeights(jacksboro)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := f.MinMax()
+	var sum float64
+	for _, v := range f.Data {
+		sum += float64(v)
+	}
+	if f.W != 256 || f.H != 256 || lo != 242.49691772461 || hi != 1072.1932373047 || math.Abs(sum/65536-533.76744960762) > 1e-3 {
+		t.Fatalf("%d×%d, %g..%g m, mean %g; GDAL reads 256×256, 242.49691772461..1072.1932373047, mean 533.76744960762", f.W, f.H, lo, hi, sum/65536)
+	}
+	for _, fill := range []bool{false, true} {
+		args := []string{jacksboro, "--cell", "90"}
+		if fill {
+			args = append(args, "--fill")
+		}
+		r := analyzeCLI(t, args...)
+		if r.Hack == nil || r.Hack.H < 0.45 || r.Hack.H > 0.7 || !r.Verdict.HackInside {
+			t.Errorf("fill=%v: Hack %+v; want h in [0.45, 0.7]", fill, r.Hack)
+		}
+		if r.SlopeArea == nil || r.SlopeArea.Concavity < 0.2 || r.SlopeArea.Concavity > 0.8 {
+			t.Errorf("fill=%v: slope–area %+v; want a concavity of a real river, 0.2–0.8", fill, r.SlopeArea)
+		}
+		if r.Drainage.Pits == 0 || r.Drainage.ToEdge != 1 || r.Drainage.Outlets == 0 || len(r.Drainage.Basins) != 5 {
+			t.Errorf("fill=%v: drainage %+v; a real DEM has pits, natural edges drain every cell", fill, r.Drainage)
+		}
+		// Against GDAL (testdata/README.md): the hypsometric integral from
+		// gdalinfo's statistics, (mean − min)/(max − min), to the float32
+		// rounding of the mean (1e-6); the relief exactly; the mean slope
+		// from gdaldem's central differences (ZevenbergenThorne) to 0.01°:
+		// GDAL extrapolates the border cells where Orogen takes one-sided
+		// differences (1020 of 65536 cells).
+		const gmin, gmax, gmean, gslope = 242.49691772461, 1072.1932373047, 533.76744960762, 12.987625842345
+		if hi := (gmean - gmin) / (gmax - gmin); math.Abs(r.Hypsometric-hi) > 1e-6 || math.Abs(r.Relief-(gmax-gmin)) > 1e-4 || math.Abs(r.MeanSlope-gslope) > 0.01 {
+			t.Errorf("fill=%v: hypsometric integral %.7f, relief %.4f m, mean slope %.4f°; GDAL gives %.7f, %.4f, %.4f",
+				fill, r.Hypsometric, r.Relief, r.MeanSlope, hi, gmax-gmin, gslope)
+		}
+		// Against GRASS GIS (testdata/README.md): r.watershed -s (D8 with
+		// A* least-cost routing through depressions) finds the same five
+		// largest basins; their areas agree within 1.5 % (the largest
+		// difference is 0.9 %: depressions and ties near divides are
+		// routed differently).
+		grass := []struct{ x, y, cells int }{{0, 143, 15945}, {255, 181, 13644}, {255, 230, 7583}, {0, 88, 6791}, {255, 92, 4963}}
+		for k, g := range grass {
+			b := r.Drainage.Basins[k]
+			if b.X != g.x || b.Y != g.y || math.Abs(float64(b.Cells-g.cells)) > 0.015*float64(g.cells) {
+				t.Errorf("fill=%v: basin %d at (%d, %d) of %d cells; GRASS finds (%d, %d) with %d", fill, k, b.X, b.Y, b.Cells, g.x, g.y, g.cells)
+			}
+		}
+		t.Logf("fill=%v: %s", fill, r.Verdict.Line)
+	}
+}
+
+func TestAnalyzeText(t *testing.T) {
+	code, stdout, stderr := runCLI("analyze", jacksboro, "--cell", "90", "--min-area", "30")
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	for _, want := range []string{"256×256 cells of 90 m", "Hack's law     h = 0.5", "slope–area     exponent = -0.", "pits before routing",
+		"largest      (", "hypsometric integral 0.", "natural: Hack h = "} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("no %q in\n%s", want, stdout)
+		}
+	}
+}
+
+// --plot writes a PNG of the figure's size with every panel drawn, and the
+// sidecar's cell size is used when there is one.
+func TestAnalyzePlot(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "hills.png")
+	f := sim.NewField(96, 80, 25)
+	copy(f.Data, simtest.Rough(96, 80, 200, 7))
+	if err := rasterio.Write(in, f); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "a.png")
+	r := analyzeCLI(t, in, "--plot", out, "--min-area", "20", "--fill")
+	if r.Hack == nil || r.File != in {
+		t.Fatalf("%+v", r)
+	}
+	fh, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	img, err := png.Decode(fh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := img.Bounds(); b.Dx() != figure.Width || b.Dy() != figure.Height {
+		t.Fatalf("plot %v; want %d×%d", b, figure.Width, figure.Height)
+	}
+	// Non-trivial: many colours (text, scatter, band, fit), not a blank page.
+	colours := map[[3]uint32]bool{}
+	for y := 0; y < figure.Height; y += 2 {
+		for x := 0; x < figure.Width; x += 2 {
+			r, g, b, _ := img.At(x, y).RGBA()
+			colours[[3]uint32{r >> 8, g >> 8, b >> 8}] = true
+		}
+	}
+	if len(colours) < 20 {
+		t.Errorf("%d colours in the plot; want a drawn figure", len(colours))
+	}
+}
+
+func TestAnalyzeErrors(t *testing.T) {
+	dir := t.TempDir()
+	flat := filepath.Join(dir, "flat.tif")
+	if err := rasterio.Write(flat, &sim.Field{W: 30, H: 30, Cell: 10, Data: simtest.Uniform(30, 30, 5)}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{}, "accepts 1 arg"},
+		{[]string{jacksboro}, "no cell size: give --cell"},
+		{[]string{jacksboro, "--cell", "-3"}, "--cell -3"},
+		{[]string{jacksboro, "--cell", "90", "--min-area", "1"}, "--min-area 1"},
+		{[]string{jacksboro, "--cell", "90", "--edges", "sideways"}, "--edges"},
+		{[]string{jacksboro, "--cell", "90", "--plot", filepath.Join(dir, "a.jpg")}, "--plot"},
+		{[]string{jacksboro, "--cell", "90", "--edges", "closed", "--fill"}, "every edge is closed"},
+		{[]string{filepath.Join(dir, "missing.tif"), "--cell", "90"}, "missing.tif"},
+		{[]string{flat}, "flat map has no drainage"},
+	} {
+		code, _, stderr := runCLI(append([]string{"analyze"}, c.args...)...)
+		if code == 0 || !strings.Contains(stderr, c.want) {
+			t.Errorf("analyze %v: exit %d, stderr %q; want an error containing %q", c.args, code, stderr, c.want)
+		}
+	}
+}
