@@ -2,6 +2,7 @@ package project_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,6 +60,51 @@ func TestNewerFormat(t *testing.T) {
 	for _, want := range []string{path, "version 7", "newer Orogen"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Load of a version 7 project: error %v; want one with %q", err, want)
+		}
+	}
+}
+
+// TestMovedFiles: a project whose scene names an uplift image or layer
+// file that is not there (moved, or written on another machine) is
+// refused with a message naming the file and what to fix.
+func TestMovedFiles(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "v1", "default"+project.Ext))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, c := range []struct{ uplift, key string }{
+		{`"uplift": {"image": "gone/up.png", "umax_m_per_yr": 0.0005}`, `"uplift": {"image"}`},
+		{`"uplift": {"umax_m_per_yr": 0.0005, "tree": {"version": 1, "root": 1, "nodes": [{"id": 1, "type": "sum", "children": []}]}, "layers": {"ridge": "/elsewhere/ridge.png"}}`, `"uplift": {"layers"}`},
+	} {
+		var doc map[string]json.RawMessage
+		if err := json.Unmarshal(b, &doc); err != nil {
+			t.Fatal(err)
+		}
+		var sc map[string]json.RawMessage
+		if err := json.Unmarshal(doc["scene"], &sc); err != nil {
+			t.Fatal(err)
+		}
+		var up map[string]json.RawMessage
+		if err := json.Unmarshal([]byte("{"+c.uplift+"}"), &up); err != nil {
+			t.Fatal(err)
+		}
+		sc["uplift"] = up["uplift"]
+		doc["scene"], _ = json.Marshal(sc)
+		delete(doc, "layers")
+		out, _ := json.Marshal(doc)
+		path := filepath.Join(dir, "moved"+project.Ext)
+		if err := os.WriteFile(path, out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := project.Load(path)
+		for _, want := range []string{"no such file", c.key} {
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("Load with %s: error %v; want one with %q", c.uplift, err, want)
+			}
+		}
+		if err != nil && !strings.Contains(err.Error(), filepath.Join(dir, "gone", "up.png")) && !strings.Contains(err.Error(), "/elsewhere/ridge.png") {
+			t.Errorf("error %v; want it to name the missing file", err)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"image"
 	"image/png"
 	"io"
+	"io/fs"
 	"math"
 	"path/filepath"
 	"strings"
@@ -473,6 +474,9 @@ func loadHeights(sc *scene.Scene, name string, fromCLI bool) (*sim.Field, error)
 	}
 	f, err := rasterio.ReadHeights(path)
 	if err != nil {
+		if !fromCLI && errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("scene %s: initial heights %s: no such file (moved, or the scene came from another machine): put the file there, fix \"init\": {\"image\"} in the scene, or give --init FILE", sc.Name, path)
+		}
 		return nil, fmt.Errorf("initial heights: %w", err)
 	}
 	return f, nil
@@ -491,6 +495,9 @@ func loadUplift(sc *scene.Scene, name string, fromCLI bool) (*sim.Field, error) 
 	if p := sc.Path(name); p != "" {
 		f, err := rasterio.ReadNormalized(p)
 		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("scene %s: uplift %s: no such file (moved, or the scene came from another machine): put the file there, fix \"uplift\": {\"image\"} in the scene, or give --uplift FILE", sc.Name, p)
+			}
 			return nil, fmt.Errorf("scene %s: uplift: %w", sc.Name, err)
 		}
 		return f, nil

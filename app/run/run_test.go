@@ -344,3 +344,39 @@ func TestUpliftFieldMatchesTree(t *testing.T) {
 		}
 	}
 }
+
+// TestMovedSceneFiles: a scene whose initial heights or uplift image are
+// not where it says (moved, or another machine's paths) is refused with a
+// message naming the file and the ways out.
+func TestMovedSceneFiles(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ key, value, want string }{
+		{"init", `{"image": "/elsewhere/start.tif"}`, "/elsewhere/start.tif"},
+		{"uplift", `{"image": "gone/up.png", "umax_m_per_yr": 0.0005}`, filepath.Join(dir, "gone", "up.png")},
+	} {
+		b, err := os.ReadFile(filepath.Join("..", "project", "testdata", "v1", "default.orogen.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc map[string]json.RawMessage
+		if err := json.Unmarshal(b, &doc); err != nil {
+			t.Fatal(err)
+		}
+		var sc map[string]json.RawMessage
+		if err := json.Unmarshal(doc["scene"], &sc); err != nil {
+			t.Fatal(err)
+		}
+		sc[c.key] = json.RawMessage(c.value)
+		out, _ := json.Marshal(sc)
+		path := filepath.Join(dir, "moved.json")
+		if err := os.WriteFile(path, out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err = Prepare(Options{Scene: path, Steps: 1})
+		for _, want := range []string{c.want, "no such file", "--" + c.key + " FILE"} {
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s %s: error %v; want one with %q", c.key, c.value, err, want)
+			}
+		}
+	}
+}
