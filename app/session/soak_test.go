@@ -79,6 +79,7 @@ func TestSoak(t *testing.T) {
 
 	var added []uplifttree.ID
 	var total, last, detailSteps int
+	nextLog := 1000
 	var early struct{ heap, rss int64 }
 	var slowest time.Duration
 	var slowestWhat string
@@ -219,6 +220,10 @@ func TestSoak(t *testing.T) {
 		} else {
 			total += st - last
 			last = st
+		}
+		if soakFull && total >= nextLog {
+			t.Logf("step %d, frame %d, %s", total, frame, time.Now().Format(time.TimeOnly))
+			nextLog += 1000
 		}
 		if early.heap == 0 && total >= soakSteps/10 {
 			early.heap, early.rss, earlyKind = heapBytes()-int64(d.UndoBytes()), rssBytes(), f.Engine
