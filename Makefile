@@ -10,7 +10,7 @@ FUZZTIME ?= 10s
 # Packages with goroutines, run again under the race detector.
 RACE_PKGS := ./sim/... ./app/... ./uplifttree/... ./brushes/... ./viewer/... ./ui/...
 
-.PHONY: all build run test unit race fuzz bench lint deps clean
+.PHONY: all build run test unit race fuzz bench soak lint deps clean
 
 all: build
 
@@ -65,6 +65,14 @@ fuzz:
 bench:
 	$(GO) test -run '^$$' -bench Converge -benchtime 1x ./app/run/
 	$(GO) test -run '^$$' -bench . -skip Converge -benchmem -timeout 60m ./...
+
+# The long reliability runs (app/session): the soak at full length (10 000
+# steps at 512² with edits, undo, engine switches, saves and detail passes;
+# memory, goroutines, NaN, frame time) and 200 SIGKILLs during saves and
+# autosaves of a 1024² project. `make test` runs both at a reduced length.
+soak:
+	$(GO) test -tags soak -run '^TestSoak$$' -count=1 -timeout 3h -v ./app/session/
+	OROGEN_KILL_FULL=1 $(GO) test -run '^TestKillDuringSaves$$' -count=1 -timeout 3h -v ./app/session/
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

@@ -56,6 +56,7 @@ func (a *App) detailPanel() {
 	imgui.TextUnformatted(fmt.Sprintf("deepest water %.2f m   fastest %.1f m/s", st.MaxDepth, st.MaxSpeed))
 	b := st.Budget
 	imgui.TextUnformatted(fmt.Sprintf("water: rain %.3g m³, evaporated %.3g, out %.3g, stored %.3g", b.RainIn, b.Evaporated, b.Outflow, b.Stored))
+	imgui.TextUnformatted(fmt.Sprintf("sediment out through the edges %.3g m³", b.SedimentOut))
 	if f.Warning != "" {
 		imgui.PushStyleColorVec4(imgui.ColText, imgui.Vec4{X: 1, Y: 0.75, Z: 0.3, W: 1})
 		textWrapped(f.Warning)

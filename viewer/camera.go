@@ -252,10 +252,9 @@ func (f *frame) ground(sx, sy, z, reach float64) (gx, gy float64, ok bool) {
 }
 
 // FitCamera returns the camera looking from yaw and pitch (degrees, as in
-// Camera) at the centre of s's terrain, with heights multiplied by
-// exaggeration, from the shortest distance at which the whole terrain (the
-// box of the map and its height range) is on a square screen with a 5%
-// margin; any wider screen shows it too. See FitCameraAspect.
+// Camera) at s's terrain, with heights multiplied by exaggeration, that
+// makes the terrain fill a square screen with a 5% margin: see
+// FitCameraAspect.
 func FitCamera(s *engine.Snapshot, exaggeration float64, yaw, pitch float64) Camera {
 	return FitCameraAspect(s, exaggeration, yaw, pitch, 1)
 }
@@ -263,6 +262,15 @@ func FitCamera(s *engine.Snapshot, exaggeration float64, yaw, pitch float64) Cam
 // FitCameraAspect is FitCamera for a screen aspect (width / height): the
 // UI's "fit to terrain" and "reset" for its viewport. A non-positive or
 // non-finite aspect is taken as 1, a bad exaggeration as 1.
+//
+// The fit reads the terrain's points (the cell centres at their heights,
+// every cell up to 512 a side, every k-th beyond), not the box of the map
+// and its height range: a box's top corners float far above a terrain
+// whose peaks are in the middle, and fitting them left the terrain small
+// in the view. The camera is the closest one at that yaw and pitch whose
+// picture holds every point with the margin, moved sideways and up so
+// that the points' extent is centred: it fills the screen's width or its
+// height, whichever binds, and is centred in the other.
 func FitCameraAspect(s *engine.Snapshot, exaggeration float64, yaw, pitch, aspect float64) Camera {
 	checkSnapshot(s)
 	if !(exaggeration > 0) || math.IsInf(exaggeration, 0) {
@@ -272,36 +280,91 @@ func FitCameraAspect(s *engine.Snapshot, exaggeration float64, yaw, pitch, aspec
 		aspect = 1
 	}
 	lo, hi := minMax(s.Height)
-	return fitBox(float64(s.W)*s.Cell, float64(s.H)*s.Cell, lo*exaggeration, hi*exaggeration, yaw, pitch, aspect)
-}
-
-// fitBox returns the camera that fits the box [0, w] × [0, h] × [zlo, zhi].
-func fitBox(w, h, zlo, zhi, yaw, pitch, aspect float64) Camera {
-	c := Camera{TargetX: w / 2, TargetY: h / 2, TargetZ: (zlo + zhi) / 2,
+	w, h := float64(s.W)*s.Cell, float64(s.H)*s.Cell
+	c := Camera{TargetX: w / 2, TargetY: h / 2, TargetZ: (lo + hi) / 2 * exaggeration,
 		Yaw: yaw, Pitch: pitch, Distance: 1, FovDeg: DefaultFovDeg}.sane()
 	c.Yaw = wrapDeg(c.Yaw)
-	f := c.frame(1, 1)
-	ty := math.Tan(c.FovDeg * math.Pi / 360)
+	f := c.frame(1, 1) // the basis: it does not depend on the distance
+	ty := math.Tan(c.FovDeg*math.Pi/360) / fitMargin
 	tx := ty * aspect
-	// For a corner at v from the target, in camera axes (vr, vu, vf), the
-	// eye at distance d sees it at depth vf + d: it is on screen with the
-	// margin when |vr|·margin <= tx (vf + d) and |vu|·margin <= ty (vf + d).
-	var d, back float64
-	for _, x := range []float64{0, w} {
-		for _, y := range []float64{0, h} {
-			for _, z := range []float64{zlo, zhi} {
-				vx, vy, vz := x-c.TargetX, y-c.TargetY, z-c.TargetZ
-				vr := vx*f.rx + vy*f.ry
-				vu := vx*f.ux + vy*f.uy + vz*f.uz
-				vf := vx*f.fx + vy*f.fy + vz*f.fz
-				d = max(d, math.Abs(vr)*fitMargin/tx-vf, math.Abs(vu)*fitMargin/ty-vf)
-				back = max(back, -vf)
-			}
+	// A point at (r, u, v) from the box centre in camera axes (right, up,
+	// forward), seen from the eye at centre + a·right + b·up − D·forward,
+	// is on screen with the margin when |r − a| <= tx (v + D) and
+	// |u − b| <= ty (v + D). Over all points: a in [ax − tx·D, bx + tx·D]
+	// with ax = max(r − tx·v), bx = min(r + tx·v), which needs
+	// D >= (ax − bx) / (2 tx), and a = (ax + bx)/2 centres it; the same
+	// for b along up. The smallest D is the larger of the two.
+	//
+	// With the D of one axis the points touch the margin on both sides
+	// of it; on the other axis the interval's middle is not the picture's
+	// (perspective: the extreme points lie at different depths), so that
+	// offset is found by bisection: the top and bottom of the picture
+	// both fall as it grows.
+	ax, bx, ay, by, back := math.Inf(-1), math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	step := max(1, (max(s.W, s.H)+511)/512)
+	var pr, pu, pv []float64
+	add := func(i, j int) {
+		vx := (float64(i)+0.5)*s.Cell - c.TargetX
+		vy := (float64(j)+0.5)*s.Cell - c.TargetY
+		vz := float64(s.Height[j*s.W+i])*exaggeration - c.TargetZ
+		r := vx*f.rx + vy*f.ry
+		u := vx*f.ux + vy*f.uy + vz*f.uz
+		v := vx*f.fx + vy*f.fy + vz*f.fz
+		ax, bx = max(ax, r-tx*v), min(bx, r+tx*v)
+		ay, by = max(ay, u-ty*v), min(by, u+ty*v)
+		back = max(back, -v)
+		pr, pu, pv = append(pr, r), append(pu, u), append(pv, v)
+	}
+	for j := 0; j < s.H; j += step {
+		for i := 0; i < s.W; i += step {
+			add(i, j)
+		}
+		if (s.W-1)%step != 0 {
+			add(s.W-1, j)
 		}
 	}
-	// Keep every corner well in front of the near plane.
-	diag := math.Sqrt(w*w + h*h + (zhi-zlo)*(zhi-zlo))
+	if (s.H-1)%step != 0 {
+		for i := 0; i < s.W; i += step {
+			add(i, s.H-1)
+		}
+		add(s.W-1, s.H-1)
+	}
+	dx, dy := (ax-bx)/(2*tx), (ay-by)/(2*ty)
+	d := max(dx, dy)
+	// Keep every point well in front of the near plane.
+	diag := math.Sqrt(w*w + h*h + (hi-lo)*(hi-lo)*exaggeration*exaggeration)
 	d = max(d, back+0.01*diag)
+	a := centre(pr, pv, d, ax-tx*d, bx+tx*d)
+	b := centre(pu, pv, d, ay-ty*d, by+ty*d)
+	c.TargetX += a*f.rx + b*f.ux
+	c.TargetY += a*f.ry + b*f.uy
+	c.TargetZ += b * f.uz
 	c.Distance = clampDistance(d)
 	return c
+}
+
+// centre returns the offset o in [lo, hi] along one screen axis that
+// centres the points (p, v) seen from distance d: max (p−o)/(v+d) =
+// −min (p−o)/(v+d). Both fall as o grows, so their sum does too, and it
+// is >= 0 at lo and <= 0 at hi (every point is on screen there):
+// bisection until the interval is 1e-9 of d (a nanopixel on any screen
+// the fit is for).
+func centre(p, v []float64, d, lo, hi float64) float64 {
+	if !(lo < hi) {
+		return (lo + hi) / 2
+	}
+	for k := 0; k < 100 && hi-lo > 1e-9*d; k++ {
+		o := (lo + hi) / 2
+		top, bot := math.Inf(-1), math.Inf(1)
+		for i, pi := range p {
+			q := (pi - o) / (v[i] + d)
+			top, bot = max(top, q), min(bot, q)
+		}
+		if top+bot > 0 {
+			lo = o
+		} else {
+			hi = o
+		}
+	}
+	return (lo + hi) / 2
 }

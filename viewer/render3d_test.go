@@ -65,7 +65,7 @@ func TestRender3DGolden(t *testing.T) {
 			if err := o.Validate(); err != nil {
 				t.Fatal(err)
 			}
-			cam := FitCameraAspect(tc.s, o.Exaggeration, tc.yaw, 35, 160.0/120).Zoom(1.4)
+			cam := FitCameraAspect(tc.s, o.Exaggeration, tc.yaw, 35, 160.0/120)
 			got := Render3D(newRGBA(160, 120), tc.s, cam, o)
 			path := filepath.Join("testdata", tc.name+".png")
 			if *update {

@@ -56,7 +56,7 @@ heightmaps, masks and reports.`,
 
 func newRunCmd(stderr io.Writer) *cobra.Command {
 	var o run.Options
-	var k, m, n, dt, talusDeg, diffusion, umax, target, rain, evap, riverThr float64
+	var k, m, n, dt, talusDeg, diffusion, umax, target, rain, evap, riverThr, initNoise float64
 	var seed uint64
 	var quiet bool
 	var refine int
@@ -87,6 +87,7 @@ final terrain as an 8-bit PNG.`,
 			o.Talus, o.Diffusion = pick("talus", &talusDeg), pick("diffusion", &diffusion)
 			o.Umax, o.TargetHeight = pick("umax", &umax), pick("target-height", &target)
 			o.Rain, o.Evaporation, o.RiverThreshold = pick("rain", &rain), pick("evaporation", &evap), pick("river-threshold", &riverThr)
+			o.InitNoise = pick("init-noise", &initNoise)
 			if f.Changed("seed") {
 				o.Seed = &seed
 			}
@@ -143,6 +144,7 @@ final terrain as an 8-bit PNG.`,
 	f.Float64Var(&umax, "umax", 0, "uplift of a white pixel, m/yr (5e-4)")
 	f.Float64Var(&target, "target-height", 0, "set k so mountains culminate near this height, metres (h_max ≈ 2.244 u/k)")
 	f.StringVar(&o.Init, "init", "", "initial heights: .png or .r16 with its sidecar, or float .tif in metres")
+	f.Float64Var(&initNoise, "init-noise", 0, "seeded uniform noise in [0, M) metres added to the initial heights (default: none with --init, else the scene's init_noise_m)")
 	f.StringVar(&o.Out, "out", "", "heightmap output (.png .r16 .tif .obj) with sidecar")
 	f.StringVar(&o.OutDrainage, "out-drainage", "", "drainage area mask output, m²")
 	f.StringVar(&o.OutWater, "out-water", "", "lake water depth mask output, metres (with --rain: the water budget's lakes)")

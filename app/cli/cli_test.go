@@ -64,6 +64,7 @@ func TestErrorsExitNonZero(t *testing.T) {
 		{[]string{"run", "--size", "x"}, "size"},
 		{[]string{"run", "--steps", "-2"}, "steps"},
 		{[]string{"run", "--tolerance", "0"}, "tolerance"},
+		{[]string{"run", "--init-noise", "-1"}, "--init-noise -1"},
 		{[]string{"run", "--out", filepath.Join(dir, "h.bmp")}, ".bmp"},
 		{[]string{"run", "--uplift", filepath.Join(dir, "none.png")}, "none.png"},
 		{[]string{"run", "stray"}, "stray"},

@@ -220,6 +220,7 @@ type Report struct {
 	MaxDh      []float64            `json:"max_dh_m"`
 	MaxDepth   []float64            `json:"max_depth_m"`
 	Water      WaterBudget          `json:"water_budget"`
+	Mass       MassBudget           `json:"mass_budget"`
 	Soil       SoilStats            `json:"soil"`
 }
 
@@ -243,6 +244,19 @@ type WaterBudget struct {
 	Stored      float64 `json:"stored_m3"`
 	Residual    float64 `json:"residual_m3"`
 	SedimentOut float64 `json:"sediment_out_m3"`
+}
+
+// MassBudget is hydro.Mass in the report, m³: the rock the terrain lost
+// (eroded less deposited) is the sediment still in the water plus what
+// left through open edges; Residual is the difference (float32 rounding
+// of the fields).
+type MassBudget struct {
+	Eroded      float64 `json:"eroded_m3"`    // Σ max(0, b0 − b)·cell²
+	Deposited   float64 `json:"deposited_m3"` // Σ max(0, b − b0)·cell²
+	RockLost    float64 `json:"rock_lost_m3"` // initial terrain volume − final
+	Suspended   float64 `json:"suspended_m3"`
+	SedimentOut float64 `json:"sediment_out_m3"`
+	Residual    float64 `json:"residual_m3"` // RockLost − Suspended − SedimentOut
 }
 
 // SoilStats compare the final terrain with the initial one, m³.
@@ -308,6 +322,9 @@ func (r *Report) finish(j *Job) {
 	b := e.Budget()
 	r.Water = WaterBudget{Initial: b.Initial, RainIn: b.RainIn, Dissolved: b.Dissolved, Evaporated: b.Evaporated,
 		Outflow: b.Outflow, Stored: b.Stored, Residual: b.Residual(), SedimentOut: b.SedimentOut}
+	m := e.Mass()
+	r.Mass = MassBudget{Eroded: r.Soil.Eroded, Deposited: r.Soil.Deposited, RockLost: m.RockInitial - m.Rock,
+		Suspended: m.Suspended, SedimentOut: m.SedimentOut, Residual: m.Residual()}
 }
 
 // Save writes the report as indented JSON, atomically.

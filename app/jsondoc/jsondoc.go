@@ -29,8 +29,10 @@ func (f Format) Decode(b []byte, v any) error {
 	if head.Version == nil {
 		return fmt.Errorf("%s: no \"version\": %s", f.Name, f.NoVersion)
 	}
-	if *head.Version != f.Version {
-		return fmt.Errorf("%s: version %d is not supported: this Orogen reads version %d", f.Name, *head.Version, f.Version)
+	if v := *head.Version; v > f.Version {
+		return fmt.Errorf("%s: version %d is not supported: this Orogen reads version %d; a newer Orogen wrote it: open it with that one", f.Name, v, f.Version)
+	} else if v != f.Version {
+		return fmt.Errorf("%s: version %d is not supported: this Orogen reads version %d", f.Name, v, f.Version)
 	}
 	if err := Strict(b, v); err != nil {
 		return fmt.Errorf("%s: %w", f.Name, err)

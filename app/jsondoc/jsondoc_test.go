@@ -16,7 +16,8 @@ func TestDecode(t *testing.T) {
 	}{
 		{`{"version": 2, "width": 5}`, ""},
 		{`{"width": 5}`, `thing: no "version": add "version": 2`},
-		{`{"version": 3}`, "thing: version 3 is not supported: this Orogen reads version 2"},
+		{`{"version": 3}`, "thing: version 3 is not supported: this Orogen reads version 2; a newer Orogen wrote it"},
+		{`{"version": 1}`, "thing: version 1 is not supported: this Orogen reads version 2"},
 		{`{"version": 2, "colour": "red"}`, `thing: json: unknown field "colour"`},
 		{`{"version": 2, "width": "big"}`, "thing: width: string is not a valid int"},
 		{"{\"version\": 2,\n\"width\": 5,,}", "thing: line 2: "},

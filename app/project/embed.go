@@ -1,7 +1,9 @@
 package project
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -124,7 +126,15 @@ func readLayer(sc *scene.Scene, name string, mPerYr bool) (*sim.Field, error) {
 		umax = sc.Uplift.UmaxMPerYr
 	}
 	if path := sc.Path(name); path != "" {
-		return readImage(path, sc.Width, sc.Height, Cell(sc), umax, mPerYr)
+		f, err := readImage(path, sc.Width, sc.Height, Cell(sc), umax, mPerYr)
+		if errors.Is(err, fs.ErrNotExist) {
+			key := `"uplift": {"image"}`
+			if !mPerYr {
+				key = `"uplift": {"layers"}`
+			}
+			return nil, fmt.Errorf("uplift image %s: no such file (moved, or the file came from another machine): put the image there, or fix %s to name where it is now", path, key)
+		}
+		return f, err
 	}
 	r, err := sc.Open(name)
 	if err != nil {

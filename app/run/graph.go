@@ -119,4 +119,5 @@ func (r *Report) finishGraph(j *Job) {
 	if !j.Scene.UntilConverged {
 		r.Converged = g.Converged(j.Tolerance)
 	}
+	r.closeBudgets(g.Water())
 }

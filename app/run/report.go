@@ -14,6 +14,7 @@ import (
 	"orogen/sim/engine"
 	"orogen/sim/flow"
 	"orogen/sim/grid"
+	"orogen/sim/water"
 )
 
 // Report is the JSON summary of a run (ARCHITECTURE.md, "The CLI
@@ -47,6 +48,41 @@ type Report struct {
 	Lakes       []int                `json:"lakes"`
 	Clamped     []int                `json:"talus_clamped"`
 	Final       FinalStats           `json:"final"`
+	// Mass is the rock account of the whole run (engine.Mass, summed over
+	// the steps); Water the lakes' water budget when it runs.
+	Mass  MassBudget   `json:"mass_budget"`
+	Water *WaterBudget `json:"water_budget,omitempty"`
+}
+
+// MassBudget is the run's engine.Mass with what left the domain and the
+// residual, m³. A graph run's refinement re-interpolates the heights
+// between stages; that change is in no step's account.
+type MassBudget struct {
+	engine.Mass
+	Out      float64 `json:"out_m3"`      // eroded + diffused + talus: left through the outlets
+	Residual float64 `json:"residual_m3"` // uplift − out − stored
+}
+
+// WaterBudget is the lakes' water budget of the run (water.Budget), m³:
+// rain = evaporated + outflow + stored.
+type WaterBudget struct {
+	Rain       float64 `json:"rain_m3"`
+	Evaporated float64 `json:"evaporated_m3"`
+	Outflow    float64 `json:"outflow_m3"`
+	Stored     float64 `json:"stored_m3"`
+	Residual   float64 `json:"residual_m3"` // rain − evaporated − outflow − stored
+}
+
+// closeBudgets fills the mass budget's sums and the water budget of wat
+// (nil: none).
+func (r *Report) closeBudgets(wat *water.Model) {
+	r.Mass.Out, r.Mass.Residual = r.Mass.Mass.Out(), r.Mass.Mass.Residual()
+	if wat == nil {
+		return
+	}
+	b := wat.Budget()
+	r.Water = &WaterBudget{Rain: b.Rain, Evaporated: b.Evaporated, Outflow: b.Outflow, Stored: b.Stored,
+		Residual: b.Rain - b.Evaporated - b.Outflow - b.Stored}
 }
 
 // ReportParams records the parameters the run used.
@@ -151,6 +187,7 @@ func (r *Report) add(st engine.StepStats) {
 	r.RecvChanged = append(r.RecvChanged, st.RecvChanged)
 	r.Lakes = append(r.Lakes, st.Lakes)
 	r.Clamped = append(r.Clamped, st.Clamped)
+	r.Mass.Mass = r.Mass.Mass.Add(st.Mass)
 }
 
 // heightFigures returns the lowest, highest and mean of the heights hs.
@@ -181,6 +218,7 @@ func (r *Report) finish(e *grid.Engine, j *Job) {
 	if !j.Scene.UntilConverged {
 		r.Converged = e.Converged(j.Tolerance)
 	}
+	r.closeBudgets(e.Water())
 }
 
 // Save writes the report as indented JSON, atomically.

@@ -11,6 +11,7 @@ import (
 	"image"
 	"image/png"
 	"io"
+	"io/fs"
 	"math"
 	"path/filepath"
 	"strings"
@@ -65,6 +66,10 @@ type Options struct {
 	Edges                             string   // "outlet", "closed", "natural", or "north=natural,west=closed,..."
 	Uplift                            string   // uplift image
 	Init                              string   // initial heights
+	// InitNoise is the seeded uniform noise, metres, added to the initial
+	// heights; nil keeps the scene's init_noise_m, except with Init (an
+	// imported heightmap stays as it is unless asked): 0 there.
+	InitNoise *float64
 
 	Out, OutDrainage, OutWater string
 	// OutLakes is the water budget's lakes as JSON; OutRivers the river
@@ -210,8 +215,15 @@ func Prepare(o Options) (*Job, error) {
 		}
 		p.K = TargetK(umax, th)
 	}
+	noise := sc.Params.InitNoiseM
+	switch {
+	case o.InitNoise != nil:
+		noise = *o.InitNoise
+	case o.Init != "":
+		noise = 0
+	}
 	spec := engines.Spec{Kind: sc.Engine, W: w, H: h, Cell: cell, Up: up, Init: init,
-		InitNoise: sc.Params.InitNoiseM, Seed: sc.Seed, Params: p}
+		InitNoise: noise, Seed: sc.Seed, Params: p}
 	if sc.Engine == engine.Graph {
 		spec.Samples = sc.Samples
 		if o.Samples != 0 {
@@ -354,6 +366,9 @@ func (o Options) apply(sc *scene.Scene) error {
 	if o.Steps < 0 {
 		return fmt.Errorf("--steps %d: must be >= 0", o.Steps)
 	}
+	if v := o.InitNoise; v != nil && !(*v >= 0 && *v <= 1e4) {
+		return fmt.Errorf("--init-noise %g: must be in [0, 1e4] metres", *v)
+	}
 	if o.Tolerance < 0 || math.IsNaN(o.Tolerance) {
 		return fmt.Errorf("--tolerance %g: must be > 0 m/yr", o.Tolerance)
 	}
@@ -459,6 +474,9 @@ func loadHeights(sc *scene.Scene, name string, fromCLI bool) (*sim.Field, error)
 	}
 	f, err := rasterio.ReadHeights(path)
 	if err != nil {
+		if !fromCLI && errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("scene %s: initial heights %s: no such file (moved, or the scene came from another machine): put the file there, fix \"init\": {\"image\"} in the scene, or give --init FILE", sc.Name, path)
+		}
 		return nil, fmt.Errorf("initial heights: %w", err)
 	}
 	return f, nil
@@ -477,6 +495,9 @@ func loadUplift(sc *scene.Scene, name string, fromCLI bool) (*sim.Field, error) 
 	if p := sc.Path(name); p != "" {
 		f, err := rasterio.ReadNormalized(p)
 		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("scene %s: uplift %s: no such file (moved, or the scene came from another machine): put the file there, fix \"uplift\": {\"image\"} in the scene, or give --uplift FILE", sc.Name, p)
+			}
 			return nil, fmt.Errorf("scene %s: uplift: %w", sc.Name, err)
 		}
 		return f, nil

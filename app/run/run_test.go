@@ -192,6 +192,54 @@ func TestInitFromFileAndZeroUplift(t *testing.T) {
 	}
 }
 
+// TestInitKeepsHeights: an imported heightmap (--init) reaches the
+// engine bit for bit: no initial noise unless --init-noise asks, and then
+// noise in [0, M) on every cell. (The scene's init_noise_m of 1 m used to
+// move 99 % of a DEM's cells.) A float .tif holds the heights exactly.
+func TestInitKeepsHeights(t *testing.T) {
+	dir := t.TempDir()
+	f := sim.NewField(40, 30, 25)
+	for i := range f.Data {
+		f.Data[i] = float32(120 + 80*math.Sin(float64(i)*0.37) + float64(i%7)*0.001)
+	}
+	in := filepath.Join(dir, "dem.tif")
+	if err := rasterio.Write(in, f); err != nil {
+		t.Fatal(err)
+	}
+	job, err := Prepare(Options{Scene: "default", Init: in, Umax: ptr(0.0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range job.Engine.Heights() {
+		if v != f.Data[i] {
+			t.Fatalf("cell %d: height %v; want the file's %v (no noise with --init)", i, v, f.Data[i])
+		}
+	}
+	const m = 0.5
+	job, err = Prepare(Options{Scene: "default", Init: in, Umax: ptr(0.0), InitNoise: ptr(m)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var moved int
+	for i, v := range job.Engine.Heights() {
+		d := float64(v) - float64(f.Data[i])
+		if d < -1e-4 || d > m+1e-4 { // 1e-4: float32 rounding of heights ~200 m
+			t.Fatalf("cell %d: noise %g m; want in [0, %g)", i, d, m)
+		}
+		if d != 0 {
+			moved++
+		}
+	}
+	// The default scene's edges are outlets, base level: only the
+	// interior gets noise.
+	if interior := (f.W - 2) * (f.H - 2); moved != interior {
+		t.Errorf("--init-noise %g moved %d cells; want the %d interior ones", m, moved, interior)
+	}
+	if _, err := Prepare(Options{Scene: "default", Init: in, InitNoise: ptr(-1.0)}); err == nil || !strings.Contains(err.Error(), "--init-noise") {
+		t.Errorf("--init-noise -1: error %v; want one naming --init-noise", err)
+	}
+}
+
 func TestBadInputs(t *testing.T) {
 	dir := t.TempDir()
 	corrupt := filepath.Join(dir, "bad.png")
@@ -293,6 +341,42 @@ func TestUpliftFieldMatchesTree(t *testing.T) {
 		// float32 storage of a value in [0, 1.2]: 1e-7 relative.
 		if got := float64(f.At(c[0], c[1])); math.Abs(got-want) > 1e-6 {
 			t.Errorf("cell %v: %g; the tree gives %g", c, got, want)
+		}
+	}
+}
+
+// TestMovedSceneFiles: a scene whose initial heights or uplift image are
+// not where it says (moved, or another machine's paths) is refused with a
+// message naming the file and the ways out.
+func TestMovedSceneFiles(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ key, value, want string }{
+		{"init", `{"image": "/elsewhere/start.tif"}`, "/elsewhere/start.tif"},
+		{"uplift", `{"image": "gone/up.png", "umax_m_per_yr": 0.0005}`, filepath.Join(dir, "gone", "up.png")},
+	} {
+		b, err := os.ReadFile(filepath.Join("..", "project", "testdata", "v1", "default.orogen.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc map[string]json.RawMessage
+		if err := json.Unmarshal(b, &doc); err != nil {
+			t.Fatal(err)
+		}
+		var sc map[string]json.RawMessage
+		if err := json.Unmarshal(doc["scene"], &sc); err != nil {
+			t.Fatal(err)
+		}
+		sc[c.key] = json.RawMessage(c.value)
+		out, _ := json.Marshal(sc)
+		path := filepath.Join(dir, "moved.json")
+		if err := os.WriteFile(path, out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err = Prepare(Options{Scene: path, Steps: 1})
+		for _, want := range []string{c.want, "no such file", "--" + c.key + " FILE"} {
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s %s: error %v; want one with %q", c.key, c.value, err, want)
+			}
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -436,51 +437,47 @@ func TestSendPanics(t *testing.T) {
 // Step with commands queued behind it, waiting for a Sync's receiver that
 // never comes, and resting under a tiny duty, and checks that Close
 // returns at once, that the last frame stays, and that no goroutine is
-// left.
+// left. It runs in a synctest bubble: the bubble ends only when every
+// goroutine started in it has returned, and fails at once if one is
+// blocked for good; its clock is fake, so "at once" is exact (a Close
+// that waited out the 10 s rest would take 10 s of it) whatever the load.
+// (It counted runtime.NumGoroutine for up to 2 s of real time before.)
 func TestCloseIsPromptAndClean(t *testing.T) {
-	base := runtime.NumGoroutine()
-	// A very long Step with commands behind it.
-	ended := make(chan struct{}, 1)
-	f := &fake{ended: ended}
-	r, err := New(f, Options{Paused: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.Send(Step{N: math.MaxInt32}, Sync{Done: make(chan uint64, 1)}, Run{}, set{1})
-	<-ended
-	r.Close()
-	r.Close() // again: no-op
-	if fr := r.Frame(); fr == nil || fr.V != 0 {
-		t.Fatal("no frame after Close, or the command held by the Step applied")
-	}
-	// A Sync whose receiver never comes.
-	r2, err := New(&fake{}, Options{Paused: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r2.Send(Sync{Done: make(chan uint64)})
-	r2.Close()
-	// Resting: 10 ms steps at duty 0.001 rest 10 s each.
-	ended3 := make(chan struct{}, 1)
-	r3, err := New(&fake{ended: ended3, sleep: 10 * time.Millisecond}, Options{Duty: 0.001})
-	if err != nil {
-		t.Fatal(err)
-	}
-	<-ended3
-	t0 := time.Now()
-	r3.Close()
-	if d := time.Since(t0); d > 5*time.Second {
-		t.Fatalf("Close during a rest took %v; want at once (the rest is 10 s)", d)
-	}
-	// The goroutines have returned when Close returns; the runtime may
-	// still count them for a moment (longer under -race on a loaded
-	// machine: give it up to 2 s).
-	for deadline := time.Now().Add(2 * time.Second); runtime.NumGoroutine() > base && time.Now().Before(deadline); {
-		time.Sleep(time.Millisecond)
-	}
-	if n := runtime.NumGoroutine(); n > base {
-		t.Fatalf("%d goroutines after Close; want %d", n, base)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		// A very long Step with commands behind it.
+		ended := make(chan struct{}, 1)
+		f := &fake{ended: ended}
+		r, err := New(f, Options{Paused: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Send(Step{N: math.MaxInt32}, Sync{Done: make(chan uint64, 1)}, Run{}, set{1})
+		<-ended
+		r.Close()
+		r.Close() // again: no-op
+		if fr := r.Frame(); fr == nil || fr.V != 0 {
+			t.Fatal("no frame after Close, or the command held by the Step applied")
+		}
+		// A Sync whose receiver never comes.
+		r2, err := New(&fake{}, Options{Paused: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r2.Send(Sync{Done: make(chan uint64)})
+		r2.Close()
+		// Resting: 10 ms steps at duty 0.001 rest 10 s each.
+		ended3 := make(chan struct{}, 1)
+		r3, err := New(&fake{ended: ended3, sleep: 10 * time.Millisecond}, Options{Duty: 0.001})
+		if err != nil {
+			t.Fatal(err)
+		}
+		<-ended3
+		t0 := time.Now()
+		r3.Close()
+		if d := time.Since(t0); d != 0 {
+			t.Fatalf("Close during a rest took %v of the bubble's clock; want 0 (the rest is 10 s)", d)
+		}
+	})
 }
 
 // TestConcurrentSenders sends from several goroutines while another reads

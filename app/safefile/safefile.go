@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
 // File is one file of a save: its final name and what goes in it.
@@ -69,7 +70,11 @@ func stage(o File) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%s: cannot create a file in %s: %w: check that the directory exists and is writable", o.Path, dir, Cause(err))
 	}
-	bw := bufio.NewWriterSize(tf, 1<<16)
+	var dst io.Writer = tf
+	if f := fault(); f != nil {
+		dst = f.wrap(tf)
+	}
+	bw := bufio.NewWriterSize(dst, 1<<16)
 	err = o.Fill(bw)
 	if err == nil {
 		err = bw.Flush()
@@ -86,6 +91,60 @@ func stage(o File) (string, error) {
 		return "", fmt.Errorf("%s: write failed: %w", o.Path, Cause(err))
 	}
 	return tf.Name(), nil
+}
+
+// A diskFault makes the files Write stages fail once limit bytes of one
+// have been written, as a full disk does (see FailAfter).
+type diskFault struct {
+	limit int64
+	err   error
+}
+
+// faultWriter is a staged file's writer under a diskFault.
+type faultWriter struct {
+	w    io.Writer
+	left int64
+	err  error
+}
+
+func (d *diskFault) wrap(w io.Writer) io.Writer { return &faultWriter{w: w, left: d.limit, err: d.err} }
+
+func (f *faultWriter) Write(p []byte) (int, error) {
+	if int64(len(p)) <= f.left {
+		f.left -= int64(len(p))
+		return f.w.Write(p)
+	}
+	n, _ := f.w.Write(p[:f.left])
+	f.left = 0
+	return n, &fs.PathError{Op: "write", Path: "(staged file)", Err: f.err}
+}
+
+var faults struct {
+	sync.Mutex
+	d *diskFault
+}
+
+func fault() *diskFault {
+	faults.Lock()
+	defer faults.Unlock()
+	return faults.d
+}
+
+// FailAfter makes every file Write stages from now on fail with err once
+// limit bytes of it are written, as a full disk fails a write (err is
+// typically syscall.ENOSPC), until the returned function is called. It
+// is for tests of the callers' error paths (a save, an autosave, an
+// export on a full disk) in any package; nothing else calls it.
+func FailAfter(limit int64, err error) (restore func()) {
+	faults.Lock()
+	defer faults.Unlock()
+	prev := faults.d
+	faults.d = &diskFault{limit: max(limit, 0), err: err}
+	return func() {
+		faults.Lock()
+		defer faults.Unlock()
+		faults.d = prev
+	}
 }
 
 // syncDirs fsyncs the directories holding files so the renames are durable.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -70,5 +71,57 @@ func TestWriteJSON(t *testing.T) {
 	}
 	if b2, _ := os.ReadFile(p); string(b2) != string(b) {
 		t.Fatal("a failed WriteJSON changed the file")
+	}
+}
+
+// TestFullDisk: a disk that fills at any point of a save (FailAfter, as
+// ENOSPC would) gives an error naming the file and the cause, leaves the
+// previous file byte for byte, and no temporary file; for a save of two
+// files, neither is replaced.
+func TestFullDisk(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
+	for _, p := range []string{a, b} {
+		if err := WriteBytes(p, []byte("old "+p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	big := []byte(strings.Repeat("new data ", 30000)) // 270 kB: several buffer flushes
+	for _, limit := range []int64{0, 1, 4095, 1 << 16, 200000} {
+		restore := FailAfter(limit, syscall.ENOSPC)
+		err := Write(File{Path: a, Fill: func(w io.Writer) error { _, err := w.Write(big); return err }},
+			File{Path: b, Fill: func(w io.Writer) error { _, err := w.Write(big); return err }})
+		restore()
+		if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), a) || !strings.Contains(err.Error(), "no space left") {
+			t.Errorf("limit %d: error %v; want ENOSPC naming %s", limit, err, a)
+		}
+		for _, p := range []string{a, b} {
+			if got, _ := os.ReadFile(p); string(got) != "old "+p {
+				t.Fatalf("limit %d: %s holds %d bytes; want the old file", limit, p, len(got))
+			}
+		}
+		if ents, _ := os.ReadDir(dir); len(ents) != 2 {
+			t.Fatalf("limit %d: %d entries in the directory; want the 2 files and no temporary one", limit, len(ents))
+		}
+	}
+	// The first file staged, the second one fails: neither is replaced.
+	restore := FailAfter(1000, syscall.ENOSPC)
+	err := Write(File{Path: a, Fill: func(w io.Writer) error { _, err := w.Write([]byte("small")); return err }},
+		File{Path: b, Fill: func(w io.Writer) error { _, err := w.Write(big); return err }})
+	restore()
+	if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), b) {
+		t.Errorf("error %v; want ENOSPC naming %s", err, b)
+	}
+	for _, p := range []string{a, b} {
+		if got, _ := os.ReadFile(p); string(got) != "old "+p {
+			t.Fatalf("%s holds %q; want the old file", p, got)
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
+		t.Fatalf("%d entries in the directory; want the 2 files and no temporary one", len(ents))
+	}
+	// Restored, saves work again.
+	if err := WriteBytes(a, big); err != nil {
+		t.Fatal(err)
 	}
 }

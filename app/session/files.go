@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -123,6 +124,9 @@ func (s *Session) SaveAs(path string) error {
 			s.logf(Warn, "settings: %v", err)
 		}
 	}
+	// An autosave still writing would put the recovery file back after
+	// the clearing.
+	s.WaitAutosave()
 	if err := prefs.ClearRecovery(); err != nil {
 		s.logf(Warn, "recovery file: %v", err)
 	}
@@ -254,6 +258,7 @@ func (s *Session) Recover(p *project.Project, at time.Time) error {
 
 // DiscardRecovery removes the recovery file.
 func (s *Session) DiscardRecovery() {
+	s.WaitAutosave()
 	if err := prefs.ClearRecovery(); err != nil {
 		s.logf(Warn, "recovery file: %v", err)
 	}
@@ -268,6 +273,7 @@ func (s *Session) WriteRecovery() error {
 
 // autosaver writes unsaved work to the recovery file on a goroutine.
 type autosaver struct {
+	wg     sync.WaitGroup        // the goroutine writing, if any
 	saving atomic.Bool           // set while the goroutine writes
 	err    atomic.Pointer[error] // the goroutine's failure, logged by the next Autosave
 	saved  uint64                // doc.Changed when last written (or opened)
@@ -295,7 +301,9 @@ func (s *Session) Autosave(now time.Time, every time.Duration) bool {
 	a.last, a.saved = now, s.doc.Changed()
 	s.storeView()
 	p := s.doc.Project()
+	a.wg.Add(1)
 	go func() {
+		defer a.wg.Done()
 		defer a.saving.Store(false)
 		if err := prefs.WriteRecovery(p); err != nil {
 			a.err.Store(&err)
@@ -307,9 +315,13 @@ func (s *Session) Autosave(now time.Time, every time.Duration) bool {
 // AutosaveDone reports whether no autosave write is in progress.
 func (s *Session) AutosaveDone() bool { return !s.auto.saving.Load() }
 
+// WaitAutosave returns when no autosave write is in progress.
+func (s *Session) WaitAutosave() { s.auto.wg.Wait() }
+
 // Shutdown ends the session as the app quits: a clean document clears the
 // recovery file. It then closes the session.
 func (s *Session) Shutdown() {
+	s.WaitAutosave()
 	if !s.Dirty() {
 		if err := prefs.ClearRecovery(); err != nil {
 			s.logf(Warn, "clearing the recovery file: %v", err)

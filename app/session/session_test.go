@@ -380,8 +380,9 @@ func TestAutosaveAndRecovery(t *testing.T) {
 	if !s.Autosave(now.Add(time.Second), 0) {
 		t.Fatal("a dirty document was not autosaved")
 	}
-	for !s.AutosaveDone() {
-		time.Sleep(time.Millisecond) // the write runs on its own goroutine
+	s.WaitAutosave() // the write runs on its own goroutine
+	if !s.AutosaveDone() {
+		t.Fatal("AutosaveDone is false after WaitAutosave")
 	}
 	p, at, ok, err := Recovery()
 	if err != nil || !ok {

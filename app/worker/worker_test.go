@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"orogen/app/runner"
@@ -416,53 +417,50 @@ func TestPausedEditsShow(t *testing.T) {
 }
 
 // TestCloseIsPromptAndClean closes a worker in the middle of a very long
-// Step with commands still queued, and checks the goroutines are gone and
-// Send panics.
+// Step with commands still queued, and one waiting for a Sync's receiver
+// that never comes, and checks Close returns, Send panics after it, and
+// no goroutine is left. It runs in a synctest bubble: the bubble ends
+// only when every goroutine started in it has returned, and fails at
+// once, whatever the load, if one is blocked for good (the old count of
+// runtime.NumGoroutine waited up to 2 s for the runtime and failed under
+// load).
 func TestCloseIsPromptAndClean(t *testing.T) {
-	base := runtime.NumGoroutine()
-	// A worker in the middle of a very long Step, commands queued behind
-	// it: Close would hang if it waited for them.
-	d, err := newDriver(sceneConfig(t, 32))
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := runner.New(d, runner.Options{Paused: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.Send(runner.Step{N: math.MaxInt32}, runner.Sync{Done: make(chan uint64, 1)}, runner.Run{}, SetParams{engine.DefaultParams()})
-	for d.steps.Load() < 2 {
-		runtime.Gosched()
-	}
-	w.Close()
-	w.Close() // again: no-op
-	if f := w.Frame(); f == nil || f.Snap == nil {
-		t.Fatal("no frame after Close")
-	}
-	// A worker waiting for a Sync's receiver that never comes.
-	w2, err := New(sceneConfig(t, 32), runner.Options{Paused: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w2.Send(runner.Sync{Done: make(chan uint64)})
-	w2.Close()
-
-	// The goroutines have returned when Close returns; the runtime may
-	// still count them for a moment (longer under -race on a loaded
-	// machine: give it up to 2 s).
-	for deadline := time.Now().Add(2 * time.Second); runtime.NumGoroutine() > base && time.Now().Before(deadline); {
-		time.Sleep(time.Millisecond)
-	}
-	if n := runtime.NumGoroutine(); n > base {
-		t.Fatalf("%d goroutines after Close; want %d", n, base)
-	}
-	defer func() {
-		r := recover()
-		if s, ok := r.(string); !ok || !strings.HasPrefix(s, "runner: ") {
-			t.Fatalf("Send after Close: panic %v; want one prefixed \"runner: \"", r)
+	cfg := sceneConfig(t, 32)
+	synctest.Test(t, func(t *testing.T) {
+		// A worker in the middle of a very long Step, commands queued
+		// behind it: Close would hang if it waited for them.
+		d, err := newDriver(cfg)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}()
-	w.Send(runner.Run{})
+		w, err := runner.New(d, runner.Options{Paused: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Send(runner.Step{N: math.MaxInt32}, runner.Sync{Done: make(chan uint64, 1)}, runner.Run{}, SetParams{engine.DefaultParams()})
+		for d.steps.Load() < 2 {
+			runtime.Gosched()
+		}
+		w.Close()
+		w.Close() // again: no-op
+		if f := w.Frame(); f == nil || f.Snap == nil {
+			t.Fatal("no frame after Close")
+		}
+		// A worker waiting for a Sync's receiver that never comes.
+		w2, err := New(cfg, runner.Options{Paused: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w2.Send(runner.Sync{Done: make(chan uint64)})
+		w2.Close()
+		defer func() {
+			r := recover()
+			if s, ok := r.(string); !ok || !strings.HasPrefix(s, "runner: ") {
+				t.Fatalf("Send after Close: panic %v; want one prefixed \"runner: \"", r)
+			}
+		}()
+		w.Send(runner.Run{})
+	})
 }
 
 // TestDeterministic runs one command sequence with Step commands under 1

@@ -53,6 +53,40 @@ type StepStats struct {
 	RecvChanged float64 // fraction of nodes whose receiver changed since the last step
 	Lakes       int     // basins connected through passes
 	Clamped     int     // nodes lowered by the talus limit
-	Phase       [NumPhases]time.Duration
-	Total       time.Duration
+	// Mass is the step's rock account (grid and graph engines; the
+	// hydraulic engine keeps its own, see sim/hydro's Mass).
+	Mass  Mass
+	Phase [NumPhases]time.Duration
+	Total time.Duration
+}
+
+// Mass is a rock account, m³: heights times the area of each cell or
+// node, summed in float64 in an order that does not depend on the number
+// of workers. The stream power is detachment-limited (Braun and Willett
+// 2013): the rock it removes leaves the domain through the outlets, as
+// does what the talus limit cuts; hillslope diffusion only moves rock,
+// except across fixed (outlet) edges, where what it loses leaves.
+// Uplift − Eroded − Diffused − Talus = Stored up to the float32 rounding
+// of the heights; Residual returns the difference. Uplift is Σ u·Δt·area
+// over the nodes the uplift raises (not fixed outlets), computed from the
+// rates; the other terms are measured on the heights before and after
+// each phase.
+type Mass struct {
+	Uplift   float64 `json:"uplift_m3"`
+	Eroded   float64 `json:"eroded_m3"`   // removed by the stream power
+	Diffused float64 `json:"diffused_m3"` // lost by hillslope diffusion across fixed edges
+	Talus    float64 `json:"talus_m3"`    // cut by the talus limit
+	Stored   float64 `json:"stored_m3"`   // change of the terrain's volume
+}
+
+// Out returns the rock that left the domain: Eroded + Diffused + Talus.
+func (m Mass) Out() float64 { return m.Eroded + m.Diffused + m.Talus }
+
+// Residual returns Uplift − Out − Stored, m³: zero for an exact account.
+func (m Mass) Residual() float64 { return m.Uplift - m.Out() - m.Stored }
+
+// Add returns the account of two runs one after the other.
+func (m Mass) Add(o Mass) Mass {
+	return Mass{Uplift: m.Uplift + o.Uplift, Eroded: m.Eroded + o.Eroded, Diffused: m.Diffused + o.Diffused,
+		Talus: m.Talus + o.Talus, Stored: m.Stored + o.Stored}
 }

@@ -97,6 +97,7 @@ type Engine struct {
 	dif  diffScratch
 
 	blockDh, blockMx []float64
+	blockV           []float64 // per-block sums of volume
 	blockCh          []int64
 	clamped          []int // per chunk: nodes the talus limit lowered
 
@@ -307,6 +308,10 @@ func (e *Engine) Step() engine.StepStats {
 		}
 	}
 	var st engine.StepStats
+	// The rock account (engine.Mass): the volume before and after each
+	// phase that changes heights. The stream power applies the uplift in
+	// its implicit solve, so Eroded is the uplift less that solve's change.
+	v0 := e.volume(e.hgt, false)
 	mark := time.Now() // a refinement counts in Total only
 	lap := func(ph engine.Phase) {
 		now := time.Now()
@@ -342,6 +347,11 @@ func (e *Engine) Step() engine.StepStats {
 		spl.Erode(e.hs, e.rp, e.ds, e.as, us, chunks[c], chunks[c+1], sp)
 	})
 	lap(engine.PhaseErosion)
+	v1 := e.volume(e.hs, true)
+	if us != nil {
+		st.Mass.Uplift = e.upliftIn()
+	}
+	v2 := v1
 	if e.p.Kappa > 0 {
 		// Diffusion works in node order: through hgt and back.
 		e.unstack(e.hgt, e.hs)
@@ -352,8 +362,10 @@ func (e *Engine) Step() engine.StepStats {
 				hs[lo+k] = hgt[i]
 			}
 		})
+		v2 = e.volume(e.hgt, false)
 	}
 	lap(engine.PhaseHillslope)
+	v3 := v2
 	if e.p.Talus.Mode != talus.ModeOff {
 		e.clamped = sim.Resize(e.clamped, nc)
 		parallel.Do(nc, func(c int) {
@@ -362,6 +374,7 @@ func (e *Engine) Step() engine.StepStats {
 		for _, v := range e.clamped {
 			st.Clamped += v
 		}
+		v3 = e.volume(e.hs, true)
 	}
 	lap(engine.PhaseTalus)
 	stack, hgt, hs, area, as := e.stack, e.hgt, e.hs, e.area, e.as
@@ -372,10 +385,14 @@ func (e *Engine) Step() engine.StepStats {
 		}
 	})
 	lap(engine.PhaseLayout)
+	v4 := e.volume(e.hgt, false)
+	st.Mass.Eroded = v0 + st.Mass.Uplift - v1
+	st.Mass.Diffused, st.Mass.Talus, st.Mass.Stored = v1-v2, v2-v3, v4-v0
 	e.measure(&st)
 	if math.IsNaN(st.MeanDh) || math.IsInf(st.MeanDh, 0) {
 		e.err = fmt.Errorf("graph: step %d produced non-finite heights: the parameters (k %g, m %g, n %g, dt %g) or the uplift are too extreme", e.step+1, e.p.K, e.p.M, e.p.N, e.p.Dt)
 		copy(e.hgt, e.prev)
+		st.Mass = engine.Mass{}
 	}
 	e.step++
 	e.time += e.p.Dt
@@ -686,6 +703,52 @@ func (e *Engine) accumulate(chunks []int) {
 			}
 		}
 	})
+}
+
+// volume returns Σ h·area over the nodes, m³: v in node order, or in
+// drainage order when stacked. Partial sums per fixed block are added in
+// block order: the same for any number of workers.
+func (e *Engine) volume(v []float32, stacked bool) float64 {
+	m, stack := e.m, e.stack
+	return e.blockSum(func(lo, hi int) float64 {
+		var s float64
+		for k := lo; k < hi; k++ {
+			i := k
+			if stacked {
+				i = int(stack[k])
+			}
+			s += float64(v[k]) * m.Area[i]
+		}
+		return s
+	})
+}
+
+// upliftIn returns Σ u·Δt·area over the nodes the uplift raises (all but
+// the fixed base level: roots at distance 0, see spl.Erode), m³.
+func (e *Engine) upliftIn() float64 {
+	m, stack, rp, ds, us, dt := e.m, e.stack, e.rp, e.ds, e.us, e.p.Dt
+	return e.blockSum(func(lo, hi int) float64 {
+		var s float64
+		for k := lo; k < hi; k++ {
+			if int(rp[k]) == k && ds[k] == 0 {
+				continue
+			}
+			s += dt * float64(us[k]) * m.Area[stack[k]]
+		}
+		return s
+	})
+}
+
+// blockSum adds fn over fixed blocks of the nodes in block order.
+func (e *Engine) blockSum(fn func(lo, hi int) float64) float64 {
+	n := e.m.N
+	e.blockV = sim.Resize(e.blockV, parallel.NumBlocks(n, measureBlock))
+	parallel.Blocks(n, measureBlock, func(b, lo, hi int) { e.blockV[b] = fn(lo, hi) })
+	var s float64
+	for _, x := range e.blockV {
+		s += x
+	}
+	return s
 }
 
 // measure fills the height and receiver change statistics, with partial

@@ -58,6 +58,7 @@ type Engine struct {
 	blockMx  []float64
 	blockMx2 []float64
 	blockCh  []int64
+	blockV   []float64 // per-block sums of volume
 
 	// The lakes' water budget (Params.Rain > 0 or a rain map).
 	wat     *water.Model
@@ -237,6 +238,9 @@ func (e *Engine) Step() engine.StepStats {
 	g := e.g
 	e.prev, e.prev2 = e.prev2, e.prev
 	copy(e.prev, e.hgt)
+	// The rock account (engine.Mass): the volume before and after each
+	// phase that changes heights.
+	v0 := e.volume(e.hgt)
 	// Hillslope first, so the receivers below see the heights they erode.
 	if e.p.Kappa > 0 {
 		fixed := hillslope.Edges{
@@ -244,6 +248,10 @@ func (e *Engine) Step() engine.StepStats {
 			East: e.p.Edges.East == flow.Outlet, West: e.p.Edges.West == flow.Outlet,
 		}
 		e.diff.Step(e.hgt, e.cell, e.p.Kappa, e.p.Dt, fixed)
+	}
+	v1 := v0
+	if e.p.Kappa > 0 {
+		v1 = e.volume(e.hgt)
 	}
 	lap(engine.PhaseHillslope)
 	g.Route(e.hgt)
@@ -270,15 +278,27 @@ func (e *Engine) Step() engine.StepStats {
 
 	// Uplift (timed with the erosion), in grid order: sequential memory
 	// access. Fixed outlets stay.
+	v2 := v1
 	if e.up != nil {
 		dt := e.p.Dt
-		parallel.Blocks(len(e.hgt), 1<<15, func(_, lo, hi int) {
+		const block = 1 << 15
+		e.blockV = sim.Resize(e.blockV, parallel.NumBlocks(len(e.hgt), block))
+		parallel.Blocks(len(e.hgt), block, func(b, lo, hi int) {
+			var in float64
 			for i := lo; i < hi; i++ {
 				if !g.IsFixed(i) {
-					e.hgt[i] = float32(float64(e.hgt[i]) + dt*float64(e.up[i]))
+					u := dt * float64(e.up[i])
+					e.hgt[i] = float32(float64(e.hgt[i]) + u)
+					in += u
 				}
 			}
+			e.blockV[b] = in
 		})
+		for _, v := range e.blockV {
+			st.Mass.Uplift += v
+		}
+		st.Mass.Uplift *= e.cell * e.cell
+		v2 = e.volume(e.hgt)
 	}
 	upliftTime := time.Since(mark)
 	mark = time.Now()
@@ -302,7 +322,9 @@ func (e *Engine) Step() engine.StepStats {
 	})
 	lap(engine.PhaseErosion)
 	st.Phase[engine.PhaseErosion] += upliftTime
+	v3 := math.NaN() // after erosion: the end volume when the talus limit is off
 	if e.p.Talus.Mode != talus.ModeOff {
+		v3 = e.volume(e.hs)
 		clamped := make([]int, nc)
 		parallel.Do(nc, func(c int) {
 			clamped[c] = e.lim.ClampOrdered(e.hs, g.RecPos, e.ds, g.Stack, int(chunks[c]), int(chunks[c+1]))
@@ -320,10 +342,16 @@ func (e *Engine) Step() engine.StepStats {
 	st.Phase[engine.PhaseLayout] += time.Since(mark)
 
 	e.routed = true
+	v4 := e.volume(e.hgt)
+	if math.IsNaN(v3) {
+		v3 = v4
+	}
+	st.Mass.Diffused, st.Mass.Eroded, st.Mass.Talus, st.Mass.Stored = v0-v1, v2-v3, v3-v4, v4-v0
 	e.measure(&st)
 	if math.IsNaN(st.MeanDh) || math.IsInf(st.MeanDh, 0) {
 		e.err = fmt.Errorf("grid: step %d produced non-finite heights: the parameters (k %g, m %g, n %g, dt %g, κ %g) or the uplift are too extreme", e.step+1, e.p.K, e.p.M, e.p.N, e.p.Dt, e.p.Kappa)
 		copy(e.hgt, e.prev) // keep the last good terrain
+		st.Mass = engine.Mass{}
 	}
 	e.step++
 	e.time += e.p.Dt
@@ -332,6 +360,25 @@ func (e *Engine) Step() engine.StepStats {
 	st.Total = time.Since(t0)
 	e.stats = st
 	return st
+}
+
+// volume returns Σ v·cell², m³, with partial sums per fixed block added
+// in block order: the same for any number of workers.
+func (e *Engine) volume(v []float32) float64 {
+	const block = 1 << 14
+	e.blockV = sim.Resize(e.blockV, parallel.NumBlocks(len(v), block))
+	parallel.Blocks(len(v), block, func(b, lo, hi int) {
+		var s float64
+		for _, x := range v[lo:hi] {
+			s += float64(x)
+		}
+		e.blockV[b] = s
+	})
+	var s float64
+	for _, x := range e.blockV {
+		s += x
+	}
+	return s * e.cell * e.cell
 }
 
 // measure fills the height change and receiver change statistics. Partial

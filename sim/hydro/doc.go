@@ -73,7 +73,12 @@
 // water budget, the sediment totals) float64. Grids are row-major, index
 // y*W + x, row 0 the north edge, cells square (lx = ly = cell). A Budget
 // accounts for the water: Initial + RainIn + Dissolved = Evaporated +
-// Outflow + Stored, to float32 rounding.
+// Outflow + Stored, to float32 rounding. Engine.Mass accounts for the
+// rock: the initial terrain volume = terrain + suspended sediment +
+// Budget.SedimentOut (m³). Dissolving and deposition move exactly what
+// the float32 terrain gave or took into the sediment (an amount under
+// half an ulp of the height moves nothing), so the rock account closes
+// to the rounding of the sediment (about 1e-9 of the rock moved).
 //
 // Execution: each step is three sweeps over blocks of rows (PhaseNames:
 // flux, erosion, transport), each reading one set of buffers and writing

@@ -77,6 +77,26 @@ func (b Budget) Residual() float64 {
 	return b.Initial + b.RainIn + b.Dissolved - b.Evaporated - b.Outflow - b.Stored
 }
 
+// Mass is the rock account, m³: the terrain and the sediment held in the
+// water, summed in float64 from the float32 fields. Dissolving moves
+// rock from the terrain into the water and deposition back (eqs. 9-10),
+// thermal erosion moves it between cells (eqs. 14-15), and the only way
+// out is Budget.SedimentOut through open edges, so RockInitial =
+// Rock + Suspended + SedimentOut up to float32 rounding of the fields;
+// Residual returns the difference.
+type Mass struct {
+	RockInitial float64 // terrain volume at the start, Σb·cell²
+	Rock        float64 // terrain volume now
+	Suspended   float64 // sediment in the water now, Σs·cell²
+	SedimentOut float64 // sediment that left through open edges
+}
+
+// Residual returns RockInitial - Rock - Suspended - SedimentOut, m³:
+// zero for an exact account.
+func (m Mass) Residual() float64 {
+	return m.RockInitial - m.Rock - m.Suspended - m.SedimentOut
+}
+
 // StepStats describe one step.
 type StepStats struct {
 	Step     int     // steps done so far, this one included
@@ -167,6 +187,7 @@ type Engine struct {
 	time   float64
 	stats  StepStats
 	budget Budget
+	rock0  float64 // Σb·cell² at the start (Mass.RockInitial)
 }
 
 // New returns an engine for cfg, or an error naming what is wrong with it.
@@ -245,6 +266,7 @@ func New(cfg Config) (*Engine, error) {
 	}
 	e.budget.Initial = vol * e.cell * e.cell
 	e.budget.Stored = e.budget.Initial
+	e.rock0 = sumArea(e.b[0], e.cell)
 	return e, nil
 }
 
@@ -485,6 +507,26 @@ func (e *Engine) neighbours8(x, y int) [8]int {
 
 // Stats returns the statistics of the last step.
 func (e *Engine) Stats() StepStats { return e.stats }
+
+// Mass returns the rock account so far. It sums the terrain and the
+// sediment, O(W·H): call it for reports, not every step.
+func (e *Engine) Mass() Mass {
+	return Mass{
+		RockInitial: e.rock0,
+		Rock:        sumArea(e.b[e.cur], e.cell),
+		Suspended:   sumArea(e.s, e.cell),
+		SedimentOut: e.budget.SedimentOut,
+	}
+}
+
+// sumArea returns Σv·cell², summed in float64.
+func sumArea(v []float32, cell float64) float64 {
+	var s float64
+	for _, x := range v {
+		s += float64(x)
+	}
+	return s * cell * cell
+}
 
 // Budget returns the water account so far.
 func (e *Engine) Budget() Budget { return e.budget }

@@ -46,7 +46,9 @@ func (e *Engine) Step() StepStats {
 	}
 	st.SedimentFix = 1
 	if e.c.open {
-		e.budget.SedimentOut += s1 - snew
+		// s1 and snew are sums of heights, metres: the volume is their
+		// difference times the cell area.
+		e.budget.SedimentOut += (s1 - snew) * e.cell * e.cell
 	} else if snew > 0 && s1 != snew {
 		// Semi-Lagrangian transport does not conserve mass; scale the
 		// sediment back to the total it had before moving.
@@ -551,7 +553,14 @@ func (e *Engine) erodeBlock(blk int) {
 				rs = 1
 			}
 			amt := rs*exp + dtkdc*exn
-			bi -= amt
+			// The sediment gains what the float32 terrain actually lost
+			// (b − amt rounds to b when amt < ulp(b)/2: at 100 m,
+			// 4e-6 m): rock moves between terrain and water exactly,
+			// never made from rounding (see Mass). bo − bi is exact
+			// (Sterbenz) wherever amt is small beside b.
+			bo := bi
+			bi = float32(bi - amt)
+			amt = bo - bi
 			si += amt
 			d3 := pos(d2 + amt)
 			// Softening on deposition only (exn is 0 when dissolving,
@@ -701,7 +710,10 @@ func (e *Engine) erodeSpan(r *erodeRow, a *erodeSums, x0, x1 int) {
 				rate = 1
 			}
 			amt := rate * ex
-			bi -= amt
+			// As in erodeBlock: the sediment gains what the terrain lost.
+			bo := bi
+			bi = float32(bi - amt)
+			amt = bo - bi
 			si += amt
 			d3 = pos(d3 + amt)
 			if h := hr[x]; h > rmin && ex < 0 {
