@@ -221,8 +221,8 @@ func TestHeightmapMatchesLinux(t *testing.T) {
 }
 
 // Windows-style paths everywhere: a scene file (which names its uplift
-// image relative to itself) read from a folder with spaces and non-ASCII
-// letters, given as Z:\...\; the heightmap and preview exported to another
+// image relative to itself; saved as Notepad does, with a BOM and CRLF)
+// read from a folder with spaces and non-ASCII letters, given as Z:\...\; the heightmap and preview exported to another
 // such folder; then that export read back (--init) and exported again.
 // Each output must equal the Linux binary's on Linux paths.
 func TestWindowsPaths(t *testing.T) {
@@ -236,6 +236,11 @@ func TestWindowsPaths(t *testing.T) {
 			b, err := os.ReadFile(filepath.Join(preset, from))
 			if err != nil {
 				t.Fatal(err)
+			}
+			if sys == "windows" && strings.HasSuffix(to, ".json") {
+				// As Notepad saves it with "UTF-8 with BOM": a byte order
+				// mark and CRLF line ends.
+				b = append([]byte("\ufeff"), bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n"))...)
 			}
 			if err := os.WriteFile(filepath.Join(scenes, to), b, 0o644); err != nil {
 				t.Fatal(err)
