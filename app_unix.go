@@ -5,13 +5,16 @@ package main
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"syscall"
 )
 
 const appName = "orogen-app"
 
+// hasDisplay: X11 or Wayland on Linux and the BSDs; a macOS session
+// always has its window server (and no DISPLAY).
 func hasDisplay() bool {
-	return os.Getenv("DISPLAY") != "" || os.Getenv("WAYLAND_DISPLAY") != ""
+	return runtime.GOOS == "darwin" || os.Getenv("DISPLAY") != "" || os.Getenv("WAYLAND_DISPLAY") != ""
 }
 
 // startApp replaces this process with the app.
