@@ -10,7 +10,11 @@ export WINEPREFIX=$dir WINEDEBUG=-all
 mkdir -p "$dir"
 # wineboot -i initializes the prefix and returns when it is done; the
 # 32-bit half fails without wine32 (harmless: only 64-bit programs run).
-wine wineboot -i >/dev/null 2>&1 || true
+# No display and no mscoree/mshtml: Wine then asks nothing (it would offer
+# to download Wine Mono and Gecko in a dialog). wineserver -w waits until
+# this prefix's server has gone, so the next program starts one on its own
+# display.
+env -u DISPLAY WINEDLLOVERRIDES="mscoree=;mshtml=" wine wineboot -i >/dev/null 2>&1 || true
 wineserver -w 2>/dev/null || true
 sys32=$dir/drive_c/windows/system32
 if [ ! -d "$sys32" ]; then
