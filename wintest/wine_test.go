@@ -36,19 +36,20 @@ type wineEnv struct {
 var (
 	once    sync.Once
 	env     *wineEnv
-	skipWhy string // tools missing: tests skip (or fail under OROGEN_WINE_TEST=1)
-	envErr  error  // setup failed: tests fail
+	scratch *wineEnv // what TestMain cleans up, even when setup failed
+	skipWhy string   // tools missing: tests skip (or fail under OROGEN_WINE_TEST=1)
+	envErr  error    // setup failed: tests fail
 )
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if env != nil {
+	if e := scratch; e != nil {
 		// Stop this prefix's wineserver (it lingers a few seconds after
 		// the last program), then remove everything.
 		k := exec.Command("wineserver", "-k")
-		k.Env = env.environ()
+		k.Env = e.environ()
 		k.Run()
-		os.RemoveAll(env.root)
+		os.RemoveAll(e.root)
 	}
 	os.Exit(code)
 }
@@ -90,7 +91,7 @@ func makeEnv() (*wineEnv, string, error) {
 		prefix: filepath.Join(root, "prefix"),
 		data:   filepath.Join(root, "Données d'essai", "Höhen Ω"),
 	}
-	env = e // for TestMain's clean-up, even if the rest fails
+	scratch = e
 	if err := os.MkdirAll(e.data, 0o755); err != nil {
 		return nil, "", err
 	}
