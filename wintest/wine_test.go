@@ -211,14 +211,22 @@ func TestVersion(t *testing.T) {
 
 // The issue's check: the same scene gives the same heightmap, byte for
 // byte, on Windows as on Linux (same Go code, same float64 arithmetic; no
-// tolerance, as for GOMAXPROCS).
+// tolerance, as for GOMAXPROCS). Then the same for the stream graph engine
+// (Poisson samples, Delaunay triangles, its parallel loops) and for the
+// hydraulic pass of `orogen erode` on that heightmap.
 func TestHeightmapMatchesLinux(t *testing.T) {
 	e := setup(t)
 	lin, win := mkdir(t, e.data, "linux"), mkdir(t, e.data, "windows")
-	args := []string{"run", "--scene", "default", "--size", "128", "--steps", "50", "--out", "h.tif", "-q"}
-	e.run(t, lin, e.linuxCLI, args...)
-	e.run(t, win, e.winCLI, args...)
-	sameFiles(t, lin, win, "h.tif", "h.json")
+	runs := [][]string{
+		{"run", "--scene", "default", "--size", "128", "--steps", "50", "--out", "h.tif", "-q"},
+		{"run", "--scene", "lakes", "--engine", "graph", "--size", "64", "--steps", "10", "--out", "g.tif", "-q"},
+		{"erode", "--in", "h.tif", "--steps", "40", "--out", "e.tif", "--out-water", "w.tif", "-q"},
+	}
+	for _, args := range runs {
+		e.run(t, lin, e.linuxCLI, args...)
+		e.run(t, win, e.winCLI, args...)
+	}
+	sameFiles(t, lin, win, "h.tif", "h.json", "g.tif", "g.json", "e.tif", "e.json", "w.tif")
 }
 
 // Windows-style paths everywhere: a scene file (which names its uplift
