@@ -11,12 +11,12 @@
 //     file: os.Rename is MoveFileEx with MOVEFILE_REPLACE_EXISTING on
 //     Windows);
 //   - cross-compile the unit tests of app/safefile, app/prefs, app/project,
-//     app/scene and app/rasterio and run them under Wine with the temporary
+//     app/scene, app/export and app/osfs and run them under Wine with the temporary
 //     folder on Z: in a path with spaces and non-ASCII names (the config
 //     folder is %APPDATA%\Orogen there: app/prefs's TestDir);
-//   - with OROGEN_WINE_APP_TEST=1, cross-compile the desktop app with
-//     MinGW-w64 and start it under Wine on the display (Xvfb) with a
-//     script that quits.
+//   - cross-compile the desktop app with MinGW-w64 and start it through
+//     orogen.exe under Wine on the display (Xvfb) with a script that
+//     exports, saves, reopens, takes a screenshot and quits.
 //
 // Wine 8 (Debian 12) lacks bcryptprimitives.dll, which every Go ≥ 1.22
 // Windows program needs; scripts/wine/prefix.sh makes the test prefix and

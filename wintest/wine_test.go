@@ -310,7 +310,7 @@ func TestSaveTwiceReplaces(t *testing.T) {
 // The unit tests of the packages that touch files, cross-compiled and run
 // under Wine: atomic saves (safefile), the settings folder %APPDATA%\Orogen
 // (prefs), projects and scenes with their relative files (project, scene),
-// exports (export), rasters (rasterio).
+// exports (export), the file dialog's drives and hidden files (osfs).
 //
 // Go 1.26's os.RemoveAll deletes with FILE_DISPOSITION_INFORMATION_EX,
 // which Wine 8 answers with "Invalid function" (real Windows 10 ≥ 1607 has
@@ -319,7 +319,7 @@ func TestSaveTwiceReplaces(t *testing.T) {
 // output fails this test.
 func TestPackagesUnderWine(t *testing.T) {
 	e := setup(t)
-	pkgs := []string{"safefile", "prefs", "project", "scene", "export"}
+	pkgs := []string{"safefile", "prefs", "project", "scene", "export", "osfs"}
 	for _, pkg := range pkgs {
 		t.Run(pkg, func(t *testing.T) {
 			exe := filepath.Join(e.root, "tests", pkg+".test.exe")
