@@ -10,10 +10,12 @@
 //   - save twice over the same files (atomic saves rename over an existing
 //     file: os.Rename is MoveFileEx with MOVEFILE_REPLACE_EXISTING on
 //     Windows);
-//   - cross-compile the unit tests of app/safefile, app/prefs, app/project,
-//     app/scene, app/export and app/osfs and run them under Wine with the temporary
-//     folder on Z: in a path with spaces and non-ASCII names (the config
-//     folder is %APPDATA%\Orogen there: app/prefs's TestDir);
+//   - cross-compile the unit tests of app/safefile, app/prefs,
+//     app/project, app/scene, app/export and app/osfs and run them under
+//     Wine with the temporary folder on Z: in a path with spaces and
+//     non-ASCII names (the config folder is %APPDATA%\Orogen there:
+//     app/prefs's TestDir; a save over a file held open: app/safefile's
+//     TestWriteOverOpenFile);
 //   - cross-compile the desktop app with MinGW-w64 and start it through
 //     orogen.exe under Wine on the display (Xvfb) with a script that
 //     exports, saves, reopens, takes a screenshot and quits.
