@@ -451,6 +451,13 @@ func TestAppUnderWine(t *testing.T) {
 			t.Errorf("the project the app saved under Wine does not load: %v", err)
 		}
 	}
+	// Saved, reopened and saved again: the same bytes (the round trip
+	// loses nothing).
+	p1, _ := os.ReadFile(filepath.Join(dir, "projekt-ü.orogen.json"))
+	p2, _ := os.ReadFile(filepath.Join(dir, "projekt-2.orogen.json"))
+	if len(p1) == 0 || !bytes.Equal(p1, p2) {
+		t.Errorf("the project saved after reopening differs from the one reopened (%d and %d bytes)", len(p1), len(p2))
+	}
 	f, err := os.Open(filepath.Join(dir, "fenster.png"))
 	if err != nil {
 		t.Fatal(err)
