@@ -10,7 +10,7 @@ FUZZTIME ?= 10s
 # Packages with goroutines, run again under the race detector.
 RACE_PKGS := ./sim/... ./app/... ./uplifttree/... ./brushes/... ./viewer/... ./ui/...
 
-.PHONY: all build run test unit race fuzz bench soak lint deps clean
+.PHONY: all build run test unit race fuzz bench soak lint deps clean release release-check
 
 all: build
 
@@ -35,13 +35,15 @@ run: build
 			--report $(OUT)/default-report.json && \
 		echo "no display: wrote $(OUT)/default.png (+ .json sidecars), drainage, water, the preview and the report"; fi
 
-test: deps lint unit race fuzz
+test: deps lint unit race fuzz release-check
 
 # Under Xvfb, so the real-window test (ui) opens its window; it fails
-# rather than skips when OROGEN_WINDOW_TEST=1 finds no display.
+# rather than skips when OROGEN_WINDOW_TEST=1 finds no display. Likewise
+# OROGEN_WINE_TEST=1: the Windows build's tests under Wine (wintest) fail
+# rather than skip when Wine or MinGW-w64 is missing.
 XVFB := xvfb-run -a -s "-screen 0 1600x1000x24"
 unit:
-	OROGEN_WINDOW_TEST=1 $(XVFB) $(GO) test -count=1 ./...
+	OROGEN_WINDOW_TEST=1 OROGEN_WINE_TEST=1 $(XVFB) $(GO) test -count=1 ./...
 
 race:
 	$(XVFB) $(GO) test -race -short -count=1 $(RACE_PKGS)
@@ -80,5 +82,18 @@ lint:
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
 
+# dist/orogen-VERSION-linux-amd64.tar.gz and -windows-amd64.zip, VERSION
+# from git describe (see scripts/release.sh).
+release: deps
+	@scripts/release.sh
+
+# Builds the release into a temporary folder and checks the archives and
+# the binaries' --version (the Windows ones under Wine).
+release-check: deps
+	@set -e; d=$$(mktemp -d); trap 'rm -rf "$$d"' EXIT; \
+		v=$$(git describe --tags --always --dirty 2>/dev/null || echo dev); \
+		DIST=$$d VERSION=$$v scripts/release.sh; \
+		scripts/check-release.sh $$d $$v
+
 clean:
-	rm -rf bin $(OUT)
+	rm -rf bin dist $(OUT)

@@ -10,24 +10,31 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"orogen/app/cli"
 )
 
 func main() {
 	args := os.Args[1:]
-	if len(args) == 0 || strings.HasPrefix(args[0], "-") && !isHelp(args[0]) {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") && !isCLIFlag(args[0]) {
 		os.Exit(openApp(args))
 	}
 	os.Exit(cli.Main(args, os.Stdout, os.Stderr))
 }
 
-func isHelp(a string) bool { return a == "-h" || a == "--help" || a == "-help" }
+// isCLIFlag reports whether a is a flag of the command line itself (help,
+// version) rather than one to pass on to the app.
+func isCLIFlag(a string) bool {
+	switch a {
+	case "-h", "--help", "-help", "-v", "--version":
+		return true
+	}
+	return false
+}
 
-// openApp replaces this process with the desktop app, passing args on.
+// openApp starts the desktop app, passing args on (see startApp).
 func openApp(args []string) int {
-	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+	if !hasDisplay() {
 		fmt.Fprintln(os.Stderr, "orogen: no display to open the app on; run a scene headless with `orogen run --scene default --out terrain.png --out-preview preview.png` (see `orogen help run`)")
 		return 1
 	}
@@ -36,20 +43,19 @@ func openApp(args []string) int {
 		fmt.Fprintln(os.Stderr, "orogen:", err)
 		return 1
 	}
-	err = syscall.Exec(app, append([]string{app}, args...), os.Environ())
-	fmt.Fprintf(os.Stderr, "orogen: starting %s: %v\n", app, err)
-	return 1
+	return startApp(app, args)
 }
 
-// appPath finds orogen-app beside this binary, else on PATH.
+// appPath finds orogen-app (orogen-app.exe on Windows) beside this
+// binary, else on PATH.
 func appPath() (string, error) {
 	if self, err := os.Executable(); err == nil {
-		p := filepath.Join(filepath.Dir(self), "orogen-app")
+		p := filepath.Join(filepath.Dir(self), appName)
 		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
 			return p, nil
 		}
 	}
-	if p, err := exec.LookPath("orogen-app"); err == nil {
+	if p, err := exec.LookPath(appName); err == nil {
 		return p, nil
 	}
 	return "", fmt.Errorf("the desktop app (orogen-app) is neither beside this binary nor on PATH; `make build` builds both into bin/")

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/AllenDang/cimgui-go/imgui"
+
+	"orogen/app/osfs"
 )
 
 // entry is one line of the file browser.
@@ -17,7 +19,9 @@ type entry struct {
 
 // listDir returns the directories and the files with one of exts (all
 // files when exts is empty) in dir, directories first, each group sorted by
-// name, case-insensitively. Hidden entries (dot files) are left out.
+// name, case-insensitively. Hidden entries (dot files; on Windows also
+// those with the hidden or system attribute, see osfs.Hidden) are left
+// out.
 func listDir(dir string, exts []string) ([]entry, error) {
 	des, err := os.ReadDir(dir)
 	if err != nil {
@@ -26,7 +30,7 @@ func listDir(dir string, exts []string) ([]entry, error) {
 	var out []entry
 	for _, d := range des {
 		n := d.Name()
-		if strings.HasPrefix(n, ".") {
+		if osfs.Hidden(d) {
 			continue
 		}
 		isDir := d.IsDir()
@@ -82,6 +86,7 @@ type fileBrowser struct {
 	list    []entry
 	err     string
 	ok      func(path string)
+	roots   []string // osfs.Roots, read when the dialog opens
 }
 
 // show opens the browser in dir (the working directory if empty) with name
@@ -139,6 +144,20 @@ func (b *fileBrowser) draw() {
 	if imgui.Button("Up") {
 		b.cd(filepath.Dir(b.dir))
 	}
+	// The drives, on Windows (one root elsewhere: Up reaches it).
+	if b.roots == nil {
+		b.roots = osfs.Roots()
+	}
+	if len(b.roots) > 1 {
+		for i, r := range b.roots {
+			if i > 0 {
+				imgui.SameLine()
+			}
+			if imgui.SmallButton(r) {
+				b.cd(r)
+			}
+		}
+	}
 	if len(b.exts) > 0 {
 		textDisabled("Files: " + strings.Join(b.exts, " "))
 	}
@@ -152,7 +171,7 @@ func (b *fileBrowser) draw() {
 		for _, e := range b.list {
 			label := e.name
 			if e.dir {
-				label += "/"
+				label += string(filepath.Separator)
 			}
 			if imgui.SelectableBoolV(label, !e.dir && e.name == b.name, imgui.SelectableFlagsAllowDoubleClick, imgui.Vec2{}) {
 				if e.dir {

@@ -1,3 +1,5 @@
+//go:build linux
+
 package ui
 
 // cimgui-go's prebuilt cimgui.a was compiled against glibc ≥ 2.38, whose
@@ -5,7 +7,8 @@ package ui
 // friends, which ImGui never uses). Debian 12 ships glibc 2.36, which lacks
 // that symbol; defining it here on top of vsscanf lets the archive link.
 // Newer glibc provides the symbol itself and this file then defines
-// nothing.
+// nothing. Linux only: MinGW (the Windows build) and macOS have neither
+// glibc nor <features.h>.
 
 /*
 #include <features.h>

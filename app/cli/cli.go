@@ -17,6 +17,7 @@ import (
 	"orogen/app/rasterio"
 	"orogen/app/run"
 	"orogen/app/scene"
+	"orogen/app/version"
 )
 
 // Main runs the command line with args (without the program name) and
@@ -45,9 +46,11 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 Without a subcommand it opens the desktop app (coming with the app issue;
 until then it prints this help). Headless subcommands run scenes and write
 heightmaps, masks and reports.`,
+		Version:       version.String(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.SetVersionTemplate("orogen {{.Version}}\n")
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.AddCommand(newRunCmd(stderr), newAnalyzeCmd(stdout), newUpliftCmd(stderr), newRenderCmd(stderr), newPresetsCmd(stdout), newErodeCmd(stderr))

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"orogen/app/version"
 )
 
 func runCLI(args ...string) (code int, stdout, stderr string) {
@@ -111,5 +113,17 @@ func TestUpliftCommand(t *testing.T) {
 	}
 	if code, _, stderr := runCLI("uplift", "--scene", "plateau"); code == 0 || !strings.Contains(stderr, "--out") {
 		t.Fatalf("uplift without --out: exit %d, %q", code, stderr)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	for _, flag := range []string{"--version", "-v"} {
+		code, stdout, stderr := runCLI(flag)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", flag, code, stderr)
+		}
+		if want := "orogen " + version.String() + "\n"; stdout != want {
+			t.Errorf("%s printed %q, want %q", flag, stdout, want)
+		}
 	}
 }

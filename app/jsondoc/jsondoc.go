@@ -8,6 +8,10 @@ import (
 	"io"
 )
 
+// bom is the UTF-8 encoding of U+FEFF, which some Windows editors put at
+// the start of a UTF-8 file.
+const bom = "\ufeff"
+
 // A Format is a kind of versioned document.
 type Format struct {
 	Name    string // what the document is, the prefix of every error: "scene"
@@ -18,8 +22,11 @@ type Format struct {
 }
 
 // Decode checks that b holds f.Version, then decodes b into v strictly
-// (Strict). v is filled only when the version is right.
+// (Strict). v is filled only when the version is right. A leading UTF-8
+// byte order mark (Windows Notepad's "UTF-8 with BOM") is skipped; CRLF
+// line ends are JSON white space already.
 func (f Format) Decode(b []byte, v any) error {
+	b = bytes.TrimPrefix(b, []byte(bom))
 	var head struct {
 		Version *int `json:"version"`
 	}

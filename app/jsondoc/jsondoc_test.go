@@ -15,6 +15,9 @@ func TestDecode(t *testing.T) {
 		in, want string // want: a substring of the error, "" for none
 	}{
 		{`{"version": 2, "width": 5}`, ""},
+		{"\ufeff{\"version\": 2,\r\n\"width\": 5}\r\n", ""}, // Notepad: BOM and CRLF
+		{"\ufeff\ufeff{\"version\": 2}", "thing: line 1: "}, // one BOM only
+		{"\ufeff{\"version\": 2,\r\n\"width\": 5,,}", "thing: line 2: "},
 		{`{"width": 5}`, `thing: no "version": add "version": 2`},
 		{`{"version": 3}`, "thing: version 3 is not supported: this Orogen reads version 2; a newer Orogen wrote it"},
 		{`{"version": 1}`, "thing: version 1 is not supported: this Orogen reads version 2"},

@@ -6,7 +6,7 @@
 //
 // Everything lives in Dir(): $OROGEN_CONFIG_DIR when set (tests and the
 // Xvfb test use it), else os.UserConfigDir()/orogen (~/.config/orogen on
-// Linux). It holds
+// Linux; %APPDATA%\Orogen on Windows, see DirName). It holds
 //
 //	prefs.json              Prefs, written by Save
 //	recovery.orogen.json    the recovery copy, a project file

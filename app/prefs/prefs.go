@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -59,7 +60,8 @@ func Default() Prefs {
 }
 
 // Dir returns the directory of the app's settings: $OROGEN_CONFIG_DIR if
-// set, else os.UserConfigDir()/orogen.
+// set, else os.UserConfigDir()/DirName(): ~/.config/orogen on Linux,
+// %APPDATA%\Orogen on Windows.
 func Dir() (string, error) {
 	if d := os.Getenv(EnvDir); d != "" {
 		return d, nil
@@ -68,7 +70,18 @@ func Dir() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("prefs: no configuration directory (%v): set %s", err, EnvDir)
 	}
-	return filepath.Join(d, "orogen"), nil
+	return filepath.Join(d, DirName(runtime.GOOS)), nil
+}
+
+// DirName is the name of the settings directory in os.UserConfigDir() on
+// the operating system goos: capitalized where users browse it (Windows'
+// %APPDATA%, macOS's Application Support), lower case in Unix's ~/.config.
+func DirName(goos string) string {
+	switch goos {
+	case "windows", "darwin":
+		return "Orogen"
+	}
+	return "orogen"
 }
 
 // Path returns the path of the prefs file, Dir()/prefs.json.

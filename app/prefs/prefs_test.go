@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -23,6 +24,17 @@ func configDir(t *testing.T) string {
 	return d
 }
 
+// abs is the absolute form of the slash path p on this system: p itself on
+// Unix, Z:\p\... under Wine (a rooted path gets the current drive).
+func abs(t *testing.T, p string) string {
+	t.Helper()
+	a, err := filepath.Abs(filepath.FromSlash(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
 func TestDir(t *testing.T) {
 	d := configDir(t)
 	if got, err := prefs.Dir(); err != nil || got != d {
@@ -32,10 +44,30 @@ func TestDir(t *testing.T) {
 		t.Errorf("RecoveryPath() = %q", got)
 	}
 	t.Setenv(prefs.EnvDir, "")
-	t.Setenv("XDG_CONFIG_HOME", "/tmp/xdg")
-	t.Setenv("HOME", "/tmp/home")
-	if got, err := prefs.Dir(); err != nil || got != "/tmp/xdg/orogen" {
-		t.Errorf("without %s: Dir() = %q, %v; want the user config dir", prefs.EnvDir, got, err)
+	// What os.UserConfigDir reads on each system, and the folder a user
+	// there expects (the Windows case runs under Wine, see package wintest).
+	var want string
+	switch runtime.GOOS {
+	case "windows":
+		t.Setenv("APPDATA", `C:\Users\Ana Núñez\AppData\Roaming`)
+		want = `C:\Users\Ana Núñez\AppData\Roaming\Orogen`
+	case "darwin", "ios", "plan9":
+		t.Skipf("no expected config folder written down for %s", runtime.GOOS)
+	default:
+		t.Setenv("XDG_CONFIG_HOME", "/tmp/xdg")
+		t.Setenv("HOME", "/tmp/home")
+		want = "/tmp/xdg/orogen"
+	}
+	if got, err := prefs.Dir(); err != nil || got != want {
+		t.Errorf("without %s: Dir() = %q, %v; want %q", prefs.EnvDir, got, err, want)
+	}
+}
+
+func TestDirName(t *testing.T) {
+	for goos, want := range map[string]string{"linux": "orogen", "freebsd": "orogen", "windows": "Orogen", "darwin": "Orogen"} {
+		if got := prefs.DirName(goos); got != want {
+			t.Errorf("DirName(%q) = %q, want %q", goos, got, want)
+		}
 	}
 }
 
@@ -88,11 +120,14 @@ func TestAddRecent(t *testing.T) {
 	p.AddRecent("")
 	want := []string{"/p/13.orogen.json", "/p/12.orogen.json", "/p/14.orogen.json", "/p/11.orogen.json", "/p/10.orogen.json",
 		"/p/9.orogen.json", "/p/8.orogen.json", "/p/7.orogen.json", "/p/6.orogen.json", "/p/5.orogen.json"}
+	for i, w := range want {
+		want[i] = abs(t, w)
+	}
 	if !reflect.DeepEqual(p.Recent, want) {
 		t.Errorf("got %q; want %q", p.Recent, want)
 	}
 	p.RemoveRecent("/p/12.orogen.json")
-	if len(p.Recent) != 9 || p.Recent[1] != "/p/14.orogen.json" {
+	if len(p.Recent) != 9 || p.Recent[1] != abs(t, "/p/14.orogen.json") {
 		t.Errorf("after RemoveRecent: %q", p.Recent)
 	}
 	p.AddRecent("rel.orogen.json")
@@ -119,7 +154,7 @@ func TestRecovery(t *testing.T) {
 	if !ok || err != nil {
 		t.Fatalf("got %v %v", ok, err)
 	}
-	if origin != "/home/u/work.orogen.json" {
+	if origin != abs(t, "/home/u/work.orogen.json") {
 		t.Errorf("origin %q", origin)
 	}
 	if written.Before(start) || written.After(time.Now().Add(time.Second)) {

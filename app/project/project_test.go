@@ -339,7 +339,8 @@ func TestEmbedImage(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(dst)
-	if !bytes.Contains(b, []byte(`"image": "`+filepath.Join(src, "init.tif")+`"`)) {
+	absInit, _ := json.Marshal(filepath.Join(src, "init.tif")) // JSON-escaped: Windows paths hold backslashes
+	if !bytes.Contains(b, append([]byte(`"image": `), absInit...)) {
 		t.Errorf("initial heights outside the project's directory should be absolute:\n%.600s", b)
 	}
 	dst = filepath.Join(src, "t"+project.Ext)

@@ -47,7 +47,7 @@ func Write(files ...File) error {
 		temps = append(temps, t)
 	}
 	for i, o := range files {
-		if err := os.Rename(temps[i], o.Path); err != nil {
+		if err := rename(temps[i], o.Path); err != nil {
 			if i > 0 {
 				return fmt.Errorf("%s: %w (%s was already written and may not match)", o.Path, Cause(err), files[0].Path)
 			}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 
+	"orogen/app/version"
 	"orogen/ui"
 )
 
@@ -22,11 +23,16 @@ func main() {
 	fs.StringVar(&o.Script, "script", "", "drive the session from this script (see ui/script.go)")
 	fs.IntVar(&o.Width, "width", 0, "window width in pixels (default: the last one)")
 	fs.IntVar(&o.Height, "height", 0, "window height in pixels")
+	showVersion := fs.Bool("version", false, "print the version and quit")
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			os.Exit(0)
 		}
 		os.Exit(2)
+	}
+	if *showVersion {
+		fmt.Println("orogen-app", version.String())
+		return
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "orogen: unexpected argument %q (subcommands come first: orogen run ...)\n", fs.Arg(0))
