@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"testing"
@@ -38,6 +39,24 @@ func rssBytes() int64 {
 func rssSettled(undo int) int64 {
 	debug.FreeOSMemory()
 	return rssBytes() - int64(undo)
+}
+
+// heapProfile writes a heap profile NAME.pprof into $OROGEN_SOAK_PROFILE,
+// if set, to compare (go tool pprof -base early.pprof end.pprof).
+func heapProfile(t *testing.T, name string) {
+	dir := os.Getenv("OROGEN_SOAK_PROFILE")
+	if dir == "" {
+		return
+	}
+	f, err := os.Create(filepath.Join(dir, name+".pprof"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	runtime.GC()
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // heapBytes returns the live heap after a collection.
@@ -92,6 +111,9 @@ func TestSoak(t *testing.T) {
 			*o.dst = n
 		}
 	}
+	if os.Getenv("OROGEN_SOAK_PROFILE") != "" {
+		runtime.MemProfileRate = 1 // every allocation, for exact profiles
+	}
 	baseG := runtime.NumGoroutine()
 	s, _, log := open(t, soakSide)
 	d := s.Doc()
@@ -105,7 +127,7 @@ func TestSoak(t *testing.T) {
 	var added []uplifttree.ID
 	var total, last, detailSteps int
 	nextLog := 1000
-	var early struct{ heap, rss int64 }
+	var early struct{ heap, rss, undo int64 }
 	var slowest time.Duration
 	var slowestWhat string
 	inDetail := false
@@ -267,6 +289,8 @@ func TestSoak(t *testing.T) {
 		}
 		if early.heap == 0 && total >= soakSteps/10 {
 			early.heap, early.rss, earlyKind = heapBytes()-int64(d.UndoBytes()), rssSettled(d.UndoBytes()), f.Engine
+			early.undo = int64(d.UndoBytes())
+			heapProfile(t, "early")
 		}
 	}
 	// Compare like with like: the engine the early figures were taken on.
@@ -283,9 +307,10 @@ func TestSoak(t *testing.T) {
 		s.Worker().Await()
 	}
 	heap, rss := heapBytes()-int64(d.UndoBytes()), rssSettled(d.UndoBytes())
+	heapProfile(t, "end")
 	t.Logf("slowest UI work per action: %v", worst)
 	undoN, redoN := d.UndoLen()
-	t.Logf("undo history: %d + %d entries, %d of %d bytes", undoN, redoN, d.UndoBytes(), d.UndoLimit())
+	t.Logf("undo history: %d + %d entries, %d of %d bytes (%d at a tenth of the run)", undoN, redoN, d.UndoBytes(), d.UndoLimit(), early.undo)
 	t.Logf("%d steps (%d of them hydraulic), actions %v; live heap less undo %.2f → %.2f MB, resident less undo %.1f → %.1f MB; slowest frame %v (%s)",
 		total, detailSteps, counts, float64(early.heap)/1e6, float64(heap)/1e6, float64(early.rss)/1e6, float64(rss)/1e6, slowest, slowestWhat)
 	// In CI the heap is about 1 MB, and which frames, snapshots and
