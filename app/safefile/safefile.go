@@ -2,7 +2,8 @@
 // temporary file in its destination directory, flushed and fsynced, and
 // only then renamed over the final name, so a failed or interrupted save
 // never leaves a half-written file and never damages the previous one.
-// Errors name the path.
+// A killed save's temporary file is removed by a later save of the same
+// file once it is StaleAfter old. Errors name the path.
 package safefile
 
 import (
@@ -14,7 +15,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
+	"time"
 )
 
 // File is one file of a save: its final name and what goes in it.
@@ -58,9 +61,39 @@ func Write(files ...File) error {
 	return nil
 }
 
+// StaleAfter is the age beyond which a temporary file of a save that
+// never finished (the process was killed, the machine lost power) is
+// removed by the next save of the same file. A save in progress keeps
+// its temporary file younger than that: it writes to it all along.
+const StaleAfter = 10 * time.Minute
+
+// removeStale removes the temporary files of earlier saves of path that
+// are older than StaleAfter. It is best effort.
+func removeStale(path string) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	prefix := "." + base + "."
+	for _, e := range ents {
+		n := e.Name()
+		if !e.Type().IsRegular() || !strings.HasPrefix(n, prefix) || !strings.HasSuffix(n, ".tmp") {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > StaleAfter {
+			os.Remove(filepath.Join(dir, n))
+		}
+	}
+}
+
 // stage writes o into a new temporary file in o's directory, flushed and
 // synced, and returns its name.
 func stage(o File) (string, error) {
+	removeStale(o.Path)
 	dir := filepath.Dir(o.Path)
 	mode := fs.FileMode(0o644)
 	if fi, err := os.Stat(o.Path); err == nil {

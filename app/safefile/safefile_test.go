@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 func TestWriteBytesReplaces(t *testing.T) {
@@ -123,5 +124,38 @@ func TestFullDisk(t *testing.T) {
 	// Restored, saves work again.
 	if err := WriteBytes(a, big); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestStaleTemporaries: a save removes the temporary files that killed
+// saves of the same file left (older than StaleAfter), and leaves a
+// younger one (a save in progress) and other files' alone.
+func TestStaleTemporaries(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "w.json")
+	old := time.Now().Add(-2 * StaleAfter)
+	mk := func(name string, mtime time.Time) string {
+		q := filepath.Join(dir, name)
+		if err := os.WriteFile(q, []byte("partial"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(q, mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
+		return q
+	}
+	stale := mk(".w.json.123.tmp", old)
+	young := mk(".w.json.456.tmp", time.Now())
+	other := mk(".x.json.789.tmp", old)
+	if err := WriteBytes(p, []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		path string
+		keep bool
+	}{{stale, false}, {young, true}, {other, true}, {p, true}} {
+		if _, err := os.Stat(c.path); (err == nil) != c.keep {
+			t.Errorf("%s: exists %v; want %v", filepath.Base(c.path), err == nil, c.keep)
+		}
 	}
 }

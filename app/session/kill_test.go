@@ -160,8 +160,8 @@ func TestKillDuringSaves(t *testing.T) {
 		if _, _, ok, err := prefs.ReadRecovery(); ok && err != nil {
 			t.Fatalf("kill %d: the recovery file does not open: %v", k, err)
 		}
-		// Temporary files a cut write left (the next save does not reuse
-		// them): count and remove them.
+		// Temporary files a cut write left (a later save removes them
+		// once safefile.StaleAfter old): count and remove them.
 		for _, d := range []string{dir, config} {
 			ents, _ := os.ReadDir(d)
 			for _, e := range ents {
