@@ -368,17 +368,73 @@ func (e *Engine) volume(v []float32) float64 {
 	const block = 1 << 14
 	e.blockV = sim.Resize(e.blockV, parallel.NumBlocks(len(v), block))
 	parallel.Blocks(len(v), block, func(b, lo, hi int) {
-		var s float64
-		for _, x := range v[lo:hi] {
-			s += float64(x)
-		}
-		e.blockV[b] = s
+		e.blockV[b] = sim.Sum32(v[lo:hi])
 	})
 	var s float64
 	for _, x := range e.blockV {
 		s += x
 	}
 	return s * e.cell * e.cell
+}
+
+// changes returns Σ|h−p|, max |h−p| and max |h−p2|. The sum keeps four
+// partial sums (elements 4k … 4k+3) added in a fixed order, so that the
+// additions do not wait on each other; the result depends only on the
+// inputs.
+func changes(h, p, p2 []float32) (sum, mx, mx2 float64) {
+	p, p2 = p[:len(h)], p2[:len(h)]
+	var s0, s1, s2, s3, m0, m1, q0, q1 float64
+	n := len(h) &^ 3
+	for i := 0; i < n; i += 4 {
+		hq, pq, rq := h[i:i+4:i+4], p[i:i+4:i+4], p2[i:i+4:i+4]
+		d0 := math.Abs(float64(hq[0]) - float64(pq[0]))
+		d1 := math.Abs(float64(hq[1]) - float64(pq[1]))
+		d2 := math.Abs(float64(hq[2]) - float64(pq[2]))
+		d3 := math.Abs(float64(hq[3]) - float64(pq[3]))
+		s0 += d0
+		s1 += d1
+		s2 += d2
+		s3 += d3
+		if d0 > m0 {
+			m0 = d0
+		}
+		if d1 > m1 {
+			m1 = d1
+		}
+		if d2 > m0 {
+			m0 = d2
+		}
+		if d3 > m1 {
+			m1 = d3
+		}
+		e0 := math.Abs(float64(hq[0]) - float64(rq[0]))
+		e1 := math.Abs(float64(hq[1]) - float64(rq[1]))
+		e2 := math.Abs(float64(hq[2]) - float64(rq[2]))
+		e3 := math.Abs(float64(hq[3]) - float64(rq[3]))
+		if e0 > q0 {
+			q0 = e0
+		}
+		if e1 > q1 {
+			q1 = e1
+		}
+		if e2 > q0 {
+			q0 = e2
+		}
+		if e3 > q1 {
+			q1 = e3
+		}
+	}
+	for i := n; i < len(h); i++ {
+		d := math.Abs(float64(h[i]) - float64(p[i]))
+		s0 += d
+		m0 = max(m0, d)
+		q0 = max(q0, math.Abs(float64(h[i])-float64(p2[i])))
+	}
+	sum, mx, mx2 = (s0+s1)+(s2+s3), max(m0, m1), max(q0, q1)
+	if math.IsNaN(sum) { // a NaN height; the comparisons above skip it
+		mx, mx2 = sum, sum
+	}
+	return sum, mx, mx2
 }
 
 // measure fills the height change and receiver change statistics. Partial
@@ -394,19 +450,15 @@ func (e *Engine) measure(st *engine.StepStats) {
 	e.blockCh = sim.Resize(e.blockCh, nb)
 	rec := e.g.Rec
 	parallel.Blocks(n, block, func(b, lo, hi int) {
-		var sum, mx, mx2 float64
+		e.blockDh[b], e.blockMx[b], e.blockMx2[b] = changes(e.hgt[lo:hi], e.prev[lo:hi], e.prev2[lo:hi])
 		var ch int64
-		for i := lo; i < hi; i++ {
-			d := math.Abs(float64(e.hgt[i]) - float64(e.prev[i]))
-			sum += d
-			mx = max(mx, d)
-			mx2 = max(mx2, math.Abs(float64(e.hgt[i])-float64(e.prev2[i])))
-			if rec[i] != e.prevRec[i] {
+		for i, r := range rec[lo:hi] {
+			if r != e.prevRec[lo+i] {
 				ch++
 			}
-			e.prevRec[i] = rec[i]
 		}
-		e.blockDh[b], e.blockMx[b], e.blockMx2[b], e.blockCh[b] = sum, mx, mx2, ch
+		copy(e.prevRec[lo:hi], rec[lo:hi])
+		e.blockCh[b] = ch
 	})
 	var sum, mx, mx2 float64
 	var ch int64
