@@ -3,12 +3,14 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/AllenDang/cimgui-go/imgui"
 
+	"orogen/app/project"
 	"orogen/app/session"
 	"orogen/brushes"
 	"orogen/sim/engine"
@@ -327,8 +329,36 @@ func (a *App) openDialog() {
 }
 
 // openPath opens a project or scene and shows its view.
-func (a *App) openPath(path string) error {
-	if err := a.s.Open(path); err != nil {
+func (a *App) openPath(path string) error { return a.openRelinked(path, nil) }
+
+// openRelinked opens a project reading the files it names from where
+// relink says they are now. When a file is not where the project says
+// (moved, or the project came from another machine), it asks where the
+// file is now and opens again with that relink; the error is returned only
+// to scripts, which have nobody to ask.
+func (a *App) openRelinked(path string, relink map[string]string) error {
+	err := a.s.OpenRelinked(path, relink)
+	var miss *project.MissingFileError
+	if errors.As(err, &miss) && a.script == nil {
+		a.log.add(levelWarn, "%v", err)
+		a.ask("A file has moved",
+			fmt.Sprintf("%s names %s, which is not there (moved, or the project came from another machine).\n\nLocate it to relink it: the project reads it from its new place, and saving the project keeps it.", filepath.Base(path), miss.Path),
+			modalButton{"Locate…", func() {
+				a.browser.show("Where is "+filepath.Base(miss.Path)+"?", false, filepath.Dir(path), "", session.ImageExts, func(p string) {
+					next := maps.Clone(relink)
+					if next == nil {
+						next = map[string]string{}
+					}
+					next[miss.Path] = p
+					if err := a.openRelinked(path, next); err != nil {
+						a.showError("Open "+filepath.Base(path), err)
+					}
+				})
+			}},
+			modalButton{"Cancel", nil})
+		return nil
+	}
+	if err != nil {
 		return err
 	}
 	a.docChanged()

@@ -117,6 +117,18 @@ func (p *Project) Embed() (*Project, error) {
 	return q, nil
 }
 
+// MissingFileError is a file a project names that is not there: moved, or
+// written on another machine. Load it again with the file's new place in
+// LoadRelinked's relink map.
+type MissingFileError struct {
+	Path string // the file the project names, absolute
+	Key  string // where the project names it
+}
+
+func (e *MissingFileError) Error() string {
+	return fmt.Sprintf("uplift image %s: no such file (moved, or the file came from another machine): relink it (the app asks where it is now), put the image there, or fix %s to name where it is now", e.Path, e.Key)
+}
+
 // readLayer reads the uplift file name of sc (on disk or in the presets)
 // as a layer of sc's grid: normalized, resampled bilinearly to the grid.
 // With mPerYr, a float TIFF, which holds m/yr, is divided by umax.
@@ -132,7 +144,7 @@ func readLayer(sc *scene.Scene, name string, mPerYr bool) (*sim.Field, error) {
 			if !mPerYr {
 				key = `"uplift": {"layers"}`
 			}
-			return nil, fmt.Errorf("uplift image %s: no such file (moved, or the file came from another machine): put the image there, or fix %s to name where it is now", path, key)
+			return nil, &MissingFileError{Path: path, Key: key}
 		}
 		return f, err
 	}

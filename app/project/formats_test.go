@@ -3,12 +3,15 @@ package project_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"orogen/app/project"
+	"orogen/app/rasterio"
+	"orogen/sim"
 )
 
 // TestOldFormats reads the project files earlier Orogens wrote (testdata,
@@ -106,5 +109,58 @@ func TestMovedFiles(t *testing.T) {
 		if err != nil && !strings.Contains(err.Error(), filepath.Join(dir, "gone", "up.png")) && !strings.Contains(err.Error(), filepath.Join("elsewhere", "ridge.png")) {
 			t.Errorf("error %v; want it to name the missing file", err)
 		}
+	}
+}
+
+// TestRelink: a project naming an uplift image that moved fails with a
+// MissingFileError naming the file; loaded again with the image's new
+// place in the relink map, it opens, holds the image embedded (it no
+// longer names a file), and gives the same uplift as a project naming the
+// new place directly.
+func TestRelink(t *testing.T) {
+	dir := t.TempDir()
+	img := &sim.Field{W: 16, H: 16, Cell: 1, Data: make([]float32, 256)}
+	for i := range img.Data {
+		img.Data[i] = float32(i%16) / 15
+	}
+	moved := filepath.Join(dir, "new place", "up.png")
+	if err := os.MkdirAll(filepath.Dir(moved), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := rasterio.Write(moved, img); err != nil {
+		t.Fatal(err)
+	}
+	doc := func(image string) string {
+		b, _ := json.Marshal(image)
+		return `{"version": 1, "scene": {"version": 1, "name": "r", "width": 32, "height": 32, "domain_m": 3200, "uplift": {"image": ` + string(b) + `, "umax_m_per_yr": 0.0005}}}`
+	}
+	write := func(name, image string) string {
+		path := filepath.Join(dir, name+project.Ext)
+		if err := os.WriteFile(path, []byte(doc(image)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	old := write("old", "gone/up.png")
+	_, err := project.Load(old)
+	var miss *project.MissingFileError
+	if !errors.As(err, &miss) || miss.Path != filepath.Join(dir, "gone", "up.png") {
+		t.Fatalf("Load: error %v (%T); want a MissingFileError naming %s", err, err, filepath.Join(dir, "gone", "up.png"))
+	}
+	p, err := project.LoadRelinked(old, map[string]string{miss.Path: moved})
+	if err != nil {
+		t.Fatalf("LoadRelinked: %v", err)
+	}
+	if !p.SelfContained() || p.Scene.Uplift.Image != "" {
+		t.Errorf("relinked project names uplift image %q; want it embedded", p.Scene.Uplift.Image)
+	}
+	want, err := project.Load(write("direct", moved))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := p.Marshal()
+	b, _ := want.Marshal()
+	if !bytes.Equal(a, b) {
+		t.Errorf("the relinked project saves to %d bytes unlike the one naming the new place (%d)", len(a), len(b))
 	}
 }

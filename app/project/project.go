@@ -48,7 +48,13 @@ type fileJSON struct {
 }
 
 // Load reads the project file at path (see Parse).
-func Load(path string) (*Project, error) {
+func Load(path string) (*Project, error) { return LoadRelinked(path, nil) }
+
+// LoadRelinked is Load with files the project names read from elsewhere:
+// relink maps a file's absolute path, as a MissingFileError names it, to
+// where it is now. The files are read and embedded, so the project saved
+// afterwards no longer names them.
+func LoadRelinked(path string, relink map[string]string) (*Project, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -56,7 +62,7 @@ func Load(path string) (*Project, error) {
 		}
 		return nil, fmt.Errorf("project %s: %w", path, safefile.Cause(err))
 	}
-	p, err := Parse(b, filepath.Dir(path))
+	p, err := parse(b, filepath.Dir(path), relink)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -70,7 +76,9 @@ func Load(path string) (*Project, error) {
 // name the problem. dir is the directory relative file names are resolved
 // against (the project file's); uplift images the scene names are read
 // and embedded (see Embed), so the result is self-contained.
-func Parse(b []byte, dir string) (*Project, error) {
+func Parse(b []byte, dir string) (*Project, error) { return parse(b, dir, nil) }
+
+func parse(b []byte, dir string, relink map[string]string) (*Project, error) {
 	var f fileJSON
 	if err := format.Decode(b, &f); err != nil {
 		return nil, err
@@ -86,6 +94,14 @@ func Parse(b []byte, dir string) (*Project, error) {
 		return nil, fmt.Errorf("project: %w", err)
 	}
 	resolve(sc, dir)
+	if r, ok := relink[sc.Uplift.Image]; ok {
+		sc.Uplift.Image = r
+	}
+	for k, v := range sc.Uplift.Layers {
+		if r, ok := relink[v]; ok {
+			sc.Uplift.Layers[k] = r
+		}
+	}
 	p := &Project{Scene: sc, Layers: map[string]*sim.Field{}, View: DefaultView()}
 	cell := Cell(sc)
 	for _, name := range slices.Sorted(maps.Keys(f.Layers)) {

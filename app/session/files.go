@@ -3,7 +3,9 @@ package session
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -36,9 +38,13 @@ var ErrNoPath = errors.New("session: the project has no file yet: save it as")
 
 // Load reads a project file, or a scene file (any other .json), as a
 // document.
-func Load(path string) (*doc.Doc, error) {
+func Load(path string) (*doc.Doc, error) { return LoadRelinked(path, nil) }
+
+// LoadRelinked is Load reading the files a project names from where relink
+// says they are now (see project.LoadRelinked).
+func LoadRelinked(path string, relink map[string]string) (*doc.Doc, error) {
 	if isProject(path) {
-		p, err := project.Load(path)
+		p, err := project.LoadRelinked(path, relink)
 		if err != nil {
 			return nil, err
 		}
@@ -84,8 +90,14 @@ func (s *Session) NewDocument() error {
 
 // Open replaces the document by a project file, or by a scene file (which
 // opens untitled). The caller has asked about unsaved work.
-func (s *Session) Open(path string) error {
-	d, err := Load(path)
+func (s *Session) Open(path string) error { return s.OpenRelinked(path, nil) }
+
+// OpenRelinked is Open reading the files a project names from where relink
+// says they are now (a *project.MissingFileError names one that is not
+// where the project says). A relinked document counts as unsaved until it
+// is saved: its file still names the old places.
+func (s *Session) OpenRelinked(path string, relink map[string]string) error {
+	d, err := LoadRelinked(path, relink)
 	if err != nil {
 		return err
 	}
@@ -93,7 +105,16 @@ func (s *Session) Open(path string) error {
 	if isProject(path) {
 		p = path
 	}
-	return s.setDoc(d, p)
+	if err := s.setDoc(d, p); err != nil {
+		return err
+	}
+	if len(relink) > 0 {
+		s.unsaved = true
+		for _, old := range slices.Sorted(maps.Keys(relink)) {
+			s.logf(Info, "relinked %s to %s; save the project to keep it", old, relink[old])
+		}
+	}
+	return nil
 }
 
 // Save saves the document to its file; ErrNoPath when it has none.
@@ -115,7 +136,7 @@ func (s *Session) SaveAs(path string) error {
 		return err
 	}
 	s.doc.MarkSaved()
-	s.recovered = false
+	s.unsaved = false
 	s.path = path
 	if p := s.opt.Prefs; p != nil {
 		p.AddRecent(path)
@@ -251,7 +272,7 @@ func (s *Session) Recover(p *project.Project, at time.Time) error {
 	if err := s.setDoc(d, ""); err != nil {
 		return err
 	}
-	s.recovered = true
+	s.unsaved = true
 	s.logf(Info, "recovered the work autosaved at %s; save it to keep it", at.Format(time.Kitchen))
 	return nil
 }

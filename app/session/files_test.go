@@ -11,8 +11,10 @@ import (
 	"time"
 
 	"orogen/app/prefs"
+	"orogen/app/project"
 	"orogen/app/rasterio"
 	"orogen/app/safefile"
+	"orogen/sim"
 )
 
 // onlyFiles fails unless dir holds exactly the names given (no temporary
@@ -113,5 +115,52 @@ func TestFullDiskKeepsWork(t *testing.T) {
 	}
 	if s.Param("m") != 0.55 {
 		t.Errorf("m %g after the save; want 0.55", s.Param("m"))
+	}
+}
+
+// TestOpenRelinked: a project whose uplift image moved is refused with a
+// *project.MissingFileError, the document staying as it was; opened with
+// the image's new place, it is the document, unsaved until saved (its
+// file still names the old place), the log says what was relinked, and
+// the saved file opens without a relink.
+func TestOpenRelinked(t *testing.T) {
+	s, _, log := open(t, 32)
+	dir := t.TempDir()
+	img := &sim.Field{W: 16, H: 16, Cell: 1, Data: make([]float32, 256)}
+	for i := range img.Data {
+		img.Data[i] = float32(i%16) / 15
+	}
+	moved := filepath.Join(dir, "up.png")
+	if err := rasterio.Write(moved, img); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "p"+ProjectExt)
+	body := `{"version": 1, "scene": {"version": 1, "name": "r", "width": 32, "height": 32, "domain_m": 3200, "uplift": {"image": "gone.png", "umax_m_per_yr": 0.0005}}}`
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := s.Doc()
+	err := s.Open(path)
+	var miss *project.MissingFileError
+	if !errors.As(err, &miss) || s.Doc() != before {
+		t.Fatalf("Open: %v; want a MissingFileError and the document unchanged", err)
+	}
+	if err := s.OpenRelinked(path, map[string]string{miss.Path: moved}); err != nil {
+		t.Fatal(err)
+	}
+	if s.Path() != path || !s.Dirty() {
+		t.Errorf("relinked: path %q dirty %v; want %s, unsaved", s.Path(), s.Dirty(), path)
+	}
+	if !strings.Contains(strings.Join(*log, "\n"), "relinked "+miss.Path+" to "+moved) {
+		t.Errorf("log %q; want the relink", *log)
+	}
+	if err := s.Save(); err != nil {
+		t.Fatal(err)
+	}
+	if s.Dirty() {
+		t.Error("still unsaved after Save")
+	}
+	if err := s.Open(path); err != nil {
+		t.Errorf("the saved project does not open by itself: %v", err)
 	}
 }

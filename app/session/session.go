@@ -42,10 +42,10 @@ type Options struct {
 
 // Session is an open document with its simulation.
 type Session struct {
-	opt       Options
-	doc       *doc.Doc
-	path      string // project file; "" for an untitled document
-	recovered bool   // the document came from the recovery file, unsaved
+	opt     Options
+	doc     *doc.Doc
+	path    string // project file; "" for an untitled document
+	unsaved bool   // the document holds work its file lacks: recovered from the autosave, or relinked
 
 	wk   *worker.Worker
 	sent engineKey // what the worker's engine was last given
@@ -98,9 +98,9 @@ func (s *Session) Title() string {
 	return filepath.Base(s.path)
 }
 
-// Dirty reports whether the document has unsaved work (a recovered
-// document counts until it is saved).
-func (s *Session) Dirty() bool { return s.doc.Dirty() || s.recovered }
+// Dirty reports whether the document has unsaved work (a recovered or
+// relinked document counts until it is saved).
+func (s *Session) Dirty() bool { return s.doc.Dirty() || s.unsaved }
 
 // Frame returns the stream-power worker's newest frame.
 func (s *Session) Frame() *worker.Frame { return s.wk.Frame() }
@@ -145,7 +145,7 @@ func (s *Session) setDoc(d *doc.Doc, path string) error {
 	} else {
 		s.wk.Send(worker.Reset{Spec: spec})
 	}
-	s.doc, s.path, s.recovered = d, path, false
+	s.doc, s.path, s.unsaved = d, path, false
 	s.sent = s.want(spec.Params)
 	s.auto.saved = d.Changed()
 	if path != "" && s.opt.Prefs != nil {
