@@ -65,8 +65,8 @@ fuzz:
 # Every benchmark; BenchmarkConverge (seconds to steady state) runs once
 # per size, the others calibrate themselves.
 bench:
-	$(GO) test -run '^$$' -bench Converge -benchtime 1x ./app/run/
-	$(GO) test -run '^$$' -bench . -skip Converge -benchmem -timeout 60m ./...
+	$(GO) test -run '^$$' -bench 'Converge|SettleAfterStroke' -benchtime 1x ./app/run/
+	$(GO) test -run '^$$' -bench . -skip 'Converge|SettleAfterStroke' -benchmem -timeout 60m ./...
 
 # The long reliability runs (app/session): the soak at full length (10 000
 # steps at 512² with edits, undo, engine switches, saves and detail passes;

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"orogen/sim/engine"
+	"orogen/sim/settle"
 )
 
 var (
@@ -92,6 +93,66 @@ func BenchmarkConverge(b *testing.B) {
 				}
 				steps += float64(rep.Steps)
 				secs += rep.WallS
+			}
+			b.ReportMetric(steps/float64(b.N), "steps")
+			b.ReportMetric(secs/float64(b.N), "s-to-settle")
+		})
+	}
+}
+
+// BenchmarkSettleAfterStroke times what the app does after a brush stroke
+// on a settled terrain: the default preset at 512² and 1024² settled once
+// (not timed), then the uplift raised by up to 30 % under a round brush
+// of 6 % of the map's side at a third of the way across (the worker's
+// SetUplift: the scheme restarts at the user's dt), stepped until it has
+// settled again. Reports steps and stepping seconds to settle.
+func BenchmarkSettleAfterStroke(b *testing.B) {
+	for _, n := range []int{512, 1024} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			var steps, secs float64
+			for range b.N {
+				b.StopTimer()
+				j, err := Prepare(Options{Scene: "default", Size: n})
+				if err != nil {
+					b.Fatal(err)
+				}
+				sch, err := settle.New(j.Engine, settle.Options{Tol: j.Tolerance})
+				if err != nil {
+					b.Fatal(err)
+				}
+				for !sch.Settled() {
+					if sch.Step(); sch.Steps() > ConvergeCap {
+						b.Fatal("the default preset did not settle")
+					}
+				}
+				w, h, cell := j.Engine.Size()
+				uf, err := UpliftField(j.Scene, "", w, h, cell, j.Umax)
+				if err != nil {
+					b.Fatal(err)
+				}
+				up := uf.Data
+				cx, cy, r := float64(w)/3, float64(h)/3, 0.06*float64(w)
+				for y := range h {
+					for x := range w {
+						d2 := ((float64(x)-cx)*(float64(x)-cx) + (float64(y)-cy)*(float64(y)-cy)) / (r * r)
+						if d2 < 1 {
+							up[y*w+x] *= float32(1 + 0.3*(1-d2)*(1-d2))
+						}
+					}
+				}
+				if err := j.Engine.SetUplift(up); err != nil {
+					b.Fatal(err)
+				}
+				sch.Restart()
+				b.StartTimer()
+				for !sch.Settled() {
+					if sch.Step(); sch.Steps() > ConvergeCap {
+						b.Fatal("not settled after the stroke")
+					}
+				}
+				s, d := sch.SettledAfter()
+				steps += float64(s)
+				secs += d.Seconds()
 			}
 			b.ReportMetric(steps/float64(b.N), "steps")
 			b.ReportMetric(secs/float64(b.N), "s-to-settle")

@@ -442,3 +442,14 @@ func TestWaterDepthFollowsPasses(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRoute times the steepest-descent routing alone at 1024².
+func BenchmarkRoute(b *testing.B) {
+	const n = 1024
+	d := simtest.Noisy(n, n, 1000, 3)
+	g := NewGraph(n, n, 50, Edges{}, 0)
+	g.Update(d)
+	for b.Loop() {
+		g.Route(d)
+	}
+}
