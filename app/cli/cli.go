@@ -70,9 +70,10 @@ func newRunCmd(stderr io.Writer) *cobra.Command {
 it converges, and write the heightmap, masks and a JSON report.
 
 Heightmaps and masks are written by extension: .png (16-bit), .r16 (raw
-little-endian uint16), .tif (32-bit float, metres), .obj (mesh). Every
-raster gets a sidecar NAME.json with its size, cell size and the metres its
-0..65535 range maps to. --out-preview writes the 2D view's picture of the
+little-endian uint16), .tif (32-bit float GeoTIFF, metres), .obj (mesh).
+Every raster NAME.ext gets a sidecar NAME.ext.json with its size, cell size
+and the metres its 0..65535 range maps to; --vrt adds NAME.r16.vrt beside
+.r16 files so GDAL and GIS tools open them. --out-preview writes the 2D view's picture of the
 final terrain as an 8-bit PNG.`,
 		Example: `  orogen run --scene default --steps 200 --out terrain.png --out-preview preview.png --report report.json
   orogen run --scene cone --size 1024 --until-converged --out cone.tif
@@ -159,6 +160,7 @@ final terrain as an 8-bit PNG.`,
 	f.StringVar(&o.OutRivers, "out-rivers", "", "river mask (1 where the discharge reaches --river-threshold, outside lakes; needs --rain)")
 	f.StringVar(&o.OutPreview, "out-preview", "", "PNG preview of the final terrain: hillshade, rivers and lakes, one pixel per cell")
 	f.StringVar(&o.Report, "report", "", "JSON report: per-step timings by phase, convergence, heights")
+	f.BoolVar(&o.VRT, "vrt", false, "write a GDAL virtual raster NAME.r16.vrt beside every .r16 output")
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress bar or summary")
 	return cmd
 }

@@ -30,7 +30,7 @@ func TestRunWritesEverything(t *testing.T) {
 	if stdout != "" {
 		t.Fatalf("stdout not clean: %q", stdout)
 	}
-	for _, p := range []string{out, filepath.Join(dir, "h.json"), filepath.Join(dir, "a.tif"), filepath.Join(dir, "a.json"), rep} {
+	for _, p := range []string{out, filepath.Join(dir, "h.r16.json"), filepath.Join(dir, "a.tif"), filepath.Join(dir, "a.tif.json"), rep} {
 		if _, err := os.Stat(p); err != nil {
 			t.Errorf("missing output %s", p)
 		}
@@ -103,7 +103,7 @@ func TestUpliftCommand(t *testing.T) {
 		Width int     `json:"width"`
 		Max   float64 `json:"max_m"`
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "u.json"))
+	b, err := os.ReadFile(filepath.Join(dir, "u.tif.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,5 +125,22 @@ func TestVersion(t *testing.T) {
 		if want := "orogen " + version.String() + "\n"; stdout != want {
 			t.Errorf("%s printed %q, want %q", flag, stdout, want)
 		}
+	}
+}
+
+func TestRunVRT(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "h.r16")
+	code, _, stderr := runCLI("run", "-q", "--scene", "cone", "--size", "24", "--steps", "2", "--out", out, "--vrt")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(out + ".vrt")
+	if err != nil || !strings.Contains(string(b), "<SourceFilename relativeToVRT=\"1\">h.r16</SourceFilename>") {
+		t.Errorf("h.r16.vrt: %v\n%s", err, b)
+	}
+	code, _, stderr = runCLI("run", "-q", "--scene", "cone", "--size", "24", "--steps", "2", "--out", filepath.Join(dir, "h.png"), "--vrt")
+	if code == 0 || !strings.Contains(stderr, "--vrt describes .r16 files") {
+		t.Errorf("--vrt without .r16: exit %d, stderr %q; want an error", code, stderr)
 	}
 }

@@ -37,7 +37,7 @@ func TestRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			lo, hi := f.MinMax()
-			b, err := os.ReadFile(filepath.Join(dir, "h.json"))
+			b, err := os.ReadFile(path + ".json")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -280,10 +280,10 @@ func TestReadNormalizedTIFF(t *testing.T) {
 			t.Errorf("cell %d: got %v; want %v", i, g.Data[i], v)
 		}
 	}
-	// Without the sidecar the cell size is unknown: 0.
-	os.Remove(filepath.Join(dir, "u.json"))
-	if g, err = ReadHeights(path); err != nil || g.Cell != 0 {
-		t.Errorf("without sidecar: got cell %v, error %v; want 0, nil", g.Cell, err)
+	// Without the sidecar the cell size comes from the GeoTIFF tags.
+	os.Remove(SidecarPath(path))
+	if g, err = ReadHeights(path); err != nil || g.Cell != 50 {
+		t.Errorf("without sidecar: got cell %v, error %v; want 50 (ModelPixelScale), nil", g.Cell, err)
 	}
 }
 
@@ -304,6 +304,6 @@ func TestOverwrite(t *testing.T) {
 		}
 	}
 	if got := dirNames(t, dir); len(got) != 2 {
-		t.Errorf("directory holds %q; want h.json and h.tif", got)
+		t.Errorf("directory holds %q; want h.tif.json and h.tif", got)
 	}
 }

@@ -12,7 +12,7 @@ import (
 )
 
 // writeExts lists the extensions Write accepts, for error messages.
-const writeExts = ".png, .r16, .tif, .tiff, .obj"
+const writeExts = ".png, .r16, .raw, .tif, .tiff, .obj"
 
 // Write saves f to path in the format chosen by the extension (see the
 // package doc), and for rasters also the sidecar SidecarPath(path):
@@ -30,7 +30,27 @@ const writeExts = ".png, .r16, .tif, .tiff, .obj"
 // writing anything, a field with NaN or infinite values, a side above
 // MaxSide, a cell size that is not positive and finite, and an unknown
 // extension. It panics if f is nil or len(f.Data) != f.W·f.H.
-func Write(path string, f *sim.Field) error {
+func Write(path string, f *sim.Field) error { return WriteWith(path, f, Options{}) }
+
+// Options are the extras of WriteWith.
+type Options struct {
+	// VRT writes, for a .r16 or .raw file, a GDAL virtual raster
+	// PATH.vrt beside it (see VRTPath) that opens the raw file in GIS
+	// tools with its size, pixel size and metres.
+	VRT bool
+	// Range, if set, is the [lo, hi] that 16-bit formats map to 0..65535
+	// instead of the field's own extremes (tiles of one export share it).
+	// It must hold every value of the field.
+	Range *[2]float32
+	// Kind, Engine and Tile go into the sidecar (see Meta).
+	Kind   string
+	Engine *EngineMeta
+	Tile   *TileMeta
+}
+
+// WriteWith is Write with options; every file it writes (raster, sidecar,
+// VRT) is staged and renamed together.
+func WriteWith(path string, f *sim.Field, o Options) error {
 	checkField(f)
 	ext := strings.ToLower(filepath.Ext(path))
 	var (
@@ -40,7 +60,7 @@ func Write(path string, f *sim.Field) error {
 	switch ext {
 	case ".png":
 		enc, encoding = encodePNG, EncodingPNG16
-	case ".r16":
+	case ".r16", ".raw":
 		enc, encoding = encodeR16, EncodingR16
 	case ".tif", ".tiff":
 		enc, encoding = encodeTIFF, EncodingTIFF
@@ -64,13 +84,29 @@ func Write(path string, f *sim.Field) error {
 		}
 	}
 	lo, hi := f.MinMax()
+	if o.Range != nil {
+		if !(o.Range[0] <= lo && hi <= o.Range[1]) {
+			return fmt.Errorf("rasterio: %s: values span [%g, %g], outside the range [%g, %g] asked for", path, lo, hi, o.Range[0], o.Range[1])
+		}
+		lo, hi = o.Range[0], o.Range[1]
+	}
+	if o.VRT && encoding != EncodingR16 {
+		return fmt.Errorf("rasterio: %s: a .vrt is written only beside .r16 or .raw files", path)
+	}
 	files := []safefile.File{{Path: path, Fill: func(w io.Writer) error { return enc(w, f, lo, hi) }}}
 	if encoding != "" {
-		m := Meta{Width: f.W, Height: f.H, CellSize: f.Cell, Min: float64(lo), Max: float64(hi), Encoding: encoding}
+		m := Meta{Width: f.W, Height: f.H, CellSize: f.Cell, Min: float64(lo), Max: float64(hi), Encoding: encoding,
+			Kind: o.Kind, Engine: o.Engine, Tile: o.Tile}
 		files = append(files, safefile.File{Path: SidecarPath(path), Fill: func(w io.Writer) error {
 			_, err := w.Write(m.encode())
 			return err
 		}})
+		if o.VRT {
+			files = append(files, safefile.File{Path: VRTPath(path), Fill: func(w io.Writer) error {
+				_, err := w.Write(vrt(filepath.Base(path), &m))
+				return err
+			}})
+		}
 	}
 	if err := safefile.Write(files...); err != nil {
 		return fmt.Errorf("rasterio: %w", err)
@@ -82,7 +118,7 @@ func Write(path string, f *sim.Field) error {
 // path: the extension must be one Write knows and the directory must exist.
 func CheckPath(path string) error {
 	switch ext := strings.ToLower(filepath.Ext(path)); ext {
-	case ".png", ".r16", ".tif", ".tiff", ".obj":
+	case ".png", ".r16", ".raw", ".tif", ".tiff", ".obj":
 	default:
 		return fmt.Errorf("rasterio: %s: unknown extension %q: use one of %s", path, ext, writeExts)
 	}

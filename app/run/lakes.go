@@ -121,7 +121,7 @@ func (j *Job) writeWaterOutputs(s *engine.Snapshot) error {
 		if err != nil {
 			return err
 		}
-		if err := rasterio.Write(j.Opt.OutRivers, s.Field(m)); err != nil {
+		if err := rasterio.WriteWith(j.Opt.OutRivers, s.Field(m), j.Opt.writeOptions(j.Opt.OutRivers)); err != nil {
 			return err
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -80,6 +81,8 @@ type Options struct {
 	// (viewer.DefaultOptions: hillshade, rivers, lakes), one pixel per cell.
 	OutPreview string
 	Report     string
+	// VRT writes a GDAL .vrt beside every .r16 raster output.
+	VRT bool
 
 	// Progress receives a progress bar (nil: none). OnStep, if set, is
 	// called after every step.
@@ -113,6 +116,9 @@ func Prepare(o Options) (*Job, error) {
 				return nil, err
 			}
 		}
+	}
+	if o.VRT && !slices.ContainsFunc([]string{o.Out, o.OutDrainage, o.OutWater, o.OutRivers}, rasterio.IsRaw) {
+		return nil, errors.New("--vrt describes .r16 files: give an .r16 output (--out h.r16)")
 	}
 	if o.OutPreview != "" {
 		if err := CheckPNGPath(o.OutPreview); err != nil {
@@ -619,11 +625,16 @@ func (j *Job) writeOutputs() error {
 		if o.path == "" {
 			continue
 		}
-		if err := rasterio.Write(o.path, s.Field(o.data)); err != nil {
+		if err := rasterio.WriteWith(o.path, s.Field(o.data), j.Opt.writeOptions(o.path)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// writeOptions are the rasterio options of the raster output path.
+func (o Options) writeOptions(path string) rasterio.Options {
+	return rasterio.Options{VRT: o.VRT && rasterio.IsRaw(path)}
 }
 
 // CheckPNGPath reports whether path names a .png file in an existing

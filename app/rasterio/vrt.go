@@ -1,0 +1,47 @@
+package rasterio
+
+import (
+	"fmt"
+	"html"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// IsRaw reports whether path names a headerless 16-bit file (.r16 or
+// .raw), the files a VRT can describe.
+func IsRaw(path string) bool {
+	ext := strings.ToLower(filepath.Ext(path))
+	return ext == ".r16" || ext == ".raw"
+}
+
+// VRTPath returns the GDAL virtual raster written beside a raw 16-bit file
+// with Options.VRT: the whole name with ".vrt" appended ("h.r16" →
+// "h.r16.vrt").
+func VRTPath(path string) string { return path + ".vrt" }
+
+// vrt returns a GDAL VRT (a VRTRawRasterBand) describing the raw
+// little-endian uint16 file named base, beside it, as m describes it: its
+// size, a geotransform with m's cell size and the north-west corner at
+// (0, Height·Cell) as the GeoTIFFs have it, and the Offset and Scale that
+// map a 16-bit value back to metres (Min + q·(Max-Min)/65535).
+func vrt(base string, m *Meta) []byte {
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	return fmt.Appendf(nil, `<VRTDataset rasterXSize="%d" rasterYSize="%d">
+  <GeoTransform>0, %s, 0, %s, 0, -%s</GeoTransform>
+  <Metadata>
+    <MDI key="AREA_OR_POINT">Area</MDI>
+  </Metadata>
+  <VRTRasterBand dataType="UInt16" band="1" subClass="VRTRawRasterBand">
+    <SourceFilename relativeToVRT="1">%s</SourceFilename>
+    <ImageOffset>0</ImageOffset>
+    <PixelOffset>2</PixelOffset>
+    <LineOffset>%d</LineOffset>
+    <ByteOrder>LSB</ByteOrder>
+    <Offset>%s</Offset>
+    <Scale>%s</Scale>
+  </VRTRasterBand>
+</VRTDataset>
+`, m.Width, m.Height, g(m.CellSize), g(float64(m.Height)*m.CellSize), g(m.CellSize),
+		html.EscapeString(base), 2*m.Width, g(m.Min), g((m.Max-m.Min)/65535))
+}
