@@ -144,3 +144,35 @@ func TestRunVRT(t *testing.T) {
 		t.Errorf("--vrt without .r16: exit %d, stderr %q; want an error", code, stderr)
 	}
 }
+
+func TestRunTarget(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "h.raw")
+	code, _, stderr := runCLI("run", "--scene", "cone", "--size", "24", "--steps", "2", "--out", out, "--target", "unity", "--export-size", "65")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if fi, err := os.Stat(out); err != nil || fi.Size() != 2*65*65 {
+		t.Fatalf("h.raw: %v; want %d bytes", err, 2*65*65)
+	}
+	b, _ := os.ReadFile(out + ".json")
+	if !strings.Contains(string(b), `"target": "unity"`) || !strings.Contains(stderr, "unity: scale X") {
+		t.Errorf("sidecar %s\nstderr %s\nwant unity's scales in both", b, stderr)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--out", filepath.Join(dir, "u.png"), "--target", "unreal", "--export-size", "500"}, "unreal does not take a size of 500"},
+		{[]string{"--out", filepath.Join(dir, "u.png"), "--target", "frostbite"}, "unknown target"},
+		{[]string{"--out", filepath.Join(dir, "u.png"), "--tiles", "3"}, "want RxC"},
+	} {
+		code, _, stderr := runCLI(append([]string{"run", "-q", "--scene", "cone", "--size", "24", "--steps", "2"}, c.args...)...)
+		if code == 0 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %q", c.args, code, stderr, c.want)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "u.png")); err == nil {
+			t.Errorf("%v: wrote u.png", c.args)
+		}
+	}
+}

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"orogen/app/engines"
+	"orogen/app/export"
 	"orogen/app/rasterio"
 	"orogen/app/safefile"
 	"orogen/app/scene"
@@ -83,6 +84,13 @@ type Options struct {
 	Report     string
 	// VRT writes a GDAL .vrt beside every .r16 raster output.
 	VRT bool
+	// Target, ExportSize and Tiles export the raster outputs for a game
+	// engine (app/export): its sizes and formats, resampled to ExportSize
+	// pixels per side ("" / 0: generic at the grid's size), split into
+	// "RxC" tiles.
+	Target     string
+	ExportSize int
+	Tiles      string
 
 	// Progress receives a progress bar (nil: none). OnStep, if set, is
 	// called after every step.
@@ -101,6 +109,7 @@ type Job struct {
 	// Graph is set when the scene's engine is "graph": its mesh and
 	// refinement.
 	Graph     *GraphJob
+	plans     map[string]*export.Plan // by output path, with --target, --export-size or --tiles
 	Steps     int
 	Tolerance float64
 	Umax      float64
@@ -259,6 +268,9 @@ func Prepare(o Options) (*Job, error) {
 		tol = o.Tolerance
 	}
 	j.Steps, j.Tolerance, j.Umax = steps, tol, umax
+	if err := j.planExports(w, h); err != nil {
+		return nil, err
+	}
 	if (o.OutLakes != "" || o.OutRivers != "") && !(sc.Params.RainMPerYr > 0) {
 		return nil, errNoBudget
 	}
@@ -625,8 +637,63 @@ func (j *Job) writeOutputs() error {
 		if o.path == "" {
 			continue
 		}
-		if err := rasterio.WriteWith(o.path, s.Field(o.data), j.Opt.writeOptions(o.path)); err != nil {
+		if err := j.writeRaster(o.path, s.Field(o.data)); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// exporting reports whether the raster outputs go through app/export.
+func (o Options) exporting() bool { return o.Target != "" || o.ExportSize != 0 || o.Tiles != "" }
+
+// planExports checks, before the run, that the target takes the raster
+// outputs at the asked size and tiling; the plans are kept for writing.
+func (j *Job) planExports(w, h int) error {
+	if !j.Opt.exporting() {
+		return nil
+	}
+	tgt, err := export.LookupTarget(j.Opt.Target)
+	if err != nil {
+		return fmt.Errorf("--target: %w", err)
+	}
+	rows, cols, err := export.ParseTiles(j.Opt.Tiles)
+	if err != nil {
+		return fmt.Errorf("--tiles: %w", err)
+	}
+	j.plans = map[string]*export.Plan{}
+	for _, o := range []struct{ path, kind string }{
+		{j.Opt.Out, "heightmap"}, {j.Opt.OutDrainage, "mask:drainage"}, {j.Opt.OutWater, "mask:water"}, {j.Opt.OutRivers, "mask:rivers"},
+	} {
+		if o.path == "" {
+			continue
+		}
+		spec := export.Spec{Target: tgt, W: j.Opt.ExportSize, Rows: rows, Cols: cols, VRT: j.Opt.VRT,
+			Kind: o.kind, Heightmap: o.kind == "heightmap"}
+		p, err := spec.Check(o.path, w, h)
+		if err != nil {
+			return err
+		}
+		j.plans[o.path] = p
+	}
+	return nil
+}
+
+// writeRaster writes one raster output: through its export plan when the
+// run exports for a target, size or tiles, else as it is.
+func (j *Job) writeRaster(path string, f *sim.Field) error {
+	p := j.plans[path]
+	if p == nil {
+		return rasterio.WriteWith(path, f, j.Opt.writeOptions(path))
+	}
+	files, em, err := p.Write(path, f)
+	if err != nil {
+		return err
+	}
+	if j.Opt.Progress != nil {
+		fmt.Fprintf(j.Opt.Progress, "%s: %d×%d in %d file(s), %s\n", path, p.W, p.H, len(files), p.Target.Name)
+		if em != nil {
+			fmt.Fprintf(j.Opt.Progress, "  %s\n", export.Describe(em, p.TileW))
 		}
 	}
 	return nil
