@@ -85,6 +85,9 @@ func (s Spec) Check(path string, srcW, srcH int) (*Plan, error) {
 	} else if err := rasterio.CheckPath(path); err != nil {
 		return nil, err
 	}
+	if (strings.HasPrefix(s.Kind, "splat") || s.Kind == "flow") && ext != ".png" {
+		return nil, fmt.Errorf("export: %s: %s maps are 8-bit RGBA .png files", path, s.Kind)
+	}
 	if ext == ".obj" {
 		return nil, fmt.Errorf("export: %s: meshes are not resampled or tiled: export .obj at the simulation's size", path)
 	}
@@ -157,23 +160,10 @@ func (p *Plan) Write(path string, src *sim.Field) ([]string, *rasterio.EngineMet
 	if p.Heightmap {
 		em = p.Target.Scales(float64(rng[0]), float64(rng[1]), r.CellX, r.CellY)
 	}
-	var written []string
-	tiled := p.Cols > 1 || p.Rows > 1
-	for row := range p.Rows {
-		for col := range p.Cols {
-			x0, y0 := col*(p.TileW-1), row*(p.TileH-1)
-			f := r.Window(x0, y0, p.TileW, p.TileH)
-			o := rasterio.Options{VRT: p.VRT && rasterio.IsRaw(path), Range: &rng, Kind: p.Kind, Engine: em}
-			name := path
-			if tiled {
-				name = TilePath(path, col, row)
-				o.Tile = &rasterio.TileMeta{Col: col, Row: row, Cols: p.Cols, Rows: p.Rows, X0: x0, Y0: y0, Total: [2]int{p.W, p.H}}
-			}
-			if err := rasterio.WriteWith(name, f, o); err != nil {
-				return written, em, err
-			}
-			written = append(written, name)
-		}
-	}
-	return written, em, nil
+	written, err := p.eachTile(path, func(name string, x0, y0 int, tile *rasterio.TileMeta) error {
+		f := r.Window(x0, y0, p.TileW, p.TileH)
+		o := rasterio.Options{VRT: p.VRT && rasterio.IsRaw(path), Range: &rng, Kind: p.Kind, Engine: em, Tile: tile}
+		return rasterio.WriteWith(name, f, o)
+	})
+	return written, em, err
 }

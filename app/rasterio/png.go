@@ -23,7 +23,7 @@ func encodePNG(w io.Writer, f *sim.Field, lo, hi float32) error {
 			binary.BigEndian.PutUint16(row[2*x:], quantize(v, lo, hi))
 		}
 	}
-	return png.Encode(w, img)
+	return pngEncoder.Encode(w, img)
 }
 
 // DecodePNG decodes a PNG of any colour model to values in [0, 1], row-major
