@@ -58,7 +58,10 @@ type Plan struct {
 
 // Check returns the plan of exporting a srcW×srcH field to path by spec,
 // or an error naming what the target or the tiling refuses.
-func (s Spec) Check(path string, srcW, srcH int) (*Plan, error) {
+func (s Spec) Check(path string, srcW, srcH int) (*Plan, error) { return s.check(path, srcW, srcH, true) }
+
+// check is Check; with dir false the output folder is not checked.
+func (s Spec) check(path string, srcW, srcH int, dir bool) (*Plan, error) {
 	t := s.Target
 	if t == nil {
 		t = Targets["generic"]
@@ -82,8 +85,8 @@ func (s Spec) Check(path string, srcW, srcH int) (*Plan, error) {
 		if err := t.CheckFormat(ext); err != nil {
 			return nil, err
 		}
-	} else if err := rasterio.CheckPath(path); err != nil {
-		return nil, err
+	} else if !rasterio.KnownExt(path) {
+		return nil, rasterio.CheckPath(path)
 	}
 	if (strings.HasPrefix(s.Kind, "splat") || s.Kind == "flow") && ext != ".png" {
 		return nil, fmt.Errorf("export: %s: %s maps are 8-bit RGBA .png files", path, s.Kind)
@@ -122,8 +125,10 @@ func (s Spec) Check(path string, srcW, srcH int) (*Plan, error) {
 			return nil, err
 		}
 	}
-	if err := rasterio.CheckPath(path); err != nil {
-		return nil, err
+	if dir {
+		if err := rasterio.CheckPath(path); err != nil {
+			return nil, err
+		}
 	}
 	return p, nil
 }

@@ -125,6 +125,15 @@ func CheckPath(path string) error {
 	return safefile.CheckDir(path)
 }
 
+// KnownExt reports whether Write knows the extension of path.
+func KnownExt(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".png", ".r16", ".raw", ".tif", ".tiff", ".obj":
+		return true
+	}
+	return false
+}
+
 // checkField panics on a field no caller should hold.
 func checkField(f *sim.Field) {
 	if f == nil {
