@@ -176,3 +176,29 @@ func TestRunTarget(t *testing.T) {
 		}
 	}
 }
+
+func TestBuildCommand(t *testing.T) {
+	dir := t.TempDir()
+	proj := filepath.Join(dir, "cone.orogen.json")
+	b, err := os.ReadFile(filepath.Join("..", "project", "testdata", "v1", "cone.orogen.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(proj, b, 0o644)
+	code, stdout, stderr := runCLI("build", proj)
+	if code == 0 || !strings.Contains(stderr, "no export profile") {
+		t.Errorf("no profile: exit %d, stderr %q; want an error", code, stderr)
+	}
+	out := filepath.Join(dir, "out")
+	code, stdout, stderr = runCLI("build", proj, "--preset", "godot", "--out-dir", out)
+	if code != 0 || stdout != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %s", code, stdout, stderr)
+	}
+	rb, err := os.ReadFile(filepath.Join(out, "build-report.json"))
+	if err != nil || !strings.Contains(string(rb), `"path": "cone_height.r16"`) || !strings.Contains(string(rb), `"sha256"`) {
+		t.Errorf("report: %v\n%.400s", err, rb)
+	}
+	if !strings.Contains(stderr, "godot: scale X") {
+		t.Errorf("stderr does not print Godot's import settings:\n%s", stderr)
+	}
+}

@@ -54,11 +54,16 @@ func TilePath(path string, col, row int) string {
 type Plan struct {
 	Spec
 	TileW, TileH int
+	// Cancel, if set, is asked before each tile; an error stops the
+	// export with it (tiles written stay).
+	Cancel func() error
 }
 
 // Check returns the plan of exporting a srcW×srcH field to path by spec,
 // or an error naming what the target or the tiling refuses.
-func (s Spec) Check(path string, srcW, srcH int) (*Plan, error) { return s.check(path, srcW, srcH, true) }
+func (s Spec) Check(path string, srcW, srcH int) (*Plan, error) {
+	return s.check(path, srcW, srcH, true)
+}
 
 // check is Check; with dir false the output folder is not checked.
 func (s Spec) check(path string, srcW, srcH int, dir bool) (*Plan, error) {

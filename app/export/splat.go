@@ -277,6 +277,11 @@ func (p *Plan) eachTile(path string, write func(name string, x0, y0 int, tile *r
 				name = TilePath(path, col, row)
 				tm = &rasterio.TileMeta{Col: col, Row: row, Cols: p.Cols, Rows: p.Rows, X0: x0, Y0: y0, Total: [2]int{p.W, p.H}}
 			}
+			if p.Cancel != nil {
+				if err := p.Cancel(); err != nil {
+					return files, err
+				}
+			}
 			if err := write(name, x0, y0, tm); err != nil {
 				return files, err
 			}

@@ -282,6 +282,34 @@ func Prepare(o Options) (*Job, error) {
 	return j, nil
 }
 
+// NewJob prepares a run of the engine spec describes on the grid of scene
+// sc, whose uplift and heights spec already holds (a project's, see
+// app/build): the scene's step count, or with until_converged up to
+// ConvergeCap steps, and its tolerance. o gives the progress and outputs,
+// as for Prepare; its scene overrides are not applied.
+func NewJob(sc *scene.Scene, spec engines.Spec, o Options) (*Job, error) {
+	j := &Job{Opt: o, Scene: sc}
+	if sc.Engine == engine.Graph {
+		g, err := engines.NewGraph(spec)
+		if err != nil {
+			return nil, err
+		}
+		j.Graph, j.Engine = &GraphJob{Graph: g}, g.Grid
+	} else {
+		e, err := engines.New(spec)
+		if err != nil {
+			return nil, err
+		}
+		j.Engine = e
+	}
+	j.Steps = sc.Steps
+	if sc.UntilConverged {
+		j.Steps = max(sc.Steps, ConvergeCap)
+	}
+	j.Tolerance, j.Umax = sc.ToleranceMPerYr, sc.Uplift.UmaxMPerYr
+	return j, nil
+}
+
 // setRainMap loads --rain-map: a float .tif in m/yr as stored, or an image
 // normalized to [0, 1] and scaled by the rain; resampled to the grid.
 func (j *Job) setRainMap(path string, w, h int, cell float64) error {
