@@ -37,13 +37,17 @@ var Kinds = []string{"heightmap", "mask", "splat", "flow", "preview", "mesh"}
 
 // kindFormats are the formats each kind may have.
 var kindFormats = map[string][]string{
-	"heightmap": {"png", "r16", "raw", "tif"},
-	"mask":      {"png", "r16", "raw", "tif"},
+	"heightmap": {"tif", "png", "r16", "raw"},
+	"mask":      {"png", "tif", "r16", "raw"},
 	"splat":     {"png"},
 	"flow":      {"png"},
 	"preview":   {"png"},
 	"mesh":      {"obj"},
 }
+
+// KindFormats returns the formats (extensions without the dot) a kind may
+// have, the preferred first.
+func KindFormats(kind string) []string { return kindFormats[kind] }
 
 // MaskNames are the masks a profile may ask for (InputNames but the
 // height, which is a heightmap).
