@@ -18,8 +18,8 @@ import (
 	"orogen/app/export"
 )
 
-// exportUI is the state of File → Export profile… (the list being edited,
-// applied to the document with Apply) and of File → Build (a build on its
+// exportUI is the state of File > Export profile... (the list being edited,
+// applied to the document with Apply) and of File > Build (a build on its
 // own goroutine: the window polls its progress and result each frame and
 // never waits on it).
 type exportUI struct {
@@ -61,7 +61,7 @@ func (a *App) exportProfile(args []string) error {
 	if err := a.s.Doc().SetExport(p); err != nil {
 		return err
 	}
-	a.log.add(levelInfo, "export profile: %d outputs (File → Build writes them)", len(p.Outputs))
+	a.log.add(levelInfo, "export profile: %d outputs (File > Build writes them)", len(p.Outputs))
 	if a.exp.shown {
 		a.openProfileEditor()
 	}
@@ -102,7 +102,7 @@ func (a *App) startBuild(args []string) error {
 	}
 	p := a.s.Doc().Project()
 	if p.Export == nil {
-		return fmt.Errorf("the project has no export profile: set one in File → Export profile…")
+		return fmt.Errorf("the project has no export profile: set one in File > Export profile...")
 	}
 	name := "untitled"
 	if path := a.s.Path(); path != "" {
@@ -194,7 +194,7 @@ func (a *App) exportWindows() {
 // profileEditor is the Export profile window's content.
 func (a *App) profileEditor() {
 	e := &a.exp
-	textWrapped("The outputs File → Build writes (and orogen build PROJECT), into NAME-build beside the project. Paths are relative to that folder; {project} is the project's name.")
+	textWrapped("The outputs File > Build writes (and orogen build PROJECT), into NAME-build beside the project. Paths are relative to that folder; {project} is the project's name.")
 	imgui.TextUnformatted("Start from a preset:")
 	for _, name := range export.Presets {
 		imgui.SameLine()

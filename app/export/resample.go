@@ -164,18 +164,34 @@ func (r *Resampler) Window(x0, y0, w, h int) *sim.Field {
 	})
 	out := sim.NewField(w, h, r.CellX)
 	parallelRows(h, func(a, b int) {
+		// Row by row, tap by tap over whole rows (the same sums, in the
+		// same order, as pixel by pixel: tap order).
+		acc := make([]float64, w)
+		lo := make([]float32, w)
+		hi := make([]float32, w)
 		for y := a; y < b; y++ {
 			k0, k1 := r.ty.off[y0+y], r.ty.off[y0+y+1]
-			dst := out.Data[y*w : (y+1)*w]
-			for x := range w {
-				s := 0.0
-				lo, hi := float32(math.Inf(1)), float32(math.Inf(-1))
-				for k := k0; k < k1; k++ {
-					i := (int(r.ty.idx[k])-rlo)*w + x
-					s += r.ty.wt[k] * tmp[i]
-					lo, hi = min(lo, tlo[i]), max(hi, thi[i])
+			for k := k0; k < k1; k++ {
+				wt := r.ty.wt[k]
+				o := (int(r.ty.idx[k]) - rlo) * w
+				t, tl, th := tmp[o:o+w], tlo[o:o+w], thi[o:o+w]
+				if k == k0 {
+					for x := range acc {
+						acc[x] = wt * t[x]
+					}
+					copy(lo, tl)
+					copy(hi, th)
+					continue
 				}
-				dst[x] = min(max(float32(s), lo), hi)
+				for x := range acc {
+					acc[x] += wt * t[x]
+					lo[x] = min(lo[x], tl[x])
+					hi[x] = max(hi[x], th[x])
+				}
+			}
+			dst := out.Data[y*w : (y+1)*w]
+			for x := range dst {
+				dst[x] = min(max(float32(acc[x]), lo[x]), hi[x])
 			}
 		}
 	})

@@ -191,6 +191,20 @@ func (p *Plan) WriteSplat(path string, in *Inputs, rules *Rules) ([]string, erro
 		for n, r := range res {
 			vals[n] = r.Window(x0, y0, tw, th).Data
 		}
+		// Each layer's ramps with their inputs' windows; ramps on absent
+		// inputs are left out.
+		type ramp struct {
+			d        []float32
+			from, to float64
+		}
+		ramps := make([][]ramp, len(rules.Layers))
+		for k, l := range rules.Layers {
+			for _, rp := range l.Ramps {
+				if d := vals[rp.Input]; d != nil {
+					ramps[k] = append(ramps[k], ramp{d, rp.From, rp.To})
+				}
+			}
+		}
 		img := image.NewNRGBA(image.Rect(0, 0, tw, th))
 		parallelRows(th, func(a, b int) {
 			w := make([]float64, len(rules.Layers))
@@ -200,12 +214,8 @@ func (p *Plan) WriteSplat(path string, in *Inputs, rules *Rules) ([]string, erro
 					i := y*tw + x
 					for k, l := range rules.Layers {
 						v := l.Weight
-						for _, rp := range l.Ramps {
-							d := vals[rp.Input]
-							if d == nil {
-								continue
-							}
-							v *= smoothstep((float64(d[i]) - rp.From) / (rp.To - rp.From))
+						for _, rp := range ramps[k] {
+							v *= smoothstep((float64(rp.d[i]) - rp.from) / (rp.to - rp.from))
 						}
 						w[k] = v
 					}

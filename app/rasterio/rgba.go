@@ -26,7 +26,11 @@ func WriteRGBA(path string, img *image.NRGBA, cell, lo, hi float64, o Options) e
 		return fmt.Errorf("rasterio: %s: %w", path, err)
 	}
 	err := safefile.Write(
-		safefile.File{Path: path, Fill: func(w io.Writer) error { return pngEncoder.Encode(w, img) }},
+		safefile.File{Path: path, Fill: func(w io.Writer) error {
+			return writePNGRows(w, img.Rect.Dx(), img.Rect.Dy(), 6, 8, func(y int, dst []byte) {
+				copy(dst, img.Pix[y*img.Stride:])
+			})
+		}},
 		safefile.File{Path: SidecarPath(path), Fill: func(w io.Writer) error {
 			_, err := w.Write(m.encode())
 			return err
@@ -36,11 +40,6 @@ func WriteRGBA(path string, img *image.NRGBA, cell, lo, hi float64, o Options) e
 	}
 	return nil
 }
-
-// pngEncoder writes every PNG of this package: zlib's fastest level,
-// which on terrain data is about three times faster than the default and
-// files about 10% larger.
-var pngEncoder = png.Encoder{CompressionLevel: png.BestSpeed}
 
 // ReadRGBA reads an 8-bit RGBA PNG written by WriteRGBA (any PNG is
 // converted to non-premultiplied RGBA) and its sidecar, if any.
