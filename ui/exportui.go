@@ -102,7 +102,7 @@ func (a *App) startBuild(args []string) error {
 	}
 	p := a.s.Doc().Project()
 	if p.Export == nil {
-		return fmt.Errorf("the project has no export profile: set one in File > Export profile...")
+		return fmt.Errorf("the project has no export profile: set one with File > Export profile")
 	}
 	name := "untitled"
 	if path := a.s.Path(); path != "" {

@@ -185,12 +185,12 @@ func TestBuildCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(proj, b, 0o644)
-	code, stdout, stderr := runCLI("build", proj)
+	code, _, stderr := runCLI("build", proj)
 	if code == 0 || !strings.Contains(stderr, "no export profile") {
 		t.Errorf("no profile: exit %d, stderr %q; want an error", code, stderr)
 	}
 	out := filepath.Join(dir, "out")
-	code, stdout, stderr = runCLI("build", proj, "--preset", "godot", "--out-dir", out)
+	code, stdout, stderr := runCLI("build", proj, "--preset", "godot", "--out-dir", out)
 	if code != 0 || stdout != "" {
 		t.Fatalf("exit %d, stdout %q, stderr %s", code, stdout, stderr)
 	}
