@@ -70,3 +70,31 @@ func BenchmarkUnreal4033(b *testing.B) {
 	b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(peakRSS())/(1<<20), "peak-MB")
 }
+
+// BenchmarkTiles16k writes a 16129² Unreal heightmap (R16) in 4x4 tiles of
+// 4033² from a 1024² simulation: the 16k² case. peak-MB shows
+// that only one tile's pixels are held at a time (a whole 16129² float32
+// field alone would be 1 GB).
+func BenchmarkTiles16k(b *testing.B) {
+	job, err := run.Prepare(run.Options{Scene: "default", Size: 1024, Steps: 2})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := job.Run(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	s := job.Snapshot()
+	dir := b.TempDir()
+	o := export.Output{Kind: "heightmap", Format: "r16", Target: "unreal", Size: 16129, Tiles: "4x4", Path: "h"}
+	cpu0 := cpuSeconds()
+	b.ResetTimer()
+	for range b.N {
+		path := filepath.Join(dir, o.FileName(""))
+		if _, err := writeOutput(context.Background(), &o, path, s.Height, nil, s, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N), "cpu-s/op")
+	b.ReportMetric(float64(peakRSS())/(1<<20), "peak-MB")
+}

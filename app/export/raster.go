@@ -2,6 +2,7 @@ package export
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,7 +15,9 @@ import (
 // in how many tiles.
 type Spec struct {
 	Target *Target // nil: generic
-	// W and H are the export's size in pixels; 0 keeps the source's.
+	// W and H are the export's size in pixels; 0 keeps the source's. W
+	// alone is the side of an engine's square, or for generic the longer
+	// side, the other following the grid's shape.
 	W, H int
 	// Cols and Rows split the export into tiles that share their edge
 	// column and row; 0 or 1 is one file.
@@ -80,7 +83,19 @@ func (s Spec) check(path string, srcW, srcH int, dir bool) (*Plan, error) {
 		p.W, p.H = srcW, srcH
 	}
 	if p.H == 0 {
+		// Engines take squares (their X and Y scales then differ on a
+		// rectangular grid); generic keeps the grid's shape, W the
+		// longer side, so the cells stay square.
 		p.H = p.W
+		if t.Sizes == nil && srcW != srcH && srcW > 1 && srcH > 1 {
+			long, short := max(srcW, srcH), min(srcW, srcH)
+			other := int(math.Round(float64(p.W-1)*float64(short-1)/float64(long-1))) + 1
+			if srcW > srcH {
+				p.H = other
+			} else {
+				p.W, p.H = other, p.W
+			}
+		}
 	}
 	if t.Sizes != nil && p.W != p.H {
 		return nil, fmt.Errorf("export: %s takes square heightmaps, not %d×%d", t.Name, p.W, p.H)

@@ -234,3 +234,21 @@ func TestTargetsWithGDAL(t *testing.T) {
 		}
 	}
 }
+
+func TestGenericKeepsShape(t *testing.T) {
+	// A 101×51 grid exported generic at 201: 201×101, square cells of
+	// half the size; Unreal at 127: square, X and Y scales differ.
+	p, err := Spec{W: 201}.Check(filepath.Join(t.TempDir(), "h.tif"), 101, 51)
+	if err != nil || p.W != 201 || p.H != 101 {
+		t.Fatalf("generic: %+v, %v; want 201×101", p, err)
+	}
+	r := NewResampler(noise(101, 51, 1), p.W, p.H)
+	if r.CellX != r.CellY || r.CellX != 15 {
+		t.Errorf("cells %g × %g; want 15 × 15", r.CellX, r.CellY)
+	}
+	tgt, _ := LookupTarget("unreal")
+	p, err = Spec{Target: tgt, W: 127, Heightmap: true}.Check(filepath.Join(t.TempDir(), "h.png"), 101, 51)
+	if err != nil || p.W != 127 || p.H != 127 {
+		t.Fatalf("unreal: %+v, %v; want 127×127", p, err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -258,4 +259,38 @@ func FuzzParseRules(f *testing.F) {
 			t.Fatalf("weights %v → %v", w, px)
 		}
 	})
+}
+
+// TestSplatWithGDAL opens a splat map with gdalinfo: four 8-bit bands of
+// the export's size.
+func TestSplatWithGDAL(t *testing.T) {
+	bin, err := exec.LookPath("gdalinfo")
+	if err != nil {
+		t.Skip("gdalinfo not found: install gdal-bin (scripts/deps.sh does) to check exports with GDAL")
+	}
+	in := synthetic()
+	path := filepath.Join(t.TempDir(), "splat.png")
+	p, err := Spec{Kind: "splat", W: 79, H: 19}.Check(path, in.W, in.H)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.WriteSplat(path, in, DefaultRules()); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(bin, "-json", path).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g struct {
+		Size  [2]int `json:"size"`
+		Bands []struct {
+			Type string `json:"type"`
+		} `json:"bands"`
+	}
+	if err := json.Unmarshal(out, &g); err != nil {
+		t.Fatal(err)
+	}
+	if g.Size != [2]int{79, 19} || len(g.Bands) != 4 || g.Bands[0].Type != "Byte" {
+		t.Errorf("GDAL: size %v, %d bands of %v; want 79×19, 4 Byte bands", g.Size, len(g.Bands), g.Bands)
+	}
 }
