@@ -441,7 +441,7 @@ func TestAppUnderWine(t *testing.T) {
 	if err != nil {
 		t.Fatalf("orogen.exe --script: %v\n%s", err, out)
 	}
-	for _, name := range []string{"höhe.tif", "höhe.json"} {
+	for _, name := range []string{"höhe.tif", "höhe.tif.json"} {
 		if fi, err := os.Stat(filepath.Join(dir, name)); err != nil || fi.Size() == 0 {
 			t.Errorf("export %s: %v", name, err)
 		}
