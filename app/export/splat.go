@@ -52,8 +52,8 @@ type Ramp struct {
 // snow high up on slopes it holds on.
 func DefaultRules() *Rules {
 	return &Rules{Layers: []Layer{
-		{Name: "rock", Weight: 1, Ramps: []Ramp{{"slope", 25, 40}, {"rock", 0.2, 0.8}}},
-		{Name: "grass", Weight: 1, Ramps: []Ramp{{"slope", 40, 25}, {"height_frac", 0.8, 0.6}}},
+		{Name: "rock", Weight: 1, Ramps: []Ramp{{"slope", 20, 35}, {"rock", 0.2, 0.8}}},
+		{Name: "grass", Weight: 1, Ramps: []Ramp{{"slope", 35, 20}, {"height_frac", 0.8, 0.6}}},
 		{Name: "sediment", Weight: 1.5, Ramps: []Ramp{{"flow", 0.35, 0.55}, {"slope", 15, 5}, {"sediment", 0, 0.5}}},
 		{Name: "snow", Weight: 1.2, Ramps: []Ramp{{"height_frac", 0.65, 0.8}, {"slope", 45, 30}}},
 	}}
