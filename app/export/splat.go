@@ -27,7 +27,7 @@ import (
 // Rules are a splat map's layers, as JSON in an export profile:
 //
 //	{"layers": [{"name": "rock", "weight": 1,
-//	             "ramps": [{"input": "slope", "from": 25, "to": 40}]}, ...]}
+//	             "ramps": [{"input": "slope", "from": 20, "to": 35}]}, ...]}
 type Rules struct {
 	Layers []Layer `json:"layers"`
 }
