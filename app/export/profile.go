@@ -169,30 +169,48 @@ func (o *Output) validate() error {
 	if o.VRT && o.Format != "r16" && o.Format != "raw" {
 		return fmt.Errorf("\"vrt\" applies to .r16 and .raw files only")
 	}
-	_, err := o.Plan("x", 0, 0)
-	return err
+	return o.checkPlan()
 }
 
 // Plan returns the export plan of the output (not preview or mesh) to
-// the file path for a srcW×srcH grid. With srcW 0 the grid is not known
-// yet: only what does not depend on it is checked.
+// the file path for a srcW×srcH grid; the folder must exist.
 func (o *Output) Plan(path string, srcW, srcH int) (*Plan, error) {
-	t, err := LookupTarget(o.Target)
+	spec, err := o.spec()
 	if err != nil {
 		return nil, err
 	}
+	return spec.check(path, srcW, srcH, true)
+}
+
+// checkPlan checks what of the plan does not depend on the grid or the
+// folder.
+func (o *Output) checkPlan() error {
+	spec, err := o.spec()
+	if err != nil {
+		return err
+	}
+	// A stand-in grid that any tiling splits (size 0 takes the grid's,
+	// which Build checks again once it is known).
+	n := spec.Rows*spec.Cols + 1
+	_, err = spec.check("x."+strings.ToLower(o.Format), n, n, false)
+	return err
+}
+
+// spec returns the export spec of the output.
+func (o *Output) spec() (Spec, error) {
+	t, err := LookupTarget(o.Target)
+	if err != nil {
+		return Spec{}, err
+	}
 	rows, cols, err := ParseTiles(o.Tiles)
 	if err != nil {
-		return nil, err
+		return Spec{}, err
 	}
 	spec := Spec{Target: t, W: o.Size, Rows: rows, Cols: cols, VRT: o.VRT, Kind: o.Kind, Heightmap: o.Kind == "heightmap"}
 	if o.Kind == "mask" {
 		spec.Kind = "mask:" + o.Mask
 	}
-	if path == "x" { // validation only: a name with the format's extension in no folder
-		return spec.check("x."+strings.ToLower(o.Format), max(srcW, 2), max(srcH, 2), false)
-	}
-	return spec.check(path, srcW, srcH, true)
+	return spec, nil
 }
 
 // Presets are ready-made profiles by target name (see Preset).

@@ -2,6 +2,7 @@ package export
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"reflect"
 	"testing"
 )
@@ -25,6 +26,18 @@ func TestPresets(t *testing.T) {
 		if err != nil || !reflect.DeepEqual(p, q) {
 			t.Errorf("%s: round trip: %v", c.target, err)
 		}
+	}
+}
+
+func TestGenericTilesAtGridSize(t *testing.T) {
+	// Size 0 (the grid's) with tiles validates; Build checks the split
+	// against the real grid.
+	p := &Profile{Outputs: []Output{{Kind: "heightmap", Format: "tif", Tiles: "2x2", Path: "h"}}}
+	if err := p.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Outputs[0].Plan(filepath.Join(t.TempDir(), "h.tif"), 64, 64); err == nil {
+		t.Error("a 64² grid split in 2x2 tiles sharing edges: no error")
 	}
 }
 
@@ -59,7 +72,7 @@ func FuzzParseProfile(f *testing.F) {
 			if o.Kind == "preview" || o.Kind == "mesh" {
 				continue
 			}
-			if _, err := o.Plan("x", 0, 0); err != nil {
+			if err := o.checkPlan(); err != nil {
 				t.Fatalf("valid output refuses its plan: %v", err)
 			}
 		}
