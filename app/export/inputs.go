@@ -22,9 +22,11 @@ type Inputs struct {
 	// borders repeated): positive in hollows and valleys, negative on
 	// ridges.
 	Curvature []float32
-	// Flow is the drainage area A normalized to [0, 1] as
-	// ln(A/a)/ln(W·H), a the area of one cell: 0 on divides, 1 where the
-	// whole grid drains.
+	// Flow is how many cells drain through each, n, normalized to
+	// [0, 1] as ln(n)/ln(W·H): 0 on divides, 1 where the whole grid
+	// drains. n is the drainage area over a cell's area, or, with the
+	// lakes' water budget on (rain), the discharge over the rain on one
+	// cell (Q/(r·a)), so lakes that evaporate pass on less.
 	Flow []float32
 	// Water is the lake water depth, metres (0 where dry).
 	Water []float32
@@ -90,11 +92,14 @@ func InputsOf(s *engine.Snapshot) *Inputs {
 		}
 	})
 	in.Flow = make([]float32, n)
-	if s.Area != nil && n > 1 {
-		a := c * c
+	src, unit := s.Area, c*c
+	if s.Discharge != nil && s.Param.Rain > 0 {
+		src, unit = s.Discharge, s.Param.Rain*c*c
+	}
+	if src != nil && n > 1 {
 		den := math.Log(float64(n))
-		for i, v := range s.Area {
-			in.Flow[i] = float32(min(max(math.Log(float64(v)/a)/den, 0), 1))
+		for i, v := range src {
+			in.Flow[i] = float32(min(max(math.Log(float64(v)/unit)/den, 0), 1))
 		}
 	}
 	in.Water = s.Water

@@ -294,3 +294,23 @@ func TestSplatWithGDAL(t *testing.T) {
 		t.Errorf("GDAL: size %v, %d bands of %v; want 79×19, 4 Byte bands", g.Size, len(g.Bands), g.Bands)
 	}
 }
+
+func TestFlowInput(t *testing.T) {
+	// The ramp's column 0 drains the whole 4-cell row: 4 cells of 3·4,
+	// ln 4 / ln 12. With the water budget, discharge Q over the rain on
+	// a cell counts the same cells. Tolerance 1e-6: float32.
+	s := ramp()
+	want := math.Log(4) / math.Log(12)
+	if got := InputsOf(s).Flow[0]; math.Abs(float64(got)-want) > 1e-6 {
+		t.Errorf("flow from area: %v; want %v", got, want)
+	}
+	s.Param.Rain = 0.5
+	s.Discharge = make([]float32, len(s.Area))
+	for i, a := range s.Area {
+		s.Discharge[i] = 0.5 * a / 2 // half the rain lost on the way
+	}
+	want = math.Log(2) / math.Log(12)
+	if got := InputsOf(s).Flow[0]; math.Abs(float64(got)-want) > 1e-6 {
+		t.Errorf("flow from discharge: %v; want %v", got, want)
+	}
+}
