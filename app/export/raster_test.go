@@ -252,3 +252,46 @@ func TestGenericKeepsShape(t *testing.T) {
 		t.Fatalf("unreal: %+v, %v; want 127×127", p, err)
 	}
 }
+
+// TestTilesWithGDAL: each tile, as GeoTIFF and as R16 through its VRT,
+// sits at its place in the whole export in GDAL's eyes.
+func TestTilesWithGDAL(t *testing.T) {
+	bin, err := exec.LookPath("gdalinfo")
+	if err != nil {
+		t.Skip("gdalinfo not found: install gdal-bin (scripts/deps.sh does) to check exports with GDAL")
+	}
+	src := noise(40, 40, 8)
+	for _, ext := range []string{".tif", ".r16"} {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "h"+ext)
+		p, err := Spec{W: 41, Rows: 2, Cols: 2, VRT: ext == ".r16", Heightmap: true}.Check(path, 40, 40)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := p.Write(path, src); err != nil {
+			t.Fatal(err)
+		}
+		cell := 30 * 39 / 40.0
+		for _, tc := range [][2]int{{0, 0}, {1, 0}, {0, 1}, {1, 1}} {
+			f := TilePath(path, tc[0], tc[1])
+			if ext == ".r16" {
+				f += ".vrt"
+			}
+			out, err := exec.Command(bin, "-json", f).Output()
+			if err != nil {
+				t.Fatalf("gdalinfo %s: %v", f, err)
+			}
+			var g struct {
+				Size         [2]int    `json:"size"`
+				GeoTransform []float64 `json:"geoTransform"`
+			}
+			if err := json.Unmarshal(out, &g); err != nil || len(g.GeoTransform) != 6 {
+				t.Fatalf("gdalinfo %s: %v", f, err)
+			}
+			x0, y0 := float64(20*tc[0])*cell, float64(41-20*tc[1])*cell
+			if g.Size != [2]int{21, 21} || math.Abs(g.GeoTransform[0]-x0) > 1e-9 || math.Abs(g.GeoTransform[3]-y0) > 1e-9 {
+				t.Errorf("%s: size %v geotransform %v; want 21² at (%g, %g)", filepath.Base(f), g.Size, g.GeoTransform, x0, y0)
+			}
+		}
+	}
+}

@@ -75,6 +75,13 @@ type TileMeta struct {
 	Total [2]int `json:"total"`
 }
 
+// origin returns the model coordinates of the tile's north-west corner
+// in a whole export of cells of size cell whose south-west corner is the
+// origin (as the GeoTIFFs and VRTs have it).
+func (t *TileMeta) origin(cell float64) (x, y float64) {
+	return float64(t.X0) * cell, float64(t.Total[1]-t.Y0) * cell
+}
+
 // SidecarPath returns the sidecar of the raster at path: the whole name
 // with ".json" appended ("out/h.png" → "out/h.png.json"), so exports of
 // one name in several formats never share a sidecar.

@@ -90,6 +90,12 @@ const (
 // directory says only that a pixel is an area (GTRasterTypeGeoKey =
 // RasterPixelIsArea). GIS tools read the pixel size and extent from it.
 func encodeTIFF(w io.Writer, f *sim.Field, _, _ float32) error {
+	return encodeTIFFAt(w, f, 0, float64(f.H)*f.Cell)
+}
+
+// encodeTIFFAt is encodeTIFF with the north-west corner at model (ox, oy)
+// (a tile of a larger export sits at its place in the whole).
+func encodeTIFFAt(w io.Writer, f *sim.Field, ox, oy float64) error {
 	rps, strips, dataOff, size := tiffLayout(f.W, f.H)
 	if size > math.MaxUint32 {
 		return fmt.Errorf("a %d×%d float TIFF needs %d bytes, over the format's 4 GiB: export .png or .r16", f.W, f.H, size)
@@ -145,7 +151,7 @@ func encodeTIFF(w io.Writer, f *sim.Field, _, _ float32) error {
 	for range 4 {
 		hdr = le.AppendUint32(hdr, 1) // X and Y resolution 1/1
 	}
-	for _, v := range []float64{f.Cell, f.Cell, 0, 0, 0, 0, 0, float64(f.H) * f.Cell, 0} {
+	for _, v := range []float64{f.Cell, f.Cell, 0, 0, 0, 0, ox, oy, 0} {
 		hdr = le.AppendUint64(hdr, math.Float64bits(v))
 	}
 	// GeoKey directory: version 1.1.0, one key: GTRasterTypeGeoKey (1025)

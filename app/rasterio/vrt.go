@@ -23,12 +23,17 @@ func VRTPath(path string) string { return path + ".vrt" }
 // vrt returns a GDAL VRT (a VRTRawRasterBand) describing the raw
 // little-endian uint16 file named base, beside it, as m describes it: its
 // size, a geotransform with m's cell size and the north-west corner at
-// (0, Height·Cell) as the GeoTIFFs have it, and the Offset and Scale that
+// (0, Height·Cell) as the GeoTIFFs have it (a tile's at its place in the
+// whole), and the Offset and Scale that
 // map a 16-bit value back to metres (Min + q·(Max-Min)/65535).
 func vrt(base string, m *Meta) []byte {
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	ox, oy := 0.0, float64(m.Height)*m.CellSize
+	if m.Tile != nil {
+		ox, oy = m.Tile.origin(m.CellSize)
+	}
 	return fmt.Appendf(nil, `<VRTDataset rasterXSize="%d" rasterYSize="%d">
-  <GeoTransform>0, %s, 0, %s, 0, -%s</GeoTransform>
+  <GeoTransform>%s, %s, 0, %s, 0, -%s</GeoTransform>
   <Metadata>
     <MDI key="AREA_OR_POINT">Area</MDI>
   </Metadata>
@@ -42,6 +47,6 @@ func vrt(base string, m *Meta) []byte {
     <Scale>%s</Scale>
   </VRTRasterBand>
 </VRTDataset>
-`, m.Width, m.Height, g(m.CellSize), g(float64(m.Height)*m.CellSize), g(m.CellSize),
+`, m.Width, m.Height, g(ox), g(m.CellSize), g(oy), g(m.CellSize),
 		html.EscapeString(base), 2*m.Width, g(m.Min), g((m.Max-m.Min)/65535))
 }

@@ -93,6 +93,10 @@ func WriteWith(path string, f *sim.Field, o Options) error {
 	if o.VRT && encoding != EncodingR16 {
 		return fmt.Errorf("rasterio: %s: a .vrt is written only beside .r16 or .raw files", path)
 	}
+	if encoding == EncodingTIFF && o.Tile != nil {
+		ox, oy := o.Tile.origin(f.Cell)
+		enc = func(w io.Writer, f *sim.Field, _, _ float32) error { return encodeTIFFAt(w, f, ox, oy) }
+	}
 	files := []safefile.File{{Path: path, Fill: func(w io.Writer) error { return enc(w, f, lo, hi) }}}
 	if encoding != "" {
 		m := Meta{Width: f.W, Height: f.H, CellSize: f.Cell, Min: float64(lo), Max: float64(hi), Encoding: encoding,
