@@ -342,6 +342,7 @@ func (a *App) openPath(path string) error {
 // docChanged shows a new document: its view, nothing selected.
 func (a *App) docChanged() {
 	a.sel = 0
+	a.exp.shown = false // the profile being edited was the old document's
 	a.fitView = true
 	a.applyView(a.s.Doc().View())
 }
