@@ -187,7 +187,8 @@ func (p *Plan) Write(path string, src *sim.Field) ([]string, *rasterio.EngineMet
 	}
 	written, err := p.eachTile(path, func(name string, x0, y0 int, tile *rasterio.TileMeta) error {
 		f := r.Window(x0, y0, p.TileW, p.TileH)
-		o := rasterio.Options{VRT: p.VRT && rasterio.IsRaw(path), Range: &rng, Kind: p.Kind, Engine: em, Tile: tile}
+		o := rasterio.Options{VRT: p.VRT && rasterio.IsRaw(path), Range: &rng, Kind: p.Kind, Engine: em, Tile: tile,
+			SouthUp: p.Target.SouthUp && p.Heightmap && rasterio.IsRaw(path)}
 		return rasterio.WriteWith(name, f, o)
 	})
 	return written, em, err

@@ -220,7 +220,7 @@ func TestTargetsWithGDAL(t *testing.T) {
 			t.Fatalf("gdalinfo %s: %v\n%s", c.open, err, out)
 		}
 		cell := 30 * 63 / float64(c.size-1)
-		if g.Size != [2]int{c.size, c.size} || math.Abs(g.GeoTransform[1]-cell) > 1e-9 || math.Abs(g.GeoTransform[5]+cell) > 1e-9 {
+		if g.Size != [2]int{c.size, c.size} || math.Abs(g.GeoTransform[1]-cell) > 1e-9 || math.Abs(math.Abs(g.GeoTransform[5])-cell) > 1e-9 { // Unity's RAW is south-up: +cell
 			t.Errorf("%s: GDAL size %v geotransform %v; want %d² pixels of %g m", c.open, g.Size, g.GeoTransform, c.size, cell)
 		}
 		lo, hi := g.Bands[0].Min, g.Bands[0].Max
@@ -292,6 +292,59 @@ func TestTilesWithGDAL(t *testing.T) {
 			if g.Size != [2]int{21, 21} || math.Abs(g.GeoTransform[0]-x0) > 1e-9 || math.Abs(g.GeoTransform[3]-y0) > 1e-9 {
 				t.Errorf("%s: size %v geotransform %v; want 21² at (%g, %g)", filepath.Base(f), g.Size, g.GeoTransform, x0, y0)
 			}
+		}
+	}
+}
+
+func TestUnitySouthUp(t *testing.T) {
+	// Unity's RAW holds the rows south first: its first row is the
+	// generic export's last; the reader turns it back, bit for bit.
+	src := noise(40, 40, 9)
+	dir := t.TempDir()
+	uni, _ := LookupTarget("unity")
+	u := filepath.Join(dir, "u.raw")
+	p, err := Spec{Target: uni, W: 65, Heightmap: true, VRT: true}.Check(u, 40, 40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := p.Write(u, src); err != nil {
+		t.Fatal(err)
+	}
+	g := filepath.Join(dir, "g.r16")
+	p, _ = Spec{W: 65, Heightmap: true}.Check(g, 40, 40)
+	if _, _, err := p.Write(g, src); err != nil {
+		t.Fatal(err)
+	}
+	ub, _ := os.ReadFile(u)
+	gb, _ := os.ReadFile(g)
+	if string(ub[:130]) != string(gb[len(gb)-130:]) {
+		t.Error("the RAW's first row is not the north-up file's last")
+	}
+	if m := readMeta(t, u); !m.SouthUp {
+		t.Error("sidecar does not say south_up")
+	}
+	a, err := rasterio.ReadHeights(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := rasterio.ReadHeights(g)
+	for i := range a.Data {
+		if a.Data[i] != b.Data[i] {
+			t.Fatalf("cell %d read back %v; north-up file %v", i, a.Data[i], b.Data[i])
+		}
+	}
+	// GDAL places it south-up: a positive pixel height from the origin.
+	if bin, err := exec.LookPath("gdalinfo"); err == nil {
+		out, err := exec.Command(bin, "-json", u+".vrt").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var gi struct {
+			GeoTransform []float64 `json:"geoTransform"`
+		}
+		json.Unmarshal(out, &gi)
+		if len(gi.GeoTransform) != 6 || gi.GeoTransform[3] != 0 || !(gi.GeoTransform[5] > 0) {
+			t.Errorf("VRT geotransform %v; want origin y 0 and a positive pixel height", gi.GeoTransform)
 		}
 	}
 }

@@ -21,6 +21,10 @@ type Target struct {
 	Formats []string
 	// Why says why these formats and sizes.
 	Why string
+	// SouthUp writes heightmaps' rows from the south edge north: Unity's
+	// RAW import puts the file's first row at the terrain's z = 0 (a
+	// north-up raw file comes in mirrored north-south).
+	SouthUp bool
 	// scales returns the engine's import settings for a heightmap whose
 	// 16-bit range maps [lo, hi] metres, with cells cx × cy metres.
 	scales func(lo, hi, cx, cy float64) rasterio.EngineMeta
@@ -70,12 +74,13 @@ var Targets = map[string]*Target{
 		Name:    "unity",
 		Sizes:   powerSizes(33, 4097),
 		Formats: []string{".raw", ".r16"},
-		Why: "Unity's terrain imports RAW 16-bit (byte order Windows: little-endian) heightmaps of 2ⁿ+1 pixels; " +
-			"0..65535 spans 0 to the terrain height",
+		SouthUp: true,
+		Why: "Unity's terrain imports RAW 16-bit (byte order Windows: little-endian) heightmaps of 2ⁿ+1 pixels, " +
+			"the first row at z = 0 (south); 0..65535 spans 0 to the terrain height",
 		scales: func(lo, hi, cx, cy float64) rasterio.EngineMeta {
 			return rasterio.EngineMeta{ScaleX: cx, ScaleY: cy, ScaleZ: hi - lo, OffsetZ: lo, Units: "m",
 				Note: "Import Raw: Depth 16 bit, Byte Order Windows; Terrain Width = scale_x·(size-1), " +
-					"Length = scale_y·(size-1), Height = scale_z; the terrain's position Y = offset_z. Row 0 is north: tick Flip Vertically if the terrain comes in mirrored north-south"}
+					"Length = scale_y·(size-1), Height = scale_z; the terrain's position Y = offset_z. Rows run south to north (Flip Vertically off); tile names count rows from the north"}
 		},
 	},
 	"godot": {

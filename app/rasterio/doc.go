@@ -39,7 +39,8 @@
 // (the extension replaced, shared by every format of one name); readers
 // still read it when NAME.ext.json is absent (LegacySidecarPath). Optional
 // keys say what the raster holds ("kind"), how a game engine scales it
-// ("engine") and where a tile sits ("tile").
+// ("engine"), where a tile sits ("tile"), and that a raw file's rows run
+// from the south ("south_up", Unity's RAW), which the readers undo.
 //
 // Atomicity: Write stages every file it writes (raster and sidecar) in a
 // hidden temporary file in the target directory, flushes and fsyncs it, and

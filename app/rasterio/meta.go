@@ -42,6 +42,9 @@ type Meta struct {
 	Kind   string      `json:"kind,omitempty"`
 	Engine *EngineMeta `json:"engine,omitempty"`
 	Tile   *TileMeta   `json:"tile,omitempty"`
+	// SouthUp says the file's rows run from the south edge north (Unity's
+	// RAW heightmaps); readers turn them back north-up.
+	SouthUp bool `json:"south_up,omitempty"`
 
 	src string // the file it was read from, for messages
 }

@@ -190,6 +190,9 @@ func matchSidecar(path string, f *sim.Field, m *Meta) error {
 			path, f.W, f.H, m.src, m.Width, m.Height)
 	}
 	f.Cell = m.CellSize
+	if m.SouthUp {
+		*f = *flipRows(f) // back to north-up, as every field is
+	}
 	return nil
 }
 

@@ -32,8 +32,14 @@ func vrt(base string, m *Meta) []byte {
 	if m.Tile != nil {
 		ox, oy = m.Tile.origin(m.CellSize)
 	}
+	dy := -m.CellSize
+	if m.SouthUp {
+		// Rows from the south: the first row's south edge is the origin
+		// row, and y grows down the file.
+		oy, dy = oy-float64(m.Height)*m.CellSize, m.CellSize
+	}
 	return fmt.Appendf(nil, `<VRTDataset rasterXSize="%d" rasterYSize="%d">
-  <GeoTransform>%s, %s, 0, %s, 0, -%s</GeoTransform>
+  <GeoTransform>%s, %s, 0, %s, 0, %s</GeoTransform>
   <Metadata>
     <MDI key="AREA_OR_POINT">Area</MDI>
   </Metadata>
@@ -47,6 +53,6 @@ func vrt(base string, m *Meta) []byte {
     <Scale>%s</Scale>
   </VRTRasterBand>
 </VRTDataset>
-`, m.Width, m.Height, g(ox), g(m.CellSize), g(oy), g(m.CellSize),
+`, m.Width, m.Height, g(ox), g(m.CellSize), g(oy), g(dy),
 		html.EscapeString(base), 2*m.Width, g(m.Min), g((m.Max-m.Min)/65535))
 }

@@ -46,6 +46,9 @@ type Options struct {
 	Kind   string
 	Engine *EngineMeta
 	Tile   *TileMeta
+	// SouthUp writes a .r16 or .raw file's rows from the south edge
+	// north, as Unity's RAW import expects (Meta.SouthUp).
+	SouthUp bool
 }
 
 // WriteWith is Write with options; every file it writes (raster, sidecar,
@@ -93,6 +96,12 @@ func WriteWith(path string, f *sim.Field, o Options) error {
 	if o.VRT && encoding != EncodingR16 {
 		return fmt.Errorf("rasterio: %s: a .vrt is written only beside .r16 or .raw files", path)
 	}
+	if o.SouthUp {
+		if encoding != EncodingR16 {
+			return fmt.Errorf("rasterio: %s: only .r16 and .raw files are written south-up", path)
+		}
+		f = flipRows(f)
+	}
 	if encoding == EncodingTIFF && o.Tile != nil {
 		ox, oy := o.Tile.origin(f.Cell)
 		enc = func(w io.Writer, f *sim.Field, _, _ float32) error { return encodeTIFFAt(w, f, ox, oy) }
@@ -100,7 +109,7 @@ func WriteWith(path string, f *sim.Field, o Options) error {
 	files := []safefile.File{{Path: path, Fill: func(w io.Writer) error { return enc(w, f, lo, hi) }}}
 	if encoding != "" {
 		m := Meta{Width: f.W, Height: f.H, CellSize: f.Cell, Min: float64(lo), Max: float64(hi), Encoding: encoding,
-			Kind: o.Kind, Engine: o.Engine, Tile: o.Tile}
+			Kind: o.Kind, Engine: o.Engine, Tile: o.Tile, SouthUp: o.SouthUp}
 		files = append(files, safefile.File{Path: SidecarPath(path), Fill: func(w io.Writer) error {
 			_, err := w.Write(m.encode())
 			return err
@@ -127,6 +136,15 @@ func CheckPath(path string) error {
 		return fmt.Errorf("rasterio: %s: unknown extension %q: use one of %s", path, ext, writeExts)
 	}
 	return safefile.CheckDir(path)
+}
+
+// flipRows returns a copy of f with its rows in reverse order.
+func flipRows(f *sim.Field) *sim.Field {
+	g := &sim.Field{W: f.W, H: f.H, Cell: f.Cell, Data: make([]float32, len(f.Data))}
+	for y := range f.H {
+		copy(g.Data[(f.H-1-y)*f.W:(f.H-y)*f.W], f.Data[y*f.W:(y+1)*f.W])
+	}
+	return g
 }
 
 // KnownExt reports whether Write knows the extension of path.
