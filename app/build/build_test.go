@@ -14,6 +14,8 @@ import (
 	"orogen/app/export"
 	"orogen/app/project"
 	"orogen/app/safefile"
+	"orogen/app/scene"
+	"orogen/sim/engine"
 )
 
 // cone loads the cone project of app/project's test data (32×24 cells,
@@ -152,5 +154,32 @@ func TestBadBuilds(t *testing.T) {
 	dir = t.TempDir()
 	if _, err := Build(ctx, p, Options{OutDir: dir, Name: "c"}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: got %v", err)
+	}
+}
+
+func TestGraphDeterministic(t *testing.T) {
+	// The stream graph too builds to the same bytes with 1 and 2 cores.
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	var reps [2]*Report
+	for i, procs := range []int{1, 2} {
+		runtime.GOMAXPROCS(procs)
+		sc, err := scene.Load("default")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc.Width, sc.Height, sc.Steps, sc.Engine, sc.Samples = 64, 64, 10, engine.Graph, 1000
+		p, err := project.FromScene(sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Export, err = export.Preset("generic", 64); err != nil {
+			t.Fatal(err)
+		}
+		if reps[i], err = Build(context.Background(), p, Options{OutDir: t.TempDir(), Name: "g"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !reflect.DeepEqual(reps[0], reps[1]) {
+		t.Errorf("GOMAXPROCS 1 and 2 differ:\n%+v\n%+v", reps[0], reps[1])
 	}
 }
