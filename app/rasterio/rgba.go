@@ -1,6 +1,7 @@
 package rasterio
 
 import (
+	"bytes"
 	"fmt"
 	"image"
 	"image/png"
@@ -51,7 +52,7 @@ func ReadRGBA(path string) (*image.NRGBA, *Meta, error) {
 	if _, _, _, _, _, err := decodePNG(b); err != nil {
 		return nil, nil, fmt.Errorf("rasterio: %s: %w", path, err)
 	}
-	img, err := png.Decode(strings.NewReader(string(b)))
+	img, err := png.Decode(bytes.NewReader(b))
 	if err != nil {
 		return nil, nil, fmt.Errorf("rasterio: %s: %w", path, pngError(err))
 	}
