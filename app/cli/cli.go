@@ -73,8 +73,12 @@ Heightmaps and masks are written by extension: .png (16-bit), .r16 (raw
 little-endian uint16), .tif (32-bit float GeoTIFF, metres), .obj (mesh).
 Every raster NAME.ext gets a sidecar NAME.ext.json with its size, cell size
 and the metres its 0..65535 range maps to; --vrt adds NAME.r16.vrt beside
-.r16 files so GDAL and GIS tools open them. --out-preview writes the 2D view's picture of the
-final terrain as an 8-bit PNG.`,
+.r16 files so GDAL and GIS tools open them. --out-preview writes the 2D
+view's picture of the final terrain as an 8-bit PNG.
+
+--target exports the raster outputs for a game engine at --export-size
+(resampled with a Catmull-Rom bicubic, corner to corner), in its formats,
+with its import scales in the sidecar and on stderr; --tiles splits them.`,
 		Example: `  orogen run --scene default --steps 200 --out terrain.png --out-preview preview.png --report report.json
   orogen run --scene cone --size 1024 --until-converged --out cone.tif
   orogen run --init dem.tif --umax 0 --dt 2e4 --steps 10 --out eroded.tif`,
