@@ -38,6 +38,7 @@ import (
 	"orogen/app/rasterio"
 	"orogen/app/run"
 	"orogen/app/safefile"
+	"orogen/app/version"
 	"orogen/sim"
 	"orogen/sim/engine"
 	"orogen/viewer"
@@ -62,6 +63,7 @@ type Options struct {
 // Report is the JSON build report.
 type Report struct {
 	Project   string         `json:"project"`
+	Orogen    string         `json:"orogen"` // the version that built it
 	Grid      [2]int         `json:"grid"`
 	CellM     float64        `json:"cell_size_m"`
 	Engine    string         `json:"engine"`
@@ -184,7 +186,7 @@ func Build(ctx context.Context, p *project.Project, o Options) (*Report, error) 
 	// rock fraction and in.Sediment to its alluvium thickness here; the
 	// masks, splat rules and the report take them from there.
 
-	r := &Report{Project: o.Name, Grid: [2]int{s.W, s.H}, CellM: s.Cell, Engine: spec.Label(),
+	r := &Report{Project: o.Name, Orogen: version.String(), Grid: [2]int{s.W, s.H}, CellM: s.Cell, Engine: spec.Label(),
 		Steps: rep.Steps, Converged: rep.Converged}
 	n := len(p.Export.Outputs)
 	for i, out := range p.Export.Outputs {
