@@ -121,6 +121,10 @@ func init() {
 			items: []item{
 				{menu: "File", label: "Export heightmap...", args: []string{"heightmap"}},
 				{menu: "File", label: "Export masks...", args: []string{"masks"}}}},
+		{name: "export-profile", label: "Set the export profile: a preset (unreal, unity, godot, generic) or a profile JSON file", spec: onePath, run: (*App).exportProfile,
+			items: []item{{menu: "File", label: "Export profile...", sep: true}}},
+		{name: "build", label: "Build the export profile into DIR (default NAME-build beside the project; a script waits)", spec: script.Spec{Min: 0, Max: 1}, run: (*App).startBuild,
+			items: []item{{menu: "File", label: "Build", enabled: func(a *App) bool { return !a.exp.building }}}},
 		{name: "quit", label: "Quit (a script skips the unsaved-changes prompt)", spec: noArgs, run: (*App).quit,
 			items: []item{{menu: "File", label: "Quit", key: ctrl(imgui.KeyQ), sep: true}}},
 		// Edit
@@ -368,6 +372,7 @@ func (a *App) openRelinked(path string, relink map[string]string) error {
 // docChanged shows a new document: its view, nothing selected.
 func (a *App) docChanged() {
 	a.sel = 0
+	a.exp.shown = false // the profile being edited was the old document's
 	a.fitView = true
 	a.applyView(a.s.Doc().View())
 }
@@ -643,7 +648,7 @@ func (a *App) brushSize(args []string) error {
 }
 
 // dialogs are the names `dialog` accepts.
-var dialogs = []string{"open", "save-as", "export-heightmap", "export-masks", "import-uplift",
+var dialogs = []string{"open", "save-as", "export-heightmap", "export-masks", "export-profile", "import-uplift",
 	"import-heightmap", "unsaved", "shortcuts", "about", "close"}
 
 // dialog opens a dialog as its menu item would (the unsaved-changes prompt
@@ -658,6 +663,8 @@ func (a *App) dialog(args []string) error {
 		return a.exportFile([]string{"heightmap"})
 	case "export-masks":
 		return a.exportFile([]string{"masks"})
+	case "export-profile":
+		a.openProfileEditor()
 	case "import-uplift":
 		return a.importFile([]string{"uplift"})
 	case "import-heightmap":
@@ -673,6 +680,7 @@ func (a *App) dialog(args []string) error {
 		a.browser.visible = false
 		a.modal = modal{}
 		a.help = helpState{}
+		a.exp.shown = false
 	}
 	return nil
 }

@@ -110,6 +110,7 @@ type App struct {
 	mapImg        *ebiten.Image
 	arcs          arcLayer   // the stream graph's arcs over the map
 	det           detailUI   // the hydraulic detail pass's panel
+	exp           exportUI   // the export profile editor and File → Build
 	anl           analysisUI // the Analysis panel and its analyst
 	mapW, mapH    int
 
@@ -215,6 +216,9 @@ func newApp(o Options) (*App, error) {
 }
 
 func (a *App) shutdown() {
+	if a.exp.cancel != nil {
+		a.exp.cancel() // a build under way stops at its next step or tile
+	}
 	if a.rend != nil {
 		a.rend.close()
 	}

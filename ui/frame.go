@@ -31,6 +31,7 @@ func (a *App) buildFrame() {
 	a.browser.draw()
 	a.drawModal()
 	a.helpWindows()
+	a.exportWindows()
 	a.shortcuts()
 }
 

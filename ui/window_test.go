@@ -115,6 +115,13 @@ draw3d fill
 view 2d
 export heightmap $OUT/height.png
 export masks $OUT/masks
+export-profile godot
+dialog export-profile
+wait 3
+screenshot $OUT/profile.png
+dialog close
+build $OUT/built
+expect-log built into
 save $OUT/p.orogen.json
 open $OUT/p.orogen.json
 expect-log opened p.orogen.json
@@ -203,6 +210,13 @@ quit
 	p1, err := project.Load(filepath.Join(dir, "p.orogen.json"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	// File → Build wrote the Godot profile, which the project keeps.
+	if p1.Export == nil || p1.Export.Outputs[0].Format != "r16" {
+		t.Errorf("saved export profile: %+v; want the Godot preset", p1.Export)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "built", "build-report.json")); err != nil || !strings.Contains(string(b), ".r16") {
+		t.Errorf("build report: %v (%.200s)", err, b)
 	}
 	p2, err := project.Load(filepath.Join(dir, "p2.orogen.json"))
 	if err != nil {

@@ -226,7 +226,7 @@ func TestHeightmapMatchesLinux(t *testing.T) {
 		e.run(t, lin, e.linuxCLI, args...)
 		e.run(t, win, e.winCLI, args...)
 	}
-	sameFiles(t, lin, win, "h.tif", "h.json", "g.tif", "g.json", "e.tif", "e.json", "w.tif")
+	sameFiles(t, lin, win, "h.tif", "h.tif.json", "g.tif", "g.tif.json", "e.tif", "e.tif.json", "w.tif")
 }
 
 // Windows-style paths everywhere: a scene file (which names its uplift
@@ -266,7 +266,7 @@ func TestWindowsPaths(t *testing.T) {
 		e.run(t, e.root, exe, "run", "--init", p(filepath.Join(exp, "höhe 1.tif")), "--umax", "0", "--steps", "5",
 			"--out", p(filepath.Join(exp, "höhe 2.r16")), "-q")
 	}
-	sameFiles(t, out["linux"], out["windows"], "höhe 1.tif", "höhe 1.json", "vorschau.png", "höhe 2.r16", "höhe 2.json")
+	sameFiles(t, out["linux"], out["windows"], "höhe 1.tif", "höhe 1.tif.json", "vorschau.png", "höhe 2.r16", "höhe 2.r16.json")
 
 	// An error names the file as the user wrote it.
 	missing := winPath(filepath.Join(e.data, "nicht da", "ö.json"))
@@ -290,7 +290,7 @@ func TestSaveTwiceReplaces(t *testing.T) {
 	first, _ := os.ReadFile(filepath.Join(dir, "gelände.png"))
 	e.run(t, e.root, e.winCLI, "run", "--scene", "cone", "--size", "48", "--steps", "9", "--out", out, "-q")
 	e.run(t, lin, e.linuxCLI, "run", "--scene", "cone", "--size", "48", "--steps", "9", "--out", "gelände.png", "-q")
-	sameFiles(t, lin, dir, "gelände.png", "gelände.json")
+	sameFiles(t, lin, dir, "gelände.png", "gelände.png.json")
 	if second, _ := os.ReadFile(filepath.Join(dir, "gelände.png")); bytes.Equal(first, second) {
 		t.Error("3 and 9 steps gave the same heightmap: the test cannot tell whether the second save replaced the first")
 	}
@@ -302,7 +302,7 @@ func TestSaveTwiceReplaces(t *testing.T) {
 	for _, d := range ents {
 		names = append(names, d.Name())
 	}
-	if want := []string{"gelände.json", "gelände.png"}; !slices.Equal(names, want) {
+	if want := []string{"gelände.png", "gelände.png.json"}; !slices.Equal(names, want) {
 		t.Errorf("folder holds %q after two saves; want %q (no temporary files)", names, want)
 	}
 }
@@ -441,7 +441,7 @@ func TestAppUnderWine(t *testing.T) {
 	if err != nil {
 		t.Fatalf("orogen.exe --script: %v\n%s", err, out)
 	}
-	for _, name := range []string{"höhe.tif", "höhe.json"} {
+	for _, name := range []string{"höhe.tif", "höhe.tif.json"} {
 		if fi, err := os.Stat(filepath.Join(dir, name)); err != nil || fi.Size() == 0 {
 			t.Errorf("export %s: %v", name, err)
 		}

@@ -53,7 +53,7 @@ heightmaps, masks and reports.`,
 	root.SetVersionTemplate("orogen {{.Version}}\n")
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newRunCmd(stderr), newAnalyzeCmd(stdout), newUpliftCmd(stderr), newRenderCmd(stderr), newPresetsCmd(stdout), newErodeCmd(stderr))
+	root.AddCommand(newRunCmd(stderr), newAnalyzeCmd(stdout), newUpliftCmd(stderr), newRenderCmd(stderr), newPresetsCmd(stdout), newErodeCmd(stderr), newBuildCmd(stderr))
 	return root
 }
 
@@ -70,10 +70,15 @@ func newRunCmd(stderr io.Writer) *cobra.Command {
 it converges, and write the heightmap, masks and a JSON report.
 
 Heightmaps and masks are written by extension: .png (16-bit), .r16 (raw
-little-endian uint16), .tif (32-bit float, metres), .obj (mesh). Every
-raster gets a sidecar NAME.json with its size, cell size and the metres its
-0..65535 range maps to. --out-preview writes the 2D view's picture of the
-final terrain as an 8-bit PNG.`,
+little-endian uint16), .tif (32-bit float GeoTIFF, metres), .obj (mesh).
+Every raster NAME.ext gets a sidecar NAME.ext.json with its size, cell size
+and the metres its 0..65535 range maps to; --vrt adds NAME.r16.vrt beside
+.r16 files so GDAL and GIS tools open them. --out-preview writes the 2D
+view's picture of the final terrain as an 8-bit PNG.
+
+--target exports the raster outputs for a game engine at --export-size
+(resampled with a Catmull-Rom bicubic, corner to corner), in its formats,
+with its import scales in the sidecar and on stderr; --tiles splits them.`,
 		Example: `  orogen run --scene default --steps 200 --out terrain.png --out-preview preview.png --report report.json
   orogen run --scene cone --size 1024 --until-converged --out cone.tif
   orogen run --init dem.tif --umax 0 --dt 2e4 --steps 10 --out eroded.tif`,
@@ -159,6 +164,10 @@ final terrain as an 8-bit PNG.`,
 	f.StringVar(&o.OutRivers, "out-rivers", "", "river mask (1 where the discharge reaches --river-threshold, outside lakes; needs --rain)")
 	f.StringVar(&o.OutPreview, "out-preview", "", "PNG preview of the final terrain: hillshade, rivers and lakes, one pixel per cell")
 	f.StringVar(&o.Report, "report", "", "JSON report: per-step timings by phase, convergence, heights")
+	f.BoolVar(&o.VRT, "vrt", false, "write a GDAL virtual raster NAME.r16.vrt beside every .r16 output")
+	f.StringVar(&o.Target, "target", "", "export the raster outputs for unreal (.png/.r16, 127…8129), unity (.raw, 33…4097), godot (.r16, 33…4097) or generic; the import scales go in the sidecar and to stderr")
+	f.IntVar(&o.ExportSize, "export-size", 0, "pixels per side of the raster outputs, resampled bicubically from the grid (default: the grid's; required by unreal, unity, godot)")
+	f.StringVar(&o.Tiles, "tiles", "", "split each raster output into RxC tiles sharing their edges, NAME_x{col}_y{row}.ext (Unreal World Partition); --export-size is the whole")
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress bar or summary")
 	return cmd
 }

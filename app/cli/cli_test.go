@@ -30,7 +30,7 @@ func TestRunWritesEverything(t *testing.T) {
 	if stdout != "" {
 		t.Fatalf("stdout not clean: %q", stdout)
 	}
-	for _, p := range []string{out, filepath.Join(dir, "h.json"), filepath.Join(dir, "a.tif"), filepath.Join(dir, "a.json"), rep} {
+	for _, p := range []string{out, filepath.Join(dir, "h.r16.json"), filepath.Join(dir, "a.tif"), filepath.Join(dir, "a.tif.json"), rep} {
 		if _, err := os.Stat(p); err != nil {
 			t.Errorf("missing output %s", p)
 		}
@@ -103,7 +103,7 @@ func TestUpliftCommand(t *testing.T) {
 		Width int     `json:"width"`
 		Max   float64 `json:"max_m"`
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "u.json"))
+	b, err := os.ReadFile(filepath.Join(dir, "u.tif.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,5 +125,80 @@ func TestVersion(t *testing.T) {
 		if want := "orogen " + version.String() + "\n"; stdout != want {
 			t.Errorf("%s printed %q, want %q", flag, stdout, want)
 		}
+	}
+}
+
+func TestRunVRT(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "h.r16")
+	code, _, stderr := runCLI("run", "-q", "--scene", "cone", "--size", "24", "--steps", "2", "--out", out, "--vrt")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(out + ".vrt")
+	if err != nil || !strings.Contains(string(b), "<SourceFilename relativeToVRT=\"1\">h.r16</SourceFilename>") {
+		t.Errorf("h.r16.vrt: %v\n%s", err, b)
+	}
+	code, _, stderr = runCLI("run", "-q", "--scene", "cone", "--size", "24", "--steps", "2", "--out", filepath.Join(dir, "h.png"), "--vrt")
+	if code == 0 || !strings.Contains(stderr, "--vrt describes .r16 files") {
+		t.Errorf("--vrt without .r16: exit %d, stderr %q; want an error", code, stderr)
+	}
+}
+
+func TestRunTarget(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "h.raw")
+	code, _, stderr := runCLI("run", "--scene", "cone", "--size", "24", "--steps", "2", "--out", out, "--target", "unity", "--export-size", "65")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if fi, err := os.Stat(out); err != nil || fi.Size() != 2*65*65 {
+		t.Fatalf("h.raw: %v; want %d bytes", err, 2*65*65)
+	}
+	b, _ := os.ReadFile(out + ".json")
+	if !strings.Contains(string(b), `"target": "unity"`) || !strings.Contains(stderr, "unity: scale X") {
+		t.Errorf("sidecar %s\nstderr %s\nwant unity's scales in both", b, stderr)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--out", filepath.Join(dir, "u.png"), "--target", "unreal", "--export-size", "500"}, "unreal does not take a size of 500"},
+		{[]string{"--out", filepath.Join(dir, "u.png"), "--target", "frostbite"}, "unknown target"},
+		{[]string{"--out", filepath.Join(dir, "u.png"), "--tiles", "3"}, "want RxC"},
+	} {
+		code, _, stderr := runCLI(append([]string{"run", "-q", "--scene", "cone", "--size", "24", "--steps", "2"}, c.args...)...)
+		if code == 0 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %q", c.args, code, stderr, c.want)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "u.png")); err == nil {
+			t.Errorf("%v: wrote u.png", c.args)
+		}
+	}
+}
+
+func TestBuildCommand(t *testing.T) {
+	dir := t.TempDir()
+	proj := filepath.Join(dir, "cone.orogen.json")
+	b, err := os.ReadFile(filepath.Join("..", "project", "testdata", "v1", "cone.orogen.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(proj, b, 0o644)
+	code, _, stderr := runCLI("build", proj)
+	if code == 0 || !strings.Contains(stderr, "no export profile") {
+		t.Errorf("no profile: exit %d, stderr %q; want an error", code, stderr)
+	}
+	out := filepath.Join(dir, "out")
+	code, stdout, stderr := runCLI("build", proj, "--preset", "godot", "--out-dir", out)
+	if code != 0 || stdout != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %s", code, stdout, stderr)
+	}
+	rb, err := os.ReadFile(filepath.Join(out, "build-report.json"))
+	if err != nil || !strings.Contains(string(rb), `"path": "cone_height.r16"`) || !strings.Contains(string(rb), `"sha256"`) {
+		t.Errorf("report: %v\n%.400s", err, rb)
+	}
+	if !strings.Contains(stderr, "godot: scale X") {
+		t.Errorf("stderr does not print Godot's import settings:\n%s", stderr)
 	}
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"os"
@@ -177,6 +178,13 @@ func TestErodeBadInputs(t *testing.T) {
 	tif := filepath.Join(dir, "t.tif")
 	writeHills(t, tif, 16, 12)
 	if err := os.Remove(rasterio.SidecarPath(tif)); err != nil {
+		t.Fatal(err)
+	}
+	// A plain TIFF: the GeoTIFF pixel scale renamed to a private tag, so
+	// nothing gives the cell size.
+	tb, _ := os.ReadFile(tif)
+	tb = bytes.Replace(tb, []byte{0x0e, 0x83, 12, 0}, []byte{0xe8, 0xfd, 12, 0}, 1)
+	if err := os.WriteFile(tif, tb, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	small := filepath.Join(dir, "small.png")

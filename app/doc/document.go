@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 
+	"orogen/app/export"
 	"orogen/app/project"
 	"orogen/app/scene"
 	"orogen/brushes"
@@ -44,6 +45,8 @@ type Doc struct {
 	gesture    string // merge key of the open gesture
 
 	upVer, changed uint64
+
+	export *export.Profile // never modified: SetExport replaces it
 }
 
 // FromScene returns a document of a scene, a preset or a scene file: an
@@ -82,7 +85,7 @@ func New(p *project.Project) (*Doc, error) {
 	d := &Doc{
 		w: sc.Width, h: sc.Height, cell: project.Cell(sc), world: project.World(sc),
 		layers: map[string]*brushes.Layer{}, lmap: uplifttree.LayerMap{},
-		view: q.View, limit: DefaultUndoLimit,
+		view: q.View, limit: DefaultUndoLimit, export: q.Export.Clone(),
 	}
 	d.view.Extra = maps.Clone(d.view.Extra)
 	for name, f := range q.Layers {
@@ -158,7 +161,7 @@ func (d *Doc) Project() *project.Project {
 		in := *d.sc.Init
 		sc.Init = &in
 	}
-	p := &project.Project{Scene: &sc, Layers: map[string]*sim.Field{}, View: d.view}
+	p := &project.Project{Scene: &sc, Layers: map[string]*sim.Field{}, View: d.view, Export: d.export.Clone()}
 	p.View.Extra = maps.Clone(d.view.Extra)
 	for _, name := range d.tree.LayerNames() {
 		if l := d.layers[name]; l != nil {

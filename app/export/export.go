@@ -1,13 +1,23 @@
-// Package export writes the masks of a snapshot for game engines: drainage
-// area, rivers, lake water depth, slope and uplift, each through
-// app/rasterio's writers (so each file gets its sidecar with the value
-// range, and saves are atomic).
+// Package export turns a snapshot into files for game engines and GIS:
+// heightmaps and masks at an engine's sizes (Target, resampled with the
+// Catmull-Rom filter of resample.go), in tiles that share their edges
+// (Plan), splat maps and flow maps (splat.go), all through app/rasterio's
+// writers, so each file gets its sidecar and saves are atomic.
 //
-// Values: drainage in m²; rivers 1 where the drainage area reaches the
-// threshold and 0 elsewhere; water depth in metres (0 where dry); slope in
-// degrees, the steepest descent to the cell's receiver (0 at outlets and
-// lake bottoms); uplift in m/yr. 16-bit formats map each file's own
-// [min, max] to [0, 65535], as the sidecar records.
+// Masks (the Export masks dialog's Masks and Mask): drainage area in m²;
+// rivers 1 where the drainage area reaches the threshold and 0 elsewhere;
+// water depth in metres (0 where dry); slope in degrees, the steepest
+// descent to the cell's receiver (0 at outlets and lake bottoms); uplift
+// in m/yr. 16-bit formats map each file's own [min, max] to [0, 65535],
+// as the sidecar records.
+//
+// Profile masks, splat rules and flow maps read Inputs (InputsOf): height,
+// height_frac, slope (of the gradient), curvature, flow (normalized
+// drainage), water, sediment and rock, the last two nil when the
+// simulation has none. An export reads the snapshot and its inputs only;
+// it never changes them. Plans write one tile at a time, and every pixel
+// is computed the same way whatever the tiling and GOMAXPROCS, so the
+// bytes are too.
 package export
 
 import (

@@ -88,7 +88,7 @@ func TestMasksWriteAndRoundTrip(t *testing.T) {
 			t.Fatalf("drainage[%d] read back %v; want %v", i, v, s.Area[i])
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, "rivers.json")); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, "rivers.tif.json")); err != nil {
 		t.Errorf("no sidecar for rivers: %v", err)
 	}
 }

@@ -13,7 +13,8 @@
 //	  "layers": {
 //	    "paint": {"width": 512, "height": 512, "encoding": "float32le-zlib-base64", "data": "eJzs..."}
 //	  },
-//	  "view": { ...View, every key optional... }
+//	  "view": { ...View, every key optional... },
+//	  "export": { "outputs": [ ...app/export.Output... ] }
 //	}
 //
 // The scene holds the grid size and extent, the engine, its parameters, the
@@ -21,6 +22,9 @@
 // rasters that the tree's Raster nodes read, by name: dimensionless
 // (normalized) uplift, each Scene.Width×Scene.Height cells, row-major, row
 // 0 the north edge. The view holds small settings of the user interface.
+// The optional export profile (package app/export) lists what `orogen
+// build` and File → Build write; it came after version 1 without a new
+// version, since a project without it reads as before.
 //
 // Layers are stored bit for bit: the float32 values, little-endian, row
 // after row, compressed with zlib and encoded in base64 ("encoding":

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"orogen/app/export"
 	"orogen/app/jsondoc"
 	"orogen/app/safefile"
 	"orogen/app/scene"
@@ -37,6 +38,11 @@ type Project struct {
 	// uplift, each Scene.Width×Scene.Height cells.
 	Layers map[string]*sim.Field
 	View   View
+	// Export is the export profile that `orogen build` and File → Build
+	// write (nil: none). It is optional and needs no new format version:
+	// older releases refuse a project holding one (unknown key), and read
+	// every other.
+	Export *export.Profile
 }
 
 // fileJSON is the file's top level.
@@ -45,6 +51,7 @@ type fileJSON struct {
 	Scene   json.RawMessage      `json:"scene"`
 	Layers  map[string]layerJSON `json:"layers,omitempty"`
 	View    json.RawMessage      `json:"view,omitempty"`
+	Export  json.RawMessage      `json:"export,omitempty"`
 }
 
 // Load reads the project file at path (see Parse).
@@ -119,6 +126,11 @@ func parse(b []byte, dir string, relink map[string]string) (*Project, error) {
 	if err := p.View.Validate(); err != nil {
 		return nil, fmt.Errorf("project: %w", err)
 	}
+	if len(f.Export) > 0 && string(f.Export) != "null" {
+		if p.Export, err = export.ParseProfile(f.Export); err != nil {
+			return nil, fmt.Errorf("project: %w", err)
+		}
+	}
 	q, err := p.Embed()
 	if err != nil {
 		return nil, fmt.Errorf("project: %w", err)
@@ -181,6 +193,11 @@ func (p *Project) Validate() error {
 	if err := p.View.Validate(); err != nil {
 		return fmt.Errorf("project: %w", err)
 	}
+	if p.Export != nil {
+		if err := p.Export.Validate(); err != nil {
+			return fmt.Errorf("project: %w", err)
+		}
+	}
 	return nil
 }
 
@@ -229,6 +246,11 @@ func (p *Project) marshal(dir string) ([]byte, error) {
 		return nil, fmt.Errorf("project: view: %w", err)
 	}
 	f := fileJSON{Version: Version, Scene: sb, View: vb, Layers: map[string]layerJSON{}}
+	if q.Export != nil {
+		if f.Export, err = json.Marshal(q.Export); err != nil {
+			return nil, fmt.Errorf("project: export profile: %w", err)
+		}
+	}
 	for name, l := range q.Layers {
 		if f.Layers[name], err = encodeLayer(l); err != nil {
 			return nil, fmt.Errorf("project: layer %q: %w", name, err)
@@ -264,7 +286,7 @@ func relative(dir, file, name string) string {
 // Clone returns a copy of p that shares nothing with it that either may
 // change: the scene and its tree, the layers and the view are copied.
 func (p *Project) Clone() *Project {
-	c := &Project{View: p.View.clone()}
+	c := &Project{View: p.View.clone(), Export: p.Export.Clone()}
 	if p.Scene != nil {
 		c.Scene = CloneScene(p.Scene)
 	}

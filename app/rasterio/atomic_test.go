@@ -104,7 +104,7 @@ func TestWriteFailureLeavesNothing(t *testing.T) {
 func TestWriteOverDirectory(t *testing.T) {
 	// The final name, or the sidecar's, taken by a directory: error, and
 	// no file written.
-	for _, taken := range []string{"h.tif", "h.json"} {
+	for _, taken := range []string{"h.tif", "h.tif.json"} {
 		dir := t.TempDir()
 		if err := os.Mkdir(filepath.Join(dir, taken), 0o755); err != nil {
 			t.Fatal(err)
@@ -149,7 +149,7 @@ func TestWriteKeepsMode(t *testing.T) {
 	if err := Write(path, testField(2, 2, 1)); err != nil {
 		t.Fatal(err)
 	}
-	for name, want := range map[string]os.FileMode{"h.r16": 0o600, "h.json": 0o644} {
+	for name, want := range map[string]os.FileMode{"h.r16": 0o600, "h.r16.json": 0o644} {
 		fi, err := os.Stat(filepath.Join(dir, name))
 		if err != nil {
 			t.Fatal(err)

@@ -7,11 +7,16 @@
 //   - .png: 16-bit grayscale. A value v of the field is stored as
 //     round((v-min)/(max-min)·65535), where min and max are the field's own
 //     extremes; a constant field stores 0 everywhere.
-//   - .r16: the same 16-bit values, raw little-endian uint16, row after row,
-//     no header.
+//   - .r16 (and .raw, Unity's name for it): the same 16-bit values, raw
+//     little-endian uint16, row after row, no header. On request
+//     (Options.VRT) a GDAL virtual raster NAME.r16.vrt beside it opens it
+//     in GIS tools, with the pixel size and the offset and scale to metres.
 //   - .tif, .tiff: uncompressed baseline TIFF, little-endian, one 32-bit IEEE
 //     float sample per pixel (SampleFormat 3), in strips. Values are metres,
-//     bit for bit as in the field.
+//     bit for bit as in the field. It carries the GeoTIFF tags
+//     ModelPixelScale (the cell size) and ModelTiepoint (the north-west
+//     corner at (0, H·cell), so the south-west corner is the origin), no
+//     projection; plain TIFFs without them read as before.
 //   - .obj: a triangle mesh for other tools, one vertex per cell, y up (see
 //     Write). Nothing reads it back.
 //
@@ -21,15 +26,21 @@
 // stored; uplift read from PNG or R16 is normalized to [0, 1] and the caller
 // scales it.
 //
-// The sidecar: every raster export NAME.ext (png, r16, tif) also writes
-// NAME.json beside it, the extension replaced (see SidecarPath and Meta):
+// The sidecar: every raster export NAME.ext (png, r16, raw, tif) also
+// writes NAME.ext.json beside it, the whole name and ".json" (see
+// SidecarPath and Meta), so exports of one name in several formats never
+// share one:
 //
 //	{"width": 512, "height": 512, "cell_size_m": 30, "min_m": -12.5,
 //	 "max_m": 2310, "encoding": "png16"}
 //
 // It is what maps 16-bit values back to metres: ReadHeights refuses a .png or
-// .r16 without one. Exports of one field to NAME.png, NAME.r16 and NAME.tif
-// share NAME.json; only its encoding differs, and readers do not check it.
+// .r16 without one. Releases before the export profiles wrote NAME.json
+// (the extension replaced, shared by every format of one name); readers
+// still read it when NAME.ext.json is absent (LegacySidecarPath). Optional
+// keys say what the raster holds ("kind"), how a game engine scales it
+// ("engine"), where a tile sits ("tile"), and that a raw file's rows run
+// from the south ("south_up", Unity's RAW), which the readers undo.
 //
 // Atomicity: Write stages every file it writes (raster and sidecar) in a
 // hidden temporary file in the target directory, flushes and fsyncs it, and

@@ -44,13 +44,13 @@ func TestReadErrors(t *testing.T) {
 			"uplift.r16", ReadNormalized,
 			[]string{"$/uplift.r16: file has 1000 bytes, sidecar says 512×512 (524288 bytes): wrong file or wrong sidecar"}},
 		{"r16 not square", []file{{"u.r16", strings.Repeat("x", 1000)}}, "u.r16", ReadNormalized,
-			[]string{"$/u.r16", "no sidecar $/u.json", "1000 bytes is not a square"}},
+			[]string{"$/u.r16", "no sidecar $/u.r16.json", "1000 bytes is not a square"}},
 		{"r16 odd length", []file{{"u.r16", "xxx"}}, "u.r16", ReadNormalized,
 			[]string{"not a square"}},
 		{"png heights without sidecar", []file{{"h.png", string(png16)}}, "h.png", ReadHeights,
-			[]string{"$/h.png", "sidecar $/h.json is missing"}},
+			[]string{"$/h.png", "sidecar $/h.png.json is missing", "h.json from an older release"}},
 		{"r16 heights without sidecar", []file{{"h.r16", "xxxxxxxx"}}, "h.r16", ReadHeights,
-			[]string{"$/h.r16", "sidecar $/h.json is missing"}},
+			[]string{"$/h.r16", "sidecar $/h.r16.json is missing"}},
 		{"corrupt sidecar", []file{{"h.png", string(png16)}, {"h.json", `{"width":6,`}}, "h.png", ReadHeights,
 			[]string{"$/h.json", "not valid sidecar JSON", "fix the sidecar"}},
 		{"unknown sidecar field", []file{{"h.png", string(png16)}, {"h.json", `{"width":6,"height":4,"cell_size_m":30,"min_m":0,"max_m":1,"encoding":"png16","units":"ft"}`}}, "h.png", ReadHeights,
@@ -62,9 +62,9 @@ func TestReadErrors(t *testing.T) {
 		{"sidecar size tiff", []file{{"u.tif", string(tif)}, {"u.json", strings.Replace(goodMeta, `"height":4`, `"height":5`, 1)}}, "u.tif", ReadNormalized,
 			[]string{"wrong file or wrong sidecar"}},
 		{"unknown extension heights", []file{{"h.bmp", "BM"}}, "h.bmp", ReadHeights,
-			[]string{"$/h.bmp", `unknown extension ".bmp"`, ".png, .r16, .tif, .tiff"}},
+			[]string{"$/h.bmp", `unknown extension ".bmp"`, ".png, .r16, .raw, .tif, .tiff"}},
 		{"unknown extension uplift", []file{{"h.jpg", "x"}}, "h.jpg", ReadNormalized,
-			[]string{"$/h.jpg", `unknown extension ".jpg"`, ".png, .r16, .tif, .tiff"}},
+			[]string{"$/h.jpg", `unknown extension ".jpg"`, ".png, .r16, .raw, .tif, .tiff"}},
 		{"missing heights", nil, "gone.tif", ReadHeights, []string{"$/gone.tif", "no such file"}},
 		{"missing uplift", nil, "gone.png", ReadNormalized, []string{"$/gone.png", "no such file"}},
 	} {
@@ -98,7 +98,7 @@ func TestWriteErrors(t *testing.T) {
 		f     *sim.Field
 		words []string
 	}{
-		{"unknown extension", "h.jpg", testField(2, 2, 1), []string{`unknown extension ".jpg"`, ".png, .r16, .tif, .tiff, .obj"}},
+		{"unknown extension", "h.jpg", testField(2, 2, 1), []string{`unknown extension ".jpg"`, ".png, .r16, .raw, .tif, .tiff, .obj"}},
 		{"no extension", "heights", testField(2, 2, 1), []string{`unknown extension ""`}},
 		{"zero cell", "h.png", sim.NewField(2, 2, 0), []string{"cell size 0 m"}},
 		{"too wide", "h.r16", sim.NewField(MaxSide+1, 1, 1), []string{"32769×1", "limit is 32768"}},

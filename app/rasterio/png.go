@@ -14,16 +14,14 @@ import (
 	"orogen/sim"
 )
 
-// encodePNG writes f as a 16-bit grayscale PNG, values mapped from [lo, hi].
+// encodePNG writes f as a 16-bit grayscale PNG, values mapped from [lo, hi]
+// (see writePNG).
 func encodePNG(w io.Writer, f *sim.Field, lo, hi float32) error {
-	img := image.NewGray16(image.Rect(0, 0, f.W, f.H))
-	for y := 0; y < f.H; y++ {
-		row := img.Pix[y*img.Stride : y*img.Stride+2*f.W]
+	return writePNGRows(w, f.W, f.H, 0, 16, func(y int, dst []byte) {
 		for x, v := range f.Data[y*f.W : (y+1)*f.W] {
-			binary.BigEndian.PutUint16(row[2*x:], quantize(v, lo, hi))
+			binary.BigEndian.PutUint16(dst[2*x:], quantize(v, lo, hi))
 		}
-	}
-	return png.Encode(w, img)
+	})
 }
 
 // DecodePNG decodes a PNG of any colour model to values in [0, 1], row-major

@@ -13,7 +13,7 @@ import (
 )
 
 // readExts lists the extensions the readers accept, for error messages.
-const readExts = ".png, .r16, .tif, .tiff"
+const readExts = ".png, .r16, .raw, .tif, .tiff"
 
 // ReadHeights reads initial heights in metres (the --init file).
 //
@@ -42,8 +42,8 @@ func ReadHeights(path string) (*sim.Field, error) {
 			return nil, err
 		}
 		if m == nil {
-			return nil, fmt.Errorf("rasterio: %s: sidecar %s is missing: a %s file needs it to map 16-bit values back to metres; export again with it, or use a float .tif",
-				path, SidecarPath(path), ext)
+			return nil, fmt.Errorf("rasterio: %s: sidecar %s is missing (nor is there a %s from an older release): a %s file needs it to map 16-bit values back to metres; export again with it, or use a float .tif",
+				path, SidecarPath(path), filepath.Base(LegacySidecarPath(path)), ext)
 		}
 		scale := 65535.0
 		if ext == ".png" {
@@ -140,6 +140,8 @@ func readExt(path, what string) (string, error) {
 	switch ext := strings.ToLower(filepath.Ext(path)); ext {
 	case ".png", ".r16", ".tif", ".tiff":
 		return ext, nil
+	case ".raw":
+		return ".r16", nil // Unity's RAW: the same little-endian uint16
 	default:
 		return "", fmt.Errorf("rasterio: %s: unknown extension %q for %s: use one of %s", path, ext, what, readExts)
 	}
@@ -154,10 +156,15 @@ func readFile(path string) ([]byte, error) {
 	return b, nil
 }
 
-// readSidecar returns the sidecar of path, or nil if there is none.
+// readSidecar returns the sidecar of path (SidecarPath, or else
+// LegacySidecarPath), or nil if there is none.
 func readSidecar(path string) (*Meta, error) {
 	sp := SidecarPath(path)
 	b, err := os.ReadFile(sp)
+	if errors.Is(err, fs.ErrNotExist) {
+		sp = LegacySidecarPath(path)
+		b, err = os.ReadFile(sp)
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -168,6 +175,7 @@ func readSidecar(path string) (*Meta, error) {
 	if err != nil {
 		return nil, fmt.Errorf("rasterio: %s: %w: fix the sidecar of %s or delete it", sp, err, path)
 	}
+	m.src = sp
 	return m, nil
 }
 
@@ -179,9 +187,12 @@ func matchSidecar(path string, f *sim.Field, m *Meta) error {
 	}
 	if m.Width != f.W || m.Height != f.H {
 		return fmt.Errorf("rasterio: %s: image is %d×%d, sidecar %s says %d×%d: wrong file or wrong sidecar",
-			path, f.W, f.H, SidecarPath(path), m.Width, m.Height)
+			path, f.W, f.H, m.src, m.Width, m.Height)
 	}
 	f.Cell = m.CellSize
+	if m.SouthUp {
+		*f = *flipRows(f) // back to north-up, as every field is
+	}
 	return nil
 }
 

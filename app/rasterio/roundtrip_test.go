@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"orogen/sim"
@@ -37,7 +38,7 @@ func TestRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			lo, hi := f.MinMax()
-			b, err := os.ReadFile(filepath.Join(dir, "h.json"))
+			b, err := os.ReadFile(path + ".json")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -280,10 +281,10 @@ func TestReadNormalizedTIFF(t *testing.T) {
 			t.Errorf("cell %d: got %v; want %v", i, g.Data[i], v)
 		}
 	}
-	// Without the sidecar the cell size is unknown: 0.
-	os.Remove(filepath.Join(dir, "u.json"))
-	if g, err = ReadHeights(path); err != nil || g.Cell != 0 {
-		t.Errorf("without sidecar: got cell %v, error %v; want 0, nil", g.Cell, err)
+	// Without the sidecar the cell size comes from the GeoTIFF tags.
+	os.Remove(SidecarPath(path))
+	if g, err = ReadHeights(path); err != nil || g.Cell != 50 {
+		t.Errorf("without sidecar: got cell %v, error %v; want 50 (ModelPixelScale), nil", g.Cell, err)
 	}
 }
 
@@ -304,6 +305,39 @@ func TestOverwrite(t *testing.T) {
 		}
 	}
 	if got := dirNames(t, dir); len(got) != 2 {
-		t.Errorf("directory holds %q; want h.json and h.tif", got)
+		t.Errorf("directory holds %q; want h.tif.json and h.tif", got)
+	}
+}
+
+func TestPNGWriterBlocks(t *testing.T) {
+	// A 16-bit PNG of many deflate blocks and several IDAT chunks: the
+	// same bytes with GOMAXPROCS 1 and 2, and image/png reads back every
+	// value.
+	f := testField(1200, 500, 9) // noise: ~1.2 MB deflated, two IDAT chunks
+	lo, hi := f.MinMax()
+	var outs [2][]byte
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for i, procs := range []int{1, 2} {
+		runtime.GOMAXPROCS(procs)
+		var buf bytes.Buffer
+		if err := encodePNG(&buf, f, lo, hi); err != nil {
+			t.Fatal(err)
+		}
+		outs[i] = buf.Bytes()
+	}
+	if !bytes.Equal(outs[0], outs[1]) {
+		t.Fatal("PNG bytes differ between GOMAXPROCS 1 and 2")
+	}
+	img, err := png.Decode(bytes.NewReader(outs[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := img.(*image.Gray16)
+	for y := range f.H {
+		for x := range f.W {
+			if got, want := g.Gray16At(x, y).Y, quantize(f.Data[y*f.W+x], lo, hi); got != want {
+				t.Fatalf("pixel %d,%d: %d; want %d", x, y, got, want)
+			}
+		}
 	}
 }

@@ -32,6 +32,11 @@ const (
 	tagTileOffsets     = 324
 	tagTileByteCounts  = 325
 	tagSampleFormat    = 339
+	// GeoTIFF 1.0 (OGC 19-008r4): the cell size, the model coordinates of
+	// a raster point, and the GeoKey directory.
+	tagModelPixelScale = 33550
+	tagModelTiepoint   = 33922
+	tagGeoKeyDirectory = 34735
 )
 
 // TIFF field types.
@@ -39,6 +44,7 @@ const (
 	typeShort    = 3
 	typeLong     = 4
 	typeRational = 5
+	typeDouble   = 12
 )
 
 // tiffStripBytes is the strip size the writer aims at (TIFF 6.0 suggests
@@ -62,16 +68,34 @@ func tiffLayout(w, h int) (rps, strips, dataOff int, size int64) {
 }
 
 // tiffEntries is how many IFD entries encodeTIFF writes; tiffHeaderSize
-// covers the header, the IFD and the two resolution rationals after it.
+// covers the header, the IFD and what follows it: the two resolution
+// rationals, ModelPixelScale (3 doubles), ModelTiepoint (6 doubles) and
+// the GeoKey directory (8 shorts).
 const (
-	tiffEntries    = 14
+	tiffEntries    = 17
 	tiffIFDEnd     = 8 + 2 + 12*tiffEntries + 4
-	tiffHeaderSize = tiffIFDEnd + 16
+	tiffScaleAt    = tiffIFDEnd + 16
+	tiffTieAt      = tiffScaleAt + 24
+	tiffKeysAt     = tiffTieAt + 48
+	tiffHeaderSize = tiffKeysAt + 16
 )
 
 // encodeTIFF writes f as a little-endian, uncompressed, single-sample 32-bit
 // float TIFF in strips. lo and hi are unused: values are stored as they are.
+//
+// It is a GeoTIFF without a projection: ModelPixelScale is (Cell, Cell,
+// 0) and ModelTiepoint puts the north-west corner of the raster at model
+// (0, H·Cell), so the terrain covers [0, W·Cell] × [0, H·Cell] metres with
+// its south-west corner at the model origin, north up; the GeoKey
+// directory says only that a pixel is an area (GTRasterTypeGeoKey =
+// RasterPixelIsArea). GIS tools read the pixel size and extent from it.
 func encodeTIFF(w io.Writer, f *sim.Field, _, _ float32) error {
+	return encodeTIFFAt(w, f, 0, float64(f.H)*f.Cell)
+}
+
+// encodeTIFFAt is encodeTIFF with the north-west corner at model (ox, oy)
+// (a tile of a larger export sits at its place in the whole).
+func encodeTIFFAt(w io.Writer, f *sim.Field, ox, oy float64) error {
 	rps, strips, dataOff, size := tiffLayout(f.W, f.H)
 	if size > math.MaxUint32 {
 		return fmt.Errorf("a %d×%d float TIFF needs %d bytes, over the format's 4 GiB: export .png or .r16", f.W, f.H, size)
@@ -87,7 +111,7 @@ func encodeTIFF(w io.Writer, f *sim.Field, _, _ float32) error {
 		hdr = le.AppendUint16(hdr, tag)
 		hdr = le.AppendUint16(hdr, typ)
 		hdr = le.AppendUint32(hdr, count)
-		if typ == typeShort {
+		if typ == typeShort && count == 1 {
 			hdr = le.AppendUint16(hdr, uint16(value)) // left-justified in the 4-byte field
 			hdr = le.AppendUint16(hdr, 0)
 		} else {
@@ -120,9 +144,20 @@ func encodeTIFF(w io.Writer, f *sim.Field, _, _ float32) error {
 	entry(tagPlanarConfig, typeShort, 1, 1)
 	entry(tagResolutionUnit, typeShort, 1, 1) // no absolute unit
 	entry(tagSampleFormat, typeShort, 1, 3)   // IEEE float
-	hdr = le.AppendUint32(hdr, 0)             // no further IFD
+	entry(tagModelPixelScale, typeDouble, 3, tiffScaleAt)
+	entry(tagModelTiepoint, typeDouble, 6, tiffTieAt)
+	entry(tagGeoKeyDirectory, typeShort, 8, tiffKeysAt)
+	hdr = le.AppendUint32(hdr, 0) // no further IFD
 	for range 4 {
 		hdr = le.AppendUint32(hdr, 1) // X and Y resolution 1/1
+	}
+	for _, v := range []float64{f.Cell, f.Cell, 0, 0, 0, 0, ox, oy, 0} {
+		hdr = le.AppendUint64(hdr, math.Float64bits(v))
+	}
+	// GeoKey directory: version 1.1.0, one key: GTRasterTypeGeoKey (1025)
+	// = RasterPixelIsArea (1), stored in the directory itself.
+	for _, v := range []uint16{1, 1, 0, 1, 1025, 0, 1, 1} {
+		hdr = le.AppendUint16(hdr, v)
 	}
 	if strips > 1 {
 		for i := range strips {
@@ -151,8 +186,11 @@ func encodeTIFF(w io.Writer, f *sim.Field, _, _ float32) error {
 // DecodeTIFF decodes the first image of a TIFF file. It reads single-sample
 // images in strips without compression or predictor, in either byte order:
 // 32-bit IEEE float (SampleFormat 3), 16-bit and 8-bit unsigned integers.
-// Values are returned as stored (no scaling); Cell is 0, as TIFF carries no
-// cell size here. Anything else (compression, tiles, several samples per
+// Values are returned as stored (no scaling). Cell is the GeoTIFF
+// ModelPixelScale when the file has one with equal, positive and finite X
+// and Y scales and no model type (no projection, as Write makes them), else
+// 0: a plain TIFF carries no cell size, and a projected or geographic one
+// may count in degrees or feet, which the caller must decide. Anything else (compression, tiles, several samples per
 // pixel, other sample types) is an error naming what is unsupported.
 func DecodeTIFF(b []byte) (*sim.Field, error) {
 	f, err := decodeTIFF(b)
@@ -383,7 +421,36 @@ func decodeTIFF(b []byte) (*sim.Field, error) {
 			}
 		}
 	}
-	return &sim.Field{W: W, H: H, Data: data}, nil
+	return &sim.Field{W: W, H: H, Data: data, Cell: t.pixelScale()}, nil
+}
+
+// pixelScale returns the GeoTIFF cell size (ModelPixelScale X when it
+// equals Y and is positive and finite), or 0.
+func (t *tiffFile) pixelScale() float64 {
+	e, ok := t.ifd[tagModelPixelScale]
+	if !ok || e.typ != typeDouble || e.count < 2 {
+		return 0
+	}
+	if keys, err := t.values(tagGeoKeyDirectory); err != nil || len(keys) < 4 {
+		return 0
+	} else {
+		n := int(keys[3])
+		for i := 0; i < n && 4+4*i+3 < len(keys); i++ {
+			if keys[4+4*i] == 1024 { // GTModelTypeGeoKey: projected or geographic
+				return 0
+			}
+		}
+	}
+	p := int64(t.bo.Uint32(t.b[e.at:]))
+	if p < 0 || p+16 > int64(len(t.b)) {
+		return 0
+	}
+	sx := math.Float64frombits(t.bo.Uint64(t.b[p:]))
+	sy := math.Float64frombits(t.bo.Uint64(t.b[p+8:]))
+	if sx != sy || !(sx > 0) || math.IsInf(sx, 0) {
+		return 0
+	}
+	return sx
 }
 
 // compressionName names a TIFF compression scheme.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 
-	"orogen/app/rasterio"
 	"orogen/app/safefile"
 	"orogen/sim/engine"
 	"orogen/sim/water"
@@ -121,7 +120,7 @@ func (j *Job) writeWaterOutputs(s *engine.Snapshot) error {
 		if err != nil {
 			return err
 		}
-		if err := rasterio.Write(j.Opt.OutRivers, s.Field(m)); err != nil {
+		if err := j.writeRaster(j.Opt.OutRivers, s.Field(m)); err != nil {
 			return err
 		}
 	}

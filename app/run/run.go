@@ -14,10 +14,12 @@ import (
 	"io/fs"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"orogen/app/engines"
+	"orogen/app/export"
 	"orogen/app/rasterio"
 	"orogen/app/safefile"
 	"orogen/app/scene"
@@ -80,6 +82,15 @@ type Options struct {
 	// (viewer.DefaultOptions: hillshade, rivers, lakes), one pixel per cell.
 	OutPreview string
 	Report     string
+	// VRT writes a GDAL .vrt beside every .r16 raster output.
+	VRT bool
+	// Target, ExportSize and Tiles export the raster outputs for a game
+	// engine (app/export): its sizes and formats, resampled to ExportSize
+	// pixels per side ("" / 0: generic at the grid's size), split into
+	// "RxC" tiles.
+	Target     string
+	ExportSize int
+	Tiles      string
 
 	// Progress receives a progress bar (nil: none). OnStep, if set, is
 	// called after every step.
@@ -98,6 +109,7 @@ type Job struct {
 	// Graph is set when the scene's engine is "graph": its mesh and
 	// refinement.
 	Graph     *GraphJob
+	plans     map[string]*export.Plan // by output path, with --target, --export-size or --tiles
 	Steps     int
 	Tolerance float64
 	Umax      float64
@@ -113,6 +125,9 @@ func Prepare(o Options) (*Job, error) {
 				return nil, err
 			}
 		}
+	}
+	if o.VRT && !slices.ContainsFunc([]string{o.Out, o.OutDrainage, o.OutWater, o.OutRivers}, rasterio.IsRaw) {
+		return nil, errors.New("--vrt describes .r16 files: give an .r16 output (--out h.r16)")
 	}
 	if o.OutPreview != "" {
 		if err := CheckPNGPath(o.OutPreview); err != nil {
@@ -253,6 +268,9 @@ func Prepare(o Options) (*Job, error) {
 		tol = o.Tolerance
 	}
 	j.Steps, j.Tolerance, j.Umax = steps, tol, umax
+	if err := j.planExports(w, h); err != nil {
+		return nil, err
+	}
 	if (o.OutLakes != "" || o.OutRivers != "") && !(sc.Params.RainMPerYr > 0) {
 		return nil, errNoBudget
 	}
@@ -261,6 +279,34 @@ func Prepare(o Options) (*Job, error) {
 			return nil, err
 		}
 	}
+	return j, nil
+}
+
+// NewJob prepares a run of the engine spec describes on the grid of scene
+// sc, whose uplift and heights spec already holds (a project's, see
+// app/build): the scene's step count, or with until_converged up to
+// ConvergeCap steps, and its tolerance. o gives the progress and outputs,
+// as for Prepare; its scene overrides are not applied.
+func NewJob(sc *scene.Scene, spec engines.Spec, o Options) (*Job, error) {
+	j := &Job{Opt: o, Scene: sc}
+	if sc.Engine == engine.Graph {
+		g, err := engines.NewGraph(spec)
+		if err != nil {
+			return nil, err
+		}
+		j.Graph, j.Engine = &GraphJob{Graph: g}, g.Grid
+	} else {
+		e, err := engines.New(spec)
+		if err != nil {
+			return nil, err
+		}
+		j.Engine = e
+	}
+	j.Steps = sc.Steps
+	if sc.UntilConverged {
+		j.Steps = max(sc.Steps, ConvergeCap)
+	}
+	j.Tolerance, j.Umax = sc.ToleranceMPerYr, sc.Uplift.UmaxMPerYr
 	return j, nil
 }
 
@@ -619,11 +665,71 @@ func (j *Job) writeOutputs() error {
 		if o.path == "" {
 			continue
 		}
-		if err := rasterio.Write(o.path, s.Field(o.data)); err != nil {
+		if err := j.writeRaster(o.path, s.Field(o.data)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// exporting reports whether the raster outputs go through app/export.
+func (o Options) exporting() bool { return o.Target != "" || o.ExportSize != 0 || o.Tiles != "" }
+
+// planExports checks, before the run, that the target takes the raster
+// outputs at the asked size and tiling; the plans are kept for writing.
+func (j *Job) planExports(w, h int) error {
+	if !j.Opt.exporting() {
+		return nil
+	}
+	tgt, err := export.LookupTarget(j.Opt.Target)
+	if err != nil {
+		return fmt.Errorf("--target: %w", err)
+	}
+	rows, cols, err := export.ParseTiles(j.Opt.Tiles)
+	if err != nil {
+		return fmt.Errorf("--tiles: %w", err)
+	}
+	j.plans = map[string]*export.Plan{}
+	for _, o := range []struct{ path, kind string }{
+		{j.Opt.Out, "heightmap"}, {j.Opt.OutDrainage, "mask:drainage"}, {j.Opt.OutWater, "mask:water"}, {j.Opt.OutRivers, "mask:rivers"},
+	} {
+		if o.path == "" {
+			continue
+		}
+		spec := export.Spec{Target: tgt, W: j.Opt.ExportSize, Rows: rows, Cols: cols, VRT: j.Opt.VRT,
+			Kind: o.kind, Heightmap: o.kind == "heightmap"}
+		p, err := spec.Check(o.path, w, h)
+		if err != nil {
+			return err
+		}
+		j.plans[o.path] = p
+	}
+	return nil
+}
+
+// writeRaster writes one raster output: through its export plan when the
+// run exports for a target, size or tiles, else as it is.
+func (j *Job) writeRaster(path string, f *sim.Field) error {
+	p := j.plans[path]
+	if p == nil {
+		return rasterio.WriteWith(path, f, j.Opt.writeOptions(path))
+	}
+	files, em, err := p.Write(path, f)
+	if err != nil {
+		return err
+	}
+	if j.Opt.Progress != nil {
+		fmt.Fprintf(j.Opt.Progress, "%s: %d×%d in %d file(s), %s\n", path, p.W, p.H, len(files), p.Target.Name)
+		if em != nil {
+			fmt.Fprintf(j.Opt.Progress, "  %s\n", export.Describe(em, p.TileW))
+		}
+	}
+	return nil
+}
+
+// writeOptions are the rasterio options of the raster output path.
+func (o Options) writeOptions(path string) rasterio.Options {
+	return rasterio.Options{VRT: o.VRT && rasterio.IsRaw(path)}
 }
 
 // CheckPNGPath reports whether path names a .png file in an existing

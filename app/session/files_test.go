@@ -53,7 +53,7 @@ func TestFullDiskKeepsWork(t *testing.T) {
 	saved, _ := os.ReadFile(path)
 	exported, _ := os.ReadFile(tif)
 	sidecar, _ := os.ReadFile(rasterio.SidecarPath(tif))
-	files := []string{"h.json", "h.tif", "work" + ProjectExt}
+	files := []string{"h.tif", "h.tif.json", "work" + ProjectExt}
 	onlyFiles(t, dir, files...)
 
 	// A first autosave succeeds: the recovery file to keep.

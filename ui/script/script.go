@@ -33,6 +33,12 @@
 //	save-as PATH                   the same
 //	export heightmap PATH          .png .r16 .tif .obj, with its sidecar
 //	export masks DIR               drainage, rivers, water, slope, uplift
+//	export-profile PRESET|PATH     set the project's export profile: a
+//	                               preset (unreal, unity, godot, generic)
+//	                               or a profile JSON file
+//	build [DIR]                    build the export profile into DIR
+//	                               (default NAME-build beside the project)
+//	                               on a goroutine; waits until it ends
 //	import uplift PATH             a normalized uplift image
 //	import heightmap PATH          heights in metres into the simulation
 //	view 2d|3d|split               what the Viewport shows
@@ -51,7 +57,8 @@
 //	screenshot PATH                the whole window, as PNG
 //	dialog NAME                    open a dialog as its menu item does: open,
 //	                               save-as, export-heightmap, export-masks,
-//	                               import-uplift, import-heightmap, unsaved,
+//	                               export-profile, import-uplift,
+//	                               import-heightmap, unsaved,
 //	                               shortcuts, about; `dialog close` closes it
 //	report PATH                    JSON: frames/s, engine steps/s, sizes
 //	expect-log TEXT                fail unless the log holds TEXT

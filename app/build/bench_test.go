@@ -1,0 +1,100 @@
+package build
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"orogen/app/export"
+	"orogen/app/run"
+)
+
+// peakRSS returns the process's peak resident memory (VmHWM), bytes, or 0
+// where /proc does not tell.
+func peakRSS() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmHWM:" {
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+// BenchmarkUnreal4033 is the speed target: from a 1024² simulation
+// (the default scene, 5 steps so relief, rivers and lakes exist), a
+// 4033² Unreal export: the 16-bit PNG heightmap, slope, flow, water and
+// curvature masks (16-bit PNG) and the default splat map (RGBA PNG).
+// Target ≤ 10 s and ≤ 2 GB peak memory on the project's 2-core machine;
+// peak-MB is the process's VmHWM, which includes the simulation's.
+func BenchmarkUnreal4033(b *testing.B) {
+	job, err := run.Prepare(run.Options{Scene: "default", Size: 1024, Steps: 5})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := job.Run(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	s := job.Snapshot()
+	dir := b.TempDir()
+	outs := []export.Output{
+		{Kind: "heightmap", Format: "png", Target: "unreal", Size: 4033, Path: "h"},
+		{Kind: "mask", Mask: "slope", Format: "png", Size: 4033, Path: "slope"},
+		{Kind: "mask", Mask: "flow", Format: "png", Size: 4033, Path: "flow"},
+		{Kind: "mask", Mask: "water", Format: "png", Size: 4033, Path: "water"},
+		{Kind: "mask", Mask: "curvature", Format: "png", Size: 4033, Path: "curvature"},
+		{Kind: "splat", Format: "png", Size: 4033, Path: "splat"},
+	}
+	b.ReportAllocs()
+	cpu0 := cpuSeconds()
+	b.ResetTimer()
+	for range b.N {
+		in := export.InputsOf(s)
+		for _, o := range outs {
+			path := filepath.Join(dir, o.FileName(""))
+			if _, err := writeOutput(context.Background(), &o, path, s.Height, in, s, Options{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.StopTimer()
+	// CPU seconds (user + system) per export: on a shared machine the
+	// wall time depends on the load, this does not.
+	b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N), "cpu-s/op")
+	b.ReportMetric(float64(peakRSS())/(1<<20), "peak-MB")
+}
+
+// BenchmarkTiles16k writes a 16129² Unreal heightmap (R16) in 4x4 tiles of
+// 4033² from a 1024² simulation: the 16k² case. peak-MB shows
+// that only one tile's pixels are held at a time (a whole 16129² float32
+// field alone would be 1 GB).
+func BenchmarkTiles16k(b *testing.B) {
+	job, err := run.Prepare(run.Options{Scene: "default", Size: 1024, Steps: 2})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := job.Run(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	s := job.Snapshot()
+	dir := b.TempDir()
+	o := export.Output{Kind: "heightmap", Format: "r16", Target: "unreal", Size: 16129, Tiles: "4x4", Path: "h"}
+	cpu0 := cpuSeconds()
+	b.ResetTimer()
+	for range b.N {
+		path := filepath.Join(dir, o.FileName(""))
+		if _, err := writeOutput(context.Background(), &o, path, s.Height, nil, s, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N), "cpu-s/op")
+	b.ReportMetric(float64(peakRSS())/(1<<20), "peak-MB")
+}

@@ -1,0 +1,310 @@
+// Package build runs a project's export profile headless: it simulates
+// the project (the engine to convergence or to the scene's step count),
+// then writes every output of the profile (app/export) into an output
+// folder, and a JSON build report listing each file with its SHA-256.
+// It is `orogen build` and the app's File → Build.
+//
+// Determinism: the engines and the exporters give the same bits whatever
+// GOMAXPROCS, so a project builds to the same bytes on any machine and
+// number of cores (the report holds no times for that reason).
+//
+// Failures: every file is written atomically (app/safefile), so a failed
+// build (a bad path, a full disk, a cancel) leaves no partial file under
+// a final name; outputs finished before the failure stay, and the error
+// names the output that failed. Everything is checked before the
+// simulation starts: targets, sizes, tilings and the folders.
+//
+// Geology: when sim/geology lands, its exposed-rock and alluvium fields
+// go into export.Inputs (Rock, Sediment) in Build; see the comment there.
+package build
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"orogen/app/doc"
+	"orogen/app/engines"
+	"orogen/app/export"
+	"orogen/app/project"
+	"orogen/app/rasterio"
+	"orogen/app/run"
+	"orogen/app/safefile"
+	"orogen/app/version"
+	"orogen/sim"
+	"orogen/sim/engine"
+	"orogen/viewer"
+)
+
+// ReportName is the build report's file name in the output folder.
+const ReportName = "build-report.json"
+
+// Options are a build's output folder, project name and progress.
+type Options struct {
+	// OutDir is the output folder; it is created if missing.
+	OutDir string
+	// Name replaces "{project}" in output paths.
+	Name string
+	// Progress, if set, is called on the build's goroutine with the
+	// fraction done (0 to 1) and what is under way.
+	Progress func(frac float64, what string)
+	// Log, if set, receives a line per output (and the engine scales).
+	Log io.Writer
+}
+
+// Report is the JSON build report.
+type Report struct {
+	Project   string         `json:"project"`
+	Orogen    string         `json:"orogen"` // the version that built it
+	Grid      [2]int         `json:"grid"`
+	CellM     float64        `json:"cell_size_m"`
+	Engine    string         `json:"engine"`
+	Steps     int            `json:"steps"`
+	Converged bool           `json:"converged"`
+	Outputs   []OutputReport `json:"outputs"`
+}
+
+// OutputReport is one output of the profile and the files it made.
+type OutputReport struct {
+	Kind   string               `json:"kind"`
+	Mask   string               `json:"mask,omitempty"`
+	Path   string               `json:"path"`
+	Target string               `json:"target,omitempty"`
+	Size   [2]int               `json:"size"`
+	Engine *rasterio.EngineMeta `json:"engine,omitempty"`
+	Files  []File               `json:"files"`
+}
+
+// File is one file written, relative to the output folder (slashes).
+type File struct {
+	Path   string `json:"path"`
+	Bytes  int64  `json:"bytes"`
+	SHA256 string `json:"sha256"`
+}
+
+// Name returns the project name of a project file path: its base name
+// without .orogen.json.
+func Name(path string) string {
+	b := filepath.Base(path)
+	if strings.HasSuffix(strings.ToLower(b), project.Ext) {
+		return b[:len(b)-len(project.Ext)]
+	}
+	return strings.TrimSuffix(b, filepath.Ext(b))
+}
+
+// Check returns an error naming the first output of p's profile that
+// cannot be built into o.OutDir: no profile, a bad one, a folder that
+// cannot be made. It creates the folders the outputs need.
+func Check(p *project.Project, o Options) error {
+	if p.Export == nil {
+		return errors.New("build: the project has no export profile: add one (File → Export profile… in the app, or an \"export\" key; orogen build --preset NAME uses a ready-made one)")
+	}
+	if err := p.Export.Validate(); err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
+	if o.OutDir == "" {
+		return errors.New("build: no output folder")
+	}
+	sc := p.Scene
+	for i, out := range p.Export.Outputs {
+		path := filepath.Join(o.OutDir, filepath.FromSlash(out.FileName(o.Name)))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return fmt.Errorf("build: output %d (%s): cannot make its folder: %w", i+1, out.Path, safefile.Cause(err))
+		}
+		switch out.Kind {
+		case "preview", "mesh":
+			if err := safefile.CheckDir(path); err != nil {
+				return fmt.Errorf("build: output %d: %w", i+1, err)
+			}
+		default:
+			if _, err := out.Plan(path, sc.Width, sc.Height); err != nil {
+				return fmt.Errorf("build: output %d (%s): %w", i+1, out.Path, err)
+			}
+		}
+	}
+	return safefile.CheckDir(filepath.Join(o.OutDir, ReportName))
+}
+
+// Build simulates p and writes its profile's outputs and the build report
+// into o.OutDir. ctx cancels it between steps and between outputs (and
+// tiles). It returns the report, also saved as ReportName.
+func Build(ctx context.Context, p *project.Project, o Options) (*Report, error) {
+	if err := Check(p, o); err != nil {
+		return nil, err
+	}
+	progress := func(f float64, what string) {
+		if o.Progress != nil {
+			o.Progress(f, what)
+		}
+	}
+	d, err := doc.New(p)
+	if err != nil {
+		return nil, fmt.Errorf("build: %w", err)
+	}
+	sc := d.Scene()
+	var init *sim.Field
+	if sc.Init != nil && sc.Init.Image != "" {
+		f, err := rasterio.ReadHeights(sc.Path(sc.Init.Image))
+		if err != nil {
+			return nil, fmt.Errorf("build: initial heights: %w", err)
+		}
+		if f.W != sc.Width || f.H != sc.Height {
+			f = f.Resample(sc.Width, sc.Height)
+		}
+		init = f
+	}
+	spec, err := engines.FromScene(sc, d.Uplift().Clone(), init)
+	if err != nil {
+		return nil, fmt.Errorf("build: %w", err)
+	}
+	// The simulation is 70% of the bar, the outputs the rest.
+	const simShare = 0.7
+	var job *run.Job
+	ro := run.Options{}
+	ro.OnStep = func(st engine.StepStats) {
+		progress(simShare*float64(st.Step)/float64(max(job.Steps, 1)), fmt.Sprintf("simulating: step %d of %d", st.Step, job.Steps))
+	}
+	if job, err = run.NewJob(sc, spec, ro); err != nil {
+		return nil, fmt.Errorf("build: %w", err)
+	}
+	progress(0, "simulating")
+	rep, err := job.Run(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("build: simulation: %w", err)
+	}
+	s := job.Snapshot()
+	in := export.InputsOf(s)
+	// Geology hook: when sim/geology is on, set in.Rock to its exposed
+	// rock fraction and in.Sediment to its alluvium thickness here; the
+	// masks, splat rules and the report take them from there.
+
+	r := &Report{Project: o.Name, Orogen: version.String(), Grid: [2]int{s.W, s.H}, CellM: s.Cell, Engine: spec.Label(),
+		Steps: rep.Steps, Converged: rep.Converged}
+	n := len(p.Export.Outputs)
+	for i, out := range p.Export.Outputs {
+		if err := ctx.Err(); err != nil {
+			return r, err
+		}
+		rel := out.FileName(o.Name)
+		progress(simShare+(1-simShare)*float64(i)/float64(n), "writing "+rel)
+		or, err := writeOutput(ctx, &out, filepath.Join(o.OutDir, filepath.FromSlash(rel)), s.Height, in, s, o)
+		if err != nil {
+			return r, fmt.Errorf("build: output %d (%s): %w", i+1, rel, err)
+		}
+		if or.Files, err = checksums(o.OutDir, or.Files); err != nil {
+			return r, fmt.Errorf("build: %w", err)
+		}
+		or.Path = filepath.ToSlash(rel)
+		r.Outputs = append(r.Outputs, *or)
+	}
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return r, fmt.Errorf("build: report: %w", err)
+	}
+	if err := safefile.WriteBytes(filepath.Join(o.OutDir, ReportName), append(b, '\n')); err != nil {
+		return r, fmt.Errorf("build: report: %w", err)
+	}
+	progress(1, "done")
+	return r, nil
+}
+
+// writeOutput writes one output to path and lists its files (full paths
+// in Files[i].Path, checksums to come).
+func writeOutput(ctx context.Context, out *export.Output, path string, height []float32, in *export.Inputs, s *engine.Snapshot, o Options) (*OutputReport, error) {
+	or := &OutputReport{Kind: out.Kind, Mask: out.Mask, Target: out.Target}
+	var files []string
+	switch out.Kind {
+	case "preview":
+		img := viewer.Relief(nil, s, viewer.DefaultOptions())
+		if out.Size > 0 {
+			w := out.Size
+			h := max(1, int(float64(w)*float64(s.H)/float64(s.W)+0.5))
+			img = viewer.Resize(image.NewRGBA(image.Rect(0, 0, w, h)), img)
+		}
+		if err := run.WritePNG(path, img); err != nil {
+			return nil, err
+		}
+		b := img.Bounds()
+		or.Size, files = [2]int{b.Dx(), b.Dy()}, []string{path}
+	case "mesh":
+		f := s.Field(height)
+		if out.Size > 0 && out.Size != s.W {
+			h := max(2, int(float64(out.Size)*float64(s.H)/float64(s.W)+0.5))
+			f = export.Resample(f, out.Size, h)
+		}
+		if err := rasterio.Write(path, f); err != nil {
+			return nil, err
+		}
+		or.Size, files = [2]int{f.W, f.H}, []string{path}
+	default:
+		p, err := out.Plan(path, s.W, s.H)
+		if err != nil {
+			return nil, err
+		}
+		p.Cancel = ctx.Err
+		switch out.Kind {
+		case "heightmap":
+			files, or.Engine, err = p.Write(path, s.Field(height))
+		case "mask":
+			files, err = p.WriteMask(path, out.Mask, in)
+		case "splat":
+			rules := out.Rules
+			if rules == nil {
+				rules = export.DefaultRules()
+			}
+			files, err = p.WriteSplat(path, in, rules)
+		case "flow":
+			files, err = p.WriteFlow(path, in)
+		}
+		if err != nil {
+			return nil, err
+		}
+		or.Size = [2]int{p.W, p.H}
+		if o.Log != nil {
+			fmt.Fprintf(o.Log, "%s: %s %d×%d in %d file(s)\n", filepath.Base(path), out.Kind, p.W, p.H, len(files))
+			if or.Engine != nil {
+				fmt.Fprintf(o.Log, "  %s\n", export.Describe(or.Engine, p.TileW))
+			}
+		}
+	}
+	for _, f := range files {
+		or.Files = append(or.Files, File{Path: f})
+		for _, extra := range []string{rasterio.SidecarPath(f), rasterio.VRTPath(f)} {
+			if _, err := os.Stat(extra); err == nil && (extra != rasterio.VRTPath(f) || out.VRT) {
+				or.Files = append(or.Files, File{Path: extra})
+			}
+		}
+	}
+	return or, nil
+}
+
+// checksums fills the size and SHA-256 of every file and makes its path
+// relative to dir, with slashes.
+func checksums(dir string, files []File) ([]File, error) {
+	for i, f := range files {
+		fh, err := os.Open(f.Path)
+		if err != nil {
+			return nil, fmt.Errorf("checksum: %w", err)
+		}
+		h := sha256.New()
+		n, err := io.Copy(h, fh)
+		fh.Close()
+		if err != nil {
+			return nil, fmt.Errorf("checksum of %s: %w", f.Path, err)
+		}
+		rel, err := filepath.Rel(dir, f.Path)
+		if err != nil {
+			rel = f.Path
+		}
+		files[i] = File{Path: filepath.ToSlash(rel), Bytes: n, SHA256: hex.EncodeToString(h.Sum(nil))}
+	}
+	return files, nil
+}
