@@ -43,7 +43,7 @@ test: deps lint unit race fuzz release-check
 # rather than skip when Wine or MinGW-w64 is missing.
 XVFB := xvfb-run -a -s "-screen 0 1600x1000x24"
 unit:
-	OROGEN_WINDOW_TEST=1 OROGEN_WINE_TEST=1 $(XVFB) $(GO) test -count=1 ./...
+	OROGEN_WINDOW_TEST=1 OROGEN_WINE_TEST=1 $(XVFB) $(GO) test -count=1 -timeout 30m ./...
 
 race:
 	$(XVFB) $(GO) test -race -short -count=1 $(RACE_PKGS)
