@@ -365,7 +365,9 @@ func (e *Engine) Step() engine.StepStats {
 
 	e.routed = true
 	if e.geo != nil {
+		d0 := time.Now()
 		e.deposit()
+		st.Phase[engine.PhaseGeology] += time.Since(d0)
 	}
 	v4 := e.volume(e.hgt)
 	if math.IsNaN(v3) {
