@@ -148,6 +148,7 @@ type Engine struct {
 	fL, fR, fT, fB []float32 // outflow fluxes, m³/s
 	vx, vy         []float32 // velocity, m/s
 	hard           []float32 // hardness R
+	rs             rockState // hardness from the rock (geology.go)
 	q              []float32 // thermal outflow per metre of excess height
 	tout           []float32 // thermal outflow q·Σexcess (ΔS), m (eq. 14)
 	tact           []bool    // per row: some cell of it has a thermal outflow this step
