@@ -2,8 +2,8 @@ package engine
 
 import (
 	"orogen/sim"
-	"orogen/sim/geology"
 	"orogen/sim/flow"
+	"orogen/sim/geology"
 	"orogen/sim/water"
 )
 

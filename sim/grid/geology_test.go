@@ -25,7 +25,7 @@ func mustCompile(t testing.TB, s geology.Spec) *geology.Model {
 // 200 km fault drops everything east of x0 into the top (clay) layer.
 func halves(x0 float64) geology.Spec {
 	return geology.Spec{Base: -1e5,
-		Stack: []geology.Group{{Layers: []geology.Layer{{Thickness: 1.5e5, Rock: "Quartzite"}, {Thickness: 10, Rock: "Clay"}}}},
+		Stack:        []geology.Group{{Layers: []geology.Layer{{Thickness: 1.5e5, Rock: "Quartzite"}, {Thickness: 10, Rock: "Clay"}}}},
 		Deformations: []geology.Deformation{{Kind: geology.Fault, Offset: x0, Throw: -2e5, Steps: 1}}}
 }
 
