@@ -158,6 +158,9 @@ final terrain as an 8-bit PNG.`,
 	f.StringVar(&o.OutLakes, "out-lakes", "", "the water budget's lakes as JSON: id, surface_m, volume_m3, area_m2, outlet, members (needs --rain)")
 	f.StringVar(&o.OutRivers, "out-rivers", "", "river mask (1 where the discharge reaches --river-threshold, outside lakes; needs --rain)")
 	f.StringVar(&o.OutPreview, "out-preview", "", "PNG preview of the final terrain: hillshade, rivers and lakes, one pixel per cell")
+	f.StringVar(&o.Geology, "geology", "", "geology JSON (layers, rocks, deformations) replacing the scene's: differential erosion")
+	f.StringVar(&o.OutRock, "out-rock", "", "PNG of the exposed layer index per cell (8-bit), with a NAME.json legend: layer, rock, colour")
+	f.StringVar(&o.OutAlluvium, "out-alluvium", "", "alluvium thickness per cell, m (needs a geology)")
 	f.StringVar(&o.Report, "report", "", "JSON report: per-step timings by phase, convergence, heights")
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress bar or summary")
 	return cmd
