@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -288,4 +289,26 @@ func Vegetation(kv, slopeDeg, z, snow float64, riverBed bool) float64 {
 	default:
 		return kv * (60 - slopeDeg) / 30
 	}
+}
+
+// Clone returns a deep copy of s.
+func (s Spec) Clone() Spec {
+	c := s
+	c.Rocks = slices.Clone(s.Rocks)
+	c.Stack = make([]Group, len(s.Stack))
+	for i, g := range s.Stack {
+		c.Stack[i] = Group{Repeat: g.Repeat, Layers: slices.Clone(g.Layers)}
+	}
+	if s.Stack == nil {
+		c.Stack = nil
+	}
+	c.Deformations = make([]Deformation, len(s.Deformations))
+	for i, d := range s.Deformations {
+		d.Points = slices.Clone(d.Points)
+		c.Deformations[i] = d
+	}
+	if s.Deformations == nil {
+		c.Deformations = nil
+	}
+	return c
 }
