@@ -189,6 +189,6 @@ func (a *App) sectionWindow() {
 	dl.AddTextVec2(vec2(pos.X+4, pos.Y+2), rgba(255, 255, 255, 220), "A")
 	dl.AddTextVec2(vec2(pos.X+w-12, pos.Y+2), rgba(255, 255, 255, 220), "B")
 	imgui.Dummy(vec2(w, h))
-	textDisabled(fmt.Sprintf("A→B %.1f km; terrain %.0f to %.0f m; shown from %.0f m. Drag another line with the Cross-section tool.", length/1000, lo, hi, zb))
+	textDisabled(fmt.Sprintf("A-B %.1f km; terrain %.0f to %.0f m; shown from %.0f m. Drag another line with the Cross-section tool.", length/1000, lo, hi, zb))
 	imgui.End()
 }
