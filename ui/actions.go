@@ -159,7 +159,9 @@ func init() {
 				{menu: "View", label: "Colour by height", args: []string{"height"}, sep: true, checked: func(a *App) bool { return !a.vopts.Rock }},
 				{menu: "View", label: "Colour by rock", args: []string{"rock"}, checked: func(a *App) bool { return a.vopts.Rock }}}},
 		{name: "section", label: "Show the cross-section under the line X0 Y0 X1 Y1 in cells", spec: fourNums,
-			run: func(a *App, args []string) error { return a.setSection(num(args, 0), num(args, 1), num(args, 2), num(args, 3)) }},
+			run: func(a *App, args []string) error {
+				return a.setSection(num(args, 0), num(args, 1), num(args, 2), num(args, 3))
+			}},
 		{name: "fullscreen", label: "Full screen on or off", spec: noArgs,
 			run:   func(a *App, _ []string) error { a.toggleFullscreen(); return nil },
 			items: []item{{menu: "View", label: "Full screen", sep: true}}},

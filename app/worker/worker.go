@@ -60,8 +60,8 @@ func (Reset) workerCommand()      {}
 func (SetHeights) workerCommand() {}
 func (SetGeology) workerCommand() {}
 
-func (SetParams) Coalescing() {}
-func (SetUplift) Coalescing() {}
+func (SetParams) Coalescing()  {}
+func (SetUplift) Coalescing()  {}
 func (SetGeology) Coalescing() {}
 
 // ConvergedTol is the rate below which Frame.Converged holds, m/yr.
