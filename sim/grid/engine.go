@@ -532,14 +532,23 @@ func (e *Engine) Alluvium() []float32 { return e.alluv }
 // the uplift: what the step added is deposit, what it took is eroded from
 // the alluvium first.
 func (e *Engine) deposit() {
-	dt := e.p.Dt
+	dt, g := e.p.Dt, e.g
 	parallel.Blocks(len(e.hgt), 1<<15, func(_, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			d := float64(e.hgt[i]) - float64(e.prev[i])
-			if e.up != nil && !e.g.IsFixed(i) {
-				d -= dt * float64(e.up[i])
+		hg, pv, al := e.hgt[lo:hi], e.prev[lo:hi], e.alluv[lo:hi]
+		var up []float32
+		if e.up != nil {
+			up = e.up[lo:hi]
+		}
+		for k := range al {
+			d := hg[k] - pv[k]
+			if up != nil && !g.IsFixed(lo+k) {
+				d -= float32(dt * float64(up[k]))
 			}
-			e.alluv[i] = float32(max(0, float64(e.alluv[i])+d))
+			if a := al[k] + d; a > 0 {
+				al[k] = a
+			} else {
+				al[k] = 0
+			}
 		}
 	})
 }
