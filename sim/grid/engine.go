@@ -312,6 +312,12 @@ func (e *Engine) Step() engine.StepStats {
 	}
 	upliftTime := time.Since(mark)
 	mark = time.Now()
+	if e.geo != nil {
+		// The rock exposed on the uplifted surface sets k cell by cell;
+		// the layout below gathers it into drainage order.
+		e.exposed = e.geo.Exposed(e.exposed, e.hgt, e.alluv)
+		lap(engine.PhaseGeology)
+	}
 	// Work in drainage order from here: sequential memory access.
 	chunks := g.Chunks(parallel.Workers())
 	nc := len(chunks) - 1
@@ -319,6 +325,12 @@ func (e *Engine) Step() engine.StepStats {
 		lo, hi := int(chunks[c]), int(chunks[c+1])
 		for k, i := range g.Stack[lo:hi] {
 			e.hs[lo+k] = e.hgt[i]
+		}
+		if e.geo != nil {
+			ks, fac, ex := e.ks[lo:hi], e.geoFac, e.exposed
+			for k, i := range g.Stack[lo:hi] {
+				ks[k] = fac[ex[i]]
+			}
 		}
 		g.OrderedDist(e.ds, lo, hi)
 	})
@@ -328,16 +340,7 @@ func (e *Engine) Step() engine.StepStats {
 	lap(engine.PhaseArea)
 	sp := spl.Params{K: e.p.K, M: e.p.M, N: e.p.N, Dt: e.p.Dt}
 	if e.geo != nil {
-		// The rock exposed on the uplifted surface sets k cell by cell.
-		e.exposed = e.geo.Exposed(e.exposed, e.hgt, e.alluv)
-		parallel.Do(nc, func(c int) {
-			lo, hi := int(chunks[c]), int(chunks[c+1])
-			for k, i := range g.Stack[lo:hi] {
-				e.ks[lo+k] = e.geoFac[e.exposed[i]]
-			}
-		})
 		sp.KFactor = e.ks
-		lap(engine.PhaseGeology)
 	}
 	parallel.Do(nc, func(c int) {
 		spl.Erode(e.hs, g.RecPos, e.ds, e.as, nil, int(chunks[c]), int(chunks[c+1]), sp)
