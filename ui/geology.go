@@ -124,6 +124,13 @@ func (a *App) geologyWindow() {
 	if imgui.IsItemHovered() {
 		tooltip("The softness that erodes at the scene's k: a rock of softness Kd erodes at k·Kd/Kd_ref.")
 	}
+	tr := g.TalusByRock
+	if imgui.Checkbox("talus by rock", &tr) {
+		a.geoEdit("Edit geology: talus by rock", "", func(g *geology.Spec) { g.TalusByRock = tr })
+	}
+	if imgui.IsItemHovered() {
+		tooltip("Hard rock holds steeper slopes: the talus angle's tangent times √(Kd_ref/Kd), within ×¼ to ×4.")
+	}
 	a.stackEditor(&g)
 	a.rocksEditor(&g)
 	a.deformEditor(&g)

@@ -75,6 +75,10 @@ type Engine struct {
 	exposed []uint8
 	ks      []float32
 	alluv   []float32
+	// With TalusByRock: the talus tangent's factor per layer index and
+	// in drainage order.
+	talFac []float32
+	ts     []float32
 }
 
 // New validates c and returns an engine at step 0.
@@ -331,6 +335,12 @@ func (e *Engine) Step() engine.StepStats {
 			for k, i := range g.Stack[lo:hi] {
 				ks[k] = fac[ex[i]]
 			}
+			if e.talFac != nil {
+				ts, tf := e.ts[lo:hi], e.talFac
+				for k, i := range g.Stack[lo:hi] {
+					ts[k] = tf[ex[i]]
+				}
+			}
 		}
 		g.OrderedDist(e.ds, lo, hi)
 	})
@@ -352,6 +362,10 @@ func (e *Engine) Step() engine.StepStats {
 		v3 = e.volume(e.hs)
 		clamped := make([]int, nc)
 		parallel.Do(nc, func(c int) {
+			if e.geo != nil && e.talFac != nil {
+				clamped[c] = e.lim.ClampOrderedScaled(e.hs, g.RecPos, e.ds, g.Stack, e.ts, int(chunks[c]), int(chunks[c+1]))
+				return
+			}
 			clamped[c] = e.lim.ClampOrdered(e.hs, g.RecPos, e.ds, g.Stack, int(chunks[c]), int(chunks[c+1]))
 		})
 		for _, v := range clamped {
@@ -508,6 +522,13 @@ func (e *Engine) SetGeology(m *geology.Model) {
 	n := e.w * e.h
 	e.exposed = sim.Resize(e.exposed, n)
 	e.ks = sim.Resize(e.ks, n)
+	e.talFac = nil
+	if m.TalusByRock() {
+		for _, f := range m.Factors(m.TalusScale) {
+			e.talFac = append(e.talFac, float32(f))
+		}
+		e.ts = sim.Resize(e.ts, n)
+	}
 	if e.alluv == nil {
 		e.alluv = make([]float32, n)
 	}

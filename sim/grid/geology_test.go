@@ -224,3 +224,46 @@ func BenchmarkGeologyStep(b *testing.B) {
 		})
 	}
 }
+
+// TestTalusByRock: with talus_by_rock, after a step no slope along a
+// receiver exceeds tan(30°)·TalusScale of the rock the cell eroded in, and
+// the hard side holds slopes beyond the scene's 30° that the soft side
+// cannot.
+func TestTalusByRock(t *testing.T) {
+	const w, h, cell, u = 64, 48, 100.0, 5e-3
+	p := engine.DefaultParams()
+	p.K = 2e-7 // weak rivers: the talus limit shapes the slopes
+	e := mustNew(t, Config{W: w, H: h, Cell: cell, Up: simtest.Uniform(w, h, u), InitNoise: 1, Seed: 3, Params: p})
+	s := halves(w * cell / 2)
+	s.TalusByRock = true
+	m := mustCompile(t, s)
+	e.SetGeology(m)
+	tan := math.Tan(30 * math.Pi / 180)
+	var steepest [2]float64
+	for range 60 {
+		e.Step()
+		hs := e.Heights()
+		for i, r := range e.Graph().Rec {
+			if int(r) == i {
+				continue
+			}
+			slope := (float64(hs[i]) - float64(hs[r])) / float64(e.Graph().Dist[i])
+			rock := m.Rock(int(e.Eroded()[i]))
+			side := 0
+			if rock.Name == "Clay" {
+				side = 1
+			}
+			// The limit is rounded down to float32 heights: 1e-4 relative
+			// is far above that rounding (ulp 1.2e-7 relative) and far
+			// below the scales' difference.
+			if lim := tan * m.TalusScale(rock); slope > lim*(1+1e-4)+1e-6 {
+				t.Fatalf("cell %d (%s): slope %.4g above its limit %.4g", i, rock.Name, slope, lim)
+			}
+			steepest[side] = max(steepest[side], slope)
+		}
+	}
+	if !(steepest[0] > tan*1.2) || !(steepest[1] <= tan*m.TalusScale(geology.Clay)*(1+1e-4)) {
+		t.Fatalf("steepest slope quartzite %.3g, clay %.3g; want quartzite beyond tan 30° = %.3g", steepest[0], steepest[1], tan)
+	}
+	t.Logf("steepest quartzite %.3g (limit %.3g), clay %.3g (limit %.3g)", steepest[0], tan*m.TalusScale(geology.Quartzite), steepest[1], tan*m.TalusScale(geology.Clay))
+}
