@@ -8,6 +8,7 @@ import (
 	"orogen/sim"
 	"orogen/sim/engine"
 	"orogen/sim/flow"
+	"orogen/sim/geology"
 	"orogen/sim/grid"
 	"orogen/sim/talus"
 )
@@ -27,6 +28,9 @@ type Spec struct {
 	InitNoise float64
 	Seed      uint64
 	Params    engine.Params
+	// Geology is the rock under the terrain (nil: uniform rock); the grid
+	// and the stream graph erode it differentially (engine.Geologic).
+	Geology *geology.Model
 }
 
 // ErrSamplesGrid is the error of a node count given to the grid engine.
@@ -39,7 +43,14 @@ func New(s Spec) (engine.Engine, error) {
 		if s.Samples != 0 {
 			return nil, ErrSamplesGrid
 		}
-		return grid.New(s.gridConfig())
+		e, err := grid.New(s.gridConfig())
+		if err != nil {
+			return nil, err
+		}
+		if s.Geology != nil {
+			e.SetGeology(s.Geology)
+		}
+		return e, nil
 	case engine.Graph:
 		g, err := NewGraph(s)
 		if err != nil {
@@ -103,6 +114,9 @@ func FromScene(sc *scene.Scene, up, init *sim.Field) (Spec, error) {
 	if sc.Engine == engine.Graph {
 		s.Samples = sc.Samples
 	}
+	if s.Geology, err = Geology(sc); err != nil {
+		return Spec{}, err
+	}
 	for _, f := range []struct {
 		name string
 		f    *sim.Field
@@ -117,6 +131,18 @@ func FromScene(sc *scene.Scene, up, init *sim.Field) (Spec, error) {
 		*f.dst = f.f.Data
 	}
 	return s, nil
+}
+
+// Geology compiles the scene's geology (nil when it has none).
+func Geology(sc *scene.Scene) (*geology.Model, error) {
+	if sc.Geology == nil {
+		return nil, nil
+	}
+	m, err := sc.Geology.Compile()
+	if err != nil {
+		return nil, fmt.Errorf("scene: %w", err)
+	}
+	return m, nil
 }
 
 // Label names the engine of s for people: "grid engine", "stream graph,

@@ -17,6 +17,7 @@ import (
 	"orogen/app/jsondoc"
 	"orogen/assets"
 	"orogen/sim/engine"
+	"orogen/sim/geology"
 	"orogen/uplifttree"
 )
 
@@ -46,6 +47,9 @@ type Scene struct {
 	Uplift          Uplift  `json:"uplift"`
 	Init            *Init   `json:"init,omitempty"`
 	Params          Params  `json:"params"`
+	// Geology is the rock under the terrain (package geology): layers,
+	// rocks, deformations. nil: uniform rock.
+	Geology *geology.Spec `json:"geology,omitempty"`
 
 	dir      string // directory of the scene file; "" when embedded
 	embedded bool
@@ -288,6 +292,11 @@ func (s *Scene) Validate() error {
 	}
 	if s.Init != nil && s.Init.Image == "" {
 		return errors.New("scene: init has no image: name a heightmap or remove init")
+	}
+	if s.Geology != nil {
+		if _, err := s.Geology.Compile(); err != nil {
+			return fmt.Errorf("scene: %w", err)
+		}
 	}
 	return nil
 }

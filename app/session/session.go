@@ -11,6 +11,7 @@ import (
 	"orogen/app/runner"
 	"orogen/app/worker"
 	"orogen/sim/engine"
+	"orogen/sim/geology"
 )
 
 // Level is the importance of a log message.
@@ -66,6 +67,10 @@ type engineKey struct {
 	Samples int
 	Uplift  uint64 // doc.UpliftVersion
 	Params  engine.Params
+	// Geology is the scene's geology spec: the document replaces it on
+	// every edit (and undo restores the old pointer), so identity tells a
+	// change.
+	Geology *geology.Spec
 }
 
 // New opens d (saved at path, "" for untitled) and starts its simulation.
@@ -161,7 +166,7 @@ func (s *Session) setDoc(d *doc.Doc, path string) error {
 // want is the engine key of the document with parameters p.
 func (s *Session) want(p engine.Params) engineKey {
 	sc := s.doc.Scene()
-	return engineKey{Kind: sc.Engine, Samples: sc.Samples, Uplift: s.doc.UpliftVersion(), Params: p}
+	return engineKey{Kind: sc.Engine, Samples: sc.Samples, Uplift: s.doc.UpliftVersion(), Params: p, Geology: sc.Geology}
 }
 
 // Sync hands the worker the document's changes since the last Sync (see
@@ -193,6 +198,20 @@ func (s *Session) Sync() {
 		if want.Params != s.sent.Params {
 			s.wk.Send(worker.SetParams{P: want.Params})
 		}
+		if want.Geology != s.sent.Geology {
+			var m *geology.Model
+			if want.Geology != nil {
+				var err error
+				if m, err = want.Geology.Compile(); err != nil {
+					// The document refuses invalid geology: a bug.
+					s.logf(Error, "geology not sent to the engine: %v", err)
+					want.Geology = s.sent.Geology
+				}
+			}
+			if want.Geology != s.sent.Geology {
+				s.wk.Send(worker.SetGeology{M: m})
+			}
+		}
 		s.sent = want
 	}
 	f := s.wk.Frame()
@@ -220,6 +239,9 @@ func (s *Session) ResetTerrain() error {
 	}
 	s.wk.Send(worker.Reset{Spec: spec})
 	s.sent = s.want(spec.Params)
+	if spec.Geology == nil {
+		s.sent.Geology = nil
+	}
 	s.logf(Info, "terrain reset to the flat start (%s)", spec.Label())
 	return nil
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"orogen/sim"
 	"orogen/sim/flow"
+	"orogen/sim/geology"
 	"orogen/sim/water"
 )
 
@@ -45,6 +46,14 @@ type Snapshot struct {
 	// otherwise.
 	WaterLakes []water.Lake
 	Discharge  []float32
+	// With a geology (Geologic engines): the model, the layer exposed at
+	// each cell (an index of Geology's expanded stack, 0 the bottom;
+	// Geology.NumLayers() is alluvium) and the alluvium's thickness, m.
+	// nil otherwise.
+	Geology  *geology.Model
+	Rock     []uint8
+	Alluvium []float32
+
 	// WaterPits holds the pit of every pit basin (the numbers in
 	// water.Lake.Basins), in grid cells from the top-left corner.
 	WaterPits [][2]float32

@@ -9,6 +9,7 @@ import (
 	"orogen/sim"
 	"orogen/sim/engine"
 	"orogen/sim/flow"
+	"orogen/sim/geology"
 	"orogen/sim/hillslope"
 	"orogen/sim/parallel"
 	"orogen/sim/spl"
@@ -65,6 +66,19 @@ type Engine struct {
 	win     water.Input
 	rainMap []float32
 	watOK   bool // win describes the last step's routing
+
+	// Geology (SetGeology): the model on the grid, k's factor per layer
+	// index, the layer exposed at each cell after the last step's uplift,
+	// k's factor in drainage order and the alluvium's thickness.
+	geo     *geology.Map
+	geoFac  []float32
+	exposed []uint8
+	ks      []float32
+	alluv   []float32
+	// With TalusByRock: the talus tangent's factor per layer index and
+	// in drainage order.
+	talFac []float32
+	ts     []float32
 }
 
 // New validates c and returns an engine at step 0.
@@ -302,6 +316,12 @@ func (e *Engine) Step() engine.StepStats {
 	}
 	upliftTime := time.Since(mark)
 	mark = time.Now()
+	if e.geo != nil {
+		// The rock exposed on the uplifted surface sets k cell by cell;
+		// the layout below gathers it into drainage order.
+		e.exposed = e.geo.Exposed(e.exposed, e.hgt, e.alluv)
+		lap(engine.PhaseGeology)
+	}
 	// Work in drainage order from here: sequential memory access.
 	chunks := g.Chunks(parallel.Workers())
 	nc := len(chunks) - 1
@@ -310,6 +330,18 @@ func (e *Engine) Step() engine.StepStats {
 		for k, i := range g.Stack[lo:hi] {
 			e.hs[lo+k] = e.hgt[i]
 		}
+		if e.geo != nil {
+			ks, fac, ex := e.ks[lo:hi], e.geoFac, e.exposed
+			for k, i := range g.Stack[lo:hi] {
+				ks[k] = fac[ex[i]]
+			}
+			if e.talFac != nil {
+				ts, tf := e.ts[lo:hi], e.talFac
+				for k, i := range g.Stack[lo:hi] {
+					ts[k] = tf[ex[i]]
+				}
+			}
+		}
 		g.OrderedDist(e.ds, lo, hi)
 	})
 	lap(engine.PhaseLayout)
@@ -317,6 +349,9 @@ func (e *Engine) Step() engine.StepStats {
 	e.areaOK = false
 	lap(engine.PhaseArea)
 	sp := spl.Params{K: e.p.K, M: e.p.M, N: e.p.N, Dt: e.p.Dt}
+	if e.geo != nil {
+		sp.KFactor = e.ks
+	}
 	parallel.Do(nc, func(c int) {
 		spl.Erode(e.hs, g.RecPos, e.ds, e.as, nil, int(chunks[c]), int(chunks[c+1]), sp)
 	})
@@ -327,6 +362,10 @@ func (e *Engine) Step() engine.StepStats {
 		v3 = e.volume(e.hs)
 		clamped := make([]int, nc)
 		parallel.Do(nc, func(c int) {
+			if e.geo != nil && e.talFac != nil {
+				clamped[c] = e.lim.ClampOrderedScaled(e.hs, g.RecPos, e.ds, g.Stack, e.ts, int(chunks[c]), int(chunks[c+1]))
+				return
+			}
 			clamped[c] = e.lim.ClampOrdered(e.hs, g.RecPos, e.ds, g.Stack, int(chunks[c]), int(chunks[c+1]))
 		})
 		for _, v := range clamped {
@@ -342,6 +381,11 @@ func (e *Engine) Step() engine.StepStats {
 	st.Phase[engine.PhaseLayout] += time.Since(mark)
 
 	e.routed = true
+	if e.geo != nil {
+		d0 := time.Now()
+		e.deposit()
+		st.Phase[engine.PhaseGeology] += time.Since(d0)
+	}
 	v4 := e.volume(e.hgt)
 	if math.IsNaN(v3) {
 		v3 = v4
@@ -513,3 +557,74 @@ func (e *Engine) SetRainMap(r []float32) error {
 
 // Water returns the lakes' water budget, or nil when it is off.
 func (e *Engine) Water() *water.Model { return e.wat }
+
+// SetGeology lays m on the grid from the next step on (nil: uniform rock):
+// k becomes k·m.Erodibility(rock exposed) cell by cell, and the engine
+// tracks the alluvium it deposits (engine.Geologic).
+func (e *Engine) SetGeology(m *geology.Model) {
+	if m == nil {
+		e.geo, e.geoFac = nil, nil
+		return
+	}
+	e.geo = m.Map(e.w, e.h, e.cell)
+	e.geoFac = e.geoFac[:0]
+	for _, f := range m.Factors(m.Erodibility) {
+		e.geoFac = append(e.geoFac, float32(f))
+	}
+	n := e.w * e.h
+	e.exposed = sim.Resize(e.exposed, n)
+	e.ks = sim.Resize(e.ks, n)
+	e.talFac = nil
+	if m.TalusByRock() {
+		for _, f := range m.Factors(m.TalusScale) {
+			e.talFac = append(e.talFac, float32(f))
+		}
+		e.ts = sim.Resize(e.ts, n)
+	}
+	if e.alluv == nil {
+		e.alluv = make([]float32, n)
+	}
+	e.geo.Exposed(e.exposed, e.hgt, e.alluv)
+}
+
+// Geology returns the model SetGeology gave, or nil.
+func (e *Engine) Geology() *geology.Model {
+	if e.geo == nil {
+		return nil
+	}
+	return e.geo.Model()
+}
+
+// Eroded returns the layer each cell eroded in during the last step (its
+// surface after the uplift; the engine's own slice; nil without geology).
+// Snapshot.Rock is the layer exposed now.
+func (e *Engine) Eroded() []uint8 { return e.exposed }
+
+// Alluvium returns the alluvium's thickness per cell, m (the engine's own
+// slice; nil before SetGeology).
+func (e *Engine) Alluvium() []float32 { return e.alluv }
+
+// deposit updates the alluvium from the step's change of height without
+// the uplift: what the step added is deposit, what it took is eroded from
+// the alluvium first.
+func (e *Engine) deposit() {
+	dt, g := e.p.Dt, e.g
+	parallel.Blocks(len(e.hgt), 1<<15, func(_, lo, hi int) {
+		hg, pv, al := e.hgt[lo:hi], e.prev[lo:hi], e.alluv[lo:hi]
+		var up []float32
+		if e.up != nil {
+			up = e.up[lo:hi]
+		}
+		for k := range al {
+			d := hg[k] - pv[k]
+			if up != nil && !g.IsFixed(lo+k) {
+				d -= float32(dt * float64(up[k]))
+			}
+			if a := al[k] + d; a > 0 {
+				al[k] = a
+			} else {
+				al[k] = 0
+			}
+		}
+	})
+}
