@@ -14,8 +14,9 @@
 // names the output that failed. Everything is checked before the
 // simulation starts: targets, sizes, tilings and the folders.
 //
-// Geology: when sim/geology lands, its exposed-rock and alluvium fields
-// go into export.Inputs (Rock, Sediment) in Build; see the comment there.
+// Geology: a project's geology runs in the simulation, and its exposed
+// rock and alluvium are the rock and sediment inputs of masks and splat
+// rules (export.InputsOf).
 package build
 
 import (
@@ -181,10 +182,7 @@ func Build(ctx context.Context, p *project.Project, o Options) (*Report, error) 
 		return nil, fmt.Errorf("build: simulation: %w", err)
 	}
 	s := job.Snapshot()
-	in := export.InputsOf(s)
-	// Geology hook: when sim/geology is on, set in.Rock to its exposed
-	// rock fraction and in.Sediment to its alluvium thickness here; the
-	// masks, splat rules and the report take them from there.
+	in := export.InputsOf(s) // with a geology, its rock and alluvium too
 
 	r := &Report{Project: o.Name, Orogen: version.String(), Grid: [2]int{s.W, s.H}, CellM: s.Cell, Engine: spec.Label(),
 		Steps: rep.Steps, Converged: rep.Converged}

@@ -34,9 +34,8 @@ type Inputs struct {
 	// sediment, or the alluvium of sim/geology when it is on. nil when
 	// neither is.
 	Sediment []float32
-	// Rock is the fraction of exposed bedrock in [0, 1] from sim/geology;
-	// nil while geology is off (the hook the geology branch fills, see
-	// InputsOf).
+	// Rock is the fraction of exposed bedrock in [0, 1] with a geology
+	// (see InputsOf); nil while geology is off.
 	Rock []float32
 	// dx and dy are the unit flow direction (east, south), for FlowMap.
 	dx, dy []float32
@@ -45,11 +44,15 @@ type Inputs struct {
 // InputNames are the inputs rules and masks may name.
 var InputNames = []string{"height", "height_frac", "slope", "curvature", "flow", "water", "sediment", "rock"}
 
+// RockFadeM is the alluvium thickness, m, that hides the bedrock in the
+// rock input: bedrock under alluvium thinner than that shows through,
+// fading linearly, so that splat maps blend at the edges of deposits.
+const RockFadeM = 1.0
+
 // InputsOf computes the inputs of s. Sediment comes from s.Sediment (the
-// hydraulic engine's) when set. Rock stays nil: when sim/geology exposes
-// its rock and alluvium fields, the caller sets in.Rock (and in.Sediment
-// from the alluvium) before exporting; everything downstream takes them
-// as they come.
+// hydraulic engine's) when set, else from the alluvium of a geology
+// (s.Alluvium); Rock, the exposed bedrock, is 1 − alluvium/RockFadeM
+// clamped to [0, 1] with a geology, and nil without one.
 func InputsOf(s *engine.Snapshot) *Inputs {
 	w, h := s.W, s.H
 	n := w * h
@@ -107,6 +110,15 @@ func InputsOf(s *engine.Snapshot) *Inputs {
 		in.Water = make([]float32, n)
 	}
 	in.Sediment = s.Sediment
+	if s.Alluvium != nil {
+		if in.Sediment == nil {
+			in.Sediment = s.Alluvium
+		}
+		in.Rock = make([]float32, n)
+		for i, a := range s.Alluvium {
+			in.Rock[i] = float32(min(max(1-float64(a)/RockFadeM, 0), 1))
+		}
+	}
 	in.dx, in.dy = make([]float32, n), make([]float32, n)
 	for i, r := range s.Receivers {
 		j := int(r)

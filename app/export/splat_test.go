@@ -314,3 +314,31 @@ func TestFlowInput(t *testing.T) {
 		t.Errorf("flow from discharge: %v; want %v", got, want)
 	}
 }
+
+// TestInputsFromGeology: with a geology's alluvium in the snapshot, the
+// rock input is 1 on bare bedrock, 0 under RockFadeM or more of alluvium
+// and linear between, and the sediment input is the alluvium (the
+// hydraulic engine's sediment wins when both exist); without one, both
+// are nil.
+func TestInputsFromGeology(t *testing.T) {
+	s := ramp()
+	if in := InputsOf(s); in.Rock != nil || in.Sediment != nil {
+		t.Fatalf("no geology: rock %v sediment %v; want nil", in.Rock != nil, in.Sediment != nil)
+	}
+	s.Alluvium = make([]float32, s.W*s.H)
+	s.Alluvium[1], s.Alluvium[2], s.Alluvium[3] = 0.25, 1, 3
+	in := InputsOf(s)
+	want := map[int]float32{0: 1, 1: 0.75, 2: 0, 3: 0}
+	for i, w := range want {
+		if in.Rock[i] != w {
+			t.Errorf("cell %d under %g m of alluvium: rock %g; want %g", i, s.Alluvium[i], in.Rock[i], w)
+		}
+	}
+	if &in.Sediment[0] != &s.Alluvium[0] {
+		t.Error("sediment input is not the alluvium")
+	}
+	s.Sediment = make([]float32, s.W*s.H)
+	if in := InputsOf(s); &in.Sediment[0] != &s.Sediment[0] {
+		t.Error("with the hydraulic engine's sediment: the sediment input is not it")
+	}
+}
