@@ -40,9 +40,12 @@
 //     Closed edges route like interior cells.
 //   - Talus (Cordonnier et al. 2016, §5): the engine lowers every cell
 //     steeper than the talus angle along its receiver, whatever the
-//     uplift. Such cells cannot be a steady state; Invert counts them
-//     (Result.Steep) and gives them the uplift of their slope; the run
-//     then cuts them to the angle.
+//     uplift, and lowering a cell steepens its donors, so one such cell
+//     would drag its whole upstream basin down over a run. Invert first
+//     cuts those cells to the angle with the engine's own limiter along
+//     the routing, routes again, and repeats until nothing is cut
+//     (Result.Steep counts the cells of the first cut, Result.Held is the
+//     cut heightmap); the uplift holds the cut heightmap exactly.
 //
 // Smoothing (Options.Smooth = R > 0): a box filter of (2R+1)² cells, edges
 // renormalized, on the uplift. It trades the exact fixed point for an

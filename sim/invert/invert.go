@@ -60,7 +60,10 @@ type Result struct {
 	Uplift *sim.Field // m/yr, the DEM's size and cell
 	Flat   int        // interior cells level with their receiver
 	Uphill int        // cells routed uphill (lake floors, pits' carved paths)
-	Steep  int        // cells steeper than the talus angle: not a steady state
+	Steep  int        // cells steeper than the talus angle, cut to it
+	// Held is the heightmap the uplift holds when cells were cut to the
+	// talus angle (Steep > 0), else nil: the DEM itself.
+	Held  *sim.Field
 	Lakes  int        // basins connected through their passes
 }
 
@@ -78,6 +81,8 @@ type Inverter struct {
 	as    []float64 // drainage area in stack order
 	ds    []float32 // receiver distance in stack order
 	tmp   []float32 // smoothing
+	held  []float32 // the heights the uplift holds (talus-cut)
+	hs    []float32 // heights in stack order
 	sums  []int64   // per-block counts: flat, uphill, steep
 }
 
@@ -126,38 +131,48 @@ func (iv *Inverter) Run(h []float32, o Options) (*Result, error) {
 		iv.edges, iv.nat = p.Edges, p.NaturalDist
 	}
 	g := iv.g
-	// The engine's first phase: hillslope diffusion over dt; routing sees
-	// the diffused heights.
-	routed := h
 	hill := p.Kappa > 0 && p.Dt > 0
-	if hill {
-		if iv.diff == nil {
-			iv.diff = hillslope.NewDiffuser(iv.w, iv.h)
-		}
-		iv.hd = sim.Resize(iv.hd, n)
-		copy(iv.hd, h)
-		iv.diff.Step(iv.hd, iv.cell, p.Kappa, p.Dt, hillslope.Edges{
-			North: p.Edges.North == flow.Outlet, South: p.Edges.South == flow.Outlet,
-			East: p.Edges.East == flow.Outlet, West: p.Edges.West == flow.Outlet,
-		})
-		routed = iv.hd
+	if hill && iv.diff == nil {
+		iv.diff = hillslope.NewDiffuser(iv.w, iv.h)
 	}
-	g.Update(routed)
-	iv.as = g.AccumulateStack(iv.as, iv.cell*iv.cell)
-	iv.ds = sim.Resize(iv.ds, n)
+	lim := p.Talus.Limiter(iv.w, iv.h, iv.cell)
+	talusOn := p.Talus.Mode != "" && p.Talus.Mode != talus.ModeOff
+	iv.held = sim.Resize(iv.held, n)
+	copy(iv.held, h)
+	held := iv.held
+	res := &Result{}
+	// Route as the engine's step does; with the talus limit on, lower the
+	// cells steeper than the angle along that routing (the engine's own
+	// limiter) and route again, until no cell is cut: the uplift then holds
+	// the cut heightmap, which the engine keeps as it is.
+	for pass := 0; ; pass++ {
+		iv.route(held, hill, p)
+		if !talusOn {
+			break
+		}
+		cut := iv.cut(held, lim)
+		if pass == 0 {
+			res.Steep = cut
+		}
+		if cut == 0 {
+			break
+		}
+		if pass == maxTalusPasses {
+			return nil, fmt.Errorf("invert: %d cells still steeper than the talus angle after %d passes", cut, maxTalusPasses)
+		}
+	}
+	h = held
 	chunks := g.Chunks(parallel.Workers())
 	nc := len(chunks) - 1
 	parallel.Do(nc, func(c int) { g.OrderedDist(iv.ds, int(chunks[c]), int(chunks[c+1])) })
 
 	up := sim.NewField(iv.w, iv.h, iv.cell)
 	u := up.Data
-	lim := p.Talus.Limiter(iv.w, iv.h, iv.cell)
-	talusOn := p.Talus.Mode != "" && p.Talus.Mode != talus.ModeOff
-	iv.sums = sim.Resize(iv.sums, 3*nc)
+	iv.sums = sim.Resize(iv.sums, 2*nc)
 	k, m, ne := p.K, p.M, p.N
 	dt := p.Dt
 	parallel.Do(nc, func(c int) {
-		var flat, uphill, steep int64
+		var flat, uphill int64
 		st, rp := g.Stack, g.RecPos
 		for q := int(chunks[c]); q < int(chunks[c+1]); q++ {
 			i := st[q]
@@ -180,26 +195,26 @@ func (iv *Inverter) Run(h []float32, o Options) (*Result, error) {
 			case s < 0:
 				uphill++
 				if o.Lakes == LakesKeep {
-					v = -k * math.Pow(iv.as[q], m) * math.Pow(-s, ne)
+					v = -k * apow(iv.as[q], m) * spow(-s, ne)
 				}
 			default:
-				v = k * math.Pow(iv.as[q], m) * math.Pow(s, ne)
-				if talusOn && r != q && s > float64(lim.Tan(int(i), h[st[r]]))*(1+1e-6) {
-					steep++
-				}
+				v = k * apow(iv.as[q], m) * spow(s, ne)
 			}
 			if hill {
 				v += (float64(h[i]) - float64(iv.hd[i])) / dt
 			}
 			u[i] = float32(v)
 		}
-		iv.sums[3*c], iv.sums[3*c+1], iv.sums[3*c+2] = flat, uphill, steep
+		iv.sums[2*c], iv.sums[2*c+1] = flat, uphill
 	})
-	res := &Result{Uplift: up, Lakes: len(g.Lakes)}
+	res.Uplift, res.Lakes = up, len(g.Lakes)
 	for c := 0; c < nc; c++ {
-		res.Flat += int(iv.sums[3*c])
-		res.Uphill += int(iv.sums[3*c+1])
-		res.Steep += int(iv.sums[3*c+2])
+		res.Flat += int(iv.sums[2*c])
+		res.Uphill += int(iv.sums[2*c+1])
+	}
+	if res.Steep > 0 {
+		res.Held = sim.NewField(iv.w, iv.h, iv.cell)
+		copy(res.Held.Data, held)
 	}
 	iv.fillEdges(u)
 	if o.Smooth > 0 {
@@ -213,6 +228,72 @@ func (iv *Inverter) Run(h []float32, o Options) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// maxTalusPasses bounds the route-and-cut passes. Each pass only lowers
+// cells; on real DEMs one or two passes cut everything.
+const maxTalusPasses = 50
+
+// route builds the routing, areas and receiver distances of heights h as
+// the engine's step would: after the hillslope step when hill is set (into
+// iv.hd).
+func (iv *Inverter) route(h []float32, hill bool, p engine.Params) {
+	routed := h
+	if hill {
+		iv.hd = sim.Resize(iv.hd, len(h))
+		copy(iv.hd, h)
+		iv.diff.Step(iv.hd, iv.cell, p.Kappa, p.Dt, hillslope.Edges{
+			North: p.Edges.North == flow.Outlet, South: p.Edges.South == flow.Outlet,
+			East: p.Edges.East == flow.Outlet, West: p.Edges.West == flow.Outlet,
+		})
+		routed = iv.hd
+	}
+	iv.g.Forget() // route as the engine's first step: no hysteresis
+	iv.g.Update(routed)
+	iv.as = iv.g.AccumulateStack(iv.as, iv.cell*iv.cell)
+	iv.ds = sim.Resize(iv.ds, len(h))
+}
+
+// cut lowers, in h, the cells steeper than the talus angle along the
+// current routing, with the engine's limiter, and returns how many.
+func (iv *Inverter) cut(h []float32, lim *talus.Limiter) int {
+	g := iv.g
+	chunks := g.Chunks(parallel.Workers())
+	nc := len(chunks) - 1
+	iv.hs = sim.Resize(iv.hs, len(h))
+	counts := make([]int, nc)
+	parallel.Do(nc, func(c int) {
+		lo, hi := int(chunks[c]), int(chunks[c+1])
+		g.OrderedDist(iv.ds, lo, hi)
+		for k, i := range g.Stack[lo:hi] {
+			iv.hs[lo+k] = h[i]
+		}
+		counts[c] = lim.ClampOrdered(iv.hs, g.RecPos, iv.ds, g.Stack, lo, hi)
+		for k, i := range g.Stack[lo:hi] {
+			h[i] = iv.hs[lo+k]
+		}
+	})
+	total := 0
+	for _, v := range counts {
+		total += v
+	}
+	return total
+}
+
+// apow is a^m, with the usual m = 0.5 as a square root (as spl.Erode).
+func apow(a, m float64) float64 {
+	if m == 0.5 {
+		return math.Sqrt(a)
+	}
+	return math.Pow(a, m)
+}
+
+// spow is s^n for s > 0, with n = 1 exact and cheap.
+func spow(s, n float64) float64 {
+	if n == 1 {
+		return s
+	}
+	return math.Pow(s, n)
 }
 
 // fillEdges gives every fixed (Outlet edge) cell the uplift of the nearest

@@ -135,6 +135,16 @@ func TestSteep(t *testing.T) {
 	if want := (w - 2) * (h - 2); res.Steep != want {
 		t.Errorf("steep %d cells; want the %d interior ones", res.Steep, want)
 	}
+	if res.Held == nil {
+		t.Fatal("no held heightmap after cutting")
+	}
+	// The cut cone is a fixed point; the cone is not.
+	if d := drift(t, res.Held.Data, res.Uplift.Data, w, h, cell, p, 100); d > 1e-4 {
+		t.Errorf("100 steps moved the cut cone by %.3g of its relief; want <= 1e-4", d)
+	}
+	if d := drift(t, hs, res.Uplift.Data, w, h, cell, p, 1); d < 0.1 {
+		t.Errorf("one step moved the 45° cone by %.3g of its relief; want the talus cut (> 0.1)", d)
+	}
 }
 
 // Pits and lakes: with LakesKeep a terrain full of depressions is still a
@@ -205,6 +215,8 @@ func TestBadInput(t *testing.T) {
 	nan := simtest.Uniform(8, 8, 1)
 	nan[19] = float32(math.NaN())
 	steep := simtest.TiltedPlane(8, 8, 10, 1e5) // absurd slopes: u >> 1 m/yr
+	noTalus := p
+	noTalus.Talus = talus.Model{}
 	for _, c := range []struct {
 		name string
 		f    *sim.Field
@@ -216,7 +228,7 @@ func TestBadInput(t *testing.T) {
 		{"tiny", &sim.Field{W: 2, H: 8, Cell: 1, Data: make([]float32, 16)}, Options{Params: p}, "size 2×8"},
 		{"smooth", &sim.Field{W: 8, H: 8, Cell: 10, Data: simtest.Uniform(8, 8, 0)}, Options{Params: p, Smooth: -1}, "smoothing radius"},
 		{"bad k", &sim.Field{W: 8, H: 8, Cell: 10, Data: simtest.Uniform(8, 8, 0)}, Options{Params: engine.Params{K: -1, M: 0.5, N: 1, Dt: 1}}, "k"},
-		{"too steep", &sim.Field{W: 8, H: 8, Cell: 10, Data: steep}, Options{Params: p}, "lower k"},
+		{"too steep", &sim.Field{W: 8, H: 8, Cell: 10, Data: steep}, Options{Params: noTalus}, "lower k"},
 	} {
 		_, err := Uplift(c.f, c.o)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

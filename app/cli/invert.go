@@ -1,0 +1,146 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"orogen/app/engines"
+	"orogen/app/rasterio"
+	"orogen/app/scene"
+	"orogen/sim"
+	"orogen/sim/invert"
+)
+
+// InvertOptions are `orogen invert`'s inputs.
+type InvertOptions struct {
+	In, Out string
+	Scene   string // scene or preset whose parameters the inversion uses
+	Cell    float64
+	K, M, N *float64
+	Smooth  int
+	Lakes   string
+}
+
+// InvertDEM reads o.In, inverts it with the scene's parameters and the
+// overrides, and returns the result (not yet written).
+func InvertDEM(o InvertOptions) (*invert.Result, error) {
+	if o.In == "" {
+		return nil, errors.New("--in is required")
+	}
+	sc, err := scene.Load(o.Scene)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range []struct {
+		v   *float64
+		dst *float64
+	}{{o.K, &sc.Params.K}, {o.M, &sc.Params.M}, {o.N, &sc.Params.N}} {
+		if f.v != nil {
+			*f.dst = *f.v
+		}
+	}
+	p, err := engines.Params(sc)
+	if err != nil {
+		return nil, err
+	}
+	lakes, err := invert.ParseLakes(o.Lakes)
+	if err != nil {
+		return nil, fmt.Errorf("--lakes: %w", err)
+	}
+	dem, err := rasterio.ReadHeights(o.In)
+	if err != nil {
+		return nil, err
+	}
+	if o.Cell != 0 {
+		dem.Cell = o.Cell
+	}
+	if dem.Cell == 0 {
+		return nil, fmt.Errorf("%s has no sidecar giving its cell size: give --cell METRES", o.In)
+	}
+	return invert.Uplift(dem, invert.Options{Params: p, Smooth: o.Smooth, Lakes: lakes})
+}
+
+func newInvertCmd(stderr io.Writer) *cobra.Command {
+	var o InvertOptions
+	var k, m, n float64
+	var quiet bool
+	cmd := &cobra.Command{
+		Use:   "invert",
+		Short: "Compute the uplift that makes a DEM a steady state (uplift from a DEM)",
+		Long: `Compute the uplift field u = k A^m s^n (minus the hillslope term when the
+scene has one) that makes a heightmap a steady state of Orogen's grid engine,
+routed with Orogen's own routing (lakes through their passes): running the
+engine from the DEM under this uplift leaves it unchanged, and running it
+from a flat start grows a terrain like it (Schott et al. 2022, §1, §4).
+
+Flats get no uplift; lakes and pits get none with --lakes fill (they fill to
+their pass over the run) or the negative uplift that holds them with --lakes
+keep; cells of Outlet edges take their interior neighbour's value (the
+engine holds them at base level anyway); cells steeper than the talus angle
+cannot be held and are counted. --smooth R averages the uplift over a
+(2R+1)² box. Write a float .tif to keep the values in m/yr: it feeds
+orogen run --uplift unscaled.`,
+		Example: `  orogen invert --in dem.tif --cell 90 --out uplift.tif
+  orogen run --init dem.tif --cell 90 --uplift uplift.tif --steps 100 --out same.tif`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.Out == "" {
+				return errors.New("--out is required")
+			}
+			if err := rasterio.CheckPath(o.Out); err != nil {
+				return err
+			}
+			fl := cmd.Flags()
+			for _, f := range []struct {
+				name string
+				v    *float64
+				dst  **float64
+			}{{"k", &k, &o.K}, {"m", &m, &o.M}, {"n", &n, &o.N}} {
+				if fl.Changed(f.name) {
+					*f.dst = f.v
+				}
+			}
+			t0 := time.Now()
+			res, err := InvertDEM(o)
+			if err != nil {
+				return err
+			}
+			took := time.Since(t0)
+			if err := rasterio.Write(o.Out, res.Uplift); err != nil {
+				return err
+			}
+			if !quiet {
+				lo, hi := res.Uplift.MinMax()
+				u := res.Uplift
+				fmt.Fprintf(stderr, "%s: %d×%d cells of %g m, uplift %.4g to %.4g m/yr (mean %.4g); %d lakes, %d flat cells, %d draining uphill, %d steeper than the talus angle; %.0f ms\n",
+					o.Out, u.W, u.H, u.Cell, lo, hi, mean(u), res.Lakes, res.Flat, res.Uphill, res.Steep, took.Seconds()*1e3)
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.In, "in", "", "the DEM: float .tif in metres, or .png / .r16 with its sidecar")
+	f.StringVar(&o.Out, "out", "", "the uplift in m/yr (.tif keeps the values exactly; .png .r16 with a sidecar)")
+	f.StringVar(&o.Scene, "scene", "default", "scene or preset whose parameters (k, m, n, dt, diffusion, talus, edges) the inversion uses")
+	f.Float64Var(&o.Cell, "cell", 0, "cell size in metres (default: from the DEM's sidecar)")
+	f.Float64Var(&k, "k", 0, "erodibility k, yr⁻¹ (the scene's)")
+	f.Float64Var(&m, "m", 0, "drainage area exponent m (the scene's)")
+	f.Float64Var(&n, "n", 0, "slope exponent n (the scene's)")
+	f.IntVar(&o.Smooth, "smooth", 0, "average the uplift over a (2R+1)² box of cells; 0: exact steady state")
+	f.StringVar(&o.Lakes, "lakes", "fill", "lakes and pits: fill (no uplift: they fill to their pass) or keep (negative uplift holds them)")
+	f.BoolVarP(&quiet, "quiet", "q", false, "no summary")
+	return cmd
+}
+
+// mean is the mean value of f.
+func mean(f *sim.Field) float64 {
+	var s float64
+	for _, v := range f.Data {
+		s += float64(v)
+	}
+	return s / float64(len(f.Data))
+}
