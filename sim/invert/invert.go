@@ -64,7 +64,7 @@ type Result struct {
 	// Held is the heightmap the uplift holds when cells were cut to the
 	// talus angle (Steep > 0), else nil: the DEM itself.
 	Held  *sim.Field
-	Lakes  int        // basins connected through their passes
+	Lakes int // basins connected through their passes
 }
 
 // Inverter holds the routing and buffers of one grid size; reuse it to
