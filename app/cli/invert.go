@@ -77,9 +77,10 @@ routed with Orogen's own routing (lakes through their passes): running the
 engine from the DEM under this uplift leaves it unchanged, and running it
 from a flat start grows a terrain like it (Schott et al. 2022, §1, §4).
 
-Flats get no uplift; lakes and pits get none with --lakes fill (they fill to
-their pass over the run) or the negative uplift that holds them with --lakes
-keep; cells of Outlet edges take their interior neighbour's value (the
+Flats get no uplift; lakes and pits get the negative uplift that holds them
+(--lakes keep, the default: the DEM is then exactly a steady state) or none
+(--lakes fill: they fill to their pass over a run, which perturbs the
+network); cells of Outlet edges take their interior neighbour's value (the
 engine holds them at base level anyway); cells steeper than the talus angle
 cannot be held and are counted. --smooth R averages the uplift over a
 (2R+1)² box. Write a float .tif to keep the values in m/yr: it feeds
@@ -131,7 +132,7 @@ orogen run --uplift unscaled.`,
 	f.Float64Var(&m, "m", 0, "drainage area exponent m (the scene's)")
 	f.Float64Var(&n, "n", 0, "slope exponent n (the scene's)")
 	f.IntVar(&o.Smooth, "smooth", 0, "average the uplift over a (2R+1)² box of cells; 0: exact steady state")
-	f.StringVar(&o.Lakes, "lakes", "fill", "lakes and pits: fill (no uplift: they fill to their pass) or keep (negative uplift holds them)")
+	f.StringVar(&o.Lakes, "lakes", "keep", "lakes and pits: keep (negative uplift holds them) or fill (no uplift: they fill to their pass)")
 	f.BoolVarP(&quiet, "quiet", "q", false, "no summary")
 	return cmd
 }

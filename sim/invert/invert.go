@@ -17,11 +17,11 @@ type Lakes uint8
 
 // The lake treatments.
 const (
-	LakesFill Lakes = iota // u = max(0, k A^m s^n): lakes fill to their pass
-	LakesKeep              // signed u: the DEM's lakes are held by negative uplift
+	LakesKeep Lakes = iota // signed u: the DEM's lakes are held by negative uplift
+	LakesFill              // u = max(0, k A^m s^n): lakes fill to their pass
 )
 
-var lakesNames = [...]string{LakesFill: "fill", LakesKeep: "keep"}
+var lakesNames = [...]string{LakesKeep: "keep", LakesFill: "fill"}
 
 func (l Lakes) String() string {
 	if int(l) < len(lakesNames) {
@@ -37,7 +37,7 @@ func ParseLakes(s string) (Lakes, error) {
 			return Lakes(i), nil
 		}
 	}
-	return 0, fmt.Errorf("invert: lakes %q: want %q or %q", s, lakesNames[LakesFill], lakesNames[LakesKeep])
+	return 0, fmt.Errorf("invert: lakes %q: want %q or %q", s, lakesNames[LakesKeep], lakesNames[LakesFill])
 }
 
 // MaxSmooth bounds Options.Smooth, cells.
@@ -122,7 +122,7 @@ func (iv *Inverter) Run(h []float32, o Options) (*Result, error) {
 	if o.Smooth < 0 || o.Smooth > MaxSmooth {
 		return nil, fmt.Errorf("invert: smoothing radius %d cells: must be in [0, %d]", o.Smooth, MaxSmooth)
 	}
-	if o.Lakes > LakesKeep {
+	if o.Lakes > LakesFill {
 		return nil, fmt.Errorf("invert: unknown lake treatment %d", o.Lakes)
 	}
 	n := iv.w * iv.h
