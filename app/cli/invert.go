@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -23,17 +24,21 @@ type InvertOptions struct {
 	K, M, N *float64
 	Smooth  int
 	Lakes   string
+	// Fit > 0 runs invert.Fit with that many corrections of FitSteps
+	// steps each, from the scene's flat start (its noise and seed).
+	Fit, FitSteps int
 }
 
-// InvertDEM reads o.In, inverts it with the scene's parameters and the
-// overrides, and returns the result (not yet written).
-func InvertDEM(o InvertOptions) (*invert.Result, error) {
+// InvertDEM reads o.In, inverts (or fits) it with the scene's parameters
+// and the overrides, and returns the uplift (not yet written), the exact
+// inversion's figures, and with a fit its correlations.
+func InvertDEM(ctx context.Context, o InvertOptions) (*invert.Result, []float64, error) {
 	if o.In == "" {
-		return nil, errors.New("--in is required")
+		return nil, nil, errors.New("--in is required")
 	}
 	sc, err := scene.Load(o.Scene)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for _, f := range []struct {
 		v   *float64
@@ -45,23 +50,40 @@ func InvertDEM(o InvertOptions) (*invert.Result, error) {
 	}
 	p, err := engines.Params(sc)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	lakes, err := invert.ParseLakes(o.Lakes)
 	if err != nil {
-		return nil, fmt.Errorf("--lakes: %w", err)
+		return nil, nil, fmt.Errorf("--lakes: %w", err)
 	}
 	dem, err := rasterio.ReadHeights(o.In)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if o.Cell != 0 {
 		dem.Cell = o.Cell
 	}
 	if dem.Cell == 0 {
-		return nil, fmt.Errorf("%s has no sidecar giving its cell size: give --cell METRES", o.In)
+		return nil, nil, fmt.Errorf("%s has no sidecar giving its cell size: give --cell METRES", o.In)
 	}
-	return invert.Uplift(dem, invert.Options{Params: p, Smooth: o.Smooth, Lakes: lakes})
+	io := invert.Options{Params: p, Smooth: o.Smooth, Lakes: lakes}
+	res, err := invert.Uplift(dem, io)
+	if err != nil || o.Fit == 0 {
+		return res, nil, err
+	}
+	if o.Fit < 0 {
+		return nil, nil, fmt.Errorf("--fit %d: must be >= 0", o.Fit)
+	}
+	if o.FitSteps < 0 {
+		return nil, nil, fmt.Errorf("--fit-steps %d: must be >= 0", o.FitSteps)
+	}
+	fit, err := invert.Fit(ctx, dem, invert.FitOptions{Options: io, Iterations: o.Fit, Steps: o.FitSteps,
+		InitNoise: sc.Params.InitNoiseM, Seed: sc.Seed})
+	if err != nil {
+		return nil, nil, err
+	}
+	res.Uplift = fit.Uplift
+	return res, fit.R, nil
 }
 
 func newInvertCmd(stderr io.Writer) *cobra.Command {
@@ -82,11 +104,18 @@ Flats get no uplift; lakes and pits get the negative uplift that holds them
 (--lakes fill: they fill to their pass over a run, which perturbs the
 network); cells of Outlet edges take their interior neighbour's value (the
 engine holds them at base level anyway); cells steeper than the talus angle
-cannot be held and are counted. --smooth R averages the uplift over a
-(2R+1)² box. Write a float .tif to keep the values in m/yr: it feeds
+are cut to the angle first and counted. --smooth R averages the uplift over
+a (2R+1)² box.
+
+The exact uplift holds the DEM still, but grown from a flat start it lets
+the engine organize its own drainage network. --fit N corrects it N times
+(u ← u · target/grown heights, smoothed, between runs of --fit-steps
+steps) so that the terrain grown from the scene's flat start (its noise and
+seed) looks like the DEM; the DEM is then no longer a fixed point. Write a float .tif to keep the values in m/yr: it feeds
 orogen run --uplift unscaled.`,
 		Example: `  orogen invert --in dem.tif --cell 90 --out uplift.tif
-  orogen run --init dem.tif --cell 90 --uplift uplift.tif --steps 100 --out same.tif`,
+  orogen run --init dem.tif --cell 90 --uplift uplift.tif --steps 100 --out same.tif
+  orogen invert --in dem.tif --cell 90 --fit 12 --out fitted.tif`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.Out == "" {
@@ -106,7 +135,7 @@ orogen run --uplift unscaled.`,
 				}
 			}
 			t0 := time.Now()
-			res, err := InvertDEM(o)
+			res, r, err := InvertDEM(cmd.Context(), o)
 			if err != nil {
 				return err
 			}
@@ -119,6 +148,9 @@ orogen run --uplift unscaled.`,
 				u := res.Uplift
 				fmt.Fprintf(stderr, "%s: %d×%d cells of %g m, uplift %.4g to %.4g m/yr (mean %.4g); %d lakes, %d flat cells, %d draining uphill, %d steeper than the talus angle; %.0f ms\n",
 					o.Out, u.W, u.H, u.Cell, lo, hi, mean(u), res.Lakes, res.Flat, res.Uphill, res.Steep, took.Seconds()*1e3)
+				if r != nil {
+					fmt.Fprintf(stderr, "fit: Pearson r between the DEM and the grown terrain (5×5 box) by iteration %.3f; the last is the final uplift grown from a flat start\n", r)
+				}
 			}
 			return nil
 		},
@@ -133,6 +165,8 @@ orogen run --uplift unscaled.`,
 	f.Float64Var(&n, "n", 0, "slope exponent n (the scene's)")
 	f.IntVar(&o.Smooth, "smooth", 0, "average the uplift over a (2R+1)² box of cells; 0: exact steady state")
 	f.StringVar(&o.Lakes, "lakes", "keep", "lakes and pits: keep (negative uplift holds them) or fill (no uplift: they fill to their pass)")
+	f.IntVar(&o.Fit, "fit", 0, "fit instead of invert: this many corrections so that the terrain grown from a flat start looks like the DEM (12 is a good start); 0: the exact inversion")
+	f.IntVar(&o.FitSteps, "fit-steps", 0, "engine steps between fit corrections (80)")
 	f.BoolVarP(&quiet, "quiet", "q", false, "no summary")
 	return cmd
 }

@@ -165,7 +165,7 @@ func TestLakes(t *testing.T) {
 	if d := drift(t, hs, keep.Uplift.Data, w, h, cell, p, 100); d > 1e-4 {
 		t.Errorf("keep: 100 steps moved the terrain by %.3g of its relief; want <= 1e-4", d)
 	}
-	fill, err := Uplift(&sim.Field{W: w, H: h, Cell: cell, Data: hs}, Options{Params: p})
+	fill, err := Uplift(&sim.Field{W: w, H: h, Cell: cell, Data: hs}, Options{Params: p, Lakes: LakesFill})
 	if err != nil {
 		t.Fatal(err)
 	}
