@@ -71,19 +71,19 @@ type Result struct {
 // invert many heightmaps of that size without allocating. It is not safe
 // for concurrent use.
 type Inverter struct {
-	w, h  int
-	cell  float64
-	edges flow.Edges
-	nat   float64
-	g     *flow.Graph
-	diff  *hillslope.Diffuser
-	hd    []float32 // heights after the hillslope step
-	as    []float64 // drainage area in stack order
-	ds    []float32 // receiver distance in stack order
-	tmp   []float32 // smoothing
-	held  []float32 // the heights the uplift holds (talus-cut)
-	hs    []float32 // heights in stack order
-	sums  []int64   // per-block counts: flat, uphill, steep
+	w, h   int
+	cell   float64
+	edges  flow.Edges
+	nat    float64
+	g      *flow.Graph
+	diff   *hillslope.Diffuser
+	hd     []float32 // heights after the hillslope step
+	as     []float64 // drainage area in stack order
+	ds     []float32 // receiver distance in stack order
+	tmp    []float32 // smoothing
+	held   []float32 // the heights the uplift holds (talus-cut)
+	queued []bool    // envelope's work list marks
+	sums   []int64   // per-block counts: flat, uphill, steep
 }
 
 // New returns an Inverter for w×h grids of cell metres.
@@ -141,26 +141,13 @@ func (iv *Inverter) Run(h []float32, o Options) (*Result, error) {
 	copy(iv.held, h)
 	held := iv.held
 	res := &Result{}
-	// Route as the engine's step does; with the talus limit on, lower the
-	// cells steeper than the angle along that routing (the engine's own
-	// limiter) and route again, until no cell is cut: the uplift then holds
-	// the cut heightmap, which the engine keeps as it is.
-	for pass := 0; ; pass++ {
-		iv.route(held, hill, p)
-		if !talusOn {
-			break
-		}
-		cut := iv.cut(held, lim)
-		if pass == 0 {
-			res.Steep = cut
-		}
-		if cut == 0 {
-			break
-		}
-		if pass == maxTalusPasses {
-			return nil, fmt.Errorf("invert: %d cells still steeper than the talus angle after %d passes", cut, maxTalusPasses)
-		}
+	// With the talus limit on, first lower the cells steeper than the
+	// angle to the talus envelope of the DEM (see envelope), then route as
+	// the engine's step does.
+	if talusOn {
+		res.Steep, iv.queued = envelope(held, iv.w, iv.h, iv.cell, g, lim, iv.queued)
 	}
+	iv.route(held, hill, p)
 	h = held
 	chunks := g.Chunks(parallel.Workers())
 	nc := len(chunks) - 1
@@ -230,10 +217,6 @@ func (iv *Inverter) Run(h []float32, o Options) (*Result, error) {
 	return res, nil
 }
 
-// maxTalusPasses bounds the route-and-cut passes. Each pass only lowers
-// cells; on real DEMs one or two passes cut everything.
-const maxTalusPasses = 50
-
 // route builds the routing, areas and receiver distances of heights h as
 // the engine's step would: after the hillslope step when hill is set (into
 // iv.hd).
@@ -252,32 +235,6 @@ func (iv *Inverter) route(h []float32, hill bool, p engine.Params) {
 	iv.g.Update(routed)
 	iv.as = iv.g.AccumulateStack(iv.as, iv.cell*iv.cell)
 	iv.ds = sim.Resize(iv.ds, len(h))
-}
-
-// cut lowers, in h, the cells steeper than the talus angle along the
-// current routing, with the engine's limiter, and returns how many.
-func (iv *Inverter) cut(h []float32, lim *talus.Limiter) int {
-	g := iv.g
-	chunks := g.Chunks(parallel.Workers())
-	nc := len(chunks) - 1
-	iv.hs = sim.Resize(iv.hs, len(h))
-	counts := make([]int, nc)
-	parallel.Do(nc, func(c int) {
-		lo, hi := int(chunks[c]), int(chunks[c+1])
-		g.OrderedDist(iv.ds, lo, hi)
-		for k, i := range g.Stack[lo:hi] {
-			iv.hs[lo+k] = h[i]
-		}
-		counts[c] = lim.ClampOrdered(iv.hs, g.RecPos, iv.ds, g.Stack, lo, hi)
-		for k, i := range g.Stack[lo:hi] {
-			h[i] = iv.hs[lo+k]
-		}
-	})
-	total := 0
-	for _, v := range counts {
-		total += v
-	}
-	return total
 }
 
 // apow is a^m, with the usual m = 0.5 as a square root (as spl.Erode).
