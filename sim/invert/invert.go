@@ -145,7 +145,7 @@ func (iv *Inverter) Run(h []float32, o Options) (*Result, error) {
 	// angle to the talus envelope of the DEM (see envelope), then route as
 	// the engine's step does.
 	if talusOn {
-		res.Steep, iv.queued = envelope(held, iv.w, iv.h, iv.cell, g, lim, iv.queued)
+		res.Steep, iv.queued = envelope(held, h, iv.w, iv.h, iv.cell, g, p.Talus, lim, iv.queued)
 	}
 	iv.route(held, hill, p)
 	h = held

@@ -19,13 +19,14 @@ var dys = [8]int{0, 1, 1, 1, 0, -1, -1, -1}
 // cell, whatever the routing, since it only compares a cell with its
 // receiver. Cells g holds fixed (Outlet edges) never move. Heights are
 // lowered as the engine's limiter lowers them: to the float32 at or below
-// h_j + tanθ·d computed in float64. It returns the number of cells lowered.
+// h_j + tanθ·d computed in float64. orig is h as given (for the count).
+// It returns the number of cells lowered.
 //
 // A parallel scan finds the cells above their limit; a work list then
 // lowers them and revisits the neighbours of every lowered cell, so the
 // work follows the cells that move. Heights only go down and the result is
 // the greatest fixed point below h, whatever the order.
-func envelope(h []float32, w, ht int, cell float64, g *flow.Graph, lim *talus.Limiter, queued []bool) (lowered int, _ []bool) {
+func envelope(h, orig []float32, w, ht int, cell float64, g *flow.Graph, m talus.Model, lim *talus.Limiter, queued []bool) (lowered int, _ []bool) {
 	n := w * ht
 	var dl [8]float64
 	for k := range dl {
@@ -35,8 +36,17 @@ func envelope(h []float32, w, ht int, cell float64, g *flow.Graph, lim *talus.Li
 			dl[k] = float64(float32(cell))
 		}
 	}
+	// Constant angle (the usual mode): one tangent, no call per neighbour.
+	constant := m.Mode == talus.ModeConstant
+	t0 := float64(lim.Tan(0, 0))
 	limit := func(i, x, y int) float64 {
 		lo := math.Inf(1)
+		if x > 0 && y > 0 && x < w-1 && y < ht-1 && constant {
+			for k := 0; k < 8; k++ {
+				lo = min(lo, float64(h[i+dxs[k]+dys[k]*w])+t0*dl[k])
+			}
+			return lo
+		}
 		for k := 0; k < 8; k++ {
 			xx, yy := x+dxs[k], y+dys[k]
 			if xx < 0 || yy < 0 || xx >= w || yy >= ht {
@@ -72,7 +82,7 @@ func envelope(h []float32, w, ht int, cell float64, g *flow.Graph, lim *talus.Li
 	for _, i := range work {
 		queued[i] = true
 	}
-	moved := make(map[int32]struct{})
+	lowered = 0
 	for len(work) > 0 {
 		i := work[0]
 		work = work[1:]
@@ -86,8 +96,10 @@ func envelope(h []float32, w, ht int, cell float64, g *flow.Graph, lim *talus.Li
 		if float64(v) > l {
 			v = math.Nextafter32(v, float32(math.Inf(-1)))
 		}
+		if h[i] == orig[i] {
+			lowered++ // first time this cell moves
+		}
 		h[i] = v
-		moved[i] = struct{}{}
 		for k := 0; k < 8; k++ {
 			xx, yy := x+dxs[k], y+dys[k]
 			if xx < 0 || yy < 0 || xx >= w || yy >= ht {
@@ -100,5 +112,5 @@ func envelope(h []float32, w, ht int, cell float64, g *flow.Graph, lim *talus.Li
 			}
 		}
 	}
-	return len(moved), queued
+	return lowered, queued
 }
