@@ -111,10 +111,11 @@ func init() {
 			items: []item{{menu: "File", label: "Save", key: ctrl(imgui.KeyS), sep: true}}},
 		{name: "save-as", label: "Save the project as", spec: onePath, run: (*App).saveAs,
 			items: []item{{menu: "File", label: "Save As...", key: ctrlShift(imgui.KeyS)}}},
-		{name: "import", label: "Import an uplift image or a heightmap", spec: kindPath("import", "uplift", "heightmap"), run: (*App).importFile,
+		{name: "import", label: "Import an uplift image, a heightmap, or a DEM as uplift", spec: kindPath("import", "uplift", "heightmap", "dem"), run: (*App).importFile,
 			items: []item{
 				{menu: "File", label: "Import uplift image...", args: []string{"uplift"}, sep: true},
-				{menu: "File", label: "Import heightmap...", args: []string{"heightmap"}}}},
+				{menu: "File", label: "Import heightmap...", args: []string{"heightmap"}},
+				{menu: "File", label: "Import DEM as uplift...", args: []string{"dem"}}}},
 		{name: "export", label: "Export the heightmap or the masks", spec: kindPath("export", "heightmap", "masks"), run: (*App).exportFile,
 			items: []item{
 				{menu: "File", label: "Export heightmap...", args: []string{"heightmap"}},
@@ -369,14 +370,20 @@ func (a *App) importFile(args []string) error {
 	kind := args[0]
 	if len(args) == 1 {
 		title := "Import uplift image (normalized: white = uplift scale)"
-		if kind == "heightmap" {
+		switch kind {
+		case "heightmap":
 			title = "Import heightmap (metres: .png/.r16 with sidecar, .tif)"
+		case "dem":
+			title = "Import DEM as uplift (metres: .tif, .png/.r16 with sidecar)"
 		}
 		a.browser.show(title, false, a.s.Dir(), "", session.ImageExts, func(p string) { a.do("import", kind, p) })
 		return nil
 	}
-	if kind == "uplift" {
+	switch kind {
+	case "uplift":
 		return a.s.ImportUplift(args[1])
+	case "dem":
+		return a.s.ImportDEM(args[1])
 	}
 	return a.s.ImportHeightmap(args[1])
 }
@@ -614,7 +621,7 @@ func (a *App) brushSize(args []string) error {
 
 // dialogs are the names `dialog` accepts.
 var dialogs = []string{"open", "save-as", "export-heightmap", "export-masks", "import-uplift",
-	"import-heightmap", "unsaved", "shortcuts", "about", "close"}
+	"import-heightmap", "import-dem", "unsaved", "shortcuts", "about", "close"}
 
 // dialog opens a dialog as its menu item would (the unsaved-changes prompt
 // as New would show it), or closes whatever is open.
@@ -632,6 +639,8 @@ func (a *App) dialog(args []string) error {
 		return a.importFile([]string{"uplift"})
 	case "import-heightmap":
 		return a.importFile([]string{"heightmap"})
+	case "import-dem":
+		return a.importFile([]string{"dem"})
 	case "unsaved":
 		a.ask("Unsaved changes", a.title()+" has unsaved changes. Save them before you start a new project?",
 			modalButton{"Save", nil}, modalButton{"Discard", nil}, modalButton{"Cancel", nil})

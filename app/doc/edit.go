@@ -12,6 +12,7 @@ import (
 	"orogen/app/project"
 	"orogen/app/scene"
 	"orogen/brushes"
+	"orogen/sim"
 	"orogen/sim/engine"
 	"orogen/uplifttree"
 )
@@ -347,6 +348,22 @@ func (d *Doc) ImportUpliftImage(path string) error {
 	if err != nil {
 		return err
 	}
+	return d.ImportUpliftField(f, "Import uplift image")
+}
+
+// ImportUpliftField makes f (normalized: the uplift over umax, on the
+// document's grid) the base layer, as ImportUpliftImage does with an
+// image, in one undoable edit named label.
+func (d *Doc) ImportUpliftField(f *sim.Field, label string) error {
+	d.endStroke()
+	if f.W != d.w || f.H != d.h {
+		return fmt.Errorf("doc: uplift of %d×%d cells for a %d×%d grid", f.W, f.H, d.w, d.h)
+	}
+	if err := sim.CheckFinite("doc: uplift", "cell", f.Data); err != nil {
+		return err
+	}
+	f = f.Clone()
+	f.Cell = d.cell
 	name := project.BaseLayer
 	var ops []op
 	var cells image.Rectangle
@@ -376,6 +393,6 @@ func (d *Doc) ImportUpliftImage(path string) error {
 		}
 	}
 	d.refresh(cells, false)
-	d.push("Import uplift image", "", ops...)
+	d.push(label, "", ops...)
 	return nil
 }

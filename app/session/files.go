@@ -3,6 +3,7 @@ package session
 import (
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"orogen/app/doc"
+	"orogen/app/engines"
 	"orogen/app/export"
 	"orogen/app/prefs"
 	"orogen/app/project"
@@ -17,6 +19,7 @@ import (
 	"orogen/app/run"
 	"orogen/app/scene"
 	"orogen/app/worker"
+	"orogen/sim/invert"
 )
 
 // ProjectExt is the extension of project files.
@@ -328,4 +331,51 @@ func (s *Session) Shutdown() {
 		}
 	}
 	s.Close()
+}
+
+// ImportDEM inverts a DEM (heights in metres: .tif, or .png/.r16 with
+// their sidecar) into the uplift that makes it a steady state of the
+// document's parameters (package invert: Orogen's routing, lakes through
+// their passes, kept by negative uplift), and makes that uplift the base
+// layer of the Uplift Tree, normalized by umax, in one undoable edit. A DEM
+// without a sidecar spans the project's domain. The uplift is resampled to
+// the grid; it reproduces the DEM only where the project's extent is the
+// DEM's, which the log says when it is not.
+func (s *Session) ImportDEM(path string) error {
+	dem, err := rasterio.ReadHeights(path)
+	if err != nil {
+		return err
+	}
+	sc := s.doc.Scene()
+	span := sc.DomainM
+	if dem.Cell == 0 {
+		dem.Cell = span / float64(max(dem.W, dem.H))
+	}
+	umax := sc.Uplift.UmaxMPerYr
+	if !(umax > 0) {
+		return fmt.Errorf("import DEM %s: the uplift scale (umax) is 0: set it above 0 first; the layer holds uplift over umax", filepath.Base(path))
+	}
+	p, err := engines.Params(sc)
+	if err != nil {
+		return err
+	}
+	res, err := invert.Uplift(dem, invert.Options{Params: p})
+	if err != nil {
+		return fmt.Errorf("import DEM %s: %w", filepath.Base(path), err)
+	}
+	f := res.Uplift.Resample(sc.Width, sc.Height)
+	for i, v := range f.Data {
+		f.Data[i] = float32(float64(v) / umax)
+	}
+	if err := s.doc.ImportUpliftField(f, "Import DEM as uplift"); err != nil {
+		return err
+	}
+	lo, hi := res.Uplift.MinMax()
+	s.logf(Info, "imported %s as uplift: %d×%d cells of %g m, %.3g to %.3g m/yr; %d lakes held, %d cells cut to the talus angle (undo restores the old uplift)",
+		path, dem.W, dem.H, dem.Cell, lo, hi, res.Lakes, res.Steep)
+	if ext := dem.Cell * float64(max(dem.W, dem.H)); math.Abs(ext-span) > 0.01*span {
+		s.logf(Warn, "the DEM spans %.4g km, the project %.4g km: drainage areas differ, so the uplift will not grow the DEM back; set the domain to %.4g km for that",
+			ext/1e3, span/1e3, ext/1e3)
+	}
+	return nil
 }

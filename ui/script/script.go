@@ -35,6 +35,8 @@
 //	export masks DIR               drainage, rivers, water, slope, uplift
 //	import uplift PATH             a normalized uplift image
 //	import heightmap PATH          heights in metres into the simulation
+//	import dem PATH                a DEM in metres, inverted into the uplift
+//	                               that holds it (the tree's base layer)
 //	view 2d|3d|split               what the Viewport shows
 //	show rivers|lakes|arrows|plot|analysis|basins [on|off]
 //	                               a layer of the view or the Analysis
@@ -51,7 +53,8 @@
 //	screenshot PATH                the whole window, as PNG
 //	dialog NAME                    open a dialog as its menu item does: open,
 //	                               save-as, export-heightmap, export-masks,
-//	                               import-uplift, import-heightmap, unsaved,
+//	                               import-uplift, import-heightmap,
+//	                               import-dem, unsaved,
 //	                               shortcuts, about; `dialog close` closes it
 //	report PATH                    JSON: frames/s, engine steps/s, sizes
 //	expect-log TEXT                fail unless the log holds TEXT
