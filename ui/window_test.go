@@ -138,6 +138,10 @@ screenshot $OUT/detail.png
 view 2d
 detail keep
 expect-log kept the hydraulic pass
+import dem $OUT/height.png
+expect-log as uplift
+undo
+expect-log undid Import DEM as uplift
 dialog open
 wait 3
 screenshot $OUT/dialog.png
@@ -155,6 +159,9 @@ dialog import-uplift
 wait 2
 dialog close
 dialog import-heightmap
+wait 2
+dialog close
+dialog import-dem
 wait 2
 dialog close
 dialog unsaved
