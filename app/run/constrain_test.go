@@ -3,9 +3,13 @@ package run
 import (
 	"context"
 	"math"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"orogen/app/engines"
+	"orogen/app/rasterio"
 	"orogen/app/scene"
 	"orogen/sim"
 	"orogen/sim/analysis"
@@ -115,8 +119,8 @@ func TestConstraintsDefaultPreset(t *testing.T) {
 	}
 	// The curve: the issue asks 2 % at every cell, which the scheme does
 	// not reach (package doc: cells beside the crest stand a talus step
-	// below it; measured 209 m at most, 3.3 %% of the relief on average).
-	// What it does: bring the curve from 359 m off on average to within
+	// below it; measured ~210 m at most, 3.3 % of the relief on average).
+	// What it does: bring the curve from ~370 m off on average to within
 	// 5 % of the relief on average.
 	if after[1] > 0.05*rel1 || after[1] > before[1]/3 {
 		t.Errorf("curve constraint off by %.0f m on average (%.0f m before); want <= 5 %% of the %.0f m relief and a third of before", after[1], before[1], rel1)
@@ -149,4 +153,56 @@ func TestConstraintsDefaultPreset(t *testing.T) {
 	// up to ~590 m where divides moved; see the package doc). Logged so
 	// the figure stays visible.
 	t.Logf("%d of %d cells outside the constraints' basins moved by at most %.0f m (%.1f %% of the relief; the issue asks 1 %%)", away, n*n, moved, 100*moved/rel0)
+}
+
+// orogen run with a scene's constraints, end to end: the report gives
+// each constraint's error and the adjustments made; a point constraint of
+// 1 500 m on the summit of a cone of uplift (about 2 000 m unconstrained)
+// ends within 2 % of the relief once converged. A constraint outside the
+// map is refused, naming it.
+func TestRunWithConstraints(t *testing.T) {
+	dir := t.TempDir()
+	const n = 64
+	up := sim.NewField(n, n, 1)
+	for y := 0; y < n; y++ {
+		for x := 0; x < n; x++ {
+			d := math.Hypot(float64(x)-31.5, float64(y)-31.5) / 32
+			up.Data[y*n+x] = float32(max(0, 1-d*d))
+		}
+	}
+	if err := rasterio.Write(filepath.Join(dir, "up.png"), up); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, constraints string) string {
+		p := filepath.Join(dir, name)
+		sc := `{"version": 1, "name": "cone", "width": 64, "height": 64, "domain_m": 64000, "until_converged": true,
+  "uplift": {"image": "up.png", "umax_m_per_yr": 5e-4}, "constraints": ` + constraints + `}`
+		if err := os.WriteFile(p, []byte(sc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := write("c.json", `[{"point": [32000, 32000], "height_m": 1500}]`)
+	j, err := Prepare(Options{Scene: good, Report: filepath.Join(dir, "r.json")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := j.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	relief := rep.MaxHeight - rep.Final.MinHeight
+	if len(rep.Constraints) != 1 || rep.Constraints[0].Kind != "point" || rep.Constraints[0].Cells != 1 {
+		t.Fatalf("report constraints %+v; want one point of one cell", rep.Constraints)
+	}
+	t.Logf("%d steps, %d adjustments, converged %v: point off by %.1f m of a %.0f m relief",
+		rep.Steps, rep.ConstraintAdjustments, rep.Converged, rep.Constraints[0].MaxErrorM, relief)
+	if !rep.Converged || rep.ConstraintAdjustments == 0 || rep.Constraints[0].MaxErrorM > 0.02*relief {
+		t.Errorf("converged %v after %d adjustments, off by %.1f m; want converged within 2 %% of %.0f m",
+			rep.Converged, rep.ConstraintAdjustments, rep.Constraints[0].MaxErrorM, relief)
+	}
+	bad := write("bad.json", `[{"point": [32000, 32000], "height_m": 1500}, {"curve": [[0, 0, 10], [70000, 5, 10]]}]`)
+	if _, err := Prepare(Options{Scene: bad}); err == nil || !strings.Contains(err.Error(), "constraints[1], vertex 1") {
+		t.Errorf("a curve leaving the map: %v; want an error naming constraints[1], vertex 1", err)
+	}
 }

@@ -46,6 +46,9 @@ type Scene struct {
 	Uplift          Uplift  `json:"uplift"`
 	Init            *Init   `json:"init,omitempty"`
 	Params          Params  `json:"params"`
+	// Constraints are elevation constraints the run meets by adjusting
+	// the uplift (package constrain); grid engine only.
+	Constraints []Constraint `json:"constraints,omitempty"`
 
 	dir      string // directory of the scene file; "" when embedded
 	embedded bool
@@ -289,7 +292,7 @@ func (s *Scene) Validate() error {
 	if s.Init != nil && s.Init.Image == "" {
 		return errors.New("scene: init has no image: name a heightmap or remove init")
 	}
-	return nil
+	return s.validateConstraints()
 }
 
 func validTalus(t Talus) error {
