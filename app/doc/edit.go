@@ -335,6 +335,30 @@ func (d *Doc) SetSettings(s Settings, merge string) error {
 	return nil
 }
 
+// SetConstraints replaces the scene's elevation constraints (package
+// constrain) by a copy of cs, in one undo entry named label; merge is as
+// for SetParams. Invalid ones (outside the map, not finite, with the graph
+// engine) return the scene's error naming the first and change nothing.
+func (d *Doc) SetConstraints(cs []scene.Constraint, label, merge string) error {
+	d.endStroke()
+	c := *d.sc
+	c.Constraints = make([]scene.Constraint, len(cs))
+	for i, k := range cs {
+		c.Constraints[i] = k.Clone()
+	}
+	if len(cs) == 0 {
+		c.Constraints = nil
+	}
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	if reflect.DeepEqual(c.Constraints, d.sc.Constraints) {
+		return nil
+	}
+	d.setScene(&c, label, merge)
+	return nil
+}
+
 // ---- imports ----
 
 // ImportUpliftImage replaces layer "base" by the uplift map at path (PNG,

@@ -75,7 +75,7 @@ func (j *Job) constrainStep(step int, settled bool) (converged bool, err error) 
 	} else if step-c.last < ConstraintEvery {
 		return false, nil
 	}
-	c.s.Adjust(hs, e.Graph(), e.Params().N)
+	c.s.Adjust(hs, e.Params().N)
 	c.u = c.s.Uplift(c.u, c.base, 1)
 	c.last = step
 	c.Adjustment++

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 
 	"orogen/sim/constrain"
 	"orogen/sim/engine"
@@ -58,6 +59,27 @@ func (c *Constraint) UnmarshalJSON(b []byte) error {
 	}
 	*c = Constraint(v)
 	return nil
+}
+
+// Clone returns a deep copy of c.
+func (c Constraint) Clone() Constraint {
+	out := Constraint{Point: slices.Clone(c.Point)}
+	if c.HeightM != nil {
+		h := *c.HeightM
+		out.HeightM = &h
+	}
+	if c.Curve != nil {
+		out.Curve = make([][]float64, len(c.Curve))
+		for i, v := range c.Curve {
+			out.Curve[i] = slices.Clone(v)
+		}
+	}
+	return out
+}
+
+// NewPoint is a point constraint at (x, y) m of height h m.
+func NewPoint(x, y, h float64) Constraint {
+	return Constraint{Point: []float64{x, y}, HeightM: &h}
 }
 
 // Points returns c as package constrain's points.

@@ -10,6 +10,7 @@ import (
 
 	"orogen/app/engines"
 	"orogen/app/rasterio"
+	"orogen/app/scene"
 	"orogen/sim"
 	"orogen/sim/invert"
 	"orogen/sim/simtest"
@@ -94,5 +95,64 @@ func TestImportDEM(t *testing.T) {
 	}
 	if s.Doc().Changed() != changed {
 		t.Fatal("a refused import changed the document")
+	}
+}
+
+// TestConstraints: a point constraint added to a running document is an
+// undoable edit the engine follows: the summit comes to the target as the
+// session adjusts the uplift; the constraint is saved with the project
+// and opened again; a point outside the map is refused.
+func TestConstraints(t *testing.T) {
+	s, _, _ := open(t, 48)
+	sc := s.Doc().Scene()
+	W := sc.DomainM
+	f := steps(t, s, 300)
+	// The highest cell, and a target 20 % below it.
+	top := 0
+	for i, h := range f.Snap.Height {
+		if h > f.Snap.Height[top] {
+			top = i
+		}
+	}
+	cell := W / 48
+	x, y := (float64(top%48)+0.5)*cell, (float64(top/48)+0.5)*cell
+	h0 := float64(f.Snap.Height[top])
+	want := 0.8 * h0
+	if err := s.AddConstraint(scene.NewPoint(x, y, want)); err != nil {
+		t.Fatal(err)
+	}
+	for range 30 {
+		steps(t, s, 50)
+	}
+	st := s.Constraints()
+	if len(st) != 1 || st[0].Kind != "point" || st[0].Target != want {
+		t.Fatalf("constraints %+v; want the point at %g m", st, want)
+	}
+	t.Logf("summit %.0f m, target %.0f m: now %.0f m, off by %.1f m", h0, want, st[0].Current, st[0].Error)
+	if st[0].Error > 0.02*h0 {
+		t.Errorf("the summit is off its target by %.1f m after 1500 steps; want <= 2 %% of %.0f m", st[0].Error, h0)
+	}
+	// Saved with the project, opened again.
+	p := filepath.Join(t.TempDir(), "c"+ProjectExt)
+	if err := s.SaveAs(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Open(p); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Doc().Scene().Constraints; len(got) != 1 || *got[0].HeightM != want {
+		t.Fatalf("after open: constraints %+v; want the point", got)
+	}
+	if err := s.AddConstraint(scene.NewPoint(-5, y, 100)); err == nil || !strings.Contains(err.Error(), "outside the map") {
+		t.Errorf("a point outside the map: %v; want an error", err)
+	}
+	if err := s.DeleteConstraint(0); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Doc().Scene().Constraints) != 0 {
+		t.Fatal("delete left the constraint")
+	}
+	if _, _, err := s.Undo(); err != nil || len(s.Doc().Scene().Constraints) != 1 {
+		t.Fatalf("undo of the delete: %v, %d constraints; want the point back", err, len(s.Doc().Scene().Constraints))
 	}
 }

@@ -48,8 +48,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-
-	"orogen/sim/flow"
 )
 
 // Point is a position in map coordinates and a height, metres.
@@ -194,12 +192,11 @@ func (s *Solver) Uplift(dst, base []float32, umax float32) []float32 {
 	return dst
 }
 
-// Adjust updates the factors from heights hs (g, the engine's last
-// routing, and the slope exponent n are not needed by this scheme; see the
-// package doc).
-func (s *Solver) Adjust(hs []float32, g *flow.Graph, n float64) {
-	if len(hs) != len(s.scale) || g.W != s.w || g.H != s.h {
-		panic("constrain: heights or graph do not match the grid")
+// Adjust updates the factors from the steady heights hs and the slope
+// exponent n; see the package doc.
+func (s *Solver) Adjust(hs []float32, n float64) {
+	if len(hs) != len(s.scale) {
+		panic(fmt.Sprintf("constrain: %d heights for a %d×%d grid", len(hs), s.w, s.h))
 	}
 	r := s.Radius
 	if r <= 0 {

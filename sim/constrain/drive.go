@@ -4,14 +4,12 @@ import (
 	"context"
 
 	"orogen/sim/engine"
-	"orogen/sim/flow"
 )
 
 // Engine is what Drive needs of an engine; *grid.Engine has it.
 type Engine interface {
 	Step() engine.StepStats
 	Heights() []float32
-	Graph() *flow.Graph
 	SetUplift([]float32) error
 	Err() error
 }
@@ -62,7 +60,7 @@ func Drive(ctx context.Context, e Engine, s *Solver, base []float32, constraints
 		if worst <= o.Tol || it == o.Iterations {
 			return errs, nil
 		}
-		s.Adjust(e.Heights(), e.Graph(), o.N)
+		s.Adjust(e.Heights(), o.N)
 		u = s.Uplift(u, base, o.Umax)
 		if err := e.SetUplift(u); err != nil {
 			return errs, err
