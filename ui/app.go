@@ -83,9 +83,12 @@ const (
 	toolSegment
 	toolValley
 	toolSelect
+	toolPin   // point elevation constraints (ui/constraints.go)
+	toolCurve // curve elevation constraints
+	numTools
 )
 
-var toolNames = [...]string{"Paint", "Range segment", "Valley", "Select / edit"}
+var toolNames = [...]string{"Paint", "Range segment", "Valley", "Select / edit", "Pin a height", "Curve of heights"}
 
 // App is the desktop application: an ebiten.Game whose Update builds the
 // ImGui frame and applies the user's edits to the document, and whose Draw
@@ -130,6 +133,7 @@ type App struct {
 	placing placement
 	sel     uplifttree.ID
 	drag    handleDrag
+	vdrag   vertexDrag // a constraint vertex being dragged
 
 	treeUI  treeEdit
 	target  float64 // the target height helper's input, metres

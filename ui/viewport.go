@@ -134,6 +134,8 @@ func (a *App) viewportWindow() {
 			a.placing.active = false
 			a.place(a.tool, a.placing.x0, a.placing.y0, mx, my)
 		}
+	case toolPin, toolCurve:
+		a.constraintMouse(pressed, leftDown, float64(mp.X), float64(mp.Y), mx, my)
 	case toolSelect:
 		switch {
 		case pressed:
@@ -155,6 +157,7 @@ func (a *App) viewportWindow() {
 	a.drawArrows(dl)
 	a.drawProfilePath(dl)
 	a.drawTreeOverlay(dl, mx, my)
+	a.drawConstraints(dl, mx, my)
 	if a.tool == toolPaint && a.vp.hovered {
 		r := float32(a.brush.Radius * a.view.Zoom)
 		dl.AddCircleV(mp, r, rgba(255, 255, 255, 200), 0, 1.5)

@@ -37,6 +37,12 @@
 //	import heightmap PATH          heights in metres into the simulation
 //	import dem PATH                a DEM in metres, inverted into the uplift
 //	                               that holds it (the tree's base layer)
+//	pin X Y H                      a point elevation constraint: cell X Y
+//	                               held at H metres
+//	curve X0 Y0 H0 X1 Y1 H1        a curve elevation constraint (cells,
+//	                               metres)
+//	move-pin N V X Y               move vertex V of constraint N to cell X Y
+//	unpin N                        delete constraint N (1 is the first)
 //	view 2d|3d|split               what the Viewport shows
 //	show rivers|lakes|arrows|plot|analysis|basins [on|off]
 //	                               a layer of the view or the Analysis
