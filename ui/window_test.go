@@ -115,6 +115,19 @@ draw3d fill
 view 2d
 export heightmap $OUT/height.png
 export masks $OUT/masks
+pin 200 200 900
+expect-log pinned 900 m
+curve 100 300 700 300 300 800
+expect-log drew a curve constraint from 700 m to 800 m
+move-pin 1 1 210 190
+steps 20
+wait 10
+screenshot $OUT/constraints.png
+unpin 2
+undo
+expect-log undid Delete constraint
+unpin 2
+unpin 1
 save $OUT/p.orogen.json
 open $OUT/p.orogen.json
 expect-log opened p.orogen.json
@@ -142,19 +155,6 @@ import dem $OUT/height.png
 expect-log as uplift
 undo
 expect-log undid Import DEM as uplift
-pin 200 200 900
-expect-log pinned 900 m
-curve 100 300 700 300 300 800
-expect-log drew a curve constraint from 700 m to 800 m
-move-pin 1 1 210 190
-steps 20
-wait 10
-screenshot $OUT/constraints.png
-unpin 2
-undo
-expect-log undid Delete constraint
-unpin 2
-unpin 1
 dialog open
 wait 3
 screenshot $OUT/dialog.png
