@@ -2,6 +2,7 @@ package ui
 
 import (
 	"errors"
+	"slices"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -116,6 +117,8 @@ func init() {
 				{menu: "File", label: "Import uplift image...", args: []string{"uplift"}, sep: true},
 				{menu: "File", label: "Import heightmap...", args: []string{"heightmap"}},
 				{menu: "File", label: "Import DEM as uplift...", args: []string{"dem"}}}},
+		{name: "blend-with", label: "Blend with a heightmap, scene or preset in the uplift domain, west to east from X0 to X1 (fractions of the width; 0.4 0.6)", spec: script.Spec{Min: 1, Max: 3, Check: checkBlendWith}, run: (*App).blendWith,
+			items: []item{{menu: "File", label: "Blend with..."}}},
 		{name: "export", label: "Export the heightmap or the masks", spec: kindPath("export", "heightmap", "masks"), run: (*App).exportFile,
 			items: []item{
 				{menu: "File", label: "Export heightmap...", args: []string{"heightmap"}},
@@ -621,6 +624,30 @@ func (a *App) brushSize(args []string) error {
 		a.brush.Radius = min(512, a.brush.Radius*1.2)
 	}
 	return nil
+}
+
+// checkBlendWith checks blend-with PATH [X0 X1].
+func checkBlendWith(c script.Command) error {
+	if len(c.Args) == 2 {
+		return errors.New("give both X0 and X1, or neither")
+	}
+	return c.Nums(1)
+}
+
+// blendWith blends the document with another terrain (session.BlendWith);
+// without a path it asks for one.
+func (a *App) blendWith(args []string) error {
+	if len(args) == 0 {
+		exts := append(slices.Clone(session.ImageExts), ".json")
+		a.browser.show("Blend with a heightmap (.tif, .png/.r16 with sidecar) or a scene (.json), in the uplift domain", false, a.s.Dir(), "", exts,
+			func(p string) { a.do("blend-with", p) })
+		return nil
+	}
+	x0, x1 := 0.4, 0.6
+	if len(args) == 3 {
+		x0, x1 = num(args, 1), num(args, 2)
+	}
+	return a.s.BlendWith(args[0], x0, x1)
 }
 
 // dialogs are the names `dialog` accepts.

@@ -128,6 +128,9 @@ undo
 expect-log undid Delete constraint
 unpin 2
 unpin 1
+blend-with cone 0.3 0.7
+expect-log blended with cone in the uplift domain
+undo
 save $OUT/p.orogen.json
 open $OUT/p.orogen.json
 expect-log opened p.orogen.json

@@ -420,3 +420,48 @@ func (d *Doc) ImportUpliftField(f *sim.Field, label string) error {
 	d.push(label, "", ops...)
 	return nil
 }
+
+// BlendWith blends the whole tree with an uplift in the uplift domain
+// (Schott et al. 2022, §4, Fig. 7): f (normalized like a layer, on the
+// grid) becomes a new layer, and the root is wrapped in a Mix from a (all
+// the current tree) to b (all the new layer), whose second child is a
+// Raster of that layer over the grid. One undo entry named label; it
+// returns the Mix's ID and the layer's name.
+func (d *Doc) BlendWith(f *sim.Field, a, b uplifttree.Point, label string) (uplifttree.ID, string, error) {
+	d.endStroke()
+	if f.W != d.w || f.H != d.h {
+		return 0, "", fmt.Errorf("doc: uplift of %d×%d cells for a %d×%d grid", f.W, f.H, d.w, d.h)
+	}
+	if err := sim.CheckFinite("doc: uplift", "cell", f.Data); err != nil {
+		return 0, "", err
+	}
+	name := "blend"
+	for k := 2; d.layers[name] != nil || slices.Contains(d.tree.LayerNames(), name); k++ {
+		name = fmt.Sprintf("blend-%d", k)
+	}
+	g := f.Clone()
+	g.Cell = d.cell
+	l := &brushes.Layer{Field: g, Base: g.Clone()}
+	d.layers[name], d.lmap[name] = l, g
+	ops := []op{&layerOp{name: name, l: l, added: true}}
+	undo := func() {
+		for _, o := range slices.Backward(ops) {
+			o.apply(d, false)
+		}
+	}
+	e1, err := d.tree.Wrap(d.tree.Root(), &uplifttree.Mix{A: a, B: b})
+	if err != nil {
+		undo()
+		return 0, "", err
+	}
+	ops = append(ops, &treeOp{e1})
+	e2, err := d.tree.Add(e1.Node(), -1, &uplifttree.Raster{Layer: name, Rect: d.world, Value: 1})
+	if err != nil {
+		undo()
+		return 0, "", err
+	}
+	ops = append(ops, &treeOp{e2})
+	d.refresh(image.Rect(0, 0, d.w, d.h), false)
+	d.push(label, "", ops...)
+	return e1.Node(), name, nil
+}

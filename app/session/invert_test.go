@@ -10,6 +10,7 @@ import (
 
 	"orogen/app/engines"
 	"orogen/app/rasterio"
+	"orogen/app/run"
 	"orogen/app/scene"
 	"orogen/sim"
 	"orogen/sim/invert"
@@ -154,5 +155,59 @@ func TestConstraints(t *testing.T) {
 	}
 	if _, _, err := s.Undo(); err != nil || len(s.Doc().Scene().Constraints) != 1 {
 		t.Fatalf("undo of the delete: %v, %d constraints; want the point back", err, len(s.Doc().Scene().Constraints))
+	}
+}
+
+// TestBlendWith: blending with a preset wraps the tree in a Mix whose
+// second child reads a new layer holding the preset's uplift over umax; west
+// of the gradient the uplift is the document's, east of it the preset's;
+// one undo restores the document.
+func TestBlendWith(t *testing.T) {
+	s, _, _ := open(t, 32)
+	before := slices.Clone(s.Doc().Uplift().Data)
+	if err := s.BlendWith("cone", 0.25, 0.75); err != nil {
+		t.Fatal(err)
+	}
+	sc := s.Doc().Scene()
+	other, err := scene.Load("cone")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cone, err := run.UpliftField(other, "", 32, 32, sc.DomainM/32, other.Uplift.UmaxMPerYr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := s.Doc().Uplift().Data
+	// Cells west of 25 % (x < 8) are the document's, east of 75 % the
+	// cone's (float32 rounding through the layer: 1e-6 relative).
+	for y := 0; y < 32; y++ {
+		for _, c := range []struct {
+			x    int
+			want []float32
+		}{{2, before}, {30, cone.Data}} {
+			i := y*32 + c.x
+			if math.Abs(float64(u[i]-c.want[i])) > 1e-6*math.Abs(float64(c.want[i]))+1e-12 {
+				t.Fatalf("cell (%d, %d): uplift %g; want %g", c.x, y, u[i], c.want[i])
+			}
+		}
+	}
+	root, _ := s.Doc().Tree().Node(s.Doc().Tree().Root())
+	if root.Shape.Type() != "mix" || len(root.Children) != 2 {
+		t.Fatalf("root %s with %d children; want a mix of two", root.Shape.Type(), len(root.Children))
+	}
+	if _, _, err := s.Undo(); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(s.Doc().Uplift().Data, before) {
+		t.Fatal("undo did not restore the uplift")
+	}
+	for _, c := range []struct {
+		path   string
+		x0, x1 float64
+		want   string
+	}{{"cone", 0.8, 0.2, "gradient"}, {"nosuchpreset", 0.2, 0.8, "nosuchpreset"}} {
+		if err := s.BlendWith(c.path, c.x0, c.x1); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("BlendWith(%s, %g, %g): %v; want an error naming %q", c.path, c.x0, c.x1, err, c.want)
+		}
 	}
 }

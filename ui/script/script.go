@@ -35,6 +35,9 @@
 //	export masks DIR               drainage, rivers, water, slope, uplift
 //	import uplift PATH             a normalized uplift image
 //	import heightmap PATH          heights in metres into the simulation
+//	blend-with PATH [X0 X1]        blend in the uplift domain with a heightmap,
+//	                               scene or preset, west to east from X0 to
+//	                               X1 (fractions of the width; 0.4 0.6)
 //	import dem PATH                a DEM in metres, inverted into the uplift
 //	                               that holds it (the tree's base layer)
 //	pin X Y H                      a point elevation constraint: cell X Y
