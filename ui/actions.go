@@ -2,9 +2,9 @@ package ui
 
 import (
 	"errors"
-	"slices"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
