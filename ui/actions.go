@@ -184,6 +184,12 @@ func init() {
 		{name: "engine", label: "Switch the engine (graph: NODES Poisson samples); the terrain restarts", spec: script.Spec{Min: 1, Max: 2, Check: checkEngine}, run: (*App).engine},
 		{name: "detail", label: "Start, run, pause, keep or discard the hydraulic detail pass", spec: choiceArg("detail action", "start", "run", "pause", "keep", "discard"), run: (*App).detail},
 		{name: "set", label: "Set a live parameter (a slider) to VALUE", spec: script.Spec{Min: 2, Max: 2, Check: checkSet}, run: (*App).set},
+		{name: "copy", label: "Copy the selected Uplift Tree node and its subtree", spec: noArgs, run: (*App).copyNode,
+			items: []item{{menu: "Edit", label: "Copy node", key: ctrl(imgui.KeyC), sep: true}}},
+		{name: "paste", label: "Paste the copied subtree at the cursor (or at cell X Y): a copy, or an instance that follows the original", spec: script.Spec{Min: 0, Max: 3, Check: checkPaste}, run: (*App).pasteNode,
+			items: []item{
+				{menu: "Edit", label: "Paste node", key: ctrl(imgui.KeyV)},
+				{menu: "Edit", label: "Paste instance", key: ctrlShift(imgui.KeyV), args: []string{"instance"}}}},
 		// Tools
 		{name: "stroke", label: "Paint a straight stroke KIND X0 Y0 X1 Y1 [RADIUS] [STRENGTH] in cells", spec: script.Spec{Min: 5, Max: 7, Check: checkStroke}, run: (*App).stroke},
 		{name: "segment", label: "Place a range segment X0 Y0 X1 Y1 in cells", spec: fourNums, run: func(a *App, args []string) error { return a.placeBy(toolSegment, args) }},
@@ -623,6 +629,69 @@ func (a *App) brushSize(args []string) error {
 	} else {
 		a.brush.Radius = min(512, a.brush.Radius*1.2)
 	}
+	return nil
+}
+
+// checkPaste checks paste [instance] [X Y].
+func checkPaste(c script.Command) error {
+	i := 0
+	if len(c.Args) > 0 && c.Args[0] == "instance" {
+		i = 1
+	}
+	if n := len(c.Args) - i; n != 0 && n != 2 {
+		return errors.New("want [instance] [X Y]")
+	}
+	return c.Nums(i)
+}
+
+// copyNode copies the selected node's subtree to the App's clipboard.
+func (a *App) copyNode([]string) error {
+	if a.sel == 0 {
+		return errors.New("select a node of the Uplift Tree to copy")
+	}
+	c, err := a.s.Doc().CopySubtree(a.sel)
+	if err != nil {
+		return err
+	}
+	a.clip = c
+	a.log.add(levelInfo, "copied node %d (%d nodes)", a.sel, len(c.Shapes))
+	return nil
+}
+
+// pasteNode pastes the clipboard under the selected operator (else the
+// root), centred at the cursor over the map, cell X Y, or the view's
+// centre.
+func (a *App) pasteNode(args []string) error {
+	if a.clip == nil {
+		return errors.New("nothing copied: select a node and copy it first (Ctrl+C)")
+	}
+	instance := len(args) > 0 && args[0] == "instance"
+	if instance {
+		args = args[1:]
+	}
+	mx, my := a.view.CenterX, a.view.CenterY
+	if len(args) == 2 {
+		mx, my = num(args, 0)+0.5, num(args, 1)+0.5
+	} else if a.vp.hovered {
+		mp := imgui.MousePos()
+		mx, my = a.screenToMap(float64(mp.X), float64(mp.Y))
+	}
+	t := a.s.Doc().Tree()
+	parent := t.Root()
+	if n, ok := t.Node(a.sel); ok && isOperator(n.Shape.Type()) && a.sel != a.clip.From {
+		parent = a.sel
+	}
+	c := a.cell()
+	id, err := a.s.Doc().PasteSubtree(a.clip, parent, mx*c, my*c, instance)
+	if err != nil {
+		return err
+	}
+	a.sel = id
+	what := "a copy"
+	if instance {
+		what = "an instance"
+	}
+	a.log.add(levelInfo, "pasted %s of node %d as node %d", what, a.clip.From, id)
 	return nil
 }
 

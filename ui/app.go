@@ -16,6 +16,7 @@ import (
 	"github.com/AllenDang/cimgui-go/implot"
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"orogen/app/doc"
 	"orogen/app/prefs"
 	"orogen/app/session"
 	"orogen/brushes"
@@ -132,6 +133,7 @@ type App struct {
 	painter painting
 	placing placement
 	sel     uplifttree.ID
+	clip    *doc.Clip // the copied subtree (Ctrl+C), kept across documents
 	drag    handleDrag
 	vdrag   vertexDrag // a constraint vertex being dragged
 

@@ -131,6 +131,16 @@ unpin 1
 blend-with cone 0.3 0.7
 expect-log blended with cone in the uplift domain
 undo
+segment 300 300 360 340
+copy
+expect-log copied node
+paste 100 400
+expect-log pasted a copy
+paste instance 200 420
+expect-log pasted an instance
+undo
+undo
+undo
 save $OUT/p.orogen.json
 open $OUT/p.orogen.json
 expect-log opened p.orogen.json

@@ -35,6 +35,10 @@
 //	export masks DIR               drainage, rivers, water, slope, uplift
 //	import uplift PATH             a normalized uplift image
 //	import heightmap PATH          heights in metres into the simulation
+//	copy                           copy the selected Uplift Tree subtree
+//	paste [instance] [X Y]         paste it at the cursor or cell X Y: a
+//	                               copy, or an instance following the
+//	                               original (same project only)
 //	blend-with PATH [X0 X1]        blend in the uplift domain with a heightmap,
 //	                               scene or preset, west to east from X0 to
 //	                               X1 (fractions of the width; 0.4 0.6)
