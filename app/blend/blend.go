@@ -124,11 +124,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	n := o.Size
 	ta, err := load(ctx, o.A, n, cell, p, o.MaxSteps)
 	if err != nil {
-		return nil, fmt.Errorf("A: %w", err)
+		return nil, fmt.Errorf("terrain A %s: %w", o.A, err)
 	}
 	tb, err := load(ctx, o.B, n, cell, p, o.MaxSteps)
 	if err != nil {
-		return nil, fmt.Errorf("B: %w", err)
+		return nil, fmt.Errorf("terrain B %s: %w", o.B, err)
 	}
 	w, err := weights(o, n, cell)
 	if err != nil {
