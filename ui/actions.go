@@ -14,6 +14,7 @@ import (
 	"orogen/brushes"
 	"orogen/sim/engine"
 	"orogen/ui/script"
+	"orogen/uplifttree"
 )
 
 // An action is one thing a user can do. The menus, the keyboard shortcuts
@@ -73,7 +74,7 @@ func (k key) String() string {
 }
 
 var keyNames = map[imgui.Key]string{
-	imgui.KeyN: "N", imgui.KeyO: "O", imgui.KeyS: "S", imgui.KeyQ: "Q", imgui.KeyZ: "Z", imgui.KeyY: "Y",
+	imgui.KeyN: "N", imgui.KeyO: "O", imgui.KeyS: "S", imgui.KeyQ: "Q", imgui.KeyZ: "Z", imgui.KeyY: "Y", imgui.KeyC: "C", imgui.KeyV: "V",
 	imgui.KeySpace: "Space", imgui.KeyF2: "F2", imgui.KeyF3: "F3", imgui.KeyF4: "F4",
 	imgui.KeyLeftBracket: "[", imgui.KeyRightBracket: "]",
 }
@@ -678,8 +679,13 @@ func (a *App) pasteNode(args []string) error {
 	}
 	t := a.s.Doc().Tree()
 	parent := t.Root()
-	if n, ok := t.Node(a.sel); ok && isOperator(n.Shape.Type()) && a.sel != a.clip.From {
-		parent = a.sel
+	// Under the selected group (a node taking any number of children),
+	// else the root.
+	if n, ok := t.Node(a.sel); ok && a.sel != a.clip.From {
+		switch n.Shape.Type() {
+		case uplifttree.TypeSum, uplifttree.TypeMax, uplifttree.TypeMin, uplifttree.TypeBlend:
+			parent = a.sel
+		}
 	}
 	c := a.cell()
 	id, err := a.s.Doc().PasteSubtree(a.clip, parent, mx*c, my*c, instance)
