@@ -3,8 +3,11 @@ package doc
 import (
 	"errors"
 	"fmt"
+	"image"
+	"math"
 	"slices"
 
+	"orogen/sim"
 	"orogen/uplifttree"
 )
 
@@ -131,4 +134,75 @@ func (d *Doc) PasteSubtree(c *Clip, parent uplifttree.ID, x, y float64, instance
 	edits = append(edits, e)
 	d.treeEdit("Paste", "", edits...)
 	return e.Node(), nil
+}
+
+// RegionClip is a rectangle of a painted layer's values, copied.
+type RegionClip struct {
+	Field *sim.Field // the values, W×H of the rectangle
+	Layer string     // the layer it came from
+}
+
+// CopyRegion copies the cells r (clipped to the grid) of layer name.
+func (d *Doc) CopyRegion(name string, r image.Rectangle) (*RegionClip, error) {
+	l := d.layers[name]
+	if l == nil {
+		return nil, fmt.Errorf("no layer %q to copy from", name)
+	}
+	r = r.Canon().Intersect(image.Rect(0, 0, d.w, d.h))
+	if r.Dx() < 1 || r.Dy() < 1 {
+		return nil, errors.New("the region to copy is empty or off the map")
+	}
+	f := sim.NewField(r.Dx(), r.Dy(), d.cell)
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		copy(f.Data[(y-r.Min.Y)*f.W:(y-r.Min.Y+1)*f.W], l.Field.Data[y*d.w+r.Min.X:y*d.w+r.Max.X])
+	}
+	return &RegionClip{Field: f, Layer: name}, nil
+}
+
+// PasteRegion writes the clip into layer name centred on cell (cx, cy)
+// (cell centres at integer coordinates plus ½, as map coordinates),
+// rotated by angle degrees (clockwise on the map) and scaled by scale:
+// every cell whose centre falls inside the placed rectangle takes the
+// clip's value there (bilinear). One undo entry; the cells it covers are
+// returned.
+func (d *Doc) PasteRegion(name string, c *RegionClip, cx, cy, angle, scale float64) (image.Rectangle, error) {
+	d.endStroke()
+	l := d.layers[name]
+	switch {
+	case l == nil:
+		return image.Rectangle{}, fmt.Errorf("no layer %q to paste into", name)
+	case c == nil || c.Field == nil:
+		return image.Rectangle{}, errors.New("no region copied")
+	case !(scale >= 0.05 && scale <= 20) || math.IsNaN(angle) || math.IsInf(angle, 0):
+		return image.Rectangle{}, fmt.Errorf("paste: scale %g must be in [0.05, 20] and the angle finite", scale)
+	}
+	f := c.Field
+	hw, hh := float64(f.W)*scale/2, float64(f.H)*scale/2
+	s, co := math.Sincos(angle * math.Pi / 180)
+	// The placed rectangle's bounding box, in cells.
+	ex := math.Abs(co)*hw + math.Abs(s)*hh
+	ey := math.Abs(s)*hw + math.Abs(co)*hh
+	box := image.Rect(int(math.Floor(cx-ex)), int(math.Floor(cy-ey)), int(math.Ceil(cx+ex)), int(math.Ceil(cy+ey))).Intersect(image.Rect(0, 0, d.w, d.h))
+	if box.Empty() {
+		return image.Rectangle{}, errors.New("the pasted region falls off the map")
+	}
+	before := slices.Clone(l.Field.Data)
+	for y := box.Min.Y; y < box.Max.Y; y++ {
+		for x := box.Min.X; x < box.Max.X; x++ {
+			// Back to the clip's frame: undo the move, the rotation, the
+			// scale; clip cell centres at integer + ½.
+			dx, dy := float64(x)+0.5-cx, float64(y)+0.5-cy
+			u := (co*dx + s*dy) / scale
+			v := (-s*dx + co*dy) / scale
+			px, py := u+float64(f.W)/2, v+float64(f.H)/2
+			if px < 0 || py < 0 || px > float64(f.W) || py > float64(f.H) {
+				continue
+			}
+			l.Field.Data[y*d.w+x] = float32(f.Sample(px-0.5, py-0.5))
+		}
+	}
+	o := &dataOp{name: name, l: l, before: before, after: slices.Clone(l.Field.Data), baseBefore: l.Base, baseAfter: l.Base}
+	d.refresh(d.layerCells(name, l.Field, box), false)
+	d.push("Paste region", "", o)
+	return box, nil
 }

@@ -1,6 +1,7 @@
 package doc
 
 import (
+	"image"
 	"math"
 	"testing"
 
@@ -91,4 +92,81 @@ func evalNode(t *testing.T, d *Doc, id uplifttree.ID, x, y float64) float64 {
 		t.Fatal(err)
 	}
 	return before - without
+}
+
+// Copy and paste a region of a painted layer by hand: unmoved it is an
+// exact copy; turned 90° a 4×2 block stands 2×4; doubled it covers 8×4;
+// each paste is one undo step.
+func TestCopyPasteRegion(t *testing.T) {
+	sc, err := scene.Load("default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.Width, sc.Height = 32, 32
+	d, err := FromScene(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := d.PaintLayer()
+	l := d.Layer(name)
+	// A 4×2 block at (2..5, 3..4): values 1..8 row by row.
+	for y := 3; y < 5; y++ {
+		for x := 2; x < 6; x++ {
+			l.Field.Data[y*32+x] = float32((y-3)*4 + (x - 2) + 1)
+		}
+	}
+	c, err := d.CopyRegion(name, image.Rect(2, 3, 6, 5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(x, y int) float32 { return d.Layer(name).Field.Data[y*32+x] }
+	// Unmoved copy centred on (20, 20): cells 18..21 × 19..20.
+	if _, err := d.PasteRegion(name, c, 20, 20, 0, 1); err != nil {
+		t.Fatal(err)
+	}
+	for y := 19; y < 21; y++ {
+		for x := 18; x < 22; x++ {
+			if want := float32((y-19)*4 + (x - 18) + 1); at(x, y) != want {
+				t.Fatalf("pasted (%d, %d) = %g; want %g", x, y, at(x, y), want)
+			}
+		}
+	}
+	if at(17, 19) != 0 || at(22, 19) != 0 || at(18, 21) != 0 {
+		t.Error("the paste spilled beyond the 4×2 block")
+	}
+	if _, _, err := d.Undo(); err != nil || at(18, 19) != 0 {
+		t.Fatalf("undo: %v; cell (18, 19) = %g, want 0", err, at(18, 19))
+	}
+	// Turned 90°: covers 2 columns × 4 rows around (10, 10).
+	if _, err := d.PasteRegion(name, c, 10, 10, 90, 1); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for y := 0; y < 32; y++ {
+		for x := 0; x < 32; x++ {
+			if at(x, y) != 0 && !(y >= 3 && y < 5 && x >= 2 && x < 6) {
+				n++
+				if x < 9 || x > 10 || y < 8 || y > 11 {
+					t.Errorf("turned paste at (%d, %d); want within 9..10 × 8..11", x, y)
+				}
+			}
+		}
+	}
+	if n != 8 {
+		t.Errorf("turned paste covers %d cells; want 8", n)
+	}
+	if _, _, err := d.Undo(); err != nil {
+		t.Fatal(err)
+	}
+	// Doubled: 8×4 cells.
+	box, err := d.PasteRegion(name, c, 16, 24, 0, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if box.Dx() != 8 || box.Dy() != 4 {
+		t.Errorf("doubled paste box %v; want 8×4", box)
+	}
+	if _, err := d.PasteRegion(name, c, 16, 24, 0, 100); err == nil {
+		t.Error("a paste scaled ×100 was accepted")
+	}
 }
