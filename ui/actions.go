@@ -191,6 +191,8 @@ func init() {
 			items: []item{
 				{menu: "Edit", label: "Paste node", key: ctrl(imgui.KeyV)},
 				{menu: "Edit", label: "Paste instance", key: ctrlShift(imgui.KeyV), args: []string{"instance"}}}},
+		{name: "copy-region", label: "Copy cells X0 Y0 to X1 Y1 (inclusive) of the paint layer", spec: fourNums, run: (*App).copyRegionAction},
+		{name: "paste-region", label: "Paste the copied region centred on cell X Y [turned ANGLE degrees, scaled SCALE]", spec: script.Spec{Min: 2, Max: 4, Check: checkPasteRegion}, run: (*App).pasteRegionAction},
 		// Tools
 		{name: "stroke", label: "Paint a straight stroke KIND X0 Y0 X1 Y1 [RADIUS] [STRENGTH] in cells", spec: script.Spec{Min: 5, Max: 7, Check: checkStroke}, run: (*App).stroke},
 		{name: "segment", label: "Place a range segment X0 Y0 X1 Y1 in cells", spec: fourNums, run: func(a *App, args []string) error { return a.placeBy(toolSegment, args) }},
@@ -645,8 +647,12 @@ func checkPaste(c script.Command) error {
 	return c.Nums(i)
 }
 
-// copyNode copies the selected node's subtree to the App's clipboard.
+// copyNode copies the selected node's subtree to the App's clipboard, or
+// with the Region tool the selected cells.
 func (a *App) copyNode([]string) error {
+	if a.tool == toolRegion {
+		return a.copyRegion(a.region.sel)
+	}
 	if a.sel == 0 {
 		return errors.New("select a node of the Uplift Tree to copy")
 	}
@@ -663,6 +669,13 @@ func (a *App) copyNode([]string) error {
 // root), centred at the cursor over the map, cell X Y, or the view's
 // centre.
 func (a *App) pasteNode(args []string) error {
+	if a.tool == toolRegion && len(args) == 0 {
+		if a.region.clip == nil {
+			return errors.New("no region copied: select one and copy it first (Ctrl+C)")
+		}
+		a.region.floating = true // it follows the cursor; a click commits it
+		return nil
+	}
 	if a.clip == nil {
 		return errors.New("nothing copied: select a node and copy it first (Ctrl+C)")
 	}
@@ -699,6 +712,14 @@ func (a *App) pasteNode(args []string) error {
 	}
 	a.log.add(levelInfo, "pasted %s of node %d as node %d", what, a.clip.From, id)
 	return nil
+}
+
+// checkPasteRegion checks paste-region X Y [ANGLE SCALE].
+func checkPasteRegion(c script.Command) error {
+	if len(c.Args) == 3 {
+		return errors.New("give both ANGLE and SCALE, or neither")
+	}
+	return c.Nums(0)
 }
 
 // checkBlendWith checks blend-with PATH [X0 X1].

@@ -86,10 +86,11 @@ const (
 	toolSelect
 	toolPin   // point elevation constraints (ui/constraints.go)
 	toolCurve // curve elevation constraints
+	toolRegion
 	numTools
 )
 
-var toolNames = [...]string{"Paint", "Range segment", "Valley", "Select / edit", "Pin a height", "Curve of heights"}
+var toolNames = [...]string{"Paint", "Range segment", "Valley", "Select / edit", "Pin a height", "Curve of heights", "Region (copy, paste)"}
 
 // App is the desktop application: an ebiten.Game whose Update builds the
 // ImGui frame and applies the user's edits to the document, and whose Draw
@@ -135,7 +136,8 @@ type App struct {
 	sel     uplifttree.ID
 	clip    *doc.Clip // the copied subtree (Ctrl+C), kept across documents
 	drag    handleDrag
-	vdrag   vertexDrag // a constraint vertex being dragged
+	vdrag   vertexDrag  // a constraint vertex being dragged
+	region  regionState // the Region tool's selection and paste
 
 	treeUI  treeEdit
 	target  float64 // the target height helper's input, metres

@@ -134,6 +134,8 @@ func (a *App) viewportWindow() {
 			a.placing.active = false
 			a.place(a.tool, a.placing.x0, a.placing.y0, mx, my)
 		}
+	case toolRegion:
+		a.regionMouse(pressed, leftDown, mx, my)
 	case toolPin, toolCurve:
 		a.constraintMouse(pressed, leftDown, float64(mp.X), float64(mp.Y), mx, my)
 	case toolSelect:
@@ -158,6 +160,7 @@ func (a *App) viewportWindow() {
 	a.drawProfilePath(dl)
 	a.drawTreeOverlay(dl, mx, my)
 	a.drawConstraints(dl, mx, my)
+	a.drawRegion(dl)
 	if a.tool == toolPaint && a.vp.hovered {
 		r := float32(a.brush.Radius * a.view.Zoom)
 		dl.AddCircleV(mp, r, rgba(255, 255, 255, 200), 0, 1.5)

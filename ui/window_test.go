@@ -141,6 +141,11 @@ expect-log pasted an instance
 undo
 undo
 undo
+copy-region 100 100 140 120
+expect-log copied a 41×21 region
+paste-region 300 300 30 1.5
+expect-log pasted a region
+undo
 save $OUT/p.orogen.json
 open $OUT/p.orogen.json
 expect-log opened p.orogen.json

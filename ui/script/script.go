@@ -39,6 +39,9 @@
 //	paste [instance] [X Y]         paste it at the cursor or cell X Y: a
 //	                               copy, or an instance following the
 //	                               original (same project only)
+//	copy-region X0 Y0 X1 Y1        copy cells of the paint layer
+//	paste-region X Y [ANGLE SCALE] paste them centred on cell X Y, turned
+//	                               and scaled
 //	blend-with PATH [X0 X1]        blend in the uplift domain with a heightmap,
 //	                               scene or preset, west to east from X0 to
 //	                               X1 (fractions of the width; 0.4 0.6)
