@@ -83,7 +83,8 @@ type Inverter struct {
 	tmp    []float32 // smoothing
 	held   []float32 // the heights the uplift holds (talus-cut)
 	queued []bool    // envelope's work list marks
-	sums   []int64   // per-block counts: flat, uphill, steep
+	hs     []float32 // heights in drainage order
+	sums   []int64   // per-block counts: flat, uphill
 }
 
 // New returns an Inverter for w×h grids of cell metres.
@@ -151,7 +152,16 @@ func (iv *Inverter) Run(h []float32, o Options) (*Result, error) {
 	h = held
 	chunks := g.Chunks(parallel.Workers())
 	nc := len(chunks) - 1
-	parallel.Do(nc, func(c int) { g.OrderedDist(iv.ds, int(chunks[c]), int(chunks[c+1])) })
+	// Heights in drainage order, so a receiver's is read near its donor's
+	// (a lake's pass drains into its outlet's tree, in the same chunk).
+	iv.hs = sim.Resize(iv.hs, n)
+	parallel.Do(nc, func(c int) {
+		lo, hi := int(chunks[c]), int(chunks[c+1])
+		g.OrderedDist(iv.ds, lo, hi)
+		for q, i := range g.Stack[lo:hi] {
+			iv.hs[lo+q] = h[i]
+		}
+	})
 
 	up := sim.NewField(iv.w, iv.h, iv.cell)
 	u := up.Data
@@ -172,9 +182,9 @@ func (iv *Inverter) Run(h []float32, o Options) (*Result, error) {
 				}
 				// a Natural edge's virtual node at height 0
 			} else {
-				hr = float64(h[st[r]])
+				hr = float64(iv.hs[r])
 			}
-			s := (float64(h[i]) - hr) / d
+			s := (float64(iv.hs[q]) - hr) / d
 			var v float64
 			switch {
 			case s == 0:
