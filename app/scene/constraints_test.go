@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -62,4 +63,44 @@ func TestConstraints(t *testing.T) {
 	if err := g.Validate(); err == nil || !strings.Contains(err.Error(), "grid engine") {
 		t.Errorf("graph engine with constraints: %v; want an error naming the grid engine", err)
 	}
+}
+
+// FuzzConstraint: any input either fails with an error or gives a
+// constraint that is a point with a height or a curve of 2+ vertices of 3
+// numbers, and survives Marshal and a second parse unchanged.
+func FuzzConstraint(f *testing.F) {
+	for _, s := range []string{`{"point": [1, 2], "height_m": 3}`, `{"curve": [[1, 2, 3], [4, 5, 6]]}`, `{"point": [1]}`, `{}`, `null`, `{"curve": [[1, 2, 3]], "point": [1, 2]}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var c Constraint
+		if err := json.Unmarshal(b, &c); err != nil {
+			return
+		}
+		switch {
+		case c.Point != nil:
+			if len(c.Point) != 2 || c.HeightM == nil || c.Curve != nil {
+				t.Fatalf("accepted a bad point: %+v", c)
+			}
+		case len(c.Curve) >= 2:
+			for _, v := range c.Curve {
+				if len(v) != 3 {
+					t.Fatalf("accepted a curve vertex of %d numbers", len(v))
+				}
+			}
+		default:
+			t.Fatalf("accepted neither a point nor a curve: %+v", c)
+		}
+		out, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var c2 Constraint
+		if err := json.Unmarshal(out, &c2); err != nil {
+			t.Fatalf("re-parse of %s: %v", out, err)
+		}
+		if out2, _ := json.Marshal(c2); string(out2) != string(out) {
+			t.Fatalf("round trip changed %s into %s", out, out2)
+		}
+	})
 }
