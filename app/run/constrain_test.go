@@ -136,11 +136,18 @@ func TestConstraintsDefaultPreset(t *testing.T) {
 		t.Errorf("%d pits in the constrained terrain; want every cell draining", r.Drainage.Pits)
 	}
 	// Away from the basins holding a constraint cell, in either run.
+	// The constraints' basins: those holding a target or a cell whose
+	// uplift the scheme changed (the discs), in either run's routing.
 	basin := map[int32]bool{}
 	for _, g := range []*flow.Graph{g0, e.Graph()} {
 		out := outletOf(g)
 		for _, tg := range targets {
 			basin[out[tg.Cell]] = true
+		}
+		for i, f := range s.Scale() {
+			if f != 1 {
+				basin[out[i]] = true
+			}
 		}
 	}
 	o0, o1 := outletOf(g0), outletOf(e.Graph())
@@ -153,8 +160,9 @@ func TestConstraintsDefaultPreset(t *testing.T) {
 		moved = max(moved, math.Abs(float64(h1[i])-float64(h0[i])))
 	}
 	// Not asserted: the issue's "unchanged within 1 %" fails (measured:
-	// up to ~590 m where divides moved; see the package doc). Logged so
-	// the figure stays visible.
+	// up to 95 m, 3.6 %, where the lowered crest let divides move and a
+	// neighbouring basin gained or lost area; see the package doc). Logged
+	// so the figure stays visible.
 	t.Logf("%d of %d cells outside the constraints' basins moved by at most %.0f m (%.1f %% of the relief; the issue asks 1 %%)", away, n*n, moved, 100*moved/rel0)
 }
 
