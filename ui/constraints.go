@@ -274,6 +274,10 @@ func (a *App) regionMouse(pressed, leftDown bool, mx, my float64) {
 	r := &a.region
 	if r.floating {
 		r.fx, r.fy = mx, my
+		if imgui.IsKeyPressedBoolV(imgui.KeyEscape, false) {
+			r.floating = false
+			return
+		}
 		if pressed {
 			a.commitRegion(mx, my)
 		}
@@ -356,7 +360,7 @@ func (a *App) drawRegion(dl *imgui.DrawList) {
 // regionPanel is the Region tool's part of the Tools window.
 func (a *App) regionPanel() {
 	r := &a.region
-	textWrapped("Drag on the map to select cells of the paint layer; Copy (Ctrl+C), then Paste (Ctrl+V): the region follows the cursor, turn and scale it here, click the map to commit it (one undo step).")
+	textWrapped("Drag on the map to select cells of the paint layer; Copy (Ctrl+C), then Paste (Ctrl+V): the region follows the cursor, turn and scale it here, click the map to commit it (one undo step), Esc to cancel.")
 	imgui.BeginDisabledV(r.sel.Empty())
 	if imgui.Button("Copy") {
 		if err := a.copyRegion(r.sel); err != nil {

