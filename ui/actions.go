@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,6 +16,7 @@ import (
 	"orogen/brushes"
 	"orogen/sim/engine"
 	"orogen/ui/script"
+	"orogen/uplifttree"
 )
 
 // An action is one thing a user can do. The menus, the keyboard shortcuts
@@ -74,7 +76,7 @@ func (k key) String() string {
 }
 
 var keyNames = map[imgui.Key]string{
-	imgui.KeyN: "N", imgui.KeyO: "O", imgui.KeyS: "S", imgui.KeyQ: "Q", imgui.KeyZ: "Z", imgui.KeyY: "Y",
+	imgui.KeyN: "N", imgui.KeyO: "O", imgui.KeyS: "S", imgui.KeyQ: "Q", imgui.KeyZ: "Z", imgui.KeyY: "Y", imgui.KeyC: "C", imgui.KeyV: "V",
 	imgui.KeySpace: "Space", imgui.KeyF2: "F2", imgui.KeyF3: "F3", imgui.KeyF4: "F4",
 	imgui.KeyLeftBracket: "[", imgui.KeyRightBracket: "]",
 }
@@ -113,10 +115,13 @@ func init() {
 			items: []item{{menu: "File", label: "Save", key: ctrl(imgui.KeyS), sep: true}}},
 		{name: "save-as", label: "Save the project as", spec: onePath, run: (*App).saveAs,
 			items: []item{{menu: "File", label: "Save As...", key: ctrlShift(imgui.KeyS)}}},
-		{name: "import", label: "Import an uplift image or a heightmap", spec: kindPath("import", "uplift", "heightmap"), run: (*App).importFile,
+		{name: "import", label: "Import an uplift image, a heightmap, or a DEM as uplift", spec: kindPath("import", "uplift", "heightmap", "dem"), run: (*App).importFile,
 			items: []item{
 				{menu: "File", label: "Import uplift image...", args: []string{"uplift"}, sep: true},
-				{menu: "File", label: "Import heightmap...", args: []string{"heightmap"}}}},
+				{menu: "File", label: "Import heightmap...", args: []string{"heightmap"}},
+				{menu: "File", label: "Import DEM as uplift...", args: []string{"dem"}}}},
+		{name: "blend-with", label: "Blend with a heightmap, scene or preset in the uplift domain, west to east from X0 to X1 (fractions of the width; 0.4 0.6)", spec: script.Spec{Min: 1, Max: 3, Check: checkBlendWith}, run: (*App).blendWith,
+			items: []item{{menu: "File", label: "Blend with..."}}},
 		{name: "export", label: "Export the heightmap or the masks", spec: kindPath("export", "heightmap", "masks"), run: (*App).exportFile,
 			items: []item{
 				{menu: "File", label: "Export heightmap...", args: []string{"heightmap"}},
@@ -201,10 +206,22 @@ func init() {
 		{name: "engine", label: "Switch the engine (graph: NODES Poisson samples); the terrain restarts", spec: script.Spec{Min: 1, Max: 2, Check: checkEngine}, run: (*App).engine},
 		{name: "detail", label: "Start, run, pause, keep or discard the hydraulic detail pass", spec: choiceArg("detail action", "start", "run", "pause", "keep", "discard"), run: (*App).detail},
 		{name: "set", label: "Set a live parameter (a slider) to VALUE", spec: script.Spec{Min: 2, Max: 2, Check: checkSet}, run: (*App).set},
+		{name: "copy", label: "Copy the selected Uplift Tree node and its subtree", spec: noArgs, run: (*App).copyNode,
+			items: []item{{menu: "Edit", label: "Copy node", key: ctrl(imgui.KeyC), sep: true}}},
+		{name: "paste", label: "Paste the copied subtree at the cursor (or at cell X Y): a copy, or an instance that follows the original", spec: script.Spec{Min: 0, Max: 3, Check: checkPaste}, run: (*App).pasteNode,
+			items: []item{
+				{menu: "Edit", label: "Paste node", key: ctrl(imgui.KeyV)},
+				{menu: "Edit", label: "Paste instance", key: ctrlShift(imgui.KeyV), args: []string{"instance"}}}},
+		{name: "copy-region", label: "Copy cells X0 Y0 to X1 Y1 (inclusive) of the paint layer", spec: fourNums, run: (*App).copyRegionAction},
+		{name: "paste-region", label: "Paste the copied region centred on cell X Y [turned ANGLE degrees, scaled SCALE]", spec: script.Spec{Min: 2, Max: 4, Check: checkPasteRegion}, run: (*App).pasteRegionAction},
 		// Tools
 		{name: "stroke", label: "Paint a straight stroke KIND X0 Y0 X1 Y1 [RADIUS] [STRENGTH] in cells", spec: script.Spec{Min: 5, Max: 7, Check: checkStroke}, run: (*App).stroke},
 		{name: "segment", label: "Place a range segment X0 Y0 X1 Y1 in cells", spec: fourNums, run: func(a *App, args []string) error { return a.placeBy(toolSegment, args) }},
 		{name: "valley", label: "Place a valley X0 Y0 X1 Y1 in cells", spec: fourNums, run: func(a *App, args []string) error { return a.placeBy(toolValley, args) }},
+		{name: "pin", label: "Pin a height: X Y in cells, H in metres (a point elevation constraint)", spec: script.Spec{Min: 3, Max: 3, Check: func(c script.Command) error { return c.Nums(0) }}, run: (*App).pinAction},
+		{name: "curve", label: "Hold a line of heights X0 Y0 H0 X1 Y1 H1 (cells, metres): a curve elevation constraint", spec: script.Spec{Min: 6, Max: 6, Check: func(c script.Command) error { return c.Nums(0) }}, run: (*App).curveAction},
+		{name: "move-pin", label: "Move vertex V of constraint N to X Y in cells", spec: fourNums, run: (*App).movePinAction},
+		{name: "unpin", label: "Delete constraint N (1 is the first)", spec: oneCount, run: (*App).unpinAction},
 		{name: "brush", label: "Make the brush smaller or larger", spec: choiceArg("brush size", "smaller", "larger"), run: (*App).brushSize,
 			items: []item{{key: key{k: imgui.KeyLeftBracket, repeat: true}, args: []string{"smaller"}},
 				{key: key{k: imgui.KeyRightBracket, repeat: true}, args: []string{"larger"}}}},
@@ -419,14 +436,20 @@ func (a *App) importFile(args []string) error {
 	kind := args[0]
 	if len(args) == 1 {
 		title := "Import uplift image (normalized: white = uplift scale)"
-		if kind == "heightmap" {
+		switch kind {
+		case "heightmap":
 			title = "Import heightmap (metres: .png/.r16 with sidecar, .tif)"
+		case "dem":
+			title = "Import DEM as uplift (metres: .tif, .png/.r16 with sidecar)"
 		}
 		a.browser.show(title, false, a.s.Dir(), "", session.ImageExts, func(p string) { a.do("import", kind, p) })
 		return nil
 	}
-	if kind == "uplift" {
+	switch kind {
+	case "uplift":
 		return a.s.ImportUplift(args[1])
+	case "dem":
+		return a.s.ImportDEM(args[1])
 	}
 	return a.s.ImportHeightmap(args[1])
 }
@@ -662,9 +685,120 @@ func (a *App) brushSize(args []string) error {
 	return nil
 }
 
+// checkPaste checks paste [instance] [X Y].
+func checkPaste(c script.Command) error {
+	i := 0
+	if len(c.Args) > 0 && c.Args[0] == "instance" {
+		i = 1
+	}
+	if n := len(c.Args) - i; n != 0 && n != 2 {
+		return errors.New("want [instance] [X Y]")
+	}
+	return c.Nums(i)
+}
+
+// copyNode copies the selected node's subtree to the App's clipboard, or
+// with the Region tool the selected cells.
+func (a *App) copyNode([]string) error {
+	if a.tool == toolRegion {
+		return a.copyRegion(a.region.sel)
+	}
+	if a.sel == 0 {
+		return errors.New("select a node of the Uplift Tree to copy")
+	}
+	c, err := a.s.Doc().CopySubtree(a.sel)
+	if err != nil {
+		return err
+	}
+	a.clip = c
+	a.log.add(levelInfo, "copied node %d (%d nodes)", a.sel, len(c.Shapes))
+	return nil
+}
+
+// pasteNode pastes the clipboard under the selected operator (else the
+// root), centred at the cursor over the map, cell X Y, or the view's
+// centre.
+func (a *App) pasteNode(args []string) error {
+	if a.tool == toolRegion && len(args) == 0 {
+		if a.region.clip == nil {
+			return errors.New("no region copied: select one and copy it first (Ctrl+C)")
+		}
+		a.region.floating = true // it follows the cursor; a click commits it
+		return nil
+	}
+	if a.clip == nil {
+		return errors.New("nothing copied: select a node and copy it first (Ctrl+C)")
+	}
+	instance := len(args) > 0 && args[0] == "instance"
+	if instance {
+		args = args[1:]
+	}
+	mx, my := a.view.CenterX, a.view.CenterY
+	if len(args) == 2 {
+		mx, my = num(args, 0)+0.5, num(args, 1)+0.5
+	} else if a.vp.hovered {
+		mp := imgui.MousePos()
+		mx, my = a.screenToMap(float64(mp.X), float64(mp.Y))
+	}
+	t := a.s.Doc().Tree()
+	parent := t.Root()
+	// Under the selected group (a node taking any number of children),
+	// else the root.
+	if n, ok := t.Node(a.sel); ok && a.sel != a.clip.From {
+		switch n.Shape.Type() {
+		case uplifttree.TypeSum, uplifttree.TypeMax, uplifttree.TypeMin, uplifttree.TypeBlend:
+			parent = a.sel
+		}
+	}
+	c := a.cell()
+	id, err := a.s.Doc().PasteSubtree(a.clip, parent, mx*c, my*c, instance)
+	if err != nil {
+		return err
+	}
+	a.sel = id
+	what := "a copy"
+	if instance {
+		what = "an instance"
+	}
+	a.log.add(levelInfo, "pasted %s of node %d as node %d", what, a.clip.From, id)
+	return nil
+}
+
+// checkPasteRegion checks paste-region X Y [ANGLE SCALE].
+func checkPasteRegion(c script.Command) error {
+	if len(c.Args) == 3 {
+		return errors.New("give both ANGLE and SCALE, or neither")
+	}
+	return c.Nums(0)
+}
+
+// checkBlendWith checks blend-with PATH [X0 X1].
+func checkBlendWith(c script.Command) error {
+	if len(c.Args) == 2 {
+		return errors.New("give both X0 and X1, or neither")
+	}
+	return c.Nums(1)
+}
+
+// blendWith blends the document with another terrain (session.BlendWith);
+// without a path it asks for one.
+func (a *App) blendWith(args []string) error {
+	if len(args) == 0 {
+		exts := append(slices.Clone(session.ImageExts), ".json")
+		a.browser.show("Blend with a heightmap (.tif, .png/.r16 with sidecar) or a scene (.json), in the uplift domain", false, a.s.Dir(), "", exts,
+			func(p string) { a.do("blend-with", p) })
+		return nil
+	}
+	x0, x1 := 0.4, 0.6
+	if len(args) == 3 {
+		x0, x1 = num(args, 1), num(args, 2)
+	}
+	return a.s.BlendWith(args[0], x0, x1)
+}
+
 // dialogs are the names `dialog` accepts.
 var dialogs = []string{"open", "save-as", "export-heightmap", "export-masks", "export-profile", "import-uplift",
-	"import-heightmap", "unsaved", "shortcuts", "about", "close"}
+	"import-heightmap", "import-dem", "unsaved", "shortcuts", "about", "close"}
 
 // dialog opens a dialog as its menu item would (the unsaved-changes prompt
 // as New would show it), or closes whatever is open.
@@ -684,6 +818,8 @@ func (a *App) dialog(args []string) error {
 		return a.importFile([]string{"uplift"})
 	case "import-heightmap":
 		return a.importFile([]string{"heightmap"})
+	case "import-dem":
+		return a.importFile([]string{"dem"})
 	case "unsaved":
 		a.ask("Unsaved changes", a.title()+" has unsaved changes. Save them before you start a new project?",
 			modalButton{"Save", nil}, modalButton{"Discard", nil}, modalButton{"Cancel", nil})

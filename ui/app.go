@@ -16,6 +16,7 @@ import (
 	"github.com/AllenDang/cimgui-go/implot"
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"orogen/app/doc"
 	"orogen/app/prefs"
 	"orogen/app/session"
 	"orogen/brushes"
@@ -83,10 +84,14 @@ const (
 	toolSegment
 	toolValley
 	toolSelect
-	toolSection
+	toolSection // the cross-section of the strata (ui/section.go)
+	toolPin     // point elevation constraints (ui/constraints.go)
+	toolCurve   // curve elevation constraints
+	toolRegion
+	numTools
 )
 
-var toolNames = [...]string{"Paint", "Range segment", "Valley", "Select / edit", "Cross-section"}
+var toolNames = [...]string{"Paint", "Range segment", "Valley", "Select / edit", "Cross-section", "Pin a height", "Curve of heights", "Region (copy, paste)"}
 
 // App is the desktop application: an ebiten.Game whose Update builds the
 // ImGui frame and applies the user's edits to the document, and whose Draw
@@ -131,7 +136,10 @@ type App struct {
 	painter painting
 	placing placement
 	sel     uplifttree.ID
+	clip    *doc.Clip // the copied subtree (Ctrl+C), kept across documents
 	drag    handleDrag
+	vdrag   vertexDrag  // a constraint vertex being dragged
+	region  regionState // the Region tool's selection and paste
 
 	geo geologyUI // the Geology panel
 	sec section   // the cross-section line and window

@@ -28,7 +28,7 @@ func (a *App) toolsWindow() {
 		return
 	}
 	imgui.SeparatorText("Tool")
-	for t := toolPaint; t <= toolSection; t++ {
+	for t := toolPaint; t < numTools; t++ {
 		if imgui.RadioButtonBool(toolNames[t], a.tool == t) {
 			a.tool = t
 		}
@@ -63,6 +63,12 @@ func (a *App) toolsWindow() {
 		textWrapped("Click a primitive to select it; drag the yellow handles to move its ends or change its radius. Each drag is one undo step.")
 	case toolSection:
 		textWrapped("Drag a line on the map: the Cross-section window shows the terrain profile and the strata beneath it.")
+	case toolPin:
+		textWrapped("Click the map to hold the terrain's height there; drag a pin to move it. Set its height in the Constraints panel: the simulation adjusts the uplift around it until the terrain passes through.")
+	case toolRegion:
+		a.regionPanel()
+	case toolCurve:
+		textWrapped("Drag on the map to hold a line of heights (a ridge crest or a river bed) from where you press to where you release; drag its ends to move them, set their heights in the Constraints panel.")
 	}
 	imgui.End()
 }

@@ -142,7 +142,7 @@ func (a *App) addNode(typ string) {
 
 func isOperator(typ string) bool {
 	switch typ {
-	case uplifttree.TypeSum, uplifttree.TypeMax, uplifttree.TypeMin, uplifttree.TypeBlend, uplifttree.TypeScale,
+	case uplifttree.TypeSum, uplifttree.TypeMax, uplifttree.TypeMin, uplifttree.TypeBlend, uplifttree.TypeScale, uplifttree.TypeMix,
 		uplifttree.TypeTransform, uplifttree.TypeFold, uplifttree.TypeFault, uplifttree.TypeNoiseWarp, uplifttree.TypeClamp:
 		return true
 	}
@@ -183,6 +183,8 @@ func defaultShape(typ string, cx, cy, size float64, sel uplifttree.ID) uplifttre
 		v.Offset = uplifttree.Point{X: size / 4}
 	case *uplifttree.Blend:
 		v.Radius = 0.2
+	case *uplifttree.Mix:
+		v.A, v.B = P(-1, 0), P(1, 0)
 	case *uplifttree.Raster:
 		v.Layer = "paint"
 		v.Rect = uplifttree.Rect{X0: cx - size, Y0: cy - size, X1: cx + size, Y1: cy + size}

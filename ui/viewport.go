@@ -136,6 +136,10 @@ func (a *App) viewportWindow() {
 		}
 	case toolSection:
 		a.sectionInput(pressed, leftDown, mx, my)
+	case toolRegion:
+		a.regionMouse(pressed, leftDown, mx, my)
+	case toolPin, toolCurve:
+		a.constraintMouse(pressed, leftDown, float64(mp.X), float64(mp.Y), mx, my)
 	case toolSelect:
 		switch {
 		case pressed:
@@ -158,6 +162,8 @@ func (a *App) viewportWindow() {
 	a.drawProfilePath(dl)
 	a.drawSectionLine(dl)
 	a.drawTreeOverlay(dl, mx, my)
+	a.drawConstraints(dl, mx, my)
+	a.drawRegion(dl)
 	if a.tool == toolPaint && a.vp.hovered {
 		r := float32(a.brush.Radius * a.view.Zoom)
 		dl.AddCircleV(mp, r, rgba(255, 255, 255, 200), 0, 1.5)

@@ -122,6 +122,37 @@ screenshot $OUT/profile.png
 dialog close
 build $OUT/built
 expect-log built into
+pin 200 200 900
+expect-log pinned 900 m
+curve 100 300 700 300 300 800
+expect-log drew a curve constraint from 700 m to 800 m
+move-pin 1 1 210 190
+steps 20
+wait 10
+screenshot $OUT/constraints.png
+unpin 2
+undo
+expect-log undid Delete constraint
+unpin 2
+unpin 1
+blend-with cone 0.3 0.7
+expect-log blended with cone in the uplift domain
+undo
+segment 300 300 360 340
+copy
+expect-log copied node
+paste 100 400
+expect-log pasted a copy
+paste instance 200 420
+expect-log pasted an instance
+undo
+undo
+undo
+copy-region 100 100 140 120
+expect-log copied a 41×21 region
+paste-region 300 300 30 1.5
+expect-log pasted a region
+undo
 save $OUT/p.orogen.json
 open $OUT/p.orogen.json
 expect-log opened p.orogen.json
@@ -145,6 +176,10 @@ screenshot $OUT/detail.png
 view 2d
 detail keep
 expect-log kept the hydraulic pass
+import dem $OUT/height.png
+expect-log as uplift
+undo
+expect-log undid Import DEM as uplift
 dialog open
 wait 3
 screenshot $OUT/dialog.png
@@ -162,6 +197,9 @@ dialog import-uplift
 wait 2
 dialog close
 dialog import-heightmap
+wait 2
+dialog close
+dialog import-dem
 wait 2
 dialog close
 dialog unsaved

@@ -62,7 +62,7 @@ func randFrame(r *rand.Rand) Frame {
 var (
 	leafTypes = []string{TypeDisc, TypeSegment, TypeCurve, TypeValley, TypeRegion, TypeNoise, TypeRaster}
 	groupOps  = []string{TypeSum, TypeMax, TypeMin, TypeBlend}
-	wrapOps   = []string{TypeScale, TypeTransform, TypeFold, TypeFault, TypeNoiseWarp, TypeClamp}
+	wrapOps   = []string{TypeScale, TypeTransform, TypeFold, TypeFault, TypeNoiseWarp, TypeClamp, TypeMix}
 )
 
 // randShape returns a valid shape of type typ with random parameters.
@@ -112,6 +112,8 @@ func randShape(r *rand.Rand, typ string) Shape {
 		return &Min{}
 	case TypeBlend:
 		return &Blend{Mode: []string{"max", "min"}[r.IntN(2)], Radius: rnd(r, 0, 0.4)}
+	case TypeMix:
+		return &Mix{A: randPoint(r), B: randPoint(r)}
 	case TypeScale:
 		return &Scale{Factor: rnd(r, -1, 2)}
 	case TypeTransform:
@@ -198,7 +200,9 @@ func randGrow(r *rand.Rand, t *Tree) (*Edit, error) {
 		id := pickID(r, ids)
 		e, err := t.Wrap(id, randShape(r, wrapOps[r.IntN(len(wrapOps))]))
 		if err == nil {
-			if _, ok := t.nodes[e.Node()].shape.(*Scale); ok && r.IntN(2) == 0 {
+			_, scale := t.nodes[e.Node()].shape.(*Scale)
+			_, mix := t.nodes[e.Node()].shape.(*Mix)
+			if (scale || mix) && r.IntN(2) == 0 {
 				return t.Add(e.Node(), r.IntN(2), randShape(r, randLeafType(r)))
 			}
 		}

@@ -32,6 +32,7 @@ var kinds = []*kind{
 	&maxKind,
 	&minKind,
 	&blendKind,
+	&mixKind,
 	&scaleKind,
 	&transformKind,
 	&foldKind,

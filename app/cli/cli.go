@@ -53,7 +53,7 @@ heightmaps, masks and reports.`,
 	root.SetVersionTemplate("orogen {{.Version}}\n")
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newRunCmd(stderr), newAnalyzeCmd(stdout), newUpliftCmd(stderr), newRenderCmd(stderr), newPresetsCmd(stdout), newErodeCmd(stderr), newBuildCmd(stderr))
+	root.AddCommand(newRunCmd(stderr), newAnalyzeCmd(stdout), newUpliftCmd(stderr), newRenderCmd(stderr), newPresetsCmd(stdout), newErodeCmd(stderr), newBuildCmd(stderr), newInvertCmd(stderr), newBlendCmd(stdout))
 	return root
 }
 

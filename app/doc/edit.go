@@ -12,6 +12,7 @@ import (
 	"orogen/app/project"
 	"orogen/app/scene"
 	"orogen/brushes"
+	"orogen/sim"
 	"orogen/sim/engine"
 	"orogen/sim/geology"
 	"orogen/uplifttree"
@@ -335,6 +336,30 @@ func (d *Doc) SetSettings(s Settings, merge string) error {
 	return nil
 }
 
+// SetConstraints replaces the scene's elevation constraints (package
+// constrain) by a copy of cs, in one undo entry named label; merge is as
+// for SetParams. Invalid ones (outside the map, not finite, with the graph
+// engine) return the scene's error naming the first and change nothing.
+func (d *Doc) SetConstraints(cs []scene.Constraint, label, merge string) error {
+	d.endStroke()
+	c := *d.sc
+	c.Constraints = make([]scene.Constraint, len(cs))
+	for i, k := range cs {
+		c.Constraints[i] = k.Clone()
+	}
+	if len(cs) == 0 {
+		c.Constraints = nil
+	}
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	if reflect.DeepEqual(c.Constraints, d.sc.Constraints) {
+		return nil
+	}
+	d.setScene(&c, label, merge)
+	return nil
+}
+
 // ---- imports ----
 
 // ImportUpliftImage replaces layer "base" by the uplift map at path (PNG,
@@ -348,6 +373,22 @@ func (d *Doc) ImportUpliftImage(path string) error {
 	if err != nil {
 		return err
 	}
+	return d.ImportUpliftField(f, "Import uplift image")
+}
+
+// ImportUpliftField makes f (normalized: the uplift over umax, on the
+// document's grid) the base layer, as ImportUpliftImage does with an
+// image, in one undoable edit named label.
+func (d *Doc) ImportUpliftField(f *sim.Field, label string) error {
+	d.endStroke()
+	if f.W != d.w || f.H != d.h {
+		return fmt.Errorf("doc: uplift of %d×%d cells for a %d×%d grid", f.W, f.H, d.w, d.h)
+	}
+	if err := sim.CheckFinite("doc: uplift", "cell", f.Data); err != nil {
+		return err
+	}
+	f = f.Clone()
+	f.Cell = d.cell
 	name := project.BaseLayer
 	var ops []op
 	var cells image.Rectangle
@@ -377,7 +418,7 @@ func (d *Doc) ImportUpliftImage(path string) error {
 		}
 	}
 	d.refresh(cells, false)
-	d.push("Import uplift image", "", ops...)
+	d.push(label, "", ops...)
 	return nil
 }
 
@@ -406,4 +447,49 @@ func (d *Doc) SetGeology(g *geology.Spec, label, merge string) error {
 	}
 	d.setScene(&c, label, merge)
 	return nil
+}
+
+// BlendWith blends the whole tree with an uplift in the uplift domain
+// (Schott et al. 2022, §4, Fig. 7): f (normalized like a layer, on the
+// grid) becomes a new layer, and the root is wrapped in a Mix from a (all
+// the current tree) to b (all the new layer), whose second child is a
+// Raster of that layer over the grid. One undo entry named label; it
+// returns the Mix's ID and the layer's name.
+func (d *Doc) BlendWith(f *sim.Field, a, b uplifttree.Point, label string) (uplifttree.ID, string, error) {
+	d.endStroke()
+	if f.W != d.w || f.H != d.h {
+		return 0, "", fmt.Errorf("doc: uplift of %d×%d cells for a %d×%d grid", f.W, f.H, d.w, d.h)
+	}
+	if err := sim.CheckFinite("doc: uplift", "cell", f.Data); err != nil {
+		return 0, "", err
+	}
+	name := "blend"
+	for k := 2; d.layers[name] != nil || slices.Contains(d.tree.LayerNames(), name); k++ {
+		name = fmt.Sprintf("blend-%d", k)
+	}
+	g := f.Clone()
+	g.Cell = d.cell
+	l := &brushes.Layer{Field: g, Base: g.Clone()}
+	d.layers[name], d.lmap[name] = l, g
+	ops := []op{&layerOp{name: name, l: l, added: true}}
+	undo := func() {
+		for _, o := range slices.Backward(ops) {
+			o.apply(d, false)
+		}
+	}
+	e1, err := d.tree.Wrap(d.tree.Root(), &uplifttree.Mix{A: a, B: b})
+	if err != nil {
+		undo()
+		return 0, "", err
+	}
+	ops = append(ops, &treeOp{e1})
+	e2, err := d.tree.Add(e1.Node(), -1, &uplifttree.Raster{Layer: name, Rect: d.world, Value: 1})
+	if err != nil {
+		undo()
+		return 0, "", err
+	}
+	ops = append(ops, &treeOp{e2})
+	d.refresh(image.Rect(0, 0, d.w, d.h), false)
+	d.push(label, "", ops...)
+	return e1.Node(), name, nil
 }

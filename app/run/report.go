@@ -52,6 +52,10 @@ type Report struct {
 	// the steps); Water the lakes' water budget when it runs.
 	Mass  MassBudget   `json:"mass_budget"`
 	Water *WaterBudget `json:"water_budget,omitempty"`
+	// Constraints are the scene's elevation constraints at the end, and
+	// ConstraintAdjustments how often the uplift was adjusted to them.
+	Constraints           []ConstraintFigure `json:"constraints,omitempty"`
+	ConstraintAdjustments int                `json:"constraint_adjustments,omitempty"`
 }
 
 // MassBudget is the run's engine.Mass with what left the domain and the
@@ -219,6 +223,10 @@ func (r *Report) finish(e *grid.Engine, j *Job) {
 		r.Converged = e.Converged(j.Tolerance)
 	}
 	r.closeBudgets(e.Water())
+	r.Constraints = j.constraintFigures()
+	if j.cons != nil {
+		r.ConstraintAdjustments = j.cons.Adjustment
+	}
 }
 
 // Save writes the report as indented JSON, atomically.

@@ -118,6 +118,8 @@ type Job struct {
 	Steps     int
 	Tolerance float64
 	Umax      float64
+
+	cons *constraints // the scene's elevation constraints, or nil
 }
 
 // Prepare loads the scene, applies the overrides, reads the uplift and
@@ -286,6 +288,9 @@ func Prepare(o Options) (*Job, error) {
 	}
 	j.Steps, j.Tolerance, j.Umax = steps, tol, umax
 	if err := j.planExports(w, h); err != nil {
+		return nil, err
+	}
+	if err := j.prepareConstraints(w, h, cell, up); err != nil {
 		return nil, err
 	}
 	if (o.OutLakes != "" || o.OutRivers != "") && !(sc.Params.RainMPerYr > 0) {
@@ -626,6 +631,19 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 			j.Opt.OnStep(st)
 		}
 		bar.Step(fmt.Sprintf("eroding  max|Δh| %.3g m  dt %.3g yr", st.MaxDh, st.Dt))
+		if j.cons != nil {
+			ok, err := j.constrainStep(step+1, sch.Settled())
+			if err != nil {
+				runErr = err
+				break
+			}
+			if !ok {
+				if j.cons.last == step+1 {
+					sch.Restart() // a new uplift: settle again from the user's dt
+				}
+				continue
+			}
+		}
 		if j.Scene.UntilConverged && sch.Settled() {
 			rep.Converged = true
 			break

@@ -50,6 +50,9 @@ type Scene struct {
 	// Geology is the rock under the terrain (package geology): layers,
 	// rocks, deformations. nil: uniform rock.
 	Geology *geology.Spec `json:"geology,omitempty"`
+	// Constraints are elevation constraints the run meets by adjusting
+	// the uplift (package constrain); grid engine only.
+	Constraints []Constraint `json:"constraints,omitempty"`
 
 	dir      string // directory of the scene file; "" when embedded
 	embedded bool
@@ -298,7 +301,7 @@ func (s *Scene) Validate() error {
 			return fmt.Errorf("scene: %w", err)
 		}
 	}
-	return nil
+	return s.validateConstraints()
 }
 
 func validTalus(t Talus) error {

@@ -198,6 +198,8 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"version": 2}`))
 	f.Add([]byte(`{"version": 1, "init": null, "uplift": {"image": "x"}}`))
 	f.Add([]byte(`[1, 2]`))
+	f.Add([]byte(`{"version": 1, "uplift": {"image": "x"}, "constraints": [{"point": [25000, 25000], "height_m": 1500}, {"curve": [[1000, 2000, 300], [4000, 5000, 600]]}]}`))
+	f.Add([]byte(`{"version": 1, "constraints": [{"point": [1, 2]}, {"curve": [[1, 2, 3]]}, null]}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		s, err := Parse(b)
 		if err != nil {

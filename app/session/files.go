@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"orogen/app/doc"
+	"orogen/app/engines"
 	"orogen/app/export"
 	"orogen/app/prefs"
 	"orogen/app/project"
@@ -19,6 +21,9 @@ import (
 	"orogen/app/run"
 	"orogen/app/scene"
 	"orogen/app/worker"
+	"orogen/sim"
+	"orogen/sim/invert"
+	"orogen/uplifttree"
 )
 
 // ProjectExt is the extension of project files.
@@ -349,4 +354,122 @@ func (s *Session) Shutdown() {
 		}
 	}
 	s.Close()
+}
+
+// ImportDEM inverts a DEM (heights in metres: .tif, or .png/.r16 with
+// their sidecar) into the uplift that makes it a steady state of the
+// document's parameters (package invert: Orogen's routing, lakes through
+// their passes, kept by negative uplift), and makes that uplift the base
+// layer of the Uplift Tree, normalized by umax, in one undoable edit. A DEM
+// without a sidecar spans the project's domain. The uplift is resampled to
+// the grid; it reproduces the DEM only where the project's extent is the
+// DEM's, which the log says when it is not.
+func (s *Session) ImportDEM(path string) error {
+	f, err := s.demUplift(path)
+	if err != nil {
+		return err
+	}
+	if err := s.doc.ImportUpliftField(f, "Import DEM as uplift"); err != nil {
+		return err
+	}
+	s.logf(Info, "imported %s as uplift: the Uplift Tree's base layer", path)
+	return nil
+}
+
+// demUplift is a DEM's inverted uplift on the grid, normalized by umax,
+// with the figures logged.
+func (s *Session) demUplift(path string) (*sim.Field, error) {
+	dem, err := rasterio.ReadHeights(path)
+	if err != nil {
+		return nil, err
+	}
+	sc := s.doc.Scene()
+	span := sc.DomainM
+	if dem.Cell == 0 {
+		dem.Cell = span / float64(max(dem.W, dem.H))
+	}
+	umax := sc.Uplift.UmaxMPerYr
+	if !(umax > 0) {
+		return nil, fmt.Errorf("DEM %s: the uplift scale (umax) is 0: set it above 0 first; the layer holds uplift over umax", filepath.Base(path))
+	}
+	p, err := engines.Params(sc)
+	if err != nil {
+		return nil, err
+	}
+	res, err := invert.Uplift(dem, invert.Options{Params: p})
+	if err != nil {
+		return nil, fmt.Errorf("DEM %s: %w", filepath.Base(path), err)
+	}
+	f := res.Uplift.Resample(sc.Width, sc.Height)
+	for i, v := range f.Data {
+		f.Data[i] = float32(float64(v) / umax)
+	}
+	lo, hi := res.Uplift.MinMax()
+	s.logf(Info, "inverted %s into uplift: %d×%d cells of %g m, %.3g to %.3g m/yr; %d lakes held, %d cells cut to the talus angle (undo restores the old uplift)",
+		path, dem.W, dem.H, dem.Cell, lo, hi, res.Lakes, res.Steep)
+	if ext := dem.Cell * float64(max(dem.W, dem.H)); math.Abs(ext-span) > 0.01*span {
+		s.logf(Warn, "the DEM spans %.4g km, the project %.4g km: drainage areas differ, so the uplift will not grow the DEM back; set the domain to %.4g km for that",
+			ext/1e3, span/1e3, ext/1e3)
+	}
+	return f, nil
+}
+
+// BlendWith blends the document's uplift with another terrain's in the
+// uplift domain (Schott et al. 2022, §4, Fig. 7): a heightmap (its
+// inverted uplift, see ImportDEM) or a scene or preset (its uplift), as a
+// new layer the tree mixes in along a west-to-east gradient from x0 to x1
+// (fractions of the map's width): the Uplift Tree's Mix node. One undoable
+// edit.
+func (s *Session) BlendWith(path string, x0, x1 float64) error {
+	if !(x0 >= 0 && x0 < x1 && x1 <= 1) {
+		return fmt.Errorf("blend gradient %g to %g: want 0 <= x0 < x1 <= 1 (fractions of the width)", x0, x1)
+	}
+	sc := s.doc.Scene()
+	var f *sim.Field
+	var err error
+	ext := strings.ToLower(filepath.Ext(path))
+	if ext == ".tif" || ext == ".tiff" || ext == ".png" || ext == ".r16" {
+		f, err = s.demUplift(path)
+	} else {
+		f, err = s.sceneUplift(path)
+	}
+	if err != nil {
+		return err
+	}
+	cell := sc.DomainM / float64(max(sc.Width, sc.Height))
+	W, H := float64(sc.Width)*cell, float64(sc.Height)*cell
+	a := uplifttree.Point{X: x0 * W, Y: H / 2}
+	b := uplifttree.Point{X: x1 * W, Y: H / 2}
+	id, layer, err := s.doc.BlendWith(f, a, b, "Blend with "+filepath.Base(path))
+	if err != nil {
+		return err
+	}
+	s.logf(Info, "blended with %s in the uplift domain: layer %q under mix #%d, %.0f %% to %.0f %% of the width", path, layer, id, 100*x0, 100*x1)
+	return nil
+}
+
+// sceneUplift is a scene's or preset's uplift on the document's grid,
+// normalized by the document's umax.
+func (s *Session) sceneUplift(name string) (*sim.Field, error) {
+	other, err := scene.Load(name)
+	if err != nil {
+		return nil, err
+	}
+	sc := s.doc.Scene()
+	umax := sc.Uplift.UmaxMPerYr
+	if !(umax > 0) {
+		return nil, errors.New("the uplift scale (umax) is 0: set it above 0 first")
+	}
+	cell := sc.DomainM / float64(max(sc.Width, sc.Height))
+	f, err := run.UpliftField(other, "", sc.Width, sc.Height, cell, other.Uplift.UmaxMPerYr)
+	if err != nil {
+		return nil, err
+	}
+	if f == nil {
+		return nil, fmt.Errorf("scene %s has no uplift to blend with", name)
+	}
+	for i, v := range f.Data {
+		f.Data[i] = float32(float64(v) / umax)
+	}
+	return f, nil
 }

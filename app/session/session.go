@@ -57,6 +57,7 @@ type Session struct {
 	badParams           uint64 // doc.Changed when invalid parameters were logged
 
 	auto autosaver
+	cons constraintState
 }
 
 // engineKey is what the worker's engine reflects of the document: a
@@ -151,6 +152,7 @@ func (s *Session) setDoc(d *doc.Doc, path string) error {
 		s.wk.Send(worker.Reset{Spec: spec})
 	}
 	s.doc, s.path, s.unsaved = d, path, false
+	s.cons = constraintState{} // the next Sync builds the new document's
 	s.sent = s.want(spec.Params)
 	s.auto.saved = d.Changed()
 	if path != "" && s.opt.Prefs != nil {
@@ -193,7 +195,7 @@ func (s *Session) Sync() {
 		}
 	default:
 		if want.Uplift != s.sent.Uplift {
-			s.wk.Send(worker.SetUplift{U: append([]float32(nil), s.doc.Uplift().Data...)})
+			s.wk.Send(worker.SetUplift{U: s.upliftToSend()})
 		}
 		if want.Params != s.sent.Params {
 			s.wk.Send(worker.SetParams{P: want.Params})
@@ -215,6 +217,7 @@ func (s *Session) Sync() {
 		s.sent = want
 	}
 	f := s.wk.Frame()
+	s.syncConstraints(f)
 	if f.Err != nil && f.Err != s.lastErr {
 		s.logf(Error, "simulation stopped: %v (Reset starts it again)", f.Err)
 	}
@@ -233,7 +236,9 @@ func (s *Session) SentParams() engine.Params { return s.sent.Params }
 // document (its engine kind, node count, uplift and parameters).
 func (s *Session) ResetTerrain() error {
 	s.EndDetail(false)
-	spec, err := engines.FromScene(s.doc.Scene(), s.doc.Uplift().Clone(), nil)
+	u := s.doc.Uplift().Clone()
+	u.Data = s.upliftToSend() // with the constraints' factors
+	spec, err := engines.FromScene(s.doc.Scene(), u, nil)
 	if err != nil {
 		return err
 	}

@@ -231,6 +231,15 @@ func (g *Graph) setKinds() {
 	g.kind[(h-1)*w+w-1] = pick(s, e)
 }
 
+// Forget drops the receivers of the previous routing, so that the next
+// Route picks the steepest neighbour of every cell, as the first Route of
+// a new Graph does (no hysteresis).
+func (g *Graph) Forget() {
+	for i := range g.dir {
+		g.dir[i] = 8
+	}
+}
+
 // IsFixed reports whether cell i is held at base level (an Outlet edge cell).
 func (g *Graph) IsFixed(i int) bool { return g.kind[i] == fixed }
 

@@ -453,3 +453,30 @@ func BenchmarkRoute(b *testing.B) {
 		g.Route(d)
 	}
 }
+
+// After Forget, a graph routes like a new one: no receiver is kept by
+// hysteresis.
+func TestForget(t *testing.T) {
+	const w, h = 5, 5
+	// The centre drains north on a, and on b west, steeper by 0.05 %:
+	// within the hysteresis, so a graph that saw a keeps north.
+	a, b := simtest.Uniform(w, h, 10), simtest.Uniform(w, h, 10)
+	c, n, wst := 2*w+2, 1*w+2, 2*w+1
+	a[c], a[n], a[wst] = 5, 4, 4.0005
+	b[c], b[n], b[wst] = 5, 4.0005, 4.0
+	g := NewGraph(w, h, 1, Edges{}, 0)
+	g.Update(a)
+	g.Forget()
+	g.Update(b)
+	fresh := NewGraph(w, h, 1, Edges{}, 0)
+	fresh.Update(b)
+	if g.Rec[c] != int32(wst) || fresh.Rec[c] != int32(wst) {
+		t.Errorf("centre drains to %d after Forget, %d on a new graph; want %d (west)", g.Rec[c], fresh.Rec[c], wst)
+	}
+	kept := NewGraph(w, h, 1, Edges{}, 0)
+	kept.Update(a)
+	kept.Update(b)
+	if kept.Rec[c] != int32(n) {
+		t.Errorf("without Forget the centre drains to %d; want %d (north, kept by hysteresis)", kept.Rec[c], n)
+	}
+}

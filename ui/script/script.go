@@ -44,6 +44,24 @@
 //	                               on a goroutine; waits until it ends
 //	import uplift PATH             a normalized uplift image
 //	import heightmap PATH          heights in metres into the simulation
+//	copy                           copy the selected Uplift Tree subtree
+//	paste [instance] [X Y]         paste it at the cursor or cell X Y: a
+//	                               copy, or an instance following the
+//	                               original (same project only)
+//	copy-region X0 Y0 X1 Y1        copy cells of the paint layer
+//	paste-region X Y [ANGLE SCALE] paste them centred on cell X Y, turned
+//	                               and scaled
+//	blend-with PATH [X0 X1]        blend in the uplift domain with a heightmap,
+//	                               scene or preset, west to east from X0 to
+//	                               X1 (fractions of the width; 0.4 0.6)
+//	import dem PATH                a DEM in metres, inverted into the uplift
+//	                               that holds it (the tree's base layer)
+//	pin X Y H                      a point elevation constraint: cell X Y
+//	                               held at H metres
+//	curve X0 Y0 H0 X1 Y1 H1        a curve elevation constraint (cells,
+//	                               metres)
+//	move-pin N V X Y               move vertex V of constraint N to cell X Y
+//	unpin N                        delete constraint N (1 is the first)
 //	view 2d|3d|split               what the Viewport shows
 //	show rivers|lakes|arrows|plot|analysis|basins [on|off]
 //	                               a layer of the view or the Analysis
@@ -64,7 +82,7 @@
 //	dialog NAME                    open a dialog as its menu item does: open,
 //	                               save-as, export-heightmap, export-masks,
 //	                               export-profile, import-uplift,
-//	                               import-heightmap, unsaved,
+//	                               import-heightmap, import-dem, unsaved,
 //	                               shortcuts, about; `dialog close` closes it
 //	report PATH                    JSON: frames/s, engine steps/s, sizes
 //	expect-log TEXT                fail unless the log holds TEXT

@@ -1,0 +1,213 @@
+package session
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"orogen/app/engines"
+	"orogen/app/rasterio"
+	"orogen/app/run"
+	"orogen/app/scene"
+	"orogen/sim"
+	"orogen/sim/invert"
+	"orogen/sim/simtest"
+)
+
+// TestImportDEM: a DEM becomes the base layer of the Uplift Tree holding
+// its inverted uplift (invert.Uplift with the document's parameters,
+// over umax), in one undoable edit the engine receives; a DEM of another
+// extent is imported with a warning; a broken or missing file is refused
+// with the document untouched.
+func TestImportDEM(t *testing.T) {
+	s, _, log := open(t, 32)
+	sc := s.Doc().Scene()
+	cell := sc.DomainM / 32
+	dem := &sim.Field{W: 32, H: 32, Cell: cell, Data: simtest.Rough(32, 32, 400, 3)}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "dem.tif")
+	if err := rasterio.Write(path, dem); err != nil {
+		t.Fatal(err)
+	}
+	before := slices.Clone(s.Doc().Uplift().Data)
+	if err := s.ImportDEM(path); err != nil {
+		t.Fatal(err)
+	}
+	p, err := engines.Params(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := invert.Uplift(dem, invert.Options{Params: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The base layer holds u/umax and the tree sums it with the (empty)
+	// paint layer, times umax: float32 round trip, 1e-6 relative.
+	got := s.Doc().Uplift().Data
+	for i, w := range want.Uplift.Data {
+		if math.Abs(float64(got[i]-w)) > 1e-6*math.Abs(float64(w))+1e-12 {
+			t.Fatalf("uplift of cell %d: %g; want the inversion's %g", i, got[i], w)
+		}
+	}
+	if f := settle(t, s); !slices.Equal(f.Snap.Uplift, got) {
+		t.Fatal("the engine's uplift is not the imported one")
+	}
+	if label, ok, err := s.Undo(); err != nil || !ok || !strings.Contains(label, "DEM") {
+		t.Fatalf("undo: %q %v %v; want the DEM import undone", label, ok, err)
+	}
+	if !slices.Equal(s.Doc().Uplift().Data, before) {
+		t.Fatal("undo did not restore the uplift")
+	}
+	for _, l := range *log {
+		if strings.Contains(l, "spans") {
+			t.Errorf("log %q: a DEM of the project's extent got a warning", l)
+		}
+	}
+
+	// Another extent: imported, with a warning naming both.
+	wide := dem.Clone()
+	wide.Cell = 2 * cell
+	wp := filepath.Join(dir, "wide.tif")
+	if err := rasterio.Write(wp, wide); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ImportDEM(wp); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(*log, func(l string) bool { return strings.Contains(l, "the DEM spans") }) {
+		t.Errorf("no warning about the extent in %q", *log)
+	}
+
+	// A broken file, a missing one: refused, nothing changed. (NaN heights
+	// never get this far: rasterio refuses them, and invert's own tests
+	// cover NaN.)
+	bp := filepath.Join(dir, "broken.tif")
+	if err := os.WriteFile(bp, []byte("II*\x00 truncated"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	changed := s.Doc().Changed()
+	for _, p := range []string{bp, filepath.Join(dir, "missing.tif")} {
+		if err := s.ImportDEM(p); err == nil {
+			t.Errorf("ImportDEM(%s) succeeded", filepath.Base(p))
+		}
+	}
+	if s.Doc().Changed() != changed {
+		t.Fatal("a refused import changed the document")
+	}
+}
+
+// TestConstraints: a point constraint added to a running document is an
+// undoable edit the engine follows: the summit comes to the target as the
+// session adjusts the uplift; the constraint is saved with the project
+// and opened again; a point outside the map is refused.
+func TestConstraints(t *testing.T) {
+	s, _, _ := open(t, 48)
+	sc := s.Doc().Scene()
+	W := sc.DomainM
+	f := steps(t, s, 300)
+	// The highest cell, and a target 20 % below it.
+	top := 0
+	for i, h := range f.Snap.Height {
+		if h > f.Snap.Height[top] {
+			top = i
+		}
+	}
+	cell := W / 48
+	x, y := (float64(top%48)+0.5)*cell, (float64(top/48)+0.5)*cell
+	h0 := float64(f.Snap.Height[top])
+	want := 0.8 * h0
+	if err := s.AddConstraint(scene.NewPoint(x, y, want)); err != nil {
+		t.Fatal(err)
+	}
+	for range 30 {
+		steps(t, s, 50)
+	}
+	st := s.Constraints()
+	if len(st) != 1 || st[0].Kind != "point" || st[0].Target != want {
+		t.Fatalf("constraints %+v; want the point at %g m", st, want)
+	}
+	t.Logf("summit %.0f m, target %.0f m: now %.0f m, off by %.1f m", h0, want, st[0].Current, st[0].Error)
+	if st[0].Error > 0.02*h0 {
+		t.Errorf("the summit is off its target by %.1f m after 1500 steps; want <= 2 %% of %.0f m", st[0].Error, h0)
+	}
+	// Saved with the project, opened again.
+	p := filepath.Join(t.TempDir(), "c"+ProjectExt)
+	if err := s.SaveAs(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Open(p); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Doc().Scene().Constraints; len(got) != 1 || *got[0].HeightM != want {
+		t.Fatalf("after open: constraints %+v; want the point", got)
+	}
+	if err := s.AddConstraint(scene.NewPoint(-5, y, 100)); err == nil || !strings.Contains(err.Error(), "outside the map") {
+		t.Errorf("a point outside the map: %v; want an error", err)
+	}
+	if err := s.DeleteConstraint(0); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Doc().Scene().Constraints) != 0 {
+		t.Fatal("delete left the constraint")
+	}
+	if _, _, err := s.Undo(); err != nil || len(s.Doc().Scene().Constraints) != 1 {
+		t.Fatalf("undo of the delete: %v, %d constraints; want the point back", err, len(s.Doc().Scene().Constraints))
+	}
+}
+
+// TestBlendWith: blending with a preset wraps the tree in a Mix whose
+// second child reads a new layer holding the preset's uplift over umax; west
+// of the gradient the uplift is the document's, east of it the preset's;
+// one undo restores the document.
+func TestBlendWith(t *testing.T) {
+	s, _, _ := open(t, 32)
+	before := slices.Clone(s.Doc().Uplift().Data)
+	if err := s.BlendWith("cone", 0.25, 0.75); err != nil {
+		t.Fatal(err)
+	}
+	sc := s.Doc().Scene()
+	other, err := scene.Load("cone")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cone, err := run.UpliftField(other, "", 32, 32, sc.DomainM/32, other.Uplift.UmaxMPerYr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := s.Doc().Uplift().Data
+	// Cells west of 25 % (x < 8) are the document's, east of 75 % the
+	// cone's (float32 rounding through the layer: 1e-6 relative).
+	for y := 0; y < 32; y++ {
+		for _, c := range []struct {
+			x    int
+			want []float32
+		}{{2, before}, {30, cone.Data}} {
+			i := y*32 + c.x
+			if math.Abs(float64(u[i]-c.want[i])) > 1e-6*math.Abs(float64(c.want[i]))+1e-12 {
+				t.Fatalf("cell (%d, %d): uplift %g; want %g", c.x, y, u[i], c.want[i])
+			}
+		}
+	}
+	root, _ := s.Doc().Tree().Node(s.Doc().Tree().Root())
+	if root.Shape.Type() != "mix" || len(root.Children) != 2 {
+		t.Fatalf("root %s with %d children; want a mix of two", root.Shape.Type(), len(root.Children))
+	}
+	if _, _, err := s.Undo(); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(s.Doc().Uplift().Data, before) {
+		t.Fatal("undo did not restore the uplift")
+	}
+	for _, c := range []struct {
+		path   string
+		x0, x1 float64
+		want   string
+	}{{"cone", 0.8, 0.2, "gradient"}, {"nosuchpreset", 0.2, 0.8, "nosuchpreset"}} {
+		if err := s.BlendWith(c.path, c.x0, c.x1); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("BlendWith(%s, %g, %g): %v; want an error naming %q", c.path, c.x0, c.x1, err, c.want)
+		}
+	}
+}

@@ -1,0 +1,103 @@
+package constrain
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"orogen/sim/engine"
+	"orogen/sim/grid"
+	"orogen/sim/simtest"
+)
+
+// Rasterize by hand: a point lands in the cell under it; a horizontal
+// curve over 3 cells takes each cell once, heights interpolated.
+func TestRasterize(t *testing.T) {
+	const cell = 10.0
+	ts, err := Rasterize([]Constraint{
+		{Points: []Point{{X: 25, Y: 5, H: 7}}},                           // cell (2, 0)
+		{Points: []Point{{X: 5, Y: 35, H: 100}, {X: 35, Y: 35, H: 130}}}, // cells (0..3, 3)
+		{Points: []Point{{X: 21, Y: 1, H: 1}}},                           // cell (2, 0) again: the first wins
+	}, 5, 5, cell)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Target{{Cell: 2, H: 7, C: 0}, {Cell: 15, H: 100, C: 1}, {Cell: 16}, {Cell: 17}, {Cell: 18, H: 130, C: 1}}
+	if len(ts) != len(want) {
+		t.Fatalf("%d targets %v; want %d", len(ts), ts, len(want))
+	}
+	for k, w := range want {
+		if ts[k].Cell != w.Cell {
+			t.Errorf("target %d in cell %d; want %d", k, ts[k].Cell, w.Cell)
+		}
+	}
+	// The curve runs through the cell centres x = 5, 15, 25, 35 m from
+	// 100 to 130 m: 1 m per metre, so 100, 110, 120, 130 at the centres
+	// (samples every 2.5 m hit them; float rounding 1e-9).
+	for k, h := range []float64{7, 100, 110, 120, 130} {
+		if math.Abs(ts[k].H-h) > 1e-9 {
+			t.Errorf("target %d: height %g; want %g", k, ts[k].H, h)
+		}
+	}
+}
+
+func TestRasterizeErrors(t *testing.T) {
+	for _, c := range []struct {
+		cs   []Constraint
+		want string
+	}{
+		{[]Constraint{{}}, "constraint 0: 0 points"},
+		{[]Constraint{{Points: []Point{{X: 60, Y: 5, H: 1}}}}, "outside the map"},
+		{[]Constraint{{Points: []Point{{X: -1, Y: 5, H: 1}}}}, "outside the map"},
+		{[]Constraint{{Points: []Point{{X: 1, Y: 5, H: 1}}}, {Points: []Point{{X: 1, Y: 1, H: 1}, {X: math.NaN(), Y: 1, H: 1}}}}, "constraint 1, point 1"},
+		{[]Constraint{{Points: []Point{{X: 1, Y: 5, H: 1e9}}}}, "absurd"},
+	} {
+		_, err := Rasterize(c.cs, 5, 5, 10)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: error %v; want one naming %q", c.cs, err, c.want)
+		}
+	}
+}
+
+// A point constraint on a cone of uplift: lowering the summit and raising
+// it both converge within 1 % of the relief; the uplift stays within the
+// bounds; far from the disc it is the base uplift.
+func TestPointOnCone(t *testing.T) {
+	const n, cell = 48, 1000.0
+	base := simtest.Scale(simtest.Cone(n, n, cell, 1, 0), 5e-4) // uniform 5e-4 m/yr
+	p := engine.DefaultParams()
+	for _, target := range []float64{0.7, 1.2} {
+		e, err := grid.New(grid.Config{W: n, H: n, Cell: cell, Up: base, InitNoise: 1, Seed: 3, Params: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 300 {
+			e.Step()
+		}
+		c := int32(24*n + 24)
+		h0 := float64(e.Heights()[c])
+		ts := []Target{{Cell: c, H: target * h0}}
+		s := New(ts, n, n)
+		errs, err := Drive(context.Background(), e, s, base, 1, DriveOptions{Every: 60, Iterations: 30, Tol: 0.005 * h0, N: p.N})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := s.Error(e.Heights(), 1)[0]
+		t.Logf("target %.0f m (×%g): errors %.0f m", target*h0, target, errs)
+		if got > 0.01*h0 {
+			t.Errorf("×%g: off by %.1f m; want <= 1 %% of %.0f m", target, got, h0)
+		}
+		u := s.Uplift(nil, base, 1)
+		for i, v := range u {
+			x, y := i%n-24, i/n-24
+			far := x*x+y*y >= DefaultRadius*DefaultRadius
+			if far && v != base[i] {
+				t.Fatalf("cell %d outside the disc: uplift %g; want the base %g", i, v, base[i])
+			}
+			if r := float64(v / base[i]); r < MinScale-1e-6 || r > MaxScale+1e-6 {
+				t.Fatalf("cell %d: factor %g outside [%g, %g]", i, r, MinScale, float64(MaxScale))
+			}
+		}
+	}
+}
