@@ -37,6 +37,10 @@ type Snapshot struct {
 	Sediment []float32
 	Hardness []float32
 
+	// Alluvium is the thickness of alluvium over the rock, metres
+	// (Roudier's engine); nil otherwise.
+	Alluvium []float32
+
 	// With the lakes' water budget on (Params.Rain > 0): Water holds the
 	// depth of its lakes (filled as rain and evaporation dictate, not to
 	// their passes), WaterLakes lists them (sim/water.Lake; indices of
