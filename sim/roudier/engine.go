@@ -48,30 +48,20 @@ type Engine struct {
 	total Budget // the account of all steps
 	err   error
 
-	rock, alluv         []float64 // bedrock surface height and alluvium thickness, m
-	prevRock, prevAlluv []float64 // before this step
-	hgt                 []float32 // rock + alluvium
-	prev1, prev2        []float32 // heights before this step and the last one
-	up                  []float32
-	g                   *flow.Graph
-	routed              bool
+	rock, alluv  []float64 // rock surface height and alluvium thickness, m
+	hgt          []float32 // rock + alluvium
+	prev1, prev2 []float32 // heights before this step and the last one
+	up           []float32
+	g            *flow.Graph
+	routed       bool
 
-	// Per cell, set before the sweep: the exposed rock's coefficients and
-	// the slope to the receiver.
-	kd, kf, ke []float32
-	tan        []float32
-	// Per cell, set by the sweep: volume that left the map there
-	// (detritus; creep into fixed outlets) and volume dissolved, m³; the
-	// running water through the cell, m (for the snapshot).
-	out, cout, diss []float64
-	runoff          []float32
-	// Per stack position, during the sweep: running water and detritus
-	// arriving from upstream, and the lowest height among the donors.
-	sQ, sS, sMin []float64
-
-	blocks  []blockSums
-	chunkN  [][2]int64 // per chunk: cells clamped, pits filled
-	badRock error
+	rockN, alluvN []float64   // the new state during a step
+	coef          []cellCoef  // per cell, during a step
+	work          []flowWork  // per stack position, during a step
+	trees         []treeSums  // per drainage tree, the sweep's sums
+	sizes         []int32     // per drainage tree, its cell count
+	blocks        []blockSums // per block of cells, the measures
+	chunkN        [][2]int64  // per chunk: cells clamped, pits filled
 }
 
 // New validates c and returns an engine at step 0.
@@ -100,11 +90,7 @@ func New(c Config) (*Engine, error) {
 		return nil, err
 	}
 	e.rock, e.alluv = make([]float64, n), make([]float64, n)
-	e.prevRock, e.prevAlluv = make([]float64, n), make([]float64, n)
 	e.hgt, e.prev1, e.prev2 = make([]float32, n), make([]float32, n), make([]float32, n)
-	e.kd, e.kf, e.ke, e.tan = make([]float32, n), make([]float32, n), make([]float32, n), make([]float32, n)
-	e.out, e.cout, e.diss, e.runoff = make([]float64, n), make([]float64, n), make([]float64, n), make([]float32, n)
-	e.sQ, e.sS, e.sMin = make([]float64, n), make([]float64, n), make([]float64, n)
 	if c.Init != nil {
 		if len(c.Init) != n {
 			return nil, fmt.Errorf("roudier: %d initial heights for a %d×%d grid", len(c.Init), c.W, c.H)
@@ -271,8 +257,18 @@ func (e *Engine) Snapshot() *engine.Snapshot {
 	return s
 }
 
-// Runoff is the running water through every cell in the last step, m of
-// water (Q: its own and all upstream), valid until the next Step.
-func (e *Engine) Runoff() []float32 { return e.runoff }
+// Runoff returns the running water through every cell in the last step,
+// m of water (Q: its own and all upstream); nil before the first step.
+func (e *Engine) Runoff() []float32 {
+	if !e.routed || e.work == nil {
+		return nil
+	}
+	q := make([]float32, len(e.rock))
+	for i, k := range e.g.Pos {
+		// work[k] holds Q once the sweep went past the cell.
+		q[i] = float32(e.work[k].q)
+	}
+	return q
+}
 
 var _ engine.Engine = (*Engine)(nil)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"orogen/sim"
 	"orogen/sim/engine"
 	"orogen/sim/geology"
 	"orogen/sim/parallel"
@@ -50,12 +51,40 @@ func (b Budget) Mass() engine.Mass {
 
 // blockSums are the partial sums of one fixed block of cells.
 type blockSums struct {
-	dRock, dAlluv, out, cout, diss, up float64
-	sumDh, maxDh, maxDh2               float64
-	bad                                int // first non-finite cell + 1, or 0
+	dRock, dAlluv, up    float64
+	sumDh, maxDh, maxDh2 float64
+	bad                  int // first non-finite cell + 1, or 0
 }
 
-const cellBlock = 1 << 14 // cells per block of the fixed-order sums
+// treeSums are what one drainage tree sent off the map, m³.
+type treeSums struct{ out, cout, diss float64 }
+
+// cellCoef is what the sweep needs of a cell besides its heights, set
+// before the sweep in grid order: the exposed rock's coefficients, the
+// slope to the receiver and the cell's kind.
+type cellCoef struct {
+	kd, kf, ke, tan float32
+	kind            uint8
+}
+
+// flowWork is what arrives at a cell during the sweep, in drainage order
+// (the cell at Stack[k] is work[k]): the running water from upstream (then,
+// once the sweep reached the cell, the running water through it, Q), m;
+// the detritus load, m³; the lowest donor's height, m.
+type flowWork struct{ q, s, low float64 }
+
+// Kinds of cells in the sweep.
+const (
+	kindFlow      uint8 = iota // drains into a cell of the map
+	kindFlowFixed              // drains into a fixed outlet cell
+	kindOutlet                 // a root whose load leaves the map
+	kindPit                    // a root inside the map
+)
+
+const (
+	cellBlock = 1 << 14 // cells per block of the fixed-order sums
+	rowBlock  = 16      // rows per block of the per-cell passes
+)
 
 // Step runs one iteration: uplift, routing, then the laws from upstream
 // to downstream (see the package doc).
@@ -67,9 +96,7 @@ func (e *Engine) Step() engine.StepStats {
 	var st engine.StepStats
 	e.prev2, e.prev1 = e.prev1, e.prev2
 	copy(e.prev1, e.hgt)
-	copy(e.prevRock, e.rock)
-	copy(e.prevAlluv, e.alluv)
-	e.uplift()
+	e.uplifted()
 
 	t := time.Now()
 	e.g.Route(e.hgt)
@@ -81,12 +108,9 @@ func (e *Engine) Step() engine.StepStats {
 	st.Phase[engine.PhaseStack] = time.Since(t)
 
 	t = time.Now()
-	e.prepare()
-	if e.badRock != nil {
-		e.err = e.badRock
-		e.badRock = nil
-		// Undo the uplift: the step did not happen.
-		copy(e.rock, e.prevRock)
+	if err := e.prepare(); err != nil {
+		// The step did not happen: the rock and alluvium are untouched.
+		e.err = err
 		copy(e.hgt, e.prev1)
 		e.prev1, e.prev2 = e.prev2, e.prev1
 		return e.stats
@@ -111,151 +135,184 @@ func (e *Engine) Step() engine.StepStats {
 	return st
 }
 
-// uplift raises the rock by u·Dt (not the fixed outlets) and refreshes
-// the heights.
-func (e *Engine) uplift() {
-	dt := e.p.Dt
+// upliftAt is the uplift of cell i in a step, m.
+func (e *Engine) upliftAt(i int) float64 {
+	if e.up == nil || e.g.IsFixed(i) {
+		return 0
+	}
+	return float64(e.up[i]) * e.p.Dt
+}
+
+// uplifted sets the heights the routing sees: the uplifted terrain.
+func (e *Engine) uplifted() {
+	if e.up == nil {
+		return
+	}
 	parallel.Blocks(len(e.rock), cellBlock, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
-			if e.up != nil && !e.g.IsFixed(i) {
-				e.rock[i] += float64(e.up[i]) * dt
-			}
-			e.hgt[i] = float32(e.rock[i] + e.alluv[i])
+			e.hgt[i] = float32(e.rock[i] + e.upliftAt(i) + e.alluv[i])
 		}
 	})
 }
 
-// prepare looks up the exposed rock of every cell (alluvium where there
-// is some) and its slope to its receiver, on the heights of the routing.
-func (e *Engine) prepare() {
-	rec, dist := e.g.Rec, e.g.Dist
-	nb := parallel.NumBlocks(e.h, 16)
+// prepare copies the uplifted rock and the alluvium into the new state
+// (rockN, alluvN) and fills every cell's coefficients: the exposed rock
+// (alluvium where there is some, else the lithology at the rock surface),
+// its slope to its receiver and its kind.
+func (e *Engine) prepare() error {
+	g := e.g
+	rec, dist := g.Rec, g.Dist
+	nb := parallel.NumBlocks(e.h, rowBlock)
 	bad := make([]error, nb)
-	parallel.Blocks(e.h, 16, func(b, y0, y1 int) {
+	n := len(e.rock)
+	e.coef = sim.ResizeSpare(e.coef, n)
+	e.rockN = sim.ResizeSpare(e.rockN, n)
+	e.alluvN = sim.ResizeSpare(e.alluvN, n)
+	coef, rockN, alluvN := e.coef, e.rockN, e.alluvN
+	parallel.Blocks(e.h, rowBlock, func(b, y0, y1 int) {
 		for y := y0; y < y1; y++ {
 			for x := 0; x < e.w; x++ {
 				i := y*e.w + x
-				e.out[i], e.cout[i], e.diss[i] = 0, 0, 0
-				var r geology.Rock
-				if e.alluv[i] > 0 {
-					r = geology.Alluvium
+				z, al := e.rock[i]+e.upliftAt(i), e.alluv[i]
+				rockN[i], alluvN[i] = z, al
+				c := &coef[i]
+				if al > 0 {
+					c.kd, c.kf, c.ke = float32(geology.Alluvium.Kd), float32(geology.Alluvium.Kf), float32(geology.Alluvium.Ke)
 				} else {
-					r = e.lith.RockAt((float64(x)+0.5)*e.cell, (float64(y)+0.5)*e.cell, e.rock[i])
+					r := e.lith.RockAt((float64(x)+0.5)*e.cell, (float64(y)+0.5)*e.cell, z)
 					if !(r.Kd >= 0 && r.Kd <= 1 && r.Kf >= 0 && r.Kf <= 1 && r.Ke >= 0 && r.Ke <= 1) && bad[b] == nil {
-						bad[b] = fmt.Errorf("roudier: the lithology gives cell (%d, %d) at %g m a bad rock: %w", x, y, e.rock[i], CheckRock(r))
+						bad[b] = fmt.Errorf("roudier: the lithology gives cell (%d, %d) at %g m a bad rock: %w", x, y, z, CheckRock(r))
+					}
+					c.kd, c.kf, c.ke = float32(r.Kd), float32(r.Kf), float32(r.Ke)
+				}
+				j := int(rec[i])
+				c.tan, c.kind = 0, kindFlow
+				switch {
+				case j == i && (g.IsFixed(i) || dist[i] > 0):
+					c.kind = kindOutlet
+				case j == i:
+					c.kind = kindPit
+				default:
+					hj := e.rock[j] + e.upliftAt(j) + e.alluv[j]
+					c.tan = float32(max(0, (z+al-hj)/float64(dist[i])))
+					if g.IsFixed(j) {
+						c.kind = kindFlowFixed
 					}
 				}
-				e.kd[i], e.kf[i], e.ke[i] = float32(r.Kd), float32(r.Kf), float32(r.Ke)
-				tn := 0.0
-				if j := rec[i]; int(j) != i && dist[i] > 0 {
-					tn = max(0, (e.rock[i]+e.alluv[i]-e.rock[j]-e.alluv[j])/float64(dist[i]))
-				}
-				e.tan[i] = float32(tn)
 			}
 		}
 	})
 	for _, err := range bad {
 		if err != nil {
-			e.badRock = err
-			return
+			return err
 		}
 	}
+	return nil
 }
 
 // sweep applies the laws tree by tree, every cell after all its donors
-// (reverse drainage order). Trees are independent, so chunks of whole
-// trees run concurrently; each writes only its own cells. It returns the
-// cells whose lowering was clamped and the pits that received detritus.
+// (the reverse of the drainage order), to rockN and alluvN. Trees are
+// independent, so chunks of whole trees run concurrently; each writes
+// only its own cells and its trees' sums. It returns the cells whose
+// lowering was clamped and the pits that received detritus.
 func (e *Engine) sweep() (clamped, pits int) {
 	g := e.g
-	ch := g.Chunks(parallel.Workers())
-	nc := len(ch) - 1
+	nt := len(g.Trees) - 1
+	e.sizes = sim.ResizeSpare(e.sizes, nt)
+	for t := range nt {
+		e.sizes[t] = g.Trees[t+1] - g.Trees[t]
+	}
+	tb := parallel.Split(e.sizes, parallel.Workers())
+	nc := len(tb) - 1
 	if len(e.chunkN) < nc {
 		e.chunkN = make([][2]int64, nc)
 	}
+	e.trees = sim.ResizeSpare(e.trees, nt)
+	e.work = sim.ResizeSpare(e.work, len(e.rock))
 	p := e.rp
 	river := p.RiverCells * p.Rain
 	a := e.area
+	work, st, rp, rec := e.work, g.Stack, g.RecPos, g.Rec
+	rock, alluv, coef := e.rockN, e.alluvN, e.coef
 	parallel.Do(nc, func(c int) {
-		lo, hi := int(ch[c]), int(ch[c+1])
-		sQ, sS, sMin := e.sQ, e.sS, e.sMin
+		lo, hi := int(g.Trees[tb[c]]), int(g.Trees[tb[c+1]])
 		for k := lo; k < hi; k++ {
-			sQ[k], sS[k], sMin[k] = 0, 0, math.Inf(1)
+			work[k] = flowWork{low: math.Inf(1)}
 		}
-		st, rp := g.Stack, g.RecPos
-		rec := g.Rec
-		rock, alluv := e.rock, e.alluv
 		var nClamp, nPit int64
-		for k := hi - 1; k >= lo; k-- {
-			i := int(st[k])
-			r := int(rec[i])
-			qUp, load := sQ[k], sS[k]
-			if r == i {
-				switch {
-				case g.IsFixed(i) || g.Dist[i] > 0:
-					// An outlet (fixed, or a natural edge draining off
-					// the map): the detritus leaves.
-					e.out[i] += load
-				case load > 0:
-					// A pit: no erosion, all the detritus settles
-					// (Roudier et al. 1993: low points get "only
-					// alluvial deposition").
-					alluv[i] += load / a
-					nPit++
+		for t := tb[c]; t < tb[c+1]; t++ {
+			var sum treeSums
+			for k := int(g.Trees[t+1]) - 1; k >= int(g.Trees[t]); k-- {
+				w := &work[k]
+				i := int(st[k])
+				cf := &coef[i]
+				qUp, load := w.q, w.s
+				switch cf.kind {
+				case kindOutlet:
+					sum.out += load
+					continue
+				case kindPit:
+					// No erosion; all the detritus settles (Roudier et
+					// al. 1993: low points get "only alluvial
+					// deposition").
+					if load > 0 {
+						alluv[i] += load / a
+						nPit++
+					}
+					continue
 				}
-				e.runoff[i] = float32(qUp)
-				continue
-			}
-			hi0 := rock[i] + alluv[i]
-			tn := float64(e.tan[i])
-			kd, kf, ke := float64(e.kd[i]), float64(e.kf[i]), float64(e.ke[i])
-			kv := p.vegetation(tn, hi0, qUp, river)
-			q := (1 - min(1, kf+kv)) * p.Rain
-			Q := qUp + q
-			// Gravity creep, at most half the drop so that the cell
-			// stays above its receiver.
-			fixedR := g.IsFixed(r)
-			drop := max(0, hi0-rock[r]-alluv[r])
-			zg := min(p.Creep*kd*tn, drop/2)
-			// Running water and dissolution, at most the drop left.
-			zw := p.Alpha * kd * tn * Q
-			zc := p.Gamma * ke * kf * q
-			room := drop - 2*zg
-			if fixedR {
-				room = drop - zg
-			}
-			if zw+zc > room {
-				f := max(0, room) / (zw + zc)
-				zw, zc = zw*f, zc*f
-				nClamp++
-			}
-			if zg > 0 {
-				fromAlluv := take(rock, alluv, i, zg)
-				if fixedR {
-					e.cout[r] += zg * a
-				} else {
-					alluv[r] += fromAlluv
-					rock[r] += zg - fromAlluv
+				r := int(rec[i])
+				hi0 := rock[i] + alluv[i]
+				tn := float64(cf.tan)
+				kd, kf, ke := float64(cf.kd), float64(cf.kf), float64(cf.ke)
+				kv := p.vegetation(tn, hi0, qUp, river)
+				q := (1 - min(1, kf+kv)) * p.Rain
+				Q := qUp + q
+				// Gravity creep, at most half the drop, so that the
+				// cell stays above its receiver.
+				drop := max(0, hi0-rock[r]-alluv[r])
+				zg := min(p.Creep*kd*tn, drop/2)
+				// Running water and dissolution, at most the drop left.
+				zw := p.Alpha * kd * tn * Q
+				zc := p.Gamma * ke * kf * q
+				room := drop - 2*zg
+				if cf.kind == kindFlowFixed {
+					room = drop - zg
 				}
+				if zw+zc > room {
+					f := max(0, room) / (zw + zc)
+					zw, zc = zw*f, zc*f
+					nClamp++
+				}
+				if zg > 0 {
+					fromAlluv := take(rock, alluv, i, zg)
+					if cf.kind == kindFlowFixed {
+						sum.cout += zg * a
+					} else {
+						alluv[r] += fromAlluv
+						rock[r] += zg - fromAlluv
+					}
+				}
+				take(rock, alluv, i, zw+zc)
+				load += zw * a
+				sum.diss += zc * a
+				// Deposition of what exceeds the capacity r·Q/cos φ, no
+				// higher than the lowest donor.
+				capacity := p.Transport * math.Sqrt(1+tn*tn) * Q * a
+				hNow := rock[i] + alluv[i]
+				if load > capacity && w.low > hNow && !math.IsInf(w.low, 1) {
+					dep := min(load-capacity, (w.low-hNow)*a)
+					alluv[i] += dep / a
+					load -= dep
+					hNow = rock[i] + alluv[i]
+				}
+				w.q = Q
+				rw := &work[rp[k]]
+				rw.q += Q
+				rw.s += load
+				rw.low = min(rw.low, hNow)
 			}
-			take(rock, alluv, i, zw+zc)
-			load += zw * a
-			e.diss[i] = zc * a
-			// Deposition of what exceeds the capacity r·Q/cos φ, no
-			// higher than the lowest donor.
-			capacity := p.Transport * math.Sqrt(1+tn*tn) * Q * a
-			hNow := rock[i] + alluv[i]
-			if load > capacity && !math.IsInf(sMin[k], 1) && sMin[k] > hNow {
-				dep := min(load-capacity, (sMin[k]-hNow)*a)
-				alluv[i] += dep / a
-				load -= dep
-				hNow = rock[i] + alluv[i]
-			}
-			e.runoff[i] = float32(Q)
-			rk := rp[k]
-			sQ[rk] += Q
-			sS[rk] += load
-			sMin[rk] = min(sMin[rk], hNow)
+			e.trees[t] = sum
 		}
 		e.chunkN[c] = [2]int64{nClamp, nPit}
 	})
@@ -275,28 +332,24 @@ func take(rock, alluv []float64, i int, d float64) float64 {
 	return fa
 }
 
-// measure refreshes the heights and fills the height statistics and the
-// step's budget from fixed blocks of cells added in block order, so the
-// figures do not depend on the number of workers.
+// measure makes the new state the current one, refreshes the heights and
+// fills the height statistics and the step's budget, from fixed blocks of
+// cells and the trees in order, so the figures do not depend on the
+// number of workers.
 func (e *Engine) measure(st *engine.StepStats) Budget {
 	n := len(e.rock)
 	nb := parallel.NumBlocks(n, cellBlock)
 	if len(e.blocks) < nb {
 		e.blocks = make([]blockSums, nb)
 	}
-	dt := e.p.Dt
+	rockN, alluvN := e.rockN, e.alluvN
 	parallel.Blocks(n, cellBlock, func(b, lo, hi int) {
 		var s blockSums
 		for i := lo; i < hi; i++ {
-			s.dRock += e.rock[i] - e.prevRock[i]
-			s.dAlluv += e.alluv[i] - e.prevAlluv[i]
-			s.out += e.out[i]
-			s.cout += e.cout[i]
-			s.diss += e.diss[i]
-			if e.up != nil && !e.g.IsFixed(i) {
-				s.up += float64(e.up[i]) * dt
-			}
-			h := e.rock[i] + e.alluv[i]
+			s.up += e.upliftAt(i)
+			s.dRock += rockN[i] - e.rock[i]
+			s.dAlluv += alluvN[i] - e.alluv[i]
+			h := rockN[i] + alluvN[i]
 			if math.IsNaN(h) || math.IsInf(h, 0) || math.Abs(h) > math.MaxFloat32 {
 				if s.bad == 0 {
 					s.bad = i + 1
@@ -315,9 +368,6 @@ func (e *Engine) measure(st *engine.StepStats) Budget {
 	for _, s := range e.blocks[:nb] {
 		t.dRock += s.dRock
 		t.dAlluv += s.dAlluv
-		t.out += s.out
-		t.cout += s.cout
-		t.diss += s.diss
 		t.up += s.up
 		t.sumDh += s.sumDh
 		t.maxDh = max(t.maxDh, s.maxDh)
@@ -325,6 +375,14 @@ func (e *Engine) measure(st *engine.StepStats) Budget {
 		if t.bad == 0 {
 			t.bad = s.bad
 		}
+	}
+	e.rock, e.rockN = e.rockN, e.rock
+	e.alluv, e.alluvN = e.alluvN, e.alluv
+	var ts treeSums
+	for _, s := range e.trees {
+		ts.out += s.out
+		ts.cout += s.cout
+		ts.diss += s.diss
 	}
 	if t.bad != 0 {
 		i := t.bad - 1
@@ -338,9 +396,9 @@ func (e *Engine) measure(st *engine.StepStats) Budget {
 	return Budget{
 		Uplift:         t.up * a,
 		RockRemoved:    (t.up - t.dRock) * a,
-		Detritus:       t.out,
-		CreepOut:       t.cout,
-		Dissolved:      t.diss,
+		Detritus:       ts.out,
+		CreepOut:       ts.cout,
+		Dissolved:      ts.diss,
 		AlluviumStored: t.dAlluv * a,
 	}
 }

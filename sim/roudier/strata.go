@@ -58,11 +58,10 @@ func DefaultStrata() *Strata {
 
 // RockAt returns the layer at height z; x and y are not looked at.
 func (s *Strata) RockAt(_, _, z float64) geology.Rock {
-	d := math.Mod(z-s.Base, s.period)
-	if d < 0 {
-		d += s.period
-	}
-	for _, l := range s.Layers {
+	d := z - s.Base
+	d -= math.Floor(d/s.period) * s.period
+	for k := range s.Layers {
+		l := &s.Layers[k]
 		if d < l.Thickness {
 			return l.Rock
 		}
