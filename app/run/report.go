@@ -52,6 +52,8 @@ type Report struct {
 	// the steps); Water the lakes' water budget when it runs.
 	Mass  MassBudget   `json:"mass_budget"`
 	Water *WaterBudget `json:"water_budget,omitempty"`
+	// Roudier is the run's account on Roudier's engine; nil otherwise.
+	Roudier *RoudierReport `json:"roudier,omitempty"`
 }
 
 // MassBudget is the run's engine.Mass with what left the domain and the
@@ -59,7 +61,7 @@ type Report struct {
 // between stages; that change is in no step's account.
 type MassBudget struct {
 	engine.Mass
-	Out      float64 `json:"out_m3"`      // eroded + diffused + talus: left through the outlets
+	Out      float64 `json:"out_m3"`      // eroded + diffused + talus + dissolved: left the domain
 	Residual float64 `json:"residual_m3"` // uplift − out − stored
 }
 
