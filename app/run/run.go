@@ -595,9 +595,11 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 const ConvergeCap = 100000
 
 // Adaptive reports whether Run takes longer steps while the terrain
-// settles: with --until-converged, unless --fixed-dt or a refined graph.
+// settles: with --until-converged, unless --fixed-dt, a refined graph or
+// Roudier's engine (whose laws are per step: a longer dt would only scale
+// the uplift).
 func (j *Job) Adaptive() bool {
-	return j.Scene.UntilConverged && !j.Opt.FixedDt && (j.Graph == nil || j.Graph.Refine == 0)
+	return j.Scene.UntilConverged && !j.Opt.FixedDt && (j.Graph == nil || j.Graph.Refine == 0) && j.Scene.Engine != engine.Roudier
 }
 
 // writeOutputs writes the heightmap, masks and preview the options ask for.

@@ -11,6 +11,7 @@ import (
 	"orogen/app/runner"
 	"orogen/app/worker"
 	"orogen/sim/engine"
+	"orogen/sim/roudier"
 )
 
 // Level is the importance of a log message.
@@ -66,6 +67,7 @@ type engineKey struct {
 	Samples int
 	Uplift  uint64 // doc.UpliftVersion
 	Params  engine.Params
+	Roudier roudier.Params // Roudier's engine's coefficients
 }
 
 // New opens d (saved at path, "" for untitled) and starts its simulation.
@@ -161,7 +163,7 @@ func (s *Session) setDoc(d *doc.Doc, path string) error {
 // want is the engine key of the document with parameters p.
 func (s *Session) want(p engine.Params) engineKey {
 	sc := s.doc.Scene()
-	return engineKey{Kind: sc.Engine, Samples: sc.Samples, Uplift: s.doc.UpliftVersion(), Params: p}
+	return engineKey{Kind: sc.Engine, Samples: sc.Samples, Uplift: s.doc.UpliftVersion(), Params: p, Roudier: engines.RoudierParams(sc)}
 }
 
 // Sync hands the worker the document's changes since the last Sync (see
@@ -192,6 +194,9 @@ func (s *Session) Sync() {
 		}
 		if want.Params != s.sent.Params {
 			s.wk.Send(worker.SetParams{P: want.Params})
+		}
+		if want.Roudier != s.sent.Roudier && want.Kind == engine.Roudier {
+			s.wk.Send(worker.SetRoudier{P: want.Roudier})
 		}
 		s.sent = want
 	}
