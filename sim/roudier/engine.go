@@ -48,20 +48,20 @@ type Engine struct {
 	total Budget // the account of all steps
 	err   error
 
-	rock, alluv  []float64 // rock surface height and alluvium thickness, m
+	cells        []cell    // rock surface and alluvium of every cell
 	hgt          []float32 // rock + alluvium
 	prev1, prev2 []float32 // heights before this step and the last one
 	up           []float32
 	g            *flow.Graph
 	routed       bool
 
-	rockN, alluvN []float64   // the new state during a step
-	coef          []cellCoef  // per cell, during a step
-	work          []flowWork  // per stack position, during a step
-	trees         []treeSums  // per drainage tree, the sweep's sums
-	sizes         []int32     // per drainage tree, its cell count
-	blocks        []blockSums // per block of cells, the measures
-	chunkN        [][2]int64  // per chunk: cells clamped, pits filled
+	cellsN []cell      // the new state during a step
+	coef   []cellCoef  // per cell, during a step
+	work   []flowWork  // per stack position, during a step
+	trees  []treeSums  // per drainage tree, the sweep's sums
+	sizes  []int32     // per drainage tree, its cell count
+	blocks []blockSums // per block of cells, the measures
+	chunkN [][2]int64  // per chunk: cells clamped, pits filled
 }
 
 // New validates c and returns an engine at step 0.
@@ -89,7 +89,7 @@ func New(c Config) (*Engine, error) {
 	if err := e.SetUplift(c.Up); err != nil {
 		return nil, err
 	}
-	e.rock, e.alluv = make([]float64, n), make([]float64, n)
+	e.cells = make([]cell, n)
 	e.hgt, e.prev1, e.prev2 = make([]float32, n), make([]float32, n), make([]float32, n)
 	if c.Init != nil {
 		if len(c.Init) != n {
@@ -99,21 +99,21 @@ func New(c Config) (*Engine, error) {
 			return nil, err
 		}
 		for i, v := range c.Init {
-			e.rock[i] = float64(v)
+			e.cells[i].rock = float64(v)
 		}
 	}
 	e.g = flow.NewGraph(e.w, e.h, e.cell, e.p.Edges, e.p.NaturalDist)
 	if c.InitNoise > 0 {
 		rng := rand.New(rand.NewPCG(c.Seed, 0x726f75646965))
-		for i := range e.rock {
+		for i := range e.cells {
 			r := rng.Float64()
 			if !e.g.IsFixed(i) {
-				e.rock[i] += r * c.InitNoise
+				e.cells[i].rock += r * c.InitNoise
 			}
 		}
 	}
 	for i := range e.hgt {
-		e.hgt[i] = float32(e.rock[i])
+		e.hgt[i] = float32(e.cells[i].rock)
 	}
 	return e, nil
 }
@@ -195,13 +195,24 @@ func (e *Engine) Size() (w, h int, cell float64) { return e.w, e.h, e.cell }
 // next Step.
 func (e *Engine) Heights() []float32 { return e.hgt }
 
-// Rock is the height of the rock surface under the alluvium, m, valid
-// until the next Step.
-func (e *Engine) Rock() []float64 { return e.rock }
+// Rock returns a copy of the height of the rock surface under the
+// alluvium, m.
+func (e *Engine) Rock() []float64 {
+	r := make([]float64, len(e.cells))
+	for i, c := range e.cells {
+		r[i] = c.rock
+	}
+	return r
+}
 
-// Alluvium is the thickness of alluvium on every cell, m, valid until the
-// next Step.
-func (e *Engine) Alluvium() []float64 { return e.alluv }
+// Alluvium returns a copy of the thickness of alluvium on every cell, m.
+func (e *Engine) Alluvium() []float64 {
+	a := make([]float64, len(e.cells))
+	for i, c := range e.cells {
+		a[i] = c.alluv
+	}
+	return a
+}
 
 // Stats returns the last step's statistics.
 func (e *Engine) Stats() engine.StepStats { return e.stats }
@@ -237,8 +248,8 @@ func (e *Engine) Snapshot() *engine.Snapshot {
 		Water:     make([]float32, n),
 		Alluvium:  make([]float32, n),
 	}
-	for i, a := range e.alluv {
-		s.Alluvium[i] = float32(a)
+	for i, c := range e.cells {
+		s.Alluvium[i] = float32(c.alluv)
 	}
 	if e.up != nil {
 		s.Uplift = append([]float32(nil), e.up...)
@@ -263,7 +274,7 @@ func (e *Engine) Runoff() []float32 {
 	if !e.routed || e.work == nil {
 		return nil
 	}
-	q := make([]float32, len(e.rock))
+	q := make([]float32, len(e.cells))
 	for i, k := range e.g.Pos {
 		// work[k] holds Q once the sweep went past the cell.
 		q[i] = float32(e.work[k].q)

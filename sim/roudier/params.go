@@ -91,10 +91,9 @@ var (
 )
 
 // vegetation returns K_v (§3.2) on a slope of tangent t, for a cell at
-// height z whose running water from upstream is qUp, river-bed threshold
-// river.
-func (p *Params) vegetation(t, z, qUp, river float64) float64 {
-	if z >= p.SnowLine || t >= tan60 || (qUp > 0 && qUp >= river) {
+// height z out of a river bed (where K_v = 0, see the sweep).
+func (p *Params) vegetation(t, z float64) float64 {
+	if z >= p.SnowLine || t >= tan60 {
 		return 0
 	}
 	if t <= tan30 {

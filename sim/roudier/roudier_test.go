@@ -228,15 +228,15 @@ func TestCreepOnlyDownhill(t *testing.T) {
 	e := newEngine(t, Config{W: w, H: h, Cell: cell, Init: init, Params: westOutlet(), Roudier: p})
 	energy := func() float64 {
 		var s float64
-		for i := range e.rock {
-			z := e.rock[i] + e.alluv[i]
+		for _, c := range e.cells {
+			z := c.rock + c.alluv
 			s += z * z
 		}
 		return s
 	}
 	prev := energy()
 	for step := range 100 {
-		before := append([]float64(nil), e.rock...)
+		before := e.Rock()
 		e.Step()
 		b := e.Budget()
 		if b.Detritus != 0 || b.Dissolved != 0 || b.AlluviumStored != 0 {
@@ -254,8 +254,8 @@ func TestCreepOnlyDownhill(t *testing.T) {
 			}
 			// A cell that lost matter sent it to its receiver, which was
 			// lower and stays no higher than the cell.
-			if e.rock[i] < before[i] && !(before[int(r)] < before[i]) {
-				t.Fatalf("step %d: cell %d lost %g m to a receiver that was not lower", step, i, before[i]-e.rock[i])
+			if e.cells[i].rock < before[i] && !(before[int(r)] < before[i]) {
+				t.Fatalf("step %d: cell %d lost %g m to a receiver that was not lower", step, i, before[i]-e.cells[i].rock)
 			}
 		}
 	}
@@ -368,23 +368,38 @@ func TestBadRockStops(t *testing.T) {
 	}
 }
 
-// TestVegetation checks §3.2's rules.
+// TestVegetation checks §3.2's rules but for river beds
+// (TestRiverBed).
 func TestVegetation(t *testing.T) {
 	p := Params{Veg: 0.4, SnowLine: 100}
 	cases := []struct {
-		tan, z, qUp, river, want float64
+		tan, z, want float64
 	}{
-		{0.1, 50, 0, 10, 0.4},                   // gentle slope
-		{tan30, 50, 0, 10, 0.4},                 // 30°
-		{math.Tan(math.Pi / 4), 50, 0, 10, 0.2}, // 45°: half way
-		{tan60, 50, 0, 10, 0},                   // 60°
-		{0.1, 100, 0, 10, 0},                    // snow line
-		{0.1, 50, 10, 10, 0},                    // river bed
-		{0.1, 50, 9, 10, 0.4},                   // not yet a river
+		{0.1, 50, 0.4},                   // gentle slope
+		{tan30, 50, 0.4},                 // 30°
+		{math.Tan(math.Pi / 4), 50, 0.2}, // 45°: half way
+		{tan60, 50, 0},                   // 60°
+		{0.1, 100, 0},                    // snow line
 	}
 	for _, c := range cases {
-		if got := p.vegetation(c.tan, c.z, c.qUp, c.river); math.Abs(got-c.want) > 1e-12 {
-			t.Errorf("vegetation(tan %g, z %g, qUp %g): got %g; want %g", c.tan, c.z, c.qUp, got, c.want)
+		if got := p.vegetation(c.tan, c.z); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("vegetation(tan %g, z %g): got %g; want %g", c.tan, c.z, got, c.want)
+		}
+	}
+}
+
+// TestRiverBed: no vegetation holds rain back where the running water from
+// upstream reaches RiverCells·W (§3.2's river beds): on the chain with
+// K_v = 0.5 elsewhere, q = (1 − K_f − K_v)·W = 0.3 above the river and
+// (1 − K_f)·W = 0.8 in it. Tolerance 1e-6: float32 coefficients.
+func TestRiverBed(t *testing.T) {
+	e := chain(t, 6, Params{Rain: 1, Veg: 0.5, RiverCells: 0.5, SnowLine: 1e6})
+	e.Step()
+	want := map[int]float64{5: 0.3, 4: 0.6, 3: 1.4, 2: 2.2, 1: 3.0}
+	q := e.Runoff()
+	for x, w := range want {
+		if got := float64(q[6+x]); math.Abs(got-w) > 1e-6 {
+			t.Errorf("cell %d: running water %g; want %g", x, got, w)
 		}
 	}
 }

@@ -59,12 +59,17 @@ type blockSums struct {
 // treeSums are what one drainage tree sent off the map, m³.
 type treeSums struct{ out, cout, diss float64 }
 
+// cell is a cell's state: its rock surface and alluvium thickness, m.
+type cell struct{ rock, alluv float64 }
+
 // cellCoef is what the sweep needs of a cell besides its heights, set
-// before the sweep in grid order: the exposed rock's coefficients, the
-// slope to the receiver and the cell's kind.
+// before the sweep in grid order from the exposed rock and the slope
+// tanθ to the receiver: the running water the cell's rain makes, q0, or
+// q1 in a river bed (K_v = 0), m; Creep·K_d·tanθ, m; α·K_d·tanθ; γ·K_e·K_f;
+// r·√(1 + tan²θ) (= r/cos φ); the cell's kind.
 type cellCoef struct {
-	kd, kf, ke, tan float32
-	kind            uint8
+	q0, q1, creep, wash, diss, capacity float32
+	kind                                uint8
 }
 
 // flowWork is what arrives at a cell during the sweep, in drainage order
@@ -148,57 +153,67 @@ func (e *Engine) uplifted() {
 	if e.up == nil {
 		return
 	}
-	parallel.Blocks(len(e.rock), cellBlock, func(_, lo, hi int) {
+	parallel.Blocks(len(e.cells), cellBlock, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
-			e.hgt[i] = float32(e.rock[i] + e.upliftAt(i) + e.alluv[i])
+			e.hgt[i] = float32(e.cells[i].rock + e.upliftAt(i) + e.cells[i].alluv)
 		}
 	})
 }
 
-// prepare copies the uplifted rock and the alluvium into the new state
-// (rockN, alluvN) and fills every cell's coefficients: the exposed rock
-// (alluvium where there is some, else the lithology at the rock surface),
-// its slope to its receiver and its kind.
+// prepare copies the uplifted state into the new one (cellsN) and fills
+// every cell's coefficients from the exposed rock (alluvium where there
+// is some, else the lithology at the rock surface), its slope to its
+// receiver and its kind. K_v (§3.2) is set here on the heights of the
+// routing but for the river-bed rule, which the sweep applies.
 func (e *Engine) prepare() error {
 	g := e.g
 	rec, dist := g.Rec, g.Dist
 	nb := parallel.NumBlocks(e.h, rowBlock)
 	bad := make([]error, nb)
-	n := len(e.rock)
+	n := len(e.cells)
 	e.coef = sim.ResizeSpare(e.coef, n)
-	e.rockN = sim.ResizeSpare(e.rockN, n)
-	e.alluvN = sim.ResizeSpare(e.alluvN, n)
-	coef, rockN, alluvN := e.coef, e.rockN, e.alluvN
+	e.cellsN = sim.ResizeSpare(e.cellsN, n)
+	coef, cells, cellsN := e.coef, e.cells, e.cellsN
+	p := e.rp
 	parallel.Blocks(e.h, rowBlock, func(b, y0, y1 int) {
 		for y := y0; y < y1; y++ {
 			for x := 0; x < e.w; x++ {
 				i := y*e.w + x
-				z, al := e.rock[i]+e.upliftAt(i), e.alluv[i]
-				rockN[i], alluvN[i] = z, al
-				c := &coef[i]
-				if al > 0 {
-					c.kd, c.kf, c.ke = float32(geology.Alluvium.Kd), float32(geology.Alluvium.Kf), float32(geology.Alluvium.Ke)
-				} else {
-					r := e.lith.RockAt((float64(x)+0.5)*e.cell, (float64(y)+0.5)*e.cell, z)
-					if !(r.Kd >= 0 && r.Kd <= 1 && r.Kf >= 0 && r.Kf <= 1 && r.Ke >= 0 && r.Ke <= 1) && bad[b] == nil {
-						bad[b] = fmt.Errorf("roudier: the lithology gives cell (%d, %d) at %g m a bad rock: %w", x, y, z, CheckRock(r))
+				c := cells[i]
+				c.rock += e.upliftAt(i)
+				cellsN[i] = c
+				r := &geology.Alluvium
+				var lr geology.Rock
+				if c.alluv <= 0 {
+					lr = e.lith.RockAt((float64(x)+0.5)*e.cell, (float64(y)+0.5)*e.cell, c.rock)
+					if !(lr.Kd >= 0 && lr.Kd <= 1 && lr.Kf >= 0 && lr.Kf <= 1 && lr.Ke >= 0 && lr.Ke <= 1) && bad[b] == nil {
+						bad[b] = fmt.Errorf("roudier: the lithology gives cell (%d, %d) at %g m a bad rock: %w", x, y, c.rock, CheckRock(lr))
 					}
-					c.kd, c.kf, c.ke = float32(r.Kd), float32(r.Kf), float32(r.Ke)
+					r = &lr
 				}
+				cf := &coef[i]
 				j := int(rec[i])
-				c.tan, c.kind = 0, kindFlow
+				tn := 0.0
 				switch {
 				case j == i && (g.IsFixed(i) || dist[i] > 0):
-					c.kind = kindOutlet
+					cf.kind = kindOutlet
 				case j == i:
-					c.kind = kindPit
+					cf.kind = kindPit
 				default:
-					hj := e.rock[j] + e.upliftAt(j) + e.alluv[j]
-					c.tan = float32(max(0, (z+al-hj)/float64(dist[i])))
+					hj := cells[j].rock + e.upliftAt(j) + cells[j].alluv
+					tn = max(0, (c.rock+c.alluv-hj)/float64(dist[i]))
+					cf.kind = kindFlow
 					if g.IsFixed(j) {
-						c.kind = kindFlowFixed
+						cf.kind = kindFlowFixed
 					}
 				}
+				kv := p.vegetation(tn, c.rock+c.alluv)
+				cf.q0 = float32((1 - min(1, r.Kf+kv)) * p.Rain)
+				cf.q1 = float32((1 - min(1, r.Kf)) * p.Rain)
+				cf.creep = float32(p.Creep * r.Kd * tn)
+				cf.wash = float32(p.Alpha * r.Kd * tn)
+				cf.diss = float32(p.Gamma * r.Ke * r.Kf)
+				cf.capacity = float32(p.Transport * math.Sqrt(1+tn*tn))
 			}
 		}
 	})
@@ -211,10 +226,10 @@ func (e *Engine) prepare() error {
 }
 
 // sweep applies the laws tree by tree, every cell after all its donors
-// (the reverse of the drainage order), to rockN and alluvN. Trees are
-// independent, so chunks of whole trees run concurrently; each writes
-// only its own cells and its trees' sums. It returns the cells whose
-// lowering was clamped and the pits that received detritus.
+// (the reverse of the drainage order), to cellsN. Trees are independent,
+// so chunks of whole trees run concurrently; each writes only its own
+// cells and its trees' sums. It returns the cells whose lowering was
+// clamped and the pits that received detritus.
 func (e *Engine) sweep() (clamped, pits int) {
 	g := e.g
 	nt := len(g.Trees) - 1
@@ -228,12 +243,12 @@ func (e *Engine) sweep() (clamped, pits int) {
 		e.chunkN = make([][2]int64, nc)
 	}
 	e.trees = sim.ResizeSpare(e.trees, nt)
-	e.work = sim.ResizeSpare(e.work, len(e.rock))
+	e.work = sim.ResizeSpare(e.work, len(e.cells))
 	p := e.rp
 	river := p.RiverCells * p.Rain
 	a := e.area
 	work, st, rp, rec := e.work, g.Stack, g.RecPos, g.Rec
-	rock, alluv, coef := e.rockN, e.alluvN, e.coef
+	cells, coef := e.cellsN, e.coef
 	parallel.Do(nc, func(c int) {
 		lo, hi := int(g.Trees[tb[c]]), int(g.Trees[tb[c+1]])
 		for k := lo; k < hi; k++ {
@@ -256,25 +271,27 @@ func (e *Engine) sweep() (clamped, pits int) {
 					// al. 1993: low points get "only alluvial
 					// deposition").
 					if load > 0 {
-						alluv[i] += load / a
+						cells[i].alluv += load / a
 						nPit++
 					}
 					continue
 				}
-				r := int(rec[i])
-				hi0 := rock[i] + alluv[i]
-				tn := float64(cf.tan)
-				kd, kf, ke := float64(cf.kd), float64(cf.kf), float64(cf.ke)
-				kv := p.vegetation(tn, hi0, qUp, river)
-				q := (1 - min(1, kf+kv)) * p.Rain
+				ci, cr := &cells[i], &cells[rec[i]]
+				// The cell's running water; none of it held by
+				// vegetation in a river bed (§3.2).
+				q := float64(cf.q0)
+				if qUp > 0 && qUp >= river {
+					q = float64(cf.q1)
+				}
 				Q := qUp + q
 				// Gravity creep, at most half the drop, so that the
 				// cell stays above its receiver.
-				drop := max(0, hi0-rock[r]-alluv[r])
-				zg := min(p.Creep*kd*tn, drop/2)
+				hi0 := ci.rock + ci.alluv
+				drop := max(0, hi0-cr.rock-cr.alluv)
+				zg := min(float64(cf.creep), drop/2)
 				// Running water and dissolution, at most the drop left.
-				zw := p.Alpha * kd * tn * Q
-				zc := p.Gamma * ke * kf * q
+				zw := float64(cf.wash) * Q
+				zc := float64(cf.diss) * q
 				room := drop - 2*zg
 				if cf.kind == kindFlowFixed {
 					room = drop - zg
@@ -285,26 +302,26 @@ func (e *Engine) sweep() (clamped, pits int) {
 					nClamp++
 				}
 				if zg > 0 {
-					fromAlluv := take(rock, alluv, i, zg)
+					fromAlluv := ci.take(zg)
 					if cf.kind == kindFlowFixed {
 						sum.cout += zg * a
 					} else {
-						alluv[r] += fromAlluv
-						rock[r] += zg - fromAlluv
+						cr.alluv += fromAlluv
+						cr.rock += zg - fromAlluv
 					}
 				}
-				take(rock, alluv, i, zw+zc)
+				ci.take(zw + zc)
 				load += zw * a
 				sum.diss += zc * a
 				// Deposition of what exceeds the capacity r·Q/cos φ, no
 				// higher than the lowest donor.
-				capacity := p.Transport * math.Sqrt(1+tn*tn) * Q * a
-				hNow := rock[i] + alluv[i]
+				capacity := float64(cf.capacity) * Q * a
+				hNow := ci.rock + ci.alluv
 				if load > capacity && w.low > hNow && !math.IsInf(w.low, 1) {
 					dep := min(load-capacity, (w.low-hNow)*a)
-					alluv[i] += dep / a
+					ci.alluv += dep / a
 					load -= dep
-					hNow = rock[i] + alluv[i]
+					hNow = ci.rock + ci.alluv
 				}
 				w.q = Q
 				rw := &work[rp[k]]
@@ -323,12 +340,12 @@ func (e *Engine) sweep() (clamped, pits int) {
 	return clamped, pits
 }
 
-// take lowers cell i by d metres, alluvium first, and returns how much of
-// it was alluvium.
-func take(rock, alluv []float64, i int, d float64) float64 {
-	fa := min(alluv[i], d)
-	alluv[i] -= fa
-	rock[i] -= d - fa
+// take lowers the cell by d metres, alluvium first, and returns how much
+// of it was alluvium.
+func (c *cell) take(d float64) float64 {
+	fa := min(c.alluv, d)
+	c.alluv -= fa
+	c.rock -= d - fa
 	return fa
 }
 
@@ -337,19 +354,20 @@ func take(rock, alluv []float64, i int, d float64) float64 {
 // cells and the trees in order, so the figures do not depend on the
 // number of workers.
 func (e *Engine) measure(st *engine.StepStats) Budget {
-	n := len(e.rock)
+	n := len(e.cells)
 	nb := parallel.NumBlocks(n, cellBlock)
 	if len(e.blocks) < nb {
 		e.blocks = make([]blockSums, nb)
 	}
-	rockN, alluvN := e.rockN, e.alluvN
+	cells, cellsN := e.cells, e.cellsN
 	parallel.Blocks(n, cellBlock, func(b, lo, hi int) {
 		var s blockSums
 		for i := lo; i < hi; i++ {
 			s.up += e.upliftAt(i)
-			s.dRock += rockN[i] - e.rock[i]
-			s.dAlluv += alluvN[i] - e.alluv[i]
-			h := rockN[i] + alluvN[i]
+			c, cn := cells[i], cellsN[i]
+			s.dRock += cn.rock - c.rock
+			s.dAlluv += cn.alluv - c.alluv
+			h := cn.rock + cn.alluv
 			if math.IsNaN(h) || math.IsInf(h, 0) || math.Abs(h) > math.MaxFloat32 {
 				if s.bad == 0 {
 					s.bad = i + 1
@@ -376,8 +394,7 @@ func (e *Engine) measure(st *engine.StepStats) Budget {
 			t.bad = s.bad
 		}
 	}
-	e.rock, e.rockN = e.rockN, e.rock
-	e.alluv, e.alluvN = e.alluvN, e.alluv
+	e.cells, e.cellsN = e.cellsN, e.cells
 	var ts treeSums
 	for _, s := range e.trees {
 		ts.out += s.out
@@ -386,7 +403,7 @@ func (e *Engine) measure(st *engine.StepStats) Budget {
 	}
 	if t.bad != 0 {
 		i := t.bad - 1
-		e.err = fmt.Errorf("roudier: step %d: height %g at cell (%d, %d) is not finite: lower the coefficients", e.step+1, e.rock[i]+e.alluv[i], i%e.w, i/e.w)
+		e.err = fmt.Errorf("roudier: step %d: height %g at cell (%d, %d) is not finite: lower the coefficients", e.step+1, e.cells[i].rock+e.cells[i].alluv, i%e.w, i/e.w)
 	}
 	st.MaxDh, st.MaxDh2, st.MeanDh = t.maxDh, t.maxDh2, t.sumDh/float64(n)
 	if e.step == 0 {
