@@ -241,6 +241,7 @@ type meshBuild struct {
 	reach           int
 	dist            []float32 // dist[dy*(reach+1)+dx]
 	logThr          float64
+	rockPal         []rgb // layer colours when colouring by rock
 }
 
 // aggregate computes row j's vertices from their blocks of cells.
@@ -530,6 +531,12 @@ func (b *meshBuild) prepareColour(ulo, uhi float64) {
 	b.ly = -math.Cos(az) * math.Cos(el)
 	b.lz = math.Sin(el)
 	b.amb = o.Ambient
+	b.rockPal = nil
+	if o.Color == ColorRock && b.s.Geology != nil && len(b.s.Rock) == b.s.W*b.s.H {
+		for _, c := range RockPalette(b.s) {
+			b.rockPal = append(b.rockPal, rgb{float32(c.R) / 255, float32(c.G) / 255, float32(c.B) / 255})
+		}
+	}
 	b.tintLo = m.TintMinM
 	if m.TintMaxM > m.TintMinM {
 		b.tintInv = 1 / (m.TintMaxM - m.TintMinM)
@@ -606,7 +613,13 @@ func (b *meshBuild) colour(j int, buf *meshRowBuf) {
 		light := float32(amb + dif*sh)
 
 		var c rgb
-		if slope {
+		if b.rockPal != nil {
+			cx, cy := i, j
+			if m.W != b.s.W || m.H != b.s.H {
+				cx, cy = (m.xs[i]+m.xs[i+1])/2, (m.ys[j]+m.ys[j+1])/2
+			}
+			c = b.rockPal[min(int(b.s.Rock[cy*b.s.W+cx]), len(b.rockPal)-1)]
+		} else if slope {
 			tx := (float64(hg[row+ie]) - float64(hg[row+iw])) * fx
 			ty := (float64(hg[js*w+i]) - float64(hg[jn*w+i])) * fy
 			c = slopeLUT.at(math.Atan(math.Sqrt(tx*tx+ty*ty)) * 180 / math.Pi / slopeMaxDeg)

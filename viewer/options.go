@@ -31,10 +31,17 @@ const (
 	// (1, hard). Snapshots without them show none.
 	OverlaySediment
 	OverlayHardness
+	// OverlayRidges marks the ridge lines: cells that no other cell drains
+	// into (no donors, Roudier et al. 1993 §4.1), from s.Receivers.
+	// OverlayStreams marks the stream network, the cells whose drainage
+	// area reaches RiverThresholdM2, as lines one cell wide (Roudier et al.
+	// 1993 draw it so). Only the marked cells are tinted.
+	OverlayRidges
+	OverlayStreams
 	numOverlays
 )
 
-var overlayNames = [numOverlays]string{"none", "uplift", "drainage", "slope", "sediment", "hardness"}
+var overlayNames = [numOverlays]string{"none", "uplift", "drainage", "slope", "sediment", "hardness", "ridges", "streams"}
 
 // OverlayNames lists the names ParseOverlay accepts, in Overlay order.
 func OverlayNames() []string { return slices.Clone(overlayNames[:]) }
@@ -82,6 +89,11 @@ type Options struct {
 
 	Overlay      Overlay
 	OverlayAlpha float64 // opacity of the overlay, [0, 1]; default 0.5
+
+	// Rock colours the relief by the exposed rock (s.Rock, the layer
+	// colours of s.Geology, shaded) instead of the hypsometric tint, when
+	// the snapshot has a geology.
+	Rock bool
 }
 
 // DefaultOptions returns the options of the app's 2D view and of the CLI's
@@ -158,7 +170,7 @@ func (o Options) sanitized() Options {
 		return o
 	}
 	out := DefaultOptions()
-	out.Rivers, out.Lakes = o.Rivers, o.Lakes
+	out.Rivers, out.Lakes, out.Rock = o.Rivers, o.Lakes, o.Rock
 	// Each field is tried alone on valid defaults, so Validate judges it
 	// alone (the tint range is one field of two numbers).
 	return keepValid(out, []func(*Options){

@@ -19,15 +19,19 @@ const (
 	// ColorSlope colours by slope, green at 0° to dark red at 60° and more
 	// (the 2D slope overlay's ramp), from the gradient of the mesh.
 	ColorSlope
+	// ColorRock colours by the exposed rock (s.Rock, the layer colours of
+	// s.Geology) at each vertex's centre cell; by height without a
+	// geology.
+	ColorRock
 	numColorModes
 )
 
-var colorModeNames = [numColorModes]string{"height", "slope"}
+var colorModeNames = [numColorModes]string{"height", "slope", "rock"}
 
 // ColorModeNames lists the names ParseColorMode accepts, in ColorMode order.
 func ColorModeNames() []string { return slices.Clone(colorModeNames[:]) }
 
-// String returns the mode's name: "height" or "slope".
+// String returns the mode's name: "height", "slope" or "rock".
 func (m ColorMode) String() string { return enum.Name(colorModeNames[:], m) }
 
 // ParseColorMode returns the mode named name (case-insensitive; "" is

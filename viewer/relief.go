@@ -131,6 +131,9 @@ type renderer struct {
 
 	water []float32 // nil: no lakes drawn
 
+	rock8 [][3]uint32 // layer colours in bytes when colouring by rock; nil otherwise
+	mask  []bool      // ridges or streams: the cells the overlay marks
+
 	ov        Overlay // OverlayNone when there is nothing to draw
 	alpha     float32
 	ovLo      float64
@@ -198,6 +201,11 @@ func newRenderer(s *engine.Snapshot, o Options) *renderer {
 		r.water = s.Water
 	}
 
+	if o.Rock && s.Geology != nil && len(s.Rock) == s.W*s.H {
+		for _, c := range RockPalette(s) {
+			r.rock8 = append(r.rock8, [3]uint32{uint32(c.R), uint32(c.G), uint32(c.B)})
+		}
+	}
 	r.alpha = float32(o.OverlayAlpha)
 	if r.alpha > 0 {
 		switch o.Overlay {
@@ -238,6 +246,18 @@ func newRenderer(s *engine.Snapshot, o Options) *renderer {
 		case OverlayHardness:
 			if s.Hardness != nil {
 				r.ov, r.ovLUT, r.ovScale = OverlayHardness, hardnessLUT, 1
+			}
+		case OverlayRidges:
+			if len(s.Receivers) == s.W*s.H {
+				r.ov, r.mask = OverlayRidges, Ridges(nil, s)
+			}
+		case OverlayStreams:
+			if len(s.Area) == s.W*s.H {
+				r.ov, r.mask = OverlayStreams, make([]bool, s.W*s.H)
+				thr := float32(o.RiverThresholdM2)
+				for i, a := range s.Area {
+					r.mask[i] = a >= thr
+				}
 			}
 		}
 	}
@@ -354,6 +374,9 @@ func (r *renderer) row(pix []uint8, y int, b *rowBuf) {
 			t = top
 		}
 		c := &tint8[int(t+0.5)]
+		if r.rock8 != nil {
+			c = &r.rock8[min(int(r.s.Rock[y*w+x]), len(r.rock8)-1)]
+		}
 		binary.LittleEndian.PutUint32(pix[4*x:],
 			(c[0]*l+128)>>8|((c[1]*l+128)>>8)<<8|((c[2]*l+128)>>8)<<16|0xff<<24)
 	}
@@ -383,7 +406,17 @@ func (r *renderer) row(pix []uint8, y int, b *rowBuf) {
 			}
 		}
 	}
-	if r.ov != OverlayNone {
+	if r.mask != nil {
+		c := ridgeColour
+		if r.ov == OverlayStreams {
+			c = streamColour
+		}
+		for x, on := range r.mask[y*w : y*w+w] {
+			if on {
+				blend(pix[4*x:4*x+3], c, r.alpha)
+			}
+		}
+	} else if r.ov != OverlayNone {
 		for x := range w {
 			blend(pix[4*x:4*x+3], r.overlay(x, y), r.alpha)
 		}

@@ -13,6 +13,7 @@ import (
 	"orogen/app/scene"
 	"orogen/brushes"
 	"orogen/sim/engine"
+	"orogen/sim/geology"
 	"orogen/sim/roudier"
 	"orogen/uplifttree"
 )
@@ -395,5 +396,32 @@ func (d *Doc) ImportUpliftImage(path string) error {
 	}
 	d.refresh(cells, false)
 	d.push("Import uplift image", "", ops...)
+	return nil
+}
+
+// ---- geology ----
+
+// SetGeology replaces the scene's geology (nil: uniform rock) as an undo
+// entry; an invalid one returns geology's error and changes nothing. The
+// document keeps a copy: g may be edited afterwards. merge is as for
+// SetParams.
+func (d *Doc) SetGeology(g *geology.Spec, label, merge string) error {
+	d.endStroke()
+	c := *d.sc
+	c.Geology = nil
+	if g != nil {
+		cl := g.Clone()
+		c.Geology = &cl
+		if _, err := cl.Compile(); err != nil {
+			return err
+		}
+	}
+	if reflect.DeepEqual(c.Geology, d.sc.Geology) {
+		return nil
+	}
+	if label == "" {
+		label = "Edit geology"
+	}
+	d.setScene(&c, label, merge)
 	return nil
 }

@@ -99,6 +99,9 @@ func NewGraph(s Spec) (*Graph, error) {
 			return nil, err
 		}
 	}
+	if s.Geology != nil {
+		e.SetGeology(s.Geology)
+	}
 	return &Graph{Mesh: m, Engine: e, Grid: og, Samples: samples, R: r, spec: s}, nil
 }
 

@@ -30,10 +30,13 @@ type Spec struct {
 	Seed      uint64
 	Params    engine.Params
 	// Roudier are the coefficients of Roudier's engine and Lith the rock
-	// it erodes (nil: roudier.DefaultStrata); the other engines ignore
-	// them.
+	// it erodes when there is no Geology (nil: roudier.DefaultStrata);
+	// the other engines ignore them.
 	Roudier roudier.Params
 	Lith    geology.Lithology
+	// Geology is the rock under the terrain (nil: uniform rock); the grid
+	// and the stream graph erode it differentially (engine.Geologic).
+	Geology *geology.Model
 }
 
 // ErrSamplesGrid is the error of a node count given to the grid engine.
@@ -46,7 +49,14 @@ func New(s Spec) (engine.Engine, error) {
 		if s.Samples != 0 {
 			return nil, ErrSamplesGrid
 		}
-		return grid.New(s.gridConfig())
+		e, err := grid.New(s.gridConfig())
+		if err != nil {
+			return nil, err
+		}
+		if s.Geology != nil {
+			e.SetGeology(s.Geology)
+		}
+		return e, nil
 	case engine.Graph:
 		g, err := NewGraph(s)
 		if err != nil {
@@ -58,7 +68,7 @@ func New(s Spec) (engine.Engine, error) {
 			return nil, ErrSamplesGrid
 		}
 		return roudier.New(roudier.Config{W: s.W, H: s.H, Cell: s.Cell, Up: s.Up, Init: s.Init, InitNoise: s.InitNoise,
-			Seed: s.Seed, Params: s.Params, Roudier: s.Roudier, Lith: s.Lith})
+			Seed: s.Seed, Params: s.Params, Roudier: s.Roudier, Lith: s.Lith, Geology: s.Geology})
 	}
 	return nil, fmt.Errorf("engines: engine %v: must be grid, graph or roudier", s.Kind)
 }
@@ -126,6 +136,9 @@ func FromScene(sc *scene.Scene, up, init *sim.Field) (Spec, error) {
 		s.Samples = sc.Samples
 	}
 	s.Roudier = RoudierParams(sc)
+	if s.Geology, err = Geology(sc); err != nil {
+		return Spec{}, err
+	}
 	for _, f := range []struct {
 		name string
 		f    *sim.Field
@@ -140,6 +153,18 @@ func FromScene(sc *scene.Scene, up, init *sim.Field) (Spec, error) {
 		*f.dst = f.f.Data
 	}
 	return s, nil
+}
+
+// Geology compiles the scene's geology (nil when it has none).
+func Geology(sc *scene.Scene) (*geology.Model, error) {
+	if sc.Geology == nil {
+		return nil, nil
+	}
+	m, err := sc.Geology.Compile()
+	if err != nil {
+		return nil, fmt.Errorf("scene: %w", err)
+	}
+	return m, nil
 }
 
 // Label names the engine of s for people: "grid engine", "stream graph,

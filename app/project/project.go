@@ -276,6 +276,10 @@ func CloneScene(sc *scene.Scene) *scene.Scene {
 		in := *sc.Init
 		c.Init = &in
 	}
+	if sc.Geology != nil {
+		g := sc.Geology.Clone()
+		c.Geology = &g
+	}
 	return &c
 }
 

@@ -74,3 +74,35 @@ func TestRoudierBadParams(t *testing.T) {
 		t.Errorf("negative transport: got %v; want an error naming transport", err)
 	}
 }
+
+// TestFoldedPreset: the folded preset runs Roudier's engine on its
+// geology (the engine's lithology is the scene's model, not the default
+// strata): the snapshot carries the model and the exposed layers, and
+// after 60 steps the surface cuts through at least three layers and holds
+// alluvium.
+func TestFoldedPreset(t *testing.T) {
+	job, err := Prepare(Options{Scene: "folded", Size: 96, Steps: 60})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, ok := job.Engine.(*roudier.Engine)
+	if !ok || e.Geology() == nil {
+		t.Fatalf("engine %T with geology %v; want Roudier's on the scene's geology", job.Engine, ok && e.Geology() != nil)
+	}
+	if _, err := job.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	s := e.Snapshot()
+	if s.Geology == nil || len(s.Rock) != 96*96 || len(s.Alluvium) != 96*96 {
+		t.Fatalf("snapshot geology %v, %d rock cells, %d alluvium cells; want the model and every cell", s.Geology != nil, len(s.Rock), len(s.Alluvium))
+	}
+	layers := map[uint8]bool{}
+	var alluvium float64
+	for i, l := range s.Rock {
+		layers[l] = true
+		alluvium += float64(s.Alluvium[i])
+	}
+	if len(layers) < 3 || !(alluvium > 0) {
+		t.Errorf("exposed layers %v, alluvium %g m in all; want >= 3 layers and some alluvium", layers, alluvium)
+	}
+}

@@ -82,6 +82,11 @@ type Options struct {
 	OutPreview string
 	Report     string
 
+	// Geology is a geology JSON file (package geology) that replaces the
+	// scene's; OutRock the exposed layer per cell as an 8-bit PNG with a
+	// legend sidecar; OutAlluvium the alluvium's thickness, m.
+	Geology, OutRock, OutAlluvium string
+
 	// Progress receives a progress bar (nil: none). OnStep, if set, is
 	// called after every step.
 	Progress io.Writer
@@ -112,7 +117,7 @@ type Job struct {
 // initial height files and builds the engine. Every problem with the input
 // comes back as an error naming it.
 func Prepare(o Options) (*Job, error) {
-	for _, out := range []string{o.Out, o.OutDrainage, o.OutWater} {
+	for _, out := range []string{o.Out, o.OutDrainage, o.OutWater, o.OutAlluvium} {
 		if out != "" {
 			if err := rasterio.CheckPath(out); err != nil {
 				return nil, err
@@ -122,6 +127,11 @@ func Prepare(o Options) (*Job, error) {
 	if o.OutPreview != "" {
 		if err := CheckPNGPath(o.OutPreview); err != nil {
 			return nil, fmt.Errorf("preview: %w", err)
+		}
+	}
+	if o.OutRock != "" {
+		if err := CheckPNGPath(o.OutRock); err != nil {
+			return nil, fmt.Errorf("--out-rock: %w", err)
 		}
 	}
 	if o.Report != "" {
@@ -228,8 +238,15 @@ func Prepare(o Options) (*Job, error) {
 	case o.Init != "":
 		noise = 0
 	}
+	geo, err := engines.Geology(sc)
+	if err != nil {
+		return nil, err
+	}
+	if geo == nil && (o.OutRock != "" || o.OutAlluvium != "") {
+		return nil, errNoGeology
+	}
 	spec := engines.Spec{Kind: sc.Engine, W: w, H: h, Cell: cell, Up: up, Init: init,
-		InitNoise: noise, Seed: sc.Seed, Params: p, Roudier: engines.RoudierParams(sc)}
+		InitNoise: noise, Seed: sc.Seed, Params: p, Geology: geo, Roudier: engines.RoudierParams(sc)}
 	if sc.Engine == engine.Graph {
 		spec.Samples = sc.Samples
 		if o.Samples != 0 {
@@ -352,6 +369,13 @@ func TargetK(umax, height float64) float64 { return 2.244 * umax / height }
 
 // apply writes the command line's overrides into the scene.
 func (o Options) apply(sc *scene.Scene) error {
+	if o.Geology != "" {
+		g, err := ReadGeology(o.Geology)
+		if err != nil {
+			return err
+		}
+		sc.Geology = g
+	}
 	if o.Samples < 0 {
 		return fmt.Errorf("--samples %d: must be > 0", o.Samples)
 	}
@@ -606,10 +630,15 @@ func (j *Job) Adaptive() bool {
 // A graph run's are rasterized on the run's grid.
 func (j *Job) writeOutputs() error {
 	if j.Opt.Out == "" && j.Opt.OutDrainage == "" && j.Opt.OutWater == "" && j.Opt.OutPreview == "" &&
-		j.Opt.OutLakes == "" && j.Opt.OutRivers == "" {
+		j.Opt.OutLakes == "" && j.Opt.OutRivers == "" && j.Opt.OutRock == "" && j.Opt.OutAlluvium == "" {
 		return nil
 	}
 	s := j.Engine.Snapshot()
+	if j.Opt.OutRock != "" {
+		if err := writeRock(j.Opt.OutRock, s); err != nil {
+			return err
+		}
+	}
 	if err := j.writeWaterOutputs(s); err != nil {
 		return err
 	}
@@ -625,6 +654,7 @@ func (j *Job) writeOutputs() error {
 		{j.Opt.Out, j.heights(s)},
 		{j.Opt.OutDrainage, s.Area},
 		{j.Opt.OutWater, s.Water},
+		{j.Opt.OutAlluvium, s.Alluvium},
 	}
 	for _, o := range outs {
 		if o.path == "" {

@@ -17,6 +17,7 @@ import (
 	"orogen/app/jsondoc"
 	"orogen/assets"
 	"orogen/sim/engine"
+	"orogen/sim/geology"
 	"orogen/sim/roudier"
 	"orogen/uplifttree"
 )
@@ -50,6 +51,9 @@ type Scene struct {
 	// Roudier holds the coefficients of Roudier's engine (engine
 	// "roudier"); nil takes roudier.DefaultParams.
 	Roudier *roudier.Params `json:"roudier,omitempty"`
+	// Geology is the rock under the terrain (package geology): layers,
+	// rocks, deformations. nil: uniform rock.
+	Geology *geology.Spec `json:"geology,omitempty"`
 
 	dir      string // directory of the scene file; "" when embedded
 	embedded bool
@@ -297,6 +301,11 @@ func (s *Scene) Validate() error {
 	}
 	if s.Init != nil && s.Init.Image == "" {
 		return errors.New("scene: init has no image: name a heightmap or remove init")
+	}
+	if s.Geology != nil {
+		if _, err := s.Geology.Compile(); err != nil {
+			return fmt.Errorf("scene: %w", err)
+		}
 	}
 	return nil
 }

@@ -37,7 +37,18 @@ func (s *Session) StartDetail() error {
 	if s.det.p.Dt > 0 && s.det.p.L == terrain.Cell {
 		p = s.det.p // the last pass's, for the same cell size
 	}
-	r, err := detail.New(hydro.Config{Terrain: terrain, Params: p}, runner.Options{Duty: s.opt.Duty})
+	cfg := hydro.Config{Terrain: terrain, Params: p}
+	if g := s.doc.Scene().Geology; g != nil {
+		m, err := g.Compile()
+		if err != nil {
+			return err
+		}
+		cfg.Geology = m
+		if f.Snap.Alluvium != nil {
+			cfg.Alluvium = slices.Clone(f.Snap.Alluvium)
+		}
+	}
+	r, err := detail.New(cfg, runner.Options{Duty: s.opt.Duty})
 	if err != nil {
 		return err
 	}

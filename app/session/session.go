@@ -11,6 +11,7 @@ import (
 	"orogen/app/runner"
 	"orogen/app/worker"
 	"orogen/sim/engine"
+	"orogen/sim/geology"
 	"orogen/sim/roudier"
 )
 
@@ -68,6 +69,10 @@ type engineKey struct {
 	Uplift  uint64 // doc.UpliftVersion
 	Params  engine.Params
 	Roudier roudier.Params // Roudier's engine's coefficients
+	// Geology is the scene's geology spec: the document replaces it on
+	// every edit (and undo restores the old pointer), so identity tells a
+	// change.
+	Geology *geology.Spec
 }
 
 // New opens d (saved at path, "" for untitled) and starts its simulation.
@@ -163,7 +168,8 @@ func (s *Session) setDoc(d *doc.Doc, path string) error {
 // want is the engine key of the document with parameters p.
 func (s *Session) want(p engine.Params) engineKey {
 	sc := s.doc.Scene()
-	return engineKey{Kind: sc.Engine, Samples: sc.Samples, Uplift: s.doc.UpliftVersion(), Params: p, Roudier: engines.RoudierParams(sc)}
+	return engineKey{Kind: sc.Engine, Samples: sc.Samples, Uplift: s.doc.UpliftVersion(), Params: p, Geology: sc.Geology,
+		Roudier: engines.RoudierParams(sc)}
 }
 
 // Sync hands the worker the document's changes since the last Sync (see
@@ -195,6 +201,20 @@ func (s *Session) Sync() {
 		if want.Params != s.sent.Params {
 			s.wk.Send(worker.SetParams{P: want.Params})
 		}
+		if want.Geology != s.sent.Geology {
+			var m *geology.Model
+			if want.Geology != nil {
+				var err error
+				if m, err = want.Geology.Compile(); err != nil {
+					// The document refuses invalid geology: a bug.
+					s.logf(Error, "geology not sent to the engine: %v", err)
+					want.Geology = s.sent.Geology
+				}
+			}
+			if want.Geology != s.sent.Geology {
+				s.wk.Send(worker.SetGeology{M: m})
+			}
+		}
 		if want.Roudier != s.sent.Roudier && want.Kind == engine.Roudier {
 			s.wk.Send(worker.SetRoudier{P: want.Roudier})
 		}
@@ -225,6 +245,9 @@ func (s *Session) ResetTerrain() error {
 	}
 	s.wk.Send(worker.Reset{Spec: spec})
 	s.sent = s.want(spec.Params)
+	if spec.Geology == nil {
+		s.sent.Geology = nil
+	}
 	s.logf(Info, "terrain reset to the flat start (%s)", spec.Label())
 	return nil
 }

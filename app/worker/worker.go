@@ -9,6 +9,7 @@ import (
 	"orogen/app/engines"
 	"orogen/app/runner"
 	"orogen/sim/engine"
+	"orogen/sim/geology"
 	"orogen/sim/roudier"
 	"orogen/sim/settle"
 )
@@ -47,21 +48,29 @@ type Reset struct{ Spec engines.Spec }
 // after Send.
 type SetHeights struct{ H []float32 }
 
+// SetGeology lays a geology under the terrain (nil: uniform rock) from the
+// next step on: the engine erodes differentially (engine.Geologic).
+// Consecutive ones are coalesced.
+type SetGeology struct{ M *geology.Model }
+
 func (SetParams) RunnerCommand()  {}
 func (SetRoudier) RunnerCommand() {}
 func (SetUplift) RunnerCommand()  {}
 func (Reset) RunnerCommand()      {}
 func (SetHeights) RunnerCommand() {}
+func (SetGeology) RunnerCommand() {}
 
 func (SetParams) workerCommand()  {}
 func (SetRoudier) workerCommand() {}
 func (SetUplift) workerCommand()  {}
 func (Reset) workerCommand()      {}
 func (SetHeights) workerCommand() {}
+func (SetGeology) workerCommand() {}
 
 func (SetParams) Coalescing()  {}
 func (SetRoudier) Coalescing() {}
 func (SetUplift) Coalescing()  {}
+func (SetGeology) Coalescing() {}
 
 // ConvergedTol is the rate below which Frame.Converged holds, m/yr.
 const ConvergedTol = settle.DefaultTol
@@ -189,6 +198,15 @@ func (d *driver) Apply(c Command) (runner.Effect, error) {
 			return 0, err
 		}
 		d.spec.Up = c.U
+		d.sch.Restart()
+		d.conv = false
+	case SetGeology:
+		g, ok := d.e.(engine.Geologic)
+		if !ok {
+			return 0, fmt.Errorf("worker: the %T engine has no geology", d.e)
+		}
+		g.SetGeology(c.M)
+		d.spec.Geology = c.M
 		d.sch.Restart()
 		d.conv = false
 	case Reset:

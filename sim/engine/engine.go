@@ -1,5 +1,7 @@
 package engine
 
+import "orogen/sim/geology"
+
 // Engine is a stream-power engine seen on a scene's grid: what the app's
 // worker steps and `orogen run` runs. *grid.Engine is one; the stream
 // graph is one through *graph.OnGrid (uplift and initial heights given as
@@ -31,4 +33,15 @@ type Engine interface {
 	// Size is the grid the engine is seen on.
 	Size() (w, h int, cell float64)
 	Snapshot() *Snapshot
+}
+
+// Geologic is an engine whose erosion follows the rock under the terrain
+// (package geology): the stream-power engines multiply k cell by cell by
+// the exposed rock's geology.Model.Erodibility, and track the alluvium
+// they deposit.
+type Geologic interface {
+	// SetGeology lays m on the engine's grid from the next step on; nil
+	// returns to uniform rock. The alluvium tracked so far is kept.
+	SetGeology(m *geology.Model)
+	Geology() *geology.Model
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"orogen/sim"
 	"orogen/sim/flow"
+	"orogen/sim/geology"
 	"orogen/sim/water"
 )
 
@@ -37,10 +38,6 @@ type Snapshot struct {
 	Sediment []float32
 	Hardness []float32
 
-	// Alluvium is the thickness of alluvium over the rock, metres
-	// (Roudier's engine); nil otherwise.
-	Alluvium []float32
-
 	// With the lakes' water budget on (Params.Rain > 0): Water holds the
 	// depth of its lakes (filled as rain and evaporation dictate, not to
 	// their passes), WaterLakes lists them (sim/water.Lake; indices of
@@ -49,6 +46,15 @@ type Snapshot struct {
 	// otherwise.
 	WaterLakes []water.Lake
 	Discharge  []float32
+	// With a geology (Geologic engines): the model, the layer exposed at
+	// each cell (an index of Geology's expanded stack, 0 the bottom;
+	// Geology.NumLayers() is alluvium) and the alluvium's thickness, m.
+	// nil otherwise, but for Roudier's engine, whose Alluvium is always
+	// set.
+	Geology  *geology.Model
+	Rock     []uint8
+	Alluvium []float32
+
 	// WaterPits holds the pit of every pit basin (the numbers in
 	// water.Lake.Basins), in grid cells from the top-left corner.
 	WaterPits [][2]float32

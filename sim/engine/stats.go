@@ -18,13 +18,14 @@ const (
 	PhaseTalus
 	PhaseLayout
 	PhaseWater
+	PhaseGeology // the exposed rock and k's field (with a geology)
 	NumPhases
 )
 
 // PhaseNames are the report names of the phases ("phase_ms" keys). "layout"
 // is the copying of heights, distances and uplift into drainage order and
 // back.
-var PhaseNames = [NumPhases]string{"routing", "stack", "lakes", "area", "erosion", "hillslope", "talus", "layout", "water"}
+var PhaseNames = [NumPhases]string{"routing", "stack", "lakes", "area", "erosion", "hillslope", "talus", "layout", "water", "geology"}
 
 // String returns the phase's report name.
 func (p Phase) String() string {

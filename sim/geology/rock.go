@@ -1,6 +1,3 @@
-// Package geology describes the rock under a terrain: a stack of layers
-// deformed by folds, faults and tilts, after Roudier, Péroche and Perrin
-// 1993 §3. Engines ask it which rock a point of the map lies in.
 package geology
 
 import "image/color"

@@ -108,6 +108,8 @@ type Engine struct {
 	rainFld *sim.Field // the raster rainMap was sampled from (SetRainField)
 	watOK   bool
 
+	ng nodeGeology // differential erosion (geology.go)
+
 	// Progressive refinement (refine.go).
 	sched      schedule
 	stage      int // refinements done
@@ -343,6 +345,10 @@ func (e *Engine) Step() engine.StepStats {
 		us = e.us
 	}
 	sp := spl.Params{K: e.p.K, M: e.p.M, N: e.p.N, Dt: e.p.Dt}
+	if e.ng.geo != nil {
+		sp.KFactor = e.rockFactors()
+		lap(engine.PhaseGeology)
+	}
 	parallel.Do(nc, func(c int) {
 		spl.Erode(e.hs, e.rp, e.ds, e.as, us, chunks[c], chunks[c+1], sp)
 	})
@@ -385,6 +391,10 @@ func (e *Engine) Step() engine.StepStats {
 		}
 	})
 	lap(engine.PhaseLayout)
+	if e.ng.geo != nil {
+		e.deposit()
+		lap(engine.PhaseGeology)
+	}
 	v4 := e.volume(e.hgt, false)
 	st.Mass.Eroded = v0 + st.Mass.Uplift - v1
 	st.Mass.Diffused, st.Mass.Talus, st.Mass.Stored = v1-v2, v2-v3, v4-v0

@@ -7,6 +7,7 @@ import (
 
 	"orogen/sim"
 	"orogen/sim/engine"
+	"orogen/sim/geology"
 	"orogen/sim/parallel"
 	"orogen/sim/water"
 )
@@ -90,6 +91,7 @@ type OnGrid struct {
 	e    *Engine
 	w, h int
 	cell float64
+	geo  *geology.Map // the engine's geology on the grid, for snapshots
 }
 
 // NewOnGrid returns e seen through a w×h grid of cell metres, which must
@@ -189,10 +191,24 @@ func (g *OnGrid) Snapshot() *engine.Snapshot {
 	if e.upField != nil {
 		s.Uplift = slices.Clone(e.upField.Data)
 	}
+	if m := e.Geology(); m != nil {
+		if g.geo == nil || g.geo.Model() != m {
+			g.geo = m.Map(g.w, g.h, g.cell)
+		}
+		s.Geology = m
+		s.Alluvium = g.Raster(e.Alluvium())
+		s.Rock = g.geo.Exposed(make([]uint8, g.w*g.h), s.Height, s.Alluvium)
+	}
 	s.Receivers = Steepest(nil, s.Height, g.w, g.h)
 	s.Arcs = g.arcs()
 	return s
 }
+
+// SetGeology lays m under the nodes (engine.Geologic; Engine.SetGeology).
+func (g *OnGrid) SetGeology(m *geology.Model) { g.e.SetGeology(m) }
+
+// Geology returns the engine's geology, or nil.
+func (g *OnGrid) Geology() *geology.Model { return g.e.Geology() }
 
 // SetRainMap takes the rain as a W·H raster (m/yr; nil for the uniform
 // Params.Rain) and samples it at the nodes (SetRainField).

@@ -64,6 +64,10 @@ func Refine(e *Engine, r2 float64, seed uint64) (*Engine, error) {
 			return nil, err
 		}
 	}
+	if e.ng.geo != nil {
+		ne.SetGeology(e.ng.geo)
+		ne.ng.alluv = old.carry(ne.ng.alluv, e.ng.alluv, tri, x, y, s.Border)
+	}
 	ne.step, ne.time, ne.stageStart = e.step, e.time, e.step
 	ne.stats = e.stats
 	return ne, nil

@@ -9,6 +9,7 @@ import (
 	"orogen/sim"
 	"orogen/sim/engine"
 	"orogen/sim/flow"
+	"orogen/sim/geology"
 	"orogen/sim/hillslope"
 	"orogen/sim/parallel"
 	"orogen/sim/spl"
@@ -65,6 +66,15 @@ type Engine struct {
 	win     water.Input
 	rainMap []float32
 	watOK   bool // win describes the last step's routing
+
+	// Geology (SetGeology): the model on the grid, k's factor per layer
+	// index, the layer exposed at each cell after the last step's uplift,
+	// k's factor in drainage order and the alluvium's thickness.
+	geo     *geology.Map
+	geoFac  []float32
+	exposed []uint8
+	ks      []float32
+	alluv   []float32
 }
 
 // New validates c and returns an engine at step 0.
@@ -317,6 +327,18 @@ func (e *Engine) Step() engine.StepStats {
 	e.areaOK = false
 	lap(engine.PhaseArea)
 	sp := spl.Params{K: e.p.K, M: e.p.M, N: e.p.N, Dt: e.p.Dt}
+	if e.geo != nil {
+		// The rock exposed on the uplifted surface sets k cell by cell.
+		e.exposed = e.geo.Exposed(e.exposed, e.hgt, e.alluv)
+		parallel.Do(nc, func(c int) {
+			lo, hi := int(chunks[c]), int(chunks[c+1])
+			for k, i := range g.Stack[lo:hi] {
+				e.ks[lo+k] = e.geoFac[e.exposed[i]]
+			}
+		})
+		sp.KFactor = e.ks
+		lap(engine.PhaseGeology)
+	}
 	parallel.Do(nc, func(c int) {
 		spl.Erode(e.hs, g.RecPos, e.ds, e.as, nil, int(chunks[c]), int(chunks[c+1]), sp)
 	})
@@ -342,6 +364,11 @@ func (e *Engine) Step() engine.StepStats {
 	st.Phase[engine.PhaseLayout] += time.Since(mark)
 
 	e.routed = true
+	if e.geo != nil {
+		d0 := time.Now()
+		e.deposit()
+		st.Phase[engine.PhaseGeology] += time.Since(d0)
+	}
 	v4 := e.volume(e.hgt)
 	if math.IsNaN(v3) {
 		v3 = v4
@@ -461,3 +488,58 @@ func (e *Engine) SetRainMap(r []float32) error {
 
 // Water returns the lakes' water budget, or nil when it is off.
 func (e *Engine) Water() *water.Model { return e.wat }
+
+// SetGeology lays m on the grid from the next step on (nil: uniform rock):
+// k becomes k·m.Erodibility(rock exposed) cell by cell, and the engine
+// tracks the alluvium it deposits (engine.Geologic).
+func (e *Engine) SetGeology(m *geology.Model) {
+	if m == nil {
+		e.geo, e.geoFac = nil, nil
+		return
+	}
+	e.geo = m.Map(e.w, e.h, e.cell)
+	e.geoFac = e.geoFac[:0]
+	for _, f := range m.Factors(m.Erodibility) {
+		e.geoFac = append(e.geoFac, float32(f))
+	}
+	n := e.w * e.h
+	e.exposed = sim.Resize(e.exposed, n)
+	e.ks = sim.Resize(e.ks, n)
+	if e.alluv == nil {
+		e.alluv = make([]float32, n)
+	}
+	e.geo.Exposed(e.exposed, e.hgt, e.alluv)
+}
+
+// Geology returns the model SetGeology gave, or nil.
+func (e *Engine) Geology() *geology.Model {
+	if e.geo == nil {
+		return nil
+	}
+	return e.geo.Model()
+}
+
+// Eroded returns the layer each cell eroded in during the last step (its
+// surface after the uplift; the engine's own slice; nil without geology).
+// Snapshot.Rock is the layer exposed now.
+func (e *Engine) Eroded() []uint8 { return e.exposed }
+
+// Alluvium returns the alluvium's thickness per cell, m (the engine's own
+// slice; nil before SetGeology).
+func (e *Engine) Alluvium() []float32 { return e.alluv }
+
+// deposit updates the alluvium from the step's change of height without
+// the uplift: what the step added is deposit, what it took is eroded from
+// the alluvium first.
+func (e *Engine) deposit() {
+	dt := e.p.Dt
+	parallel.Blocks(len(e.hgt), 1<<15, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			d := float64(e.hgt[i]) - float64(e.prev[i])
+			if e.up != nil && !e.g.IsFixed(i) {
+				d -= dt * float64(e.up[i])
+			}
+			e.alluv[i] = float32(max(0, float64(e.alluv[i])+d))
+		}
+	})
+}

@@ -22,6 +22,11 @@ func (e *Engine) Snapshot() *engine.Snapshot {
 	if e.up != nil {
 		s.Uplift = append([]float32(nil), e.up...)
 	}
+	if e.geo != nil {
+		s.Geology = e.geo.Model()
+		s.Rock = e.geo.Exposed(make([]uint8, n), e.hgt, e.alluv)
+		s.Alluvium = append([]float32(nil), e.alluv...)
+	}
 	if e.routed {
 		s.Lakes = e.g.LakesOn(e.hgt)
 		copy(s.Receivers, e.g.Rec)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"orogen/sim"
+	"orogen/sim/geology"
 	"orogen/sim/parallel"
 )
 
@@ -35,6 +36,11 @@ type Config struct {
 	Rain    []float32
 	Sources []Source
 	Params  Params
+	// Geology, if not nil, sets the hardness from the rock every step
+	// (SetGeology); Alluvium is the alluvium already on the terrain, m,
+	// W·H values (nil: none).
+	Geology  *geology.Model
+	Alluvium []float32
 }
 
 // Phases of a step, in order. Each is one parallel sweep over the rows.
@@ -148,6 +154,7 @@ type Engine struct {
 	fL, fR, fT, fB []float32 // outflow fluxes, m³/s
 	vx, vy         []float32 // velocity, m/s
 	hard           []float32 // hardness R
+	rs             rockState // hardness from the rock (geology.go)
 	q              []float32 // thermal outflow per metre of excess height
 	tout           []float32 // thermal outflow q·Σexcess (ΔS), m (eq. 14)
 	tact           []bool    // per row: some cell of it has a thermal outflow this step
@@ -267,6 +274,15 @@ func New(cfg Config) (*Engine, error) {
 	e.budget.Initial = vol * e.cell * e.cell
 	e.budget.Stored = e.budget.Initial
 	e.rock0 = sumArea(e.b[0], e.cell)
+	if cfg.Geology != nil {
+		if cfg.Alluvium != nil {
+			if err := checkField("alluvium", cfg.Alluvium, n, 0, math.Inf(1)); err != nil {
+				return nil, err
+			}
+		}
+		e.SetGeology(cfg.Geology)
+		e.SetAlluvium(cfg.Alluvium)
+	}
 	return e, nil
 }
 

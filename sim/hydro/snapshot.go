@@ -3,6 +3,7 @@ package hydro
 import (
 	"orogen/sim"
 	"orogen/sim/engine"
+	"orogen/sim/geology"
 )
 
 // Snapshot is a copy of the engine's state after a step, for a view or an
@@ -21,16 +22,28 @@ type Snapshot struct {
 	Sediment []float32 // suspended sediment s, metres
 	Hardness []float32 // hardness R
 	VX, VY   []float32 // velocity, m/s, east and south
+
+	// With a geology (SetGeology): the model, the layer exposed at each
+	// cell and the alluvium, m; nil otherwise.
+	Geology  *geology.Model
+	Rock     []uint8
+	Alluvium []float32
 }
 
 // Snapshot copies the engine's current state.
 func (e *Engine) Snapshot() *Snapshot {
 	cp := func(v []float32) []float32 { return append([]float32(nil), v...) }
-	return &Snapshot{
+	s := &Snapshot{
 		W: e.w, H: e.h, Cell: e.cell, Step: e.step, Time: e.time, Stats: e.stats, Param: e.p,
 		Terrain: cp(e.b[e.cur]), Water: cp(e.d), Sediment: cp(e.s), Hardness: cp(e.hard),
 		VX: cp(e.vx), VY: cp(e.vy),
 	}
+	if e.rs.geo != nil {
+		s.Geology = e.rs.geo.Model()
+		s.Alluvium = cp(e.rs.alluv)
+		s.Rock = e.rs.geo.Exposed(make([]uint8, len(s.Terrain)), s.Terrain, s.Alluvium)
+	}
+	return s
 }
 
 // Field wraps one of the snapshot's slices as a field sharing its data.
@@ -58,5 +71,8 @@ func (s *Snapshot) View(minDepth float64) *engine.Snapshot {
 		Water:    shown,
 		Sediment: s.Sediment,
 		Hardness: s.Hardness,
+		Geology:  s.Geology,
+		Rock:     s.Rock,
+		Alluvium: s.Alluvium,
 	}
 }

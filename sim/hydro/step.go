@@ -16,6 +16,9 @@ const dEps = 1e-6
 func (e *Engine) Step() StepStats {
 	start := time.Now()
 	e.prepare()
+	if e.rs.geo != nil {
+		e.rockHardness()
+	}
 	workers := parallel.Workers()
 	var st StepStats
 
@@ -59,6 +62,9 @@ func (e *Engine) Step() StepStats {
 	st.Phase[PhaseTransport] = time.Since(t)
 
 	e.cur = 1 - e.cur
+	if e.rs.geo != nil {
+		e.deposit()
+	}
 	e.step++
 	e.time += e.p.Dt
 	area := e.cell * e.cell

@@ -18,8 +18,10 @@
 //     with no lower neighbour are pits or outlets. Pits are not routed
 //     through their passes (sim/flow's lakes are not used): the paper
 //     fills them instead;
-//  3. the exposed rock of every cell (alluvium where its thickness is
-//     above 0, else Lith.RockAt at the rock surface) and its slope tanθ
+//  3. the exposed rock of every cell (alluvium where it is at least
+//     geology.MinAlluvium thick, else the lithology at the rock surface:
+//     a geology.Model laid by SetGeology through its per-cell map, else
+//     Config.Lith's RockAt, DefaultStrata by default) and its slope tanθ
 //     to its receiver, on the heights of the routing;
 //  4. the sweep: every cell after all the cells that drain into it (the
 //     reverse of sim/flow's Stack), tree by tree:

@@ -28,25 +28,32 @@ type Config struct {
 	// stream-power coefficients are kept but not used.
 	Params  engine.Params
 	Roudier Params
-	// Lith is the rock under the terrain; nil is DefaultStrata.
-	Lith geology.Lithology
+	// Lith is the rock under the terrain; nil is DefaultStrata. Geology,
+	// when set, replaces it (SetGeology).
+	Lith    geology.Lithology
+	Geology *geology.Model
 }
 
 // Engine runs Roudier et al. 1993 §3.3's processes on a grid. It is owned
 // by one goroutine (see package engine's Engine).
 type Engine struct {
-	w, h  int
-	cell  float64
-	area  float64 // cell area, m²
-	p     engine.Params
-	rp    Params
-	lith  geology.Lithology
-	step  int
-	time  float64
-	stats engine.StepStats
-	last  Budget // the last step's account
-	total Budget // the account of all steps
-	err   error
+	w, h int
+	cell float64
+	area float64 // cell area, m²
+	p    engine.Params
+	rp   Params
+	lith geology.Lithology
+	// With a geology (SetGeology): the model, its map on the grid and its
+	// layers' rocks.
+	geo       *geology.Model
+	gmap      *geology.Map
+	layerCoef []geology.Rock
+	step      int
+	time      float64
+	stats     engine.StepStats
+	last      Budget // the last step's account
+	total     Budget // the account of all steps
+	err       error
 
 	cells        []cell    // rock surface and alluvium of every cell
 	hgt          []float32 // rock + alluvium
@@ -85,6 +92,9 @@ func New(c Config) (*Engine, error) {
 	e := &Engine{w: c.W, h: c.H, cell: c.Cell, area: c.Cell * c.Cell, p: c.Params, rp: c.Roudier}
 	if err := e.SetLithology(c.Lith); err != nil {
 		return nil, err
+	}
+	if c.Geology != nil {
+		e.SetGeology(c.Geology)
 	}
 	if err := e.SetUplift(c.Up); err != nil {
 		return nil, err
@@ -153,7 +163,7 @@ func (e *Engine) SetLithology(l geology.Lithology) error {
 	if l == nil {
 		l = DefaultStrata()
 	}
-	e.lith = l
+	e.lith, e.geo, e.gmap, e.layerCoef = l, nil, nil, nil
 	return nil
 }
 
@@ -250,6 +260,10 @@ func (e *Engine) Snapshot() *engine.Snapshot {
 	}
 	for i, c := range e.cells {
 		s.Alluvium[i] = float32(c.alluv)
+	}
+	if e.gmap != nil {
+		s.Geology = e.geo
+		s.Rock = e.gmap.Exposed(make([]uint8, n), s.Height, s.Alluvium)
 	}
 	if e.up != nil {
 		s.Uplift = append([]float32(nil), e.up...)

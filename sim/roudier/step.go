@@ -184,8 +184,8 @@ func (e *Engine) prepare() error {
 				cellsN[i] = c
 				r := &geology.Alluvium
 				var lr geology.Rock
-				if c.alluv <= 0 {
-					lr = e.lith.RockAt((float64(x)+0.5)*e.cell, (float64(y)+0.5)*e.cell, c.rock)
+				if c.alluv < geology.MinAlluvium {
+					lr = e.rockAt(i, x, y, c.rock)
 					if !(lr.Kd >= 0 && lr.Kd <= 1 && lr.Kf >= 0 && lr.Kf <= 1 && lr.Ke >= 0 && lr.Ke <= 1) && bad[b] == nil {
 						bad[b] = fmt.Errorf("roudier: the lithology gives cell (%d, %d) at %g m a bad rock: %w", x, y, c.rock, CheckRock(lr))
 					}

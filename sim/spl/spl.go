@@ -11,6 +11,10 @@ type Params struct {
 	M  float64 // drainage area exponent
 	N  float64 // slope exponent
 	Dt float64 // time step, years
+	// KFactor, when not nil, multiplies K node by node, in the drainage
+	// order of Erode's fields (differential erosion: the rock exposed at
+	// each node, package geology). Values must be finite and >= 0.
+	KFactor []float32
 }
 
 // Validate returns an error naming the first parameter out of range.
@@ -33,7 +37,8 @@ func (p Params) Validate() error {
 // [lo, hi) of a drainage order. Fields are laid out in that order: hs[k] is
 // the height of node k, rp[k] the position of its receiver (rp[k] < k, or k
 // for a root), ds[k] the distance to the receiver, as[k] the drainage area
-// and us[k] the uplift (us may be nil). Receivers must lie in [lo, hi) or
+// and us[k] the uplift (us may be nil); p.KFactor[k], if given, multiplies
+// k. Receivers must lie in [lo, hi) or
 // before lo and be final already.
 func Erode(hs []float32, rp []int32, ds []float32, as []float64, us []float32, lo, hi int, p Params) {
 	dt := p.Dt
@@ -44,7 +49,14 @@ func Erode(hs []float32, rp []int32, ds []float32, as []float64, us []float32, l
 	if us != nil {
 		us = us[:hi]
 	}
+	kf := p.KFactor
+	if kf != nil {
+		kf = kf[:hi]
+	}
 	for k := lo; k < hi; k++ {
+		if kf != nil {
+			kdt = p.K * dt * float64(kf[k])
+		}
 		r := int(rp[k])
 		d := float64(ds[k])
 		var hr float64

@@ -1,0 +1,222 @@
+package grid
+
+import (
+	"math"
+	"runtime"
+	"slices"
+	"testing"
+
+	"orogen/sim/engine"
+	"orogen/sim/geology"
+	"orogen/sim/simtest"
+	"orogen/sim/talus"
+)
+
+func mustCompile(t testing.TB, s geology.Spec) *geology.Model {
+	t.Helper()
+	m, err := s.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// halves is quartzite on x < x0 and clay beyond, whatever the height: a
+// 200 km fault drops everything east of x0 into the top (clay) layer.
+func halves(x0 float64) geology.Spec {
+	return geology.Spec{Base: -1e5,
+		Stack:        []geology.Group{{Layers: []geology.Layer{{Thickness: 1.5e5, Rock: "Quartzite"}, {Thickness: 10, Rock: "Clay"}}}},
+		Deformations: []geology.Deformation{{Kind: geology.Fault, Offset: x0, Throw: -2e5, Steps: 1}}}
+}
+
+func steady(t *testing.T, e *Engine, u, dt float64) int {
+	t.Helper()
+	steps := 0
+	for ; steps < 20000 && !(steps > 10 && e.Converged(u*1e-4)); steps++ {
+		e.Step()
+	}
+	if !e.Converged(u * 1e-4) {
+		t.Fatalf("not converged after %d steps: max |Δh|/dt = %g m/yr", steps, e.Stats().MaxDh/dt)
+	}
+	return steps
+}
+
+// TestSteadyStatePerRock: with uniform uplift, every cell reaches the
+// steady state of its own rock, s = (u/k_cell)^(1/n) A^(-m/n) with
+// k_cell = k·Kd/KdRef, on two rocks.
+func TestSteadyStatePerRock(t *testing.T) {
+	for _, n := range []float64{1, 1.5} {
+		const w, h, cell, u = 48, 40, 100.0, 5e-4
+		p := engine.DefaultParams()
+		p.N, p.K = n, 2e-6
+		p.Talus = talus.Model{Mode: talus.ModeOff}
+		e := mustNew(t, Config{W: w, H: h, Cell: cell, Up: simtest.Uniform(w, h, u), InitNoise: 1, Seed: 3, Params: p})
+		m := mustCompile(t, halves(w*cell/2))
+		e.SetGeology(m)
+		steps := steady(t, e, u, p.Dt)
+		s := e.Snapshot()
+		worst := [2]float64{}
+		count := [2]int{}
+		for i := range s.Height {
+			r := s.Receivers[i]
+			if r == int32(i) {
+				continue
+			}
+			rock := m.Rock(int(e.Eroded()[i]))
+			side := 0
+			if rock.Name == "Clay" {
+				side = 1
+			}
+			if want := (i%w)*cell >= w*cell/2; want != (side == 1) {
+				t.Fatalf("cell %d: rock %s on the wrong side", i, rock.Name)
+			}
+			kc := p.K * m.Erodibility(rock)
+			slope := (float64(s.Height[i]) - float64(s.Height[r])) / float64(e.Graph().Dist[i])
+			want := math.Pow(u/kc, 1/n) * math.Pow(float64(e.Area()[i]), -p.M/n)
+			worst[side] = max(worst[side], math.Abs(slope-want)/want)
+			count[side]++
+		}
+		// Converged to 1e-4 of the uplift rate: slopes within ~1e-4 of
+		// steady state, as in TestSteadyStateSlope; 1 % is far outside.
+		if count[0] < 500 || count[1] < 500 || worst[0] > 0.01 || worst[1] > 0.01 {
+			t.Fatalf("n %g: quartzite %d cells worst error %.3g, clay %d cells worst %.3g; want ≥ 500 cells each, ≤ 1%%", n, count[0], worst[0], count[1], worst[1])
+		}
+		t.Logf("n %g: %d steps; worst errors quartzite %.2g clay %.2g", n, steps, worst[0], worst[1])
+	}
+}
+
+// TestHardCapSteeperThanSoft: quartzite above 300 m, clay below. At steady
+// state the normalized steepness s·A^(m/n) of the hard cap exceeds the soft
+// rock's by (k_soft/k_hard)^(1/n) = (0.9/0.1)^(1/n).
+func TestHardCapSteeperThanSoft(t *testing.T) {
+	const w, h, cell, u = 64, 48, 100.0, 5e-4
+	p := engine.DefaultParams()
+	p.K, p.Talus = 2e-6, talus.Model{Mode: talus.ModeOff}
+	e := mustNew(t, Config{W: w, H: h, Cell: cell, Up: simtest.Uniform(w, h, u), InitNoise: 1, Seed: 5, Params: p})
+	m := mustCompile(t, geology.Spec{Base: -1000, Stack: []geology.Group{{Layers: []geology.Layer{
+		{Name: "soft", Thickness: 1300, Rock: "Clay"}, {Name: "cap", Thickness: 1e4, Rock: "Quartzite"}}}}})
+	e.SetGeology(m)
+	steady(t, e, u, p.Dt)
+	s := e.Snapshot()
+	var sum, raw [2]float64
+	var cnt [2]int
+	for i := range s.Height {
+		r := s.Receivers[i]
+		if r == int32(i) {
+			continue
+		}
+		side := int(e.Eroded()[i]) // 0 soft, 1 cap: the rock that set k
+		slope := (float64(s.Height[i]) - float64(s.Height[r])) / float64(e.Graph().Dist[i])
+		sum[side] += slope * math.Pow(float64(e.Area()[i]), p.M/p.N)
+		raw[side] += slope
+		cnt[side]++
+	}
+	if cnt[0] < 100 || cnt[1] < 100 {
+		t.Fatalf("%d soft and %d cap cells; want both ≥ 100 (the contact should cut the relief)", cnt[0], cnt[1])
+	}
+	got := (sum[1] / float64(cnt[1])) / (sum[0] / float64(cnt[0]))
+	want := math.Pow(geology.Clay.Kd/geology.Quartzite.Kd, 1/p.N)
+	// Each cell is within ~1e-4 of its steady state (converged to 1e-4 of
+	// u), so the ratio of means is too; 1 % leaves room.
+	if math.Abs(got-want)/want > 0.01 {
+		t.Fatalf("cap/soft normalized steepness ratio %.4g; want %.4g ± 1%%", got, want)
+	}
+	t.Logf("steepness ratio %.4g (law %.4g); raw mean slope cap %.3g soft %.3g (ratio %.3g)", got, want,
+		raw[1]/float64(cnt[1]), raw[0]/float64(cnt[0]), (raw[1]/float64(cnt[1]))/(raw[0]/float64(cnt[0])))
+}
+
+// TestUnitGeologyIsBitIdentical: a geology whose every rock has factor 1
+// gives exactly the heights of no geology.
+func TestUnitGeologyIsBitIdentical(t *testing.T) {
+	const w, h = 60, 50
+	p := engine.DefaultParams()
+	p.Kappa = 0.02
+	up := simtest.Scale(simtest.Cone(w, h, 1, 1, 1.0/float64(w)), 5e-4)
+	a := mustNew(t, Config{W: w, H: h, Cell: 200, Up: up, InitNoise: 1, Seed: 2, Params: p})
+	b := mustNew(t, Config{W: w, H: h, Cell: 200, Up: up, InitNoise: 1, Seed: 2, Params: p})
+	// River sand has alluvium's Kd: every factor, alluvium's too, is 1.
+	b.SetGeology(mustCompile(t, geology.Spec{KdRef: geology.RiverSand.Kd, Stack: []geology.Group{{Layers: []geology.Layer{{Thickness: 10, Rock: "River sand"}}}}}))
+	for range 30 {
+		a.Step()
+		b.Step()
+	}
+	if !slices.Equal(a.Heights(), b.Heights()) {
+		t.Fatal("a unit-factor geology changed the heights")
+	}
+}
+
+// TestGeologyDeterministicAcrossWorkers: with folded strata, alluvium and
+// lakes, heights, exposed rock and alluvium are the same bytes for any
+// GOMAXPROCS.
+func TestGeologyDeterministicAcrossWorkers(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	const w, h = 120, 90
+	p := engine.DefaultParams()
+	p.Kappa = 0.05
+	up := simtest.Scale(simtest.Cone(w, h, 1, 1, 1.0/float64(w)), 5e-4)
+	m := mustCompile(t, geology.Spec{Base: 0, Stack: []geology.Group{{Repeat: 8, Layers: []geology.Layer{{Thickness: 20, Rock: "Quartzite"}, {Thickness: 35, Rock: "Clay"}}}},
+		Deformations: []geology.Deformation{{Kind: geology.Fold, Azimuth: 30, Wavelength: 6000, Amplitude: 60}}})
+	var ref *engine.Snapshot
+	for _, procs := range []int{1, 2, 5} {
+		runtime.GOMAXPROCS(procs)
+		e := mustNew(t, Config{W: w, H: h, Cell: 250, Up: up, Init: simtest.Noisy(w, h, 50, 2), InitNoise: 1, Seed: 4, Params: p})
+		e.SetGeology(m)
+		for range 40 {
+			e.Step()
+		}
+		s := e.Snapshot()
+		if ref == nil {
+			ref = s
+			if !slices.ContainsFunc(s.Alluvium, func(a float32) bool { return a >= geology.MinAlluvium }) {
+				t.Fatal("no alluvium anywhere; want a case with deposits")
+			}
+			continue
+		}
+		if !slices.Equal(s.Height, ref.Height) || !slices.Equal(s.Rock, ref.Rock) || !slices.Equal(s.Alluvium, ref.Alluvium) {
+			t.Fatalf("Mismatch concurrent: GOMAXPROCS %d differs from GOMAXPROCS 1", procs)
+		}
+	}
+}
+
+// BenchmarkGeologyStep times a step at 1024² without and with the
+// issue's benchmark geology (20 layers, 4 deformations), after 20 warm-up
+// steps each: the ratio of the two is the cost of differential erosion.
+func BenchmarkGeologyStep(b *testing.B) {
+	const n = 1024
+	for _, on := range []bool{false, true} {
+		name := "off"
+		if on {
+			name = "on"
+		}
+		b.Run(name, func(b *testing.B) {
+			p := engine.DefaultParams()
+			p.Kappa = 0.01
+			up := simtest.Scale(simtest.Cone(n, n, 1, 1, 1.0/float64(n)), 5e-4)
+			e := mustNew(b, Config{W: n, H: n, Cell: 20, Up: up, InitNoise: 1, Seed: 1, Params: p})
+			if on {
+				e.SetGeology(mustCompile(b, geology.Spec{Base: -400, Stack: []geology.Group{{Repeat: 10, Layers: []geology.Layer{{Thickness: 25, Rock: "Quartzite"}, {Thickness: 40, Rock: "Clay"}}}},
+					Deformations: []geology.Deformation{
+						{Kind: geology.Fold, Azimuth: 20, Wavelength: 8000, Amplitude: 120},
+						{Kind: geology.Fold, Azimuth: 110, Wavelength: 3000, Amplitude: 40, Lean: 15},
+						{Kind: geology.Fault, Azimuth: 60, Offset: 6000, Throw: 80, Steps: 3, Spacing: 400, Width: 20},
+						{Kind: geology.Tilt, Dip: 3},
+					}}))
+			}
+			for range 20 {
+				e.Step()
+			}
+			var phases [engine.NumPhases]float64
+			b.ResetTimer()
+			for range b.N {
+				st := e.Step()
+				for i, d := range st.Phase {
+					phases[i] += d.Seconds() * 1e3
+				}
+			}
+			b.StopTimer()
+			for i, name := range engine.PhaseNames {
+				b.ReportMetric(phases[i]/float64(b.N), name+"-ms")
+			}
+		})
+	}
+}
