@@ -138,6 +138,13 @@ screenshot $OUT/detail.png
 view 2d
 detail keep
 expect-log kept the hydraulic pass
+engine roudier
+expect-log engine Roudier's processes engine
+set dt 1000
+set alpha 0.05
+steps 10
+wait 5
+screenshot $OUT/roudier.png
 dialog open
 wait 3
 screenshot $OUT/dialog.png

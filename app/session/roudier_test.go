@@ -1,6 +1,7 @@
 package session
 
 import (
+	"path/filepath"
 	"testing"
 
 	"orogen/sim/engine"
@@ -54,5 +55,31 @@ func TestRoudierLive(t *testing.T) {
 	}
 	if got := s.Param("roudier-rain"); got != 0 {
 		t.Errorf("rain after undo %g; want 0", got)
+	}
+}
+
+// TestRoudierSaved: the engine choice and Roudier's coefficients are saved
+// with the project and come back with it, the engine built on them.
+func TestRoudierSaved(t *testing.T) {
+	s, _, _ := open(t, 24)
+	if err := s.SetEngine(engine.Roudier, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetParam("gamma", 0.123); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "r"+ProjectExt)
+	if err := s.SaveAs(path); err != nil {
+		t.Fatal(err)
+	}
+	s2, _, _ := open(t, 24)
+	if err := s2.Open(path); err != nil {
+		t.Fatal(err)
+	}
+	if got := s2.Param("gamma"); got != 0.123 || s2.Doc().Scene().Engine != engine.Roudier {
+		t.Fatalf("reopened: gamma %g, engine %v; want 0.123 on Roudier's engine", got, s2.Doc().Scene().Engine)
+	}
+	if f := settle(t, s2); f.Engine != engine.Roudier {
+		t.Fatalf("reopened project runs %v; want Roudier's engine", f.Engine)
 	}
 }
