@@ -21,14 +21,16 @@
 //  3. the exposed rock of every cell (alluvium where it is at least
 //     geology.MinAlluvium thick, else the lithology at the rock surface:
 //     a geology.Model laid by SetGeology through its per-cell map, else
-//     Config.Lith's RockAt, DefaultStrata by default) and its slope tanθ
-//     to its receiver, on the heights of the routing;
+//     Config.Lith's RockAt, DefaultStrata by default), its slope tanθ to
+//     its receiver, on the heights of the routing, and what follows from
+//     them alone, in parallel: K_v (§3.2: 0 at and above SnowLine and on
+//     slopes of 60° and more, Veg on slopes of 30° and less, linear in
+//     the angle between; geology.Vegetation's rule) and the coefficients
+//     of the laws below;
 //  4. the sweep: every cell after all the cells that drain into it (the
 //     reverse of sim/flow's Stack), tree by tree:
-//     - K_v (§3.2): 0 at and above SnowLine, on slopes of 60° and more,
-//     and in river beds (running water from upstream of at least
-//     RiverCells·W); Veg on slopes of 30° and less; linear in the angle
-//     between;
+//     - K_v = 0 in river beds: cells whose running water from upstream
+//     is at least RiverCells·W;
 //     - q = [1 − (K_f + K_v)]·W, the cell's running water (K_f + K_v is
 //     capped at 1, so q is never negative); Q = q plus the Q of every
 //     donor;
