@@ -426,10 +426,20 @@ func benchmarkStep(b *testing.B, n int) {
 	for range 3 {
 		e.Step()
 	}
+	var phases [engine.NumPhases]float64
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		e.Step()
+		st := e.Step()
+		for i, d := range st.Phase {
+			phases[i] += d.Seconds() * 1e3
+		}
+	}
+	b.StopTimer()
+	for i, name := range engine.PhaseNames {
+		if phases[i] > 0 {
+			b.ReportMetric(phases[i]/float64(b.N), name+"-ms")
+		}
 	}
 }
 
