@@ -43,6 +43,8 @@ type Engine struct {
 	p    engine.Params
 	rp   Params
 	lith geology.Lithology
+	// strata is lith when it is a *Strata (a lookup without copies).
+	strata *Strata
 	// With a geology (SetGeology): the model, its map on the grid and its
 	// layers' rocks.
 	geo       *geology.Model
@@ -164,6 +166,7 @@ func (e *Engine) SetLithology(l geology.Lithology) error {
 		l = DefaultStrata()
 	}
 	e.lith, e.geo, e.gmap, e.layerCoef = l, nil, nil, nil
+	e.strata, _ = l.(*Strata)
 	return nil
 }
 

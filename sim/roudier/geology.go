@@ -13,10 +13,11 @@ import (
 func (e *Engine) SetGeology(m *geology.Model) {
 	if m == nil {
 		e.geo, e.gmap, e.layerCoef = nil, nil, nil
-		e.lith = DefaultStrata()
+		e.strata = DefaultStrata()
+		e.lith = e.strata
 		return
 	}
-	e.geo, e.lith = m, m
+	e.geo, e.lith, e.strata = m, m, nil
 	e.gmap = m.Map(e.w, e.h, e.cell)
 	e.layerCoef = make([]geology.Rock, m.NumLayers())
 	for i := range e.layerCoef {
@@ -28,10 +29,13 @@ func (e *Engine) SetGeology(m *geology.Model) {
 func (e *Engine) Geology() *geology.Model { return e.geo }
 
 // rockAt is the rock exposed at cell (x, y), index i, whose rock surface
-// is at z.
+// is at z: what prepare finds, for the tests.
 func (e *Engine) rockAt(i, x, y int, z float64) geology.Rock {
-	if e.gmap != nil {
+	switch {
+	case e.gmap != nil:
 		return e.layerCoef[e.gmap.LayerAt(i, z)]
+	case e.strata != nil:
+		return *e.strata.rockAt(z)
 	}
 	return e.lith.RockAt((float64(x)+0.5)*e.cell, (float64(y)+0.5)*e.cell, z)
 }

@@ -185,11 +185,18 @@ func (e *Engine) prepare() error {
 				r := &geology.Alluvium
 				var lr geology.Rock
 				if c.alluv < geology.MinAlluvium {
-					lr = e.rockAt(i, x, y, c.rock)
-					if !(lr.Kd >= 0 && lr.Kd <= 1 && lr.Kf >= 0 && lr.Kf <= 1 && lr.Ke >= 0 && lr.Ke <= 1) && bad[b] == nil {
-						bad[b] = fmt.Errorf("roudier: the lithology gives cell (%d, %d) at %g m a bad rock: %w", x, y, c.rock, CheckRock(lr))
+					switch {
+					case e.gmap != nil:
+						r = &e.layerCoef[e.gmap.LayerAt(i, c.rock)]
+					case e.strata != nil:
+						r = e.strata.rockAt(c.rock)
+					default:
+						lr = e.lith.RockAt((float64(x)+0.5)*e.cell, (float64(y)+0.5)*e.cell, c.rock)
+						if !(lr.Kd >= 0 && lr.Kd <= 1 && lr.Kf >= 0 && lr.Kf <= 1 && lr.Ke >= 0 && lr.Ke <= 1) && bad[b] == nil {
+							bad[b] = fmt.Errorf("roudier: the lithology gives cell (%d, %d) at %g m a bad rock: %w", x, y, c.rock, CheckRock(lr))
+						}
+						r = &lr
 					}
-					r = &lr
 				}
 				cf := &coef[i]
 				j := int(rec[i])

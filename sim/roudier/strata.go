@@ -57,17 +57,20 @@ func DefaultStrata() *Strata {
 }
 
 // RockAt returns the layer at height z; x and y are not looked at.
-func (s *Strata) RockAt(_, _, z float64) geology.Rock {
+func (s *Strata) RockAt(_, _, z float64) geology.Rock { return *s.rockAt(z) }
+
+// rockAt is RockAt without the copy.
+func (s *Strata) rockAt(z float64) *geology.Rock {
 	d := z - s.Base
 	d -= math.Floor(d/s.period) * s.period
 	for k := range s.Layers {
 		l := &s.Layers[k]
 		if d < l.Thickness {
-			return l.Rock
+			return &l.Rock
 		}
 		d -= l.Thickness
 	}
-	return s.Layers[len(s.Layers)-1].Rock
+	return &s.Layers[len(s.Layers)-1].Rock
 }
 
 // CheckRock returns an error if a coefficient of r is NaN or outside
