@@ -119,6 +119,8 @@ func init() {
 			items: []item{
 				{menu: "File", label: "Export heightmap...", args: []string{"heightmap"}},
 				{menu: "File", label: "Export masks...", args: []string{"masks"}}}},
+		{name: "load-geology", label: "Import a geology (JSON: layers, rocks, deformations)", spec: onePath, run: (*App).loadGeology,
+			items: []item{{menu: "File", label: "Import geology..."}}},
 		{name: "quit", label: "Quit (a script skips the unsaved-changes prompt)", spec: noArgs, run: (*App).quit,
 			items: []item{{menu: "File", label: "Quit", key: ctrl(imgui.KeyQ), sep: true}}},
 		// Edit
@@ -151,6 +153,15 @@ func init() {
 				{menu: "View", label: "Analysis", args: []string{"analysis"}, sep: true, checked: func(a *App) bool { return a.anl.shown }},
 				{menu: "View", label: "Basins", args: []string{"basins"}, checked: func(a *App) bool { return a.anl.basins }}}},
 		{name: "profile", label: "Pick the river through cell X Y for the longitudinal profile (a script waits for its analysis)", spec: script.Spec{Min: 2, Max: 2, Check: func(c script.Command) error { return c.Nums(0) }}, run: (*App).profile},
+		{name: "colour", label: "Colour the 2D and 3D views by height or by exposed rock", spec: choiceArg("colour", "height", "rock"),
+			run: func(a *App, args []string) error { a.setRockColours(args[0] == "rock"); return nil },
+			items: []item{
+				{menu: "View", label: "Colour by height", args: []string{"height"}, sep: true, checked: func(a *App) bool { return !a.vopts.Rock }},
+				{menu: "View", label: "Colour by rock", args: []string{"rock"}, checked: func(a *App) bool { return a.vopts.Rock }}}},
+		{name: "section", label: "Show the cross-section under the line X0 Y0 X1 Y1 in cells", spec: fourNums,
+			run: func(a *App, args []string) error {
+				return a.setSection(num(args, 0), num(args, 1), num(args, 2), num(args, 3))
+			}},
 		{name: "fullscreen", label: "Full screen on or off", spec: noArgs,
 			run:   func(a *App, _ []string) error { a.toggleFullscreen(); return nil },
 			items: []item{{menu: "View", label: "Full screen", sep: true}}},
@@ -177,6 +188,10 @@ func init() {
 		{name: "reset", label: "Reset the terrain to the flat start", spec: noArgs,
 			run:   func(a *App, _ []string) error { return a.s.ResetTerrain() },
 			items: []item{{menu: "Simulation", label: "Reset terrain", sep: true}}},
+		{name: "geology", label: "Layered rock on (a preset stack when there is none), off, or toggled", spec: choiceArg("geology", "on", "off", "toggle"), run: (*App).geologyOnOff,
+			items: []item{{menu: "Simulation", label: "Layered rock", sep: true,
+				args:    []string{"toggle"},
+				checked: func(a *App) bool { return a.s.Geology() != nil }}}},
 		{name: "engine", label: "Switch the engine (graph: NODES Poisson samples); the terrain restarts", spec: script.Spec{Min: 1, Max: 2, Check: checkEngine}, run: (*App).engine},
 		{name: "detail", label: "Start, run, pause, keep or discard the hydraulic detail pass", spec: choiceArg("detail action", "start", "run", "pause", "keep", "discard"), run: (*App).detail},
 		{name: "set", label: "Set a live parameter (a slider) to VALUE", spec: script.Spec{Min: 2, Max: 2, Check: checkSet}, run: (*App).set},

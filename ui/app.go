@@ -83,9 +83,10 @@ const (
 	toolSegment
 	toolValley
 	toolSelect
+	toolSection
 )
 
-var toolNames = [...]string{"Paint", "Range segment", "Valley", "Select / edit"}
+var toolNames = [...]string{"Paint", "Range segment", "Valley", "Select / edit", "Cross-section"}
 
 // App is the desktop application: an ebiten.Game whose Update builds the
 // ImGui frame and applies the user's edits to the document, and whose Draw
@@ -130,6 +131,9 @@ type App struct {
 	placing placement
 	sel     uplifttree.ID
 	drag    handleDrag
+
+	geo geologyUI // the Geology panel
+	sec section   // the cross-section line and window
 
 	treeUI  treeEdit
 	target  float64 // the target height helper's input, metres

@@ -28,7 +28,7 @@ func (a *App) toolsWindow() {
 		return
 	}
 	imgui.SeparatorText("Tool")
-	for t := toolPaint; t <= toolSelect; t++ {
+	for t := toolPaint; t <= toolSection; t++ {
 		if imgui.RadioButtonBool(toolNames[t], a.tool == t) {
 			a.tool = t
 		}
@@ -61,6 +61,8 @@ func (a *App) toolsWindow() {
 		textWrapped("Drag on the map to cut a valley. Under the tree's Sum its floor lowers the uplift.")
 	case toolSelect:
 		textWrapped("Click a primitive to select it; drag the yellow handles to move its ends or change its radius. Each drag is one undo step.")
+	case toolSection:
+		textWrapped("Drag a line on the map: the Cross-section window shows the terrain profile and the strata beneath it.")
 	}
 	imgui.End()
 }

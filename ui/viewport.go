@@ -134,6 +134,8 @@ func (a *App) viewportWindow() {
 			a.placing.active = false
 			a.place(a.tool, a.placing.x0, a.placing.y0, mx, my)
 		}
+	case toolSection:
+		a.sectionInput(pressed, leftDown, mx, my)
 	case toolSelect:
 		switch {
 		case pressed:
@@ -154,6 +156,7 @@ func (a *App) viewportWindow() {
 	dl.PushClipRect(pos, vec2(pos.X+a.vp.w, pos.Y+a.vp.h))
 	a.drawArrows(dl)
 	a.drawProfilePath(dl)
+	a.drawSectionLine(dl)
 	a.drawTreeOverlay(dl, mx, my)
 	if a.tool == toolPaint && a.vp.hovered {
 		r := float32(a.brush.Radius * a.view.Zoom)

@@ -540,3 +540,68 @@ quit
 		t.Errorf("map centre changed by %.1f per pixel (sum of channels) with the basins on; want the overlay drawn (≥ 10)", diff/float64(n))
 	}
 }
+
+// The geology end to end: layered rock on, steps, the views coloured by
+// rock, a cross-section drawn, a geology file imported, the project saved
+// with its geology and the edits undone.
+func TestWindowGeology(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the window session runs in the full (non -short) test run")
+	}
+	needDisplay(t)
+	bin := buildOrogen(t)
+	geo := filepath.Join(t.TempDir(), "geo.json")
+	if err := os.WriteFile(geo, []byte(`{"base":-200,"stack":[{"repeat":8,"layers":[{"name":"soft","thickness":60,"rock":"Clay"},{"name":"hard","thickness":25,"rock":"Quartzite"}]}],"deformations":[{"kind":"tilt","azimuth":0,"dip":1}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir, _ := session(t, bin, `
+geology on
+steps 40
+wait 5
+screenshot $OUT/height.png
+colour rock
+view split
+wait 5
+screenshot $OUT/rock.png
+section 10 128 246 128
+wait 5
+screenshot $OUT/section.png
+load-geology `+geo+`
+steps 5
+save $OUT/p.orogen.json
+undo
+undo
+geology off
+steps 2
+expect-log geology from
+quit
+`, "--size", "256")
+	b, err := os.ReadFile(filepath.Join(dir, "p.orogen.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"geology"`) || !strings.Contains(string(b), `"hard"`) {
+		t.Fatalf("saved project has no imported geology:\n%.300s", b)
+	}
+	// Colouring by rock changes the map's colours (the map is in the
+	// centre-left of the window in both pictures).
+	h, r := readPNG(t, filepath.Join(dir, "height.png")), readPNG(t, filepath.Join(dir, "rock.png"))
+	bb := h.Bounds()
+	var diff float64
+	n := 0
+	for y := bb.Min.Y + bb.Dy()*4/10; y < bb.Min.Y+bb.Dy()*6/10; y++ {
+		for x := bb.Min.X + bb.Dx()*3/10; x < bb.Min.X+bb.Dx()*4/10; x++ {
+			r0, g0, b0, _ := h.At(x, y).RGBA()
+			r1, g1, b1, _ := r.At(x, y).RGBA()
+			diff += math.Abs(float64(r0>>8)-float64(r1>>8)) + math.Abs(float64(g0>>8)-float64(g1>>8)) + math.Abs(float64(b0>>8)-float64(b1>>8))
+			n++
+		}
+	}
+	if diff/float64(n) < 10 {
+		t.Errorf("map changed by %.1f per pixel (sum of channels) when coloured by rock; want the rock colours drawn (≥ 10)", diff/float64(n))
+	}
+	s := readPNG(t, filepath.Join(dir, "section.png"))
+	if s.Bounds().Dx() != bb.Dx() {
+		t.Fatalf("section screenshot %v; want the window's size %v", s.Bounds(), bb)
+	}
+}

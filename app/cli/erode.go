@@ -122,6 +122,7 @@ stable step is accepted with a warning.`,
 	f.StringVar(&boundary, "boundary", "", "walls, open or wrap ("+d.Boundary.String()+")")
 	f.StringVar(&o.RainMap, "rain-map", "", "rain factors per cell multiplying --rain: grayscale .png (0..1) or float .tif")
 	f.StringVar(&o.Hardness, "hardness", "", "initial hardness per cell in [0, 1]: grayscale .png or float .tif (default 1)")
+	f.StringVar(&o.Geology, "geology", "", "geology JSON: the hardness follows the exposed rock (max(R_min, Kd)) every step")
 	f.StringArrayVar(&sources, "source", nil, "point source x,y,radius,rate: cells from the north-west corner, radius in cells, m³/s (repeatable)")
 	f.StringVar(&o.Out, "out", "", "eroded heightmap (.png .r16 .tif .obj) with sidecar")
 	f.StringVar(&o.OutWater, "out-water", "", "water depth mask, metres")

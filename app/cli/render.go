@@ -24,7 +24,7 @@ const (
 )
 
 // flags3D are the flags that only --view 3d reads.
-var flags3D = []string{"yaw", "pitch", "zoom", "color", "shadows", "wireframe"}
+var flags3D = []string{"yaw", "pitch", "zoom", "shadows", "wireframe"}
 
 func newRenderCmd(stderr io.Writer) *cobra.Command {
 	var o run.Options
@@ -96,8 +96,17 @@ overlays are 2D only (--color slope colours the 3D view by slope).
 				if w == 0 {
 					w, h = default3DWidth, default3DHeight
 				}
-			} else if err := vo.Validate(); err != nil {
-				return fmt.Errorf("picture options: %w", err)
+			} else {
+				switch color {
+				case "height":
+				case "rock":
+					vo.Rock = true
+				default:
+					return fmt.Errorf("--color %q: the 2d view is coloured by height or rock (--overlay slope shows slopes)", color)
+				}
+				if err := vo.Validate(); err != nil {
+					return fmt.Errorf("picture options: %w", err)
+				}
 			}
 			if f.Changed("seed") {
 				o.Seed = &seed
@@ -156,7 +165,8 @@ overlays are 2D only (--color slope colours the 3D view by slope).
 	f.Float64Var(&yaw, "yaw", viewer.DefaultYawDeg, "3d: camera direction, degrees clockwise from north (the side it looks from)")
 	f.Float64Var(&pitch, "pitch", viewer.DefaultPitchDeg, "3d: camera height, degrees above the horizon, in [5, 89]")
 	f.Float64Var(&zoom, "zoom", 1, "3d: magnification over the camera fitted to the whole terrain (2 = twice as close)")
-	f.StringVar(&color, "color", "height", "3d: colour by "+strings.Join(viewer.ColorModeNames(), " or "))
+	f.StringVar(&color, "color", "height", "colour by "+strings.Join(viewer.ColorModeNames(), ", ")+" (2d: height or rock; rock needs a geology)")
+	f.StringVar(&o.Geology, "geology", "", "geology JSON (layers, rocks, deformations) replacing the scene's")
 	f.BoolVar(&shadows, "shadows", false, "3d: cast shadows")
 	f.BoolVar(&wireframe, "wireframe", false, "3d: draw the mesh edges")
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress bar or summary")

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"orogen/app/run"
 	"orogen/app/safefile"
 	"orogen/sim"
+	"orogen/sim/geology"
 	"orogen/sim/hydro"
 )
 
@@ -30,7 +32,11 @@ type Options struct {
 
 	RainMap  string // rain factors: grayscale .png (0..1) or float .tif
 	Hardness string // hardness in [0, 1]: grayscale .png or float .tif
-	Sources  []hydro.Source
+	// Geology is a geology JSON file (package geology): the hardness then
+	// comes from the exposed rock every step, and Hardness may not be
+	// given.
+	Geology string
+	Sources []hydro.Source
 
 	// Override, if set, adjusts the parameters after the defaults for the
 	// cell size are made (hydro.DefaultParams).
@@ -92,6 +98,18 @@ func Prepare(o Options) (*Job, error) {
 	}
 	if cfg.Hardness, err = readMap("hardness", o.Hardness, f); err != nil {
 		return nil, err
+	}
+	if o.Geology != "" {
+		if o.Hardness != "" {
+			return nil, fmt.Errorf("--hardness and --geology both set the hardness: keep one")
+		}
+		b, err := os.ReadFile(o.Geology)
+		if err != nil {
+			return nil, fmt.Errorf("--geology: %w", err)
+		}
+		if cfg.Geology, err = geology.Parse(b); err != nil {
+			return nil, fmt.Errorf("--geology %s: %w", o.Geology, err)
+		}
 	}
 	cfg.Params = hydro.DefaultParams(f.Cell)
 	if o.Override != nil {

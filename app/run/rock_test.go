@@ -17,9 +17,10 @@ import (
 // TestGeologyPresetsWriteRockAndAlluvium runs each geology preset small
 // and checks the rock mask against its legend and the engine's model.
 func TestGeologyPresetsWriteRockAndAlluvium(t *testing.T) {
-	for _, name := range []string{"strata", "cuesta", "folded-uplift"} {
+	for _, c := range []struct{ name, engine string }{{"strata", ""}, {"cuesta", ""}, {"folded-uplift", ""}, {"strata", "graph"}} {
+		name := c.name
 		dir := t.TempDir()
-		o := Options{Scene: name, Size: 48, Steps: 30,
+		o := Options{Scene: name, Engine: c.engine, Size: 48, Steps: 30,
 			OutRock: filepath.Join(dir, "rock.png"), OutAlluvium: filepath.Join(dir, "alluvium.tif")}
 		job, err := Prepare(o)
 		if err != nil {

@@ -50,3 +50,25 @@ func TestGeologyReachesEngine(t *testing.T) {
 		t.Fatal("no geology after a reset")
 	}
 }
+
+// TestDetailPassUsesGeology: the hydraulic pass on a layered terrain takes
+// its hardness from the rock.
+func TestDetailPassUsesGeology(t *testing.T) {
+	s, _, _ := open(t, 32)
+	if err := s.SetGeology(PresetGeology(), "", ""); err != nil {
+		t.Fatal(err)
+	}
+	steps(t, s, 5)
+	if err := s.StartDetail(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PauseDetail(); err != nil {
+		t.Fatal(err)
+	}
+	r := s.Detail()
+	s.EndDetail(false)
+	snap := r.Frame().Snap
+	if snap.Geology == nil || len(snap.Rock) != 32*32 || len(snap.Alluvium) != 32*32 {
+		t.Fatal("the detail pass's snapshot has no geology")
+	}
+}

@@ -124,32 +124,33 @@ func (g *Map) Exposed(dst []uint8, heights, alluvium []float32) []uint8 {
 				d[j] = uint8(g.layerOf(float64(hs[j]) - dp[j]))
 			}
 		} else {
-			// layerOf inlined by hand (it is too big for the compiler).
+			// layerOf inlined by hand (it is too big for the compiler),
+			// written with few branches. Clamping the bin index handles
+			// both ends: bin 0 starts from layer 0, and the last bin's
+			// tests reach the top layer, whose top is +Inf.
 			tops, bins, b0, bw := g.tops, g.binLo, g.bin0, g.binW
-			last := float64(len(bins) - 1)
-			top := len(tops) - 1
+			lastf := float64(len(bins) - 1)
 			for j := range d {
 				z := float64(hs[j]) - dp[j]
 				t := (z - b0) * bw
-				var l int
-				switch {
-				case !(t > 0):
-					l = g.m.LayerOf(z)
-				case t >= last:
-					l = top
-				default:
-					l = int(bins[int(t)])
-					n := l + 1
-					if z < tops[l] {
-						n = l
-					}
-					l = n
-					n = l + 1
-					if z < tops[l] {
-						n = l
-					}
-					l = n
+				if t > lastf {
+					t = lastf
 				}
+				ti := int(t) // NaN and −∞ give the most negative int
+				if ti < 0 {
+					ti = 0
+				}
+				l := int(bins[ti])
+				n := l + 1
+				if z < tops[l] {
+					n = l
+				}
+				l = n
+				n = l + 1
+				if z < tops[l] {
+					n = l
+				}
+				l = n
 				d[j] = uint8(l)
 			}
 		}

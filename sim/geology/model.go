@@ -48,6 +48,9 @@ type Spec struct {
 	// the stream-power engines use k·Kd/KdRef (Erodibility). 0 means
 	// DefaultKdRef.
 	KdRef float64 `json:"kd_ref,omitempty"`
+	// TalusByRock makes the talus angle depend on the rock: hard rock
+	// holds steeper slopes (TalusScale).
+	TalusByRock bool `json:"talus_by_rock,omitempty"`
 }
 
 // DefaultKdRef is the reference softness when Spec.KdRef is 0: granite's
@@ -233,6 +236,21 @@ func (m *Model) Bounds(i int) (bottom, top float64) {
 // Erodibility returns the factor f(Kd) = Kd/KdRef that the stream-power
 // engines multiply k by on rock r.
 func (m *Model) Erodibility(r Rock) float64 { return r.Kd / m.kdRef }
+
+// TalusByRock reports whether the talus angle depends on the rock.
+func (m *Model) TalusByRock() bool { return m.spec.TalusByRock }
+
+// TalusScale returns the factor on the talus angle's tangent of rock r
+// when TalusByRock: √(KdRef/Kd), within [1/4, 4], so a rock as soft as
+// the reference keeps the scene's angle, quartzite (Kd 0.1 against 0.5)
+// holds 30° slopes up to 52°, clay (0.9) only to 23°. The square root is
+// Orogen's choice: Roudier et al. 1993 tie creep, not the angle, to Kd.
+func (m *Model) TalusScale(r Rock) float64 {
+	if r.Kd <= 0 {
+		return 4
+	}
+	return min(4, max(0.25, math.Sqrt(m.kdRef/r.Kd)))
+}
 
 // Deform applies the deformations in order to an undeformed point.
 func (m *Model) Deform(x, y, z float64) (float64, float64, float64) {

@@ -108,4 +108,10 @@
 // an Engine; the slices it returns are its own,
 // valid until the next Step, and must not be modified. A Mesh is immutable
 // and may be shared.
+//
+// With a geology (SetGeology, package geology), k becomes k·Kd/KdRef of
+// the rock at each node's uplifted surface, node by node (phase geology),
+// and the engine tracks the alluvium it deposits: what a step adds to a
+// node beyond its uplift, less what it takes. Refinement carries both to
+// the new nodes.
 package graph

@@ -375,6 +375,10 @@ func (e *Engine) Step() engine.StepStats {
 	if e.p.Talus.Mode != talus.ModeOff {
 		e.clamped = sim.Resize(e.clamped, nc)
 		parallel.Do(nc, func(c int) {
+			if e.ng.geo != nil && e.ng.talFac != nil {
+				e.clamped[c] = e.lim.ClampOrderedScaled(e.hs, e.rp, e.ds, e.cs, e.ng.ts, chunks[c], chunks[c+1])
+				return
+			}
 			e.clamped[c] = e.lim.ClampOrdered(e.hs, e.rp, e.ds, e.cs, chunks[c], chunks[c+1])
 		})
 		for _, v := range e.clamped {

@@ -14,6 +14,10 @@ type nodeGeology struct {
 	ks    []float32 // k's factor in drainage order, this step
 	rock  []uint8   // per node: the layer eroded in this step
 	alluv []float32 // per node: alluvium thickness, m
+	// With TalusByRock: the talus tangent's factor per layer index and in
+	// drainage order.
+	talFac []float32
+	ts     []float32
 }
 
 // SetGeology lays m under the nodes from the next step on (nil: uniform
@@ -36,6 +40,13 @@ func (e *Engine) SetGeology(m *geology.Model) {
 	e.ng.fac = e.ng.fac[:0]
 	for _, f := range m.Factors(m.Erodibility) {
 		e.ng.fac = append(e.ng.fac, float32(f))
+	}
+	e.ng.talFac = nil
+	if m.TalusByRock() {
+		for _, f := range m.Factors(m.TalusScale) {
+			e.ng.talFac = append(e.ng.talFac, float32(f))
+		}
+		e.ng.ts = make([]float32, n)
 	}
 	if len(e.ng.alluv) != n {
 		e.ng.alluv = make([]float32, n)
@@ -76,6 +87,9 @@ func (e *Engine) rockFactors() []float32 {
 			}
 			g.rock[i] = l
 			g.ks[k] = g.fac[l]
+			if g.talFac != nil {
+				g.ts[k] = g.talFac[l]
+			}
 		}
 	})
 	return g.ks

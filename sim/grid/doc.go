@@ -16,6 +16,12 @@
 //	erosion    uplift (added in grid order) and the implicit stream power
 //	           solve (package spl, Cordonnier et al. 2016, eq. 2; Newton per
 //	           node for n ≠ 1)
+//	geology    with a geology (SetGeology): the layer exposed at each cell
+//	           of the uplifted surface (geology.Map.Exposed; the layout
+//	           gathers k's factor Kd/KdRef into drainage order, so the
+//	           erosion uses k·Kd/KdRef cell by cell), and after the step
+//	           the alluvium: what the step added to a cell beyond its
+//	           uplift, less what it took
 //	talus      slopes along receivers limited to the talus angle
 //	           (Cordonnier et al. 2016, §5)
 //
@@ -27,7 +33,10 @@
 // in years, uplift u in m/yr, drainage area A in m², k in yr⁻¹ (for m = 0.5,
 // n = 1: m⁰·yr⁻¹), κ in m²/yr. Cells on Outlet edges stay at their initial
 // height (base level, 0 for a flat start). At steady state with uniform u and
-// k and no hillslope or talus term, s = (u/k)^(1/n) A^(-m/n).
+// k and no hillslope or talus term, s = (u/k)^(1/n) A^(-m/n); with a
+// geology, per cell with k·Kd/KdRef of the rock it erodes in. The rock is
+// fixed in space: uplift raises the terrain through the strata (so a
+// steady state exists and hard layers stand out at fixed heights).
 //
 // An Engine is owned by one goroutine: Step, the setters and Snapshot must
 // not run concurrently. Setters take effect at the next Step. Snapshot

@@ -75,6 +75,10 @@ type Engine struct {
 	exposed []uint8
 	ks      []float32
 	alluv   []float32
+	// With TalusByRock: the talus tangent's factor per layer index and
+	// in drainage order.
+	talFac []float32
+	ts     []float32
 }
 
 // New validates c and returns an engine at step 0.
@@ -312,6 +316,12 @@ func (e *Engine) Step() engine.StepStats {
 	}
 	upliftTime := time.Since(mark)
 	mark = time.Now()
+	if e.geo != nil {
+		// The rock exposed on the uplifted surface sets k cell by cell;
+		// the layout below gathers it into drainage order.
+		e.exposed = e.geo.Exposed(e.exposed, e.hgt, e.alluv)
+		lap(engine.PhaseGeology)
+	}
 	// Work in drainage order from here: sequential memory access.
 	chunks := g.Chunks(parallel.Workers())
 	nc := len(chunks) - 1
@@ -319,6 +329,18 @@ func (e *Engine) Step() engine.StepStats {
 		lo, hi := int(chunks[c]), int(chunks[c+1])
 		for k, i := range g.Stack[lo:hi] {
 			e.hs[lo+k] = e.hgt[i]
+		}
+		if e.geo != nil {
+			ks, fac, ex := e.ks[lo:hi], e.geoFac, e.exposed
+			for k, i := range g.Stack[lo:hi] {
+				ks[k] = fac[ex[i]]
+			}
+			if e.talFac != nil {
+				ts, tf := e.ts[lo:hi], e.talFac
+				for k, i := range g.Stack[lo:hi] {
+					ts[k] = tf[ex[i]]
+				}
+			}
 		}
 		g.OrderedDist(e.ds, lo, hi)
 	})
@@ -328,16 +350,7 @@ func (e *Engine) Step() engine.StepStats {
 	lap(engine.PhaseArea)
 	sp := spl.Params{K: e.p.K, M: e.p.M, N: e.p.N, Dt: e.p.Dt}
 	if e.geo != nil {
-		// The rock exposed on the uplifted surface sets k cell by cell.
-		e.exposed = e.geo.Exposed(e.exposed, e.hgt, e.alluv)
-		parallel.Do(nc, func(c int) {
-			lo, hi := int(chunks[c]), int(chunks[c+1])
-			for k, i := range g.Stack[lo:hi] {
-				e.ks[lo+k] = e.geoFac[e.exposed[i]]
-			}
-		})
 		sp.KFactor = e.ks
-		lap(engine.PhaseGeology)
 	}
 	parallel.Do(nc, func(c int) {
 		spl.Erode(e.hs, g.RecPos, e.ds, e.as, nil, int(chunks[c]), int(chunks[c+1]), sp)
@@ -349,6 +362,10 @@ func (e *Engine) Step() engine.StepStats {
 		v3 = e.volume(e.hs)
 		clamped := make([]int, nc)
 		parallel.Do(nc, func(c int) {
+			if e.geo != nil && e.talFac != nil {
+				clamped[c] = e.lim.ClampOrderedScaled(e.hs, g.RecPos, e.ds, g.Stack, e.ts, int(chunks[c]), int(chunks[c+1]))
+				return
+			}
 			clamped[c] = e.lim.ClampOrdered(e.hs, g.RecPos, e.ds, g.Stack, int(chunks[c]), int(chunks[c+1]))
 		})
 		for _, v := range clamped {
@@ -505,6 +522,13 @@ func (e *Engine) SetGeology(m *geology.Model) {
 	n := e.w * e.h
 	e.exposed = sim.Resize(e.exposed, n)
 	e.ks = sim.Resize(e.ks, n)
+	e.talFac = nil
+	if m.TalusByRock() {
+		for _, f := range m.Factors(m.TalusScale) {
+			e.talFac = append(e.talFac, float32(f))
+		}
+		e.ts = sim.Resize(e.ts, n)
+	}
 	if e.alluv == nil {
 		e.alluv = make([]float32, n)
 	}
@@ -532,14 +556,23 @@ func (e *Engine) Alluvium() []float32 { return e.alluv }
 // the uplift: what the step added is deposit, what it took is eroded from
 // the alluvium first.
 func (e *Engine) deposit() {
-	dt := e.p.Dt
+	dt, g := e.p.Dt, e.g
 	parallel.Blocks(len(e.hgt), 1<<15, func(_, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			d := float64(e.hgt[i]) - float64(e.prev[i])
-			if e.up != nil && !e.g.IsFixed(i) {
-				d -= dt * float64(e.up[i])
+		hg, pv, al := e.hgt[lo:hi], e.prev[lo:hi], e.alluv[lo:hi]
+		var up []float32
+		if e.up != nil {
+			up = e.up[lo:hi]
+		}
+		for k := range al {
+			d := hg[k] - pv[k]
+			if up != nil && !g.IsFixed(lo+k) {
+				d -= float32(dt * float64(up[k]))
 			}
-			e.alluv[i] = float32(max(0, float64(e.alluv[i])+d))
+			if a := al[k] + d; a > 0 {
+				al[k] = a
+			} else {
+				al[k] = 0
+			}
 		}
 	})
 }

@@ -178,29 +178,33 @@ func TestGeologyDeterministicAcrossWorkers(t *testing.T) {
 	}
 }
 
-// BenchmarkGeologyStep times a step at 1024² without and with the
-// issue's benchmark geology (20 layers, 4 deformations), after 20 warm-up
-// steps each: the ratio of the two is the cost of differential erosion.
+// BenchmarkGeologyStep times a step at 1024² after 20 warm-up steps:
+// "off" without geology; "unit" with the benchmark geology (20
+// layers, 4 deformations) made of rocks whose factor is 1, so the terrain
+// is bit-identical to "off" and the difference is the cost of the lookup,
+// the k field and the alluvium; "on" with hard and soft layers (its
+// terrain, and so its routing and lakes, differ from "off").
 func BenchmarkGeologyStep(b *testing.B) {
 	const n = 1024
-	for _, on := range []bool{false, true} {
-		name := "off"
-		if on {
-			name = "on"
-		}
+	defs := []geology.Deformation{
+		{Kind: geology.Fold, Azimuth: 20, Wavelength: 8000, Amplitude: 120},
+		{Kind: geology.Fold, Azimuth: 110, Wavelength: 3000, Amplitude: 40, Lean: 15},
+		{Kind: geology.Fault, Azimuth: 60, Offset: 6000, Throw: 80, Steps: 3, Spacing: 400, Width: 20},
+		{Kind: geology.Tilt, Dip: 3},
+	}
+	for _, name := range []string{"off", "unit", "on"} {
 		b.Run(name, func(b *testing.B) {
 			p := engine.DefaultParams()
 			p.Kappa = 0.01
 			up := simtest.Scale(simtest.Cone(n, n, 1, 1, 1.0/float64(n)), 5e-4)
 			e := mustNew(b, Config{W: n, H: n, Cell: 20, Up: up, InitNoise: 1, Seed: 1, Params: p})
-			if on {
-				e.SetGeology(mustCompile(b, geology.Spec{Base: -400, Stack: []geology.Group{{Repeat: 10, Layers: []geology.Layer{{Thickness: 25, Rock: "Quartzite"}, {Thickness: 40, Rock: "Clay"}}}},
-					Deformations: []geology.Deformation{
-						{Kind: geology.Fold, Azimuth: 20, Wavelength: 8000, Amplitude: 120},
-						{Kind: geology.Fold, Azimuth: 110, Wavelength: 3000, Amplitude: 40, Lean: 15},
-						{Kind: geology.Fault, Azimuth: 60, Offset: 6000, Throw: 80, Steps: 3, Spacing: 400, Width: 20},
-						{Kind: geology.Tilt, Dip: 3},
-					}}))
+			hard, soft, ref := "Quartzite", "Clay", 0.0
+			if name == "unit" {
+				hard, soft, ref = "River sand", "River sand", geology.RiverSand.Kd
+			}
+			if name != "off" {
+				e.SetGeology(mustCompile(b, geology.Spec{Base: -400, KdRef: ref, Stack: []geology.Group{{Repeat: 10, Layers: []geology.Layer{{Thickness: 25, Rock: hard}, {Thickness: 40, Rock: soft}}}},
+					Deformations: defs}))
 			}
 			for range 20 {
 				e.Step()
@@ -219,4 +223,47 @@ func BenchmarkGeologyStep(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestTalusByRock: with talus_by_rock, after a step no slope along a
+// receiver exceeds tan(30°)·TalusScale of the rock the cell eroded in, and
+// the hard side holds slopes beyond the scene's 30° that the soft side
+// cannot.
+func TestTalusByRock(t *testing.T) {
+	const w, h, cell, u = 64, 48, 100.0, 5e-3
+	p := engine.DefaultParams()
+	p.K = 2e-7 // weak rivers: the talus limit shapes the slopes
+	e := mustNew(t, Config{W: w, H: h, Cell: cell, Up: simtest.Uniform(w, h, u), InitNoise: 1, Seed: 3, Params: p})
+	s := halves(w * cell / 2)
+	s.TalusByRock = true
+	m := mustCompile(t, s)
+	e.SetGeology(m)
+	tan := math.Tan(30 * math.Pi / 180)
+	var steepest [2]float64
+	for range 60 {
+		e.Step()
+		hs := e.Heights()
+		for i, r := range e.Graph().Rec {
+			if int(r) == i {
+				continue
+			}
+			slope := (float64(hs[i]) - float64(hs[r])) / float64(e.Graph().Dist[i])
+			rock := m.Rock(int(e.Eroded()[i]))
+			side := 0
+			if rock.Name == "Clay" {
+				side = 1
+			}
+			// The limit is rounded down to float32 heights: 1e-4 relative
+			// is far above that rounding (ulp 1.2e-7 relative) and far
+			// below the scales' difference.
+			if lim := tan * m.TalusScale(rock); slope > lim*(1+1e-4)+1e-6 {
+				t.Fatalf("cell %d (%s): slope %.4g above its limit %.4g", i, rock.Name, slope, lim)
+			}
+			steepest[side] = max(steepest[side], slope)
+		}
+	}
+	if !(steepest[0] > tan*1.2) || !(steepest[1] <= tan*m.TalusScale(geology.Clay)*(1+1e-4)) {
+		t.Fatalf("steepest slope quartzite %.3g, clay %.3g; want quartzite beyond tan 30° = %.3g", steepest[0], steepest[1], tan)
+	}
+	t.Logf("steepest quartzite %.3g (limit %.3g), clay %.3g (limit %.3g)", steepest[0], tan*m.TalusScale(geology.Quartzite), steepest[1], tan*m.TalusScale(geology.Clay))
 }

@@ -120,4 +120,9 @@
 // and Snapshot must not run concurrently. Setters take effect at the next
 // Step. Accessors return the engine's own slices (read them between
 // steps); Snapshot returns copies that may be kept and shared read-only.
+//
+// With a geology (SetGeology, package geology) the hardness R of every
+// cell is set at the start of each step to max(R_min, K_d) of the rock
+// exposed there (alluvium's where the pass has deposited), and the pass
+// tracks the alluvium it deposits.
 package hydro

@@ -46,3 +46,37 @@ func (l *Limiter) ClampOrdered(hs []float32, rp []int32, ds []float32, cell []in
 	}
 	return clamped
 }
+
+// ClampOrderedScaled is ClampOrdered with the tangent of node k's angle
+// multiplied by scale[k] (drainage order, finite and > 0): the rock a
+// node lies in may hold steeper or gentler slopes than the model's angle
+// (package geology). It returns the number of nodes it lowered.
+func (l *Limiter) ClampOrderedScaled(hs []float32, rp []int32, ds []float32, cell []int32, scale []float32, lo, hi int) (clamped int) {
+	if len(rp) < hi || len(ds) < hi || len(hs) < hi || len(cell) < hi || len(scale) < hi {
+		panic(fmt.Sprintf("talus: range [%d, %d) beyond the %d heights", lo, hi, len(hs)))
+	}
+	if l.kind == kindOff {
+		return 0
+	}
+	hs, rp, ds, cell, scale = hs[:hi], rp[:hi], ds[:hi], cell[:hi], scale[:hi]
+	for k := lo; k < hi; k++ {
+		r := int(rp[k])
+		if r == k {
+			continue
+		}
+		var t float64
+		switch l.kind {
+		case kindConstant:
+			t = float64(l.tan)
+		case kindHeight:
+			t = float64(l.heightTan(hs[r]))
+		default:
+			t = float64(l.field[cell[k]])
+		}
+		if limit := float64(hs[r]) + t*float64(scale[k])*float64(ds[k]); float64(hs[k]) > limit {
+			hs[k] = roundDown(limit)
+			clamped++
+		}
+	}
+	return clamped
+}

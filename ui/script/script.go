@@ -24,6 +24,9 @@
 //	                               switch the engine (graph: NODES Poisson
 //	                               samples, default 1 per 4 cells); the
 //	                               terrain restarts
+//	geology on|off|toggle          layered rock (the Geology panel's preset
+//	                               stack when there is none) or uniform rock
+//	load-geology PATH              a geology JSON: layers, rocks, deformations
 //	detail start|run|pause|keep|discard
 //	                               the hydraulic detail pass on the terrain
 //	undo                           undo the last edit
@@ -43,6 +46,9 @@
 //	profile X Y                    pick the river through cell X Y for the
 //	                               Analysis panel's profile; waits until
 //	                               the shown terrain is analysed
+//	colour height|rock             colour the 2D and 3D views by height or by
+//	                               the exposed rock
+//	section X0 Y0 X1 Y1            the cross-section under a line in cells
 //	fit                            fit the map to the viewport
 //	orbit DYAW DPITCH              turn the 3D camera, degrees
 //	draw3d fill|opengl             how the 3D view is drawn
