@@ -83,3 +83,33 @@ func TestRoudierSaved(t *testing.T) {
 		t.Fatalf("reopened project runs %v; want Roudier's engine", f.Engine)
 	}
 }
+
+// TestRoudierGeology: on Roudier's engine a geology set in the document
+// reaches the engine live (its snapshots carry the model and the exposed
+// layers, without a restart), and undo returns it to the default strata.
+func TestRoudierGeology(t *testing.T) {
+	s, _, _ := open(t, 32)
+	if err := s.SetParam("dt", 1000); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetEngine(engine.Roudier, 0); err != nil {
+		t.Fatal(err)
+	}
+	f := steps(t, s, 2)
+	if f.Snap.Geology != nil || f.Snap.Rock != nil {
+		t.Fatal("a geology in the snapshot before any was set")
+	}
+	if err := s.SetGeology(PresetGeology(), "", ""); err != nil {
+		t.Fatal(err)
+	}
+	f = steps(t, s, 2)
+	if f.Engine != engine.Roudier || f.Snap.Step != 4 || f.Snap.Geology == nil || len(f.Snap.Rock) != 32*32 {
+		t.Fatalf("after SetGeology: engine %v step %d geology %v; want Roudier's at step 4 with the geology", f.Engine, f.Snap.Step, f.Snap.Geology != nil)
+	}
+	if _, ok, err := s.Undo(); !ok || err != nil {
+		t.Fatalf("undo: %v %v", ok, err)
+	}
+	if f := steps(t, s, 1); f.Snap.Geology != nil {
+		t.Fatal("geology still in the engine after undo")
+	}
+}
