@@ -448,3 +448,30 @@ func BenchmarkStep(b *testing.B) {
 	b.Run("512", func(b *testing.B) { benchmarkStep(b, 512) })
 	b.Run("1024", func(b *testing.B) { benchmarkStep(b, 1024) })
 }
+
+// TestMassBalanceEdges: the account closes (1e-6 relative a step, as in
+// TestMassBalance) with natural and closed edges too, where the load
+// leaves through natural edge cells that have no lower neighbour and
+// nothing crosses the closed ones.
+func TestMassBalanceEdges(t *testing.T) {
+	for _, edges := range []flow.Edges{
+		{North: flow.Natural, South: flow.Closed, East: flow.Closed, West: flow.Natural},
+		{North: flow.Outlet, South: flow.Outlet, East: flow.Outlet, West: flow.Outlet},
+	} {
+		p := westOutlet()
+		p.Edges = edges
+		w, h, cell := 48, 40, 10.0
+		e := newEngine(t, Config{W: w, H: h, Cell: cell, Init: tilted(w, h, cell, 0.08, 2, 5), Params: p, Roudier: DefaultParams()})
+		for step := range 150 {
+			e.Step()
+			b := e.Budget()
+			scale := math.Abs(b.RockRemoved) + b.Detritus + b.Dissolved + math.Abs(b.AlluviumStored)
+			if math.Abs(b.Residual()) > 1e-6*scale {
+				t.Fatalf("%+v, step %d: residual %g m³ of %g", edges, step, b.Residual(), scale)
+			}
+		}
+		if tb := e.TotalBudget(); !(tb.Detritus > 0) {
+			t.Errorf("%+v: no detritus left the map in 150 steps: %+v", edges, tb)
+		}
+	}
+}
