@@ -244,7 +244,10 @@ func (e *Engine) sweep() (clamped, pits int) {
 	for t := range nt {
 		e.sizes[t] = g.Trees[t+1] - g.Trees[t]
 	}
-	tb := parallel.Split(e.sizes, parallel.Workers())
+	// Several chunks a worker, claimed as workers come free: a worker the
+	// OS holds back does not hold the others up. Results do not depend on
+	// the chunks (sums are per tree).
+	tb := parallel.Split(e.sizes, 8*parallel.Workers())
 	nc := len(tb) - 1
 	if len(e.chunkN) < nc {
 		e.chunkN = make([][2]int64, nc)
@@ -256,7 +259,7 @@ func (e *Engine) sweep() (clamped, pits int) {
 	a := e.area
 	work, st, rp, rec := e.work, g.Stack, g.RecPos, g.Rec
 	cells, coef := e.cellsN, e.coef
-	parallel.Do(nc, func(c int) {
+	parallel.Blocks(nc, 1, func(c, _, _ int) {
 		lo, hi := int(g.Trees[tb[c]]), int(g.Trees[tb[c+1]])
 		for k := lo; k < hi; k++ {
 			work[k] = flowWork{low: math.Inf(1)}
