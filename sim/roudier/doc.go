@@ -104,8 +104,9 @@
 // the uplift. Edges are the contract's: Outlet cells are fixed, Closed
 // cells route like interior cells, Natural edge cells without a lower
 // neighbour let the load leave. StepStats: Clamped as above, Lakes the
-// pits that received detritus; phases routing, stack (order), erosion
-// (rock lookup and sweep) and layout (heights and sums).
+// pits that received detritus; phases routing, stack (order), geology
+// (the exposed rock and the coefficients, step 3), erosion (the sweep) and
+// layout (heights and sums).
 //
 // # Concurrency and determinism
 //

@@ -120,6 +120,8 @@ func (e *Engine) Step() engine.StepStats {
 		e.prev1, e.prev2 = e.prev2, e.prev1
 		return e.stats
 	}
+	st.Phase[engine.PhaseGeology] = time.Since(t)
+	t = time.Now()
 	clamped, pits := e.sweep()
 	st.Phase[engine.PhaseErosion] = time.Since(t)
 
