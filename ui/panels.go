@@ -120,7 +120,15 @@ func (a *App) simulationWindow() {
 	maxH, meanH := a.maxH, a.meanH
 	imgui.TextUnformatted(fmt.Sprintf("max height %.0f m   mean %.0f m   max |dh| %.3g m", maxH, meanH, s.Stats.MaxDh))
 	imgui.TextUnformatted(settleLine(f))
-	imgui.TextUnformatted(fmt.Sprintf("lakes %d   talus-clamped %d   %d×%d cells", s.Stats.Lakes, s.Stats.Clamped, s.W, s.H))
+	if s.Kind == engine.Roudier {
+		// Roudier's engine: pits that took detritus, cells whose
+		// lowering was clamped, and the step's account (sim/roudier).
+		m := s.Stats.Mass
+		imgui.TextUnformatted(fmt.Sprintf("pits filled %d   clamped %d   %d×%d cells", s.Stats.Lakes, s.Stats.Clamped, s.W, s.H))
+		imgui.TextUnformatted(fmt.Sprintf("step: left the map %.3g m³   dissolved %.3g m³   alluvium %+.3g m³", m.Eroded+m.Diffused, m.Dissolved, m.Alluvium))
+	} else {
+		imgui.TextUnformatted(fmt.Sprintf("lakes %d   talus-clamped %d   %d×%d cells", s.Stats.Lakes, s.Stats.Clamped, s.W, s.H))
+	}
 
 	if sliderF64("engine share", &a.duty, 0.3, 1, false, "%.2f",
 		"Largest share of the time the engine may compute: below 1 it rests between steps so the window keeps its frame rate on a small machine. Results do not change, only steps per second.") {
@@ -128,7 +136,9 @@ func (a *App) simulationWindow() {
 	}
 	imgui.SeparatorText("Parameters")
 	a.sliderPanel()
-	a.targetHeight()
+	if s.Kind != engine.Roudier {
+		a.targetHeight() // sets the stream power's k
+	}
 	a.detailPanel()
 
 	if imgui.CollapsingHeaderTreeNodeFlagsV("Timings (ms per phase)", 0) {
