@@ -43,9 +43,14 @@
 //     - deposition: if the load S exceeds the capacity r·Q/cos φ, the
 //     excess settles as alluvium (at most up to the lowest donor's
 //     height; the rest goes on), and the load goes to the receiver;
-//     - a pit takes no erosion and keeps all the load it receives, as
-//     alluvium; an outlet (fixed, or a natural edge cell draining off the
-//     map) lets the load leave.
+//     - a pit takes no erosion; an outlet (fixed, or a natural edge cell
+//     draining off the map) lets the load leave;
+//  5. the pits: the load each pit received fills its depression as
+//     alluvium, a lake grown from the pit by a priority flood up to its
+//     pass; what the full lake cannot hold runs over the pass and down
+//     the other side into the next depression, or off the map through an
+//     outlet (fill.go). Pits are filled one after the other in the order
+//     of their trees.
 //
 // # Reading the paper
 //
@@ -82,9 +87,11 @@
 //     the receiver, so a cell never falls below it by creep (the creep
 //     test), and z_w + z_c are scaled down together so that the cell does
 //     not fall below its receiver; StepStats.Clamped counts those cells.
-//   - A pit keeps all the load it receives, even beyond the height of its
-//     lowest neighbour ("the model fills them as much as possible"); a
-//     pit raised above a neighbour drains at the next step.
+//   - "In case of basins, the model fills them as much as possible": the
+//     load a pit receives is spread over its depression up to the pass
+//     (step 5), the rest going on downhill, instead of being piled on the
+//     pit cell, which raised metre-high spikes a step on a 10 m grid
+//     (TestPitFills, TestFillSpreadsOverDepression).
 //   - K_v for river beds uses the running water from upstream (before
 //     the cell's own rain), which the sweep knows when it reaches the
 //     cell.

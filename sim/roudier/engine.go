@@ -64,11 +64,20 @@ type Engine struct {
 	g            *flow.Graph
 	routed       bool
 
-	cellsN []cell      // the new state during a step
-	coef   []cellCoef  // per cell, during a step
-	work   []flowWork  // per stack position, during a step
-	trees  []treeSums  // per drainage tree, the sweep's sums
-	sizes  []int32     // per drainage tree, its cell count
+	cellsN []cell     // the new state during a step
+	coef   []cellCoef // per cell, during a step
+	work   []flowWork // per stack position, during a step
+	trees  []treeSums // per drainage tree, the sweep's sums
+	sizes  []int32    // per drainage tree, its cell count
+	// The pits' fill (fill.go): per cell, the lake it was last added to;
+	// the lake's cells and their heights before; the frontier; what
+	// spilled off the map this step, m³.
+	lakeOf  []uint32
+	lakeGen uint32
+	lake    []lakeCell
+	front   frontier
+	spilled float64
+
 	blocks []blockSums // per block of cells, the measures
 	chunkN [][2]int64  // per chunk: cells clamped, pits filled
 }

@@ -475,3 +475,54 @@ func TestMassBalanceEdges(t *testing.T) {
 		}
 	}
 }
+
+// TestFillSpreadsOverDepression: the detritus that reaches a pit fills
+// its depression like water, up to the pass, instead of piling on the pit
+// cell: after a step on a slope with a 7×7 bowl 3 m deep (its floor
+// nearly flat, so several pits), the alluvium lies on many of the bowl's
+// cells, no cell holds more than a quarter of the bowl's alluvium, and
+// nothing rises above the bowl's rim.
+func TestFillSpreadsOverDepression(t *testing.T) {
+	w, h, cell := 40, 40, 10.0
+	init := tilted(w, h, cell, 0.1, 0.05, 8)
+	bowl := map[int]bool{}
+	rim := math.Inf(1)
+	for y := 17; y < 24; y++ {
+		for x := 17; x < 24; x++ {
+			bowl[y*w+x] = true
+		}
+	}
+	for i := range bowl {
+		init[i] = float32(0.1*cell*17 - 3 + 0.05*float64(i%7)/7) // a nearly flat floor below the rim
+	}
+	for y := 16; y < 25; y++ {
+		for x := 16; x < 25; x++ {
+			if i := y*w + x; !bowl[i] {
+				rim = min(rim, float64(init[i]))
+			}
+		}
+	}
+	p := DefaultParams()
+	p.Alpha = 0.05
+	e := newEngine(t, Config{W: w, H: h, Cell: cell, Init: init, Params: westOutlet(), Roudier: p})
+	e.Step()
+	covered := 0
+	var total, most float64
+	top := math.Inf(-1)
+	for i := range bowl {
+		c := e.cells[i]
+		top = max(top, c.rock+c.alluv)
+		if c.alluv > 0 {
+			covered++
+			total += c.alluv
+			most = max(most, c.alluv)
+		}
+	}
+	t.Logf("alluvium on %d bowl cells, %.3f m in all, %.3f m at most (rim %.2f m, top %.2f m)", covered, total, most, rim, top)
+	if covered < 5 || most > total/4 {
+		t.Errorf("alluvium on %d of the bowl's 49 cells, %g m of %g m on one; want at least 5 cells and none holding a quarter", covered, most, total)
+	}
+	if top > rim {
+		t.Errorf("the bowl rose to %g m, above its rim at %g m", top, rim)
+	}
+}

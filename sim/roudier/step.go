@@ -57,7 +57,9 @@ type blockSums struct {
 }
 
 // treeSums are what one drainage tree sent off the map, m³.
-type treeSums struct{ out, cout, diss float64 }
+// pitLoad is the detritus that reached the tree's pit, if its root is
+// one, m³, which fill spreads over the pit's depression.
+type treeSums struct{ out, cout, diss, pitLoad float64 }
 
 // cell is a cell's state: its rock surface and alluvium thickness, m.
 type cell struct{ rock, alluv float64 }
@@ -123,6 +125,7 @@ func (e *Engine) Step() engine.StepStats {
 	st.Phase[engine.PhaseGeology] = time.Since(t)
 	t = time.Now()
 	clamped, pits := e.sweep()
+	e.fillPits()
 	st.Phase[engine.PhaseErosion] = time.Since(t)
 
 	t = time.Now()
@@ -281,9 +284,10 @@ func (e *Engine) sweep() (clamped, pits int) {
 				case kindPit:
 					// No erosion; all the detritus settles (Roudier et
 					// al. 1993: low points get "only alluvial
-					// deposition").
+					// deposition"), spread over the depression by fill
+					// once every tree is done.
 					if load > 0 {
-						cells[i].alluv += load / a
+						sum.pitLoad = load
 						nPit++
 					}
 					continue
@@ -408,6 +412,7 @@ func (e *Engine) measure(st *engine.StepStats) Budget {
 	}
 	e.cells, e.cellsN = e.cellsN, e.cells
 	var ts treeSums
+	ts.out = e.spilled
 	for _, s := range e.trees {
 		ts.out += s.out
 		ts.cout += s.cout
