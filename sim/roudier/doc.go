@@ -112,8 +112,8 @@
 // cells route like interior cells, Natural edge cells without a lower
 // neighbour let the load leave. StepStats: Clamped as above, Lakes the
 // pits that received detritus; phases routing, stack (order), geology
-// (the exposed rock and the coefficients, step 3), erosion (the sweep) and
-// layout (heights and sums).
+// (the exposed rock and the coefficients, step 3), erosion (the sweep),
+// lakes (the pits' fill, step 5) and layout (heights and sums).
 //
 // # Concurrency and determinism
 //

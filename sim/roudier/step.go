@@ -125,8 +125,10 @@ func (e *Engine) Step() engine.StepStats {
 	st.Phase[engine.PhaseGeology] = time.Since(t)
 	t = time.Now()
 	clamped, pits := e.sweep()
-	e.fillPits()
 	st.Phase[engine.PhaseErosion] = time.Since(t)
+	t = time.Now()
+	e.fillPits()
+	st.Phase[engine.PhaseLakes] = time.Since(t)
 
 	t = time.Now()
 	b := e.measure(&st)
