@@ -40,9 +40,10 @@
 //     - detritus removal z_w = α·K_d·tanθ·Q, added to the load arriving
 //     from upstream;
 //     - dissolution z_c = γ·K_e·q' with q' = K_f·q; it leaves the map;
-//     - deposition: if the load S exceeds the capacity r·Q/cos φ, the
-//     excess settles as alluvium (at most up to the lowest donor's
-//     height; the rest goes on), and the load goes to the receiver;
+//     - deposition: if the load S exceeds the capacity C = r·Q/cos φ,
+//     h_s = min(C, S − C) settles as alluvium (at most up to the lowest
+//     donor's height; the rest goes on), and the load goes to the
+//     receiver;
 //     - a pit takes no erosion; an outlet (fixed, or a natural edge cell
 //     draining off the map) lets the load leave;
 //  5. the pits: the load each pit received fills its depression as
@@ -65,11 +66,14 @@
 //     balance). With several donors, Σ_k runs over all the cells
 //     upstream (TestDetritusByHand).
 //   - Deposition: the paper deposits h_s = q·r/cos φ and carries S − h_s
-//     when S/q > r/cos φ, which would leave the stream above its capacity
-//     whenever S > 2·q·r/cos φ. We deposit the excess S − r·Q/cos φ and
-//     carry the capacity, so the load leaving a depositing cell is its
-//     capacity (TestDepositionKeepsCapacity); q there is the running water
-//     Q through the cell. φ, the angle between the vertical and the
+//     when S/q > r/cos φ; q there is the running water Q through the
+//     cell, so h_s is the capacity C. We deposit min(C, S − C): the
+//     paper's amount, but never so much that the stream would leave
+//     below its capacity (when S < 2C the excess only). A depositing
+//     stream thus sheds at most C a cell and spreads its deposits
+//     downstream; depositing the whole excess at once (our first reading)
+//     piled half-metre ridges that washed away the next step
+//     (TestDepositionSheds). φ, the angle between the vertical and the
 //     surface normal, is the angle of the slope to the receiver, so
 //     1/cos φ = √(1 + tan²θ).
 //   - Deposition at a cell that has donors is capped at the lowest

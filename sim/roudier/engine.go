@@ -75,6 +75,7 @@ type Engine struct {
 	lakeOf  []uint32
 	lakeGen uint32
 	lake    []lakeCell
+	visited []int32
 	front   frontier
 	spilled float64
 

@@ -10,8 +10,8 @@ package roudier
 // runs down the other side from that cell, where a new lake starts (the
 // cells already visited stay out of it). An outlet on the rim (fixed, or
 // a natural edge cell with no lower neighbour) lets the rest leave the
-// map. After maxLake cells visited, the rest raises the last lake
-// evenly. The pits are filled one after the other, in the
+// map. At a dead end (every rim cell already visited) or after maxLake
+// cells visited, the rest raises every visited cell evenly. The pits are filled one after the other, in the
 // order of their trees, after the sweep: the result does not depend on
 // the number of workers.
 
@@ -51,11 +51,12 @@ func (e *Engine) fill(pit int, load float64) {
 	cells, a := e.cellsN, e.area
 	h := func(i int) float64 { return cells[i].rock + cells[i].alluv }
 	e.lake = append(e.lake[:0], lakeCell{int32(pit), h(pit)})
+	e.visited = append(e.visited[:0], int32(pit))
 	e.lakeOf[pit] = gen
 	e.front.reset()
 	e.pushRim(pit, gen)
 	level := h(pit)
-	for visited := 1; load > 0 && visited < maxLake && e.front.len() > 0; {
+	for load > 0 && len(e.visited) < maxLake && e.front.len() > 0 {
 		c, hc := e.front.pop()
 		if e.lakeOf[c] == gen {
 			continue // pushed twice
@@ -76,8 +77,8 @@ func (e *Engine) fill(pit int, load float64) {
 			load = 0
 			break
 		}
-		visited++
 		e.lakeOf[c] = gen
+		e.visited = append(e.visited, int32(c))
 		if hc < level {
 			// The pass: the lake is full and the rest runs down the
 			// other side, where a new lake starts.
@@ -101,10 +102,15 @@ func (e *Engine) fill(pit int, load float64) {
 		e.lake = append(e.lake, lakeCell{int32(c), hc})
 		e.pushRim(c, gen)
 	}
-	if load > 0 {
-		level += load / (a * float64(len(e.lake)))
-	}
 	e.settle(level)
+	if load > 0 {
+		// A dead end (every rim cell visited) or maxLake cells visited:
+		// the rest raises every visited cell evenly.
+		d := load / (a * float64(len(e.visited)))
+		for _, i := range e.visited {
+			cells[i].alluv += d
+		}
+	}
 }
 
 // settle raises the lake's cells to level with alluvium.

@@ -331,12 +331,13 @@ func (e *Engine) sweep() (clamped, pits int) {
 				ci.take(zw + zc)
 				load += zw * a
 				sum.diss += zc * a
-				// Deposition of what exceeds the capacity r·Q/cos φ, no
-				// higher than the lowest donor.
+				// Deposition when the load exceeds the capacity
+				// C = r·Q/cos φ: the paper's h_s = C, but never more than
+				// the excess, nor above the lowest donor.
 				capacity := float64(cf.capacity) * Q * a
 				hNow := ci.rock + ci.alluv
 				if load > capacity && w.low > hNow && !math.IsInf(w.low, 1) {
-					dep := min(load-capacity, (w.low-hNow)*a)
+					dep := min(load-capacity, capacity, (w.low-hNow)*a)
 					ci.alluv += dep / a
 					load -= dep
 					hNow = ci.rock + ci.alluv
