@@ -562,7 +562,7 @@ func (a *App) steps(args []string) error {
 func checkEngine(c script.Command) error {
 	k, err := engine.ParseKind(c.Args[0])
 	if err != nil {
-		return fmt.Errorf("unknown engine %q: want grid or graph", c.Args[0])
+		return fmt.Errorf("unknown engine %q: want grid, graph or roudier", c.Args[0])
 	}
 	if len(c.Args) == 2 {
 		if k != engine.Graph {

@@ -126,7 +126,15 @@ func (a *App) simulationWindow() {
 	maxH, meanH := a.maxH, a.meanH
 	imgui.TextUnformatted(fmt.Sprintf("max height %.0f m   mean %.0f m   max |dh| %.3g m", maxH, meanH, s.Stats.MaxDh))
 	imgui.TextUnformatted(settleLine(f))
-	imgui.TextUnformatted(fmt.Sprintf("lakes %d   talus-clamped %d   %d×%d cells", s.Stats.Lakes, s.Stats.Clamped, s.W, s.H))
+	if s.Kind == engine.Roudier {
+		// Roudier's engine: pits that took detritus, cells whose
+		// lowering was clamped, and the step's account (sim/roudier).
+		m := s.Stats.Mass
+		imgui.TextUnformatted(fmt.Sprintf("pits filled %d   clamped %d   %d×%d cells", s.Stats.Lakes, s.Stats.Clamped, s.W, s.H))
+		imgui.TextUnformatted(fmt.Sprintf("step: left the map %.3g m³   dissolved %.3g m³   alluvium %+.3g m³", m.Eroded+m.Diffused, m.Dissolved, m.Alluvium))
+	} else {
+		imgui.TextUnformatted(fmt.Sprintf("lakes %d   talus-clamped %d   %d×%d cells", s.Stats.Lakes, s.Stats.Clamped, s.W, s.H))
+	}
 
 	if sliderF64("engine share", &a.duty, 0.3, 1, false, "%.2f",
 		"Largest share of the time the engine may compute: below 1 it rests between steps so the window keeps its frame rate on a small machine. Results do not change, only steps per second.") {
@@ -134,7 +142,9 @@ func (a *App) simulationWindow() {
 	}
 	imgui.SeparatorText("Parameters")
 	a.sliderPanel()
-	a.targetHeight()
+	if s.Kind != engine.Roudier {
+		a.targetHeight() // sets the stream power's k
+	}
 	a.detailPanel()
 
 	if imgui.CollapsingHeaderTreeNodeFlagsV("Timings (ms per phase)", 0) {
@@ -155,8 +165,8 @@ func (a *App) simulationWindow() {
 	imgui.End()
 }
 
-// engineChooser picks the engine (grid or stream graph, with its node
-// count). A change is a document edit (undoable, saved with the project);
+// engineChooser picks the engine (grid, stream graph with its node count,
+// or Roudier's processes). A change is a document edit (undoable, saved with the project);
 // the session then restarts the terrain on the new engine.
 func (a *App) engineChooser(f *worker.Frame) {
 	sc := a.s.Doc().Scene()
@@ -178,7 +188,7 @@ func (a *App) engineChooser(f *worker.Frame) {
 		a.setEngine(kinds[cur], samples)
 	}
 	if imgui.IsItemHovered() {
-		tooltip("grid: stream power on the raster cells (D8 routing).\nstream graph: the same equations on Poisson-disc nodes joined by Delaunay triangles (Cordonnier et al. 2016): rivers without the grid's 45° bias, cost per node. Changing it restarts the terrain.")
+		tooltip("grid: stream power on the raster cells (D8 routing).\nstream graph: the same equations on Poisson-disc nodes joined by Delaunay triangles (Cordonnier et al. 2016): rivers without the grid's 45° bias, cost per node.\nRoudier's processes: rain, gravity creep, detritus removal, dissolution and alluvial deposition on the grid, driven by the exposed rock (Roudier et al. 1993); its laws are per step, dt only scales the uplift, so use small dt (1e2-1e3 yr) and cells of metres to tens of metres. Without a geology it erodes repeating strata of 30 m clay and 20 m quartzite.\nChanging it restarts the terrain.")
 	}
 	if sc.Engine != engine.Graph {
 		return
@@ -241,7 +251,11 @@ func heightStats(h []float32) (maxH, mean float64) {
 // sliderPanel draws the live sliders. A drag is one undo step: the
 // document merges changes with the same key until the gesture ends.
 func (a *App) sliderPanel() {
+	kind := a.s.Doc().Scene().Engine
 	for _, s := range sliders {
+		if !s.AppliesTo(kind) {
+			continue
+		}
 		v := a.sliderValue(s.Name)
 		f := float32(v)
 		flags := imgui.SliderFlagsAlwaysClamp

@@ -180,6 +180,13 @@ import dem $OUT/height.png
 expect-log as uplift
 undo
 expect-log undid Import DEM as uplift
+engine roudier
+expect-log engine Roudier's processes engine
+set dt 1000
+set alpha 0.05
+steps 10
+wait 5
+screenshot $OUT/roudier.png
 dialog open
 wait 3
 screenshot $OUT/dialog.png

@@ -18,6 +18,7 @@ import (
 	"orogen/app/run"
 	"orogen/app/scene"
 	"orogen/app/version"
+	"orogen/sim/roudier"
 )
 
 // Main runs the command line with args (without the program name) and
@@ -63,6 +64,7 @@ func newRunCmd(stderr io.Writer) *cobra.Command {
 	var seed uint64
 	var quiet bool
 	var refine int
+	var roudierOverride func() func(*roudier.Params)
 	cmd := &cobra.Command{
 		Use:   "run",
 		Short: "Run a scene headless and write its outputs",
@@ -105,6 +107,7 @@ with its import scales in the sidecar and on stderr; --tiles splits them.`,
 			if !quiet {
 				o.Progress = stderr
 			}
+			o.Roudier = roudierOverride()
 			job, err := run.Prepare(o)
 			if err != nil {
 				return err
@@ -136,7 +139,7 @@ with its import scales in the sidecar and on stderr; --tiles splits them.`,
 	f.BoolVar(&o.UntilConverged, "until-converged", false, "stop when a step at dt changes no height faster than --tolerance m/yr; until then take longer steps (--fixed-dt: never); --steps caps it (default 100000)")
 	f.BoolVar(&o.FixedDt, "fixed-dt", false, "with --until-converged, keep dt fixed at every step (the reference scheme) instead of taking longer steps while the terrain settles")
 	f.Float64Var(&o.Tolerance, "tolerance", 0, "convergence tolerance in m/yr (default: the scene's, 1e-6)")
-	f.StringVar(&o.Engine, "engine", "", "erosion engine: grid or graph (the stream graph of Cordonnier et al. 2016, rasterized on the --size grid)")
+	f.StringVar(&o.Engine, "engine", "", "erosion engine: grid, graph (the stream graph of Cordonnier et al. 2016, rasterized on the --size grid) or roudier (Roudier et al. 1993's processes on the grid; --roudier-* flags)")
 	f.IntVar(&o.Samples, "samples", 0, "graph engine: number of Poisson nodes (default: size²/4, one per 4 cells)")
 	f.StringVar(&o.Raster, "raster", "", "graph engine: heightmap from the nodes by linear (over the triangles, default) or gaussian (normalized Gaussian kernel, Cordonnier et al. 2016, §6.2) interpolation")
 	f.IntVar(&refine, "refine", 0, "graph engine: progressive refinement (Cordonnier et al. 2016, §6.3) in this many stages: start on samples/4^K nodes, split --steps equally, halve the distance and refine after each stage")
@@ -172,6 +175,7 @@ with its import scales in the sidecar and on stderr; --tiles splits them.`,
 	f.IntVar(&o.ExportSize, "export-size", 0, "pixels per side of the raster outputs, resampled bicubically from the grid (default: the grid's; required by unreal, unity, godot)")
 	f.StringVar(&o.Tiles, "tiles", "", "split each raster output into RxC tiles sharing their edges, NAME_x{col}_y{row}.ext (Unreal World Partition); --export-size is the whole")
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress bar or summary")
+	roudierOverride = roudierFlags(cmd)
 	return cmd
 }
 

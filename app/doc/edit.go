@@ -15,6 +15,7 @@ import (
 	"orogen/sim"
 	"orogen/sim/engine"
 	"orogen/sim/geology"
+	"orogen/sim/roudier"
 	"orogen/uplifttree"
 )
 
@@ -259,6 +260,23 @@ func (d *Doc) SetParams(p scene.Params, merge string) error {
 		return nil
 	}
 	d.setScene(&c, paramsLabel(d.sc.Params, p), merge)
+	return nil
+}
+
+// SetRoudier sets the coefficients of Roudier's engine (scene.Roudier).
+// Invalid ones return an error naming the first bad one and change
+// nothing. merge is as for SetParams.
+func (d *Doc) SetRoudier(p roudier.Params, merge string) error {
+	d.endStroke()
+	if d.sc.Roudier != nil && *d.sc.Roudier == p {
+		return nil
+	}
+	c := *d.sc
+	c.Roudier = &p
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	d.setScene(&c, "Change Roudier's coefficients", merge)
 	return nil
 }
 

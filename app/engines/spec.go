@@ -10,6 +10,7 @@ import (
 	"orogen/sim/flow"
 	"orogen/sim/geology"
 	"orogen/sim/grid"
+	"orogen/sim/roudier"
 	"orogen/sim/talus"
 )
 
@@ -28,6 +29,11 @@ type Spec struct {
 	InitNoise float64
 	Seed      uint64
 	Params    engine.Params
+	// Roudier are the coefficients of Roudier's engine and Lith the rock
+	// it erodes when there is no Geology (nil: roudier.DefaultStrata);
+	// the other engines ignore them.
+	Roudier roudier.Params
+	Lith    geology.Lithology
 	// Geology is the rock under the terrain (nil: uniform rock); the grid
 	// and the stream graph erode it differentially (engine.Geologic).
 	Geology *geology.Model
@@ -57,8 +63,14 @@ func New(s Spec) (engine.Engine, error) {
 			return nil, err
 		}
 		return g.Grid, nil
+	case engine.Roudier:
+		if s.Samples != 0 {
+			return nil, ErrSamplesGrid
+		}
+		return roudier.New(roudier.Config{W: s.W, H: s.H, Cell: s.Cell, Up: s.Up, Init: s.Init, InitNoise: s.InitNoise,
+			Seed: s.Seed, Params: s.Params, Roudier: s.Roudier, Lith: s.Lith, Geology: s.Geology})
 	}
-	return nil, fmt.Errorf("engines: engine %v: must be grid or graph", s.Kind)
+	return nil, fmt.Errorf("engines: engine %v: must be grid, graph or roudier", s.Kind)
 }
 
 // gridConfig is the grid engine's configuration of s.
@@ -99,6 +111,15 @@ func Params(sc *scene.Scene) (engine.Params, error) {
 	return p, p.Validate()
 }
 
+// RoudierParams are the scene's coefficients of Roudier's engine, or
+// roudier.DefaultParams when it gives none.
+func RoudierParams(sc *scene.Scene) roudier.Params {
+	if sc.Roudier != nil {
+		return *sc.Roudier
+	}
+	return roudier.DefaultParams()
+}
+
 // FromScene is the engine a scene describes on its own grid, with the
 // given uplift (m/yr, nil for none) and initial heights (m, nil for the
 // scene's flat start with its seeded noise). The fields are used, not
@@ -114,6 +135,7 @@ func FromScene(sc *scene.Scene, up, init *sim.Field) (Spec, error) {
 	if sc.Engine == engine.Graph {
 		s.Samples = sc.Samples
 	}
+	s.Roudier = RoudierParams(sc)
 	if s.Geology, err = Geology(sc); err != nil {
 		return Spec{}, err
 	}

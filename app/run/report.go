@@ -56,6 +56,8 @@ type Report struct {
 	// ConstraintAdjustments how often the uplift was adjusted to them.
 	Constraints           []ConstraintFigure `json:"constraints,omitempty"`
 	ConstraintAdjustments int                `json:"constraint_adjustments,omitempty"`
+	// Roudier is the run's account on Roudier's engine; nil otherwise.
+	Roudier *RoudierReport `json:"roudier,omitempty"`
 }
 
 // MassBudget is the run's engine.Mass with what left the domain and the
@@ -63,7 +65,7 @@ type Report struct {
 // between stages; that change is in no step's account.
 type MassBudget struct {
 	engine.Mass
-	Out      float64 `json:"out_m3"`      // eroded + diffused + talus: left through the outlets
+	Out      float64 `json:"out_m3"`      // eroded + diffused + talus + dissolved: left the domain
 	Residual float64 `json:"residual_m3"` // uplift − out − stored
 }
 

@@ -27,6 +27,7 @@ import (
 	"orogen/sim/engine"
 	"orogen/sim/flow"
 	"orogen/sim/grid"
+	"orogen/sim/roudier"
 	"orogen/sim/settle"
 	"orogen/uplifttree"
 	"orogen/viewer"
@@ -45,7 +46,7 @@ type Options struct {
 	// (package settle) and stops at the same test, at the user's dt.
 	FixedDt   bool
 	Tolerance float64 // m/yr
-	Engine    string  // "grid" or "graph"; "" keeps the scene's
+	Engine    string  // "grid", "graph" or "roudier"; "" keeps the scene's
 	// Samples is the graph engine's node count (0: DefaultSamples).
 	Samples int
 	// Raster is how a graph run's heightmap (--out) is made from its
@@ -101,6 +102,10 @@ type Options struct {
 	// called after every step.
 	Progress io.Writer
 	OnStep   func(engine.StepStats)
+
+	// Roudier, if set, changes the coefficients of Roudier's engine (the
+	// scene's, or roudier.DefaultParams) before the scene is checked.
+	Roudier func(*roudier.Params)
 }
 
 // Job is a prepared run: a scene resolved, its fields loaded, an engine
@@ -162,6 +167,7 @@ func Prepare(o Options) (*Job, error) {
 	if err := o.apply(sc); err != nil {
 		return nil, err
 	}
+	o.applyRoudier(sc)
 	if err := sc.Validate(); err != nil {
 		return nil, err
 	}
@@ -257,7 +263,7 @@ func Prepare(o Options) (*Job, error) {
 		return nil, errNoGeology
 	}
 	spec := engines.Spec{Kind: sc.Engine, W: w, H: h, Cell: cell, Up: up, Init: init,
-		InitNoise: noise, Seed: sc.Seed, Params: p, Geology: geo}
+		InitNoise: noise, Seed: sc.Seed, Params: p, Geology: geo, Roudier: engines.RoudierParams(sc)}
 	if sc.Engine == engine.Graph {
 		spec.Samples = sc.Samples
 		if o.Samples != 0 {
@@ -651,10 +657,13 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 	}
 	bar.Done()
 	rep.WallS = time.Since(start).Seconds()
-	if j.Graph != nil {
+	switch e := j.Engine.(type) {
+	case *grid.Engine:
+		rep.finish(e, j)
+	case *roudier.Engine:
+		rep.finishRoudier(e, j)
+	default:
 		rep.finishGraph(j)
-	} else {
-		rep.finish(j.Engine.(*grid.Engine), j)
 	}
 	if s := j.Engine.Snapshot(); s != nil {
 		rep.analyze(j.heights(s), s.W, s.H, s.Cell, j.Engine.Params().Edges)
@@ -674,9 +683,11 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 const ConvergeCap = 100000
 
 // Adaptive reports whether Run takes longer steps while the terrain
-// settles: with --until-converged, unless --fixed-dt or a refined graph.
+// settles: with --until-converged, unless --fixed-dt, a refined graph or
+// Roudier's engine (whose laws are per step: a longer dt would only scale
+// the uplift).
 func (j *Job) Adaptive() bool {
-	return j.Scene.UntilConverged && !j.Opt.FixedDt && (j.Graph == nil || j.Graph.Refine == 0)
+	return j.Scene.UntilConverged && !j.Opt.FixedDt && (j.Graph == nil || j.Graph.Refine == 0) && j.Scene.Engine != engine.Roudier
 }
 
 // writeOutputs writes the heightmap, masks and preview the options ask for.

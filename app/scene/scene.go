@@ -18,6 +18,7 @@ import (
 	"orogen/assets"
 	"orogen/sim/engine"
 	"orogen/sim/geology"
+	"orogen/sim/roudier"
 	"orogen/uplifttree"
 )
 
@@ -47,6 +48,9 @@ type Scene struct {
 	Uplift          Uplift  `json:"uplift"`
 	Init            *Init   `json:"init,omitempty"`
 	Params          Params  `json:"params"`
+	// Roudier holds the coefficients of Roudier's engine (engine
+	// "roudier"); nil takes roudier.DefaultParams.
+	Roudier *roudier.Params `json:"roudier,omitempty"`
 	// Geology is the rock under the terrain (package geology): layers,
 	// rocks, deformations. nil: uniform rock.
 	Geology *geology.Spec `json:"geology,omitempty"`
@@ -258,7 +262,12 @@ func (s *Scene) Validate() error {
 		}
 	}
 	if !s.Engine.Scene() {
-		return fmt.Errorf("scene: engine %q: must be grid or graph", s.Engine)
+		return fmt.Errorf("scene: engine %q: must be grid, graph or roudier", s.Engine)
+	}
+	if s.Roudier != nil {
+		if err := s.Roudier.Validate(); err != nil {
+			return fmt.Errorf("scene: %w", err)
+		}
 	}
 	if s.Samples < 0 || s.Samples > MaxSamples || (s.Samples > 0 && s.Samples < 16) {
 		return fmt.Errorf("scene: samples = %d: must be 0 (the default) or in [16, %d]", s.Samples, MaxSamples)

@@ -12,6 +12,7 @@ import (
 	"orogen/app/worker"
 	"orogen/sim/engine"
 	"orogen/sim/geology"
+	"orogen/sim/roudier"
 )
 
 // Level is the importance of a log message.
@@ -68,6 +69,7 @@ type engineKey struct {
 	Samples int
 	Uplift  uint64 // doc.UpliftVersion
 	Params  engine.Params
+	Roudier roudier.Params // Roudier's engine's coefficients
 	// Geology is the scene's geology spec: the document replaces it on
 	// every edit (and undo restores the old pointer), so identity tells a
 	// change.
@@ -168,7 +170,8 @@ func (s *Session) setDoc(d *doc.Doc, path string) error {
 // want is the engine key of the document with parameters p.
 func (s *Session) want(p engine.Params) engineKey {
 	sc := s.doc.Scene()
-	return engineKey{Kind: sc.Engine, Samples: sc.Samples, Uplift: s.doc.UpliftVersion(), Params: p, Geology: sc.Geology}
+	return engineKey{Kind: sc.Engine, Samples: sc.Samples, Uplift: s.doc.UpliftVersion(), Params: p, Geology: sc.Geology,
+		Roudier: engines.RoudierParams(sc)}
 }
 
 // Sync hands the worker the document's changes since the last Sync (see
@@ -213,6 +216,9 @@ func (s *Session) Sync() {
 			if want.Geology != s.sent.Geology {
 				s.wk.Send(worker.SetGeology{M: m})
 			}
+		}
+		if want.Roudier != s.sent.Roudier && want.Kind == engine.Roudier {
+			s.wk.Send(worker.SetRoudier{P: want.Roudier})
 		}
 		s.sent = want
 	}

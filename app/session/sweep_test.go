@@ -52,7 +52,8 @@ func checkFrame(t *testing.T, s *Session, what string) (stopped bool) {
 
 // TestParameterSweep sets every slider of the Simulation panel to its
 // ends, to 0 where it takes it and to random values, one at a time and
-// all at one end together, on the grid and the stream graph, and steps:
+// all at one end together, on the grid, the stream graph and Roudier's
+// engine, and steps:
 // no panic, no NaN or infinity in any frame, and values outside a
 // slider's range (and NaN) are refused with a message naming the
 // parameter.
@@ -61,7 +62,7 @@ func TestParameterSweep(t *testing.T) {
 	for _, eng := range []struct {
 		kind    engine.Kind
 		samples int
-	}{{engine.Grid, 0}, {engine.Graph, 400}} {
+	}{{engine.Grid, 0}, {engine.Graph, 400}, {engine.Roudier, 0}} {
 		s, _, _ := open(t, 40)
 		if err := s.SetEngine(eng.kind, eng.samples); err != nil {
 			t.Fatal(err)

@@ -10,11 +10,12 @@ import (
 	"orogen/app/runner"
 	"orogen/sim/engine"
 	"orogen/sim/geology"
+	"orogen/sim/roudier"
 	"orogen/sim/settle"
 )
 
-// Command is a command of the worker's own: SetParams, SetUplift, Reset
-// or SetHeights. The runner's commands (runner.Run, Pause, Step, Sync,
+// Command is a command of the worker's own: SetParams, SetRoudier,
+// SetUplift, Reset or SetHeights. The runner's commands (runner.Run, Pause, Step, Sync,
 // SetDuty) go through the same Send.
 type Command interface {
 	runner.Command
@@ -24,6 +25,10 @@ type Command interface {
 // SetParams replaces the engine parameters from the next step on.
 // Consecutive ones are coalesced.
 type SetParams struct{ P engine.Params }
+
+// SetRoudier replaces the coefficients of Roudier's engine from the next
+// step on; another engine refuses it. Consecutive ones are coalesced.
+type SetRoudier struct{ P roudier.Params }
 
 // SetUplift replaces the uplift field (W·H values, m/yr; nil for none) from
 // the next step on. The worker owns U after Send: the sender must not
@@ -49,18 +54,21 @@ type SetHeights struct{ H []float32 }
 type SetGeology struct{ M *geology.Model }
 
 func (SetParams) RunnerCommand()  {}
+func (SetRoudier) RunnerCommand() {}
 func (SetUplift) RunnerCommand()  {}
 func (Reset) RunnerCommand()      {}
 func (SetHeights) RunnerCommand() {}
 func (SetGeology) RunnerCommand() {}
 
 func (SetParams) workerCommand()  {}
+func (SetRoudier) workerCommand() {}
 func (SetUplift) workerCommand()  {}
 func (Reset) workerCommand()      {}
 func (SetHeights) workerCommand() {}
 func (SetGeology) workerCommand() {}
 
 func (SetParams) Coalescing()  {}
+func (SetRoudier) Coalescing() {}
 func (SetUplift) Coalescing()  {}
 func (SetGeology) Coalescing() {}
 
@@ -173,6 +181,18 @@ func (d *driver) Apply(c Command) (runner.Effect, error) {
 		}
 		d.paramsStep = d.e.Stats().Step
 		d.conv = false
+	case SetRoudier:
+		r, ok := d.e.(*roudier.Engine)
+		if !ok {
+			return 0, fmt.Errorf("worker: Roudier's coefficients for the %v engine", d.spec.Kind)
+		}
+		if err := r.SetRoudier(c.P); err != nil {
+			return 0, err
+		}
+		d.spec.Roudier = c.P
+		d.paramsStep = d.e.Stats().Step
+		d.sch.Restart()
+		d.conv = false
 	case SetUplift:
 		if err := d.e.SetUplift(c.U); err != nil {
 			return 0, err
@@ -216,7 +236,9 @@ func (d *driver) rebuild(spec engines.Spec) error {
 	if err != nil {
 		return err
 	}
-	sch, err := settle.New(e, settle.Options{Tol: ConvergedTol})
+	// Roudier's laws are per step: a longer dt would only scale the
+	// uplift, so its steps keep the user's dt.
+	sch, err := settle.New(e, settle.Options{Tol: ConvergedTol, Fixed: spec.Kind == engine.Roudier})
 	if err != nil {
 		return err
 	}

@@ -8,7 +8,7 @@ import (
 )
 
 // enginePkgs are the packages that implement the contract.
-var enginePkgs = []string{"orogen/sim/grid", "orogen/sim/graph", "orogen/sim/hydro"}
+var enginePkgs = []string{"orogen/sim/grid", "orogen/sim/graph", "orogen/sim/hydro", "orogen/sim/roudier"}
 
 // deps lists what pkg imports, directly or not (go list -deps).
 func deps(t *testing.T, pkg string) []string {

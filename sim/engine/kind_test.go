@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -18,14 +19,14 @@ func TestParseKind(t *testing.T) {
 			scene = append(scene, k)
 		}
 	}
-	if len(scene) != len(SceneKinds) || scene[0] != SceneKinds[0] || scene[1] != SceneKinds[1] {
+	if !slices.Equal(scene, SceneKinds) {
 		t.Errorf("kinds that report Scene: got %v; want SceneKinds %v", scene, SceneKinds)
 	}
 	if got, err := ParseKind(""); got != Grid || err != nil {
 		t.Errorf(`ParseKind(""): got %v, %v; want grid`, got, err)
 	}
-	if _, err := ParseKind("voxel"); err == nil || !strings.Contains(err.Error(), `unknown engine "voxel": want grid or graph`) {
-		t.Errorf(`ParseKind("voxel"): got %v; want unknown engine "voxel": want grid or graph`, err)
+	if _, err := ParseKind("voxel"); err == nil || !strings.Contains(err.Error(), `unknown engine "voxel": want grid, graph or roudier`) {
+		t.Errorf(`ParseKind("voxel"): got %v; want unknown engine "voxel": want grid, graph or roudier`, err)
 	}
 	if got := Kind(9).String(); got != "Kind(9)" {
 		t.Errorf("Kind(9).String(): got %q; want Kind(9)", got)

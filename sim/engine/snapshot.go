@@ -49,7 +49,8 @@ type Snapshot struct {
 	// With a geology (Geologic engines): the model, the layer exposed at
 	// each cell (an index of Geology's expanded stack, 0 the bottom;
 	// Geology.NumLayers() is alluvium) and the alluvium's thickness, m.
-	// nil otherwise.
+	// nil otherwise, but for Roudier's engine, whose Alluvium is always
+	// set.
 	Geology  *geology.Model
 	Rock     []uint8
 	Alluvium []float32

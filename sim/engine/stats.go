@@ -77,11 +77,18 @@ type Mass struct {
 	Eroded   float64 `json:"eroded_m3"`   // removed by the stream power
 	Diffused float64 `json:"diffused_m3"` // lost by hillslope diffusion across fixed edges
 	Talus    float64 `json:"talus_m3"`    // cut by the talus limit
-	Stored   float64 `json:"stored_m3"`   // change of the terrain's volume
+	// Dissolved is what chemical dissolution took away (Roudier's engine,
+	// sim/roudier); it leaves the domain with the infiltrated water.
+	Dissolved float64 `json:"dissolved_m3,omitempty"`
+	Stored    float64 `json:"stored_m3"` // change of the terrain's volume
+	// Alluvium is the change of the volume of alluvium on the terrain
+	// (Roudier's engine): a part of Stored, not a separate term.
+	Alluvium float64 `json:"alluvium_m3,omitempty"`
 }
 
-// Out returns the rock that left the domain: Eroded + Diffused + Talus.
-func (m Mass) Out() float64 { return m.Eroded + m.Diffused + m.Talus }
+// Out returns the rock that left the domain: Eroded + Diffused + Talus +
+// Dissolved.
+func (m Mass) Out() float64 { return m.Eroded + m.Diffused + m.Talus + m.Dissolved }
 
 // Residual returns Uplift − Out − Stored, m³: zero for an exact account.
 func (m Mass) Residual() float64 { return m.Uplift - m.Out() - m.Stored }
@@ -89,5 +96,6 @@ func (m Mass) Residual() float64 { return m.Uplift - m.Out() - m.Stored }
 // Add returns the account of two runs one after the other.
 func (m Mass) Add(o Mass) Mass {
 	return Mass{Uplift: m.Uplift + o.Uplift, Eroded: m.Eroded + o.Eroded, Diffused: m.Diffused + o.Diffused,
-		Talus: m.Talus + o.Talus, Stored: m.Stored + o.Stored}
+		Talus: m.Talus + o.Talus, Dissolved: m.Dissolved + o.Dissolved, Stored: m.Stored + o.Stored,
+		Alluvium: m.Alluvium + o.Alluvium}
 }

@@ -20,7 +20,8 @@
 //	toggle-run                     run or pause, as Space does
 //	steps N                        pause, run N steps, wait until they show
 //	reset                          restart the terrain from the flat start
-//	engine grid|graph [NODES]      switch the engine (graph: NODES Poisson
+//	engine grid|graph|roudier [NODES]
+//	                               switch the engine (graph: NODES Poisson
 //	                               samples, default 1 per 4 cells); the
 //	                               terrain restarts
 //	geology on|off|toggle          layered rock (the Geology panel's preset

@@ -1,0 +1,43 @@
+package roudier
+
+import (
+	"orogen/sim/engine"
+	"orogen/sim/geology"
+)
+
+// SetGeology lays the geology m under the terrain from the next step on
+// (engine.Geologic): the exposed rock comes from m, through its map on the
+// grid (geology.Map: the undone deformations computed once per cell, a
+// constant-time layer lookup). nil returns to DefaultStrata. The alluvium
+// is kept.
+func (e *Engine) SetGeology(m *geology.Model) {
+	if m == nil {
+		e.geo, e.gmap, e.layerCoef = nil, nil, nil
+		e.strata = DefaultStrata()
+		e.lith = e.strata
+		return
+	}
+	e.geo, e.lith, e.strata = m, m, nil
+	e.gmap = m.Map(e.w, e.h, e.cell)
+	e.layerCoef = make([]geology.Rock, m.NumLayers())
+	for i := range e.layerCoef {
+		e.layerCoef[i] = m.Rock(i)
+	}
+}
+
+// Geology returns the geology laid by SetGeology, or nil.
+func (e *Engine) Geology() *geology.Model { return e.geo }
+
+// rockAt is the rock exposed at cell (x, y), index i, whose rock surface
+// is at z: what prepare finds, for the tests.
+func (e *Engine) rockAt(i, x, y int, z float64) geology.Rock {
+	switch {
+	case e.gmap != nil:
+		return e.layerCoef[e.gmap.LayerAt(i, z)]
+	case e.strata != nil:
+		return *e.strata.rockAt(z)
+	}
+	return e.lith.RockAt((float64(x)+0.5)*e.cell, (float64(y)+0.5)*e.cell, z)
+}
+
+var _ engine.Geologic = (*Engine)(nil)

@@ -1,0 +1,441 @@
+package roudier
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"orogen/sim"
+	"orogen/sim/engine"
+	"orogen/sim/geology"
+	"orogen/sim/parallel"
+)
+
+// Budget is a step's (or a run's) account of rock and alluvium, m³, summed
+// in float64 over fixed blocks of cells in a fixed order.
+//
+// RockRemoved is measured on the rock surface (uplift minus the change of
+// the rock's volume), AlluviumStored on the alluvium thickness; Detritus,
+// CreepOut and Dissolved are the fluxes the laws computed. Roudier et al.
+// 1993's processes conserve matter, so RockRemoved = Detritus + CreepOut
+// + Dissolved + AlluviumStored up to float64 rounding; Residual returns
+// the difference.
+type Budget struct {
+	Uplift         float64 `json:"uplift_m3"`
+	RockRemoved    float64 `json:"rock_removed_m3"`
+	Detritus       float64 `json:"detritus_out_m3"` // detritus carried off the map (outlets)
+	CreepOut       float64 `json:"creep_out_m3"`    // crept into fixed outlet cells
+	Dissolved      float64 `json:"dissolved_m3"`
+	AlluviumStored float64 `json:"alluvium_stored_m3"` // change of the alluvium's volume
+}
+
+// Residual returns RockRemoved − (Detritus + CreepOut + Dissolved +
+// AlluviumStored), m³.
+func (b Budget) Residual() float64 {
+	return b.RockRemoved - (b.Detritus + b.CreepOut + b.Dissolved + b.AlluviumStored)
+}
+
+// Add returns the account of two runs one after the other.
+func (b Budget) Add(o Budget) Budget {
+	return Budget{Uplift: b.Uplift + o.Uplift, RockRemoved: b.RockRemoved + o.RockRemoved, Detritus: b.Detritus + o.Detritus,
+		CreepOut: b.CreepOut + o.CreepOut, Dissolved: b.Dissolved + o.Dissolved, AlluviumStored: b.AlluviumStored + o.AlluviumStored}
+}
+
+// Mass is the budget as the engine contract's rock account: detritus out
+// is Eroded, creep into the outlets Diffused (creep is the hillslope
+// process), Stored the change of the terrain's volume.
+func (b Budget) Mass() engine.Mass {
+	return engine.Mass{Uplift: b.Uplift, Eroded: b.Detritus, Diffused: b.CreepOut, Dissolved: b.Dissolved,
+		Stored: b.Uplift - b.RockRemoved + b.AlluviumStored, Alluvium: b.AlluviumStored}
+}
+
+// blockSums are the partial sums of one fixed block of cells.
+type blockSums struct {
+	dRock, dAlluv, up    float64
+	sumDh, maxDh, maxDh2 float64
+	bad                  int // first non-finite cell + 1, or 0
+}
+
+// treeSums are what one drainage tree sent off the map, m³.
+// pitLoad is the detritus that reached the tree's pit, if its root is
+// one, m³, which fill spreads over the pit's depression.
+type treeSums struct{ out, cout, diss, pitLoad float64 }
+
+// cell is a cell's state: its rock surface and alluvium thickness, m.
+type cell struct{ rock, alluv float64 }
+
+// cellCoef is what the sweep needs of a cell besides its heights, set
+// before the sweep in grid order from the exposed rock and the slope
+// tanθ to the receiver: the running water the cell's rain makes, q0, or
+// q1 in a river bed (K_v = 0), m; Creep·K_d·tanθ, m; α·K_d·tanθ; γ·K_e·K_f;
+// r·√(1 + tan²θ) (= r/cos φ); the cell's kind.
+type cellCoef struct {
+	q0, q1, creep, wash, diss, capacity float32
+	kind                                uint8
+}
+
+// flowWork is what arrives at a cell during the sweep, in drainage order
+// (the cell at Stack[k] is work[k]): the running water from upstream (then,
+// once the sweep reached the cell, the running water through it, Q), m;
+// the detritus load, m³; the lowest donor's height, m.
+type flowWork struct{ q, s, low float64 }
+
+// Kinds of cells in the sweep.
+const (
+	kindFlow      uint8 = iota // drains into a cell of the map
+	kindFlowFixed              // drains into a fixed outlet cell
+	kindOutlet                 // a root whose load leaves the map
+	kindPit                    // a root inside the map
+)
+
+const (
+	cellBlock = 1 << 14 // cells per block of the fixed-order sums
+	rowBlock  = 16      // rows per block of the per-cell passes
+)
+
+// Step runs one iteration: uplift, routing, then the laws from upstream
+// to downstream (see the package doc).
+func (e *Engine) Step() engine.StepStats {
+	if e.err != nil {
+		return e.stats
+	}
+	start := time.Now()
+	var st engine.StepStats
+	e.prev2, e.prev1 = e.prev1, e.prev2
+	copy(e.prev1, e.hgt)
+	e.uplifted()
+
+	t := time.Now()
+	e.g.Route(e.hgt)
+	st.Phase[engine.PhaseRouting] = time.Since(t)
+	t = time.Now()
+	e.g.Order()
+	e.g.Assemble()
+	e.routed = true
+	st.Phase[engine.PhaseStack] = time.Since(t)
+
+	t = time.Now()
+	if err := e.prepare(); err != nil {
+		// The step did not happen: the rock and alluvium are untouched.
+		e.err = err
+		copy(e.hgt, e.prev1)
+		e.prev1, e.prev2 = e.prev2, e.prev1
+		return e.stats
+	}
+	st.Phase[engine.PhaseGeology] = time.Since(t)
+	t = time.Now()
+	clamped, pits := e.sweep()
+	st.Phase[engine.PhaseErosion] = time.Since(t)
+	t = time.Now()
+	e.fillPits()
+	st.Phase[engine.PhaseLakes] = time.Since(t)
+
+	t = time.Now()
+	b := e.measure(&st)
+	st.Phase[engine.PhaseLayout] = time.Since(t)
+
+	e.step++
+	e.time += e.p.Dt
+	st.Step, st.Time, st.Dt = e.step, e.time, e.p.Dt
+	st.Clamped = clamped
+	st.Lakes = pits
+	st.Mass = b.Mass()
+	st.Total = time.Since(start)
+	e.last = b
+	e.total = e.total.Add(b)
+	e.stats = st
+	return st
+}
+
+// upliftAt is the uplift of cell i in a step, m.
+func (e *Engine) upliftAt(i int) float64 {
+	if e.up == nil || e.g.IsFixed(i) {
+		return 0
+	}
+	return float64(e.up[i]) * e.p.Dt
+}
+
+// uplifted sets the heights the routing sees: the uplifted terrain.
+func (e *Engine) uplifted() {
+	if e.up == nil {
+		return
+	}
+	parallel.Blocks(len(e.cells), cellBlock, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			e.hgt[i] = float32(e.cells[i].rock + e.upliftAt(i) + e.cells[i].alluv)
+		}
+	})
+}
+
+// prepare copies the uplifted state into the new one (cellsN) and fills
+// every cell's coefficients from the exposed rock (alluvium where there
+// is some, else the lithology at the rock surface), its slope to its
+// receiver and its kind. K_v (§3.2) is set here on the heights of the
+// routing but for the river-bed rule, which the sweep applies.
+func (e *Engine) prepare() error {
+	g := e.g
+	rec, dist := g.Rec, g.Dist
+	nb := parallel.NumBlocks(e.h, rowBlock)
+	bad := make([]error, nb)
+	n := len(e.cells)
+	e.coef = sim.ResizeSpare(e.coef, n)
+	e.cellsN = sim.ResizeSpare(e.cellsN, n)
+	coef, cells, cellsN := e.coef, e.cells, e.cellsN
+	p := e.rp
+	parallel.Blocks(e.h, rowBlock, func(b, y0, y1 int) {
+		for y := y0; y < y1; y++ {
+			for x := 0; x < e.w; x++ {
+				i := y*e.w + x
+				c := cells[i]
+				c.rock += e.upliftAt(i)
+				cellsN[i] = c
+				r := &geology.Alluvium
+				var lr geology.Rock
+				if c.alluv < geology.MinAlluvium {
+					switch {
+					case e.gmap != nil:
+						r = &e.layerCoef[e.gmap.LayerAt(i, c.rock)]
+					case e.strata != nil:
+						r = e.strata.rockAt(c.rock)
+					default:
+						lr = e.lith.RockAt((float64(x)+0.5)*e.cell, (float64(y)+0.5)*e.cell, c.rock)
+						if !(lr.Kd >= 0 && lr.Kd <= 1 && lr.Kf >= 0 && lr.Kf <= 1 && lr.Ke >= 0 && lr.Ke <= 1) && bad[b] == nil {
+							bad[b] = fmt.Errorf("roudier: the lithology gives cell (%d, %d) at %g m a bad rock: %w", x, y, c.rock, CheckRock(lr))
+						}
+						r = &lr
+					}
+				}
+				cf := &coef[i]
+				j := int(rec[i])
+				tn := 0.0
+				switch {
+				case j == i && (g.IsFixed(i) || dist[i] > 0):
+					cf.kind = kindOutlet
+				case j == i:
+					cf.kind = kindPit
+				default:
+					hj := cells[j].rock + e.upliftAt(j) + cells[j].alluv
+					tn = max(0, (c.rock+c.alluv-hj)/float64(dist[i]))
+					cf.kind = kindFlow
+					if g.IsFixed(j) {
+						cf.kind = kindFlowFixed
+					}
+				}
+				kv := p.vegetation(tn, c.rock+c.alluv)
+				cf.q0 = float32((1 - min(1, r.Kf+kv)) * p.Rain)
+				cf.q1 = float32((1 - min(1, r.Kf)) * p.Rain)
+				cf.creep = float32(p.Creep * r.Kd * tn)
+				cf.wash = float32(p.Alpha * r.Kd * tn)
+				cf.diss = float32(p.Gamma * r.Ke * r.Kf)
+				cf.capacity = float32(p.Transport * math.Sqrt(1+tn*tn))
+			}
+		}
+	})
+	for _, err := range bad {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sweep applies the laws tree by tree, every cell after all its donors
+// (the reverse of the drainage order), to cellsN. Trees are independent,
+// so chunks of whole trees run concurrently; each writes only its own
+// cells and its trees' sums. It returns the cells whose lowering was
+// clamped and the pits that received detritus.
+func (e *Engine) sweep() (clamped, pits int) {
+	g := e.g
+	nt := len(g.Trees) - 1
+	e.sizes = sim.ResizeSpare(e.sizes, nt)
+	for t := range nt {
+		e.sizes[t] = g.Trees[t+1] - g.Trees[t]
+	}
+	// Several chunks a worker, claimed as workers come free: a worker the
+	// OS holds back does not hold the others up. Results do not depend on
+	// the chunks (sums are per tree).
+	tb := parallel.Split(e.sizes, 8*parallel.Workers())
+	nc := len(tb) - 1
+	if len(e.chunkN) < nc {
+		e.chunkN = make([][2]int64, nc)
+	}
+	e.trees = sim.ResizeSpare(e.trees, nt)
+	e.work = sim.ResizeSpare(e.work, len(e.cells))
+	p := e.rp
+	river := p.RiverCells * p.Rain
+	a := e.area
+	work, st, rp, rec := e.work, g.Stack, g.RecPos, g.Rec
+	cells, coef := e.cellsN, e.coef
+	parallel.Blocks(nc, 1, func(c, _, _ int) {
+		lo, hi := int(g.Trees[tb[c]]), int(g.Trees[tb[c+1]])
+		for k := lo; k < hi; k++ {
+			work[k] = flowWork{low: math.Inf(1)}
+		}
+		var nClamp, nPit int64
+		for t := tb[c]; t < tb[c+1]; t++ {
+			var sum treeSums
+			for k := int(g.Trees[t+1]) - 1; k >= int(g.Trees[t]); k-- {
+				w := &work[k]
+				i := int(st[k])
+				cf := &coef[i]
+				qUp, load := w.q, w.s
+				switch cf.kind {
+				case kindOutlet:
+					sum.out += load
+					continue
+				case kindPit:
+					// No erosion; all the detritus settles (Roudier et
+					// al. 1993: low points get "only alluvial
+					// deposition"), spread over the depression by fill
+					// once every tree is done.
+					if load > 0 {
+						sum.pitLoad = load
+						nPit++
+					}
+					continue
+				}
+				ci, cr := &cells[i], &cells[rec[i]]
+				// The cell's running water; none of it held by
+				// vegetation in a river bed (§3.2).
+				q := float64(cf.q0)
+				if qUp > 0 && qUp >= river {
+					q = float64(cf.q1)
+				}
+				Q := qUp + q
+				// Gravity creep, at most half the drop, so that the
+				// cell stays above its receiver.
+				hi0 := ci.rock + ci.alluv
+				drop := max(0, hi0-cr.rock-cr.alluv)
+				zg := min(float64(cf.creep), drop/2)
+				// Running water and dissolution, at most the drop left.
+				zw := float64(cf.wash) * Q
+				zc := float64(cf.diss) * q
+				room := drop - 2*zg
+				if cf.kind == kindFlowFixed {
+					room = drop - zg
+				}
+				if zw+zc > room {
+					f := max(0, room) / (zw + zc)
+					zw, zc = zw*f, zc*f
+					nClamp++
+				}
+				if zg > 0 {
+					fromAlluv := ci.take(zg)
+					if cf.kind == kindFlowFixed {
+						sum.cout += zg * a
+					} else {
+						cr.alluv += fromAlluv
+						cr.rock += zg - fromAlluv
+					}
+				}
+				ci.take(zw + zc)
+				load += zw * a
+				sum.diss += zc * a
+				// Deposition when the load exceeds the capacity
+				// C = r·Q/cos φ: the paper's h_s = C, but never more than
+				// the excess, nor above the lowest donor.
+				capacity := float64(cf.capacity) * Q * a
+				hNow := ci.rock + ci.alluv
+				if load > capacity && w.low > hNow && !math.IsInf(w.low, 1) {
+					dep := min(load-capacity, capacity, (w.low-hNow)*a)
+					ci.alluv += dep / a
+					load -= dep
+					hNow = ci.rock + ci.alluv
+				}
+				w.q = Q
+				rw := &work[rp[k]]
+				rw.q += Q
+				rw.s += load
+				rw.low = min(rw.low, hNow)
+			}
+			e.trees[t] = sum
+		}
+		e.chunkN[c] = [2]int64{nClamp, nPit}
+	})
+	for c := range nc {
+		clamped += int(e.chunkN[c][0])
+		pits += int(e.chunkN[c][1])
+	}
+	return clamped, pits
+}
+
+// take lowers the cell by d metres, alluvium first, and returns how much
+// of it was alluvium.
+func (c *cell) take(d float64) float64 {
+	fa := min(c.alluv, d)
+	c.alluv -= fa
+	c.rock -= d - fa
+	return fa
+}
+
+// measure makes the new state the current one, refreshes the heights and
+// fills the height statistics and the step's budget, from fixed blocks of
+// cells and the trees in order, so the figures do not depend on the
+// number of workers.
+func (e *Engine) measure(st *engine.StepStats) Budget {
+	n := len(e.cells)
+	nb := parallel.NumBlocks(n, cellBlock)
+	if len(e.blocks) < nb {
+		e.blocks = make([]blockSums, nb)
+	}
+	cells, cellsN := e.cells, e.cellsN
+	parallel.Blocks(n, cellBlock, func(b, lo, hi int) {
+		var s blockSums
+		for i := lo; i < hi; i++ {
+			s.up += e.upliftAt(i)
+			c, cn := cells[i], cellsN[i]
+			s.dRock += cn.rock - c.rock
+			s.dAlluv += cn.alluv - c.alluv
+			h := cn.rock + cn.alluv
+			if math.IsNaN(h) || math.IsInf(h, 0) || math.Abs(h) > math.MaxFloat32 {
+				if s.bad == 0 {
+					s.bad = i + 1
+				}
+				continue
+			}
+			e.hgt[i] = float32(h)
+			d := math.Abs(float64(e.hgt[i]) - float64(e.prev1[i]))
+			s.sumDh += d
+			s.maxDh = max(s.maxDh, d)
+			s.maxDh2 = max(s.maxDh2, math.Abs(float64(e.hgt[i])-float64(e.prev2[i])))
+		}
+		e.blocks[b] = s
+	})
+	var t blockSums
+	for _, s := range e.blocks[:nb] {
+		t.dRock += s.dRock
+		t.dAlluv += s.dAlluv
+		t.up += s.up
+		t.sumDh += s.sumDh
+		t.maxDh = max(t.maxDh, s.maxDh)
+		t.maxDh2 = max(t.maxDh2, s.maxDh2)
+		if t.bad == 0 {
+			t.bad = s.bad
+		}
+	}
+	e.cells, e.cellsN = e.cellsN, e.cells
+	var ts treeSums
+	ts.out = e.spilled
+	for _, s := range e.trees {
+		ts.out += s.out
+		ts.cout += s.cout
+		ts.diss += s.diss
+	}
+	if t.bad != 0 {
+		i := t.bad - 1
+		e.err = fmt.Errorf("roudier: step %d: height %g at cell (%d, %d) is not finite: lower the coefficients", e.step+1, e.cells[i].rock+e.cells[i].alluv, i%e.w, i/e.w)
+	}
+	st.MaxDh, st.MaxDh2, st.MeanDh = t.maxDh, t.maxDh2, t.sumDh/float64(n)
+	if e.step == 0 {
+		st.MaxDh2 = math.NaN()
+	}
+	a := e.area
+	return Budget{
+		Uplift:         t.up * a,
+		RockRemoved:    (t.up - t.dRock) * a,
+		Detritus:       ts.out,
+		CreepOut:       ts.cout,
+		Dissolved:      ts.diss,
+		AlluviumStored: t.dAlluv * a,
+	}
+}
