@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 
+	"orogen/sim/cellheap"
 	"orogen/sim/flow"
 )
 
@@ -27,12 +28,12 @@ func Fill(h []float32, w, ht int, edges flow.Edges) (filled []float32, raised []
 	copy(filled, h)
 	raised = make([]bool, n)
 	done := make([]bool, n)
-	var open cellHeap
+	var open cellheap.Heap[float32]
 	seed := func(x, y int) {
 		i := y*w + x
 		if !done[i] {
 			done[i] = true
-			open.push(filled[i], int32(i))
+			open.Push(int32(i), filled[i])
 		}
 	}
 	lets := func(b flow.Boundary) bool { return b != flow.Closed }
@@ -54,7 +55,7 @@ func Fill(h []float32, w, ht int, edges flow.Edges) (filled []float32, raised []
 	}
 	var pit []int32
 	head := 0
-	for open.len() > 0 || head < len(pit) {
+	for open.Len() > 0 || head < len(pit) {
 		var c int32
 		if head < len(pit) {
 			c = pit[head]
@@ -63,7 +64,7 @@ func Fill(h []float32, w, ht int, edges flow.Edges) (filled []float32, raised []
 				pit, head = pit[:0], 0
 			}
 		} else {
-			c = open.pop()
+			c, _ = open.Pop()
 		}
 		cx, cy := int(c)%w, int(c)/w
 		up := math.Nextafter32(filled[c], float32(math.Inf(1)))
@@ -84,7 +85,7 @@ func Fill(h []float32, w, ht int, edges flow.Edges) (filled []float32, raised []
 				filled[j] = up
 				pit = append(pit, j)
 			} else {
-				open.push(filled[j], j)
+				open.Push(j, filled[j])
 			}
 		}
 	}
@@ -94,55 +95,3 @@ func Fill(h []float32, w, ht int, edges flow.Edges) (filled []float32, raised []
 // Neighbour offsets in flow's order E, SE, S, SW, W, NW, N, NE.
 var dx8 = [8]int{1, 1, 0, -1, -1, -1, 0, 1}
 var dy8 = [8]int{0, 1, 1, 1, 0, -1, -1, -1}
-
-// cellHeap is a binary min-heap of cells by height, then index.
-type cellHeap struct {
-	h []float32
-	i []int32
-}
-
-func (q *cellHeap) len() int { return len(q.i) }
-
-func (q *cellHeap) less(a, b int) bool {
-	return q.h[a] < q.h[b] || (q.h[a] == q.h[b] && q.i[a] < q.i[b])
-}
-
-func (q *cellHeap) swap(a, b int) {
-	q.h[a], q.h[b] = q.h[b], q.h[a]
-	q.i[a], q.i[b] = q.i[b], q.i[a]
-}
-
-func (q *cellHeap) push(h float32, i int32) {
-	q.h = append(q.h, h)
-	q.i = append(q.i, i)
-	for k := len(q.i) - 1; k > 0; {
-		p := (k - 1) / 2
-		if !q.less(k, p) {
-			break
-		}
-		q.swap(k, p)
-		k = p
-	}
-}
-
-func (q *cellHeap) pop() int32 {
-	top := q.i[0]
-	last := len(q.i) - 1
-	q.swap(0, last)
-	q.h, q.i = q.h[:last], q.i[:last]
-	for k := 0; ; {
-		l, r, m := 2*k+1, 2*k+2, k
-		if l < last && q.less(l, m) {
-			m = l
-		}
-		if r < last && q.less(r, m) {
-			m = r
-		}
-		if m == k {
-			break
-		}
-		q.swap(k, m)
-		k = m
-	}
-	return top
-}

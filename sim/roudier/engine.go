@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 
 	"orogen/sim"
+	"orogen/sim/cellheap"
 	"orogen/sim/engine"
 	"orogen/sim/flow"
 	"orogen/sim/geology"
@@ -76,7 +77,7 @@ type Engine struct {
 	lakeGen uint32
 	lake    []lakeCell
 	visited []int32
-	front   frontier
+	front   cellheap.Heap[float64]
 	spilled float64
 
 	blocks []blockSums // per block of cells, the measures

@@ -53,11 +53,12 @@ func (e *Engine) fill(pit int, load float64) {
 	e.lake = append(e.lake[:0], lakeCell{int32(pit), h(pit)})
 	e.visited = append(e.visited[:0], int32(pit))
 	e.lakeOf[pit] = gen
-	e.front.reset()
+	e.front.Reset()
 	e.pushRim(pit, gen)
 	level := h(pit)
-	for load > 0 && len(e.visited) < maxLake && e.front.len() > 0 {
-		c, hc := e.front.pop()
+	for load > 0 && len(e.visited) < maxLake && e.front.Len() > 0 {
+		c32, hc := e.front.Pop()
+		c := int(c32)
 		if e.lakeOf[c] == gen {
 			continue // pushed twice
 		}
@@ -85,7 +86,7 @@ func (e *Engine) fill(pit int, load float64) {
 			e.settle(level)
 			e.lake = append(e.lake[:0], lakeCell{int32(c), hc})
 			level = hc
-			e.front.reset()
+			e.front.Reset()
 			e.pushRim(c, gen)
 			continue
 		}
@@ -135,62 +136,8 @@ func (e *Engine) pushRim(i int, gen uint32) {
 			}
 			j := ny*w + nx
 			if e.lakeOf[j] != gen {
-				e.front.push(j, e.cellsN[j].rock+e.cellsN[j].alluv)
+				e.front.Push(int32(j), e.cellsN[j].rock+e.cellsN[j].alluv)
 			}
 		}
 	}
-}
-
-// frontier is a binary min-heap of cells by height; ties go to the lower
-// index, so the order is fixed.
-type frontier struct {
-	i []int32
-	h []float64
-}
-
-func (f *frontier) reset()   { f.i, f.h = f.i[:0], f.h[:0] }
-func (f *frontier) len() int { return len(f.i) }
-
-func (f *frontier) less(a, b int) bool {
-	return f.h[a] < f.h[b] || (f.h[a] == f.h[b] && f.i[a] < f.i[b])
-}
-
-func (f *frontier) swap(a, b int) {
-	f.i[a], f.i[b] = f.i[b], f.i[a]
-	f.h[a], f.h[b] = f.h[b], f.h[a]
-}
-
-func (f *frontier) push(i int, h float64) {
-	f.i = append(f.i, int32(i))
-	f.h = append(f.h, h)
-	for c := len(f.i) - 1; c > 0; {
-		p := (c - 1) / 2
-		if !f.less(c, p) {
-			break
-		}
-		f.swap(c, p)
-		c = p
-	}
-}
-
-func (f *frontier) pop() (int, float64) {
-	i, h := f.i[0], f.h[0]
-	last := len(f.i) - 1
-	f.swap(0, last)
-	f.i, f.h = f.i[:last], f.h[:last]
-	for p := 0; ; {
-		l, r, m := 2*p+1, 2*p+2, p
-		if l < last && f.less(l, m) {
-			m = l
-		}
-		if r < last && f.less(r, m) {
-			m = r
-		}
-		if m == p {
-			break
-		}
-		f.swap(p, m)
-		p = m
-	}
-	return int(i), h
 }
