@@ -13,6 +13,7 @@ import (
 	"orogen/app/worker"
 	"orogen/brushes"
 	"orogen/sim/engine"
+	"orogen/sim/settle"
 	"orogen/viewer"
 )
 
@@ -228,6 +229,9 @@ func (a *App) setEngine(k engine.Kind, samples int) {
 func settleLine(f *worker.Frame) string {
 	if f.Converged {
 		return fmt.Sprintf("settled in %.1f s (%d steps)", f.SettleTime.Seconds(), f.SettleSteps)
+	}
+	if f.Stalled {
+		return fmt.Sprintf("not settling: still changing %.2g m/yr, no closer for %d steps", f.Rate, settle.DefaultPatience)
 	}
 	if f.Dt > 0 && f.Dt != f.Snap.Param.Dt {
 		return fmt.Sprintf("settling: steps of %.3g yr (%.0f× dt)", f.Dt, f.Dt/f.Snap.Param.Dt)

@@ -19,6 +19,7 @@ import (
 	"orogen/app/scene"
 	"orogen/app/version"
 	"orogen/sim/roudier"
+	"orogen/sim/settle"
 )
 
 // Main runs the command line with args (without the program name) and
@@ -123,8 +124,13 @@ with its import scales in the sidecar and on stderr; --tiles splits them.`,
 				return nil
 			}
 			conv := ""
-			if rep.Converged {
+			switch {
+			case rep.Converged:
 				conv = ", converged"
+			case rep.Stalled:
+				conv = ", not converging"
+				fmt.Fprintf(stderr, "not converging: after %d steps the terrain still changes %.3g m/yr (tolerance %g) and has come no closer for %d steps: a cycle or a travelling wave, not a steady state; the outputs hold the last step\n",
+					rep.Steps, rep.StalledRate, rep.Tolerance, o.Patience)
 			}
 			fmt.Fprintf(stderr, "%s: %d×%d, %d steps (%.3g Myr%s) in %.1f s, max height %.0f m\n",
 				rep.Scene, rep.Width, rep.Height, rep.Steps, rep.Years/1e6, conv, rep.WallS, rep.MaxHeight)
@@ -137,6 +143,7 @@ with its import scales in the sidecar and on stderr; --tiles splits them.`,
 	f.Float64Var(&o.Cell, "cell", 0, "cell size in metres (default: domain / size)")
 	f.IntVar(&o.Steps, "steps", 0, "number of steps, or the cap with --until-converged (default: the scene's)")
 	f.BoolVar(&o.UntilConverged, "until-converged", false, "stop when a step at dt changes no height faster than --tolerance m/yr; until then take longer steps (--fixed-dt: never); --steps caps it (default 100000)")
+	f.IntVar(&o.Patience, "patience", settle.DefaultPatience, "with --until-converged, give up after this many steps without halving the fastest change: the terrain is cycling or a wave keeps travelling, not settling")
 	f.BoolVar(&o.FixedDt, "fixed-dt", false, "with --until-converged, keep dt fixed at every step (the reference scheme) instead of taking longer steps while the terrain settles")
 	f.Float64Var(&o.Tolerance, "tolerance", 0, "convergence tolerance in m/yr (default: the scene's, 1e-6)")
 	f.StringVar(&o.Engine, "engine", "", "erosion engine: grid, graph (the stream graph of Cordonnier et al. 2016, rasterized on the --size grid) or roudier (Roudier et al. 1993's processes on the grid; --roudier-* flags)")

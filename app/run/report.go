@@ -29,6 +29,11 @@ type Report struct {
 	CellSize  float64 `json:"cell_size_m"`
 	Steps     int     `json:"steps"`
 	Converged bool    `json:"converged"`
+	// Stalled: --until-converged gave up, the terrain having gone
+	// settle.Options.Patience steps without getting closer to a steady
+	// state; StalledRate is its fastest change then, m/yr.
+	Stalled     bool    `json:"stalled,omitempty"`
+	StalledRate float64 `json:"stalled_rate_m_per_yr,omitempty"`
 	// Scheme is how the steps were chosen: "fixed" (dt at every step) or
 	// "adaptive" (longer steps while settling, package settle).
 	Scheme      string               `json:"scheme"`

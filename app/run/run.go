@@ -44,7 +44,11 @@ type Options struct {
 	// FixedDt keeps the time step at dt until convergence; without it an
 	// --until-converged run takes longer steps while the terrain settles
 	// (package settle) and stops at the same test, at the user's dt.
-	FixedDt   bool
+	FixedDt bool
+	// Patience: with UntilConverged, stop after this many steps without
+	// getting closer to a steady state (settle.Options.Patience; 0: its
+	// default).
+	Patience  int
 	Tolerance float64 // m/yr
 	Engine    string  // "grid", "graph" or "roudier"; "" keeps the scene's
 	// Samples is the graph engine's node count (0: DefaultSamples).
@@ -609,7 +613,7 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 	if j.Scene.UntilConverged {
 		desc = "eroding (until converged)"
 	}
-	sch, err := settle.New(e, settle.Options{Tol: j.Tolerance, Fixed: !j.Adaptive()})
+	sch, err := settle.New(e, settle.Options{Tol: j.Tolerance, Fixed: !j.Adaptive(), Patience: j.Opt.Patience})
 	if err != nil {
 		return nil, err
 	}
@@ -652,6 +656,10 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 		}
 		if j.Scene.UntilConverged && sch.Settled() {
 			rep.Converged = true
+			break
+		}
+		if stalled, rate := sch.Stalled(); j.Scene.UntilConverged && stalled {
+			rep.Stalled, rep.StalledRate = true, rate
 			break
 		}
 	}

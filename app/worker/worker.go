@@ -109,6 +109,11 @@ type Frame struct {
 	// (0 while not settled).
 	SettleSteps int
 	SettleTime  time.Duration
+	// Stalled: the terrain has gone settle.DefaultPatience steps without
+	// getting closer to a steady state (a cycle, or a travelling wave);
+	// Rate is the last step's fastest change, m/yr.
+	Stalled bool
+	Rate    float64
 	// Dt is the time step of the last step, years: the user's, or longer
 	// while the terrain settles.
 	Dt float64
@@ -301,6 +306,7 @@ func (d *driver) Frame(s runner.State) *Frame {
 		ParamsStep: d.paramsStep,
 	}
 	f.SettleSteps, f.SettleTime = d.sch.SettledAfter()
+	f.Stalled, f.Rate = d.sch.Stalled()
 	for i, t := range d.last.Phase {
 		f.PhaseMs[i] = ms(t)
 	}

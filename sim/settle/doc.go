@@ -24,6 +24,11 @@
 //	          the base dt: if it converges (engine.Engine.Converged(tol)),
 //	          the terrain has settled; if not, growing resumes
 //
+// Stalled is true when the terrain has gone Options.Patience steps without
+// halving its fastest change: some terrains never settle (cliffs retreating
+// through layered rock as a travelling wave, or a limit cycle), and a run
+// to convergence should say so rather than run to its step cap.
+//
 // Settled is only ever true after a step at the user's dt that passes the
 // user's tolerance: the same test a fixed-step run stops on. A new uplift,
 // new parameters or new heights (Restart) go back to the base dt.

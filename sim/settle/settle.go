@@ -22,6 +22,11 @@ type Options struct {
 	// Fixed keeps the base dt at every step: the scheme only reports when
 	// the engine has settled.
 	Fixed bool
+	// Patience is how many steps the terrain may go without halving its
+	// fastest change (max |Δh|/dt) before the scheme gives up on it
+	// settling: Stalled (default 20 000; the fixed-dt run of the default
+	// preset at 1024² once went 1 262 steps without halving it).
+	Patience int
 }
 
 // Defaults of Options.
@@ -30,6 +35,7 @@ const (
 	DefaultCalm      = 0.03
 	DefaultGrow      = 2
 	DefaultMaxFactor = 4096
+	DefaultPatience  = 20000
 )
 
 func (o Options) withDefaults() (Options, error) {
@@ -42,6 +48,9 @@ func (o Options) withDefaults() (Options, error) {
 	def(&o.Calm, DefaultCalm)
 	def(&o.Grow, DefaultGrow)
 	def(&o.MaxFactor, DefaultMaxFactor)
+	if o.Patience == 0 {
+		o.Patience = DefaultPatience
+	}
 	switch {
 	case !(o.Tol > 0) || math.IsInf(o.Tol, 0):
 		return o, fmt.Errorf("settle: tolerance %g m/yr: must be finite and > 0", o.Tol)
@@ -51,6 +60,8 @@ func (o Options) withDefaults() (Options, error) {
 		return o, fmt.Errorf("settle: growth %g: must be in (1, 16]", o.Grow)
 	case !(o.MaxFactor >= 1 && o.MaxFactor <= 1e6):
 		return o, fmt.Errorf("settle: max factor %g: must be in [1, 1e6]", o.MaxFactor)
+	case o.Patience < 1:
+		return o, fmt.Errorf("settle: patience %d steps: must be >= 1", o.Patience)
 	}
 	return o, nil
 }
@@ -71,6 +82,12 @@ type Scheme struct {
 	elapsed  time.Duration // stepping time since the last restart
 	settleAt int           // steps to settle (0 while not settled)
 	settleIn time.Duration // stepping time to settle
+
+	// Progress towards settling: the fastest change (max |Δh|/dt, m/yr)
+	// of the step that last halved it, and that step's number.
+	mark   float64
+	markAt int
+	rate   float64 // the last step's
 }
 
 // New returns a scheme for e at its current parameters, starting at the
@@ -82,6 +99,7 @@ func New(e engine.Engine, o Options) (*Scheme, error) {
 	}
 	s := &Scheme{e: e, o: o, base: e.Params()}
 	s.dt = s.base.Dt
+	s.mark, s.rate = math.Inf(1), math.NaN()
 	return s, nil
 }
 
@@ -110,6 +128,7 @@ func (s *Scheme) Restart() {
 	s.settled = false
 	s.steps, s.elapsed = 0, 0
 	s.settleAt, s.settleIn = 0, 0
+	s.mark, s.markAt, s.rate = math.Inf(1), 0, math.NaN()
 	s.apply()
 }
 
@@ -141,6 +160,9 @@ func (s *Scheme) Step() engine.StepStats {
 	}
 	s.steps++
 	s.elapsed += st.Total
+	if s.rate = st.MaxDh / dt; s.rate <= s.mark/2 {
+		s.mark, s.markAt = s.rate, s.steps
+	}
 	base := s.base.Dt
 	switch {
 	case dt == base:
@@ -186,6 +208,15 @@ func (s *Scheme) Settled() bool { return s.settled }
 // steps' durations) it took to settle since the last restart, or 0, 0 while
 // the terrain has not settled.
 func (s *Scheme) SettledAfter() (steps int, d time.Duration) { return s.settleAt, s.settleIn }
+
+// Stalled reports whether the terrain has not settled and has gone
+// Options.Patience steps without halving its fastest change: it is not
+// getting closer to a steady state (a limit cycle, or cliffs retreating
+// through layered rock as a travelling wave). Rate is the last step's
+// fastest change, m/yr.
+func (s *Scheme) Stalled() (stalled bool, rate float64) {
+	return !s.settled && s.steps-s.markAt >= s.o.Patience, s.rate
+}
 
 // Steps is the number of steps since the last restart.
 func (s *Scheme) Steps() int { return s.steps }

@@ -146,3 +146,50 @@ func TestOptionsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestStalled scripts a terrain that never gets closer (a steady 50 m a
+// step) and one that halves its change every 4 steps: only the first
+// stalls, after exactly Patience steps without halving, and a restart
+// gives it Patience steps again.
+func TestStalled(t *testing.T) {
+	const base, patience = 100.0, 10
+	stuck := engine.StepStats{RecvChanged: 0.5, MaxDh: 50, MaxDh2: math.NaN()}
+	f := &fake{p: engine.Params{Dt: base}, maxDt: base, script: []engine.StepStats{stuck}}
+	s, err := New(f, Options{Tol: 1e-6, Patience: patience})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 3*patience; i++ {
+		s.Step()
+		stalled, rate := s.Stalled()
+		// The first step sets the mark; patience steps later it stalls.
+		if want := i-1 >= patience; stalled != want {
+			t.Fatalf("step %d: stalled %v; want %v", i, stalled, want)
+		}
+		if rate != 50/base {
+			t.Fatalf("step %d: rate %g; want %g", i, rate, 50/base)
+		}
+	}
+	s.Restart()
+	if stalled, _ := s.Stalled(); stalled {
+		t.Fatal("stalled right after a restart")
+	}
+
+	var script []engine.StepStats
+	for i := range 200 {
+		script = append(script, engine.StepStats{RecvChanged: 0.5, MaxDh: 1e6 * math.Pow(0.5, float64(i/4)), MaxDh2: math.NaN()})
+	}
+	f = &fake{p: engine.Params{Dt: base}, maxDt: base, script: script}
+	if s, err = New(f, Options{Tol: 1e-6, Patience: 5}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 200 {
+		s.Step()
+		if stalled, _ := s.Stalled(); stalled {
+			t.Fatalf("step %d: stalled while the change halves every 4 steps", i+1)
+		}
+	}
+	if _, err := New(f, Options{Patience: -1}); err == nil {
+		t.Fatal("patience -1 accepted")
+	}
+}
