@@ -60,6 +60,7 @@ func TestSettleMatchesReference(t *testing.T) {
 		// state: the lakes preset's sinking basins never reach one).
 		{"grid-lakes", Options{Rain: ptr(2e-5), Evaporation: ptr(1e-5)}},
 		{"graph", Options{Engine: "graph"}},
+		{"graph-no-talus", Options{Engine: "graph", Talus: ptr(0.0)}},
 		{"graph-lakes", Options{Engine: "graph", Rain: ptr(2e-5), Evaporation: ptr(1e-5)}},
 		{"graph-diffusion", Options{Engine: "graph", Diffusion: ptr(2.0)}},
 	} {
