@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"orogen/app/engines"
 	"orogen/app/run"
 	"orogen/app/scene"
 	"orogen/app/worker"
@@ -104,7 +105,11 @@ func (s *Session) syncConstraints(f *worker.Frame) {
 					s.logf(Error, "constraints not applied: %v", err)
 				}
 			} else {
-				cs.solver, cs.n = constrain.New(ts, sc.Width, sc.Height), len(sc.Constraints)
+				if cs.solver, err = constrain.New(ts, sc.Width, sc.Height, cell); err != nil {
+					s.logf(Error, "constraints not applied: %v", err)
+				} else {
+					cs.n = len(sc.Constraints)
+				}
 			}
 		}
 		cs.last = f.Snap.Step
@@ -129,8 +134,15 @@ func (s *Session) syncConstraints(f *worker.Frame) {
 	if !due {
 		return
 	}
-	cs.solver.Adjust(f.Snap.Height, sc.Params.N)
 	cs.last = f.Snap.Step
+	p, err := engines.Params(sc)
+	if err == nil {
+		err = cs.solver.Adjust(f.Snap.Height, p)
+	}
+	if err != nil {
+		s.logf(Error, "constraints: %v", err)
+		return
+	}
 	s.wk.Send(worker.SetUplift{U: s.upliftToSend()})
 }
 

@@ -78,12 +78,16 @@ func TestPointOnCone(t *testing.T) {
 		c := int32(24*n + 24)
 		h0 := float64(e.Heights()[c])
 		ts := []Target{{Cell: c, H: target * h0}}
-		s := New(ts, n, n)
-		errs, err := Drive(context.Background(), e, s, base, 1, DriveOptions{Every: 60, Iterations: 30, Tol: 0.005 * h0, N: p.N})
+		s, err := New(ts, n, n, cell)
+		if err != nil {
+			t.Fatal(err)
+		}
+		errs, err := Drive(context.Background(), e, s, base, 1, DriveOptions{Every: 60, Iterations: 30, Tol: 0.005 * h0, Params: p})
 		if err != nil {
 			t.Fatal(err)
 		}
 		got := s.Error(e.Heights(), 1)[0]
+
 		t.Logf("target %.0f m (×%g): errors %.0f m", target*h0, target, errs)
 		if got > 0.01*h0 {
 			t.Errorf("×%g: off by %.1f m; want <= 1 %% of %.0f m", target, got, h0)
@@ -98,6 +102,44 @@ func TestPointOnCone(t *testing.T) {
 			if r := float64(v / base[i]); r < MinScale-1e-6 || r > MaxScale+1e-6 {
 				t.Fatalf("cell %d: factor %g outside [%g, %g]", i, r, MinScale, float64(MaxScale))
 			}
+		}
+	}
+}
+
+// A diagonal curve is an 8-connected line: one cell per step along the
+// longer axis, none it only clips at a corner (a 4-connected line would
+// take 7 cells here, every other one beside the line), each with the
+// curve's height at the point nearest its centre.
+func TestRasterizeDiagonal(t *testing.T) {
+	const cell = 10.0
+	// From the centre of cell (0, 0) to the centre of (3, 3), 0 to 300 m:
+	// the centres lie on the line, a third of the way apart.
+	ts, err := Rasterize([]Constraint{{Points: []Point{{X: 5, Y: 5, H: 0}, {X: 35, Y: 35, H: 300}}}}, 5, 5, cell)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Target{{Cell: 0, H: 0}, {Cell: 6, H: 100}, {Cell: 12, H: 200}, {Cell: 18, H: 300}}
+	if len(ts) != len(want) {
+		t.Fatalf("targets %v; want %v", ts, want)
+	}
+	for k, w := range want {
+		if ts[k].Cell != w.Cell || math.Abs(ts[k].H-w.H) > 1e-9 {
+			t.Errorf("target %d: %+v; want %+v (heights to 1e-9 m)", k, ts[k], w)
+		}
+	}
+	// A shallow line from (0, 0.5) to (4.5, 2) cells: x steps one cell
+	// at a time, y moves by at most one cell per step.
+	ts, err = Rasterize([]Constraint{{Points: []Point{{X: 0, Y: 5, H: 0}, {X: 45, Y: 20, H: 0}}}}, 5, 5, cell)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ts) != 5 {
+		t.Errorf("%d cells %v; want 5, one per column", len(ts), ts)
+	}
+	for k := 1; k < len(ts); k++ {
+		a, b := int(ts[k-1].Cell), int(ts[k].Cell)
+		if dx, dy := b%5-a%5, b/5-a/5; dx != 1 || dy < 0 || dy > 1 {
+			t.Errorf("cells %d then %d: not one step east (and at most one south)", a, b)
 		}
 	}
 }
