@@ -120,7 +120,7 @@ func init() {
 				{menu: "File", label: "Import uplift image...", args: []string{"uplift"}, sep: true},
 				{menu: "File", label: "Import heightmap...", args: []string{"heightmap"}},
 				{menu: "File", label: "Import DEM as uplift...", args: []string{"dem"}}}},
-		{name: "blend-with", label: "Blend with a heightmap, scene or preset in the uplift domain, west to east from X0 to X1 (fractions of the width; 0.4 0.6)", spec: script.Spec{Min: 1, Max: 3, Check: checkBlendWith}, run: (*App).blendWith,
+		{name: "blend-with", label: "Blend with a heightmap, project, scene or preset in the uplift domain, west to east from X0 to X1 (fractions of the width; 0.4 0.6)", spec: script.Spec{Min: 1, Max: 3, Check: checkBlendWith}, run: (*App).blendWith,
 			items: []item{{menu: "File", label: "Blend with..."}}},
 		{name: "export", label: "Export the heightmap or the masks", spec: kindPath("export", "heightmap", "masks"), run: (*App).exportFile,
 			items: []item{
@@ -221,6 +221,9 @@ func init() {
 		{name: "pin", label: "Pin a height: X Y in cells, H in metres (a point elevation constraint)", spec: script.Spec{Min: 3, Max: 3, Check: func(c script.Command) error { return c.Nums(0) }}, run: (*App).pinAction},
 		{name: "curve", label: "Hold a line of heights X0 Y0 H0 X1 Y1 H1 (cells, metres): a curve elevation constraint", spec: script.Spec{Min: 6, Max: 6, Check: func(c script.Command) error { return c.Nums(0) }}, run: (*App).curveAction},
 		{name: "move-pin", label: "Move vertex V of constraint N to X Y in cells", spec: fourNums, run: (*App).movePinAction},
+		{name: "vertex-height", label: "Set the height of vertex V of constraint N to H metres (the map's height handle)", spec: script.Spec{Min: 3, Max: 3, Check: func(c script.Command) error { return c.Nums(0) }}, run: (*App).vertexHeightAction},
+		{name: "add-vertex", label: "Add a vertex to curve N at its point nearest cell X Y", spec: script.Spec{Min: 3, Max: 3, Check: func(c script.Command) error { return c.Nums(0) }}, run: (*App).insertVertexAction},
+		{name: "remove-vertex", label: "Remove vertex V of curve N", spec: script.Spec{Min: 2, Max: 2, Check: func(c script.Command) error { return c.Nums(0) }}, run: (*App).deleteVertexAction},
 		{name: "unpin", label: "Delete constraint N (1 is the first)", spec: oneCount, run: (*App).unpinAction},
 		{name: "brush", label: "Make the brush smaller or larger", spec: choiceArg("brush size", "smaller", "larger"), run: (*App).brushSize,
 			items: []item{{key: key{k: imgui.KeyLeftBracket, repeat: true}, args: []string{"smaller"}},
@@ -785,7 +788,7 @@ func checkBlendWith(c script.Command) error {
 func (a *App) blendWith(args []string) error {
 	if len(args) == 0 {
 		exts := append(slices.Clone(session.ImageExts), ".json")
-		a.browser.show("Blend with a heightmap (.tif, .png/.r16 with sidecar) or a scene (.json), in the uplift domain", false, a.s.Dir(), "", exts,
+		a.browser.show("Blend with a heightmap (.tif, .png/.r16 with sidecar), a project (.orogen.json) or a scene (.json), in the uplift domain", false, a.s.Dir(), "", exts,
 			func(p string) { a.do("blend-with", p) })
 		return nil
 	}

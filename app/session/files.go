@@ -416,7 +416,8 @@ func (s *Session) demUplift(path string) (*sim.Field, error) {
 
 // BlendWith blends the document's uplift with another terrain's in the
 // uplift domain (Schott et al. 2022, §4, Fig. 7): a heightmap (its
-// inverted uplift, see ImportDEM) or a scene or preset (its uplift), as a
+// inverted uplift, see ImportDEM), a project (its Uplift Tree over its
+// layers, see projectUplift) or a scene or preset (its uplift), as a
 // new layer the tree mixes in along a west-to-east gradient from x0 to x1
 // (fractions of the map's width): the Uplift Tree's Mix node. One undoable
 // edit.
@@ -428,9 +429,12 @@ func (s *Session) BlendWith(path string, x0, x1 float64) error {
 	var f *sim.Field
 	var err error
 	ext := strings.ToLower(filepath.Ext(path))
-	if ext == ".tif" || ext == ".tiff" || ext == ".png" || ext == ".r16" {
+	switch {
+	case ext == ".tif" || ext == ".tiff" || ext == ".png" || ext == ".r16":
 		f, err = s.demUplift(path)
-	} else {
+	case isProject(path):
+		f, err = s.projectUplift(path)
+	default:
 		f, err = s.sceneUplift(path)
 	}
 	if err != nil {
@@ -446,6 +450,34 @@ func (s *Session) BlendWith(path string, x0, x1 float64) error {
 	}
 	s.logf(Info, "blended with %s in the uplift domain: layer %q under mix #%d, %.0f %% to %.0f %% of the width", path, layer, id, 100*x0, 100*x1)
 	return nil
+}
+
+// projectUplift is a project's uplift (its tree over its layers, m/yr)
+// resampled onto the document's grid and normalized by the document's
+// umax. Its constraints and view are not blended. A project whose map
+// spans another extent is stretched onto this one (logged).
+func (s *Session) projectUplift(path string) (*sim.Field, error) {
+	p, err := project.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	other, err := doc.New(p)
+	if err != nil {
+		return nil, fmt.Errorf("project %s: %w", filepath.Base(path), err)
+	}
+	sc := s.doc.Scene()
+	umax := sc.Uplift.UmaxMPerYr
+	if !(umax > 0) {
+		return nil, errors.New("the uplift scale (umax) is 0: set it above 0 first")
+	}
+	f := other.Uplift().Resample(sc.Width, sc.Height)
+	for i, v := range f.Data {
+		f.Data[i] = float32(float64(v) / umax)
+	}
+	if osc := other.Scene(); math.Abs(osc.DomainM-sc.DomainM) > 0.01*sc.DomainM {
+		s.logf(Warn, "project %s spans %.4g km, this one %.4g km: its uplift is stretched onto this map", filepath.Base(path), osc.DomainM/1e3, sc.DomainM/1e3)
+	}
+	return f, nil
 }
 
 // sceneUplift is a scene's or preset's uplift on the document's grid,

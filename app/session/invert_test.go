@@ -211,3 +211,45 @@ func TestBlendWith(t *testing.T) {
 		}
 	}
 }
+
+// TestBlendWithProject: a project blends in like a preset: its tree over
+// its layers gives the uplift east of the gradient (here the cone preset
+// saved as a project). A broken project file is refused, named.
+func TestBlendWithProject(t *testing.T) {
+	s, _, _ := open(t, 32)
+	before := slices.Clone(s.Doc().Uplift().Data)
+	cone, err := LoadScene("cone", 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "cone"+ProjectExt)
+	if err := cone.Project().Save(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.BlendWith(path, 0.25, 0.75); err != nil {
+		t.Fatal(err)
+	}
+	// The cone's uplift over this document's umax, through a layer: the
+	// same m/yr back (float32 rounding, 1e-6 relative).
+	want := cone.Uplift().Data
+	u := s.Doc().Uplift().Data
+	for y := 0; y < 32; y++ {
+		for _, c := range []struct {
+			x    int
+			want []float32
+		}{{2, before}, {30, want}} {
+			i := y*32 + c.x
+			if math.Abs(float64(u[i]-c.want[i])) > 1e-6*math.Abs(float64(c.want[i]))+1e-12 {
+				t.Fatalf("cell (%d, %d): uplift %g; want %g", c.x, y, u[i], c.want[i])
+			}
+		}
+	}
+	bad := filepath.Join(dir, "bad"+ProjectExt)
+	if err := os.WriteFile(bad, []byte(`{"version": 1, "scene": 3}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.BlendWith(bad, 0.25, 0.75); err == nil || !strings.Contains(err.Error(), "project") {
+		t.Errorf("BlendWith(a broken project): %v; want an error naming the project", err)
+	}
+}
