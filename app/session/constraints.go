@@ -19,6 +19,7 @@ import (
 // document's uplift times them.
 type constraintState struct {
 	key    string // the constraints and grid the solver was built for
+	keyAt  uint64 // the document's change count when key was computed
 	solver *constrain.Solver
 	n      int
 	last   int    // snapshot step of the last adjustment
@@ -90,9 +91,15 @@ func (s *Session) upliftToSend() []float32 {
 func (s *Session) syncConstraints(f *worker.Frame) {
 	sc := s.doc.Scene()
 	cs := &s.cons
-	key := ""
-	if len(sc.Constraints) > 0 && sc.Engine == engine.Grid {
-		key = fmt.Sprint(sc.Width, sc.Height, sc.DomainM, constraintKey(sc.Constraints))
+	key := cs.key
+	if ch := s.doc.Changed(); ch != cs.keyAt || cs.keyAt == 0 {
+		// The key is text of every vertex: only rebuilt when the document
+		// changed.
+		key = ""
+		if len(sc.Constraints) > 0 && sc.Engine == engine.Grid {
+			key = fmt.Sprint(sc.Width, sc.Height, sc.DomainM, constraintKey(sc.Constraints))
+		}
+		cs.keyAt = ch
 	}
 	if key != cs.key {
 		cs.key, cs.solver, cs.n = key, nil, 0

@@ -189,7 +189,6 @@ type Solver struct {
 	wSum    []float64
 	lsum    []float64
 	lcnt    []float64
-	rec     []int32 // steepest-descent receiver of each cell, from the last Adjust
 	// Radius is the kernel radius, cells (0: DefaultRadius).
 	Radius float64
 	// Unreachable counts, after Adjust, the targets at or below base
@@ -239,37 +238,29 @@ func (s *Solver) Uplift(dst, base []float32, umax float32) []float32 {
 	return dst
 }
 
-// route sets s.rec to each cell's steepest-descent neighbour (itself when
+// recOf returns cell i's steepest-descent neighbour in hs (i itself when
 // none is lower).
-func (s *Solver) route(hs []float32) {
-	w, h := s.w, s.h
-	if s.rec == nil {
-		s.rec = make([]int32, w*h)
-	}
+func (s *Solver) recOf(hs []float32, i int32) int32 {
 	const diag = 1 / math.Sqrt2
-	for y := range h {
-		for x := range w {
-			i := y*w + x
-			best, bs := int32(i), 0.0
-			for dy := -1; dy <= 1; dy++ {
-				for dx := -1; dx <= 1; dx++ {
-					xx, yy := x+dx, y+dy
-					if (dx == 0 && dy == 0) || xx < 0 || yy < 0 || xx >= w || yy >= h {
-						continue
-					}
-					j := yy*w + xx
-					sl := float64(hs[i] - hs[j])
-					if dx != 0 && dy != 0 {
-						sl *= diag
-					}
-					if sl > bs {
-						best, bs = int32(j), sl
-					}
-				}
+	x, y := int(i)%s.w, int(i)/s.w
+	best, bs := i, 0.0
+	for dy := -1; dy <= 1; dy++ {
+		for dx := -1; dx <= 1; dx++ {
+			xx, yy := x+dx, y+dy
+			if (dx == 0 && dy == 0) || xx < 0 || yy < 0 || xx >= s.w || yy >= s.h {
+				continue
 			}
-			s.rec[i] = best
+			j := int32(yy*s.w + xx)
+			sl := float64(hs[i] - hs[j])
+			if dx != 0 && dy != 0 {
+				sl *= diag
+			}
+			if sl > bs {
+				best, bs = j, sl
+			}
 		}
 	}
+	return best
 }
 
 // Adjust updates the factors from the steady heights hs and the engine's
@@ -287,7 +278,6 @@ func (s *Solver) Adjust(hs []float32, p engine.Params) error {
 		s.logSum = make([]float64, len(s.scale))
 		s.wSum = make([]float64, len(s.scale))
 	}
-	s.route(hs)
 	clear(s.logSum)
 	clear(s.wSum)
 	s.Unreachable = 0
@@ -352,7 +342,7 @@ func (s *Solver) adjustLocal(hs []float32, n float64, lim *talus.Limiter) {
 		need := t.H
 		c := t.Cell
 		for range PathCells {
-			r := s.rec[c]
+			r := s.recOf(hs, c)
 			if r == c {
 				break
 			}

@@ -143,3 +143,32 @@ func TestRasterizeDiagonal(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkAdjust512 is one adjustment at 512² (the app makes one every
+// run.ConstraintEvery steps, on the UI thread): a point and a 64-vertex
+// curve on a cone.
+func BenchmarkAdjust512(b *testing.B) {
+	const n, cell = 512, 100.0
+	hs := simtest.Cone(n, n, cell, 2000, 0)
+	var cs []Constraint
+	cs = append(cs, Constraint{Points: []Point{{X: 256 * cell, Y: 256 * cell, H: 1500}}})
+	var curve []Point
+	for k := range 64 {
+		curve = append(curve, Point{X: (100 + 4*float64(k)) * cell, Y: (300 + float64(k%7)) * cell, H: 700})
+	}
+	cs = append(cs, Constraint{Points: curve})
+	ts, err := Rasterize(cs, n, n, cell)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := New(ts, n, n, cell)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := engine.DefaultParams()
+	for b.Loop() {
+		if err := s.Adjust(hs, p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
