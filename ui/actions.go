@@ -236,6 +236,7 @@ func init() {
 		{name: "wait", label: "Let N frames pass", spec: oneCount, run: (*App).waitFrames},
 		{name: "screenshot", label: "Save the whole window as a PNG", spec: onePath, run: (*App).screenshotTo},
 		{name: "report", label: "Write the session's figures as JSON", spec: onePath, run: func(a *App, args []string) error { return a.writeReport(args[0]) }},
+		{name: "expect-vertex", label: "Fail unless vertex V of constraint N stands at H metres", spec: script.Spec{Min: 3, Max: 3, Check: func(c script.Command) error { return c.Nums(0) }}, run: (*App).expectVertexAction},
 		{name: "expect-log", label: "Fail unless the log holds TEXT", spec: script.Spec{Min: 1, Max: -1}, run: (*App).expectLog},
 	}
 }

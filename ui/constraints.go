@@ -502,6 +502,20 @@ func (a *App) insertVertexAction(args []string) error {
 	return err
 }
 
+// expectVertexAction fails unless vertex V of constraint N stands at H
+// metres (within 0.5 m: heights are whole metres from the map's handles).
+func (a *App) expectVertexAction(args []string) error {
+	i, v, want := int(num(args, 0))-1, int(num(args, 1))-1, num(args, 2)
+	h, ok := a.vertexHeight(i, v)
+	if !ok {
+		return fmt.Errorf("expected vertex %d of constraint %d at %g m: there is no such vertex", v+1, i+1, want)
+	}
+	if math.Abs(h-want) > 0.5 {
+		return fmt.Errorf("expected vertex %d of constraint %d at %g m: it is at %g m", v+1, i+1, want, h)
+	}
+	return nil
+}
+
 func (a *App) deleteVertexAction(args []string) error {
 	return a.deleteVertex(int(num(args, 0))-1, int(num(args, 1))-1)
 }

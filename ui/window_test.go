@@ -129,16 +129,20 @@ expect-log drew a curve constraint from 700 m to 800 m
 move-pin 1 1 210 190
 add-vertex 2 200 310
 expect-log added vertex 2 to curve #2 at 750 m
+expect-vertex 2 3 800
 vertex-height 2 2 950
 expect-log vertex 2 of constraint #2 now at 950 m
 wait 3
 screenshot $OUT/constraint-handle.png
+expect-vertex 2 2 950
 undo
 expect-log undid Edit constraint
+expect-vertex 2 2 750
 vertex-height 2 2 900
 remove-vertex 2 3
 expect-log removed vertex 3 of curve #2
 undo
+expect-vertex 2 3 800
 steps 20
 wait 10
 screenshot $OUT/constraints.png

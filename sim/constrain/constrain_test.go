@@ -172,3 +172,58 @@ func BenchmarkAdjust512(b *testing.B) {
 		}
 	}
 }
+
+// Adjust by hand on a 21×3 ramp of 10 m cells rising east (each cell's
+// steepest receiver is its west neighbour), n = 1, talus 30°: a step can
+// rise at most 0.98·tan 30°·10 m = 5.658 m.
+//
+//   - Ramp of 2 m a cell, the middle cell (20 m) asked for 26 m: its step
+//     (2 m) should become 8 m, past the limit, so it asks ×2 (the bound
+//     of one adjustment) and passes the rest, 26 − 5.658 − 16 = 4.342 m
+//     over a 2 m step, to its receiver, which asks ×2 as well; both local
+//     factors are then 2^½ (LocalDamping). The disc factor is
+//     ((26+50)/(20+50))^(¼·w) with w = (1 − d²/100)³ at d cells.
+//   - Ramp at the talus angle (every cell held), the middle cell asked 2 m
+//     lower: its step should shrink from 5.774 to 3.774 m, a factor
+//     0.6536; as it is held, its receiver is asked the same; both local
+//     factors 0.6536^½.
+func TestAdjustByHand(t *testing.T) {
+	const w, h, cell = 21, 3, 10.0
+	p := engine.DefaultParams()
+	mid := int32(w + 10)
+	for _, c := range []struct {
+		name        string
+		slope, want float64 // m a cell; the target's height above its own
+		local       float64 // the local factor of the target and its receiver
+	}{
+		{"rise past the talus limit", 2, 6, math.Sqrt2},
+		{"lower a held cell", cell * math.Tan(math.Pi/6), -2, math.Sqrt((cell*math.Tan(math.Pi/6) - 2) / (cell * math.Tan(math.Pi/6)))},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			hs := make([]float32, w*h)
+			for i := range hs {
+				hs[i] = float32(c.slope * float64(i%w))
+			}
+			h0 := float64(hs[mid])
+			s, err := New([]Target{{Cell: mid, H: h0 + c.want}}, w, h, cell)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Adjust(hs, p); err != nil {
+				t.Fatal(err)
+			}
+			lr := math.Log((h0+c.want+Eps)/(h0+Eps)) * Damping
+			for x := 0; x < w; x++ {
+				d2 := float64((x-10)*(x-10)) / (DefaultRadius * DefaultRadius)
+				want := math.Exp((1 - d2) * (1 - d2) * (1 - d2) * lr)
+				if x == 10 || x == 9 {
+					want *= c.local
+				}
+				// float32 factors: 1e-6 relative.
+				if got := float64(s.Scale()[w+x]); math.Abs(got-want) > 1e-6*want {
+					t.Errorf("cell (%d, 1): factor %.7g; want %.7g", x, got, want)
+				}
+			}
+		})
+	}
+}

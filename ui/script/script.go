@@ -92,6 +92,8 @@
 //	                               shortcuts, about; `dialog close` closes it
 //	report PATH                    JSON: frames/s, engine steps/s, sizes
 //	expect-log TEXT                fail unless the log holds TEXT
+//	expect-vertex N V H            fail unless vertex V of constraint N
+//	                               stands at H metres (±0.5)
 //	quit                           leave (the unsaved-changes prompt is
 //	                               skipped)
 //
