@@ -124,8 +124,8 @@ func TestConstraintsDefaultPreset(t *testing.T) {
 	if ce[0] > 0.02*rel1 {
 		t.Errorf("point constraint off by %.1f m; want <= 2 %% of the %.0f m relief", ce[0], rel1)
 	}
-	// The curve: 2 % of the relief at every cell (measured 36 m, 1.4 %;
-	// 14 m on average, from 376 m before).
+	// The curve: 2 % of the relief at every cell (measured 19 m, 0.7 %;
+	// 7 m on average, from 376 m before).
 	if ce[1] > 0.02*rel1 {
 		t.Errorf("curve constraint off by %.0f m at worst (%.0f m on average, %.0f m before); want <= 2 %% of the %.0f m relief", ce[1], after[1], before[1], rel1)
 	}
