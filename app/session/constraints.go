@@ -102,6 +102,7 @@ func (s *Session) syncConstraints(f *worker.Frame) {
 		cs.keyAt = ch
 	}
 	if key != cs.key {
+		old := cs.solver
 		cs.key, cs.solver, cs.n = key, nil, 0
 		if key != "" {
 			cell := sc.DomainM / float64(max(sc.Width, sc.Height))
@@ -115,6 +116,10 @@ func (s *Session) syncConstraints(f *worker.Frame) {
 				if cs.solver, err = constrain.New(ts, sc.Width, sc.Height, cell); err != nil {
 					s.logf(Error, "constraints not applied: %v", err)
 				} else {
+					// An edit (a vertex moved, a height dragged) keeps
+					// the factors found so far: the terrain moves from
+					// where it stands, not back to the unconstrained one.
+					cs.solver.Inherit(old)
 					cs.n = len(sc.Constraints)
 				}
 			}

@@ -61,3 +61,20 @@ func benchSession(b *testing.B, constraints bool) *Session {
 	s.Sync()
 	return s
 }
+
+// BenchmarkConstraintHeightDrag is a frame of a height drag on the map at
+// 512²: the vertex's new height (one merged undo entry), then Sync, which
+// rasterizes the constraints again, carries the factors over and sends
+// the engine the new uplift.
+func BenchmarkConstraintHeightDrag(b *testing.B) {
+	s := benchSession(b, true)
+	c := s.Doc().Scene().Constraints[1].Clone()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		c.Curve[3][2] = 1700 + float64(i%50)
+		if err := s.SetConstraint(1, c.Clone(), "drag"); err != nil {
+			b.Fatal(err)
+		}
+		s.Sync()
+	}
+}

@@ -223,6 +223,18 @@ func New(targets []Target, w, h int, cell float64) (*Solver, error) {
 	return s, nil
 }
 
+// Inherit takes old's factors (a solver of the same grid, for the
+// constraints before an edit) as the starting point; with a nil old or
+// another grid it does nothing.
+func (s *Solver) Inherit(old *Solver) {
+	if old == nil || old.w != s.w || old.h != s.h {
+		return
+	}
+	copy(s.disc, old.disc)
+	copy(s.local, old.local)
+	copy(s.scale, old.scale)
+}
+
 // Targets returns the solver's targets.
 func (s *Solver) Targets() []Target { return s.targets }
 

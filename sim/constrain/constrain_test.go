@@ -3,6 +3,7 @@ package constrain
 import (
 	"context"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -225,5 +226,34 @@ func TestAdjustByHand(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Inherit carries the factors over to a solver of the same grid (an
+// edited constraint) and ignores one of another grid.
+func TestInherit(t *testing.T) {
+	const w, h, cell = 21, 3, 10.0
+	hs := make([]float32, w*h)
+	for i := range hs {
+		hs[i] = float32(2 * (i % w))
+	}
+	a, err := New([]Target{{Cell: w + 10, H: 30}}, w, h, cell)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Adjust(hs, engine.DefaultParams()); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := New([]Target{{Cell: w + 10, H: 25}}, w, h, cell)
+	b.Inherit(a)
+	if !slices.Equal(a.Scale(), b.Scale()) {
+		t.Error("Inherit did not carry the factors over")
+	}
+	c, _ := New(nil, w+1, h, cell)
+	c.Inherit(a)
+	for _, f := range c.Scale() {
+		if f != 1 {
+			t.Fatal("Inherit from another grid changed a factor")
+		}
 	}
 }
