@@ -120,7 +120,7 @@ func init() {
 				{menu: "File", label: "Import uplift image...", args: []string{"uplift"}, sep: true},
 				{menu: "File", label: "Import heightmap...", args: []string{"heightmap"}},
 				{menu: "File", label: "Import DEM as uplift...", args: []string{"dem"}}}},
-		{name: "blend-with", label: "Blend with a heightmap, project, scene or preset in the uplift domain, west to east from X0 to X1 (fractions of the width; 0.4 0.6)", spec: script.Spec{Min: 1, Max: 3, Check: checkBlendWith}, run: (*App).blendWith,
+		{name: "blend-with", label: "Blend with a heightmap, project, scene or preset in the uplift domain, west to east from X0 to X1 (fractions of the width; 0.4 0.6), or through the mask image MASK (0 keeps this terrain, 1 takes the other)", spec: script.Spec{Min: 1, Max: 3, Check: checkBlendWith}, run: (*App).blendWith,
 			items: []item{{menu: "File", label: "Blend with..."}}},
 		{name: "export", label: "Export the heightmap or the masks", spec: kindPath("export", "heightmap", "masks"), run: (*App).exportFile,
 			items: []item{
@@ -776,10 +776,13 @@ func checkPasteRegion(c script.Command) error {
 	return c.Nums(0)
 }
 
-// checkBlendWith checks blend-with PATH [X0 X1].
+// checkBlendWith checks blend-with PATH [X0 X1 | mask MASK].
 func checkBlendWith(c script.Command) error {
+	if len(c.Args) == 3 && c.Args[1] == "mask" {
+		return nil
+	}
 	if len(c.Args) == 2 {
-		return errors.New("give both X0 and X1, or neither")
+		return errors.New("give both X0 and X1, or neither, or mask MASK")
 	}
 	return c.Nums(1)
 }
@@ -792,6 +795,9 @@ func (a *App) blendWith(args []string) error {
 		a.browser.show("Blend with a heightmap (.tif, .png/.r16 with sidecar), a project (.orogen.json) or a scene (.json), in the uplift domain", false, a.s.Dir(), "", exts,
 			func(p string) { a.do("blend-with", p) })
 		return nil
+	}
+	if len(args) == 3 && args[1] == "mask" {
+		return a.s.BlendWithMask(args[0], args[2])
 	}
 	x0, x1 := 0.4, 0.6
 	if len(args) == 3 {

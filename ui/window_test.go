@@ -154,6 +154,9 @@ unpin 1
 blend-with cone 0.3 0.7
 expect-log blended with cone in the uplift domain
 undo
+blend-with cone mask $OUT/height.png
+expect-log through mask height.png
+undo
 segment 300 300 360 340
 copy
 expect-log copied node

@@ -253,3 +253,71 @@ func TestBlendWithProject(t *testing.T) {
 		t.Errorf("BlendWith(a broken project): %v; want an error naming the project", err)
 	}
 }
+
+// TestBlendWithMask: through a mask, west half 0 and east half 1 (a PNG
+// of 16×16, resampled to the 32×32 grid), the west keeps this terrain and
+// the east takes the cone's uplift, the Mix reads the mask as its third
+// child, and undo takes both layers away. A mask of other proportions or
+// an unreadable one is refused, named.
+func TestBlendWithMask(t *testing.T) {
+	s, _, _ := open(t, 32)
+	before := slices.Clone(s.Doc().Uplift().Data)
+	dir := t.TempDir()
+	mask := sim.NewField(16, 16, 1)
+	for i := range mask.Data {
+		if i%16 >= 8 {
+			mask.Data[i] = 1
+		}
+	}
+	mp := filepath.Join(dir, "mask.png")
+	if err := rasterio.Write(mp, mask); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.BlendWithMask("cone", mp); err != nil {
+		t.Fatal(err)
+	}
+	other, err := scene.Load("cone")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := s.Doc().Scene()
+	cone, err := run.UpliftField(other, "", 32, 32, sc.DomainM/32, other.Uplift.UmaxMPerYr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := s.Doc().Uplift().Data
+	// Cells 0..13 and 18..31 lie where the resampled mask is exactly 0
+	// or 1 (the bilinear ramp spans the middle cells); float32 rounding
+	// through the layer: 1e-6 relative.
+	for y := 0; y < 32; y++ {
+		for _, c := range []struct {
+			x    int
+			want []float32
+		}{{2, before}, {13, before}, {18, cone.Data}, {30, cone.Data}} {
+			i := y*32 + c.x
+			if math.Abs(float64(u[i]-c.want[i])) > 1e-6*math.Abs(float64(c.want[i]))+1e-12 {
+				t.Fatalf("cell (%d, %d): uplift %g; want %g", c.x, y, u[i], c.want[i])
+			}
+		}
+	}
+	root, _ := s.Doc().Tree().Node(s.Doc().Tree().Root())
+	if root.Shape.Type() != "mix" || len(root.Children) != 3 {
+		t.Fatalf("root %s with %d children; want a mix of three (the mask last)", root.Shape.Type(), len(root.Children))
+	}
+	if _, _, err := s.Undo(); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(s.Doc().Uplift().Data, before) {
+		t.Fatal("undo did not restore the uplift")
+	}
+	wide := sim.NewField(16, 8, 1)
+	wp := filepath.Join(dir, "wide.png")
+	if err := rasterio.Write(wp, wide); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ mask, want string }{{wp, "wide.png is 16×8"}, {filepath.Join(dir, "none.png"), "none.png"}} {
+		if err := s.BlendWithMask("cone", c.mask); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("BlendWithMask(cone, %s): %v; want an error naming %q", c.mask, err, c.want)
+		}
+	}
+}

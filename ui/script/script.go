@@ -52,9 +52,12 @@
 //	copy-region X0 Y0 X1 Y1        copy cells of the paint layer
 //	paste-region X Y [ANGLE SCALE] paste them centred on cell X Y, turned
 //	                               and scaled
-//	blend-with PATH [X0 X1]        blend in the uplift domain with a heightmap,
-//	                               project, scene or preset, west to east from X0 to
-//	                               X1 (fractions of the width; 0.4 0.6)
+//	blend-with PATH [X0 X1 | mask MASK]
+//	                               blend in the uplift domain with a heightmap,
+//	                               project, scene or preset, west to east from
+//	                               X0 to X1 (fractions of the width; 0.4 0.6),
+//	                               or through the mask image MASK (0 keeps
+//	                               this terrain, 1 takes the other)
 //	import dem PATH                a DEM in metres, inverted into the uplift
 //	                               that holds it (the tree's base layer)
 //	pin X Y H                      a point elevation constraint: cell X Y
