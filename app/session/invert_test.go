@@ -133,7 +133,18 @@ func TestConstraints(t *testing.T) {
 	if st[0].Error > 0.02*h0 {
 		t.Errorf("the summit is off its target by %.1f m after 1500 steps; want <= 2 %% of %.0f m", st[0].Error, h0)
 	}
-	// Saved with the project, opened again.
+	// Saved with the project, opened again, with a three-vertex curve
+	// whose middle height was edited (the map's handles: vertex added,
+	// height set).
+	curve := [][]float64{{cell, cell, 100}, {5 * cell, 2 * cell, 250}, {9 * cell, cell, 120}}
+	if err := s.AddConstraint(scene.Constraint{Curve: curve}); err != nil {
+		t.Fatal(err)
+	}
+	c := s.Doc().Scene().Constraints[1].Clone()
+	c.Curve[1][2] = 300
+	if err := s.SetConstraint(1, c, ""); err != nil {
+		t.Fatal(err)
+	}
 	p := filepath.Join(t.TempDir(), "c"+ProjectExt)
 	if err := s.SaveAs(p); err != nil {
 		t.Fatal(err)
@@ -141,8 +152,11 @@ func TestConstraints(t *testing.T) {
 	if err := s.Open(p); err != nil {
 		t.Fatal(err)
 	}
-	if got := s.Doc().Scene().Constraints; len(got) != 1 || *got[0].HeightM != want {
-		t.Fatalf("after open: constraints %+v; want the point", got)
+	if got := s.Doc().Scene().Constraints; len(got) != 2 || *got[0].HeightM != want || len(got[1].Curve) != 3 || got[1].Curve[1][2] != 300 {
+		t.Fatalf("after open: constraints %+v; want the point and the curve with 300 m in the middle", got)
+	}
+	if err := s.DeleteConstraint(1); err != nil {
+		t.Fatal(err)
 	}
 	if err := s.AddConstraint(scene.NewPoint(-5, y, 100)); err == nil || !strings.Contains(err.Error(), "outside the map") {
 		t.Errorf("a point outside the map: %v; want an error", err)
