@@ -120,7 +120,7 @@ func init() {
 				{menu: "File", label: "Import uplift image...", args: []string{"uplift"}, sep: true},
 				{menu: "File", label: "Import heightmap...", args: []string{"heightmap"}},
 				{menu: "File", label: "Import DEM as uplift...", args: []string{"dem"}}}},
-		{name: "blend-with", label: "Blend with a heightmap, scene or preset in the uplift domain, west to east from X0 to X1 (fractions of the width; 0.4 0.6)", spec: script.Spec{Min: 1, Max: 3, Check: checkBlendWith}, run: (*App).blendWith,
+		{name: "blend-with", label: "Blend with a heightmap, project, scene or preset in the uplift domain, west to east from X0 to X1 (fractions of the width; 0.4 0.6), or through the mask image MASK (0 keeps this terrain, 1 takes the other)", spec: script.Spec{Min: 1, Max: 3, Check: checkBlendWith}, run: (*App).blendWith,
 			items: []item{{menu: "File", label: "Blend with..."}}},
 		{name: "export", label: "Export the heightmap or the masks", spec: kindPath("export", "heightmap", "masks"), run: (*App).exportFile,
 			items: []item{
@@ -221,6 +221,9 @@ func init() {
 		{name: "pin", label: "Pin a height: X Y in cells, H in metres (a point elevation constraint)", spec: script.Spec{Min: 3, Max: 3, Check: func(c script.Command) error { return c.Nums(0) }}, run: (*App).pinAction},
 		{name: "curve", label: "Hold a line of heights X0 Y0 H0 X1 Y1 H1 (cells, metres): a curve elevation constraint", spec: script.Spec{Min: 6, Max: 6, Check: func(c script.Command) error { return c.Nums(0) }}, run: (*App).curveAction},
 		{name: "move-pin", label: "Move vertex V of constraint N to X Y in cells", spec: fourNums, run: (*App).movePinAction},
+		{name: "vertex-height", label: "Set the height of vertex V of constraint N to H metres (the map's height handle)", spec: script.Spec{Min: 3, Max: 3, Check: func(c script.Command) error { return c.Nums(0) }}, run: (*App).vertexHeightAction},
+		{name: "add-vertex", label: "Add a vertex to curve N at its point nearest cell X Y", spec: script.Spec{Min: 3, Max: 3, Check: func(c script.Command) error { return c.Nums(0) }}, run: (*App).insertVertexAction},
+		{name: "remove-vertex", label: "Remove vertex V of curve N", spec: script.Spec{Min: 2, Max: 2, Check: func(c script.Command) error { return c.Nums(0) }}, run: (*App).deleteVertexAction},
 		{name: "unpin", label: "Delete constraint N (1 is the first)", spec: oneCount, run: (*App).unpinAction},
 		{name: "brush", label: "Make the brush smaller or larger", spec: choiceArg("brush size", "smaller", "larger"), run: (*App).brushSize,
 			items: []item{{key: key{k: imgui.KeyLeftBracket, repeat: true}, args: []string{"smaller"}},
@@ -233,6 +236,7 @@ func init() {
 		{name: "wait", label: "Let N frames pass", spec: oneCount, run: (*App).waitFrames},
 		{name: "screenshot", label: "Save the whole window as a PNG", spec: onePath, run: (*App).screenshotTo},
 		{name: "report", label: "Write the session's figures as JSON", spec: onePath, run: func(a *App, args []string) error { return a.writeReport(args[0]) }},
+		{name: "expect-vertex", label: "Fail unless vertex V of constraint N stands at H metres", spec: script.Spec{Min: 3, Max: 3, Check: func(c script.Command) error { return c.Nums(0) }}, run: (*App).expectVertexAction},
 		{name: "expect-log", label: "Fail unless the log holds TEXT", spec: script.Spec{Min: 1, Max: -1}, run: (*App).expectLog},
 	}
 }
@@ -772,10 +776,13 @@ func checkPasteRegion(c script.Command) error {
 	return c.Nums(0)
 }
 
-// checkBlendWith checks blend-with PATH [X0 X1].
+// checkBlendWith checks blend-with PATH [X0 X1 | mask MASK].
 func checkBlendWith(c script.Command) error {
+	if len(c.Args) == 3 && c.Args[1] == "mask" {
+		return nil
+	}
 	if len(c.Args) == 2 {
-		return errors.New("give both X0 and X1, or neither")
+		return errors.New("give both X0 and X1, or neither, or mask MASK")
 	}
 	return c.Nums(1)
 }
@@ -785,9 +792,12 @@ func checkBlendWith(c script.Command) error {
 func (a *App) blendWith(args []string) error {
 	if len(args) == 0 {
 		exts := append(slices.Clone(session.ImageExts), ".json")
-		a.browser.show("Blend with a heightmap (.tif, .png/.r16 with sidecar) or a scene (.json), in the uplift domain", false, a.s.Dir(), "", exts,
+		a.browser.show("Blend with a heightmap (.tif, .png/.r16 with sidecar), a project (.orogen.json) or a scene (.json), in the uplift domain", false, a.s.Dir(), "", exts,
 			func(p string) { a.do("blend-with", p) })
 		return nil
+	}
+	if len(args) == 3 && args[1] == "mask" {
+		return a.s.BlendWithMask(args[0], args[2])
 	}
 	x0, x1 := 0.4, 0.6
 	if len(args) == 3 {

@@ -203,6 +203,13 @@ func (a *App) nodeProperties(t *uplifttree.Tree) {
 		return
 	}
 	imgui.SeparatorText(fmt.Sprintf("%s #%d", n.Shape.Type(), a.sel))
+	if n.Shape.Type() == uplifttree.TypeMix {
+		if len(n.Children) == 3 {
+			textWrapped("Blends the first two children through the third, the mask (its value clamped to [0, 1]: 0 keeps the first, 1 the second); a and b are not used.")
+		} else {
+			textWrapped("Blends the first two children from a (the first) to b (the second). Add a third child, the mask, to blend through it instead: a Raster of a painted layer or an image, or any shape.")
+		}
+	}
 	for _, p := range uplifttree.Params(n.Shape.Type()) {
 		v, err := t.Param(a.sel, p.Name)
 		if err != nil {

@@ -174,6 +174,7 @@ func (a *App) viewportWindow() {
 	dl.PopClipRect()
 	a.draw3DLabels()
 	imgui.End()
+	a.vertexHandleWindow()
 }
 
 // draw3DLabels writes the 3D view's hints and figures in its corner.

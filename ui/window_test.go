@@ -127,6 +127,22 @@ expect-log pinned 900 m
 curve 100 300 700 300 300 800
 expect-log drew a curve constraint from 700 m to 800 m
 move-pin 1 1 210 190
+add-vertex 2 200 310
+expect-log added vertex 2 to curve #2 at 750 m
+expect-vertex 2 3 800
+vertex-height 2 2 950
+expect-log vertex 2 of constraint #2 now at 950 m
+wait 3
+screenshot $OUT/constraint-handle.png
+expect-vertex 2 2 950
+undo
+expect-log undid Edit constraint
+expect-vertex 2 2 750
+vertex-height 2 2 900
+remove-vertex 2 3
+expect-log removed vertex 3 of curve #2
+undo
+expect-vertex 2 3 800
 steps 20
 wait 10
 screenshot $OUT/constraints.png
@@ -137,6 +153,9 @@ unpin 2
 unpin 1
 blend-with cone 0.3 0.7
 expect-log blended with cone in the uplift domain
+undo
+blend-with cone mask $OUT/height.png
+expect-log through mask height.png
 undo
 segment 300 300 360 340
 copy

@@ -474,27 +474,52 @@ func (d *Doc) SetGeology(g *geology.Spec, label, merge string) error {
 // Raster of that layer over the grid. One undo entry named label; it
 // returns the Mix's ID and the layer's name.
 func (d *Doc) BlendWith(f *sim.Field, a, b uplifttree.Point, label string) (uplifttree.ID, string, error) {
+	return d.blendWith(f, nil, a, b, label)
+}
+
+// BlendWithMask is BlendWith through a mask instead of a gradient: mask
+// (on the grid, values in [0, 1]: 0 keeps the current tree, 1 takes f)
+// becomes a second new layer, read by a Raster that is the Mix's third
+// child. The mask layer can then be painted like any other.
+func (d *Doc) BlendWithMask(f, mask *sim.Field, label string) (uplifttree.ID, string, error) {
+	if mask == nil {
+		return 0, "", errors.New("doc: no mask to blend through")
+	}
+	return d.blendWith(f, mask, uplifttree.Point{}, uplifttree.Point{}, label)
+}
+
+func (d *Doc) blendWith(f, mask *sim.Field, a, b uplifttree.Point, label string) (uplifttree.ID, string, error) {
 	d.endStroke()
-	if f.W != d.w || f.H != d.h {
-		return 0, "", fmt.Errorf("doc: uplift of %d×%d cells for a %d×%d grid", f.W, f.H, d.w, d.h)
+	for _, g := range []*sim.Field{f, mask} {
+		if g == nil {
+			continue
+		}
+		if g.W != d.w || g.H != d.h {
+			return 0, "", fmt.Errorf("doc: a field of %d×%d cells for a %d×%d grid", g.W, g.H, d.w, d.h)
+		}
+		if err := sim.CheckFinite("doc: blend", "cell", g.Data); err != nil {
+			return 0, "", err
+		}
 	}
-	if err := sim.CheckFinite("doc: uplift", "cell", f.Data); err != nil {
-		return 0, "", err
-	}
-	name := "blend"
-	for k := 2; d.layers[name] != nil || slices.Contains(d.tree.LayerNames(), name); k++ {
-		name = fmt.Sprintf("blend-%d", k)
-	}
-	g := f.Clone()
-	g.Cell = d.cell
-	l := &brushes.Layer{Field: g, Base: g.Clone()}
-	d.layers[name], d.lmap[name] = l, g
-	ops := []op{&layerOp{name: name, l: l, added: true}}
+	var ops []op
 	undo := func() {
 		for _, o := range slices.Backward(ops) {
 			o.apply(d, false)
 		}
 	}
+	addLayer := func(base string, f *sim.Field) string {
+		name := base
+		for k := 2; d.layers[name] != nil || slices.Contains(d.tree.LayerNames(), name); k++ {
+			name = fmt.Sprintf("%s-%d", base, k)
+		}
+		g := f.Clone()
+		g.Cell = d.cell
+		l := &brushes.Layer{Field: g, Base: g.Clone()}
+		d.layers[name], d.lmap[name] = l, g
+		ops = append(ops, &layerOp{name: name, l: l, added: true})
+		return name
+	}
+	name := addLayer("blend", f)
 	e1, err := d.tree.Wrap(d.tree.Root(), &uplifttree.Mix{A: a, B: b})
 	if err != nil {
 		undo()
@@ -507,6 +532,15 @@ func (d *Doc) BlendWith(f *sim.Field, a, b uplifttree.Point, label string) (upli
 		return 0, "", err
 	}
 	ops = append(ops, &treeOp{e2})
+	if mask != nil {
+		mname := addLayer("blend-mask", mask)
+		e3, err := d.tree.Add(e1.Node(), -1, &uplifttree.Raster{Layer: mname, Rect: d.world, Value: 1})
+		if err != nil {
+			undo()
+			return 0, "", err
+		}
+		ops = append(ops, &treeOp{e3})
+	}
 	d.refresh(image.Rect(0, 0, d.w, d.h), false)
 	d.push(label, "", ops...)
 	return e1.Node(), name, nil

@@ -51,7 +51,11 @@ func (j *Job) prepareConstraints(w, h int, cell float64, up []float32) error {
 	if err != nil {
 		return fmt.Errorf("scene: %w", err)
 	}
-	j.cons = &constraints{s: constrain.New(ts, w, h), n: len(j.Scene.Constraints), base: append([]float32(nil), up...)}
+	cs, err := constrain.New(ts, w, h, cell)
+	if err != nil {
+		return err
+	}
+	j.cons = &constraints{s: cs, n: len(j.Scene.Constraints), base: append([]float32(nil), up...)}
 	return nil
 }
 
@@ -75,7 +79,9 @@ func (j *Job) constrainStep(step int, settled bool) (converged bool, err error) 
 	} else if step-c.last < ConstraintEvery {
 		return false, nil
 	}
-	c.s.Adjust(hs, e.Params().N)
+	if err := c.s.Adjust(hs, e.Params()); err != nil {
+		return false, err
+	}
 	c.u = c.s.Uplift(c.u, c.base, 1)
 	c.last = step
 	c.Adjustment++

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"orogen/app/engines"
 	"orogen/app/run"
 	"orogen/app/scene"
 	"orogen/app/worker"
@@ -18,6 +19,7 @@ import (
 // document's uplift times them.
 type constraintState struct {
 	key    string // the constraints and grid the solver was built for
+	keyAt  uint64 // the document's change count when key was computed
 	solver *constrain.Solver
 	n      int
 	last   int    // snapshot step of the last adjustment
@@ -89,11 +91,18 @@ func (s *Session) upliftToSend() []float32 {
 func (s *Session) syncConstraints(f *worker.Frame) {
 	sc := s.doc.Scene()
 	cs := &s.cons
-	key := ""
-	if len(sc.Constraints) > 0 && sc.Engine == engine.Grid {
-		key = fmt.Sprint(sc.Width, sc.Height, sc.DomainM, constraintKey(sc.Constraints))
+	key := cs.key
+	if ch := s.doc.Changed(); ch != cs.keyAt || cs.keyAt == 0 {
+		// The key is text of every vertex: only rebuilt when the document
+		// changed.
+		key = ""
+		if len(sc.Constraints) > 0 && sc.Engine == engine.Grid {
+			key = fmt.Sprint(sc.Width, sc.Height, sc.DomainM, constraintKey(sc.Constraints))
+		}
+		cs.keyAt = ch
 	}
 	if key != cs.key {
+		old := cs.solver
 		cs.key, cs.solver, cs.n = key, nil, 0
 		if key != "" {
 			cell := sc.DomainM / float64(max(sc.Width, sc.Height))
@@ -104,7 +113,15 @@ func (s *Session) syncConstraints(f *worker.Frame) {
 					s.logf(Error, "constraints not applied: %v", err)
 				}
 			} else {
-				cs.solver, cs.n = constrain.New(ts, sc.Width, sc.Height), len(sc.Constraints)
+				if cs.solver, err = constrain.New(ts, sc.Width, sc.Height, cell); err != nil {
+					s.logf(Error, "constraints not applied: %v", err)
+				} else {
+					// An edit (a vertex moved, a height dragged) keeps
+					// the factors found so far: the terrain moves from
+					// where it stands, not back to the unconstrained one.
+					cs.solver.Inherit(old)
+					cs.n = len(sc.Constraints)
+				}
 			}
 		}
 		cs.last = f.Snap.Step
@@ -129,8 +146,15 @@ func (s *Session) syncConstraints(f *worker.Frame) {
 	if !due {
 		return
 	}
-	cs.solver.Adjust(f.Snap.Height, sc.Params.N)
 	cs.last = f.Snap.Step
+	p, err := engines.Params(sc)
+	if err == nil {
+		err = cs.solver.Adjust(f.Snap.Height, p)
+	}
+	if err != nil {
+		s.logf(Error, "constraints: %v", err)
+		return
+	}
 	s.wk.Send(worker.SetUplift{U: s.upliftToSend()})
 }
 

@@ -416,7 +416,8 @@ func (s *Session) demUplift(path string) (*sim.Field, error) {
 
 // BlendWith blends the document's uplift with another terrain's in the
 // uplift domain (Schott et al. 2022, §4, Fig. 7): a heightmap (its
-// inverted uplift, see ImportDEM) or a scene or preset (its uplift), as a
+// inverted uplift, see ImportDEM), a project (its Uplift Tree over its
+// layers, see projectUplift) or a scene or preset (its uplift), as a
 // new layer the tree mixes in along a west-to-east gradient from x0 to x1
 // (fractions of the map's width): the Uplift Tree's Mix node. One undoable
 // edit.
@@ -424,18 +425,11 @@ func (s *Session) BlendWith(path string, x0, x1 float64) error {
 	if !(x0 >= 0 && x0 < x1 && x1 <= 1) {
 		return fmt.Errorf("blend gradient %g to %g: want 0 <= x0 < x1 <= 1 (fractions of the width)", x0, x1)
 	}
-	sc := s.doc.Scene()
-	var f *sim.Field
-	var err error
-	ext := strings.ToLower(filepath.Ext(path))
-	if ext == ".tif" || ext == ".tiff" || ext == ".png" || ext == ".r16" {
-		f, err = s.demUplift(path)
-	} else {
-		f, err = s.sceneUplift(path)
-	}
+	f, err := s.otherUplift(path)
 	if err != nil {
 		return err
 	}
+	sc := s.doc.Scene()
 	cell := sc.DomainM / float64(max(sc.Width, sc.Height))
 	W, H := float64(sc.Width)*cell, float64(sc.Height)*cell
 	a := uplifttree.Point{X: x0 * W, Y: H / 2}
@@ -446,6 +440,81 @@ func (s *Session) BlendWith(path string, x0, x1 float64) error {
 	}
 	s.logf(Info, "blended with %s in the uplift domain: layer %q under mix #%d, %.0f %% to %.0f %% of the width", path, layer, id, 100*x0, 100*x1)
 	return nil
+}
+
+// BlendWithMask is BlendWith through a mask image (PNG, R16 or TIFF;
+// values read as fractions of the format's range, clamped to [0, 1]: 0
+// keeps this terrain, 1 takes the other) instead of a gradient. The mask
+// must have the map's proportions; it is resampled to the grid and
+// becomes a layer (paintable) that the Mix reads as its third child.
+func (s *Session) BlendWithMask(path, maskPath string) error {
+	sc := s.doc.Scene()
+	m, err := rasterio.ReadNormalized(maskPath)
+	if err != nil {
+		return fmt.Errorf("mask: %w", err)
+	}
+	if m.W*sc.Height != m.H*sc.Width {
+		return fmt.Errorf("mask %s is %d×%d: the map is %d×%d cells; give a mask of the same proportions (it is resampled)", filepath.Base(maskPath), m.W, m.H, sc.Width, sc.Height)
+	}
+	m = m.Resample(sc.Width, sc.Height)
+	for i, v := range m.Data {
+		if math.IsNaN(float64(v)) {
+			return fmt.Errorf("mask %s: cell (%d, %d) is not a number", filepath.Base(maskPath), i%m.W, i/m.W)
+		}
+		m.Data[i] = min(1, max(0, v))
+	}
+	f, err := s.otherUplift(path)
+	if err != nil {
+		return err
+	}
+	id, layer, err := s.doc.BlendWithMask(f, m, "Blend with "+filepath.Base(path))
+	if err != nil {
+		return err
+	}
+	s.logf(Info, "blended with %s in the uplift domain through mask %s: layer %q under mix #%d", path, filepath.Base(maskPath), layer, id)
+	return nil
+}
+
+// otherUplift is the uplift of the terrain at path (a heightmap, a
+// project, or a scene or preset) on the document's grid, normalized by its
+// umax.
+func (s *Session) otherUplift(path string) (*sim.Field, error) {
+	switch ext := strings.ToLower(filepath.Ext(path)); {
+	case ext == ".tif" || ext == ".tiff" || ext == ".png" || ext == ".r16":
+		return s.demUplift(path)
+	case isProject(path):
+		return s.projectUplift(path)
+	default:
+		return s.sceneUplift(path)
+	}
+}
+
+// projectUplift is a project's uplift (its tree over its layers, m/yr)
+// resampled onto the document's grid and normalized by the document's
+// umax. Its constraints and view are not blended. A project whose map
+// spans another extent is stretched onto this one (logged).
+func (s *Session) projectUplift(path string) (*sim.Field, error) {
+	p, err := project.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	other, err := doc.New(p)
+	if err != nil {
+		return nil, fmt.Errorf("project %s: %w", filepath.Base(path), err)
+	}
+	sc := s.doc.Scene()
+	umax := sc.Uplift.UmaxMPerYr
+	if !(umax > 0) {
+		return nil, errors.New("the uplift scale (umax) is 0: set it above 0 first")
+	}
+	f := other.Uplift().Resample(sc.Width, sc.Height)
+	for i, v := range f.Data {
+		f.Data[i] = float32(float64(v) / umax)
+	}
+	if osc := other.Scene(); math.Abs(osc.DomainM-sc.DomainM) > 0.01*sc.DomainM {
+		s.logf(Warn, "project %s spans %.4g km, this one %.4g km: its uplift is stretched onto this map", filepath.Base(path), osc.DomainM/1e3, sc.DomainM/1e3)
+	}
+	return f, nil
 }
 
 // sceneUplift is a scene's or preset's uplift on the document's grid,

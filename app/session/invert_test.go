@@ -133,7 +133,18 @@ func TestConstraints(t *testing.T) {
 	if st[0].Error > 0.02*h0 {
 		t.Errorf("the summit is off its target by %.1f m after 1500 steps; want <= 2 %% of %.0f m", st[0].Error, h0)
 	}
-	// Saved with the project, opened again.
+	// Saved with the project, opened again, with a three-vertex curve
+	// whose middle height was edited (the map's handles: vertex added,
+	// height set).
+	curve := [][]float64{{cell, cell, 100}, {5 * cell, 2 * cell, 250}, {9 * cell, cell, 120}}
+	if err := s.AddConstraint(scene.Constraint{Curve: curve}); err != nil {
+		t.Fatal(err)
+	}
+	c := s.Doc().Scene().Constraints[1].Clone()
+	c.Curve[1][2] = 300
+	if err := s.SetConstraint(1, c, ""); err != nil {
+		t.Fatal(err)
+	}
 	p := filepath.Join(t.TempDir(), "c"+ProjectExt)
 	if err := s.SaveAs(p); err != nil {
 		t.Fatal(err)
@@ -141,8 +152,11 @@ func TestConstraints(t *testing.T) {
 	if err := s.Open(p); err != nil {
 		t.Fatal(err)
 	}
-	if got := s.Doc().Scene().Constraints; len(got) != 1 || *got[0].HeightM != want {
-		t.Fatalf("after open: constraints %+v; want the point", got)
+	if got := s.Doc().Scene().Constraints; len(got) != 2 || *got[0].HeightM != want || len(got[1].Curve) != 3 || got[1].Curve[1][2] != 300 {
+		t.Fatalf("after open: constraints %+v; want the point and the curve with 300 m in the middle", got)
+	}
+	if err := s.DeleteConstraint(1); err != nil {
+		t.Fatal(err)
 	}
 	if err := s.AddConstraint(scene.NewPoint(-5, y, 100)); err == nil || !strings.Contains(err.Error(), "outside the map") {
 		t.Errorf("a point outside the map: %v; want an error", err)
@@ -208,6 +222,116 @@ func TestBlendWith(t *testing.T) {
 	}{{"cone", 0.8, 0.2, "gradient"}, {"nosuchpreset", 0.2, 0.8, "nosuchpreset"}} {
 		if err := s.BlendWith(c.path, c.x0, c.x1); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("BlendWith(%s, %g, %g): %v; want an error naming %q", c.path, c.x0, c.x1, err, c.want)
+		}
+	}
+}
+
+// TestBlendWithProject: a project blends in like a preset: its tree over
+// its layers gives the uplift east of the gradient (here the cone preset
+// saved as a project). A broken project file is refused, named.
+func TestBlendWithProject(t *testing.T) {
+	s, _, _ := open(t, 32)
+	before := slices.Clone(s.Doc().Uplift().Data)
+	cone, err := LoadScene("cone", 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "cone"+ProjectExt)
+	if err := cone.Project().Save(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.BlendWith(path, 0.25, 0.75); err != nil {
+		t.Fatal(err)
+	}
+	// The cone's uplift over this document's umax, through a layer: the
+	// same m/yr back (float32 rounding, 1e-6 relative).
+	want := cone.Uplift().Data
+	u := s.Doc().Uplift().Data
+	for y := 0; y < 32; y++ {
+		for _, c := range []struct {
+			x    int
+			want []float32
+		}{{2, before}, {30, want}} {
+			i := y*32 + c.x
+			if math.Abs(float64(u[i]-c.want[i])) > 1e-6*math.Abs(float64(c.want[i]))+1e-12 {
+				t.Fatalf("cell (%d, %d): uplift %g; want %g", c.x, y, u[i], c.want[i])
+			}
+		}
+	}
+	bad := filepath.Join(dir, "bad"+ProjectExt)
+	if err := os.WriteFile(bad, []byte(`{"version": 1, "scene": 3}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.BlendWith(bad, 0.25, 0.75); err == nil || !strings.Contains(err.Error(), "project") {
+		t.Errorf("BlendWith(a broken project): %v; want an error naming the project", err)
+	}
+}
+
+// TestBlendWithMask: through a mask, west half 0 and east half 1 (a PNG
+// of 16×16, resampled to the 32×32 grid), the west keeps this terrain and
+// the east takes the cone's uplift, the Mix reads the mask as its third
+// child, and undo takes both layers away. A mask of other proportions or
+// an unreadable one is refused, named.
+func TestBlendWithMask(t *testing.T) {
+	s, _, _ := open(t, 32)
+	before := slices.Clone(s.Doc().Uplift().Data)
+	dir := t.TempDir()
+	mask := sim.NewField(16, 16, 1)
+	for i := range mask.Data {
+		if i%16 >= 8 {
+			mask.Data[i] = 1
+		}
+	}
+	mp := filepath.Join(dir, "mask.png")
+	if err := rasterio.Write(mp, mask); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.BlendWithMask("cone", mp); err != nil {
+		t.Fatal(err)
+	}
+	other, err := scene.Load("cone")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := s.Doc().Scene()
+	cone, err := run.UpliftField(other, "", 32, 32, sc.DomainM/32, other.Uplift.UmaxMPerYr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := s.Doc().Uplift().Data
+	// Cells 0..13 and 18..31 lie where the resampled mask is exactly 0
+	// or 1 (the bilinear ramp spans the middle cells); float32 rounding
+	// through the layer: 1e-6 relative.
+	for y := 0; y < 32; y++ {
+		for _, c := range []struct {
+			x    int
+			want []float32
+		}{{2, before}, {13, before}, {18, cone.Data}, {30, cone.Data}} {
+			i := y*32 + c.x
+			if math.Abs(float64(u[i]-c.want[i])) > 1e-6*math.Abs(float64(c.want[i]))+1e-12 {
+				t.Fatalf("cell (%d, %d): uplift %g; want %g", c.x, y, u[i], c.want[i])
+			}
+		}
+	}
+	root, _ := s.Doc().Tree().Node(s.Doc().Tree().Root())
+	if root.Shape.Type() != "mix" || len(root.Children) != 3 {
+		t.Fatalf("root %s with %d children; want a mix of three (the mask last)", root.Shape.Type(), len(root.Children))
+	}
+	if _, _, err := s.Undo(); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(s.Doc().Uplift().Data, before) {
+		t.Fatal("undo did not restore the uplift")
+	}
+	wide := sim.NewField(16, 8, 1)
+	wp := filepath.Join(dir, "wide.png")
+	if err := rasterio.Write(wp, wide); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ mask, want string }{{wp, "wide.png is 16×8"}, {filepath.Join(dir, "none.png"), "none.png"}} {
+		if err := s.BlendWithMask("cone", c.mask); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("BlendWithMask(cone, %s): %v; want an error naming %q", c.mask, err, c.want)
 		}
 	}
 }

@@ -16,11 +16,11 @@ type Engine interface {
 
 // DriveOptions tune Drive.
 type DriveOptions struct {
-	Every      int     // steps between adjustments (default 50)
-	Iterations int     // adjustments at most (default 40)
-	Tol        float64 // stop when every constraint is within Tol metres
-	N          float64 // the slope exponent n
-	Umax       float32 // bound on |u|, m/yr (default 1)
+	Every      int           // steps between adjustments (default 50)
+	Iterations int           // adjustments at most (default 40)
+	Tol        float64       // stop when every constraint is within Tol metres
+	Params     engine.Params // the engine's, for the inversion
+	Umax       float32       // bound on |u|, m/yr (default 1)
 }
 
 // Drive steps e under base uplift adjusted by s: Every steps, then Adjust,
@@ -60,7 +60,9 @@ func Drive(ctx context.Context, e Engine, s *Solver, base []float32, constraints
 		if worst <= o.Tol || it == o.Iterations {
 			return errs, nil
 		}
-		s.Adjust(e.Heights(), o.N)
+		if err := s.Adjust(e.Heights(), o.Params); err != nil {
+			return errs, err
+		}
 		u = s.Uplift(u, base, o.Umax)
 		if err := e.SetUplift(u); err != nil {
 			return errs, err

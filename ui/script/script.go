@@ -52,9 +52,12 @@
 //	copy-region X0 Y0 X1 Y1        copy cells of the paint layer
 //	paste-region X Y [ANGLE SCALE] paste them centred on cell X Y, turned
 //	                               and scaled
-//	blend-with PATH [X0 X1]        blend in the uplift domain with a heightmap,
-//	                               scene or preset, west to east from X0 to
-//	                               X1 (fractions of the width; 0.4 0.6)
+//	blend-with PATH [X0 X1 | mask MASK]
+//	                               blend in the uplift domain with a heightmap,
+//	                               project, scene or preset, west to east from
+//	                               X0 to X1 (fractions of the width; 0.4 0.6),
+//	                               or through the mask image MASK (0 keeps
+//	                               this terrain, 1 takes the other)
 //	import dem PATH                a DEM in metres, inverted into the uplift
 //	                               that holds it (the tree's base layer)
 //	pin X Y H                      a point elevation constraint: cell X Y
@@ -62,6 +65,11 @@
 //	curve X0 Y0 H0 X1 Y1 H1        a curve elevation constraint (cells,
 //	                               metres)
 //	move-pin N V X Y               move vertex V of constraint N to cell X Y
+//	vertex-height N V H            set vertex V of constraint N to H metres
+//	                               (and select it: its handle on the map)
+//	add-vertex N X Y               add a vertex to curve N at its point
+//	                               nearest cell X Y, height interpolated
+//	remove-vertex N V              remove vertex V of curve N
 //	unpin N                        delete constraint N (1 is the first)
 //	view 2d|3d|split               what the Viewport shows
 //	show rivers|lakes|arrows|plot|analysis|basins [on|off]
@@ -87,6 +95,8 @@
 //	                               shortcuts, about; `dialog close` closes it
 //	report PATH                    JSON: frames/s, engine steps/s, sizes
 //	expect-log TEXT                fail unless the log holds TEXT
+//	expect-vertex N V H            fail unless vertex V of constraint N
+//	                               stands at H metres (±0.5)
 //	quit                           leave (the unsaved-changes prompt is
 //	                               skipped)
 //
