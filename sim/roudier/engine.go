@@ -66,19 +66,20 @@ type Engine struct {
 	routed       bool
 
 	cellsN []cell     // the new state during a step
-	coef   []cellCoef // per cell, during a step
-	work   []flowWork // per stack position, during a step
+	nodes  []node     // per stack position, during a step
 	trees  []treeSums // per drainage tree, the sweep's sums
 	sizes  []int32    // per drainage tree, its cell count
+	tb     []int      // the chunks of trees of prepare and the sweep
 	// The pits' fill (fill.go): per cell, the lake it was last added to;
 	// the lake's cells and their heights before; the frontier; what
 	// spilled off the map this step, m³.
-	lakeOf  []uint32
-	lakeGen uint32
-	lake    []lakeCell
-	visited []int32
-	front   cellheap.Heap[float64]
-	spilled float64
+	mark     []fillMark
+	lakeGen  uint32
+	frontGen uint32
+	lake     []lakeCell
+	visited  []int32
+	front    cellheap.Heap[float64]
+	spilled  float64
 
 	blocks []blockSums // per block of cells, the measures
 	chunkN [][2]int64  // per chunk: cells clamped, pits filled
@@ -299,13 +300,13 @@ func (e *Engine) Snapshot() *engine.Snapshot {
 // Runoff returns the running water through every cell in the last step,
 // m of water (Q: its own and all upstream); nil before the first step.
 func (e *Engine) Runoff() []float32 {
-	if !e.routed || e.work == nil {
+	if !e.routed || e.nodes == nil {
 		return nil
 	}
 	q := make([]float32, len(e.cells))
 	for i, k := range e.g.Pos {
-		// work[k] holds Q once the sweep went past the cell.
-		q[i] = float32(e.work[k].q)
+		// nodes[k] holds Q once the sweep went past the cell.
+		q[i] = float32(e.nodes[k].q)
 	}
 	return q
 }

@@ -28,9 +28,9 @@ type lakeCell struct {
 func (e *Engine) fillPits() {
 	e.spilled = 0
 	n := len(e.cells)
-	if len(e.lakeOf) != n {
-		e.lakeOf = make([]uint32, n)
-		e.lakeGen = 0
+	if len(e.mark) != n {
+		e.mark = make([]fillMark, n)
+		e.lakeGen, e.frontGen = 0, 0
 	}
 	st := e.g.Stack
 	for t, s := range e.trees {
@@ -44,23 +44,37 @@ func (e *Engine) fillPits() {
 func (e *Engine) fill(pit int, load float64) {
 	e.lakeGen++
 	if e.lakeGen == 0 { // wrapped: clear the marks
-		clear(e.lakeOf)
-		e.lakeGen = 1
+		clear(e.mark)
+		e.lakeGen, e.frontGen = 1, 0
 	}
 	gen := e.lakeGen
 	cells, a := e.cellsN, e.area
 	h := func(i int) float64 { return cells[i].rock + cells[i].alluv }
 	e.lake = append(e.lake[:0], lakeCell{int32(pit), h(pit)})
 	e.visited = append(e.visited[:0], int32(pit))
-	e.lakeOf[pit] = gen
-	e.front.Reset()
-	e.pushRim(pit, gen)
+	e.mark[pit].lake = gen
 	level := h(pit)
-	for load > 0 && len(e.visited) < maxLake && e.front.Len() > 0 {
-		c32, hc := e.front.Pop()
-		c := int(c32)
-		if e.lakeOf[c] == gen {
-			continue // pushed twice
+	// The frontier is the cells next to the lake not visited by this
+	// fill; the lowest (of equal heights, the lowest index) joins next.
+	// While the lake is one cell, as on the way down from a pass, that is
+	// the lowest of its neighbours, found without the heap.
+	one := true
+	for load > 0 && len(e.visited) < maxLake {
+		var c int
+		var hc float64
+		if one {
+			var ok bool
+			if c, hc, ok = e.lowestRim(int(e.lake[0].i), gen); !ok {
+				break // a dead end
+			}
+		} else {
+			if e.front.Len() == 0 {
+				break // a dead end
+			}
+			c32, h := e.front.Pop()
+			if c, hc = int(c32), h; e.mark[c].lake == gen {
+				continue // visited since it was pushed (pushRim prevents it)
+			}
 		}
 		if e.g.IsFixed(c) || (e.g.Rec[c] == int32(c) && e.g.Dist[c] > 0) {
 			// Over the rim into an outlet: the rest leaves the map.
@@ -78,7 +92,7 @@ func (e *Engine) fill(pit int, load float64) {
 			load = 0
 			break
 		}
-		e.lakeOf[c] = gen
+		e.mark[c].lake = gen
 		e.visited = append(e.visited, int32(c))
 		if hc < level {
 			// The pass: the lake is full and the rest runs down the
@@ -86,8 +100,7 @@ func (e *Engine) fill(pit int, load float64) {
 			e.settle(level)
 			e.lake = append(e.lake[:0], lakeCell{int32(c), hc})
 			level = hc
-			e.front.Reset()
-			e.pushRim(c, gen)
+			one = true
 			continue
 		}
 		// Raise the lake to the rim cell's height, or as far as the
@@ -100,6 +113,13 @@ func (e *Engine) fill(pit int, load float64) {
 		}
 		load -= cost
 		level = hc
+		if one {
+			// The lake grows past one cell: its frontier goes on the
+			// heap (c, now visited, is left out).
+			e.resetFront()
+			e.pushRim(int(e.lake[0].i), gen)
+			one = false
+		}
 		e.lake = append(e.lake, lakeCell{int32(c), hc})
 		e.pushRim(c, gen)
 	}
@@ -123,8 +143,51 @@ func (e *Engine) settle(level float64) {
 	}
 }
 
-// pushRim puts the neighbours of cell i that are not in the lake on the
-// frontier, with their heights.
+// lowestRim returns the lowest neighbour of cell i (of equal heights, the
+// lowest index) not visited by the fill gen, and its height; false if
+// there is none. It is what the heap would give for a lake of the one
+// cell i.
+func (e *Engine) lowestRim(i int, gen uint32) (int, float64, bool) {
+	w, hgt := e.w, e.h
+	x, y := i%w, i/w
+	best, bh := -1, 0.0
+	for dy := -1; dy <= 1; dy++ {
+		for dx := -1; dx <= 1; dx++ {
+			nx, ny := x+dx, y+dy
+			if (dx == 0 && dy == 0) || nx < 0 || ny < 0 || nx >= w || ny >= hgt {
+				continue
+			}
+			j := ny*w + nx
+			if e.mark[j].lake == gen {
+				continue
+			}
+			if hj := e.cellsN[j].rock + e.cellsN[j].alluv; best < 0 || hj < bh || (hj == bh && j < best) {
+				best, bh = j, hj
+			}
+		}
+	}
+	return best, bh, best >= 0
+}
+
+// fillMark marks a cell: visited by the fill lakeGen when lake is it, on
+// the heap when front is frontGen.
+type fillMark struct{ lake, front uint32 }
+
+// resetFront empties the frontier's heap.
+func (e *Engine) resetFront() {
+	e.front.Reset()
+	e.frontGen++
+	if e.frontGen == 0 { // wrapped: clear the marks
+		for i := range e.mark {
+			e.mark[i].front = 0
+		}
+		e.frontGen = 1
+	}
+}
+
+// pushRim puts the neighbours of cell i that are neither visited by the
+// fill gen nor on the heap already on it, with their heights (a cell
+// pushed twice would come out twice, the same).
 func (e *Engine) pushRim(i int, gen uint32) {
 	w, hgt := e.w, e.h
 	x, y := i%w, i/w
@@ -135,7 +198,8 @@ func (e *Engine) pushRim(i int, gen uint32) {
 				continue
 			}
 			j := ny*w + nx
-			if e.lakeOf[j] != gen {
+			if m := &e.mark[j]; m.lake != gen && m.front != e.frontGen {
+				m.front = e.frontGen
 				e.front.Push(int32(j), e.cellsN[j].rock+e.cellsN[j].alluv)
 			}
 		}

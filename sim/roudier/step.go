@@ -65,20 +65,26 @@ type treeSums struct{ out, cout, diss, pitLoad float64 }
 type cell struct{ rock, alluv float64 }
 
 // cellCoef is what the sweep needs of a cell besides its heights, set
-// before the sweep in grid order from the exposed rock and the slope
-// tanθ to the receiver: the running water the cell's rain makes, q0, or
-// q1 in a river bed (K_v = 0), m; Creep·K_d·tanθ, m; α·K_d·tanθ; γ·K_e·K_f;
+// before the sweep from the exposed rock and the slope tanθ to the
+// receiver: the running water the cell's rain makes, q0, or q1 in a river
+// bed (K_v = 0), m; Creep·K_d·tanθ, m; α·K_d·tanθ; γ·K_e·K_f;
 // r·√(1 + tan²θ) (= r/cos φ); the cell's kind.
 type cellCoef struct {
 	q0, q1, creep, wash, diss, capacity float32
 	kind                                uint8
 }
 
-// flowWork is what arrives at a cell during the sweep, in drainage order
-// (the cell at Stack[k] is work[k]): the running water from upstream (then,
-// once the sweep reached the cell, the running water through it, Q), m;
-// the detritus load, m³; the lowest donor's height, m.
-type flowWork struct{ q, s, low float64 }
+// node is a cell during the sweep, in drainage order (node k is the cell
+// at Stack[k]), so that the sweep reads and writes memory in order: its
+// rock surface and alluvium, m (uplifted, then as the laws change them);
+// what arrives from upstream: the running water (then, once the sweep
+// reached the cell, the running water through it, Q), m, the detritus
+// load, m³, and the lowest donor's height, m; its coefficients.
+type node struct {
+	rock, alluv float64
+	q, s, low   float64
+	cellCoef
+}
 
 // Kinds of cells in the sweep.
 const (
@@ -93,28 +99,33 @@ const (
 	rowBlock  = 16      // rows per block of the per-cell passes
 )
 
+// clock times the phases of a step; the benchmarks swap in a thread's
+// CPU time.
+var clock = time.Now
+
 // Step runs one iteration: uplift, routing, then the laws from upstream
 // to downstream (see the package doc).
 func (e *Engine) Step() engine.StepStats {
 	if e.err != nil {
 		return e.stats
 	}
-	start := time.Now()
+	start := clock()
 	var st engine.StepStats
 	e.prev2, e.prev1 = e.prev1, e.prev2
 	copy(e.prev1, e.hgt)
 	e.uplifted()
 
-	t := time.Now()
+	t := clock()
 	e.g.Route(e.hgt)
-	st.Phase[engine.PhaseRouting] = time.Since(t)
-	t = time.Now()
+	st.Phase[engine.PhaseRouting] = clock().Sub(t)
+	t = clock()
 	e.g.Order()
 	e.g.Assemble()
 	e.routed = true
-	st.Phase[engine.PhaseStack] = time.Since(t)
+	st.Phase[engine.PhaseStack] = clock().Sub(t)
 
-	t = time.Now()
+	t = clock()
+	e.chunks()
 	if err := e.prepare(); err != nil {
 		// The step did not happen: the rock and alluvium are untouched.
 		e.err = err
@@ -122,17 +133,17 @@ func (e *Engine) Step() engine.StepStats {
 		e.prev1, e.prev2 = e.prev2, e.prev1
 		return e.stats
 	}
-	st.Phase[engine.PhaseGeology] = time.Since(t)
-	t = time.Now()
+	st.Phase[engine.PhaseGeology] = clock().Sub(t)
+	t = clock()
 	clamped, pits := e.sweep()
-	st.Phase[engine.PhaseErosion] = time.Since(t)
-	t = time.Now()
+	st.Phase[engine.PhaseErosion] = clock().Sub(t)
+	t = clock()
 	e.fillPits()
-	st.Phase[engine.PhaseLakes] = time.Since(t)
+	st.Phase[engine.PhaseLakes] = clock().Sub(t)
 
-	t = time.Now()
+	t = clock()
 	b := e.measure(&st)
-	st.Phase[engine.PhaseLayout] = time.Since(t)
+	st.Phase[engine.PhaseLayout] = clock().Sub(t)
 
 	e.step++
 	e.time += e.p.Dt
@@ -140,7 +151,7 @@ func (e *Engine) Step() engine.StepStats {
 	st.Clamped = clamped
 	st.Lakes = pits
 	st.Mass = b.Mass()
-	st.Total = time.Since(start)
+	st.Total = clock().Sub(start)
 	e.last = b
 	e.total = e.total.Add(b)
 	e.stats = st
@@ -167,121 +178,133 @@ func (e *Engine) uplifted() {
 	})
 }
 
-// prepare copies the uplifted state into the new one (cellsN) and fills
-// every cell's coefficients from the exposed rock (alluvium where there
-// is some, else the lithology at the rock surface), its slope to its
-// receiver and its kind. K_v (§3.2) is set here on the heights of the
-// routing but for the river-bed rule, which the sweep applies.
-func (e *Engine) prepare() error {
-	g := e.g
-	rec, dist := g.Rec, g.Dist
-	nb := parallel.NumBlocks(e.h, rowBlock)
-	bad := make([]error, nb)
-	n := len(e.cells)
-	e.coef = sim.ResizeSpare(e.coef, n)
-	e.cellsN = sim.ResizeSpare(e.cellsN, n)
-	coef, cells, cellsN := e.coef, e.cells, e.cellsN
-	p := e.rp
-	parallel.Blocks(e.h, rowBlock, func(b, y0, y1 int) {
-		for y := y0; y < y1; y++ {
-			for x := 0; x < e.w; x++ {
-				i := y*e.w + x
-				c := cells[i]
-				c.rock += e.upliftAt(i)
-				cellsN[i] = c
-				r := &geology.Alluvium
-				var lr geology.Rock
-				if c.alluv < geology.MinAlluvium {
-					switch {
-					case e.gmap != nil:
-						r = &e.layerCoef[e.gmap.LayerAt(i, c.rock)]
-					case e.strata != nil:
-						r = e.strata.rockAt(c.rock)
-					default:
-						lr = e.lith.RockAt((float64(x)+0.5)*e.cell, (float64(y)+0.5)*e.cell, c.rock)
-						if !(lr.Kd >= 0 && lr.Kd <= 1 && lr.Kf >= 0 && lr.Kf <= 1 && lr.Ke >= 0 && lr.Ke <= 1) && bad[b] == nil {
-							bad[b] = fmt.Errorf("roudier: the lithology gives cell (%d, %d) at %g m a bad rock: %w", x, y, c.rock, CheckRock(lr))
-						}
-						r = &lr
-					}
-				}
-				cf := &coef[i]
-				j := int(rec[i])
-				tn := 0.0
-				switch {
-				case j == i && (g.IsFixed(i) || dist[i] > 0):
-					cf.kind = kindOutlet
-				case j == i:
-					cf.kind = kindPit
-				default:
-					hj := cells[j].rock + e.upliftAt(j) + cells[j].alluv
-					tn = max(0, (c.rock+c.alluv-hj)/float64(dist[i]))
-					cf.kind = kindFlow
-					if g.IsFixed(j) {
-						cf.kind = kindFlowFixed
-					}
-				}
-				kv := p.vegetation(tn, c.rock+c.alluv)
-				cf.q0 = float32((1 - min(1, r.Kf+kv)) * p.Rain)
-				cf.q1 = float32((1 - min(1, r.Kf)) * p.Rain)
-				cf.creep = float32(p.Creep * r.Kd * tn)
-				cf.wash = float32(p.Alpha * r.Kd * tn)
-				cf.diss = float32(p.Gamma * r.Ke * r.Kf)
-				cf.capacity = float32(p.Transport * math.Sqrt(1+tn*tn))
-			}
-		}
-	})
-	for _, err := range bad {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// sweep applies the laws tree by tree, every cell after all its donors
-// (the reverse of the drainage order), to cellsN. Trees are independent,
-// so chunks of whole trees run concurrently; each writes only its own
-// cells and its trees' sums. It returns the cells whose lowering was
-// clamped and the pits that received detritus.
-func (e *Engine) sweep() (clamped, pits int) {
+// chunks splits the drainage trees into contiguous ranges for prepare
+// and the sweep: several a worker, claimed as workers come free, so that
+// a worker the OS holds back does not hold the others up. Results do not
+// depend on the chunks (sums are per tree). It sets e.tb: chunk c is the
+// trees [tb[c], tb[c+1]).
+func (e *Engine) chunks() {
 	g := e.g
 	nt := len(g.Trees) - 1
 	e.sizes = sim.ResizeSpare(e.sizes, nt)
 	for t := range nt {
 		e.sizes[t] = g.Trees[t+1] - g.Trees[t]
 	}
-	// Several chunks a worker, claimed as workers come free: a worker the
-	// OS holds back does not hold the others up. Results do not depend on
-	// the chunks (sums are per tree).
-	tb := parallel.Split(e.sizes, 8*parallel.Workers())
-	nc := len(tb) - 1
-	if len(e.chunkN) < nc {
+	e.tb = parallel.Split(e.sizes, 8*parallel.Workers())
+	if nc := len(e.tb) - 1; len(e.chunkN) < nc {
 		e.chunkN = make([][2]int64, nc)
 	}
+}
+
+// prepare lays the uplifted state out in drainage order (nodes) and fills
+// every node's coefficients from the exposed rock (alluvium where there
+// is some, else the lithology at the rock surface), its slope to its
+// receiver and its kind. K_v (§3.2) is set here on the heights of the
+// routing but for the river-bed rule, which the sweep applies. Chunks of
+// whole trees run concurrently, each node after its receiver (the
+// drainage order), whose uplifted heights it reads from its node.
+func (e *Engine) prepare() error {
+	g := e.g
+	rec, dist, st, rp := g.Rec, g.Dist, g.Stack, g.RecPos
+	n := len(e.cells)
+	e.nodes = sim.ResizeSpare(e.nodes, n)
+	e.cellsN = sim.ResizeSpare(e.cellsN, n)
+	nc := len(e.tb) - 1
+	// Per chunk, the bad rock of the lowest cell index: the error does
+	// not depend on the chunks.
+	type badRock struct {
+		i   int
+		err error
+	}
+	bad := make([]badRock, nc)
+	nodes, cells := e.nodes, e.cells
+	p := e.rp
+	parallel.Blocks(nc, 1, func(ch, _, _ int) {
+		lo, hi := int(g.Trees[e.tb[ch]]), int(g.Trees[e.tb[ch+1]])
+		for k := lo; k < hi; k++ {
+			i := int(st[k])
+			c := cells[i]
+			c.rock += e.upliftAt(i)
+			nd := &nodes[k]
+			nd.rock, nd.alluv = c.rock, c.alluv
+			nd.q, nd.s, nd.low = 0, 0, math.Inf(1)
+			r := &geology.Alluvium
+			var lr geology.Rock
+			if c.alluv < geology.MinAlluvium {
+				switch {
+				case e.gmap != nil:
+					r = &e.layerCoef[e.gmap.LayerAt(i, c.rock)]
+				case e.strata != nil:
+					r = e.strata.rockAt(c.rock)
+				default:
+					x, y := i%e.w, i/e.w
+					lr = e.lith.RockAt((float64(x)+0.5)*e.cell, (float64(y)+0.5)*e.cell, c.rock)
+					if !(lr.Kd >= 0 && lr.Kd <= 1 && lr.Kf >= 0 && lr.Kf <= 1 && lr.Ke >= 0 && lr.Ke <= 1) && (bad[ch].err == nil || i < bad[ch].i) {
+						bad[ch] = badRock{i, fmt.Errorf("roudier: the lithology gives cell (%d, %d) at %g m a bad rock: %w", x, y, c.rock, CheckRock(lr))}
+					}
+					r = &lr
+				}
+			}
+			cf := &nd.cellCoef
+			tn := 0.0
+			switch j := int(rp[k]); {
+			case j == k && (g.IsFixed(i) || dist[i] > 0):
+				cf.kind = kindOutlet
+			case j == k:
+				cf.kind = kindPit
+			default:
+				hj := nodes[j].rock + nodes[j].alluv
+				tn = max(0, (c.rock+c.alluv-hj)/float64(dist[i]))
+				cf.kind = kindFlow
+				if g.IsFixed(int(rec[i])) {
+					cf.kind = kindFlowFixed
+				}
+			}
+			kv := p.vegetation(tn, c.rock+c.alluv)
+			cf.q0 = float32((1 - min(1, r.Kf+kv)) * p.Rain)
+			cf.q1 = float32((1 - min(1, r.Kf)) * p.Rain)
+			cf.creep = float32(p.Creep * r.Kd * tn)
+			cf.wash = float32(p.Alpha * r.Kd * tn)
+			cf.diss = float32(p.Gamma * r.Ke * r.Kf)
+			cf.capacity = float32(p.Transport * math.Sqrt(1+tn*tn))
+		}
+	})
+	first := badRock{i: -1}
+	for _, b := range bad {
+		if b.err != nil && (first.err == nil || b.i < first.i) {
+			first = b
+		}
+	}
+	return first.err
+}
+
+// sweep applies the laws tree by tree, every node after all its donors
+// (the reverse of the drainage order), and writes each cell's new state
+// to cellsN once its node is done. Trees are independent, so chunks of
+// whole trees run concurrently; each writes only its own nodes and cells
+// and its trees' sums. It returns the cells whose lowering was clamped
+// and the pits that received detritus.
+func (e *Engine) sweep() (clamped, pits int) {
+	g := e.g
+	nt := len(g.Trees) - 1
+	tb := e.tb
+	nc := len(tb) - 1
 	e.trees = sim.ResizeSpare(e.trees, nt)
-	e.work = sim.ResizeSpare(e.work, len(e.cells))
 	p := e.rp
 	river := p.RiverCells * p.Rain
 	a := e.area
-	work, st, rp, rec := e.work, g.Stack, g.RecPos, g.Rec
-	cells, coef := e.cellsN, e.coef
+	nodes, st, rp, cellsN := e.nodes, g.Stack, g.RecPos, e.cellsN
 	parallel.Blocks(nc, 1, func(c, _, _ int) {
-		lo, hi := int(g.Trees[tb[c]]), int(g.Trees[tb[c+1]])
-		for k := lo; k < hi; k++ {
-			work[k] = flowWork{low: math.Inf(1)}
-		}
 		var nClamp, nPit int64
 		for t := tb[c]; t < tb[c+1]; t++ {
 			var sum treeSums
 			for k := int(g.Trees[t+1]) - 1; k >= int(g.Trees[t]); k-- {
-				w := &work[k]
-				i := int(st[k])
-				cf := &coef[i]
-				qUp, load := w.q, w.s
-				switch cf.kind {
+				nd := &nodes[k]
+				qUp, load := nd.q, nd.s
+				switch nd.kind {
 				case kindOutlet:
 					sum.out += load
+					cellsN[st[k]] = cell{nd.rock, nd.alluv}
 					continue
 				case kindPit:
 					// No erosion; all the detritus settles (Roudier et
@@ -292,26 +315,27 @@ func (e *Engine) sweep() (clamped, pits int) {
 						sum.pitLoad = load
 						nPit++
 					}
+					cellsN[st[k]] = cell{nd.rock, nd.alluv}
 					continue
 				}
-				ci, cr := &cells[i], &cells[rec[i]]
+				r := &nodes[rp[k]]
 				// The cell's running water; none of it held by
 				// vegetation in a river bed (§3.2).
-				q := float64(cf.q0)
+				q := float64(nd.q0)
 				if qUp > 0 && qUp >= river {
-					q = float64(cf.q1)
+					q = float64(nd.q1)
 				}
 				Q := qUp + q
 				// Gravity creep, at most half the drop, so that the
 				// cell stays above its receiver.
-				hi0 := ci.rock + ci.alluv
-				drop := max(0, hi0-cr.rock-cr.alluv)
-				zg := min(float64(cf.creep), drop/2)
+				hi0 := nd.rock + nd.alluv
+				drop := max(0, hi0-r.rock-r.alluv)
+				zg := min(float64(nd.creep), drop/2)
 				// Running water and dissolution, at most the drop left.
-				zw := float64(cf.wash) * Q
-				zc := float64(cf.diss) * q
+				zw := float64(nd.wash) * Q
+				zc := float64(nd.diss) * q
 				room := drop - 2*zg
-				if cf.kind == kindFlowFixed {
+				if nd.kind == kindFlowFixed {
 					room = drop - zg
 				}
 				if zw+zc > room {
@@ -320,33 +344,33 @@ func (e *Engine) sweep() (clamped, pits int) {
 					nClamp++
 				}
 				if zg > 0 {
-					fromAlluv := ci.take(zg)
-					if cf.kind == kindFlowFixed {
+					fromAlluv := nd.take(zg)
+					if nd.kind == kindFlowFixed {
 						sum.cout += zg * a
 					} else {
-						cr.alluv += fromAlluv
-						cr.rock += zg - fromAlluv
+						r.alluv += fromAlluv
+						r.rock += zg - fromAlluv
 					}
 				}
-				ci.take(zw + zc)
+				nd.take(zw + zc)
 				load += zw * a
 				sum.diss += zc * a
 				// Deposition when the load exceeds the capacity
 				// C = r·Q/cos φ: the paper's h_s = C, but never more than
 				// the excess, nor above the lowest donor.
-				capacity := float64(cf.capacity) * Q * a
-				hNow := ci.rock + ci.alluv
-				if load > capacity && w.low > hNow && !math.IsInf(w.low, 1) {
-					dep := min(load-capacity, capacity, (w.low-hNow)*a)
-					ci.alluv += dep / a
+				capacity := float64(nd.capacity) * Q * a
+				hNow := nd.rock + nd.alluv
+				if load > capacity && nd.low > hNow && !math.IsInf(nd.low, 1) {
+					dep := min(load-capacity, capacity, (nd.low-hNow)*a)
+					nd.alluv += dep / a
 					load -= dep
-					hNow = ci.rock + ci.alluv
+					hNow = nd.rock + nd.alluv
 				}
-				w.q = Q
-				rw := &work[rp[k]]
-				rw.q += Q
-				rw.s += load
-				rw.low = min(rw.low, hNow)
+				nd.q = Q
+				r.q += Q
+				r.s += load
+				r.low = min(r.low, hNow)
+				cellsN[st[k]] = cell{nd.rock, nd.alluv}
 			}
 			e.trees[t] = sum
 		}
@@ -359,9 +383,9 @@ func (e *Engine) sweep() (clamped, pits int) {
 	return clamped, pits
 }
 
-// take lowers the cell by d metres, alluvium first, and returns how much
+// take lowers the node by d metres, alluvium first, and returns how much
 // of it was alluvium.
-func (c *cell) take(d float64) float64 {
+func (c *node) take(d float64) float64 {
 	fa := min(c.alluv, d)
 	c.alluv -= fa
 	c.rock -= d - fa
