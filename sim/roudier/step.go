@@ -3,6 +3,7 @@ package roudier
 import (
 	"fmt"
 	"math"
+	"sync/atomic"
 	"time"
 
 	"orogen/sim"
@@ -125,18 +126,14 @@ func (e *Engine) Step() engine.StepStats {
 	st.Phase[engine.PhaseStack] = clock().Sub(t)
 
 	t = clock()
-	e.chunks()
-	if err := e.prepare(); err != nil {
+	clamped, pits, err := e.laws(&st)
+	if err != nil {
 		// The step did not happen: the rock and alluvium are untouched.
 		e.err = err
 		copy(e.hgt, e.prev1)
 		e.prev1, e.prev2 = e.prev2, e.prev1
 		return e.stats
 	}
-	st.Phase[engine.PhaseGeology] = clock().Sub(t)
-	t = clock()
-	clamped, pits := e.sweep()
-	st.Phase[engine.PhaseErosion] = clock().Sub(t)
 	t = clock()
 	e.fillPits()
 	st.Phase[engine.PhaseLakes] = clock().Sub(t)
@@ -178,209 +175,259 @@ func (e *Engine) uplifted() {
 	})
 }
 
-// chunks splits the drainage trees into contiguous ranges for prepare
-// and the sweep: several a worker, claimed as workers come free, so that
-// a worker the OS holds back does not hold the others up. Results do not
-// depend on the chunks (sums are per tree). It sets e.tb: chunk c is the
-// trees [tb[c], tb[c+1]).
-func (e *Engine) chunks() {
+// chunkCells is the size chunks of trees aim at: a chunk's nodes (72
+// bytes each) stay in a core's cache from prepare to the sweep.
+const chunkCells = 1 << 12
+
+// badRock is a bad rock a lithology gave, at cell i.
+type badRock struct {
+	i   int
+	err error
+}
+
+// chunkStats are what a chunk of trees counts, and the time prepare and
+// the sweep took on it.
+type chunkStats struct {
+	clamped, pits int64
+	prep, sweep   time.Duration
+	bad           badRock
+}
+
+// laws runs prepare and the sweep (steps 3 and 4 of the package doc) on
+// chunks of whole trees, each chunk's prepare right before its sweep, in
+// a buffer of nodes of the worker's own, so that the nodes stay in the
+// core's cache and never go to memory: chunks of about chunkCells cells,
+// claimed as workers come free (a worker the OS holds back does not hold
+// the others up). Results do not depend on the chunks: sums are per tree
+// and a bad rock is the one of the lowest cell index. It sets the phases
+// geology (prepare) and erosion (the sweep), splitting the wall time
+// between them as their times add up over the chunks, and returns the
+// cells whose lowering was clamped and the pits that received detritus.
+func (e *Engine) laws(st *engine.StepStats) (clamped, pits int, err error) {
+	t0 := clock()
 	g := e.g
 	nt := len(g.Trees) - 1
+	n := len(e.cells)
 	e.sizes = sim.ResizeSpare(e.sizes, nt)
 	for t := range nt {
 		e.sizes[t] = g.Trees[t+1] - g.Trees[t]
 	}
-	e.tb = parallel.Split(e.sizes, 8*parallel.Workers())
-	if nc := len(e.tb) - 1; len(e.chunkN) < nc {
-		e.chunkN = make([][2]int64, nc)
-	}
-}
-
-// prepare lays the uplifted state out in drainage order (nodes) and fills
-// every node's coefficients from the exposed rock (alluvium where there
-// is some, else the lithology at the rock surface), its slope to its
-// receiver and its kind. K_v (§3.2) is set here on the heights of the
-// routing but for the river-bed rule, which the sweep applies. Chunks of
-// whole trees run concurrently, each node after its receiver (the
-// drainage order), whose uplifted heights it reads from its node.
-func (e *Engine) prepare() error {
-	g := e.g
-	rec, dist, st, rp := g.Rec, g.Dist, g.Stack, g.RecPos
-	n := len(e.cells)
-	e.nodes = sim.ResizeSpare(e.nodes, n)
-	e.cellsN = sim.ResizeSpare(e.cellsN, n)
+	e.tb = parallel.Split(e.sizes, max(8*parallel.Workers(), n/chunkCells))
 	nc := len(e.tb) - 1
-	// Per chunk, the bad rock of the lowest cell index: the error does
-	// not depend on the chunks.
-	type badRock struct {
-		i   int
-		err error
+	e.chunkS = sim.ResizeSpare(e.chunkS, nc)
+	e.trees = sim.ResizeSpare(e.trees, nt)
+	e.runoff = sim.ResizeSpare(e.runoff, n)
+	e.cellsN = sim.ResizeSpare(e.cellsN, n)
+	nw := min(parallel.Workers(), nc)
+	for len(e.bufs) < nw {
+		e.bufs = append(e.bufs, nil)
 	}
-	bad := make([]badRock, nc)
-	nodes, cells := e.nodes, e.cells
-	p := e.rp
-	parallel.Blocks(nc, 1, func(ch, _, _ int) {
-		lo, hi := int(g.Trees[e.tb[ch]]), int(g.Trees[e.tb[ch+1]])
-		for k := lo; k < hi; k++ {
-			i := int(st[k])
-			c := cells[i]
-			c.rock += e.upliftAt(i)
-			nd := &nodes[k]
-			nd.rock, nd.alluv = c.rock, c.alluv
-			nd.q, nd.s, nd.low = 0, 0, math.Inf(1)
-			r := &geology.Alluvium
-			var lr geology.Rock
-			if c.alluv < geology.MinAlluvium {
-				switch {
-				case e.gmap != nil:
-					r = &e.layerCoef[e.gmap.LayerAt(i, c.rock)]
-				case e.strata != nil:
-					r = e.strata.rockAt(c.rock)
-				default:
-					x, y := i%e.w, i/e.w
-					lr = e.lith.RockAt((float64(x)+0.5)*e.cell, (float64(y)+0.5)*e.cell, c.rock)
-					if !(lr.Kd >= 0 && lr.Kd <= 1 && lr.Kf >= 0 && lr.Kf <= 1 && lr.Ke >= 0 && lr.Ke <= 1) && (bad[ch].err == nil || i < bad[ch].i) {
-						bad[ch] = badRock{i, fmt.Errorf("roudier: the lithology gives cell (%d, %d) at %g m a bad rock: %w", x, y, c.rock, CheckRock(lr))}
-					}
-					r = &lr
-				}
+	var next atomic.Int64
+	parallel.Do(nw, func(w int) {
+		for {
+			c := int(next.Add(1) - 1)
+			if c >= nc {
+				return
 			}
-			cf := &nd.cellCoef
-			tn := 0.0
-			switch j := int(rp[k]); {
-			case j == k && (g.IsFixed(i) || dist[i] > 0):
-				cf.kind = kindOutlet
-			case j == k:
-				cf.kind = kindPit
-			default:
-				hj := nodes[j].rock + nodes[j].alluv
-				tn = max(0, (c.rock+c.alluv-hj)/float64(dist[i]))
-				cf.kind = kindFlow
-				if g.IsFixed(int(rec[i])) {
-					cf.kind = kindFlowFixed
-				}
-			}
-			kv := p.vegetation(tn, c.rock+c.alluv)
-			cf.q0 = float32((1 - min(1, r.Kf+kv)) * p.Rain)
-			cf.q1 = float32((1 - min(1, r.Kf)) * p.Rain)
-			cf.creep = float32(p.Creep * r.Kd * tn)
-			cf.wash = float32(p.Alpha * r.Kd * tn)
-			cf.diss = float32(p.Gamma * r.Ke * r.Kf)
-			cf.capacity = float32(p.Transport * math.Sqrt(1+tn*tn))
+			lo, hi := g.Trees[e.tb[c]], g.Trees[e.tb[c+1]]
+			e.bufs[w] = sim.ResizeSpare(e.bufs[w], int(hi-lo))
+			buf := e.bufs[w][:hi-lo]
+			cs := &e.chunkS[c]
+			t := clock()
+			cs.bad = e.prepare(c, buf)
+			t1 := clock()
+			cs.clamped, cs.pits = e.sweep(c, buf)
+			cs.prep, cs.sweep = t1.Sub(t), clock().Sub(t1)
 		}
 	})
+	wall := clock().Sub(t0)
+	var prep, sweep time.Duration
 	first := badRock{i: -1}
-	for _, b := range bad {
-		if b.err != nil && (first.err == nil || b.i < first.i) {
+	for _, cs := range e.chunkS[:nc] {
+		clamped += int(cs.clamped)
+		pits += int(cs.pits)
+		prep += cs.prep
+		sweep += cs.sweep
+		if b := cs.bad; b.err != nil && (first.err == nil || b.i < first.i) {
 			first = b
 		}
 	}
-	return first.err
+	if prep+sweep > 0 {
+		st.Phase[engine.PhaseGeology] = time.Duration(float64(wall) * float64(prep) / float64(prep+sweep))
+		st.Phase[engine.PhaseErosion] = wall - st.Phase[engine.PhaseGeology]
+	}
+	return clamped, pits, first.err
 }
 
-// sweep applies the laws tree by tree, every node after all its donors
-// (the reverse of the drainage order), and writes each cell's new state
-// to cellsN once its node is done. Trees are independent, so chunks of
-// whole trees run concurrently; each writes only its own nodes and cells
-// and its trees' sums. It returns the cells whose lowering was clamped
-// and the pits that received detritus.
-func (e *Engine) sweep() (clamped, pits int) {
+// prepare lays the uplifted state of chunk c's cells out in drainage
+// order (nodes: node k-lo is the cell at Stack[k], lo the chunk's first
+// position) and fills every node's coefficients from the exposed rock
+// (alluvium where there is some, else the lithology at the rock surface),
+// its slope to its receiver and its kind. K_v (§3.2) is set here on the
+// heights of the routing but for the river-bed rule, which the sweep
+// applies. Each node comes after its receiver (the drainage order), whose
+// uplifted heights it reads from its node. It returns the bad rock of the
+// lowest cell index the lithology gave, if any.
+func (e *Engine) prepare(ch int, nodes []node) badRock {
 	g := e.g
-	nt := len(g.Trees) - 1
+	dist, st, rp := g.Dist, g.Stack, g.RecPos
+	var bad badRock
+	cells := e.cells
+	p := e.rp
+	lo, hi := int(g.Trees[e.tb[ch]]), int(g.Trees[e.tb[ch+1]])
+	// The distance to the receiver from the step between the indices
+	// (the grid's arrays are read only for roots), as sim/flow sets it.
+	w := int32(e.w)
+	orth, diag := float32(e.cell), float32(e.cell*math.Sqrt2)
+	for k := lo; k < hi; k++ {
+		i := int(st[k])
+		c := cells[i]
+		c.rock += e.upliftAt(i)
+		nd := &nodes[k-lo]
+		nd.rock, nd.alluv = c.rock, c.alluv
+		nd.q, nd.s, nd.low = 0, 0, math.Inf(1)
+		r := &geology.Alluvium
+		var lr geology.Rock
+		if c.alluv < geology.MinAlluvium {
+			switch {
+			case e.gmap != nil:
+				r = &e.layerCoef[e.gmap.LayerAt(i, c.rock)]
+			case e.strata != nil:
+				r = e.strata.rockAt(c.rock)
+			default:
+				x, y := i%e.w, i/e.w
+				lr = e.lith.RockAt((float64(x)+0.5)*e.cell, (float64(y)+0.5)*e.cell, c.rock)
+				if !(lr.Kd >= 0 && lr.Kd <= 1 && lr.Kf >= 0 && lr.Kf <= 1 && lr.Ke >= 0 && lr.Ke <= 1) && (bad.err == nil || i < bad.i) {
+					bad = badRock{i, fmt.Errorf("roudier: the lithology gives cell (%d, %d) at %g m a bad rock: %w", x, y, c.rock, CheckRock(lr))}
+				}
+				r = &lr
+			}
+		}
+		cf := &nd.cellCoef
+		tn := 0.0
+		switch j := int(rp[k]); {
+		case j == k && (g.IsFixed(i) || dist[i] > 0):
+			cf.kind = kindOutlet
+		case j == k:
+			cf.kind = kindPit
+		default:
+			r := &nodes[j-lo]
+			hj := r.rock + r.alluv
+			d := orth
+			if s := st[j] - int32(i); s != 1 && s != -1 && s != w && s != -w {
+				d = diag
+			}
+			tn = max(0, (c.rock+c.alluv-hj)/float64(d))
+			cf.kind = kindFlow
+			if g.IsFixed(int(st[j])) {
+				cf.kind = kindFlowFixed
+			}
+		}
+		kv := p.vegetation(tn, c.rock+c.alluv)
+		cf.q0 = float32((1 - min(1, r.Kf+kv)) * p.Rain)
+		cf.q1 = float32((1 - min(1, r.Kf)) * p.Rain)
+		cf.creep = float32(p.Creep * r.Kd * tn)
+		cf.wash = float32(p.Alpha * r.Kd * tn)
+		cf.diss = float32(p.Gamma * r.Ke * r.Kf)
+		cf.capacity = float32(p.Transport * math.Sqrt(1+tn*tn))
+	}
+	return bad
+}
+
+// sweep applies the laws to chunk c's trees, tree by tree, every node
+// after all its donors (the reverse of the drainage order), and writes
+// each cell's new state to cellsN once its node is done. Trees are
+// independent: a chunk writes only its own nodes and cells and its trees'
+// sums. It returns the cells whose lowering was clamped and the pits that
+// received detritus.
+func (e *Engine) sweep(c int, nodes []node) (nClamp, nPit int64) {
+	g := e.g
 	tb := e.tb
-	nc := len(tb) - 1
-	e.trees = sim.ResizeSpare(e.trees, nt)
 	p := e.rp
 	river := p.RiverCells * p.Rain
 	a := e.area
-	nodes, st, rp, cellsN := e.nodes, g.Stack, g.RecPos, e.cellsN
-	parallel.Blocks(nc, 1, func(c, _, _ int) {
-		var nClamp, nPit int64
-		for t := tb[c]; t < tb[c+1]; t++ {
-			var sum treeSums
-			for k := int(g.Trees[t+1]) - 1; k >= int(g.Trees[t]); k-- {
-				nd := &nodes[k]
-				qUp, load := nd.q, nd.s
-				switch nd.kind {
-				case kindOutlet:
-					sum.out += load
-					cellsN[st[k]] = cell{nd.rock, nd.alluv}
-					continue
-				case kindPit:
-					// No erosion; all the detritus settles (Roudier et
-					// al. 1993: low points get "only alluvial
-					// deposition"), spread over the depression by fill
-					// once every tree is done.
-					if load > 0 {
-						sum.pitLoad = load
-						nPit++
-					}
-					cellsN[st[k]] = cell{nd.rock, nd.alluv}
-					continue
-				}
-				r := &nodes[rp[k]]
-				// The cell's running water; none of it held by
-				// vegetation in a river bed (§3.2).
-				q := float64(nd.q0)
-				if qUp > 0 && qUp >= river {
-					q = float64(nd.q1)
-				}
-				Q := qUp + q
-				// Gravity creep, at most half the drop, so that the
-				// cell stays above its receiver.
-				hi0 := nd.rock + nd.alluv
-				drop := max(0, hi0-r.rock-r.alluv)
-				zg := min(float64(nd.creep), drop/2)
-				// Running water and dissolution, at most the drop left.
-				zw := float64(nd.wash) * Q
-				zc := float64(nd.diss) * q
-				room := drop - 2*zg
-				if nd.kind == kindFlowFixed {
-					room = drop - zg
-				}
-				if zw+zc > room {
-					f := max(0, room) / (zw + zc)
-					zw, zc = zw*f, zc*f
-					nClamp++
-				}
-				if zg > 0 {
-					fromAlluv := nd.take(zg)
-					if nd.kind == kindFlowFixed {
-						sum.cout += zg * a
-					} else {
-						r.alluv += fromAlluv
-						r.rock += zg - fromAlluv
-					}
-				}
-				nd.take(zw + zc)
-				load += zw * a
-				sum.diss += zc * a
-				// Deposition when the load exceeds the capacity
-				// C = r·Q/cos φ: the paper's h_s = C, but never more than
-				// the excess, nor above the lowest donor.
-				capacity := float64(nd.capacity) * Q * a
-				hNow := nd.rock + nd.alluv
-				if load > capacity && nd.low > hNow && !math.IsInf(nd.low, 1) {
-					dep := min(load-capacity, capacity, (nd.low-hNow)*a)
-					nd.alluv += dep / a
-					load -= dep
-					hNow = nd.rock + nd.alluv
-				}
-				nd.q = Q
-				r.q += Q
-				r.s += load
-				r.low = min(r.low, hNow)
+	st, rp, cellsN, runoff := g.Stack, g.RecPos, e.cellsN, e.runoff
+	lo := int(g.Trees[tb[c]])
+	for t := tb[c]; t < tb[c+1]; t++ {
+		var sum treeSums
+		for k := int(g.Trees[t+1]) - 1; k >= int(g.Trees[t]); k-- {
+			nd := &nodes[k-lo]
+			qUp, load := nd.q, nd.s
+			runoff[k] = float32(qUp)
+			switch nd.kind {
+			case kindOutlet:
+				sum.out += load
 				cellsN[st[k]] = cell{nd.rock, nd.alluv}
+				continue
+			case kindPit:
+				// No erosion; all the detritus settles (Roudier et
+				// al. 1993: low points get "only alluvial
+				// deposition"), spread over the depression by fill
+				// once every tree is done.
+				if load > 0 {
+					sum.pitLoad = load
+					nPit++
+				}
+				cellsN[st[k]] = cell{nd.rock, nd.alluv}
+				continue
 			}
-			e.trees[t] = sum
+			r := &nodes[int(rp[k])-lo]
+			// The cell's running water; none of it held by vegetation
+			// in a river bed (§3.2).
+			q := float64(nd.q0)
+			if qUp > 0 && qUp >= river {
+				q = float64(nd.q1)
+			}
+			Q := qUp + q
+			// Gravity creep, at most half the drop, so that the cell
+			// stays above its receiver.
+			hi0 := nd.rock + nd.alluv
+			drop := max(0, hi0-r.rock-r.alluv)
+			zg := min(float64(nd.creep), drop/2)
+			// Running water and dissolution, at most the drop left.
+			zw := float64(nd.wash) * Q
+			zc := float64(nd.diss) * q
+			room := drop - 2*zg
+			if nd.kind == kindFlowFixed {
+				room = drop - zg
+			}
+			if zw+zc > room {
+				f := max(0, room) / (zw + zc)
+				zw, zc = zw*f, zc*f
+				nClamp++
+			}
+			if zg > 0 {
+				fromAlluv := nd.take(zg)
+				if nd.kind == kindFlowFixed {
+					sum.cout += zg * a
+				} else {
+					r.alluv += fromAlluv
+					r.rock += zg - fromAlluv
+				}
+			}
+			nd.take(zw + zc)
+			load += zw * a
+			sum.diss += zc * a
+			// Deposition when the load exceeds the capacity
+			// C = r·Q/cos φ: the paper's h_s = C, but never more than
+			// the excess, nor above the lowest donor.
+			capacity := float64(nd.capacity) * Q * a
+			hNow := nd.rock + nd.alluv
+			if load > capacity && nd.low > hNow && !math.IsInf(nd.low, 1) {
+				dep := min(load-capacity, capacity, (nd.low-hNow)*a)
+				nd.alluv += dep / a
+				load -= dep
+				hNow = nd.rock + nd.alluv
+			}
+			runoff[k] = float32(Q)
+			r.q += Q
+			r.s += load
+			r.low = min(r.low, hNow)
+			cellsN[st[k]] = cell{nd.rock, nd.alluv}
 		}
-		e.chunkN[c] = [2]int64{nClamp, nPit}
-	})
-	for c := range nc {
-		clamped += int(e.chunkN[c][0])
-		pits += int(e.chunkN[c][1])
+		e.trees[t] = sum
 	}
-	return clamped, pits
+	return nClamp, nPit
 }
 
 // take lowers the node by d metres, alluvium first, and returns how much
