@@ -186,7 +186,7 @@ func (e *Engine) resetFront() {
 }
 
 // pushRim puts the neighbours of cell i that are neither visited by the
-// fill gen nor on the heap already on it, with their heights (a cell
+// fill gen nor on the heap already, with their heights (a cell
 // pushed twice would come out twice, the same).
 func (e *Engine) pushRim(i int, gen uint32) {
 	w, hgt := e.w, e.h
