@@ -65,7 +65,9 @@ type Engine struct {
 	g            *flow.Graph
 	routed       bool
 
-	cellsN []cell       // the new state during a step
+	cellsN []cell       // the new state during a step (staged: the uplifted state first)
+	staged bool         // cellsN holds the uplifted state for prepare (stage)
+	layer  []uint8      // per cell, the geology's layer at the uplifted rock (stage)
 	bufs   [][]node     // per worker, the nodes of a chunk during a step
 	runoff []float32    // per stack position, the running water Q, m
 	trees  []treeSums   // per drainage tree, the sweep's sums

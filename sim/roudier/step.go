@@ -114,9 +114,11 @@ func (e *Engine) Step() engine.StepStats {
 	var st engine.StepStats
 	e.prev2, e.prev1 = e.prev1, e.prev2
 	copy(e.prev1, e.hgt)
-	e.uplifted()
-
 	t := clock()
+	e.stage()
+	staging := clock().Sub(t)
+
+	t = clock()
 	e.g.Route(e.hgt)
 	st.Phase[engine.PhaseRouting] = clock().Sub(t)
 	t = clock()
@@ -127,6 +129,7 @@ func (e *Engine) Step() engine.StepStats {
 
 	t = clock()
 	clamped, pits, err := e.laws(&st)
+	st.Phase[engine.PhaseGeology] += staging
 	if err != nil {
 		// The step did not happen: the rock and alluvium are untouched.
 		e.err = err
@@ -163,14 +166,37 @@ func (e *Engine) upliftAt(i int) float64 {
 	return float64(e.up[i]) * e.p.Dt
 }
 
-// uplifted sets the heights the routing sees: the uplifted terrain.
-func (e *Engine) uplifted() {
-	if e.up == nil {
+// stage runs in grid order, before the routing, what needs only the
+// cell: with an uplift, the uplifted rock and the heights the routing
+// sees; with a geology model, the layer at the uplifted rock surface
+// (cells with less than geology.MinAlluvium of alluvium). The uplifted
+// state goes to cellsN, which prepare reads and the sweep then
+// overwrites, cell by cell, in the same chunk. Reading memory in order
+// here spares prepare, in drainage order, the uplift, the fixed cells
+// and the geology's displacement of every cell. Without uplift or
+// geology there is nothing to stage: prepare reads cells.
+func (e *Engine) stage() {
+	e.staged = e.up != nil || e.gmap != nil
+	if !e.staged {
 		return
 	}
-	parallel.Blocks(len(e.cells), cellBlock, func(_, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			e.hgt[i] = float32(e.cells[i].rock + e.upliftAt(i) + e.cells[i].alluv)
+	n := len(e.cells)
+	e.cellsN = sim.ResizeSpare(e.cellsN, n)
+	if e.gmap != nil {
+		e.layer = sim.ResizeSpare(e.layer, n)
+	}
+	parallel.Blocks(n, cellBlock, func(_, lo, hi int) {
+		cells, cellsN := e.cells[lo:hi], e.cellsN[lo:hi]
+		for k, c := range cells {
+			i := lo + k
+			c.rock += e.upliftAt(i)
+			cellsN[k] = c
+			if e.up != nil {
+				e.hgt[i] = float32(c.rock + c.alluv)
+			}
+			if e.gmap != nil && c.alluv < geology.MinAlluvium {
+				e.layer[i] = uint8(e.gmap.LayerAt(i, c.rock))
+			}
 		}
 	})
 }
@@ -273,6 +299,9 @@ func (e *Engine) prepare(ch int, nodes []node) badRock {
 	dist, st, rp := g.Dist, g.Stack, g.RecPos
 	var bad badRock
 	cells := e.cells
+	if e.staged {
+		cells = e.cellsN
+	}
 	p := e.rp
 	lo, hi := int(g.Trees[e.tb[ch]]), int(g.Trees[e.tb[ch+1]])
 	// The distance to the receiver from the step between the indices
@@ -282,7 +311,9 @@ func (e *Engine) prepare(ch int, nodes []node) badRock {
 	for k := lo; k < hi; k++ {
 		i := int(st[k])
 		c := cells[i]
-		c.rock += e.upliftAt(i)
+		if !e.staged {
+			c.rock += e.upliftAt(i) // 0, but as the staged cells: -0 becomes +0
+		}
 		nd := &nodes[k-lo]
 		nd.rock, nd.alluv = c.rock, c.alluv
 		nd.q, nd.s, nd.low = 0, 0, math.Inf(1)
@@ -291,7 +322,7 @@ func (e *Engine) prepare(ch int, nodes []node) badRock {
 		if c.alluv < geology.MinAlluvium {
 			switch {
 			case e.gmap != nil:
-				r = &e.layerCoef[e.gmap.LayerAt(i, c.rock)]
+				r = &e.layerCoef[e.layer[i]] // staged
 			case e.strata != nil:
 				r = e.strata.rockAt(c.rock)
 			default:
