@@ -127,8 +127,7 @@ func (e *Engine) Step() engine.StepStats {
 	e.routed = true
 	st.Phase[engine.PhaseStack] = clock().Sub(t)
 
-	t = clock()
-	clamped, pits, err := e.laws(&st)
+	clamped, pits, err := e.laws(&st) // sets the phases geology and erosion
 	st.Phase[engine.PhaseGeology] += staging
 	if err != nil {
 		// The step did not happen: the rock and alluvium are untouched.
