@@ -157,25 +157,51 @@ func (e *Engine) settle(level float64) {
 // there is none. It is what the heap would give for a lake of the one
 // cell i.
 func (e *Engine) lowestRim(i int, gen uint32) (int, float64, bool) {
+	best, bh := -1, 0.0
+	try := func(j int) {
+		if e.mark[j].lake == gen {
+			return
+		}
+		if hj := e.cellsN[j].rock + e.cellsN[j].alluv; best < 0 || hj < bh || (hj == bh && j < best) {
+			best, bh = j, hj
+		}
+	}
+	if e.interior(i) {
+		// The order does not matter: the lowest, then the lowest index.
+		w := e.w
+		try(i - w - 1)
+		try(i - w)
+		try(i - w + 1)
+		try(i - 1)
+		try(i + 1)
+		try(i + w - 1)
+		try(i + w)
+		try(i + w + 1)
+	} else {
+		e.edgeNeighbours(i, try)
+	}
+	return best, bh, best >= 0
+}
+
+// interior reports whether cell i has eight neighbours.
+func (e *Engine) interior(i int) bool {
+	x, y := i%e.w, i/e.w
+	return x > 0 && y > 0 && x < e.w-1 && y < e.h-1
+}
+
+// edgeNeighbours calls fn with every neighbour of edge cell i.
+func (e *Engine) edgeNeighbours(i int, fn func(j int)) {
 	w, hgt := e.w, e.h
 	x, y := i%w, i/w
-	best, bh := -1, 0.0
 	for dy := -1; dy <= 1; dy++ {
 		for dx := -1; dx <= 1; dx++ {
 			nx, ny := x+dx, y+dy
 			if (dx == 0 && dy == 0) || nx < 0 || ny < 0 || nx >= w || ny >= hgt {
 				continue
 			}
-			j := ny*w + nx
-			if e.mark[j].lake == gen {
-				continue
-			}
-			if hj := e.cellsN[j].rock + e.cellsN[j].alluv; best < 0 || hj < bh || (hj == bh && j < best) {
-				best, bh = j, hj
-			}
+			fn(ny*w + nx)
 		}
 	}
-	return best, bh, best >= 0
 }
 
 // fillMark marks a cell: visited by the fill lakeGen when lake is it, on
@@ -198,19 +224,25 @@ func (e *Engine) resetFront() {
 // fill gen nor on the heap already, with their heights (a cell
 // pushed twice would come out twice, the same).
 func (e *Engine) pushRim(i int, gen uint32) {
-	w, hgt := e.w, e.h
-	x, y := i%w, i/w
-	for dy := -1; dy <= 1; dy++ {
-		for dx := -1; dx <= 1; dx++ {
-			nx, ny := x+dx, y+dy
-			if (dx == 0 && dy == 0) || nx < 0 || ny < 0 || nx >= w || ny >= hgt {
-				continue
-			}
-			j := ny*w + nx
-			if m := &e.mark[j]; m.lake != gen && m.front != e.frontGen {
-				m.front = e.frontGen
-				e.front.Push(int32(j), e.cellsN[j].rock+e.cellsN[j].alluv)
-			}
+	push := func(j int) {
+		if m := &e.mark[j]; m.lake != gen && m.front != e.frontGen {
+			m.front = e.frontGen
+			e.front.Push(int32(j), e.cellsN[j].rock+e.cellsN[j].alluv)
 		}
 	}
+	if e.interior(i) {
+		// The order does not matter: the heap gives the lowest, then the
+		// lowest index.
+		w := e.w
+		push(i - w - 1)
+		push(i - w)
+		push(i - w + 1)
+		push(i - 1)
+		push(i + 1)
+		push(i + w - 1)
+		push(i + w)
+		push(i + w + 1)
+		return
+	}
+	e.edgeNeighbours(i, push)
 }
