@@ -276,27 +276,47 @@ func TestCreepOnlyDownhill(t *testing.T) {
 }
 
 // TestDeterministic: the same run at GOMAXPROCS 1 and 4 gives the same
-// bits.
+// bits: on the default strata, and with an uplift and a folded geology
+// (the staged path: stage lays the uplift and the layers out first)
+// draining through natural edges.
 func TestDeterministic(t *testing.T) {
-	run := func(procs int) (rock, alluv []float64, b Budget) {
-		old := runtime.GOMAXPROCS(procs)
-		defer runtime.GOMAXPROCS(old)
-		w, h, cell := 160, 120, 10.0
-		e := newEngine(t, Config{W: w, H: h, Cell: cell, Init: tilted(w, h, cell, 0.05, 1, 9), Params: westOutlet(), Roudier: DefaultParams()})
-		for range 15 {
-			e.Step()
-		}
-		return e.Rock(), e.Alluvium(), e.TotalBudget()
+	w, h, cell := 160, 120, 10.0
+	up := make([]float32, w*h)
+	for i := range up {
+		up[i] = float32(2e-5 * float64(i%w) / float64(w))
 	}
-	r1, a1, b1 := run(1)
-	r4, a4, b4 := run(4)
-	for i := range r1 {
-		if math.Float64bits(r1[i]) != math.Float64bits(r4[i]) || math.Float64bits(a1[i]) != math.Float64bits(a4[i]) {
-			t.Fatalf("Mismatch concurrent: cell %d: rock %v / %v, alluvium %v / %v", i, r1[i], r4[i], a1[i], a4[i])
-		}
+	spec := geology.Spec{Base: -50, Stack: []geology.Group{{Repeat: 5, Layers: []geology.Layer{
+		{Name: "clay", Thickness: 4, Rock: "Clay"}, {Name: "lime", Thickness: 3, Rock: "Limestone"}, {Name: "qz", Thickness: 2, Rock: "Quartzite"}}}},
+		Deformations: []geology.Deformation{{Kind: geology.Fold, Azimuth: 20, Wavelength: 300, Amplitude: 6}}}
+	m, err := spec.Compile()
+	if err != nil {
+		t.Fatal(err)
 	}
-	if b1 != b4 {
-		t.Errorf("Mismatch concurrent: budget %+v / %+v", b1, b4)
+	nat := westOutlet()
+	nat.Edges = flow.Edges{North: flow.Natural, South: flow.Closed, East: flow.Closed, West: flow.Natural}
+	for _, c := range []Config{
+		{W: w, H: h, Cell: cell, Init: tilted(w, h, cell, 0.05, 1, 9), Params: westOutlet(), Roudier: DefaultParams()},
+		{W: w, H: h, Cell: cell, Init: tilted(w, h, cell, 0.03, 3, 2), Up: up, Params: nat, Roudier: DefaultParams(), Geology: m},
+	} {
+		run := func(procs int) (rock, alluv []float64, q []float32, b Budget) {
+			old := runtime.GOMAXPROCS(procs)
+			defer runtime.GOMAXPROCS(old)
+			e := newEngine(t, c)
+			for range 15 {
+				e.Step()
+			}
+			return e.Rock(), e.Alluvium(), e.Runoff(), e.TotalBudget()
+		}
+		r1, a1, q1, b1 := run(1)
+		r4, a4, q4, b4 := run(4)
+		for i := range r1 {
+			if math.Float64bits(r1[i]) != math.Float64bits(r4[i]) || math.Float64bits(a1[i]) != math.Float64bits(a4[i]) || q1[i] != q4[i] {
+				t.Fatalf("Mismatch concurrent: cell %d: rock %v / %v, alluvium %v / %v, runoff %v / %v", i, r1[i], r4[i], a1[i], a4[i], q1[i], q4[i])
+			}
+		}
+		if b1 != b4 {
+			t.Errorf("Mismatch concurrent: budget %+v / %+v", b1, b4)
+		}
 	}
 }
 
