@@ -247,6 +247,15 @@ func (e *Engine) laws(st *engine.StepStats) (clamped, pits int, err error) {
 	for len(e.bufs) < nw {
 		e.bufs = append(e.bufs, nil)
 	}
+	// Every worker's buffer takes the largest chunk, so that buffers grow
+	// only when chunks do, whichever worker a chunk falls to.
+	var most int32
+	for c := range nc {
+		most = max(most, g.Trees[e.tb[c+1]]-g.Trees[e.tb[c]])
+	}
+	for w := range nw {
+		e.bufs[w] = sim.ResizeSpare(e.bufs[w], int(most))
+	}
 	var next atomic.Int64
 	parallel.Do(nw, func(w int) {
 		for {
@@ -255,7 +264,6 @@ func (e *Engine) laws(st *engine.StepStats) (clamped, pits int, err error) {
 				return
 			}
 			lo, hi := g.Trees[e.tb[c]], g.Trees[e.tb[c+1]]
-			e.bufs[w] = sim.ResizeSpare(e.bufs[w], int(hi-lo))
 			buf := e.bufs[w][:hi-lo]
 			cs := &e.chunkS[c]
 			t := clock()
