@@ -112,14 +112,20 @@ func (e *Engine) Step() engine.StepStats {
 	}
 	start := clock()
 	var st engine.StepStats
-	e.prev2, e.prev1 = e.prev1, e.prev2
-	copy(e.prev1, e.hgt)
+	// The heights rotate: the current ones become prev1 (no copy), and
+	// the buffer of the oldest takes the uplifted heights (stage), then
+	// the new ones (measure).
+	e.prev2, e.prev1, e.hgt = e.prev1, e.hgt, e.prev2
 	t := clock()
 	e.stage()
 	staging := clock().Sub(t)
+	routed := e.prev1
+	if e.up != nil {
+		routed = e.hgt // uplifted by stage
+	}
 
 	t = clock()
-	e.g.Route(e.hgt)
+	e.g.Route(routed)
 	st.Phase[engine.PhaseRouting] = clock().Sub(t)
 	t = clock()
 	e.g.Order()
@@ -132,8 +138,7 @@ func (e *Engine) Step() engine.StepStats {
 	if err != nil {
 		// The step did not happen: the rock and alluvium are untouched.
 		e.err = err
-		copy(e.hgt, e.prev1)
-		e.prev1, e.prev2 = e.prev2, e.prev1
+		e.hgt, e.prev1, e.prev2 = e.prev1, e.prev2, e.hgt
 		return e.stats
 	}
 	t = clock()
@@ -500,6 +505,7 @@ func (e *Engine) measure(st *engine.StepStats) Budget {
 				if s.bad == 0 {
 					s.bad = i + 1
 				}
+				e.hgt[i] = e.prev1[i] // the last good height
 				continue
 			}
 			e.hgt[i] = float32(h)
