@@ -130,8 +130,11 @@
 //
 // # Concurrency and determinism
 //
-// Steps 3 and 4 work in drainage order on whole trees (sim/flow's Stack
-// and Trees): the trees are cut into chunks of about 4096 cells (a tree
+// With an uplift or a geology model, the uplifted rock and the layer at
+// its surface are first laid out in grid order, before the routing, so
+// that what follows reads one array per cell (timed with geology). Steps
+// 3 and 4 work in drainage order on whole trees (sim/flow's Stack and
+// Trees): the trees are cut into chunks of about 4096 cells (a tree
 // larger than that is a chunk of its own), claimed by the workers as they
 // come free. A worker lays a chunk's cells out in a buffer of its own, in
 // drainage order (prepare: the uplifted rock and alluvium of every cell
