@@ -7,23 +7,35 @@ import (
 	"image"
 	"image/png"
 	"io"
+	"math"
 	"os"
 
 	"orogen/app/rasterio"
 	"orogen/app/safefile"
 	"orogen/sim/engine"
 	"orogen/sim/geology"
+	"orogen/sim/roudier"
 )
 
 // RockLegend is the sidecar of a rock mask (--out-rock): what each 8-bit
 // index of the PNG stands for, so a game engine can use the mask as a
-// material map.
+// material map. Width, Height and CellM are the mask's (the export size's
+// with --export-size or --target, where CellM is the exported pixel's
+// size, corner to corner like app/export's).
+//
+// With a geology the layers are its expanded stack and Geology is the
+// model. Without one, Roudier's engine erodes its own strata
+// (roudier.Strata, Roudier et al. 1993's alternating hard and soft
+// layers): the layers are the strata's, and RepeatM says that they repeat
+// every RepeatM metres up and down (each layer's BottomM and TopM are its
+// bounds in the period from the strata's base).
 type RockLegend struct {
-	Width   int          `json:"width"`
-	Height  int          `json:"height"`
-	CellM   float64      `json:"cell_m"`
-	Layers  []RockLayer  `json:"layers"`
-	Geology geology.Spec `json:"geology"`
+	Width   int           `json:"width"`
+	Height  int           `json:"height"`
+	CellM   float64       `json:"cell_m"`
+	Layers  []RockLayer   `json:"layers"`
+	Geology *geology.Spec `json:"geology,omitempty"`
+	RepeatM float64       `json:"repeat_m,omitempty"`
 }
 
 // RockLayer is one index of a rock mask: a layer of the expanded stack
@@ -57,17 +69,91 @@ func Legend(m *geology.Model) []RockLayer {
 	return out
 }
 
-var errNoGeology = errors.New("--out-rock and --out-alluvium need a geology: give --geology FILE.json or a scene with a geology section")
+// StrataLegend lists the layers of Roudier's engine's strata and the
+// alluvium: layer k's bounds are those of its first period above the
+// strata's base.
+func StrataLegend(st *roudier.Strata) []RockLayer {
+	var out []RockLayer
+	z := st.Base
+	for k, l := range st.Layers {
+		b, t := z, z+l.Thickness
+		z = t
+		out = append(out, RockLayer{Index: k, Name: l.Rock.Name, Rock: l.Rock.Name, Color: geology.FormatColor(l.Rock.Color),
+			Kd: l.Rock.Kd, Kf: l.Rock.Kf, Ke: l.Rock.Ke, BottomM: &b, TopM: &t})
+	}
+	a := geology.Alluvium
+	return append(out, RockLayer{Index: len(st.Layers), Name: a.Name, Rock: a.Name, Color: geology.FormatColor(a.Color), Kd: a.Kd, Kf: a.Kf, Ke: a.Ke})
+}
+
+var errNoGeology = errors.New("--out-rock and --out-alluvium need a geology (or Roudier's engine, which erodes its own strata): give --geology FILE.json, a scene with a geology section or --engine roudier")
+
+// exposedRock returns the rock mask of s, an index of the legend's layers
+// per cell: the snapshot's exposed layers with a geology, else, on
+// Roudier's engine, the layers of its strata (roudier.Engine.ExposedStrata).
+func (j *Job) exposedRock(s *engine.Snapshot) ([]uint8, RockLegend, error) {
+	if s.Geology != nil && s.Rock != nil {
+		spec := s.Geology.Spec()
+		return s.Rock, RockLegend{Layers: Legend(s.Geology), Geology: &spec}, nil
+	}
+	if e, ok := j.Engine.(*roudier.Engine); ok {
+		if st := e.Strata(); st != nil {
+			if idx := e.ExposedStrata(); idx != nil {
+				return idx, RockLegend{Layers: StrataLegend(st), RepeatM: st.Period()}, nil
+			}
+		}
+		return nil, RockLegend{}, errors.New("--out-rock: Roudier's engine erodes a lithology that is neither a geology nor strata of at most 255 layers: it has no layer index")
+	}
+	return nil, RockLegend{}, errNoGeology
+}
+
+// NearestIndices resamples a w×h grid of category indices to ow×oh by
+// nearest neighbour, corner to corner like app/export's resampler (output
+// pixel o samples cell round(o·(w−1)/(ow−1))): indices are categories, so
+// they are picked, never blended. At the same size it returns src.
+func NearestIndices(src []uint8, w, h, ow, oh int) []uint8 {
+	if ow == w && oh == h {
+		return src
+	}
+	pick := func(o, n, on int) int {
+		if on <= 1 {
+			return 0
+		}
+		return int(math.Round(float64(o) * float64(n-1) / float64(on-1)))
+	}
+	xs := make([]int, ow)
+	for x := range xs {
+		xs[x] = pick(x, w, ow)
+	}
+	out := make([]uint8, ow*oh)
+	for y := range oh {
+		row := src[pick(y, h, oh)*w:]
+		for x, sx := range xs {
+			out[y*ow+x] = row[sx]
+		}
+	}
+	return out
+}
 
 // writeRock saves the exposed layer index per cell as an 8-bit grey PNG
-// at path and its legend as the sidecar (NAME.json), atomically together.
-func writeRock(path string, s *engine.Snapshot) error {
-	if s.Geology == nil || s.Rock == nil {
-		return errNoGeology
+// at path, at the export size when the run exports (nearest neighbour,
+// NearestIndices), and its legend as the sidecar (NAME.json), atomically
+// together.
+func (j *Job) writeRock(path string, s *engine.Snapshot) error {
+	idx, leg, err := j.exposedRock(s)
+	if err != nil {
+		return err
 	}
-	img := image.NewGray(image.Rect(0, 0, s.W, s.H))
-	copy(img.Pix, s.Rock)
-	leg := RockLegend{Width: s.W, Height: s.H, CellM: s.Cell, Layers: Legend(s.Geology), Geology: s.Geology.Spec()}
+	w, h, cell := s.W, s.H, s.Cell
+	if p := j.rockPlan; p != nil && (p.W != w || p.H != h) {
+		w, h = p.W, p.H
+		if w > 1 && s.W > 1 {
+			cell = s.Cell * float64(s.W-1) / float64(w-1)
+		}
+		idx = NearestIndices(idx, s.W, s.H, w, h)
+	}
+	img := image.NewGray(image.Rect(0, 0, w, h))
+	copy(img.Pix, idx)
+	leg.Width, leg.Height, leg.CellM = w, h, cell
 	b, err := json.MarshalIndent(leg, "", "  ")
 	if err != nil {
 		return err

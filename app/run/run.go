@@ -124,6 +124,7 @@ type Job struct {
 	// refinement.
 	Graph     *GraphJob
 	plans     map[string]*export.Plan // by output path, with --target, --export-size or --tiles
+	rockPlan  *export.Plan            // the rock mask's size, with --target or --export-size
 	Steps     int
 	Tolerance float64
 	Umax      float64
@@ -263,7 +264,7 @@ func Prepare(o Options) (*Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	if geo == nil && (o.OutRock != "" || o.OutAlluvium != "") {
+	if geo == nil && sc.Engine != engine.Roudier && (o.OutRock != "" || o.OutAlluvium != "") {
 		return nil, errNoGeology
 	}
 	spec := engines.Spec{Kind: sc.Engine, W: w, H: h, Cell: cell, Up: up, Init: init,
@@ -707,7 +708,7 @@ func (j *Job) writeOutputs() error {
 	}
 	s := j.Engine.Snapshot()
 	if j.Opt.OutRock != "" {
-		if err := writeRock(j.Opt.OutRock, s); err != nil {
+		if err := j.writeRock(j.Opt.OutRock, s); err != nil {
 			return err
 		}
 	}
@@ -759,6 +760,7 @@ func (j *Job) planExports(w, h int) error {
 	j.plans = map[string]*export.Plan{}
 	for _, o := range []struct{ path, kind string }{
 		{j.Opt.Out, "heightmap"}, {j.Opt.OutDrainage, "mask:drainage"}, {j.Opt.OutWater, "mask:water"}, {j.Opt.OutRivers, "mask:rivers"},
+		{j.Opt.OutAlluvium, "mask:alluvium"},
 	} {
 		if o.path == "" {
 			continue
@@ -770,6 +772,19 @@ func (j *Job) planExports(w, h int) error {
 			return err
 		}
 		j.plans[o.path] = p
+	}
+	if j.Opt.OutRock != "" {
+		// The rock mask follows the export size, picked by nearest
+		// neighbour (writeRock); it is one PNG, not tiled.
+		spec := export.Spec{Target: tgt, W: j.Opt.ExportSize, Rows: rows, Cols: cols, Kind: "mask:rock"}
+		p, err := spec.Check(j.Opt.OutRock, w, h)
+		if err != nil {
+			return fmt.Errorf("--out-rock: %w", err)
+		}
+		if p.Rows > 1 || p.Cols > 1 {
+			return fmt.Errorf("--out-rock %s: the rock mask is not tiled: export it whole (without --tiles) and cut it with its legend", j.Opt.OutRock)
+		}
+		j.rockPlan = p
 	}
 	return nil
 }

@@ -7,59 +7,73 @@ package cellheap
 // Heap holds cells (indices) with their heights. The zero value is empty
 // and ready to use.
 type Heap[H float32 | float64] struct {
-	i []int32
-	h []H
+	e []entry[H]
+}
+
+// entry is a cell and its height, side by side: a comparison reads one
+// place in memory.
+type entry[H float32 | float64] struct {
+	h H
+	i int32
 }
 
 // Len returns the number of cells in the heap.
-func (q *Heap[H]) Len() int { return len(q.i) }
+func (q *Heap[H]) Len() int { return len(q.e) }
 
 // Reset empties the heap, keeping its storage.
-func (q *Heap[H]) Reset() { q.i, q.h = q.i[:0], q.h[:0] }
+func (q *Heap[H]) Reset() { q.e = q.e[:0] }
 
-func (q *Heap[H]) less(a, b int) bool {
-	return q.h[a] < q.h[b] || (q.h[a] == q.h[b] && q.i[a] < q.i[b])
-}
-
-func (q *Heap[H]) swap(a, b int) {
-	q.i[a], q.i[b] = q.i[b], q.i[a]
-	q.h[a], q.h[b] = q.h[b], q.h[a]
+// less orders entries by height, then index.
+func less[H float32 | float64](a, b entry[H]) bool {
+	return a.h < b.h || (a.h == b.h && a.i < b.i)
 }
 
 // Push adds cell i at height h.
 func (q *Heap[H]) Push(i int32, h H) {
-	q.i = append(q.i, i)
-	q.h = append(q.h, h)
-	for k := len(q.i) - 1; k > 0; {
+	x := entry[H]{h, i}
+	q.e = append(q.e, x)
+	e := q.e
+	k := len(e) - 1
+	for k > 0 {
 		p := (k - 1) / 2
-		if !q.less(k, p) {
+		if !less(x, e[p]) {
 			break
 		}
-		q.swap(k, p)
+		e[k] = e[p]
 		k = p
 	}
+	e[k] = x
 }
 
 // Pop removes and returns the lowest cell and its height (of equal
 // heights, the lowest index). The heap must not be empty.
 func (q *Heap[H]) Pop() (int32, H) {
-	i, h := q.i[0], q.h[0]
-	last := len(q.i) - 1
-	q.swap(0, last)
-	q.i, q.h = q.i[:last], q.h[:last]
-	for k := 0; ; {
-		l, r, m := 2*k+1, 2*k+2, k
-		if l < last && q.less(l, m) {
-			m = l
-		}
-		if r < last && q.less(r, m) {
-			m = r
-		}
-		if m == k {
+	e := q.e
+	top := e[0]
+	last := len(e) - 1
+	x := e[last]
+	e = e[:last]
+	q.e = e
+	if last == 0 {
+		return top.i, top.h
+	}
+	// Sift the last entry down from the root.
+	k := 0
+	for {
+		l := 2*k + 1
+		if l >= last {
 			break
 		}
-		q.swap(k, m)
+		m := l
+		if r := l + 1; r < last && less(e[r], e[l]) {
+			m = r
+		}
+		if !less(e[m], x) {
+			break
+		}
+		e[k] = e[m]
 		k = m
 	}
-	return i, h
+	e[k] = x
+	return top.i, top.h
 }

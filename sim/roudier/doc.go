@@ -23,10 +23,11 @@
 //     a geology.Model laid by SetGeology through its per-cell map, else
 //     Config.Lith's RockAt, DefaultStrata by default), its slope tanθ to
 //     its receiver, on the heights of the routing, and what follows from
-//     them alone, in parallel: K_v (§3.2: 0 at and above SnowLine and on
-//     slopes of 60° and more, Veg on slopes of 30° and less, linear in
-//     the angle between; geology.Vegetation's rule) and the coefficients
-//     of the laws below;
+//     them alone: K_v (§3.2: 0 at and above SnowLine and on slopes of 60°
+//     and more, Veg on slopes of 30° and less, linear in the angle
+//     between; geology.Vegetation's rule) and the coefficients of the
+//     laws below (prepare, in drainage order: see Concurrency and
+//     determinism);
 //  4. the sweep: every cell after all the cells that drain into it (the
 //     reverse of sim/flow's Stack), tree by tree:
 //     - K_v = 0 in river beds: cells whose running water from upstream
@@ -119,11 +120,34 @@
 // (the exposed rock and the coefficients, step 3), erosion (the sweep),
 // lakes (the pits' fill, step 5) and layout (heights and sums).
 //
+// # Rock maps
+//
+// Without a geology model, the engine's own strata (Strata, DefaultStrata
+// unless Config.Lith gave others) are its rock: ExposedStrata gives the
+// layer exposed at every cell (the alluvium last), which `orogen run
+// --out-rock` writes with a legend of the strata when the scene has no
+// geology.
+//
 // # Concurrency and determinism
 //
-// The sweep runs whole drainage trees concurrently (flow.Graph.Chunks);
-// each writes only its own cells. Sums are taken over fixed blocks of
-// cells in block order, so results are bit-identical for any GOMAXPROCS.
-// The Lithology must be safe for concurrent use. An Engine is owned by
-// one goroutine.
+// With an uplift or a geology model, the uplifted rock and the layer at
+// its surface are first laid out in grid order, before the routing, so
+// that what follows reads one array per cell (timed with geology). Steps
+// 3 and 4 work in drainage order on whole trees (sim/flow's Stack and
+// Trees): the trees are cut into chunks of about 4096 cells (a tree
+// larger than that is a chunk of its own), claimed by the workers as they
+// come free. A worker lays a chunk's cells out in a buffer of its own, in
+// drainage order (prepare: the uplifted rock and alluvium of every cell
+// and its coefficients, each cell after its receiver, whose heights it
+// reads from the buffer), then sweeps the buffer backwards and writes each
+// cell's new state to the grid once it is done: the sweep reads and writes
+// memory in order, and the buffer stays in the core's cache. Each chunk
+// writes only its own cells and its trees' sums; sums are taken per tree
+// and over fixed blocks of cells in block order, and a bad rock reported
+// is the one of the lowest cell index, so results are bit-identical for
+// any GOMAXPROCS (TestDeterministic). The phases geology and erosion share
+// the wall time of steps 3 and 4 as their times add up over the chunks.
+// The pits' fill (step 5) runs on one goroutine (fill.go says why). The
+// Lithology must be safe for concurrent use. An Engine is owned by one
+// goroutine.
 package roudier

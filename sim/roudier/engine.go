@@ -65,23 +65,27 @@ type Engine struct {
 	g            *flow.Graph
 	routed       bool
 
-	cellsN []cell     // the new state during a step
-	coef   []cellCoef // per cell, during a step
-	work   []flowWork // per stack position, during a step
-	trees  []treeSums // per drainage tree, the sweep's sums
-	sizes  []int32    // per drainage tree, its cell count
+	cellsN []cell       // the new state during a step (staged: the uplifted state first)
+	staged bool         // cellsN holds the uplifted state for prepare (stage)
+	layer  []uint8      // per cell, the geology's layer at the uplifted rock (stage)
+	bufs   [][]node     // per worker, the nodes of a chunk during a step
+	runoff []float32    // per stack position, the running water Q, m
+	trees  []treeSums   // per drainage tree, the sweep's sums
+	sizes  []int32      // per drainage tree, its cell count
+	tb     []int        // the chunks of trees of prepare and the sweep
+	chunkS []chunkStats // per chunk
 	// The pits' fill (fill.go): per cell, the lake it was last added to;
 	// the lake's cells and their heights before; the frontier; what
 	// spilled off the map this step, m³.
-	lakeOf  []uint32
-	lakeGen uint32
-	lake    []lakeCell
-	visited []int32
-	front   cellheap.Heap[float64]
-	spilled float64
+	mark     []fillMark
+	lakeGen  uint32
+	frontGen uint32
+	lake     []lakeCell
+	visited  []int32
+	front    cellheap.Heap[float64]
+	spilled  float64
 
 	blocks []blockSums // per block of cells, the measures
-	chunkN [][2]int64  // per chunk: cells clamped, pits filled
 }
 
 // New validates c and returns an engine at step 0.
@@ -299,13 +303,12 @@ func (e *Engine) Snapshot() *engine.Snapshot {
 // Runoff returns the running water through every cell in the last step,
 // m of water (Q: its own and all upstream); nil before the first step.
 func (e *Engine) Runoff() []float32 {
-	if !e.routed || e.work == nil {
+	if !e.routed || e.runoff == nil {
 		return nil
 	}
 	q := make([]float32, len(e.cells))
 	for i, k := range e.g.Pos {
-		// work[k] holds Q once the sweep went past the cell.
-		q[i] = float32(e.work[k].q)
+		q[i] = e.runoff[k]
 	}
 	return q
 }

@@ -28,6 +28,40 @@ func (e *Engine) SetGeology(m *geology.Model) {
 // Geology returns the geology laid by SetGeology, or nil.
 func (e *Engine) Geology() *geology.Model { return e.geo }
 
+// Strata returns the strata the engine erodes when it has no geology
+// model (DefaultStrata unless Config.Lith or SetLithology gave other
+// strata), or nil: with a geology model or a lithology that is not
+// Strata.
+func (e *Engine) Strata() *Strata {
+	if e.gmap != nil {
+		return nil
+	}
+	return e.strata
+}
+
+// ExposedStrata returns, for every cell, the layer of Strata() exposed at
+// its surface, as prepare finds it: len(Strata().Layers) where the cell
+// holds at least geology.MinAlluvium of alluvium, else the index in
+// Layers of the layer at its rock surface. It returns nil when Strata()
+// is nil. This is the engine's own rock map, the counterpart of a
+// snapshot's Rock without a geology model.
+func (e *Engine) ExposedStrata() []uint8 {
+	s := e.Strata()
+	if s == nil || len(s.Layers) > 255 {
+		return nil
+	}
+	out := make([]uint8, len(e.cells))
+	na := uint8(len(s.Layers))
+	for i, c := range e.cells {
+		if c.alluv >= geology.MinAlluvium {
+			out[i] = na
+		} else {
+			out[i] = uint8(s.LayerAt(c.rock))
+		}
+	}
+	return out
+}
+
 // rockAt is the rock exposed at cell (x, y), index i, whose rock surface
 // is at z: what prepare finds, for the tests.
 func (e *Engine) rockAt(i, x, y int, z float64) geology.Rock {

@@ -63,3 +63,49 @@ func TestGeologyLookup(t *testing.T) {
 		t.Error("SetGeology(nil): want the default strata back and no rock in snapshots")
 	}
 }
+
+// TestExposedStrata: without a geology model, ExposedStrata gives every
+// cell the layer of the engine's strata that prepare erodes there (the
+// alluvium, index len(Layers), where it is at least MinAlluvium thick),
+// and after a run on tilted strata both rocks and alluvium crop out; with
+// a model there is none.
+func TestExposedStrata(t *testing.T) {
+	w, h, cell := 60, 40, 10.0
+	e := newEngine(t, Config{W: w, H: h, Cell: cell, Init: tilted(w, h, cell, 0.05, 1, 5), Params: westOutlet(), Roudier: DefaultParams()})
+	for range 40 {
+		e.Step()
+	}
+	s := e.Strata()
+	if s == nil {
+		t.Fatal("no strata on the default lithology")
+	}
+	idx := e.ExposedStrata()
+	rock, alluv := e.Rock(), e.Alluvium()
+	seen := map[uint8]int{}
+	for i, k := range idx {
+		seen[k]++
+		if alluv[i] >= geology.MinAlluvium {
+			if int(k) != len(s.Layers) {
+				t.Fatalf("cell %d: %g m of alluvium, index %d; want %d", i, alluv[i], k, len(s.Layers))
+			}
+			continue
+		}
+		if int(k) >= len(s.Layers) {
+			t.Fatalf("cell %d: index %d for rock", i, k)
+		}
+		if got, want := s.Layers[k].Rock, e.rockAt(i, i%w, i/w, rock[i]); got != want {
+			t.Fatalf("cell %d at %g m: layer %d is %s; the engine erodes %s", i, rock[i], k, got.Name, want.Name)
+		}
+	}
+	if len(seen) != len(s.Layers)+1 {
+		t.Errorf("exposed %v; want every layer of %d and alluvium", seen, len(s.Layers))
+	}
+	m, err := geology.Spec{Stack: []geology.Group{{Layers: []geology.Layer{{Thickness: 10, Rock: "Clay"}}}}}.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.SetGeology(m)
+	if e.Strata() != nil || e.ExposedStrata() != nil {
+		t.Error("with a geology model: want no strata")
+	}
+}

@@ -3,6 +3,7 @@ package roudier
 import (
 	"fmt"
 	"math"
+	"sync/atomic"
 	"time"
 
 	"orogen/sim"
@@ -65,20 +66,26 @@ type treeSums struct{ out, cout, diss, pitLoad float64 }
 type cell struct{ rock, alluv float64 }
 
 // cellCoef is what the sweep needs of a cell besides its heights, set
-// before the sweep in grid order from the exposed rock and the slope
-// tanθ to the receiver: the running water the cell's rain makes, q0, or
-// q1 in a river bed (K_v = 0), m; Creep·K_d·tanθ, m; α·K_d·tanθ; γ·K_e·K_f;
+// before the sweep from the exposed rock and the slope tanθ to the
+// receiver: the running water the cell's rain makes, q0, or q1 in a river
+// bed (K_v = 0), m; Creep·K_d·tanθ, m; α·K_d·tanθ; γ·K_e·K_f;
 // r·√(1 + tan²θ) (= r/cos φ); the cell's kind.
 type cellCoef struct {
 	q0, q1, creep, wash, diss, capacity float32
 	kind                                uint8
 }
 
-// flowWork is what arrives at a cell during the sweep, in drainage order
-// (the cell at Stack[k] is work[k]): the running water from upstream (then,
-// once the sweep reached the cell, the running water through it, Q), m;
-// the detritus load, m³; the lowest donor's height, m.
-type flowWork struct{ q, s, low float64 }
+// node is a cell during the sweep, in drainage order (node k is the cell
+// at Stack[k]), so that the sweep reads and writes memory in order: its
+// rock surface and alluvium, m (uplifted, then as the laws change them);
+// what arrives from upstream: the running water (then, once the sweep
+// reached the cell, the running water through it, Q), m, the detritus
+// load, m³, and the lowest donor's height, m; its coefficients.
+type node struct {
+	rock, alluv float64
+	q, s, low   float64
+	cellCoef
+}
 
 // Kinds of cells in the sweep.
 const (
@@ -93,46 +100,54 @@ const (
 	rowBlock  = 16      // rows per block of the per-cell passes
 )
 
+// clock times the phases of a step; the benchmarks swap in a thread's
+// CPU time.
+var clock = time.Now
+
 // Step runs one iteration: uplift, routing, then the laws from upstream
 // to downstream (see the package doc).
 func (e *Engine) Step() engine.StepStats {
 	if e.err != nil {
 		return e.stats
 	}
-	start := time.Now()
+	start := clock()
 	var st engine.StepStats
-	e.prev2, e.prev1 = e.prev1, e.prev2
-	copy(e.prev1, e.hgt)
-	e.uplifted()
+	// The heights rotate: the current ones become prev1 (no copy), and
+	// the buffer of the oldest takes the uplifted heights (stage), then
+	// the new ones (measure).
+	e.prev2, e.prev1, e.hgt = e.prev1, e.hgt, e.prev2
+	t := clock()
+	e.stage()
+	staging := clock().Sub(t)
+	routed := e.prev1
+	if e.up != nil {
+		routed = e.hgt // uplifted by stage
+	}
 
-	t := time.Now()
-	e.g.Route(e.hgt)
-	st.Phase[engine.PhaseRouting] = time.Since(t)
-	t = time.Now()
+	t = clock()
+	e.g.Route(routed)
+	st.Phase[engine.PhaseRouting] = clock().Sub(t)
+	t = clock()
 	e.g.Order()
 	e.g.Assemble()
 	e.routed = true
-	st.Phase[engine.PhaseStack] = time.Since(t)
+	st.Phase[engine.PhaseStack] = clock().Sub(t)
 
-	t = time.Now()
-	if err := e.prepare(); err != nil {
+	clamped, pits, err := e.laws(&st) // sets the phases geology and erosion
+	st.Phase[engine.PhaseGeology] += staging
+	if err != nil {
 		// The step did not happen: the rock and alluvium are untouched.
 		e.err = err
-		copy(e.hgt, e.prev1)
-		e.prev1, e.prev2 = e.prev2, e.prev1
+		e.hgt, e.prev1, e.prev2 = e.prev1, e.prev2, e.hgt
 		return e.stats
 	}
-	st.Phase[engine.PhaseGeology] = time.Since(t)
-	t = time.Now()
-	clamped, pits := e.sweep()
-	st.Phase[engine.PhaseErosion] = time.Since(t)
-	t = time.Now()
+	t = clock()
 	e.fillPits()
-	st.Phase[engine.PhaseLakes] = time.Since(t)
+	st.Phase[engine.PhaseLakes] = clock().Sub(t)
 
-	t = time.Now()
+	t = clock()
 	b := e.measure(&st)
-	st.Phase[engine.PhaseLayout] = time.Since(t)
+	st.Phase[engine.PhaseLayout] = clock().Sub(t)
 
 	e.step++
 	e.time += e.p.Dt
@@ -140,7 +155,7 @@ func (e *Engine) Step() engine.StepStats {
 	st.Clamped = clamped
 	st.Lakes = pits
 	st.Mass = b.Mass()
-	st.Total = time.Since(start)
+	st.Total = clock().Sub(start)
 	e.last = b
 	e.total = e.total.Add(b)
 	e.stats = st
@@ -155,213 +170,312 @@ func (e *Engine) upliftAt(i int) float64 {
 	return float64(e.up[i]) * e.p.Dt
 }
 
-// uplifted sets the heights the routing sees: the uplifted terrain.
-func (e *Engine) uplifted() {
-	if e.up == nil {
+// stage runs in grid order, before the routing, what needs only the
+// cell: with an uplift, the uplifted rock and the heights the routing
+// sees; with a geology model, the layer at the uplifted rock surface
+// (cells with less than geology.MinAlluvium of alluvium). The uplifted
+// state goes to cellsN, which prepare reads and the sweep then
+// overwrites, cell by cell, in the same chunk. Reading memory in order
+// here spares prepare, in drainage order, the uplift, the fixed cells
+// and the geology's displacement of every cell. Without uplift or
+// geology there is nothing to stage: prepare reads cells.
+func (e *Engine) stage() {
+	e.staged = e.up != nil || e.gmap != nil
+	if !e.staged {
 		return
 	}
-	parallel.Blocks(len(e.cells), cellBlock, func(_, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			e.hgt[i] = float32(e.cells[i].rock + e.upliftAt(i) + e.cells[i].alluv)
-		}
-	})
-}
-
-// prepare copies the uplifted state into the new one (cellsN) and fills
-// every cell's coefficients from the exposed rock (alluvium where there
-// is some, else the lithology at the rock surface), its slope to its
-// receiver and its kind. K_v (§3.2) is set here on the heights of the
-// routing but for the river-bed rule, which the sweep applies.
-func (e *Engine) prepare() error {
-	g := e.g
-	rec, dist := g.Rec, g.Dist
-	nb := parallel.NumBlocks(e.h, rowBlock)
-	bad := make([]error, nb)
 	n := len(e.cells)
-	e.coef = sim.ResizeSpare(e.coef, n)
 	e.cellsN = sim.ResizeSpare(e.cellsN, n)
-	coef, cells, cellsN := e.coef, e.cells, e.cellsN
-	p := e.rp
-	parallel.Blocks(e.h, rowBlock, func(b, y0, y1 int) {
-		for y := y0; y < y1; y++ {
-			for x := 0; x < e.w; x++ {
-				i := y*e.w + x
-				c := cells[i]
-				c.rock += e.upliftAt(i)
-				cellsN[i] = c
-				r := &geology.Alluvium
-				var lr geology.Rock
-				if c.alluv < geology.MinAlluvium {
-					switch {
-					case e.gmap != nil:
-						r = &e.layerCoef[e.gmap.LayerAt(i, c.rock)]
-					case e.strata != nil:
-						r = e.strata.rockAt(c.rock)
-					default:
-						lr = e.lith.RockAt((float64(x)+0.5)*e.cell, (float64(y)+0.5)*e.cell, c.rock)
-						if !(lr.Kd >= 0 && lr.Kd <= 1 && lr.Kf >= 0 && lr.Kf <= 1 && lr.Ke >= 0 && lr.Ke <= 1) && bad[b] == nil {
-							bad[b] = fmt.Errorf("roudier: the lithology gives cell (%d, %d) at %g m a bad rock: %w", x, y, c.rock, CheckRock(lr))
-						}
-						r = &lr
-					}
-				}
-				cf := &coef[i]
-				j := int(rec[i])
-				tn := 0.0
-				switch {
-				case j == i && (g.IsFixed(i) || dist[i] > 0):
-					cf.kind = kindOutlet
-				case j == i:
-					cf.kind = kindPit
-				default:
-					hj := cells[j].rock + e.upliftAt(j) + cells[j].alluv
-					tn = max(0, (c.rock+c.alluv-hj)/float64(dist[i]))
-					cf.kind = kindFlow
-					if g.IsFixed(j) {
-						cf.kind = kindFlowFixed
-					}
-				}
-				kv := p.vegetation(tn, c.rock+c.alluv)
-				cf.q0 = float32((1 - min(1, r.Kf+kv)) * p.Rain)
-				cf.q1 = float32((1 - min(1, r.Kf)) * p.Rain)
-				cf.creep = float32(p.Creep * r.Kd * tn)
-				cf.wash = float32(p.Alpha * r.Kd * tn)
-				cf.diss = float32(p.Gamma * r.Ke * r.Kf)
-				cf.capacity = float32(p.Transport * math.Sqrt(1+tn*tn))
+	if e.gmap != nil {
+		e.layer = sim.ResizeSpare(e.layer, n)
+	}
+	parallel.Blocks(n, cellBlock, func(_, lo, hi int) {
+		cells, cellsN := e.cells[lo:hi], e.cellsN[lo:hi]
+		for k, c := range cells {
+			i := lo + k
+			c.rock += e.upliftAt(i)
+			cellsN[k] = c
+			if e.up != nil {
+				e.hgt[i] = float32(c.rock + c.alluv)
+			}
+			if e.gmap != nil && c.alluv < geology.MinAlluvium {
+				e.layer[i] = uint8(e.gmap.LayerAt(i, c.rock))
 			}
 		}
 	})
-	for _, err := range bad {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
-// sweep applies the laws tree by tree, every cell after all its donors
-// (the reverse of the drainage order), to cellsN. Trees are independent,
-// so chunks of whole trees run concurrently; each writes only its own
-// cells and its trees' sums. It returns the cells whose lowering was
-// clamped and the pits that received detritus.
-func (e *Engine) sweep() (clamped, pits int) {
+// chunkCells is the size chunks of trees aim at: a chunk's nodes (72
+// bytes each) stay in a core's cache from prepare to the sweep.
+const chunkCells = 1 << 12
+
+// badRock is a bad rock a lithology gave, at cell i.
+type badRock struct {
+	i   int
+	err error
+}
+
+// chunkStats are what a chunk of trees counts, and the time prepare and
+// the sweep took on it.
+type chunkStats struct {
+	clamped, pits int64
+	prep, sweep   time.Duration
+	bad           badRock
+}
+
+// laws runs prepare and the sweep (steps 3 and 4 of the package doc) on
+// chunks of whole trees, each chunk's prepare right before its sweep, in
+// a buffer of nodes of the worker's own, so that the nodes stay in the
+// core's cache and never go to memory: chunks of about chunkCells cells,
+// claimed as workers come free (a worker the OS holds back does not hold
+// the others up). Results do not depend on the chunks: sums are per tree
+// and a bad rock is the one of the lowest cell index. It sets the phases
+// geology (prepare) and erosion (the sweep), splitting the wall time
+// between them as their times add up over the chunks, and returns the
+// cells whose lowering was clamped and the pits that received detritus.
+func (e *Engine) laws(st *engine.StepStats) (clamped, pits int, err error) {
+	t0 := clock()
 	g := e.g
 	nt := len(g.Trees) - 1
+	n := len(e.cells)
 	e.sizes = sim.ResizeSpare(e.sizes, nt)
 	for t := range nt {
 		e.sizes[t] = g.Trees[t+1] - g.Trees[t]
 	}
-	// Several chunks a worker, claimed as workers come free: a worker the
-	// OS holds back does not hold the others up. Results do not depend on
-	// the chunks (sums are per tree).
-	tb := parallel.Split(e.sizes, 8*parallel.Workers())
-	nc := len(tb) - 1
-	if len(e.chunkN) < nc {
-		e.chunkN = make([][2]int64, nc)
-	}
+	e.tb = parallel.Split(e.sizes, max(8*parallel.Workers(), n/chunkCells))
+	nc := len(e.tb) - 1
+	e.chunkS = sim.ResizeSpare(e.chunkS, nc)
 	e.trees = sim.ResizeSpare(e.trees, nt)
-	e.work = sim.ResizeSpare(e.work, len(e.cells))
+	e.runoff = sim.ResizeSpare(e.runoff, n)
+	e.cellsN = sim.ResizeSpare(e.cellsN, n)
+	nw := min(parallel.Workers(), nc)
+	for len(e.bufs) < nw {
+		e.bufs = append(e.bufs, nil)
+	}
+	// Every worker's buffer takes the largest chunk, so that buffers grow
+	// only when chunks do, whichever worker a chunk falls to.
+	var most int32
+	for c := range nc {
+		most = max(most, g.Trees[e.tb[c+1]]-g.Trees[e.tb[c]])
+	}
+	for w := range nw {
+		e.bufs[w] = sim.ResizeSpare(e.bufs[w], int(most))
+	}
+	var next atomic.Int64
+	parallel.Do(nw, func(w int) {
+		for {
+			c := int(next.Add(1) - 1)
+			if c >= nc {
+				return
+			}
+			lo, hi := g.Trees[e.tb[c]], g.Trees[e.tb[c+1]]
+			buf := e.bufs[w][:hi-lo]
+			cs := &e.chunkS[c]
+			t := clock()
+			cs.bad = e.prepare(c, buf)
+			t1 := clock()
+			cs.clamped, cs.pits = e.sweep(c, buf)
+			cs.prep, cs.sweep = t1.Sub(t), clock().Sub(t1)
+		}
+	})
+	wall := clock().Sub(t0)
+	var prep, sweep time.Duration
+	first := badRock{i: -1}
+	for _, cs := range e.chunkS[:nc] {
+		clamped += int(cs.clamped)
+		pits += int(cs.pits)
+		prep += cs.prep
+		sweep += cs.sweep
+		if b := cs.bad; b.err != nil && (first.err == nil || b.i < first.i) {
+			first = b
+		}
+	}
+	if prep+sweep > 0 {
+		st.Phase[engine.PhaseGeology] = time.Duration(float64(wall) * float64(prep) / float64(prep+sweep))
+		st.Phase[engine.PhaseErosion] = wall - st.Phase[engine.PhaseGeology]
+	}
+	return clamped, pits, first.err
+}
+
+// prepare lays the uplifted state of chunk c's cells out in drainage
+// order (nodes: node k-lo is the cell at Stack[k], lo the chunk's first
+// position) and fills every node's coefficients from the exposed rock
+// (alluvium where there is some, else the lithology at the rock surface),
+// its slope to its receiver and its kind. K_v (§3.2) is set here on the
+// heights of the routing but for the river-bed rule, which the sweep
+// applies. Each node comes after its receiver (the drainage order), whose
+// uplifted heights it reads from its node. It returns the bad rock of the
+// lowest cell index the lithology gave, if any.
+func (e *Engine) prepare(ch int, nodes []node) badRock {
+	g := e.g
+	dist, st, rp := g.Dist, g.Stack, g.RecPos
+	var bad badRock
+	cells := e.cells
+	if e.staged {
+		cells = e.cellsN
+	}
+	p := e.rp
+	lo, hi := int(g.Trees[e.tb[ch]]), int(g.Trees[e.tb[ch+1]])
+	// The distance to the receiver from the step between the indices
+	// (the grid's arrays are read only for roots), as sim/flow sets it.
+	w := int32(e.w)
+	orth, diag := float32(e.cell), float32(e.cell*math.Sqrt2)
+	for k := lo; k < hi; k++ {
+		i := int(st[k])
+		c := cells[i]
+		if !e.staged {
+			c.rock += e.upliftAt(i) // 0, but as the staged cells: -0 becomes +0
+		}
+		nd := &nodes[k-lo]
+		nd.rock, nd.alluv = c.rock, c.alluv
+		nd.q, nd.s, nd.low = 0, 0, math.Inf(1)
+		r := &geology.Alluvium
+		var lr geology.Rock
+		if c.alluv < geology.MinAlluvium {
+			switch {
+			case e.gmap != nil:
+				r = &e.layerCoef[e.layer[i]] // staged
+			case e.strata != nil:
+				r = e.strata.rockAt(c.rock)
+			default:
+				x, y := i%e.w, i/e.w
+				lr = e.lith.RockAt((float64(x)+0.5)*e.cell, (float64(y)+0.5)*e.cell, c.rock)
+				if !(lr.Kd >= 0 && lr.Kd <= 1 && lr.Kf >= 0 && lr.Kf <= 1 && lr.Ke >= 0 && lr.Ke <= 1) && (bad.err == nil || i < bad.i) {
+					bad = badRock{i, fmt.Errorf("roudier: the lithology gives cell (%d, %d) at %g m a bad rock: %w", x, y, c.rock, CheckRock(lr))}
+				}
+				r = &lr
+			}
+		}
+		cf := &nd.cellCoef
+		tn := 0.0
+		switch j := int(rp[k]); {
+		case j == k && (g.IsFixed(i) || dist[i] > 0):
+			cf.kind = kindOutlet
+		case j == k:
+			cf.kind = kindPit
+		default:
+			r := &nodes[j-lo]
+			hj := r.rock + r.alluv
+			d := orth
+			if s := st[j] - int32(i); s != 1 && s != -1 && s != w && s != -w {
+				d = diag
+			}
+			tn = max(0, (c.rock+c.alluv-hj)/float64(d))
+			cf.kind = kindFlow
+			if g.IsFixed(int(st[j])) {
+				cf.kind = kindFlowFixed
+			}
+		}
+		kv := p.vegetation(tn, c.rock+c.alluv)
+		cf.q0 = float32((1 - min(1, r.Kf+kv)) * p.Rain)
+		cf.q1 = float32((1 - min(1, r.Kf)) * p.Rain)
+		cf.creep = float32(p.Creep * r.Kd * tn)
+		cf.wash = float32(p.Alpha * r.Kd * tn)
+		cf.diss = float32(p.Gamma * r.Ke * r.Kf)
+		cf.capacity = float32(p.Transport * math.Sqrt(1+tn*tn))
+	}
+	return bad
+}
+
+// sweep applies the laws to chunk c's trees, tree by tree, every node
+// after all its donors (the reverse of the drainage order), and writes
+// each cell's new state to cellsN once its node is done. Trees are
+// independent: a chunk writes only its own nodes and cells and its trees'
+// sums. It returns the cells whose lowering was clamped and the pits that
+// received detritus.
+func (e *Engine) sweep(c int, nodes []node) (nClamp, nPit int64) {
+	g := e.g
+	tb := e.tb
 	p := e.rp
 	river := p.RiverCells * p.Rain
 	a := e.area
-	work, st, rp, rec := e.work, g.Stack, g.RecPos, g.Rec
-	cells, coef := e.cellsN, e.coef
-	parallel.Blocks(nc, 1, func(c, _, _ int) {
-		lo, hi := int(g.Trees[tb[c]]), int(g.Trees[tb[c+1]])
-		for k := lo; k < hi; k++ {
-			work[k] = flowWork{low: math.Inf(1)}
-		}
-		var nClamp, nPit int64
-		for t := tb[c]; t < tb[c+1]; t++ {
-			var sum treeSums
-			for k := int(g.Trees[t+1]) - 1; k >= int(g.Trees[t]); k-- {
-				w := &work[k]
-				i := int(st[k])
-				cf := &coef[i]
-				qUp, load := w.q, w.s
-				switch cf.kind {
-				case kindOutlet:
-					sum.out += load
-					continue
-				case kindPit:
-					// No erosion; all the detritus settles (Roudier et
-					// al. 1993: low points get "only alluvial
-					// deposition"), spread over the depression by fill
-					// once every tree is done.
-					if load > 0 {
-						sum.pitLoad = load
-						nPit++
-					}
-					continue
+	st, rp, cellsN, runoff := g.Stack, g.RecPos, e.cellsN, e.runoff
+	lo := int(g.Trees[tb[c]])
+	for t := tb[c]; t < tb[c+1]; t++ {
+		var sum treeSums
+		for k := int(g.Trees[t+1]) - 1; k >= int(g.Trees[t]); k-- {
+			nd := &nodes[k-lo]
+			qUp, load := nd.q, nd.s
+			runoff[k] = float32(qUp)
+			switch nd.kind {
+			case kindOutlet:
+				sum.out += load
+				cellsN[st[k]] = cell{nd.rock, nd.alluv}
+				continue
+			case kindPit:
+				// No erosion; all the detritus settles (Roudier et
+				// al. 1993: low points get "only alluvial
+				// deposition"), spread over the depression by fill
+				// once every tree is done.
+				if load > 0 {
+					sum.pitLoad = load
+					nPit++
 				}
-				ci, cr := &cells[i], &cells[rec[i]]
-				// The cell's running water; none of it held by
-				// vegetation in a river bed (§3.2).
-				q := float64(cf.q0)
-				if qUp > 0 && qUp >= river {
-					q = float64(cf.q1)
-				}
-				Q := qUp + q
-				// Gravity creep, at most half the drop, so that the
-				// cell stays above its receiver.
-				hi0 := ci.rock + ci.alluv
-				drop := max(0, hi0-cr.rock-cr.alluv)
-				zg := min(float64(cf.creep), drop/2)
-				// Running water and dissolution, at most the drop left.
-				zw := float64(cf.wash) * Q
-				zc := float64(cf.diss) * q
-				room := drop - 2*zg
-				if cf.kind == kindFlowFixed {
-					room = drop - zg
-				}
-				if zw+zc > room {
-					f := max(0, room) / (zw + zc)
-					zw, zc = zw*f, zc*f
-					nClamp++
-				}
-				if zg > 0 {
-					fromAlluv := ci.take(zg)
-					if cf.kind == kindFlowFixed {
-						sum.cout += zg * a
-					} else {
-						cr.alluv += fromAlluv
-						cr.rock += zg - fromAlluv
-					}
-				}
-				ci.take(zw + zc)
-				load += zw * a
-				sum.diss += zc * a
-				// Deposition when the load exceeds the capacity
-				// C = r·Q/cos φ: the paper's h_s = C, but never more than
-				// the excess, nor above the lowest donor.
-				capacity := float64(cf.capacity) * Q * a
-				hNow := ci.rock + ci.alluv
-				if load > capacity && w.low > hNow && !math.IsInf(w.low, 1) {
-					dep := min(load-capacity, capacity, (w.low-hNow)*a)
-					ci.alluv += dep / a
-					load -= dep
-					hNow = ci.rock + ci.alluv
-				}
-				w.q = Q
-				rw := &work[rp[k]]
-				rw.q += Q
-				rw.s += load
-				rw.low = min(rw.low, hNow)
+				cellsN[st[k]] = cell{nd.rock, nd.alluv}
+				continue
 			}
-			e.trees[t] = sum
+			r := &nodes[int(rp[k])-lo]
+			// The cell's running water; none of it held by vegetation
+			// in a river bed (§3.2).
+			q := float64(nd.q0)
+			if qUp > 0 && qUp >= river {
+				q = float64(nd.q1)
+			}
+			Q := qUp + q
+			// Gravity creep, at most half the drop, so that the cell
+			// stays above its receiver.
+			hi0 := nd.rock + nd.alluv
+			drop := max(0, hi0-r.rock-r.alluv)
+			zg := min(float64(nd.creep), drop/2)
+			// Running water and dissolution, at most the drop left.
+			zw := float64(nd.wash) * Q
+			zc := float64(nd.diss) * q
+			room := drop - 2*zg
+			if nd.kind == kindFlowFixed {
+				room = drop - zg
+			}
+			if zw+zc > room {
+				f := max(0, room) / (zw + zc)
+				zw, zc = zw*f, zc*f
+				nClamp++
+			}
+			if zg > 0 {
+				fromAlluv := nd.take(zg)
+				if nd.kind == kindFlowFixed {
+					sum.cout += zg * a
+				} else {
+					r.alluv += fromAlluv
+					r.rock += zg - fromAlluv
+				}
+			}
+			nd.take(zw + zc)
+			load += zw * a
+			sum.diss += zc * a
+			// Deposition when the load exceeds the capacity
+			// C = r·Q/cos φ: the paper's h_s = C, but never more than
+			// the excess, nor above the lowest donor.
+			capacity := float64(nd.capacity) * Q * a
+			hNow := nd.rock + nd.alluv
+			if load > capacity && nd.low > hNow && !math.IsInf(nd.low, 1) {
+				dep := min(load-capacity, capacity, (nd.low-hNow)*a)
+				nd.alluv += dep / a
+				load -= dep
+				hNow = nd.rock + nd.alluv
+			}
+			runoff[k] = float32(Q)
+			r.q += Q
+			r.s += load
+			r.low = min(r.low, hNow)
+			cellsN[st[k]] = cell{nd.rock, nd.alluv}
 		}
-		e.chunkN[c] = [2]int64{nClamp, nPit}
-	})
-	for c := range nc {
-		clamped += int(e.chunkN[c][0])
-		pits += int(e.chunkN[c][1])
+		e.trees[t] = sum
 	}
-	return clamped, pits
+	return nClamp, nPit
 }
 
-// take lowers the cell by d metres, alluvium first, and returns how much
+// take lowers the node by d metres, alluvium first, and returns how much
 // of it was alluvium.
-func (c *cell) take(d float64) float64 {
+func (c *node) take(d float64) float64 {
 	fa := min(c.alluv, d)
 	c.alluv -= fa
 	c.rock -= d - fa
@@ -391,6 +505,7 @@ func (e *Engine) measure(st *engine.StepStats) Budget {
 				if s.bad == 0 {
 					s.bad = i + 1
 				}
+				e.hgt[i] = e.prev1[i] // the last good height
 				continue
 			}
 			e.hgt[i] = float32(h)

@@ -60,18 +60,24 @@ func DefaultStrata() *Strata {
 func (s *Strata) RockAt(_, _, z float64) geology.Rock { return *s.rockAt(z) }
 
 // rockAt is RockAt without the copy.
-func (s *Strata) rockAt(z float64) *geology.Rock {
+func (s *Strata) rockAt(z float64) *geology.Rock { return &s.Layers[s.LayerAt(z)].Rock }
+
+// LayerAt returns the index in Layers of the layer at height z.
+func (s *Strata) LayerAt(z float64) int {
 	d := z - s.Base
 	d -= math.Floor(d/s.period) * s.period
 	for k := range s.Layers {
-		l := &s.Layers[k]
-		if d < l.Thickness {
-			return &l.Rock
+		if d < s.Layers[k].Thickness {
+			return k
 		}
-		d -= l.Thickness
+		d -= s.Layers[k].Thickness
 	}
-	return &s.Layers[len(s.Layers)-1].Rock
+	return len(s.Layers) - 1
 }
+
+// Period returns the thickness of the repeating pattern, m: the sum of
+// the layers'.
+func (s *Strata) Period() float64 { return s.period }
 
 // CheckRock returns an error if a coefficient of r is NaN or outside
 // [0, 1] (Roudier et al. 1993 §3.2: "All these values range from 0 to 1").
