@@ -157,7 +157,8 @@ type App struct {
 	modal   modal
 
 	script      *scriptRun
-	screenshot  string
+	screenshot  string // the shot Draw takes next
+	shots       int    // the screenshots Draw has taken
 	frames      int
 	fps         fpsMeter
 	scale       float64 // device scale factor
@@ -330,6 +331,7 @@ func (a *App) Draw(screen *ebiten.Image) {
 	if a.screenshot != "" {
 		a.saveScreenshot(screen, a.screenshot)
 		a.screenshot = ""
+		a.shots++
 	}
 }
 
