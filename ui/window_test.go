@@ -139,6 +139,8 @@ blend-with cone 0.3 0.7
 expect-log blended with cone in the uplift domain
 undo
 segment 300 300 360 340
+wrap fold
+expect-log wrapped node
 copy
 expect-log copied node
 paste 100 400
@@ -147,6 +149,8 @@ paste instance 200 420
 expect-log pasted an instance
 undo
 undo
+undo
+expect-log undid Wrap in fold
 undo
 copy-region 100 100 140 120
 expect-log copied a 41×21 region
