@@ -65,6 +65,7 @@ func (a *App) openInitial(o Options) error {
 			a.log.add(l, "%s", msg)
 		},
 		StoreView: a.storeView,
+		SceneSize: o.Size,
 	})
 	if err != nil {
 		return err
