@@ -48,9 +48,16 @@ type Reset struct{ Spec engines.Spec }
 // after Send.
 type SetHeights struct{ H []float32 }
 
-// SetGeology lays a geology under the terrain (nil: uniform rock) from the
-// next step on: the engine erodes differentially (engine.Geologic).
-// Consecutive ones are coalesced.
+// SetGeology lays a geology under the terrain (nil: uniform rock): the
+// engine erodes differentially (engine.Geologic). Consecutive ones are
+// coalesced. On the grid engines (engine.MapGeologic) the model is laid on
+// the grid on a goroutine of its own while the engine goes on stepping on
+// the old rock, and takes effect between the steps once laid: dragging a
+// geology slider at 1024² never stalls the engine for the ~200 ms a leaning
+// fold takes. Only the newest model waiting is laid. A Step or Sync sent
+// after it waits until it has taken effect (runner.Background), so scripted
+// steps and tests see it from the next step on, as before. On the stream
+// graph it takes effect from the next step on.
 type SetGeology struct{ M *geology.Model }
 
 func (SetParams) RunnerCommand()  {}
@@ -138,7 +145,90 @@ func New(spec engines.Spec, o runner.Options) (*Worker, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runner.New(d, o)
+	w, err := runner.New(d, o)
+	if err != nil {
+		return nil, err
+	}
+	// Commands reach the driver only after New returns: Send and the
+	// runner's queue order this write before any read.
+	d.geo.wake = w.Wake
+	return w, nil
+}
+
+// geoLayer lays geology models on the grid on a goroutine of its own, one
+// at a time, for SetGeology on a MapGeologic engine. Its fields belong to
+// the runner's goroutine, but for done, through which the laying goroutine
+// hands its map back.
+type geoLayer struct {
+	epoch    uint64 // bumped when a laid map may no longer land: a new engine, a geology set at once
+	building bool   // a goroutine is laying a model
+	next     *geology.Model
+	hasNext  bool // next waits to be laid (the newest request)
+	done     chan laidMap
+	wake     func() // the runner's Wake
+}
+
+type laidMap struct {
+	epoch uint64
+	g     *geology.Map
+}
+
+// layMap lays a model on a grid; tests replace it to hold a build.
+var layMap = func(m *geology.Model, w, h int, cell float64) *geology.Map { return m.Map(w, h, cell) }
+
+// forget drops the models waiting or being laid: what lands next must
+// come from a later request.
+func (l *geoLayer) forget() {
+	l.epoch++
+	l.next, l.hasNext = nil, false
+}
+
+// start lays the newest waiting model, unless one is being laid.
+func (l *geoLayer) start(w, h int, cell float64) {
+	if l.building || !l.hasNext {
+		return
+	}
+	if l.done == nil {
+		l.done = make(chan laidMap, 1) // one goroutine at a time: never blocks
+	}
+	m, epoch, done, wake := l.next, l.epoch, l.done, l.wake
+	l.next, l.hasNext, l.building = nil, false, true
+	go func() {
+		done <- laidMap{epoch, layMap(m, w, h, cell)}
+		if wake != nil {
+			wake()
+		}
+	}()
+}
+
+// Pending reports whether a model asked for has not taken effect yet
+// (runner.Background).
+func (d *driver) Pending() bool { return d.geo.building || d.geo.hasNext }
+
+// Land installs a map laid since the last call, if it is still wanted,
+// and starts laying the newest model waiting (runner.Background).
+func (d *driver) Land() bool {
+	l := &d.geo
+	if !l.building {
+		return false
+	}
+	var got laidMap
+	select {
+	case got = <-l.done:
+	default:
+		return false
+	}
+	l.building = false
+	changed := false
+	if mg, ok := d.e.(engine.MapGeologic); ok && got.epoch == l.epoch {
+		if err := mg.SetGeologyMap(got.g); err == nil {
+			d.sch.Restart()
+			d.conv, d.stale, changed = false, true, true
+		}
+	}
+	w, h, cell := d.e.Size()
+	l.start(w, h, cell)
+	return changed
 }
 
 // driver is the worker's part of the runner: it owns the engine and what
@@ -155,6 +245,8 @@ type driver struct {
 	snap       *engine.Snapshot
 	stale      bool // the engine differs from snap
 	broken     bool // a step panicked: the engine's fields may disagree
+
+	geo geoLayer // models being laid on the grid off the runner's goroutine
 
 	// For tests: the engine's step count after the last step, the time
 	// spent in Engine.Step, and a hook called with every frame built, on
@@ -205,8 +297,16 @@ func (d *driver) Apply(c Command) (runner.Effect, error) {
 		if !ok {
 			return 0, fmt.Errorf("worker: the %T engine has no geology", d.e)
 		}
-		g.SetGeology(c.M)
 		d.spec.Geology = c.M
+		if _, ok := d.e.(engine.MapGeologic); ok && c.M != nil {
+			// Laid off this goroutine; Land installs it.
+			d.geo.next, d.geo.hasNext = c.M, true
+			w, h, cell := d.e.Size()
+			d.geo.start(w, h, cell)
+			return 0, nil
+		}
+		d.geo.forget()
+		g.SetGeology(c.M)
 		d.sch.Restart()
 		d.conv = false
 	case Reset:
@@ -243,6 +343,7 @@ func (d *driver) rebuild(spec engines.Spec) error {
 		return err
 	}
 	spec.Init = nil
+	d.geo.forget() // the new engine has spec's geology
 	d.e, d.sch, d.spec = e, sch, spec
 	d.broken, d.conv, d.last, d.paramsStep = false, false, engine.StepStats{}, 0
 	d.hist.reset()
