@@ -133,3 +133,61 @@ func TestGeologyStepsDeterministic(t *testing.T) {
 		})
 	}
 }
+
+// leaningFold is foldedRock with the fold's slip leaning 40°: each cell's
+// undoing iterates, the costliest map to lay.
+func leaningFold(b *testing.B, az float64) *geology.Model {
+	m, err := geology.Spec{Base: -500,
+		Stack: []geology.Group{{Repeat: 10, Layers: []geology.Layer{
+			{Name: "clay", Thickness: 120, Rock: geology.Clay.Name},
+			{Name: "quartzite", Thickness: 50, Rock: geology.Quartzite.Name}}}},
+		Deformations: []geology.Deformation{{Kind: geology.Fold, Azimuth: az, Wavelength: 15000, Amplitude: 200, Lean: 40}}}.Compile()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return m
+}
+
+// BenchmarkSetGeology1024 times what a new geology costs the engine's
+// goroutine at 1024² with a leaning fold: "engine" is the worker's Apply
+// plus the Land that installs the laid map (the laying itself, on its own
+// goroutine, is left out of the timer), "at-once" is the engine's own
+// SetGeology, which the worker did on the engine's goroutine before.
+func BenchmarkSetGeology1024(b *testing.B) {
+	cfg := sceneConfig(b, 1024)
+	b.Run("engine", func(b *testing.B) {
+		d, err := newDriver(cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		for i := range b.N {
+			m := leaningFold(b, float64(i%90))
+			b.StartTimer()
+			if _, err := d.Apply(SetGeology{M: m}); err != nil {
+				b.Fatal(err)
+			}
+			b.StopTimer()
+			got := <-d.geo.done // wait for the laying, untimed
+			d.geo.done <- got
+			b.StartTimer()
+			if !d.Land() {
+				b.Fatal("the laid map did not land")
+			}
+			b.StopTimer()
+		}
+	})
+	b.Run("at-once", func(b *testing.B) {
+		e, err := gridEngine(cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		for i := range b.N {
+			m := leaningFold(b, float64(i%90))
+			b.StartTimer()
+			e.SetGeology(m)
+			b.StopTimer()
+		}
+	})
+}
