@@ -330,9 +330,15 @@ func (a *App) Draw(screen *ebiten.Image) {
 	}
 	if a.screenshot != "" {
 		a.saveScreenshot(screen, a.screenshot)
-		a.screenshot = ""
-		a.shots++
+		a.shotTaken()
 	}
+}
+
+// shotTaken records that Draw has taken the screenshot asked for: a
+// script's screenshot command waits for it.
+func (a *App) shotTaken() {
+	a.screenshot = ""
+	a.shots++
 }
 
 // Layout sizes the screen in device pixels, so the picture stays sharp on
