@@ -25,6 +25,15 @@ func foldedRock(t *testing.T, az float64) *geology.Model {
 	return m
 }
 
+// samplesOf is the node count the tests give engine k: 500 on the stream
+// graph, none on the grid engines.
+func samplesOf(k engine.Kind) int {
+	if k == engine.Graph {
+		return 500
+	}
+	return 0
+}
+
 // holdLaying makes every map the workers lay wait for a value on the
 // returned channel, and reports each model as its laying starts.
 func holdLaying(t *testing.T) (release chan struct{}, started chan *geology.Model) {
@@ -46,11 +55,11 @@ func holdLaying(t *testing.T) (release chan struct{}, started chan *geology.Mode
 // laid only the newest is laid; a Step or Sync sent after them waits until
 // the newest has taken effect.
 func TestGeologyOffTheEngine(t *testing.T) {
-	for _, k := range []engine.Kind{engine.Grid, engine.Roudier} {
+	for _, k := range []engine.Kind{engine.Grid, engine.Roudier, engine.Graph} {
 		t.Run(k.String(), func(t *testing.T) {
 			release, started := holdLaying(t)
 			frames := make(chan *Frame, 1024)
-			cfg := withKind(sceneConfig(t, 64), k, 0)
+			cfg := withKind(sceneConfig(t, 64), k, samplesOf(k))
 			w, _ := startHooked(t, cfg, runner.Options{MinInterval: -1}, func(f *Frame) {
 				select {
 				case frames <- f:
@@ -103,14 +112,14 @@ func TestGeologyOffTheEngine(t *testing.T) {
 // trace.
 func TestGeologyStepsDeterministic(t *testing.T) {
 	const n = 6
-	for _, k := range []engine.Kind{engine.Grid, engine.Roudier} {
+	for _, k := range []engine.Kind{engine.Grid, engine.Roudier, engine.Graph} {
 		t.Run(k.String(), func(t *testing.T) {
 			m := foldedRock(t, 30)
-			ref := withKind(sceneConfig(t, 48), k, 0)
+			ref := withKind(sceneConfig(t, 48), k, samplesOf(k))
 			ref.Geology = m
 			want := syncFrame(t, start(t, ref, runner.Options{Paused: true}), runner.Step{N: n}).Snap
 
-			cfg := withKind(sceneConfig(t, 48), k, 0)
+			cfg := withKind(sceneConfig(t, 48), k, samplesOf(k))
 			w := start(t, cfg, runner.Options{Paused: true})
 			// A model dropped by nil, then the one kept.
 			w.Send(SetGeology{M: foldedRock(t, 70)}, SetGeology{M: nil}, runner.Sync{Done: make(chan uint64, 1)})
@@ -125,7 +134,7 @@ func TestGeologyStepsDeterministic(t *testing.T) {
 			}
 			// A Reset while a model is laid: the new engine keeps its own
 			// (none), the old laying is dropped.
-			cfg2 := withKind(sceneConfig(t, 48), k, 0)
+			cfg2 := withKind(sceneConfig(t, 48), k, samplesOf(k))
 			f := syncFrame(t, w, SetGeology{M: foldedRock(t, 5)}, Reset{Spec: cfg2}, runner.Step{N: 1})
 			if f.Snap.Geology != nil {
 				t.Fatal("a model laid for the engine before a Reset took effect on the new one")

@@ -50,14 +50,15 @@ type SetHeights struct{ H []float32 }
 
 // SetGeology lays a geology under the terrain (nil: uniform rock): the
 // engine erodes differentially (engine.Geologic). Consecutive ones are
-// coalesced. On the grid engines (engine.MapGeologic) the model is laid on
-// the grid on a goroutine of its own while the engine goes on stepping on
-// the old rock, and takes effect between the steps once laid: dragging a
-// geology slider at 1024² never stalls the engine for the ~200 ms a leaning
-// fold takes. Only the newest model waiting is laid. A Step or Sync sent
-// after it waits until it has taken effect (runner.Background), so scripted
-// steps and tests see it from the next step on, as before. On the stream
-// graph it takes effect from the next step on.
+// coalesced. The model is laid on the grid (engine.MapGeologic: every
+// cell's deformations undone, ~200 ms at 1024² with a leaning fold) on a
+// goroutine of its own while the engine goes on stepping on the old rock,
+// and takes effect between two steps once laid, so dragging a geology
+// slider does not stall the engine; only the newest model waiting is laid.
+// (The stream graph still lays it on its own nodes, a quarter as many as
+// the cells by default, on the engine's goroutine.) A Step or Sync sent
+// after it waits until it has taken effect (runner.Background), so
+// scripted steps and tests see it from the next step on, as before.
 type SetGeology struct{ M *geology.Model }
 
 func (SetParams) RunnerCommand()  {}
