@@ -133,6 +133,11 @@ type Frame struct {
 	// steps have run on them. The desktop app measures with it how soon a
 	// slider change shows.
 	ParamsStep int
+	// ParamsShown is the step of the first frame published with a step
+	// run on those parameters (0: none yet): ParamsShown − ParamsStep is
+	// how many steps a slider change took to reach a frame, whatever the
+	// frame rate of the window that reads the frames.
+	ParamsShown int
 }
 
 // Worker runs a stream-power engine on its own goroutine.
@@ -235,17 +240,18 @@ func (d *driver) Land() bool {
 // driver is the worker's part of the runner: it owns the engine and what
 // the worker keeps about it. Only the runner's goroutine calls it.
 type driver struct {
-	e          engine.Engine
-	sch        *settle.Scheme // steps e
-	spec       engines.Spec   // the engine's, for SetHeights: kind, size, uplift, noise, seed (Init dropped; Params from e)
-	conv       bool
-	paramsStep int // engine step count when the parameters were last set
-	last       engine.StepStats
-	hist       history
-	top        maxHeight
-	snap       *engine.Snapshot
-	stale      bool // the engine differs from snap
-	broken     bool // a step panicked: the engine's fields may disagree
+	e           engine.Engine
+	sch         *settle.Scheme // steps e
+	spec        engines.Spec   // the engine's, for SetHeights: kind, size, uplift, noise, seed (Init dropped; Params from e)
+	conv        bool
+	paramsStep  int // engine step count when the parameters were last set
+	paramsShown int // step of the first frame built on them (0: none yet)
+	last        engine.StepStats
+	hist        history
+	top         maxHeight
+	snap        *engine.Snapshot
+	stale       bool // the engine differs from snap
+	broken      bool // a step panicked: the engine's fields may disagree
 
 	geo geoLayer // models being laid on the grid off the runner's goroutine
 
@@ -272,7 +278,7 @@ func (d *driver) Apply(c Command) (runner.Effect, error) {
 		if err := d.sch.SetParams(c.P); err != nil {
 			return 0, err
 		}
-		d.paramsStep = d.e.Stats().Step
+		d.paramsStep, d.paramsShown = d.e.Stats().Step, 0
 		d.conv = false
 	case SetRoudier:
 		r, ok := d.e.(*roudier.Engine)
@@ -283,7 +289,7 @@ func (d *driver) Apply(c Command) (runner.Effect, error) {
 			return 0, err
 		}
 		d.spec.Roudier = c.P
-		d.paramsStep = d.e.Stats().Step
+		d.paramsStep, d.paramsShown = d.e.Stats().Step, 0
 		d.sch.Restart()
 		d.conv = false
 	case SetUplift:
@@ -346,7 +352,7 @@ func (d *driver) rebuild(spec engines.Spec) error {
 	spec.Init = nil
 	d.geo.forget() // the new engine has spec's geology
 	d.e, d.sch, d.spec = e, sch, spec
-	d.broken, d.conv, d.last, d.paramsStep = false, false, engine.StepStats{}, 0
+	d.broken, d.conv, d.last, d.paramsStep, d.paramsShown = false, false, engine.StepStats{}, 0, 0
 	d.hist.reset()
 	d.stale = true
 	d.steps.Store(0)
@@ -391,16 +397,20 @@ func (d *driver) Frame(s runner.State) *Frame {
 		d.snap.Param = d.sch.Params() // the user's, not a settling step's dt
 		d.stale = false
 	}
+	if d.paramsShown == 0 && d.snap.Step > d.paramsStep {
+		d.paramsShown = d.snap.Step
+	}
 	f := &Frame{
-		State:      s,
-		Snap:       d.snap,
-		Engine:     d.spec.Kind,
-		Nodes:      len(d.e.Heights()),
-		Converged:  d.conv,
-		Dt:         d.last.Dt,
-		StepMs:     ms(d.last.Total),
-		History:    d.hist.view(),
-		ParamsStep: d.paramsStep,
+		State:       s,
+		Snap:        d.snap,
+		Engine:      d.spec.Kind,
+		Nodes:       len(d.e.Heights()),
+		Converged:   d.conv,
+		Dt:          d.last.Dt,
+		StepMs:      ms(d.last.Total),
+		History:     d.hist.view(),
+		ParamsStep:  d.paramsStep,
+		ParamsShown: d.paramsShown,
 	}
 	f.SettleSteps, f.SettleTime = d.sch.SettledAfter()
 	for i, t := range d.last.Phase {
