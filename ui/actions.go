@@ -212,6 +212,7 @@ func init() {
 			items: []item{
 				{menu: "Edit", label: "Paste node", key: ctrl(imgui.KeyV)},
 				{menu: "Edit", label: "Paste instance", key: ctrlShift(imgui.KeyV), args: []string{"instance"}}}},
+		{name: "wrap", label: "Wrap the selected Uplift Tree node in an operator TYPE (the node becomes its child)", spec: choiceArg("operator", wrapTypes()...), run: (*App).wrapNode},
 		{name: "copy-region", label: "Copy cells X0 Y0 to X1 Y1 (inclusive) of the paint layer", spec: fourNums, run: (*App).copyRegionAction},
 		{name: "paste-region", label: "Paste the copied region centred on cell X Y [turned ANGLE degrees, scaled SCALE]", spec: script.Spec{Min: 2, Max: 4, Check: checkPasteRegion}, run: (*App).pasteRegionAction},
 		// Tools
@@ -864,21 +865,23 @@ func (a *App) screenshotTo(args []string) error {
 	// Wait until the views show what they were last asked for (the
 	// renderer idle, its pictures uploaded): under load a 3D picture can
 	// take many frames. A running engine may keep it busy, so at most
-	// screenshotPatience frames. Then Draw takes the shot after that
-	// Update, and the script's next command waits a frame.
+	// screenshotPatience frames. Then wait until Draw has taken the shot:
+	// Ebitengine runs Update up to five times before one Draw when frames
+	// come late, so counting Updates would let the next commands (view 2d,
+	// dialog close) change what the shot shows before it is taken.
 	if a.script == nil {
 		a.screenshot = args[0]
 		return nil
 	}
-	start, shot := a.frames, 0
+	start, want := a.frames, 0
 	a.waitFor("the views to catch up and the screenshot", func() bool {
-		if shot == 0 {
+		if want == 0 {
 			if a.frames > start+1 && a.rend.idle() || a.frames > start+screenshotPatience {
-				a.screenshot, shot = args[0], a.frames+1
+				a.screenshot, want = args[0], a.shots+1
 			}
 			return false
 		}
-		return a.frames > shot
+		return a.shots >= want
 	})
 	return nil
 }

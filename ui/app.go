@@ -159,7 +159,8 @@ type App struct {
 	modal   modal
 
 	script      *scriptRun
-	screenshot  string
+	screenshot  string // the shot Draw takes next
+	shots       int    // the screenshots Draw has taken
 	frames      int
 	fps         fpsMeter
 	scale       float64 // device scale factor
@@ -331,8 +332,15 @@ func (a *App) Draw(screen *ebiten.Image) {
 	}
 	if a.screenshot != "" {
 		a.saveScreenshot(screen, a.screenshot)
-		a.screenshot = ""
+		a.shotTaken()
 	}
+}
+
+// shotTaken records that Draw has taken the screenshot asked for: a
+// script's screenshot command waits for it.
+func (a *App) shotTaken() {
+	a.screenshot = ""
+	a.shots++
 }
 
 // Layout sizes the screen in device pixels, so the picture stays sharp on

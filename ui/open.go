@@ -65,6 +65,7 @@ func (a *App) openInitial(o Options) error {
 			a.log.add(l, "%s", msg)
 		},
 		StoreView: a.storeView,
+		SceneSize: o.Size,
 	})
 	if err != nil {
 		return err
@@ -74,13 +75,16 @@ func (a *App) openInitial(o Options) error {
 }
 
 // sync hands the document's edits to the engine and measures how soon a
-// slider change shows (sliderLag).
+// slider change shows (sliderLag): the steps run on the new parameters by
+// the first frame the worker published with them (ParamsShown), not by the
+// frame this Update happens to read, which under load may come several
+// steps later because the window draws a frame or two a second.
 func (a *App) sync() {
 	a.s.Sync()
 	f := a.s.Frame()
-	if a.lag.waiting && f.Snap.Param == a.lag.want && f.Snap.Step > f.ParamsStep {
+	if a.lag.waiting && f.Snap.Param == a.lag.want && f.ParamsShown > f.ParamsStep {
 		a.lag.waiting = false
-		a.lag.steps = append(a.lag.steps, f.Snap.Step-f.ParamsStep)
+		a.lag.steps = append(a.lag.steps, f.ParamsShown-f.ParamsStep)
 	}
 }
 

@@ -2,9 +2,11 @@ package ui
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/AllenDang/cimgui-go/imgui"
 
@@ -40,6 +42,16 @@ func (a *App) treeWindow() {
 	}
 	if imgui.IsItemHovered() {
 		tooltip("Adds a node of this type under the selected operator (or beside the selected primitive), placed in the middle of the view.")
+	}
+	imgui.SameLine()
+	_, selOK := t.Node(a.sel)
+	imgui.BeginDisabledV(!selOK || !isOperator(types[a.treeUI.addType]))
+	if imgui.Button("Wrap") {
+		a.do("wrap", types[a.treeUI.addType])
+	}
+	imgui.EndDisabled()
+	if imgui.IsItemHoveredV(imgui.HoveredFlagsAllowWhenDisabled) {
+		tooltip("Puts a node of this type (an operator) in the place of the selected node, with the selected node as its child: a scale, transform, fold, fault, noise warp or clamp around a subtree, or a group.")
 	}
 	imgui.SameLine()
 	imgui.BeginDisabledV(a.sel == 0 || a.sel == t.Root())
@@ -138,6 +150,49 @@ func (a *App) addNode(typ string) {
 	}
 	a.sel = id
 	a.log.add(levelInfo, "added %s #%d under #%d", typ, id, parent)
+}
+
+// wrapNode puts a new operator of type typ in the place of the selected
+// node, with the selected node as its only child (one undo step), and
+// selects it. Its geometry (a fold's wavelength, a fault's point, a mix's
+// gradient) is sized to the selected node's bounds, else to the view.
+func (a *App) wrapNode(args []string) error {
+	typ := args[0]
+	t := a.s.Doc().Tree()
+	if _, ok := t.Node(a.sel); !ok {
+		return errors.New("select a node of the Uplift Tree to wrap")
+	}
+	if !isOperator(typ) {
+		return fmt.Errorf("a %s cannot wrap a node: choose an operator (%s)", typ, strings.Join(wrapTypes(), ", "))
+	}
+	cx, cy := a.view.CenterX*a.cell(), a.view.CenterY*a.cell()
+	size := math.Min(float64(a.vp.w), float64(a.vp.h)) / a.view.Zoom * a.cell() / 4
+	if b := t.Bounds(a.sel); !b.IsEmpty() && !math.IsInf(b.X1-b.X0, 0) && !math.IsInf(b.Y1-b.Y0, 0) && b.X1 > b.X0 && b.Y1 > b.Y0 {
+		cx, cy = (b.X0+b.X1)/2, (b.Y0+b.Y1)/2
+		size = math.Max(b.X1-b.X0, b.Y1-b.Y0) / 2
+	}
+	if !(size > 0) || math.IsInf(size, 0) {
+		size = a.s.Doc().Scene().DomainM / 8
+	}
+	child := a.sel
+	id, err := a.s.Doc().WrapNode(child, defaultShape(typ, cx, cy, size, child))
+	if err != nil {
+		return err
+	}
+	a.sel = id
+	a.log.add(levelInfo, "wrapped node %d in %s #%d", child, typ, id)
+	return nil
+}
+
+// wrapTypes are the node types that can wrap a node: the operators.
+func wrapTypes() []string {
+	var out []string
+	for _, typ := range uplifttree.AllTypes() {
+		if isOperator(typ) {
+			out = append(out, typ)
+		}
+	}
+	return out
 }
 
 func isOperator(typ string) bool {

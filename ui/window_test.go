@@ -158,6 +158,8 @@ blend-with cone mask $OUT/height.png
 expect-log through mask height.png
 undo
 segment 300 300 360 340
+wrap fold
+expect-log wrapped node
 copy
 expect-log copied node
 paste 100 400
@@ -166,6 +168,8 @@ paste instance 200 420
 expect-log pasted an instance
 undo
 undo
+undo
+expect-log undid Wrap in fold
 undo
 copy-region 100 100 140 120
 expect-log copied a 41×21 region
@@ -645,8 +649,23 @@ undo
 geology off
 steps 2
 expect-log geology from
+open arc
+expect-log opened
+steps 1
+report $OUT/report-open.json
 quit
 `, "--size", "256")
+	// A preset opened by the script comes at the command line's --size,
+	// as the first scene did (the arc preset is 512² of its own).
+	var rep struct{ Width, Height int }
+	if b, err := os.ReadFile(filepath.Join(dir, "report-open.json")); err != nil {
+		t.Fatal(err)
+	} else if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Width != 256 || rep.Height != 256 {
+		t.Errorf("open arc with --size 256: engine grid %d×%d; want 256×256", rep.Width, rep.Height)
+	}
 	b, err := os.ReadFile(filepath.Join(dir, "p.orogen.json"))
 	if err != nil {
 		t.Fatal(err)

@@ -46,6 +46,12 @@
 // exactly as applying them one by one would; only the errors of the older
 // ones are not reported. Commands of other kinds are never reordered.
 //
+// An Engine that does some of a command's work on goroutines of its own
+// (Background: the worker lays a new geology on the grid) has it landed
+// between steps; Step and Sync commands, and those after them, wait until
+// it has landed, so the steps of a Step and the frame a Sync answers with
+// see it, as if the command had done its work at once.
+//
 // A command that is rejected (by the Engine, or a negative Step, a duty
 // out of range) changes nothing; State.CmdErr and CmdErrSeq report it. A
 // step that fails, or panics, pauses the runner with State.Err set; Run

@@ -83,6 +83,23 @@ type Engine[C Command, F any] interface {
 	Frame(s State) *F
 }
 
+// Background is an Engine that does part of some commands' work on
+// goroutines of its own (the worker lays a new geology on the grid while
+// the engine steps on the old one). The runner calls Land before it applies
+// commands and between steps, and holds Step and Sync commands (and the
+// commands after them) while work is Pending, so the steps of a Step and
+// the frame that answers a Sync see the work done: scripts and tests run
+// as if the commands had done their work at once. The engine calls
+// Runner.Wake when work finishes, so that a paused runner lands it.
+type Background interface {
+	// Pending reports whether work started by an applied command has not
+	// landed yet.
+	Pending() bool
+	// Land installs the work finished so far; it reports whether that
+	// changed the engine.
+	Land() bool
+}
+
 // State is the runner's part of every frame.
 type State struct {
 	Seq       uint64 // number of commands applied when the frame was built
@@ -149,6 +166,7 @@ type Runner[C Command, F any] struct {
 	last      time.Duration // wall time of the last step
 	rate      meter
 	stepped   bool // a step ran since the last frame
+	landed    bool // Background work landed since the last frame
 	pubSeq    uint64
 	pubAt     time.Time
 }
@@ -246,6 +264,16 @@ func (r *Runner[C, F]) Await(cmds ...Command) (f *F, seq uint64) {
 	}
 }
 
+// Wake makes the runner land its engine's finished Background work (and
+// apply the commands that waited for it) even while paused. It never
+// blocks, and does nothing after Close.
+func (r *Runner[C, F]) Wake() {
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+}
+
 // Frame returns the newest published frame. It never blocks and never
 // returns nil.
 func (r *Runner[C, F]) Frame() *F { return r.frame.Load() }
@@ -272,6 +300,7 @@ func (r *Runner[C, F]) loop() {
 		if r.take() {
 			return
 		}
+		r.land()
 		if r.left == 0 {
 			r.apply()
 		}
@@ -286,7 +315,7 @@ func (r *Runner[C, F]) loop() {
 			continue
 		}
 		r.rate.stop()
-		if r.stepped || r.applied != r.pubSeq {
+		if r.stepped || r.landed || r.applied != r.pubSeq {
 			r.publish()
 		}
 		if !r.flush() {
@@ -338,14 +367,32 @@ func (r *Runner[C, F]) take() (quit bool) {
 	return false
 }
 
+// land lands the engine's finished Background work.
+func (r *Runner[C, F]) land() {
+	if b, ok := r.e.(Background); ok && b.Land() {
+		r.landed = true
+	}
+}
+
+// held reports whether c must wait for the engine's Background work.
+func (r *Runner[C, F]) held(c Command) bool {
+	switch c.(type) {
+	case Step, Sync:
+		b, ok := r.e.(Background)
+		return ok && b.Pending()
+	}
+	return false
+}
+
 func (r *Runner[C, F]) active() bool { return (r.running || r.left > 0) && r.err == nil }
 
-// apply applies pending commands in order until a Step holds the rest.
-// Runs of consecutive Coalescing commands of one type are coalesced.
+// apply applies pending commands in order until a Step, or Background
+// work a Step or Sync waits for, holds the rest. Runs of consecutive
+// Coalescing commands of one type are coalesced.
 func (r *Runner[C, F]) apply() {
 	p := r.pending
 	i := 0
-	for i < len(p) && r.left == 0 {
+	for i < len(p) && r.left == 0 && !r.held(p[i]) {
 		if _, ok := p[i].(Coalescing); ok {
 			t := reflect.TypeOf(p[i])
 			j := i + 1
@@ -461,7 +508,7 @@ func (r *Runner[C, F]) safeStep() (err error) {
 
 // due reports whether the frame after a step must be published now.
 func (r *Runner[C, F]) due() bool {
-	return r.interval < 0 || !r.active() || r.applied != r.pubSeq || len(r.replies) > 0 ||
+	return r.interval < 0 || !r.active() || r.applied != r.pubSeq || len(r.replies) > 0 || r.landed ||
 		time.Since(r.pubAt) >= r.interval
 }
 
@@ -479,7 +526,7 @@ func (r *Runner[C, F]) publish() {
 		s.StepsPerSec = r.rate.perSec()
 	}
 	r.frame.Store(r.e.Frame(s))
-	r.pubSeq, r.pubAt, r.stepped = r.applied, time.Now(), false
+	r.pubSeq, r.pubAt, r.stepped, r.landed = r.applied, time.Now(), false, false
 }
 
 // flush answers the Syncs applied so far; it reports false when the runner

@@ -525,3 +525,75 @@ func TestConcurrentSenders(t *testing.T) {
 		t.Fatalf("v %d, Seq %d; want %d, %d", fr.V, fr.Seq, senders*each, senders*each+1)
 	}
 }
+
+// bgEngine is an engine whose later{V} command sets v on a goroutine of
+// its own once release is closed (Background), and records v at each step.
+type bgEngine struct {
+	v, step int
+	pending bool
+	done    chan int
+	release chan struct{}
+	wake    func()
+	vs      []int
+}
+
+type later struct{ V int }
+
+func (later) RunnerCommand() {}
+
+func (e *bgEngine) Apply(c later) (Effect, error) {
+	e.pending = true
+	go func() {
+		<-e.release
+		e.done <- c.V
+		e.wake()
+	}()
+	return 0, nil
+}
+
+func (e *bgEngine) Step() error {
+	e.step++
+	e.vs = append(e.vs, e.v)
+	return nil
+}
+
+func (e *bgEngine) Panicked(v any) error { return fmt.Errorf("%v", v) }
+
+func (e *bgEngine) Frame(s State) *fakeFrame { return &fakeFrame{State: s, Step: e.step, V: e.v} }
+
+func (e *bgEngine) Pending() bool { return e.pending }
+
+func (e *bgEngine) Land() bool {
+	select {
+	case v := <-e.done:
+		e.v, e.pending = v, false
+		return true
+	default:
+		return false
+	}
+}
+
+// TestBackground: a Step and a Sync sent after a command whose work runs
+// on the engine's own goroutine wait until it has landed, so every step
+// of the Step sees it; Wake lands it while the runner is paused (else the
+// Sync would never be answered).
+func TestBackground(t *testing.T) {
+	e := &bgEngine{done: make(chan int, 1), release: make(chan struct{})}
+	r, err := New[later, fakeFrame](e, Options{Paused: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	e.wake = r.Wake
+	ch := make(chan uint64, 1)
+	r.Send(later{V: 7}, Step{N: 3}, Sync{Done: ch})
+	close(e.release)
+	<-ch
+	f := r.Frame()
+	if f.V != 7 || f.Step != 3 {
+		t.Fatalf("frame after the Sync: v %d at step %d; want 7 at step 3", f.V, f.Step)
+	}
+	if !slices.Equal(e.vs, []int{7, 7, 7}) {
+		t.Fatalf("v at each step %v; want 7 from the first", e.vs)
+	}
+}

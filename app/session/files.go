@@ -86,15 +86,16 @@ func isProject(path string) bool { return strings.HasSuffix(strings.ToLower(path
 // NewDocument replaces the document by the default preset, untitled. The
 // caller has asked about unsaved work.
 func (s *Session) NewDocument() error {
-	d, err := LoadScene("", 0)
+	d, err := LoadScene("", s.opt.SceneSize)
 	if err != nil {
 		return err
 	}
 	return s.setDoc(d, "")
 }
 
-// Open replaces the document by a project file, or by a scene file (which
-// opens untitled). The caller has asked about unsaved work.
+// Open replaces the document by a project file, or by a scene file or
+// preset name (which opens untitled, at Options.SceneSize when set). The
+// caller has asked about unsaved work.
 func (s *Session) Open(path string) error { return s.OpenRelinked(path, nil) }
 
 // OpenRelinked is Open reading the files a project names from where relink
@@ -102,7 +103,13 @@ func (s *Session) Open(path string) error { return s.OpenRelinked(path, nil) }
 // where the project says). A relinked document counts as unsaved until it
 // is saved: its file still names the old places.
 func (s *Session) OpenRelinked(path string, relink map[string]string) error {
-	d, err := LoadRelinked(path, relink)
+	var d *doc.Doc
+	var err error
+	if isProject(path) || path == "" {
+		d, err = LoadRelinked(path, relink)
+	} else {
+		d, err = LoadScene(path, s.opt.SceneSize)
+	}
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"orogen/app/project"
 	"orogen/app/rasterio"
 	"orogen/app/safefile"
+	"orogen/app/scene"
 	"orogen/sim"
 )
 
@@ -162,5 +163,80 @@ func TestOpenRelinked(t *testing.T) {
 	}
 	if err := s.Open(path); err != nil {
 		t.Errorf("the saved project does not open by itself: %v", err)
+	}
+}
+
+// TestOpenSceneSize: with Options.SceneSize (the command line's --size),
+// scenes and presets opened later come at that size like the first one
+// (a script's `open PRESET`, File → New); projects keep their own size;
+// without it a preset opens at its own size.
+func TestOpenSceneSize(t *testing.T) {
+	t.Setenv("OROGEN_CONFIG_DIR", t.TempDir())
+	const n = 48
+	d, err := LoadScene("", n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(d, "", Options{Paused: true, SceneSize: n})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	size := func(what string, want int) {
+		t.Helper()
+		sc := s.Doc().Scene()
+		if sc.Width != want || sc.Height != want {
+			t.Fatalf("%s: scene %d×%d; want %d×%d", what, sc.Width, sc.Height, want, want)
+		}
+		if f := settle(t, s); f.Snap.W != want || f.Snap.H != want {
+			t.Fatalf("%s: engine snapshot %d×%d; want %d×%d", what, f.Snap.W, f.Snap.H, want, want)
+		}
+	}
+	dir := t.TempDir()
+	// A project saved at 32 cells a side.
+	p32, _, _ := open(t, 32)
+	proj := filepath.Join(dir, "p32"+ProjectExt)
+	if err := p32.SaveAs(proj); err != nil {
+		t.Fatal(err)
+	}
+	// A scene file of its own size (the lakes preset's, written out).
+	sc, err := scene.Load("lakes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := sc.Width
+	if own == n {
+		t.Fatalf("the lakes preset is %d cells a side already; the test needs another size", n)
+	}
+	b, err := scene.Marshal(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scenePath := filepath.Join(dir, "lakes.json")
+	if err := os.WriteFile(scenePath, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"cone", "default", scenePath} {
+		if err := s.Open(name); err != nil {
+			t.Fatalf("open %s: %v", name, err)
+		}
+		size("open "+name, n)
+	}
+	if err := s.Open(proj); err != nil {
+		t.Fatal(err)
+	}
+	size("open a 32² project", 32)
+	if err := s.NewDocument(); err != nil {
+		t.Fatal(err)
+	}
+	size("new document", n)
+
+	// Without SceneSize, a preset has its own size.
+	s0, _, _ := open(t, 32)
+	if err := s0.Open("lakes"); err != nil {
+		t.Fatal(err)
+	}
+	if w := s0.Doc().Scene().Width; w != own {
+		t.Fatalf("open lakes without a scene size: %d cells a side; want the preset's %d", w, own)
 	}
 }

@@ -40,6 +40,11 @@ type Options struct {
 	// StoreView, if set, writes the UI's view state into the document
 	// before it is saved or autosaved.
 	StoreView func(*doc.Doc) error
+	// SceneSize, if not 0, is the grid's cells per side for every scene
+	// and preset the session opens (Open, NewDocument), as the command
+	// line's --size gives it to the first one (LoadScene); projects keep
+	// their own size.
+	SceneSize int
 }
 
 // Session is an open document with its simulation.

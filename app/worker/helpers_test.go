@@ -94,6 +94,7 @@ func startHooked(t testing.TB, cfg engines.Spec, o runner.Options, onPublish fun
 	if err != nil {
 		t.Fatal(err)
 	}
+	d.geo.wake = w.Wake // as New does
 	t.Cleanup(w.Close)
 	return w, d
 }

@@ -48,9 +48,17 @@ type Reset struct{ Spec engines.Spec }
 // after Send.
 type SetHeights struct{ H []float32 }
 
-// SetGeology lays a geology under the terrain (nil: uniform rock) from the
-// next step on: the engine erodes differentially (engine.Geologic).
-// Consecutive ones are coalesced.
+// SetGeology lays a geology under the terrain (nil: uniform rock): the
+// engine erodes differentially (engine.Geologic). Consecutive ones are
+// coalesced. The model is laid on the grid (engine.MapGeologic: every
+// cell's deformations undone, ~200 ms at 1024² with a leaning fold) on a
+// goroutine of its own while the engine goes on stepping on the old rock,
+// and takes effect between two steps once laid, so dragging a geology
+// slider does not stall the engine; only the newest model waiting is laid.
+// (The stream graph still lays it on its own nodes, a quarter as many as
+// the cells by default, on the engine's goroutine.) A Step or Sync sent
+// after it waits until it has taken effect (runner.Background), so
+// scripted steps and tests see it from the next step on, as before.
 type SetGeology struct{ M *geology.Model }
 
 func (SetParams) RunnerCommand()  {}
@@ -130,6 +138,11 @@ type Frame struct {
 	// steps have run on them. The desktop app measures with it how soon a
 	// slider change shows.
 	ParamsStep int
+	// ParamsShown is the step of the first frame published with a step
+	// run on those parameters (0: none yet): ParamsShown − ParamsStep is
+	// how many steps a slider change took to reach a frame, whatever the
+	// frame rate of the window that reads the frames.
+	ParamsShown int
 }
 
 // Worker runs a stream-power engine on its own goroutine.
@@ -143,23 +156,109 @@ func New(spec engines.Spec, o runner.Options) (*Worker, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runner.New(d, o)
+	w, err := runner.New(d, o)
+	if err != nil {
+		return nil, err
+	}
+	// Commands reach the driver only after New returns: Send and the
+	// runner's queue order this write before any read.
+	d.geo.wake = w.Wake
+	return w, nil
+}
+
+// geoLayer lays geology models on the grid on a goroutine of its own, one
+// at a time, for SetGeology on a MapGeologic engine. Its fields belong to
+// the runner's goroutine, but for done, through which the laying goroutine
+// hands its map back.
+type geoLayer struct {
+	epoch    uint64 // bumped when a laid map may no longer land: a new engine, a geology set at once
+	building bool   // a goroutine is laying a model
+	next     *geology.Model
+	hasNext  bool // next waits to be laid (the newest request)
+	done     chan laidMap
+	wake     func() // the runner's Wake
+}
+
+type laidMap struct {
+	epoch uint64
+	g     *geology.Map
+}
+
+// layMap lays a model on a grid; tests replace it to hold a build.
+var layMap = func(m *geology.Model, w, h int, cell float64) *geology.Map { return m.Map(w, h, cell) }
+
+// forget drops the models waiting or being laid: what lands next must
+// come from a later request.
+func (l *geoLayer) forget() {
+	l.epoch++
+	l.next, l.hasNext = nil, false
+}
+
+// start lays the newest waiting model, unless one is being laid.
+func (l *geoLayer) start(w, h int, cell float64) {
+	if l.building || !l.hasNext {
+		return
+	}
+	if l.done == nil {
+		l.done = make(chan laidMap, 1) // one goroutine at a time: never blocks
+	}
+	m, epoch, done, wake := l.next, l.epoch, l.done, l.wake
+	l.next, l.hasNext, l.building = nil, false, true
+	go func() {
+		done <- laidMap{epoch, layMap(m, w, h, cell)}
+		if wake != nil {
+			wake()
+		}
+	}()
+}
+
+// Pending reports whether a model asked for has not taken effect yet
+// (runner.Background).
+func (d *driver) Pending() bool { return d.geo.building || d.geo.hasNext }
+
+// Land installs a map laid since the last call, if it is still wanted,
+// and starts laying the newest model waiting (runner.Background).
+func (d *driver) Land() bool {
+	l := &d.geo
+	if !l.building {
+		return false
+	}
+	var got laidMap
+	select {
+	case got = <-l.done:
+	default:
+		return false
+	}
+	l.building = false
+	changed := false
+	if mg, ok := d.e.(engine.MapGeologic); ok && got.epoch == l.epoch {
+		if err := mg.SetGeologyMap(got.g); err == nil {
+			d.sch.Restart()
+			d.conv, d.stale, changed = false, true, true
+		}
+	}
+	w, h, cell := d.e.Size()
+	l.start(w, h, cell)
+	return changed
 }
 
 // driver is the worker's part of the runner: it owns the engine and what
 // the worker keeps about it. Only the runner's goroutine calls it.
 type driver struct {
-	e          engine.Engine
-	sch        *settle.Scheme // steps e
-	spec       engines.Spec   // the engine's, for SetHeights: kind, size, uplift, noise, seed (Init dropped; Params from e)
-	conv       bool
-	paramsStep int // engine step count when the parameters were last set
-	last       engine.StepStats
-	hist       history
-	top        maxHeight
-	snap       *engine.Snapshot
-	stale      bool // the engine differs from snap
-	broken     bool // a step panicked: the engine's fields may disagree
+	e           engine.Engine
+	sch         *settle.Scheme // steps e
+	spec        engines.Spec   // the engine's, for SetHeights: kind, size, uplift, noise, seed (Init dropped; Params from e)
+	conv        bool
+	paramsStep  int // engine step count when the parameters were last set
+	paramsShown int // step of the first frame built on them (0: none yet)
+	last        engine.StepStats
+	hist        history
+	top         maxHeight
+	snap        *engine.Snapshot
+	stale       bool // the engine differs from snap
+	broken      bool // a step panicked: the engine's fields may disagree
+
+	geo geoLayer // models being laid on the grid off the runner's goroutine
 
 	// For tests: the engine's step count after the last step, the time
 	// spent in Engine.Step, and a hook called with every frame built, on
@@ -184,7 +283,7 @@ func (d *driver) Apply(c Command) (runner.Effect, error) {
 		if err := d.sch.SetParams(c.P); err != nil {
 			return 0, err
 		}
-		d.paramsStep = d.e.Stats().Step
+		d.paramsStep, d.paramsShown = d.e.Stats().Step, 0
 		d.conv = false
 	case SetRoudier:
 		r, ok := d.e.(*roudier.Engine)
@@ -195,7 +294,7 @@ func (d *driver) Apply(c Command) (runner.Effect, error) {
 			return 0, err
 		}
 		d.spec.Roudier = c.P
-		d.paramsStep = d.e.Stats().Step
+		d.paramsStep, d.paramsShown = d.e.Stats().Step, 0
 		d.sch.Restart()
 		d.conv = false
 	case SetUplift:
@@ -210,8 +309,16 @@ func (d *driver) Apply(c Command) (runner.Effect, error) {
 		if !ok {
 			return 0, fmt.Errorf("worker: the %T engine has no geology", d.e)
 		}
-		g.SetGeology(c.M)
 		d.spec.Geology = c.M
+		if _, ok := d.e.(engine.MapGeologic); ok && c.M != nil {
+			// Laid off this goroutine; Land installs it.
+			d.geo.next, d.geo.hasNext = c.M, true
+			w, h, cell := d.e.Size()
+			d.geo.start(w, h, cell)
+			return 0, nil
+		}
+		d.geo.forget()
+		g.SetGeology(c.M)
 		d.sch.Restart()
 		d.conv = false
 	case Reset:
@@ -248,8 +355,9 @@ func (d *driver) rebuild(spec engines.Spec) error {
 		return err
 	}
 	spec.Init = nil
+	d.geo.forget() // the new engine has spec's geology
 	d.e, d.sch, d.spec = e, sch, spec
-	d.broken, d.conv, d.last, d.paramsStep = false, false, engine.StepStats{}, 0
+	d.broken, d.conv, d.last, d.paramsStep, d.paramsShown = false, false, engine.StepStats{}, 0, 0
 	d.hist.reset()
 	d.stale = true
 	d.steps.Store(0)
@@ -294,16 +402,20 @@ func (d *driver) Frame(s runner.State) *Frame {
 		d.snap.Param = d.sch.Params() // the user's, not a settling step's dt
 		d.stale = false
 	}
+	if d.paramsShown == 0 && d.snap.Step > d.paramsStep {
+		d.paramsShown = d.snap.Step
+	}
 	f := &Frame{
-		State:      s,
-		Snap:       d.snap,
-		Engine:     d.spec.Kind,
-		Nodes:      len(d.e.Heights()),
-		Converged:  d.conv,
-		Dt:         d.last.Dt,
-		StepMs:     ms(d.last.Total),
-		History:    d.hist.view(),
-		ParamsStep: d.paramsStep,
+		State:       s,
+		Snap:        d.snap,
+		Engine:      d.spec.Kind,
+		Nodes:       len(d.e.Heights()),
+		Converged:   d.conv,
+		Dt:          d.last.Dt,
+		StepMs:      ms(d.last.Total),
+		History:     d.hist.view(),
+		ParamsStep:  d.paramsStep,
+		ParamsShown: d.paramsShown,
 	}
 	f.SettleSteps, f.SettleTime = d.sch.SettledAfter()
 	f.Stalled, f.Rate = d.sch.Stalled()

@@ -245,6 +245,23 @@ func TestSliderWithinTwoSteps(t *testing.T) {
 				s.seq, s.step, f.Snap.Step, f.ParamsStep, s.step, f.Snap.Step)
 		}
 	}
+	// ParamsShown is the step of the first frame published with a step on
+	// the frame's parameters (what the window's slider lag counts, however
+	// late it reads the frames), at most 2 steps after they took effect.
+	type epoch struct {
+		step int
+		p    engine.Params
+	}
+	shown := map[epoch]int{}
+	for k, f := range frames {
+		e := epoch{f.ParamsStep, f.Snap.Param}
+		if _, ok := shown[e]; !ok && f.Snap.Step > f.ParamsStep {
+			shown[e] = f.Snap.Step
+		}
+		if want := shown[e]; f.ParamsShown != want || want-f.ParamsStep > 2 {
+			t.Fatalf("frame %d (step %d, parameters from step %d): ParamsShown %d; want %d, at most 2 steps after", k, f.Snap.Step, f.ParamsStep, f.ParamsShown, want)
+		}
+	}
 }
 
 // TestBadCommands checks that rejected commands report an error and change

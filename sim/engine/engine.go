@@ -45,3 +45,13 @@ type Geologic interface {
 	SetGeology(m *geology.Model)
 	Geology() *geology.Model
 }
+
+// MapGeologic is a Geologic engine on a grid that lays its geology through
+// a geology.Map: SetGeologyMap(m.Map(Size())) does exactly what
+// SetGeology(m) does, so a caller may lay the map, the costly part (every
+// cell's deformations undone), on another goroutine while the engine
+// steps. A map of another grid is refused.
+type MapGeologic interface {
+	Geologic
+	SetGeologyMap(g *geology.Map) error
+}

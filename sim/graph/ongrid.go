@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -206,6 +207,24 @@ func (g *OnGrid) Snapshot() *engine.Snapshot {
 
 // SetGeology lays m under the nodes (engine.Geologic; Engine.SetGeology).
 func (g *OnGrid) SetGeology(m *geology.Model) { g.e.SetGeology(m) }
+
+// SetGeologyMap is SetGeology(gm.Model()) with the model already laid on
+// the grid the snapshots read (engine.MapGeologic), so only the nodes' own
+// part of the work is left. A map of another grid is an error and changes
+// nothing.
+func (g *OnGrid) SetGeologyMap(gm *geology.Map) error {
+	if gm == nil {
+		return errors.New("graph: SetGeologyMap: no map")
+	}
+	if gm.W != g.w || gm.H != g.h || gm.Cell != g.cell {
+		return fmt.Errorf("graph: a geology map of %d×%d cells of %g m for a grid of %d×%d cells of %g m", gm.W, gm.H, gm.Cell, g.w, g.h, g.cell)
+	}
+	g.e.SetGeology(gm.Model())
+	g.geo = gm
+	return nil
+}
+
+var _ engine.MapGeologic = (*OnGrid)(nil)
 
 // Geology returns the engine's geology, or nil.
 func (g *OnGrid) Geology() *geology.Model { return g.e.Geology() }

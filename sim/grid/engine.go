@@ -1,6 +1,7 @@
 package grid
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -566,7 +567,30 @@ func (e *Engine) SetGeology(m *geology.Model) {
 		e.geo, e.geoFac = nil, nil
 		return
 	}
-	e.geo = m.Map(e.w, e.h, e.cell)
+	e.setGeologyMap(m.Map(e.w, e.h, e.cell))
+}
+
+// SetGeologyMap is SetGeology(g.Model()) with the model already laid on
+// the engine's grid (engine.MapGeologic); a map of another grid is an
+// error and changes nothing.
+func (e *Engine) SetGeologyMap(g *geology.Map) error {
+	if g == nil || g.W != e.w || g.H != e.h || g.Cell != e.cell {
+		return errMapGrid(g, e.w, e.h, e.cell)
+	}
+	e.setGeologyMap(g)
+	return nil
+}
+
+func errMapGrid(g *geology.Map, w, h int, cell float64) error {
+	if g == nil {
+		return errors.New("grid: SetGeologyMap: no map")
+	}
+	return fmt.Errorf("grid: a geology map of %d×%d cells of %g m for a grid of %d×%d cells of %g m", g.W, g.H, g.Cell, w, h, cell)
+}
+
+func (e *Engine) setGeologyMap(g *geology.Map) {
+	m := g.Model()
+	e.geo = g
 	e.geoFac = e.geoFac[:0]
 	for _, f := range m.Factors(m.Erodibility) {
 		e.geoFac = append(e.geoFac, float32(f))
@@ -628,3 +652,5 @@ func (e *Engine) deposit() {
 		}
 	})
 }
+
+var _ engine.MapGeologic = (*Engine)(nil)

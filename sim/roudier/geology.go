@@ -1,6 +1,9 @@
 package roudier
 
 import (
+	"errors"
+	"fmt"
+
 	"orogen/sim/engine"
 	"orogen/sim/geology"
 )
@@ -17,8 +20,27 @@ func (e *Engine) SetGeology(m *geology.Model) {
 		e.lith = e.strata
 		return
 	}
+	e.setGeologyMap(m.Map(e.w, e.h, e.cell))
+}
+
+// SetGeologyMap is SetGeology(g.Model()) with the model already laid on
+// the engine's grid (engine.MapGeologic); a map of another grid is an
+// error and changes nothing.
+func (e *Engine) SetGeologyMap(g *geology.Map) error {
+	if g == nil {
+		return errors.New("roudier: SetGeologyMap: no map")
+	}
+	if g.W != e.w || g.H != e.h || g.Cell != e.cell {
+		return fmt.Errorf("roudier: a geology map of %d×%d cells of %g m for a grid of %d×%d cells of %g m", g.W, g.H, g.Cell, e.w, e.h, e.cell)
+	}
+	e.setGeologyMap(g)
+	return nil
+}
+
+func (e *Engine) setGeologyMap(g *geology.Map) {
+	m := g.Model()
 	e.geo, e.lith, e.strata = m, m, nil
-	e.gmap = m.Map(e.w, e.h, e.cell)
+	e.gmap = g
 	e.layerCoef = make([]geology.Rock, m.NumLayers())
 	for i := range e.layerCoef {
 		e.layerCoef[i] = m.Rock(i)
@@ -74,4 +96,4 @@ func (e *Engine) rockAt(i, x, y int, z float64) geology.Rock {
 	return e.lith.RockAt((float64(x)+0.5)*e.cell, (float64(y)+0.5)*e.cell, z)
 }
 
-var _ engine.Geologic = (*Engine)(nil)
+var _ engine.MapGeologic = (*Engine)(nil)

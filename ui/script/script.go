@@ -49,6 +49,11 @@
 //	paste [instance] [X Y]         paste it at the cursor or cell X Y: a
 //	                               copy, or an instance following the
 //	                               original (same project only)
+//	wrap TYPE                      wrap the selected Uplift Tree node in
+//	                               an operator (sum, max, min, blend, mix,
+//	                               scale, transform, fold, fault,
+//	                               noisewarp, clamp): the node becomes
+//	                               its child
 //	copy-region X0 Y0 X1 Y1        copy cells of the paint layer
 //	paste-region X Y [ANGLE SCALE] paste them centred on cell X Y, turned
 //	                               and scaled
