@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"orogen/sim"
@@ -47,6 +48,7 @@ type Engine struct {
 	area     []float64 // drainage area in grid order, filled on demand
 	areaOK   bool
 	hs       []float32 // heights in drainage order
+	he       []float32 // eroded heights in drainage order, before the talus limit
 	ds       []float32 // receiver distances in drainage order
 	as       []float64 // drainage area in drainage order
 	prevRec  []int32
@@ -352,26 +354,49 @@ func (e *Engine) Step() engine.StepStats {
 	if e.geo != nil {
 		sp.KFactor = e.ks
 	}
-	parallel.Do(nc, func(c int) {
-		spl.Erode(e.hs, g.RecPos, e.ds, e.as, nil, int(chunks[c]), int(chunks[c+1]), sp)
-	})
-	lap(engine.PhaseErosion)
-	st.Phase[engine.PhaseErosion] += upliftTime
 	v3 := math.NaN() // after erosion: the end volume when the talus limit is off
-	if e.p.Talus.Mode != talus.ModeOff {
-		v3 = e.volume(e.hs)
+	tan, constant := e.lim.ConstantTan()
+	talusOn := e.p.Talus.Mode != talus.ModeOff
+	if sp.N == 1 && (!talusOn || (constant && e.talFac == nil)) {
+		// The erosion and a constant talus limit in one pass, two trees
+		// at a time (spl.ErodeClamp): bit for bit the two passes below.
+		if !talusOn {
+			tan = 0
+		}
+		e.he = sim.Resize(e.he, len(e.hs))
+		lanes := e.lanes(chunks)
 		clamped := make([]int, nc)
 		parallel.Do(nc, func(c int) {
-			if e.geo != nil && e.talFac != nil {
-				clamped[c] = e.lim.ClampOrderedScaled(e.hs, g.RecPos, e.ds, g.Stack, e.ts, int(chunks[c]), int(chunks[c+1]))
-				return
-			}
-			clamped[c] = e.lim.ClampOrdered(e.hs, g.RecPos, e.ds, g.Stack, int(chunks[c]), int(chunks[c+1]))
+			clamped[c] = spl.ErodeClamp(e.hs, e.he, g.RecPos, e.ds, e.as, lanes[c], sp, tan)
 		})
 		for _, v := range clamped {
 			st.Clamped += v
 		}
+		if talusOn {
+			v3 = e.volume(e.he)
+		}
+		lap(engine.PhaseErosion)
+	} else {
+		parallel.Do(nc, func(c int) {
+			spl.Erode(e.hs, g.RecPos, e.ds, e.as, nil, int(chunks[c]), int(chunks[c+1]), sp)
+		})
+		lap(engine.PhaseErosion)
+		if talusOn {
+			v3 = e.volume(e.hs)
+			clamped := make([]int, nc)
+			parallel.Do(nc, func(c int) {
+				if e.geo != nil && e.talFac != nil {
+					clamped[c] = e.lim.ClampOrderedScaled(e.hs, g.RecPos, e.ds, g.Stack, e.ts, int(chunks[c]), int(chunks[c+1]))
+					return
+				}
+				clamped[c] = e.lim.ClampOrdered(e.hs, g.RecPos, e.ds, g.Stack, int(chunks[c]), int(chunks[c+1]))
+			})
+			for _, v := range clamped {
+				st.Clamped += v
+			}
+		}
 	}
+	st.Phase[engine.PhaseErosion] += upliftTime
 	lap(engine.PhaseTalus)
 	parallel.Do(nc, func(c int) {
 		for k := chunks[c]; k < chunks[c+1]; k++ {
@@ -404,6 +429,34 @@ func (e *Engine) Step() engine.StepStats {
 	st.Total = time.Since(t0)
 	e.stats = st
 	return st
+}
+
+// lanes splits each chunk of trees (chunks from Graph.Chunks) in two at
+// the tree boundary nearest its middle, for the two-lane kernels.
+func (e *Engine) lanes(chunks []int32) []spl.Lanes {
+	trees := e.g.Trees
+	out := make([]spl.Lanes, len(chunks)-1)
+	for c := range out {
+		lo, hi := chunks[c], chunks[c+1]
+		mid := lo + (hi-lo)/2
+		t, _ := slices.BinarySearch(trees, mid)
+		m := lo // lane A empty when no tree boundary lies inside
+		if t < len(trees) && trees[t] <= hi && trees[t]-mid < mid-m {
+			m = trees[t]
+		}
+		if t > 0 && trees[t-1] > lo && mid-trees[t-1] < abs32(m-mid) {
+			m = trees[t-1]
+		}
+		out[c] = spl.Lanes{A0: int(lo), A1: int(m), B0: int(m), B1: int(hi)}
+	}
+	return out
+}
+
+func abs32(x int32) int32 {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // volume returns Σ v·cell², m³, with partial sums per fixed block added
