@@ -62,6 +62,7 @@ type Engine struct {
 	blockMx2 []float64
 	blockCh  []int64
 	blockV   []float64 // per-block sums of volume
+	blockW   []float64 // per-block sums of volume after the uplift
 
 	// The lakes' water budget (Params.Rain > 0 or a rain map).
 	wat     *water.Model
@@ -253,10 +254,9 @@ func (e *Engine) Step() engine.StepStats {
 	}
 	g := e.g
 	e.prev, e.prev2 = e.prev2, e.prev
-	copy(e.prev, e.hgt)
 	// The rock account (engine.Mass): the volume before and after each
-	// phase that changes heights.
-	v0 := e.volume(e.hgt)
+	// phase that changes heights. Summed while copying the heights.
+	v0 := e.copyVolume(e.prev, e.hgt)
 	// Hillslope first, so the receivers below see the heights they erode.
 	if e.p.Kappa > 0 {
 		fixed := hillslope.Edges{
@@ -299,6 +299,9 @@ func (e *Engine) Step() engine.StepStats {
 		dt := e.p.Dt
 		const block = 1 << 15
 		e.blockV = sim.Resize(e.blockV, parallel.NumBlocks(len(e.hgt), block))
+		// The volume after the uplift in volume's blocks, two per uplift
+		// block: the same sums volume(e.hgt) would add.
+		e.blockW = sim.Resize(e.blockW, parallel.NumBlocks(len(e.hgt), volBlock))
 		parallel.Blocks(len(e.hgt), block, func(b, lo, hi int) {
 			var in float64
 			for i := lo; i < hi; i++ {
@@ -309,12 +312,19 @@ func (e *Engine) Step() engine.StepStats {
 				}
 			}
 			e.blockV[b] = in
+			for v := lo; v < hi; v += volBlock {
+				e.blockW[v/volBlock] = sim.Sum32(e.hgt[v:min(hi, v+volBlock)])
+			}
 		})
 		for _, v := range e.blockV {
 			st.Mass.Uplift += v
 		}
 		st.Mass.Uplift *= e.cell * e.cell
-		v2 = e.volume(e.hgt)
+		v2 = 0
+		for _, v := range e.blockW {
+			v2 += v
+		}
+		v2 = v2 * e.cell * e.cell // as volume rounds: (Σ·cell)·cell
 	}
 	upliftTime := time.Since(mark)
 	mark = time.Now()
@@ -398,11 +408,9 @@ func (e *Engine) Step() engine.StepStats {
 	}
 	st.Phase[engine.PhaseErosion] += upliftTime
 	lap(engine.PhaseTalus)
-	parallel.Do(nc, func(c int) {
-		for k := chunks[c]; k < chunks[c+1]; k++ {
-			e.hgt[g.Stack[k]] = e.hs[k]
-		}
-	})
+	// Back to grid order, with the volume and the step's statistics in
+	// the same pass.
+	v4 := e.measure(&st, g.Pos, e.hs)
 	st.Phase[engine.PhaseLayout] += time.Since(mark)
 
 	e.routed = true
@@ -411,12 +419,10 @@ func (e *Engine) Step() engine.StepStats {
 		e.deposit()
 		st.Phase[engine.PhaseGeology] += time.Since(d0)
 	}
-	v4 := e.volume(e.hgt)
 	if math.IsNaN(v3) {
 		v3 = v4
 	}
 	st.Mass.Diffused, st.Mass.Eroded, st.Mass.Talus, st.Mass.Stored = v0-v1, v2-v3, v3-v4, v4-v0
-	e.measure(&st)
 	if math.IsNaN(st.MeanDh) || math.IsInf(st.MeanDh, 0) {
 		e.err = fmt.Errorf("grid: step %d produced non-finite heights: the parameters (k %g, m %g, n %g, dt %g, κ %g) or the uplift are too extreme", e.step+1, e.p.K, e.p.M, e.p.N, e.p.Dt, e.p.Kappa)
 		copy(e.hgt, e.prev) // keep the last good terrain
@@ -459,13 +465,29 @@ func abs32(x int32) int32 {
 	return x
 }
 
+// volBlock is the block of the volume sums and of measure.
+const volBlock = 1 << 14
+
 // volume returns Σ v·cell², m³, with partial sums per fixed block added
 // in block order: the same for any number of workers.
 func (e *Engine) volume(v []float32) float64 {
-	const block = 1 << 14
-	e.blockV = sim.Resize(e.blockV, parallel.NumBlocks(len(v), block))
-	parallel.Blocks(len(v), block, func(b, lo, hi int) {
+	e.blockV = sim.Resize(e.blockV, parallel.NumBlocks(len(v), volBlock))
+	parallel.Blocks(len(v), volBlock, func(b, lo, hi int) {
 		e.blockV[b] = sim.Sum32(v[lo:hi])
+	})
+	var s float64
+	for _, x := range e.blockV {
+		s += x
+	}
+	return s * e.cell * e.cell
+}
+
+// copyVolume copies src to dst and returns volume(src), in one pass.
+func (e *Engine) copyVolume(dst, src []float32) float64 {
+	e.blockV = sim.Resize(e.blockV, parallel.NumBlocks(len(src), volBlock))
+	parallel.Blocks(len(src), volBlock, func(b, lo, hi int) {
+		copy(dst[lo:hi], src[lo:hi])
+		e.blockV[b] = sim.Sum32(src[lo:hi])
 	})
 	var s float64
 	for _, x := range e.blockV {
@@ -534,20 +556,31 @@ func changes(h, p, p2 []float32) (sum, mx, mx2 float64) {
 	return sum, mx, mx2
 }
 
-// measure fills the height change and receiver change statistics. Partial
-// sums are kept per fixed block and added in block order, so the figures do
-// not depend on the number of workers.
-func (e *Engine) measure(st *engine.StepStats) {
-	const block = 1 << 14
+// measure fills the height change and receiver change statistics and
+// returns the volume of the heights (as volume). With pos and hs not nil
+// it first gathers the heights back from drainage order, e.hgt[i] =
+// hs[pos[i]], block by block in the same pass. Partial sums are kept per
+// fixed block and added in block order, so the figures do not depend on
+// the number of workers.
+func (e *Engine) measure(st *engine.StepStats, pos []int32, hs []float32) float64 {
+	const block = volBlock
 	n := len(e.hgt)
 	nb := parallel.NumBlocks(n, block)
 	e.blockDh = sim.Resize(e.blockDh, nb)
 	e.blockMx = sim.Resize(e.blockMx, nb)
 	e.blockMx2 = sim.Resize(e.blockMx2, nb)
 	e.blockCh = sim.Resize(e.blockCh, nb)
+	e.blockV = sim.Resize(e.blockV, nb)
 	rec := e.g.Rec
 	parallel.Blocks(n, block, func(b, lo, hi int) {
-		e.blockDh[b], e.blockMx[b], e.blockMx2[b] = changes(e.hgt[lo:hi], e.prev[lo:hi], e.prev2[lo:hi])
+		h := e.hgt[lo:hi]
+		if pos != nil {
+			for i, p := range pos[lo:hi] {
+				h[i] = hs[p]
+			}
+		}
+		e.blockV[b] = sim.Sum32(h)
+		e.blockDh[b], e.blockMx[b], e.blockMx2[b] = changes(h, e.prev[lo:hi], e.prev2[lo:hi])
 		var ch int64
 		for i, r := range rec[lo:hi] {
 			if r != e.prevRec[lo+i] {
@@ -557,13 +590,14 @@ func (e *Engine) measure(st *engine.StepStats) {
 		copy(e.prevRec[lo:hi], rec[lo:hi])
 		e.blockCh[b] = ch
 	})
-	var sum, mx, mx2 float64
+	var sum, mx, mx2, vol float64
 	var ch int64
 	for b := 0; b < nb; b++ {
 		sum += e.blockDh[b]
 		mx = max(mx, e.blockMx[b])
 		mx2 = max(mx2, e.blockMx2[b])
 		ch += e.blockCh[b]
+		vol += e.blockV[b]
 	}
 	st.MaxDh = mx
 	st.MaxDh2 = mx2
@@ -572,6 +606,7 @@ func (e *Engine) measure(st *engine.StepStats) {
 	}
 	st.MeanDh = sum / float64(n)
 	st.RecvChanged = float64(ch) / float64(n)
+	return vol * e.cell * e.cell
 }
 
 // waterOn reports whether the lakes' water budget runs.
