@@ -1,8 +1,14 @@
-//go:build !unix
+//go:build !linux
 
 package run
 
-import "time"
+import (
+	"testing"
+	"time"
+)
 
-// processCPU is not measured here.
+// processCPU is not measured here (Linux only).
 func processCPU() time.Duration { return 0 }
+
+// threadCPU reports nothing here.
+func threadCPU(*testing.B) func() { return func() {} }
