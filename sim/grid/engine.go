@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"time"
 
 	"orogen/sim"
@@ -440,29 +439,13 @@ func (e *Engine) Step() engine.StepStats {
 // lanes splits each chunk of trees (chunks from Graph.Chunks) in two at
 // the tree boundary nearest its middle, for the two-lane kernels.
 func (e *Engine) lanes(chunks []int32) []spl.Lanes {
-	trees := e.g.Trees
 	out := make([]spl.Lanes, len(chunks)-1)
 	for c := range out {
 		lo, hi := chunks[c], chunks[c+1]
-		mid := lo + (hi-lo)/2
-		t, _ := slices.BinarySearch(trees, mid)
-		m := lo // lane A empty when no tree boundary lies inside
-		if t < len(trees) && trees[t] <= hi && trees[t]-mid < mid-m {
-			m = trees[t]
-		}
-		if t > 0 && trees[t-1] > lo && mid-trees[t-1] < abs32(m-mid) {
-			m = trees[t-1]
-		}
+		m := e.g.SplitTrees(lo, hi)
 		out[c] = spl.Lanes{A0: int(lo), A1: int(m), B0: int(m), B1: int(hi)}
 	}
 	return out
-}
-
-func abs32(x int32) int32 {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
 
 // volBlock is the block of the volume sums and of measure.
