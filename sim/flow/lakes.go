@@ -457,6 +457,24 @@ func (g *Graph) OrderedDist(dst []float32, lo, hi int) []float32 {
 	return dst
 }
 
+// GatherDist is OrderedDist that also gathers heights into drainage
+// order, hs[k] = h[Stack[k]], in the same pass over the stack.
+func (g *Graph) GatherDist(hs, h, dst []float32, lo, hi int) {
+	w := g.W
+	tab := g.stepTab
+	st, rp := g.Stack[:hi], g.RecPos[:hi]
+	hs, dst = hs[:hi], dst[:hi]
+	for k := lo; k < hi; k++ {
+		i := st[k]
+		hs[k] = h[i]
+		v := tab[int(st[rp[k]]-i)+w+1]
+		if v < 0 {
+			v = g.Dist[i]
+		}
+		dst[k] = v
+	}
+}
+
 // Chunks splits the trees into at most workers contiguous ranges of about
 // equal size and returns the stack boundaries: chunk c is
 // Stack[b[c]:b[c+1]]. Trees never straddle chunks.

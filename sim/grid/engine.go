@@ -338,9 +338,7 @@ func (e *Engine) Step() engine.StepStats {
 	nc := len(chunks) - 1
 	parallel.Do(nc, func(c int) {
 		lo, hi := int(chunks[c]), int(chunks[c+1])
-		for k, i := range g.Stack[lo:hi] {
-			e.hs[lo+k] = e.hgt[i]
-		}
+		g.GatherDist(e.hs, e.hgt, e.ds, lo, hi)
 		if e.geo != nil {
 			ks, fac, ex := e.ks[lo:hi], e.geoFac, e.exposed
 			for k, i := range g.Stack[lo:hi] {
@@ -353,7 +351,6 @@ func (e *Engine) Step() engine.StepStats {
 				}
 			}
 		}
-		g.OrderedDist(e.ds, lo, hi)
 	})
 	lap(engine.PhaseLayout)
 	e.as = g.AccumulateStack(e.as, e.cell*e.cell)
