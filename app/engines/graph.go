@@ -78,6 +78,8 @@ func NewGraph(s Spec) (*Graph, error) {
 	for i, q := range ps.Points {
 		x[i], y[i] = q.X, q.Y
 	}
+	// Nodes in Z-curve order: neighbours close in memory.
+	graph.SortSamples(x, y, ps.Border, r)
 	m, err := graph.NewMesh(x, y, ps.Border, W, H)
 	if err != nil {
 		return nil, err

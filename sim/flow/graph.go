@@ -95,14 +95,14 @@ type Graph struct {
 	stepTab []float32 // see OrderedDist
 	dlen    [8]float32
 
-	roots  []int32      // pre-lake roots (outlets and pits) in index order
-	segW   []uint16     // per root: worker buffer holding its tree
-	segOff []int32      // per root: offset in that buffer
-	segLen []int32      // per root: number of cells
-	bufs   [][]int32    // per worker: the trees it listed, depth-first
-	pars   [][]int32    // per worker: each entry's receiver, as a position in its tree
-	lanes  [][8]dfsLane // per worker: the walks in progress
-	rowTmp [][]int32    // per row block roots
+	roots  []int32    // pre-lake roots (outlets and pits) in index order
+	segW   []uint16   // per root: worker buffer holding its tree
+	segOff []int32    // per root: offset in that buffer
+	segLen []int32    // per root: number of cells
+	bufs   [][]int32  // per worker: the trees it listed, depth-first
+	pars   [][]int32  // per worker: each entry's receiver, as a position in its tree
+	stks   [][]uint64 // per worker: the depth-first walk's stack
+	rowTmp [][]int32  // per row block roots
 
 	node     []int32      // per root: 0 for outlets, 1..P for pits
 	pits     []int32      // per pit node p (1-based, pits[p-1]): its root number
@@ -428,7 +428,7 @@ func (g *Graph) Order() {
 	for len(g.bufs) < workers {
 		g.bufs = append(g.bufs, nil)
 		g.pars = append(g.pars, nil)
-		g.lanes = append(g.lanes, [8]dfsLane{})
+		g.stks = append(g.stks, nil)
 	}
 	// Workers claim blocks of roots dynamically, so which buffer holds a tree
 	// varies between runs, but every tree's contents and order depend only on
@@ -440,94 +440,54 @@ func (g *Graph) Order() {
 	})
 }
 
-// dfsLanes is how many trees a worker walks at once. Each step of a
-// depth-first walk waits for a load whose address the previous step found;
-// interleaving independent walks lets those loads overlap.
-const dfsLanes = 1
-
-// dfsLane is one walk in progress: its tree, stack and output.
-type dfsLane struct {
-	t   int
-	stk []uint64 // cell | position of its receiver in the tree << 32
-	buf []int32
-	par []int32
-}
-
-// dfsWorker lists trees of roots it claims in blocks of rootBlock from
-// next, dfsLanes at a time, appending each finished tree to the worker's
-// buffers.
+// dfsWorker lists the trees of roots it claims in blocks of rootBlock
+// from next, one after another, appending each tree depth-first to the
+// worker's buffers. Interleaving several walks to overlap their loads was
+// measured and did not help: the walk is bound by its branches, not by
+// memory latency. The loop keeps its slices in locals so that appends do
+// not go through memory.
 func (g *Graph) dfsWorker(wk int, next *atomic.Int64, rootBlock int) {
 	nr := len(g.roots)
-	buf, par := g.bufs[wk][:0], g.pars[wk][:0]
-	lanes := &g.lanes[wk]
-	lo, hi := 0, 0
-	claim := func() (int, bool) {
-		if lo == hi {
-			lo = int(next.Add(int64(rootBlock))) - rootBlock
-			if lo >= nr {
-				lo, hi = 0, 0
-				return 0, false
-			}
-			hi = min(nr, lo+rootBlock)
+	buf, par, stk := g.bufs[wk][:0], g.pars[wk][:0], g.stks[wk][:0]
+	label, donors, roots := g.Label, g.donors, g.roots
+	off := g.off
+	segW, segOff, segLen := g.segW[:nr], g.segOff[:nr], g.segLen[:nr]
+	for {
+		lo := int(next.Add(int64(rootBlock))) - rootBlock
+		if lo >= nr {
+			break
 		}
-		lo++
-		return lo - 1, true
-	}
-	start := func(l *dfsLane) bool {
-		t, ok := claim()
-		if !ok {
-			return false
-		}
-		l.t = t
-		l.stk = append(l.stk[:0], uint64(g.roots[t]))
-		l.buf, l.par = l.buf[:0], l.par[:0]
-		return true
-	}
-	active := 0
-	var busy [8]bool
-	for k := range dfsLanes {
-		if busy[k] = start(&lanes[k]); busy[k] {
-			active++
-		}
-	}
-	for active > 0 {
-		for k := range dfsLanes {
-			if !busy[k] {
-				continue
-			}
-			l := &lanes[k]
-			if len(l.stk) == 0 {
-				g.segW[l.t] = uint16(wk)
-				g.segOff[l.t] = int32(len(buf))
-				g.segLen[l.t] = int32(len(l.buf))
-				buf = append(buf, l.buf...)
-				par = append(par, l.par...)
-				if busy[k] = start(l); !busy[k] {
-					active--
+		for t := lo; t < min(nr, lo+rootBlock); t++ {
+			start := len(buf)
+			lt := int32(t)
+			// Entries: cell | position of its receiver in the tree << 32.
+			stk = append(stk[:0], uint64(uint32(roots[t])))
+			for len(stk) > 0 {
+				e := stk[len(stk)-1]
+				stk = stk[:len(stk)-1]
+				i := int32(uint32(e))
+				label[i] = lt
+				me := int32(len(buf) - start)
+				buf = append(buf, i)
+				par = append(par, int32(e>>32))
+				for m := donors[i]; m != 0; m &= m - 1 {
+					j := i + off[bits.TrailingZeros8(m)&7]
+					if donors[j] == 0 {
+						// A leaf: list it now rather than push and pop it.
+						label[j] = lt
+						buf = append(buf, j)
+						par = append(par, me)
+						continue
+					}
+					stk = append(stk, uint64(uint32(j))|uint64(me)<<32)
 				}
-				continue
 			}
-			e := l.stk[len(l.stk)-1]
-			l.stk = l.stk[:len(l.stk)-1]
-			i := int32(uint32(e))
-			g.Label[i] = int32(l.t)
-			me := uint64(len(l.buf)) << 32
-			l.buf = append(l.buf, i)
-			l.par = append(l.par, int32(e>>32))
-			for m := g.donors[i]; m != 0; m &= m - 1 {
-				j := i + g.off[bits.TrailingZeros8(m)]
-				if g.donors[j] == 0 {
-					// A leaf: list it now rather than push and pop it.
-					g.Label[j] = int32(l.t)
-					l.buf = append(l.buf, j)
-					l.par = append(l.par, int32(me>>32))
-					continue
-				}
-				l.stk = append(l.stk, uint64(uint32(j))|me)
-			}
+			segW[t] = uint16(wk)
+			segOff[t] = int32(start)
+			segLen[t] = int32(len(buf) - start)
 		}
 	}
-	g.bufs[wk], g.pars[wk] = buf, par
+	g.bufs[wk], g.pars[wk], g.stks[wk] = buf, par, stk
 }
 
 // donorRow sets the donor masks of row y from the directions of its

@@ -2,6 +2,7 @@ package flow
 
 import (
 	"math"
+	"slices"
 
 	"orogen/sim"
 	"orogen/sim/parallel"
@@ -456,6 +457,24 @@ func (g *Graph) OrderedDist(dst []float32, lo, hi int) []float32 {
 	return dst
 }
 
+// GatherDist is OrderedDist that also gathers heights into drainage
+// order, hs[k] = h[Stack[k]], in the same pass over the stack.
+func (g *Graph) GatherDist(hs, h, dst []float32, lo, hi int) {
+	w := g.W
+	tab := g.stepTab
+	st, rp := g.Stack[:hi], g.RecPos[:hi]
+	hs, dst = hs[:hi], dst[:hi]
+	for k := lo; k < hi; k++ {
+		i := st[k]
+		hs[k] = h[i]
+		v := tab[int(st[rp[k]]-i)+w+1]
+		if v < 0 {
+			v = g.Dist[i]
+		}
+		dst[k] = v
+	}
+}
+
 // Chunks splits the trees into at most workers contiguous ranges of about
 // equal size and returns the stack boundaries: chunk c is
 // Stack[b[c]:b[c+1]]. Trees never straddle chunks.
@@ -486,14 +505,59 @@ func (g *Graph) AccumulateStack(dst []float64, cellArea float64) []float64 {
 		for k := range seg {
 			seg[k] = cellArea
 		}
-		rp := g.RecPos
-		for k := hi - 1; k >= lo; k-- {
-			if r := rp[k]; r != k {
-				dst[r] += dst[k]
+		// Two halves of whole trees at once, each in reverse order: the
+		// additions of one do not wait for the other's. Every cell's
+		// sum is added in the same order as by one walk.
+		m := g.splitTrees(lo, hi)
+		rp := g.RecPos[:hi]
+		a, z := m-1, hi-1
+		for ; a >= lo && z >= m; a, z = a-1, z-1 {
+			if r := rp[a]; r != a {
+				dst[r] += dst[a]
+			}
+			if r := rp[z]; r != z {
+				dst[r] += dst[z]
+			}
+		}
+		for ; a >= lo; a-- {
+			if r := rp[a]; r != a {
+				dst[r] += dst[a]
+			}
+		}
+		for ; z >= m; z-- {
+			if r := rp[z]; r != z {
+				dst[r] += dst[z]
 			}
 		}
 	})
 	return dst
+}
+
+// SplitTrees returns the tree boundary in Stack[lo:hi] nearest its middle
+// (lo when no boundary lies inside): [lo, m) and [m, hi) then hold whole
+// trees, for walks that interleave two independent ranges. lo and hi must
+// be tree boundaries.
+func (g *Graph) SplitTrees(lo, hi int32) int32 { return g.splitTrees(lo, hi) }
+
+func (g *Graph) splitTrees(lo, hi int32) int32 {
+	trees := g.Trees
+	mid := lo + (hi-lo)/2
+	t, _ := slices.BinarySearch(trees, mid)
+	m := lo
+	if t < len(trees) && trees[t] <= hi && trees[t]-mid < mid-m {
+		m = trees[t]
+	}
+	if t > 0 && trees[t-1] > lo && mid-trees[t-1] < abs32(m-mid) {
+		m = trees[t-1]
+	}
+	return m
+}
+
+func abs32(x int32) int32 {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // Accumulate is AccumulateStack in grid order: dst[i] is the drainage

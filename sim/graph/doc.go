@@ -15,7 +15,9 @@
 // by the perpendicular bisector of every Delaunay neighbour. That polygon
 // is the circumcentre polygon around the node cut by the domain; hull
 // nodes, whose cells are unbounded, are closed by the box. The areas tile
-// the domain and sum to W·H up to rounding.
+// the domain and sum to W·H up to rounding. Nodes are numbered in the
+// order of the samples; SortSamples puts samples in Z-curve order first
+// (app/engines does), so that neighbours sit close in memory.
 //
 // # Step
 //

@@ -9,9 +9,10 @@
 //	stack      donor masks and the depth-first order of every tree
 //	lakes      passes between basins and the tree of basins
 //	           (Cordonnier et al. 2016, §4.3)
-//	layout     heights and receiver distances copied into drainage order
-//	           (and back at the end), so the next three phases read memory
-//	           sequentially
+//	layout     heights and receiver distances gathered into drainage order
+//	           (and back to grid order at the end, in one pass with the
+//	           step's statistics and volume), so the next three phases
+//	           read memory sequentially
 //	area       drainage area, cell area as rain, reverse drainage order
 //	erosion    uplift (added in grid order) and the implicit stream power
 //	           solve (package spl, Cordonnier et al. 2016, eq. 2; Newton per
@@ -24,6 +25,13 @@
 //	           uplift, less what it took
 //	talus      slopes along receivers limited to the talus angle
 //	           (Cordonnier et al. 2016, §5)
+//
+// With n = 1 and a constant talus angle (or none), the erosion and the
+// talus limit run as one pass (spl.ErodeClamp, timed as erosion; talus
+// then shows 0), bit for bit the two passes. That pass and the area walk
+// two halves of each worker's trees at once: a node waits for its
+// receiver's new value, and two independent chains hide each other's
+// latency.
 //
 // The hillslope term comes first (Lie splitting), so the receivers are
 // those of the heights the stream power law erodes and the talus limit,

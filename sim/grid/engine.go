@@ -48,6 +48,7 @@ type Engine struct {
 	area     []float64 // drainage area in grid order, filled on demand
 	areaOK   bool
 	hs       []float32 // heights in drainage order
+	he       []float32 // eroded heights in drainage order, before the talus limit
 	ds       []float32 // receiver distances in drainage order
 	as       []float64 // drainage area in drainage order
 	prevRec  []int32
@@ -61,6 +62,7 @@ type Engine struct {
 	blockMx2 []float64
 	blockCh  []int64
 	blockV   []float64 // per-block sums of volume
+	blockW   []float64 // per-block sums of volume after the uplift
 
 	// The lakes' water budget (Params.Rain > 0 or a rain map).
 	wat     *water.Model
@@ -252,10 +254,9 @@ func (e *Engine) Step() engine.StepStats {
 	}
 	g := e.g
 	e.prev, e.prev2 = e.prev2, e.prev
-	copy(e.prev, e.hgt)
 	// The rock account (engine.Mass): the volume before and after each
-	// phase that changes heights.
-	v0 := e.volume(e.hgt)
+	// phase that changes heights. Summed while copying the heights.
+	v0 := e.copyVolume(e.prev, e.hgt)
 	// Hillslope first, so the receivers below see the heights they erode.
 	if e.p.Kappa > 0 {
 		fixed := hillslope.Edges{
@@ -298,6 +299,9 @@ func (e *Engine) Step() engine.StepStats {
 		dt := e.p.Dt
 		const block = 1 << 15
 		e.blockV = sim.Resize(e.blockV, parallel.NumBlocks(len(e.hgt), block))
+		// The volume after the uplift in volume's blocks, two per uplift
+		// block: the same sums volume(e.hgt) would add.
+		e.blockW = sim.Resize(e.blockW, parallel.NumBlocks(len(e.hgt), volBlock))
 		parallel.Blocks(len(e.hgt), block, func(b, lo, hi int) {
 			var in float64
 			for i := lo; i < hi; i++ {
@@ -308,12 +312,19 @@ func (e *Engine) Step() engine.StepStats {
 				}
 			}
 			e.blockV[b] = in
+			for v := lo; v < hi; v += volBlock {
+				e.blockW[v/volBlock] = sim.Sum32(e.hgt[v:min(hi, v+volBlock)])
+			}
 		})
 		for _, v := range e.blockV {
 			st.Mass.Uplift += v
 		}
 		st.Mass.Uplift *= e.cell * e.cell
-		v2 = e.volume(e.hgt)
+		v2 = 0
+		for _, v := range e.blockW {
+			v2 += v
+		}
+		v2 = v2 * e.cell * e.cell // as volume rounds: (Σ·cell)·cell
 	}
 	upliftTime := time.Since(mark)
 	mark = time.Now()
@@ -328,9 +339,7 @@ func (e *Engine) Step() engine.StepStats {
 	nc := len(chunks) - 1
 	parallel.Do(nc, func(c int) {
 		lo, hi := int(chunks[c]), int(chunks[c+1])
-		for k, i := range g.Stack[lo:hi] {
-			e.hs[lo+k] = e.hgt[i]
-		}
+		g.GatherDist(e.hs, e.hgt, e.ds, lo, hi)
 		if e.geo != nil {
 			ks, fac, ex := e.ks[lo:hi], e.geoFac, e.exposed
 			for k, i := range g.Stack[lo:hi] {
@@ -343,7 +352,6 @@ func (e *Engine) Step() engine.StepStats {
 				}
 			}
 		}
-		g.OrderedDist(e.ds, lo, hi)
 	})
 	lap(engine.PhaseLayout)
 	e.as = g.AccumulateStack(e.as, e.cell*e.cell)
@@ -353,32 +361,53 @@ func (e *Engine) Step() engine.StepStats {
 	if e.geo != nil {
 		sp.KFactor = e.ks
 	}
-	parallel.Do(nc, func(c int) {
-		spl.Erode(e.hs, g.RecPos, e.ds, e.as, nil, int(chunks[c]), int(chunks[c+1]), sp)
-	})
-	lap(engine.PhaseErosion)
-	st.Phase[engine.PhaseErosion] += upliftTime
 	v3 := math.NaN() // after erosion: the end volume when the talus limit is off
-	if e.p.Talus.Mode != talus.ModeOff {
-		v3 = e.volume(e.hs)
+	tan, constant := e.lim.ConstantTan()
+	talusOn := e.p.Talus.Mode != talus.ModeOff
+	if sp.N == 1 && (!talusOn || (constant && e.talFac == nil)) {
+		// The erosion and a constant talus limit in one pass, two trees
+		// at a time (spl.ErodeClamp): bit for bit the two passes below.
+		if !talusOn {
+			tan = 0
+		}
+		e.he = sim.Resize(e.he, len(e.hs))
+		lanes := e.lanes(chunks)
 		clamped := make([]int, nc)
 		parallel.Do(nc, func(c int) {
-			if e.geo != nil && e.talFac != nil {
-				clamped[c] = e.lim.ClampOrderedScaled(e.hs, g.RecPos, e.ds, g.Stack, e.ts, int(chunks[c]), int(chunks[c+1]))
-				return
-			}
-			clamped[c] = e.lim.ClampOrdered(e.hs, g.RecPos, e.ds, g.Stack, int(chunks[c]), int(chunks[c+1]))
+			clamped[c] = spl.ErodeClamp(e.hs, e.he, g.RecPos, e.ds, e.as, lanes[c], sp, tan)
 		})
 		for _, v := range clamped {
 			st.Clamped += v
 		}
-	}
-	lap(engine.PhaseTalus)
-	parallel.Do(nc, func(c int) {
-		for k := chunks[c]; k < chunks[c+1]; k++ {
-			e.hgt[g.Stack[k]] = e.hs[k]
+		if talusOn {
+			v3 = e.volume(e.he)
 		}
-	})
+		lap(engine.PhaseErosion)
+	} else {
+		parallel.Do(nc, func(c int) {
+			spl.Erode(e.hs, g.RecPos, e.ds, e.as, nil, int(chunks[c]), int(chunks[c+1]), sp)
+		})
+		lap(engine.PhaseErosion)
+		if talusOn {
+			v3 = e.volume(e.hs)
+			clamped := make([]int, nc)
+			parallel.Do(nc, func(c int) {
+				if e.geo != nil && e.talFac != nil {
+					clamped[c] = e.lim.ClampOrderedScaled(e.hs, g.RecPos, e.ds, g.Stack, e.ts, int(chunks[c]), int(chunks[c+1]))
+					return
+				}
+				clamped[c] = e.lim.ClampOrdered(e.hs, g.RecPos, e.ds, g.Stack, int(chunks[c]), int(chunks[c+1]))
+			})
+			for _, v := range clamped {
+				st.Clamped += v
+			}
+		}
+	}
+	st.Phase[engine.PhaseErosion] += upliftTime
+	lap(engine.PhaseTalus)
+	// Back to grid order, with the volume and the step's statistics in
+	// the same pass.
+	v4 := e.measure(&st, g.Pos, e.hs)
 	st.Phase[engine.PhaseLayout] += time.Since(mark)
 
 	e.routed = true
@@ -387,12 +416,10 @@ func (e *Engine) Step() engine.StepStats {
 		e.deposit()
 		st.Phase[engine.PhaseGeology] += time.Since(d0)
 	}
-	v4 := e.volume(e.hgt)
 	if math.IsNaN(v3) {
 		v3 = v4
 	}
 	st.Mass.Diffused, st.Mass.Eroded, st.Mass.Talus, st.Mass.Stored = v0-v1, v2-v3, v3-v4, v4-v0
-	e.measure(&st)
 	if math.IsNaN(st.MeanDh) || math.IsInf(st.MeanDh, 0) {
 		e.err = fmt.Errorf("grid: step %d produced non-finite heights: the parameters (k %g, m %g, n %g, dt %g, κ %g) or the uplift are too extreme", e.step+1, e.p.K, e.p.M, e.p.N, e.p.Dt, e.p.Kappa)
 		copy(e.hgt, e.prev) // keep the last good terrain
@@ -407,13 +434,41 @@ func (e *Engine) Step() engine.StepStats {
 	return st
 }
 
+// lanes splits each chunk of trees (chunks from Graph.Chunks) in two at
+// the tree boundary nearest its middle, for the two-lane kernels.
+func (e *Engine) lanes(chunks []int32) []spl.Lanes {
+	out := make([]spl.Lanes, len(chunks)-1)
+	for c := range out {
+		lo, hi := chunks[c], chunks[c+1]
+		m := e.g.SplitTrees(lo, hi)
+		out[c] = spl.Lanes{A0: int(lo), A1: int(m), B0: int(m), B1: int(hi)}
+	}
+	return out
+}
+
+// volBlock is the block of the volume sums and of measure.
+const volBlock = 1 << 14
+
 // volume returns Σ v·cell², m³, with partial sums per fixed block added
 // in block order: the same for any number of workers.
 func (e *Engine) volume(v []float32) float64 {
-	const block = 1 << 14
-	e.blockV = sim.Resize(e.blockV, parallel.NumBlocks(len(v), block))
-	parallel.Blocks(len(v), block, func(b, lo, hi int) {
+	e.blockV = sim.Resize(e.blockV, parallel.NumBlocks(len(v), volBlock))
+	parallel.Blocks(len(v), volBlock, func(b, lo, hi int) {
 		e.blockV[b] = sim.Sum32(v[lo:hi])
+	})
+	var s float64
+	for _, x := range e.blockV {
+		s += x
+	}
+	return s * e.cell * e.cell
+}
+
+// copyVolume copies src to dst and returns volume(src), in one pass.
+func (e *Engine) copyVolume(dst, src []float32) float64 {
+	e.blockV = sim.Resize(e.blockV, parallel.NumBlocks(len(src), volBlock))
+	parallel.Blocks(len(src), volBlock, func(b, lo, hi int) {
+		copy(dst[lo:hi], src[lo:hi])
+		e.blockV[b] = sim.Sum32(src[lo:hi])
 	})
 	var s float64
 	for _, x := range e.blockV {
@@ -482,20 +537,31 @@ func changes(h, p, p2 []float32) (sum, mx, mx2 float64) {
 	return sum, mx, mx2
 }
 
-// measure fills the height change and receiver change statistics. Partial
-// sums are kept per fixed block and added in block order, so the figures do
-// not depend on the number of workers.
-func (e *Engine) measure(st *engine.StepStats) {
-	const block = 1 << 14
+// measure fills the height change and receiver change statistics and
+// returns the volume of the heights (as volume). With pos and hs not nil
+// it first gathers the heights back from drainage order, e.hgt[i] =
+// hs[pos[i]], block by block in the same pass. Partial sums are kept per
+// fixed block and added in block order, so the figures do not depend on
+// the number of workers.
+func (e *Engine) measure(st *engine.StepStats, pos []int32, hs []float32) float64 {
+	const block = volBlock
 	n := len(e.hgt)
 	nb := parallel.NumBlocks(n, block)
 	e.blockDh = sim.Resize(e.blockDh, nb)
 	e.blockMx = sim.Resize(e.blockMx, nb)
 	e.blockMx2 = sim.Resize(e.blockMx2, nb)
 	e.blockCh = sim.Resize(e.blockCh, nb)
+	e.blockV = sim.Resize(e.blockV, nb)
 	rec := e.g.Rec
 	parallel.Blocks(n, block, func(b, lo, hi int) {
-		e.blockDh[b], e.blockMx[b], e.blockMx2[b] = changes(e.hgt[lo:hi], e.prev[lo:hi], e.prev2[lo:hi])
+		h := e.hgt[lo:hi]
+		if pos != nil {
+			for i, p := range pos[lo:hi] {
+				h[i] = hs[p]
+			}
+		}
+		e.blockV[b] = sim.Sum32(h)
+		e.blockDh[b], e.blockMx[b], e.blockMx2[b] = changes(h, e.prev[lo:hi], e.prev2[lo:hi])
 		var ch int64
 		for i, r := range rec[lo:hi] {
 			if r != e.prevRec[lo+i] {
@@ -505,13 +571,14 @@ func (e *Engine) measure(st *engine.StepStats) {
 		copy(e.prevRec[lo:hi], rec[lo:hi])
 		e.blockCh[b] = ch
 	})
-	var sum, mx, mx2 float64
+	var sum, mx, mx2, vol float64
 	var ch int64
 	for b := 0; b < nb; b++ {
 		sum += e.blockDh[b]
 		mx = max(mx, e.blockMx[b])
 		mx2 = max(mx2, e.blockMx2[b])
 		ch += e.blockCh[b]
+		vol += e.blockV[b]
 	}
 	st.MaxDh = mx
 	st.MaxDh2 = mx2
@@ -520,6 +587,7 @@ func (e *Engine) measure(st *engine.StepStats) {
 	}
 	st.MeanDh = sum / float64(n)
 	st.RecvChanged = float64(ch) / float64(n)
+	return vol * e.cell * e.cell
 }
 
 // waterOn reports whether the lakes' water budget runs.

@@ -20,6 +20,10 @@
 //
 // Roots (rec[i] == i) with dist 0 are fixed at base level; roots with
 // dist D > 0 drain to a virtual node of height 0 at distance D (the natural
-// edges of Błaszczuk et al. 2023, §III.B.5). Units: heights m, dt yr, u m/yr,
+// edges of Błaszczuk et al. 2023, §III.B.5).
+//
+// ErodeClamp is Erode for n = 1 without uplift followed by a constant talus
+// limit (package talus), in one pass that walks two independent ranges of
+// trees at once; its results are those of the two passes, bit for bit. Units: heights m, dt yr, u m/yr,
 // k yr⁻¹ m^(1-2m) for n = 1, A m², d m.
 package spl

@@ -47,6 +47,13 @@ func (l *Limiter) ClampOrdered(hs []float32, rp []int32, ds []float32, cell []in
 	return clamped
 }
 
+// ConstantTan returns the tangent of the talus angle and true when the
+// limit is one angle everywhere (ModeConstant), for callers that fuse
+// ClampOrdered into another pass (spl.ErodeClamp).
+func (l *Limiter) ConstantTan() (float64, bool) {
+	return float64(l.tan), l.kind == kindConstant
+}
+
 // ClampOrderedScaled is ClampOrdered with the tangent of node k's angle
 // multiplied by scale[k] (drainage order, finite and > 0): the rock a
 // node lies in may hold steeper or gentler slopes than the model's angle

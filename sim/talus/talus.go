@@ -243,6 +243,12 @@ func (l *Limiter) Tan(i int, height float32) float32 {
 	return float32(math.Inf(1))
 }
 
+// RoundDown returns the largest float32 not above x, for any x but NaN
+// (the comparison h[i] > limit that guards every call is false for NaN);
+// the limits of this package store it, and callers that apply the same
+// limit in a fused loop (spl.ErodeClamp) must too.
+func RoundDown(x float64) float32 { return roundDown(x) }
+
 // roundDown returns the largest float32 not above x, for any x but NaN
 // (the comparison h[i] > limit that guards every call is false for NaN).
 // It steps the bits of the nearest float32 one ulp down when that rounded

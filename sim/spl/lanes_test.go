@@ -1,0 +1,127 @@
+package spl_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"orogen/sim/flow"
+	"orogen/sim/spl"
+	"orogen/sim/talus"
+)
+
+// ordered routes a rough w×h terrain (a ridge plus seeded noise, outlets on
+// two sides and natural edges on the others, so there are fixed roots,
+// natural roots and carved lakes) and returns its graph, heights in
+// drainage order, distances and areas.
+func ordered(t testing.TB, w, h int, seed uint64) (*flow.Graph, []float32, []float32, []float64) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 1))
+	hg := make([]float32, w*h)
+	for y := range h {
+		for x := range w {
+			ridge := 800 * math.Sin(math.Pi*float64(x)/float64(w-1)) * math.Sin(math.Pi*float64(y)/float64(h-1))
+			hg[y*w+x] = float32(ridge + 60*rng.Float64())
+		}
+	}
+	g := flow.NewGraph(w, h, 90, flow.Edges{North: flow.Outlet, South: flow.Natural, East: flow.Outlet, West: flow.Natural}, 0)
+	g.Update(hg)
+	hs := make([]float32, w*h)
+	for k, i := range g.Stack {
+		hs[k] = hg[i] + 0.25 // as if uplifted
+	}
+	ds := g.OrderedDist(make([]float32, w*h), 0, w*h)
+	as := g.AccumulateStack(nil, 90*90)
+	return g, hs, ds, as
+}
+
+// TestErodeClampMatchesTwoPasses checks that the fused two-lane pass gives
+// bit for bit the heights and clamp count of Erode followed by
+// ClampOrdered, for lanes split at every kind of tree boundary, with and
+// without the limit, for m = 0.5 (the written-out pair loop) and m = 0.4
+// and a k factor (the general node path). Equality is exact: the fused pass
+// does the same arithmetic in an order that only interleaves independent
+// trees.
+func TestErodeClampMatchesTwoPasses(t *testing.T) {
+	g, hs0, ds, as := ordered(t, 97, 83, 3)
+	n := len(hs0)
+	if len(g.Lakes) == 0 {
+		t.Fatal("test terrain has no lakes; want some carved basins")
+	}
+	kf := make([]float32, n)
+	for k := range kf {
+		kf[k] = 0.5 + float32(k%7)/4
+	}
+	lim := talus.Model{Mode: talus.ModeConstant, AngleDeg: 30}.Limiter(97, 83, 90)
+	tan, ok := lim.ConstantTan()
+	if !ok {
+		t.Fatal("ConstantTan: not constant")
+	}
+	// Split points: every tree boundary tried as the lanes' split.
+	for _, p := range []spl.Params{
+		{K: 2e-5, M: 0.5, N: 1, Dt: 2.5e5},
+		{K: 2e-5, M: 0.4, N: 1, Dt: 1e5},
+		{K: 2e-5, M: 0.5, N: 1, Dt: 1e5, KFactor: kf},
+	} {
+		for _, limit := range []bool{false, true} {
+			want := slices.Clone(hs0)
+			spl.Erode(want, g.RecPos, ds, as, nil, 0, n, p)
+			eroded := slices.Clone(want)
+			wantN := 0
+			tn := 0.0
+			if limit {
+				wantN = lim.ClampOrdered(want, g.RecPos, ds, g.Stack, 0, n)
+				tn = tan
+			}
+			if limit && wantN == 0 {
+				t.Fatal("the limit lowered no node; want a test that exercises it")
+			}
+			for ti := 0; ti < len(g.Trees); ti += max(1, len(g.Trees)/17) {
+				m := int(g.Trees[ti])
+				hs, he := slices.Clone(hs0), make([]float32, n)
+				got := spl.ErodeClamp(hs, he, g.RecPos, ds, as, spl.Lanes{A0: 0, A1: m, B0: m, B1: n}, p, tn)
+				if got != wantN {
+					t.Errorf("%+v limit %v split %d: %d nodes lowered; want %d", p, limit, m, got, wantN)
+				}
+				for k := range hs {
+					if math.Float32bits(hs[k]) != math.Float32bits(want[k]) || math.Float32bits(he[k]) != math.Float32bits(eroded[k]) {
+						t.Fatalf("%+v limit %v split %d: node %d: got %g (eroded %g); want %g (eroded %g)", p, limit, m, k, hs[k], he[k], want[k], eroded[k])
+					}
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkErodeClamp compares the fused two-lane pass with Erode then
+// ClampOrdered on a routed 1024² terrain.
+func BenchmarkErodeClamp(b *testing.B) {
+	g, hs0, ds, as := ordered(b, 1024, 1024, 1)
+	n := len(hs0)
+	p := spl.Params{K: 2e-5, M: 0.5, N: 1, Dt: 2.5e5}
+	lim := talus.Model{Mode: talus.ModeConstant, AngleDeg: 30}.Limiter(1024, 1024, 90)
+	tan, _ := lim.ConstantTan()
+	hs, he := make([]float32, n), make([]float32, n)
+	t, _ := slices.BinarySearch(g.Trees, int32(n/2))
+	m := int(g.Trees[t])
+	b.Run("fused", func(b *testing.B) {
+		for b.Loop() {
+			copy(hs, hs0)
+			spl.ErodeClamp(hs, he, g.RecPos, ds, as, spl.Lanes{A0: 0, A1: m, B0: m, B1: n}, p, tan)
+		}
+	})
+	b.Run("onelane", func(b *testing.B) {
+		for b.Loop() {
+			copy(hs, hs0)
+			spl.ErodeClamp(hs, he, g.RecPos, ds, as, spl.Lanes{A0: 0, A1: n, B0: n, B1: n}, p, tan)
+		}
+	})
+	b.Run("twopasses", func(b *testing.B) {
+		for b.Loop() {
+			copy(hs, hs0)
+			spl.Erode(hs, g.RecPos, ds, as, nil, 0, n, p)
+			lim.ClampOrdered(hs, g.RecPos, ds, g.Stack, 0, n)
+		}
+	})
+}
