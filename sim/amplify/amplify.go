@@ -59,7 +59,8 @@ func Amplify(ctx context.Context, s *engine.Snapshot, o Options) (*Result, error
 // Window amplifies the coarse cells [x0, x0+w) × [y0, y0+h) of the
 // snapshot, reading what it needs around them (the drainage upstream and
 // downstream of the window): the result has Factor·w × Factor·h cells and
-// equals the same cells of Amplify's result.
+// matches the same cells of Amplify's result (the package doc says how
+// closely).
 func Window(ctx context.Context, s *engine.Snapshot, o Options, x0, y0, w, h int) (*Result, error) {
 	return nil, errors.New("amplify: not built yet")
 }
