@@ -493,12 +493,26 @@ func (a *App) quit([]string) error {
 
 func (a *App) undo([]string) error {
 	_, _, err := a.s.Undo()
+	a.dropLostSelection()
 	return err
 }
 
 func (a *App) redo([]string) error {
 	_, _, err := a.s.Redo()
+	a.dropLostSelection()
 	return err
+}
+
+// dropLostSelection clears the Uplift Tree selection when an undo or redo
+// took the selected node away (undoing an Add or a Wrap), so the panels
+// and Copy never act on a node that is not in the tree.
+func (a *App) dropLostSelection() {
+	if a.sel == 0 {
+		return
+	}
+	if _, ok := a.s.Doc().Tree().Node(a.sel); !ok {
+		a.sel = 0
+	}
 }
 
 func (a *App) setMode(args []string) error {

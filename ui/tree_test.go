@@ -114,3 +114,44 @@ func TestWrapNode(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestUndoDropsLostSelection: undoing a Wrap takes the new (selected) node
+// out of the tree; the selection must not point at it any more, and undo
+// of an edit that keeps the node keeps the selection.
+func TestUndoDropsLostSelection(t *testing.T) {
+	a := testApp(t)
+	d := a.s.Doc()
+	seg, err := d.AddNode(d.Tree().Root(), -1, defaultShape(uplifttree.TypeSegment, 800, 800, 400, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.sel = seg
+	if err := a.wrapNode([]string{uplifttree.TypeScale}); err != nil {
+		t.Fatal(err)
+	}
+	w := a.sel
+	if w == seg {
+		t.Fatal("wrap did not select the new node")
+	}
+	if err := a.undo(nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := d.Tree().Node(w); ok {
+		t.Fatal("undo of the wrap kept the new node")
+	}
+	if a.sel != 0 {
+		t.Errorf("after undoing the wrap the selection is %d, a node no longer in the tree; want none", a.sel)
+	}
+	// The segment survives undoing the wrap; redo brings the wrap back and
+	// selecting the segment then undoing the wrap again keeps it selected.
+	if err := a.redo(nil); err != nil {
+		t.Fatal(err)
+	}
+	a.sel = seg
+	if err := a.undo(nil); err != nil {
+		t.Fatal(err)
+	}
+	if a.sel != seg {
+		t.Errorf("undo dropped the selection of node %d, which is still in the tree", seg)
+	}
+}
