@@ -45,7 +45,7 @@ const (
 	DefaultDepthExp   = 0.4
 	DefaultWidthCoef  = 8.0 // m at 1 km²
 	DefaultDepthCoef  = 0.8 // m at 1 km²
-	DefaultRiverCells = 50  // coarse cells (analysis.DefaultMinArea)
+	DefaultRiverCells = 10  // coarse cells
 )
 
 // DefaultOptions returns the defaults for a factor: Detail 1, every other
