@@ -38,12 +38,17 @@ func defaultSettled(t *testing.T) *engine.Snapshot {
 // fine one): the same rivers, not the fine hillslopes the coarse grid has
 // no cells for.
 //
+// It keeps the cell means: averaged back to the coarse grid, within 1 % of
+// the relief (the tolerance).
+//
 // And it has relief below the coarse cell: amplify.Roughness (the power
 // at wavelengths under F fine cells over the power from F to 4F, detrended
 // and Hann-windowed) is within a factor of 3 of a real DEM's at F of its
-// own cells. The DEM is app/cli/testdata/jacksboro.tif (90 m cells of the
-// Cumberland Mountains, Tennessee; source and licence in the README
-// there), the fine cell here 1/F of the preset's.
+// own cells, at ×4 and ×8. The DEM is app/cli/testdata/jacksboro.tif (90 m
+// cells of the Cumberland Mountains, Tennessee; source and licence in the
+// README there), the fine cell here 1/F of the preset's. At ×2 the band
+// (wavelengths under 2 cells) is the DEM's Nyquist corner, which its
+// bilinear warp to 90 m cells has smoothed away: no fair reference there.
 func TestAmplifyDefaultPreset(t *testing.T) {
 	s := defaultSettled(t)
 	dem, err := rasterio.ReadHeights("../cli/testdata/jacksboro.tif")
@@ -55,7 +60,7 @@ func TestAmplifyDefaultPreset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []int{2, 4} {
+	for _, f := range []int{2, 4, 8} {
 		r, err := amplify.Amplify(context.Background(), s, amplify.DefaultOptions(f))
 		if err != nil {
 			t.Fatal(err)
@@ -71,10 +76,9 @@ func TestAmplifyDefaultPreset(t *testing.T) {
 		}
 		got := amplify.Roughness(r.Height, r.W, r.H, f)
 		want := amplify.Roughness(dem.Data, dem.W, dem.H, f)
-		if ratio := got / want; !(ratio >= 1.0/3 && ratio <= 3) {
+		if ratio := got / want; f > 2 && !(ratio >= 1.0/3 && ratio <= 3) {
 			t.Errorf("×%d: roughness %.4g; the DEM's %.4g (ratio %.3g); want within a factor of 3", f, got, want, ratio)
 		}
-		coarseR := amplify.Roughness(s.Height, s.W, s.H, 1)
 		lo, hi := math.Inf(1), math.Inf(-1)
 		worst := 0.0
 		for cy := range s.H {
@@ -90,7 +94,10 @@ func TestAmplifyDefaultPreset(t *testing.T) {
 				worst = max(worst, math.Abs(m/float64(f*f)-v))
 			}
 		}
-		t.Logf("mean err %.3g of %.3g = %.3g%%", worst, hi-lo, 100*worst/(hi-lo))
-		t.Logf("×%d: Hack %.3f (coarse %.3f); roughness %.4g, DEM %.4g (ratio %.3g), smooth upsample would be ~0; coarse@1 %.4g; pits drained %d", f, hf, hc, got, want, got/want, coarseR, r.Stats.Pits)
+		if worst > 0.01*(hi-lo) {
+			t.Errorf("×%d: cell means off by up to %.3g m, %.3g %% of the relief; want ≤ 1 %%", f, worst, 100*worst/(hi-lo))
+		}
+		t.Logf("×%d: Hack %.3f (coarse %.3f); roughness %.4g, the DEM's %.4g (ratio %.3g); cell means within %.3g %% of the relief; %d pits drained",
+			f, hf, hc, got, want, got/want, 100*worst/(hi-lo), r.Stats.Pits)
 	}
 }

@@ -32,7 +32,7 @@ type Options struct {
 	// an error (see the package doc).
 	HydroSteps int
 	// RiverArea is the drainage area, m², from which a coarse cell carries
-	// a carved river bed; 0: the area of DefaultRiverCells coarse cells.
+	// a carved river bed; 0: the area of RiverCells(Factor) coarse cells.
 	RiverArea float64
 	// Meander scales the rivers' sideways wander (1: the default, up to
 	// about a fifth of a coarse cell; 0: the default; negative: none).
@@ -41,12 +41,23 @@ type Options struct {
 
 // Defaults of Options.
 const (
-	DefaultWidthExp   = 0.5
-	DefaultDepthExp   = 0.4
-	DefaultWidthCoef  = 8.0 // m at 1 km²
-	DefaultDepthCoef  = 0.8 // m at 1 km²
-	DefaultRiverCells = 10  // coarse cells
+	DefaultWidthExp  = 0.5
+	DefaultDepthExp  = 0.4
+	DefaultWidthCoef = 8.0 // m at 1 km²
+	DefaultDepthCoef = 0.8 // m at 1 km²
 )
+
+// RiverCells is the default river threshold in coarse cells: 4 (every
+// valley a few cells long gets its bed: without one, the cubic leaves a
+// string of pits along a valley that zigzags diagonally on the coarse
+// grid), 16 at factor 2, where a bed is half a coarse cell wide and would
+// scar the smallest valleys.
+func RiverCells(factor int) int {
+	if factor <= 2 {
+		return 16
+	}
+	return 4
+}
 
 // DefaultOptions returns the defaults for a factor: Detail 1, every other
 // field its default.
@@ -164,7 +175,7 @@ func check(s *engine.Snapshot, o *Options) error {
 		{"depth exponent", &o.DepthExp, DefaultDepthExp, 2},
 		{"width coefficient", &o.WidthCoef, DefaultWidthCoef, 1e4},
 		{"depth coefficient", &o.DepthCoef, DefaultDepthCoef, 1e3},
-		{"river area", &o.RiverArea, DefaultRiverCells * s.Cell * s.Cell, math.MaxFloat64},
+		{"river area", &o.RiverArea, float64(RiverCells(o.Factor)) * s.Cell * s.Cell, math.MaxFloat64},
 	} {
 		if math.IsNaN(*f.v) || *f.v < 0 || *f.v > f.max {
 			return fmt.Errorf("amplify: %s %g: need a value in [0, %g] (0: the default %g)", f.name, *f.v, f.max, f.def)

@@ -140,13 +140,17 @@ func TestDrainage(t *testing.T) {
 }
 
 // Averaged over each coarse cell, the fine heights are the coarse ones
-// within 1 % of the relief (the tolerance): the base surface keeps
-// the cell means to 10⁻⁶ of the relief; the ravines have no mean; what is
-// left is the volume the river beds take and the drainage pass adds.
+// within 1 % of the relief (the tolerance) on the settled terrain:
+// the base surface keeps the cell means to 10⁻⁶ of the relief, the
+// detail's and the beds' means are given back smoothly (meanCorrection);
+// what is left is the drainage pass and the last 5 % of the correction.
+// With the dug lake, 1.5 %: a 150 m bowl cut in one step, whose lake
+// cells keep their flat water and so cannot take the correction.
 func TestCellMeans(t *testing.T) {
 	base := settled(t, 64)
 	for _, f := range []int{2, 4, 8} {
-		for _, s := range []*engine.Snapshot{base, withLake(t, base, 30, 34)} {
+		for k, s := range []*engine.Snapshot{base, withLake(t, base, 30, 34)} {
+			tol := []float64{0.01, 0.015}[k]
 			r := run(t, s, DefaultOptions(f))
 			lo, hi := slices.Min(s.Height), slices.Max(s.Height)
 			worst, sum := 0.0, 0.0
@@ -164,8 +168,8 @@ func TestCellMeans(t *testing.T) {
 				}
 			}
 			rel := worst / float64(hi-lo)
-			if rel > 0.01 {
-				t.Errorf("×%d: cell means off by up to %.3g m, %.3g %% of the relief; want ≤ 1 %%", f, worst, 100*rel)
+			if rel > tol {
+				t.Errorf("×%d: cell means off by up to %.3g m, %.3g %% of the relief; want ≤ %g %%", f, worst, 100*rel, 100*tol)
 			}
 			t.Logf("×%d: worst %.3g m (%.3g %% of %.0f m), mean %.3g m", f, worst, 100*rel, hi-lo, sum/float64(len(s.Height)))
 		}

@@ -16,7 +16,7 @@ import (
 type drainer struct {
 	w, h                     int
 	hgt, wat, riv            []float32 // heights, lake water, river beds (never cut)
-	north, south, west, east bool // edges water leaves by
+	north, south, west, east bool      // edges water leaves by
 
 	stamp  []uint32
 	parent []int32 // the cell the flood reached each cell from

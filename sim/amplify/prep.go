@@ -38,7 +38,7 @@ type prep struct {
 
 	noises     []*noise.Noise // one per octave
 	offX, offY []float64      // each coarse cell's hashed offset into the noise
-	waves  []float64      // octave wavelengths across the flow, fine cells
+	waves      []float64      // octave wavelengths across the flow, fine cells
 }
 
 // phase is where a fine cell sits in its coarse cell along one axis: the

@@ -3,7 +3,6 @@ package amplify
 import (
 	"context"
 	"math"
-	"slices"
 
 	"orogen/sim/flow"
 	"orogen/sim/geology"
@@ -13,7 +12,7 @@ import (
 // windowMargin is the margin, coarse cells, Window amplifies around its
 // cells: the final drainage pass there sees the same depressions as
 // Amplify unless one spans more than the margin.
-const windowMargin = 8
+const windowMargin = 16
 
 // bandRows is the parallel block of fine rows.
 const bandRows = 16
@@ -117,86 +116,136 @@ func (p *prep) fine(ctx context.Context, gx0, gy0, RW, RH, rx0, rx1 int) (hgt, r
 	if err := ctx.Err(); err != nil {
 		return nil, nil, nil, err
 	}
-	mu := p.meanCorrection(hgt, gx0/F, gy0/F, RW/F, RH/F)
-	cw, ch := RW/F, RH/F
+	cx0, cy0, cw, ch := gx0/F, gy0/F, RW/F, RH/F
+	mu := p.meanCorrection(hgt, nil, nil, cx0, cy0, cw, ch)
 	parallel.Blocks(RH, bandRows, func(_, lo, hi int) {
 		if ctx.Err() != nil {
 			return
 		}
-		for y := lo; y < hi; y++ {
-			Y := (float64(y)+0.5)/float64(F) - 0.5
-			iy := int(math.Floor(Y))
-			fy := Y - float64(iy)
-			y0, y1 := min(max(iy, 0), ch-1), min(max(iy+1, 0), ch-1)
-			out := hgt[y*RW : (y+1)*RW]
-			for x := range out {
-				X := (float64(x)+0.5)/float64(F) - 0.5
-				ix := int(math.Floor(X))
-				fx := X - float64(ix)
-				x0, x1 := min(max(ix, 0), cw-1), min(max(ix+1, 0), cw-1)
-				c := (1-fy)*((1-fx)*mu[y0*cw+x0]+fx*mu[y0*cw+x1]) + fy*((1-fx)*mu[y1*cw+x0]+fx*mu[y1*cw+x1])
-				out[x] = float32(float64(out[x]) - c)
-			}
-		}
+		p.applyCorrection(hgt, nil, nil, mu, RW, cw, ch, lo, hi)
 		p.carveBand(gx0, gy0+lo, RW, hi-lo, hgt[lo*RW:hi*RW], riv[lo*RW:hi*RW], wat[lo*RW:hi*RW])
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, nil, nil, err
 	}
-	return hgt, riv, wat, nil
+	// The beds took volume from their cells: give it back to the dry
+	// hillslopes around them.
+	mu = p.meanCorrection(hgt, riv, wat, cx0, cy0, cw, ch)
+	parallel.Blocks(RH, bandRows, func(_, lo, hi int) {
+		p.applyCorrection(hgt, riv, wat, mu, RW, cw, ch, lo, hi)
+	})
+	return hgt, riv, wat, ctx.Err()
+}
+
+// tent returns the bilinear corners (region coarse cells) and weights of
+// fine cell x (region fine column or row) along one axis.
+func tent(x, f, n int) (a, b int, wb float64) {
+	X := (float64(x)+0.5)/float64(f) - 0.5
+	i := int(math.Floor(X))
+	return min(max(i, 0), n-1), min(max(i+1, 0), n-1), X - float64(i)
+}
+
+// applyCorrection subtracts the bilinear interpolation of mu from the
+// fine rows [lo, hi) of hgt, but for bed and lake cells when riv and wat
+// are given.
+func (p *prep) applyCorrection(hgt, riv, wat []float32, mu []float64, RW, cw, ch, lo, hi int) {
+	F := p.F
+	for y := lo; y < hi; y++ {
+		y0, y1, fy := tent(y, F, ch)
+		for x := range RW {
+			i := y*RW + x
+			if riv != nil && (riv[i] > 0 || wat[i] > 0) {
+				continue
+			}
+			x0, x1, fx := tent(x, F, cw)
+			c := (1-fy)*((1-fx)*mu[y0*cw+x0]+fx*mu[y0*cw+x1]) + fy*((1-fx)*mu[y1*cw+x0]+fx*mu[y1*cw+x1])
+			hgt[i] = float32(float64(hgt[i]) - c)
+		}
+	}
 }
 
 // correctionSweeps and correctionOmega: the over-relaxed Jacobi sweeps of
 // meanCorrection. The bilinear average operator has eigenvalues in
-// [¼, 1], so ω = 1.6 gains a factor of 1/0.6 per sweep; six sweeps leave
-// under 5 % of the detail's cell means (and reach 6 coarse cells, inside
+// [¼, 1] (less where cells are masked), so ω = 1.6 gains a factor of at
+// least 1/0.6 per sweep; six sweeps leave under 5 % of the cell means to
+// correct, and reach 6 coarse cells (two corrections: 12, inside
 // windowMargin).
 const (
 	correctionSweeps = 6
 	correctionOmega  = 1.6
+	// minFree is the least share of a coarse cell's fine cells that must
+	// be free (not bed or lake) for its mean to be corrected.
+	minFree = 0.25
 )
 
 // meanCorrection returns, on the cw×ch coarse cells of a region from
 // coarse cell (cx0, cy0), the values μ whose bilinear interpolation
-// (centres at the coarse cell centres, border repeated) has, over every
-// coarse cell, the mean by which the fine heights hgt exceed the coarse
-// height there: subtracting it keeps the cell means that the detail's
-// noise would move, smoothly. The operator mapping μ to cell means is
-// separable with the stencil (⅛, ¾, ⅛) per axis.
-func (p *prep) meanCorrection(hgt []float32, cx0, cy0, cw, ch int) []float64 {
+// (centres at the coarse cell centres, border repeated), applied to the
+// free fine cells (all, or with riv and wat given those that are neither
+// bed nor lake), moves every coarse cell's fine mean by the amount it
+// exceeds the coarse height: subtracting it keeps the cell means,
+// smoothly. Without a mask the operator is separable, (⅛, ¾, ⅛) per axis;
+// with one, its 3×3 weights per cell are summed from the free cells.
+func (p *prep) meanCorrection(hgt, riv, wat []float32, cx0, cy0, cw, ch int) []float64 {
 	F := p.F
 	RW := cw * F
-	r := make([]float64, cw*ch)
+	n := cw * ch
+	r := make([]float64, n)
+	op := make([][9]float64, n)
+	inv := 1 / float64(F*F)
 	parallel.Blocks(ch, max(1, bandRows/F), func(_, lo, hi int) {
 		for cy := lo; cy < hi; cy++ {
 			for cx := range cw {
+				c := cy*cw + cx
 				var m float64
+				free := 0
 				for y := cy * F; y < (cy+1)*F; y++ {
-					for _, v := range hgt[y*RW+cx*F : y*RW+(cx+1)*F] {
-						m += float64(v)
+					y0, y1, fy := tent(y, F, ch)
+					for x := cx * F; x < (cx+1)*F; x++ {
+						i := y*RW + x
+						m += float64(hgt[i])
+						if riv != nil && (riv[i] > 0 || wat[i] > 0) {
+							continue
+						}
+						free++
+						x0, x1, fx := tent(x, F, cw)
+						for _, k := range [4]struct {
+							x, y int
+							w    float64
+						}{{x0, y0, (1 - fx) * (1 - fy)}, {x1, y0, fx * (1 - fy)}, {x0, y1, (1 - fx) * fy}, {x1, y1, fx * fy}} {
+							op[c][(k.y-cy+1)*3+k.x-cx+1] += k.w * inv
+						}
 					}
 				}
-				r[cy*cw+cx] = m/float64(F*F) - float64(p.s.Height[(cy0+cy)*p.W+cx0+cx])
+				if float64(free) < minFree*float64(F*F) {
+					op[c] = [9]float64{}
+					continue // too little left to move
+				}
+				r[c] = m*inv - float64(p.s.Height[(cy0+cy)*p.W+cx0+cx])
 			}
 		}
 	})
-	mu := slices.Clone(r)
-	tmp := make([]float64, cw*ch)
-	am := make([]float64, cw*ch)
+	mu := make([]float64, n)
+	am := make([]float64, n)
 	for range correctionSweeps {
-		for y := range ch {
-			for x := range cw {
-				row := mu[y*cw:]
-				tmp[y*cw+x] = 0.125*row[max(x-1, 0)] + 0.75*row[x] + 0.125*row[min(x+1, cw-1)]
+		parallel.Blocks(ch, max(1, bandRows/F), func(_, lo, hi int) {
+			for cy := lo; cy < hi; cy++ {
+				for cx := range cw {
+					c := cy*cw + cx
+					var v float64
+					for k, w := range op[c] {
+						if w != 0 {
+							v += w * mu[(cy+k/3-1)*cw+cx+k%3-1]
+						}
+					}
+					am[c] = v
+				}
 			}
-		}
-		for y := range ch {
-			for x := range cw {
-				am[y*cw+x] = 0.125*tmp[max(y-1, 0)*cw+x] + 0.75*tmp[y*cw+x] + 0.125*tmp[min(y+1, ch-1)*cw+x]
+		})
+		for c := range mu {
+			if op[c][4] != 0 {
+				mu[c] += correctionOmega * (r[c] - am[c])
 			}
-		}
-		for i := range mu {
-			mu[i] += correctionOmega * (r[i] - am[i])
 		}
 	}
 	return mu
