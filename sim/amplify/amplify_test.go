@@ -362,16 +362,27 @@ func bits(f []float32) []uint32 {
 	return out
 }
 
-// Window gives exactly Amplify's cells: everything before the drainage
-// pass is a function of the fine cell and the whole coarse snapshot, and
-// the pass there sees a margin of 8 coarse cells, wider than any
-// depression of these terrains.
+// Window gives exactly Amplify's cells, alone or from an Amplifier: the
+// base, detail, beds and lakes are functions of the fine cell and the
+// whole coarse snapshot, and the mean corrections and the drainage pass
+// see a margin of 16 coarse cells, wider than what they reach and than
+// any depression of these terrains.
 func TestWindowMatches(t *testing.T) {
 	s := withLake(t, settled(t, 64), 30, 34)
 	const f = 4
 	full := run(t, s, DefaultOptions(f))
-	for _, w := range [][4]int{{0, 0, 64, 64}, {10, 12, 20, 16}, {0, 40, 24, 24}, {27, 31, 9, 7}, {63, 63, 1, 1}} {
-		r, err := Window(context.Background(), s, DefaultOptions(f), w[0], w[1], w[2], w[3])
+	a, err := New(context.Background(), s, DefaultOptions(f))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, w := range [][4]int{{0, 0, 64, 64}, {10, 12, 20, 16}, {0, 40, 24, 24}, {27, 31, 9, 7}, {63, 63, 1, 1}} {
+		win := a.Window // a prepared Amplifier, as the app's preview uses
+		if k%2 == 0 {
+			win = func(ctx context.Context, x0, y0, w, h int) (*Result, error) {
+				return Window(ctx, s, DefaultOptions(f), x0, y0, w, h)
+			}
+		}
+		r, err := win(context.Background(), w[0], w[1], w[2], w[3])
 		if err != nil {
 			t.Fatal(err)
 		}
