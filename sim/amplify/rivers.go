@@ -57,18 +57,47 @@ func (p *prep) hydraulic(a float32) (depth, hw float32) {
 	return float32(d), float32(max(w/2/p.fcell, minHalfWidth))
 }
 
-// rivers builds the river segments of every coarse cell draining at least
-// RiverArea (but those between two lake cells: the lake floor has no bed)
-// and buckets them by coarse row.
+// valleyFree is the multiple of RiverArea from which a cell carries a bed
+// whatever the shape across its flow.
+const valleyFree = 8
+
+// rivers builds the river segments of every coarse river cell (but those
+// between two lake cells: the lake floor has no bed) and buckets them by
+// coarse row.
 func (p *prep) rivers() {
 	W, H, F := p.W, p.H, p.F
 	n := W * H
 	rec, area := p.s.Receivers, p.s.Area
 	thr := float32(p.o.RiverArea)
-	isRiver := func(i int) bool { return area[i] >= thr && int(rec[i]) != i }
+	h := p.s.Height
+	// A cell carries a bed when it drains RiverArea and lies in a valley
+	// (lower than the mean of its two neighbours across the flow by a
+	// tenth of its drop to the receiver), or drains valleyFree times
+	// RiverArea: the parallel flow lines of a planar hillslope, which the
+	// coarse grid routes cell by cell, are no rivers.
+	river := make([]bool, n)
+	for i := range n {
+		r := int(rec[i])
+		if r == i || area[i] < thr {
+			continue
+		}
+		if area[i] >= valleyFree*thr {
+			river[i] = true
+			continue
+		}
+		x, y := i%W, i/W
+		dx, dy := r%W-x, r/W-y
+		ax, ay, bx, by := x-dy, y+dx, x+dy, y-dx
+		if ax < 0 || ay < 0 || bx < 0 || by < 0 || ax >= W || bx >= W || ay >= H || by >= H {
+			continue
+		}
+		across := 0.5*float64(h[ay*W+ax]+h[by*W+bx]) - float64(h[i])
+		river[i] = across > 0.1*float64(h[i]-h[r])
+	}
+	isRiver := func(i int) bool { return river[i] }
 	p.bedCell = make([]bool, n)
 	for i := range n {
-		p.bedCell[i] = area[i] >= thr || p.lake[i]
+		p.bedCell[i] = river[i] || p.lake[i]
 	}
 	// The main donor of each cell: its river donor of largest area (ties:
 	// the lower index, by scanning in order).
