@@ -70,6 +70,18 @@ func TestRunOutSize(t *testing.T) {
 		t.Fatalf("--export-size 100 after --out-size: %v, %v", e, err)
 	}
 
+	// The rock of a geology at the fine cells.
+	rock := filepath.Join(dir, "rock.png")
+	if code, _, stderr := runCLI("run", "-q", "--scene", "folded", "--size", "24", "--steps", "10", "--out-size", "96", "--out-rock", rock); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var leg struct {
+		Width, Height int
+	}
+	if b, err := os.ReadFile(rock + ".json"); err != nil || json.Unmarshal(b, &leg) != nil || leg.Width != 96 || leg.Height != 96 {
+		t.Errorf("rock legend %+v (%v); want 96×96", leg, err)
+	}
+
 	for _, c := range []struct {
 		args []string
 		want string
