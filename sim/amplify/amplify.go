@@ -86,8 +86,8 @@ type Result struct {
 // Stats are diagnostics of one amplification.
 type Stats struct {
 	Segments int // river segments carved (coarse cell to receiver)
-	Pits     int // fine pits drained by the final pass (before it ran)
-	Raised   int // fine cells that pass raised
+	Pits     int // fine pits the final drainage pass found
+	Raised   int // fine cells that pass cut or raised
 }
 
 // Amplify amplifies the whole snapshot: the result has Factor·W ×

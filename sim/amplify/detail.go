@@ -42,8 +42,8 @@ func (p *prep) detailSetup() {
 	}
 }
 
-// bilinear returns the bilinear blend of coarse field f at coarse
-// coordinates (X, Y) (cell centres at integers), border repeated.
+// corners returns the four coarse cells around coarse coordinates (X, Y)
+// (cell centres at integers, border repeated) and their bilinear weights.
 func (p *prep) corners(X, Y float64) (i [4]int, w [4]float64) {
 	ix, iy := math.Floor(X), math.Floor(Y)
 	fx, fy := X-ix, Y-iy

@@ -5,7 +5,7 @@ import (
 )
 
 // segment is the river bed from a coarse river cell to its receiver: a
-// Catmull-Rom curve through the cell centres (the main donor before, the
+// cardinal spline (tension) through the cell centres (the main donor before, the
 // receiver's receiver after), wandered sideways, sampled at 2F+1 points
 // in fine cells (fine cell (x, y) has its centre at (x+½, y+½)). Along it
 // the bed top (the water surface) falls linearly from z0 to z1 and the
@@ -15,8 +15,7 @@ type segment struct {
 	z0, z1   float32 // bed top, m
 	d0, d1   float32 // depth, m
 	hw0, hw1 float32 // half width, fine cells
-	tan      float32 // bank slope (the talus tangent), m/m
-	reach    float32 // footprint radius, fine cells
+	reach    float32 // footprint radius: the widest half width, fine cells
 	bx0, by0 int32   // box, fine cells, [bx0, bx1) × [by0, by1)
 	bx1, by1 int32
 	src, dst int32 // coarse cells
@@ -168,7 +167,6 @@ func (p *prep) rivers() {
 		sg.d0, sg.hw0 = p.hydraulic(area[i])
 		sg.d1, sg.hw1 = p.hydraulic(area[r])
 		sg.d1, sg.hw1 = max(sg.d1, sg.d0), max(sg.hw1, sg.hw0)
-		sg.tan = min(p.tanT[i], p.tanT[r])
 		sg.reach = sg.hw1
 		x0, y0 := float32(math.Inf(1)), float32(math.Inf(1))
 		x1, y1 := float32(math.Inf(-1)), float32(math.Inf(-1))
@@ -185,8 +183,8 @@ func (p *prep) rivers() {
 	}
 }
 
-// carver accumulates, over the fine cells of a band, the lowest bed or
-// bank surface of every segment reaching them.
+// carver accumulates, over the fine cells of a band, the lowest bed
+// surface of every segment reaching them.
 type carver struct {
 	gx0, gy0, w, h int       // the band, fine cells
 	f, cw          int       // the factor, the coarse width
