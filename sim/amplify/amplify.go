@@ -28,8 +28,8 @@ type Options struct {
 	// none).
 	Detail float64
 	// HydroSteps, when > 0, finishes the fine surface with that many
-	// steps of the hydraulic pass (sim/hydro). Not built: a value > 0 is
-	// an error (see the package doc).
+	// steps of the hydraulic pass (sim/hydro), at most MaxHydroSteps, on
+	// at most 4096² fine cells (see the package doc).
 	HydroSteps int
 	// RiverArea is the drainage area, m², from which a coarse cell carries
 	// a carved river bed; 0: the area of RiverCells(Factor) coarse cells.
@@ -191,8 +191,8 @@ func check(s *engine.Snapshot, o *Options) error {
 	if s.Geology != nil && s.Alluvium != nil && len(s.Alluvium) != n {
 		return fmt.Errorf("amplify: the snapshot has %d alluvium values for %d cells", len(s.Alluvium), n)
 	}
-	if o.HydroSteps != 0 {
-		return fmt.Errorf("amplify: HydroSteps %d: the fine hydraulic pass is not built; use 0", o.HydroSteps)
+	if o.HydroSteps < 0 || o.HydroSteps > MaxHydroSteps {
+		return fmt.Errorf("amplify: HydroSteps %d: need 0 (no hydraulic pass) to %d", o.HydroSteps, MaxHydroSteps)
 	}
 	for _, f := range []struct {
 		name string

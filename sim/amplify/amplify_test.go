@@ -443,7 +443,7 @@ func TestBadInput(t *testing.T) {
 		}, "width exponent"},
 		{"hydro", func() (*Result, error) {
 			o := DefaultOptions(2)
-			o.HydroSteps = 3
+			o.HydroSteps = -3
 			return Amplify(ctx, good, o)
 		}, "HydroSteps"},
 		{"canceled", func() (*Result, error) {
@@ -460,10 +460,15 @@ func TestBadInput(t *testing.T) {
 }
 
 func BenchmarkAmplify(b *testing.B) {
-	for _, c := range []struct{ n, f int }{{256, 4}, {1024, 4}, {1024, 8}} {
-		b.Run(strings.Join([]string{itoa(c.n), itoa(c.n * c.f)}, "to"), func(b *testing.B) {
+	for _, c := range []struct{ n, f, hydro int }{{256, 4, 0}, {1024, 4, 0}, {1024, 8, 0}, {1024, 4, 20}} {
+		name := strings.Join([]string{itoa(c.n), itoa(c.n * c.f)}, "to")
+		if c.hydro > 0 {
+			name += "/hydro" + itoa(c.hydro)
+		}
+		b.Run(name, func(b *testing.B) {
 			s := benchTerrain(b, c.n)
 			o := DefaultOptions(c.f)
+			o.HydroSteps = c.hydro
 			b.ReportAllocs()
 			b.ResetTimer()
 			for range b.N {
@@ -530,4 +535,76 @@ func TestDetailRespectsTalus(t *testing.T) {
 		}
 		t.Logf("×%d: steeper than the talus angle: %.3g without detail, %.3g with (coarse: %.3g)", f, sb, sd, steeper(s.Height, s.W, s.H, s.Cell, tan))
 	}
+}
+
+// The hydraulic pass (HydroSteps) keeps the drainage exact (it is drained
+// again), is deterministic, and what it adds is measured: how far it moves
+// the heights and the cell means, and the roughness below the coarse cell
+// (Roughness) before and after. It digs and deposits, and the depressions
+// its deposits leave are filled by the drainage pass after it, so the
+// cell means hold within 4 % of the relief (measured 2.6 % after 100
+// steps; the means are corrected once more before that pass): a finishing
+// pass, not bound by the amplification's 1 %.
+func TestHydroSteps(t *testing.T) {
+	s := withLake(t, settled(t, 64), 30, 34)
+	const f = 4
+	o := DefaultOptions(f)
+	before := run(t, s, o)
+	o.HydroSteps = 100
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	runtime.GOMAXPROCS(1)
+	after := run(t, s, o)
+	runtime.GOMAXPROCS(2)
+	if again := run(t, s, o); !slices.Equal(bits(again.Height), bits(after.Height)) {
+		t.Error("Mismatch concurrent: the hydraulic pass differs with 2 workers")
+	}
+	if pits, _ := pitsOf(after, s.Param.Edges); pits != 0 {
+		t.Errorf("%d dry pits after the hydraulic pass; want 0", pits)
+	}
+	var moved, worst float64
+	for i, v := range after.Height {
+		d := math.Abs(float64(v - before.Height[i]))
+		moved += d
+		worst = max(worst, d)
+	}
+	if worst == 0 {
+		t.Fatal("the hydraulic pass changed nothing")
+	}
+	lo, hi := slices.Min(s.Height), slices.Max(s.Height)
+	mean := 0.0
+	for cy := range s.H {
+		for cx := range s.W {
+			var m float64
+			for y := cy * f; y < (cy+1)*f; y++ {
+				for x := cx * f; x < (cx+1)*f; x++ {
+					m += float64(after.Height[y*after.W+x])
+				}
+			}
+			mean = max(mean, math.Abs(m/(f*f)-float64(s.Height[cy*s.W+cx])))
+		}
+	}
+	if mean > 0.04*float64(hi-lo) {
+		t.Errorf("cell means off by %.3g m after the hydraulic pass; want within 4 %% of the %.0f m relief", mean, hi-lo)
+	}
+	// A window runs the pass on its margin's region: water there moves a
+	// third of a fine cell per step, 33 cells in 100 steps, inside the
+	// margin of 16·F = 64: the window matches exactly.
+	win, err := Window(context.Background(), s, o, 10, 12, 20, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	diff := 0
+	for y := range win.H {
+		for x := range win.W {
+			if win.Height[y*win.W+x] != after.Height[(12*f+y)*after.W+10*f+x] {
+				diff++
+			}
+		}
+	}
+	if diff != 0 {
+		t.Errorf("with the hydraulic pass, %d of %d window cells differ from Amplify's; want 0", diff, win.W*win.H)
+	}
+	t.Logf("100 steps at ×%d: heights moved %.3g m on average, %.3g m at most; cell means within %.3g %% of the relief; roughness %.4g → %.4g",
+		f, moved/float64(len(after.Height)), worst, 100*mean/float64(hi-lo),
+		Roughness(before.Height, before.W, before.H, f), Roughness(after.Height, after.W, after.H, f))
 }

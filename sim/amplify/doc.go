@@ -89,7 +89,10 @@
 //     edge), the path the flood took to the spill is cut down to the
 //     higher of the pit and that outlet (river beds are never cut), and
 //     the depression is flooded again from the outlet with Barnes et al.
-//     2014's +ε. Lake cells are sinks, never changed. Afterwards every dry
+//     2014's +ε. Lake cells are sinks, never changed. Should pits remain
+//     after 8 such passes (nested depressions a float32 step apart, as a
+//     hydraulic pass's deposits leave), one Priority-Flood+ε over the
+//     region finishes. Afterwards every dry
 //     fine cell has a strictly lower neighbour or lies on an open edge:
 //     Orogen's routing (sim/flow) finds no lake but the simulated ones.
 //  7. Geology. With s.Geology, Rock is the layer the model has at each fine
@@ -97,17 +100,30 @@
 //     snapshot's alluvium, interpolated bilinearly, is at least
 //     geology.MinAlluvium thick.
 //
-// HydroSteps (a sim/hydro pass at the fine resolution) is not built: a
-// value other than 0 is an error.
+// # The hydraulic pass
+//
+// With HydroSteps > 0, after step 6 sim/hydro (Jákó and Tóth 2011) runs
+// that many steps on the fine heights (its default parameters for the
+// fine cell, the snapshot's talus angle when constant, open edges, uniform
+// hardness; lake cells keep their floor), then the cell means are given
+// back to the dry hillslopes and step 6 runs again. What it adds,
+// measured by TestHydroSteps (100 steps at ×4 on a 64² settled terrain):
+// heights move 2.9 m on average and up to 75 m (gullies cut, valley
+// floors filled), the roughness below the coarse cell falls by about 40 %
+// (thermal erosion and deposits smooth more than rain cuts in so few
+// steps), and the cell means drift to 2.6 % of the relief. It is a
+// finishing pass for close-ups, off by default; it takes at most 4096²
+// fine cells (sim/hydro keeps some twenty fields a cell).
 //
 // # Window
 //
 // Window amplifies a block of coarse cells. Steps 1 to 4 are functions of
 // the fine cell and of the whole coarse snapshot (control heights, bed
 // tops and segments are computed over the whole map every call), so they
-// are the same in a window; steps 5 and 6 read a margin of 16 coarse
-// cells around it (the two corrections reach 12 cells; the drainage pass
-// treats the margin's outer border as open). A window therefore matches
+// are the same in a window; steps 5 and 6 (and the hydraulic pass) read a
+// margin of 16 coarse cells around it (the two corrections reach 12
+// cells; the drainage pass treats the margin's outer border as open;
+// water in the hydraulic pass moves a third of a fine cell per step). A window therefore matches
 // Amplify's cells bit for bit unless a fine depression spans more than
 // the margin, which TestWindowMatches checks on a settled terrain with a
 // lake.

@@ -24,6 +24,10 @@ type drainer struct {
 	q      cellheap.Heap[float32]
 }
 
+// maxLocalRounds is the number of local passes before drain floods the
+// whole region.
+const maxLocalRounds = 8
+
 var dx8 = [8]int{1, 1, 0, -1, -1, -1, 0, 1}
 var dy8 = [8]int{0, 1, 1, 1, 0, -1, -1, -1}
 
@@ -73,7 +77,8 @@ func (d *drainer) pits() []int32 {
 // drain removes every pit, one at a time in index order (so the result
 // depends only on the heights), by fill; the work is local to each
 // depression. A pass that leaves a pit (an outlet that was itself in a
-// depression) is followed by another.
+// depression) is followed by another; after maxLocalRounds passes,
+// floodAll finishes the region.
 func (d *drainer) drain(ctx context.Context) (Stats, error) {
 	var st Stats
 	for round := 0; ; round++ {
@@ -84,8 +89,15 @@ func (d *drainer) drain(ctx context.Context) (Stats, error) {
 		if round == 0 {
 			st.Pits = len(ps)
 		}
-		if round == 50 {
-			return st, fmt.Errorf("amplify: %d fine cells still have no way down after %d drainage passes", len(ps), round)
+		if round == maxLocalRounds {
+			// Nested depressions in near-flat ground (a hydraulic pass's
+			// deposits, float32 steps apart) can hand pits back and forth:
+			// finish with one Priority-Flood+ε over the whole region.
+			st.Raised += d.floodAll()
+			if ps := d.pits(); len(ps) != 0 {
+				return st, fmt.Errorf("amplify: %d fine cells still have no way down after the drainage passes", len(ps))
+			}
+			return st, nil
 		}
 		if d.stamp == nil {
 			d.stamp = make([]uint32, d.w*d.h)
@@ -204,4 +216,57 @@ func (d *drainer) fill(p int32) (int, error) {
 		}
 	}
 	return changed, nil
+}
+
+// floodAll raises, in one Priority-Flood+ε from the open edges and the
+// lakes (Barnes et al. 2014), every dry cell that has no descending path to
+// them, and returns how many it raised. Ties go to the lower index
+// (cellheap): the result depends only on the heights.
+func (d *drainer) floodAll() int {
+	n := d.w * d.h
+	done := make([]bool, n)
+	var open cellheap.Heap[float32]
+	for i := range n {
+		if d.wat[i] > 0 || d.edge(i%d.w, i/d.w) {
+			done[i] = true
+			open.Push(int32(i), d.surf(i))
+		}
+	}
+	var pit []int32
+	head, raised := 0, 0
+	for open.Len() > 0 || head < len(pit) {
+		var c int32
+		if head < len(pit) {
+			c = pit[head]
+			head++
+			if head == len(pit) {
+				pit, head = pit[:0], 0
+			}
+		} else {
+			c, _ = open.Pop()
+		}
+		up := math.Nextafter32(d.surf(int(c)), float32(math.Inf(1)))
+		cx, cy := int(c)%d.w, int(c)/d.w
+		for k := range 8 {
+			x, y := cx+dx8[k], cy+dy8[k]
+			if x < 0 || y < 0 || x >= d.w || y >= d.h {
+				continue
+			}
+			j := int32(y*d.w + x)
+			if done[j] {
+				continue
+			}
+			done[j] = true
+			if d.hgt[j] <= up && d.wat[j] == 0 {
+				if d.hgt[j] < up {
+					d.hgt[j] = up
+					raised++
+				}
+				pit = append(pit, j)
+			} else {
+				open.Push(j, d.surf(int(j)))
+			}
+		}
+	}
+	return raised
 }

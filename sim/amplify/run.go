@@ -50,6 +50,25 @@ func (p *prep) run(ctx context.Context, x0, y0, w, h int) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if p.o.HydroSteps > 0 {
+		if err := p.hydroPass(ctx, hgt, wat, RW, RH); err != nil {
+			return nil, err
+		}
+		// It moves rock downhill: give the cells their means back (the
+		// dry hillslopes move, as after the beds).
+		cw, ch := RW/F, RH/F
+		mu := p.meanCorrection(hgt, riv, wat, rx0, ry0, cw, ch)
+		parallel.Blocks(RH, bandRows, func(_, lo, hi int) {
+			p.applyCorrection(hgt, riv, wat, mu, RW, cw, ch, lo, hi)
+		})
+		// The pass deposits where water slows: drain again.
+		s2, err := d.drain(ctx)
+		if err != nil {
+			return nil, err
+		}
+		st.Pits += s2.Pits
+		st.Raised += s2.Raised
+	}
 	r := &Result{W: w * F, H: h * F, Cell: p.fcell, Stats: st}
 	r.Stats.Segments = len(p.segs)
 	if m == 0 {
