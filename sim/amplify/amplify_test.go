@@ -143,14 +143,13 @@ func TestDrainage(t *testing.T) {
 // within 1 % of the relief (the tolerance) on the settled terrain:
 // the base surface keeps the cell means to 10⁻⁶ of the relief, the
 // detail's and the beds' means are given back smoothly (meanCorrection);
-// what is left is the drainage pass and the last 5 % of the correction.
-// With the dug lake, 1.5 %: a 150 m bowl cut in one step, whose lake
-// cells keep their flat water and so cannot take the correction.
+// what is left is the drainage pass and the last 5 % of the correction
+// (measured: under 0.5 %, with and without the dug lake).
 func TestCellMeans(t *testing.T) {
 	base := settled(t, 64)
 	for _, f := range []int{2, 4, 8} {
-		for k, s := range []*engine.Snapshot{base, withLake(t, base, 30, 34)} {
-			tol := []float64{0.01, 0.015}[k]
+		for _, s := range []*engine.Snapshot{base, withLake(t, base, 30, 34)} {
+			const tol = 0.01
 			r := run(t, s, DefaultOptions(f))
 			lo, hi := slices.Min(s.Height), slices.Max(s.Height)
 			worst, sum := 0.0, 0.0

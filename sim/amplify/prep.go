@@ -296,10 +296,11 @@ func (p *prep) centre(i int) float32 {
 
 // shores sets the level the fine cells of each coarse cell fill to: a
 // lake cell's own level; for a dry cell beside lake cells, the highest of
-// their levels if the cell's bed top is not below it (a shore: the fine
-// terrain there dips under the level where the shoreline wanders, and
-// those dips are lake, not pits to fill; a cell whose bed falls below the
-// level is the lake's outlet and stays dry); NaN elsewhere.
+// their levels if the cell's bed top is not below it or it drains into
+// the lake (a shore: the fine terrain there dips under the level where
+// the shoreline wanders, and those dips are lake, not pits to fill; a
+// cell below the level that does not drain into the lake is on its way
+// out and stays dry); NaN elsewhere.
 func (p *prep) shores() {
 	n := p.W * p.H
 	p.wlevel = make([]float32, n)
@@ -318,7 +319,8 @@ func (p *prep) shores() {
 				best = max(best, p.level[ny*p.W+nx])
 			}
 		}
-		if !math.IsInf(float64(best), -1) && p.bed[i] >= best {
+		inflow := p.lake[p.s.Receivers[i]]
+		if !math.IsInf(float64(best), -1) && (p.bed[i] >= best || inflow) {
 			p.wlevel[i] = best
 		}
 	}

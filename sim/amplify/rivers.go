@@ -93,6 +93,17 @@ func (p *prep) rivers() {
 		across := 0.5*float64(h[ay*W+ax]+h[by*W+bx]) - float64(h[i])
 		river[i] = across > 0.1*float64(h[i]-h[r])
 	}
+	// A river flows on to the outlet: every cell below a river cell is one
+	// (else its bed would end in a hollow at a cell that failed the valley
+	// test).
+	for i := range n {
+		if !river[i] {
+			continue
+		}
+		for r := int(rec[i]); r != int(rec[r]) && !river[r]; r = int(rec[r]) {
+			river[r] = true
+		}
+	}
 	isRiver := func(i int) bool { return river[i] }
 	p.bedCell = make([]bool, n)
 	for i := range n {
