@@ -19,6 +19,7 @@ func amplified(t *testing.T, s *Session) *amplifier.Preview {
 	deadline := time.Now().Add(time.Minute)
 	tick := time.NewTicker(5 * time.Millisecond)
 	defer tick.Stop()
+	s.Sync() // the newest frame asks for its preview
 	for !s.AmplifyCurrent() {
 		if time.Now().After(deadline) {
 			t.Fatalf("no preview within a minute; status %q", s.AmplifyStatus())
@@ -115,7 +116,11 @@ func TestAmplifyPreview(t *testing.T) {
 	if s.AmplifyBusy() || s.AmplifyPreview() != p {
 		t.Error("an unchanged settled terrain was amplified again")
 	}
-	// New steps change the terrain: amplified again once they show.
+	// A new erodibility and steps on it change the terrain: amplified
+	// again once they show.
+	if err := s.SetParam("k", 2e-6); err != nil {
+		t.Fatal(err)
+	}
 	steps(t, s, 5)
 	q := amplified(t, s)
 	if q == p || q.Req.Snap != s.Frame().Snap {
