@@ -46,7 +46,8 @@ quit
 	var rep struct {
 		Amplify *struct {
 			Status  string     `json:"status"`
-			X, Y    int        `json:"x"`
+			X       int        `json:"x"`
+			Y       int        `json:"y"`
 			Size    int        `json:"size"`
 			Factor  int        `json:"factor"`
 			FineW   int        `json:"fine_w"`

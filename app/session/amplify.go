@@ -29,8 +29,9 @@ const (
 	DefaultAmplifyFactor = 4
 	MinAmplifySize       = 4
 	// MaxAmplifyFine bounds the fine cells along the window's side, so a
-	// preview stays a preview (about 0.2 GB of fine rasters at most).
-	MaxAmplifyFine = 2048
+	// preview stays a preview: at most 1024² fine cells, whose rasters,
+	// routing and picture take about 100 MB while it is made.
+	MaxAmplifyFine = 1024
 )
 
 // The keys of the project's view (project.View.Extra) that keep the
@@ -159,6 +160,9 @@ func (s *Session) AmplifyStatus() string {
 		return fmt.Sprintf("amplifying %s → %s…", sq(w, h), sq(f*w, f*h))
 	}
 	p := s.AmplifyPreview()
+	if s.det.run != nil && p != nil {
+		return p.Status() + " (the stream-power terrain: the detail pass is not amplified)"
+	}
 	if !s.amp.settled {
 		if p == nil {
 			return "waiting for the engine to settle"

@@ -60,6 +60,9 @@ func TestAmplifySettings(t *testing.T) {
 	if v := s.Amplify(); v != (AmplifyView{On: true, X: 0, Y: 0, Size: 64, Factor: 8}) {
 		t.Errorf("window 100 cells at (60, -5) on a 64² grid: %+v; want the whole grid", v)
 	}
+	if v := clampWindow(AmplifyView{X: 400, Size: 300, Factor: 8}, 512, 512); v.Size != MaxAmplifyFine/8 || v.X != 512-v.Size {
+		t.Errorf("window 300 cells at 8× on a 512² grid: %+v; want %d cells (%d fine), inside the grid", v, MaxAmplifyFine/8, MaxAmplifyFine)
+	}
 	if err := s.SetAmplify(AmplifyView{On: true, X: 60, Y: 50, Size: 16, Factor: 4}); err != nil {
 		t.Fatal(err)
 	}
