@@ -1,22 +1,16 @@
-// Package amplify turns a settled coarse terrain into one at 2, 4 or 8
-// times its resolution whose detail follows the drainage: river beds sized
-// by drainage area, ridges and hillslopes with flow-aligned detail, lakes
-// flat at their level, strata at the fine resolution (Cordonnier et al.
-// 2016, §6.2: the stream graph as landform primitives, amplified).
-//
-// The API below is the contract the CLI and the app are written against;
-// the implementation lands with issue 19.
 package amplify
 
 import (
 	"context"
-	"errors"
+	"fmt"
+	"math"
 
 	"orogen/sim/engine"
 )
 
 // Options tune an amplification. The zero value of a field takes its
-// default.
+// default, except Detail (0 means no detail); DefaultOptions returns the
+// defaults.
 type Options struct {
 	// Factor is the fine cells per coarse cell along a side: 2, 4 or 8.
 	Factor int
@@ -25,15 +19,41 @@ type Options struct {
 	Seed uint64
 	// WidthExp and DepthExp are the hydraulic-geometry exponents of a
 	// river bed's width and depth in its drainage area (width ∝ A^b).
+	// Defaults 0.5 and 0.4 (Leopold and Maddock 1953).
 	WidthExp, DepthExp float64
-	// WidthCoef and DepthCoef scale them (m at A = 1 km²).
+	// WidthCoef and DepthCoef scale them (m at A = 1 km²). Defaults 8 m
+	// and 0.8 m.
 	WidthCoef, DepthCoef float64
 	// Detail scales the hillslope detail (1: the default amplitude, 0:
 	// none).
 	Detail float64
 	// HydroSteps, when > 0, finishes the fine surface with that many
-	// steps of the hydraulic pass (sim/hydro).
+	// steps of the hydraulic pass (sim/hydro). Not built: a value > 0 is
+	// an error (see the package doc).
 	HydroSteps int
+	// RiverArea is the drainage area, m², from which a coarse cell carries
+	// a carved river bed; 0: the area of DefaultRiverCells coarse cells.
+	RiverArea float64
+	// Meander scales the rivers' sideways wander (1: the default, up to
+	// about a fifth of a coarse cell; 0: the default; negative: none).
+	Meander float64
+}
+
+// Defaults of Options.
+const (
+	DefaultWidthExp   = 0.5
+	DefaultDepthExp   = 0.4
+	DefaultWidthCoef  = 8.0 // m at 1 km²
+	DefaultDepthCoef  = 0.8 // m at 1 km²
+	DefaultRiverCells = 50  // coarse cells (analysis.DefaultMinArea)
+)
+
+// DefaultOptions returns the defaults for a factor: Detail 1, every other
+// field its default.
+func DefaultOptions(factor int) Options {
+	return Options{Factor: factor, Detail: 1,
+		WidthExp: DefaultWidthExp, DepthExp: DefaultDepthExp,
+		WidthCoef: DefaultWidthCoef, DepthCoef: DefaultDepthCoef}
 }
 
 // Result is an amplified terrain: W×H cells of Cell metres.
@@ -48,11 +68,23 @@ type Result struct {
 	Water []float32
 	// Rock is the exposed layer index per fine cell; nil without geology.
 	Rock []uint8
+	// Stats tell what the amplification did.
+	Stats Stats
+}
+
+// Stats are diagnostics of one amplification.
+type Stats struct {
+	Segments int // river segments carved (coarse cell to receiver)
+	Pits     int // fine pits drained by the final pass (before it ran)
+	Raised   int // fine cells that pass raised
 }
 
 // Amplify amplifies the whole snapshot: the result has Factor·W ×
 // Factor·H cells of Cell/Factor metres.
 func Amplify(ctx context.Context, s *engine.Snapshot, o Options) (*Result, error) {
+	if s == nil {
+		return nil, fmt.Errorf("amplify: no snapshot")
+	}
 	return Window(ctx, s, o, 0, 0, s.W, s.H)
 }
 
@@ -62,5 +94,96 @@ func Amplify(ctx context.Context, s *engine.Snapshot, o Options) (*Result, error
 // matches the same cells of Amplify's result (the package doc says how
 // closely).
 func Window(ctx context.Context, s *engine.Snapshot, o Options, x0, y0, w, h int) (*Result, error) {
-	return nil, errors.New("amplify: not built yet")
+	if s == nil {
+		return nil, fmt.Errorf("amplify: no snapshot")
+	}
+	if err := check(s, &o); err != nil {
+		return nil, err
+	}
+	if w <= 0 || h <= 0 || x0 < 0 || y0 < 0 || x0+w > s.W || y0+h > s.H {
+		return nil, fmt.Errorf("amplify: window %d×%d at (%d, %d) is not inside the %d×%d map: give a window of at least 1×1 cell within it",
+			w, h, x0, y0, s.W, s.H)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	p, err := prepare(ctx, s, o)
+	if err != nil {
+		return nil, err
+	}
+	return p.run(ctx, x0, y0, w, h)
+}
+
+// check validates the snapshot and fills o's defaults.
+func check(s *engine.Snapshot, o *Options) error {
+	if o.Factor != 2 && o.Factor != 4 && o.Factor != 8 {
+		return fmt.Errorf("amplify: factor %d: use 2, 4 or 8", o.Factor)
+	}
+	if s.W < 2 || s.H < 2 {
+		return fmt.Errorf("amplify: a %d×%d snapshot: need at least 2×2 cells", s.W, s.H)
+	}
+	n := s.W * s.H
+	if len(s.Height) != n {
+		return fmt.Errorf("amplify: the snapshot has %d heights for %d×%d cells", len(s.Height), s.W, s.H)
+	}
+	if len(s.Area) != n || len(s.Receivers) != n {
+		return fmt.Errorf("amplify: the snapshot has %d drainage areas and %d receivers for %d cells: amplify needs a routed terrain",
+			len(s.Area), len(s.Receivers), n)
+	}
+	if s.Water != nil && len(s.Water) != n {
+		return fmt.Errorf("amplify: the snapshot has %d water depths for %d cells", len(s.Water), n)
+	}
+	if !(s.Cell > 0) || math.IsInf(s.Cell, 0) {
+		return fmt.Errorf("amplify: cell size %g m: need a positive, finite cell size", s.Cell)
+	}
+	for _, f := range [][]float32{s.Height, s.Area, s.Water} {
+		for i, v := range f {
+			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+				return fmt.Errorf("amplify: cell (%d, %d) has a non-finite value (%g) in the snapshot: amplify needs finite heights, areas and water", i%s.W, i/s.W, v)
+			}
+		}
+	}
+	for i, r := range s.Receivers {
+		if r < 0 || int(r) >= n {
+			return fmt.Errorf("amplify: cell (%d, %d) has receiver %d, outside the map", i%s.W, i/s.W, r)
+		}
+	}
+	if s.Geology != nil && s.Alluvium != nil && len(s.Alluvium) != n {
+		return fmt.Errorf("amplify: the snapshot has %d alluvium values for %d cells", len(s.Alluvium), n)
+	}
+	if o.HydroSteps != 0 {
+		return fmt.Errorf("amplify: HydroSteps %d: the fine hydraulic pass is not built; use 0", o.HydroSteps)
+	}
+	for _, f := range []struct {
+		name string
+		v    *float64
+		def  float64
+		max  float64
+	}{
+		{"width exponent", &o.WidthExp, DefaultWidthExp, 2},
+		{"depth exponent", &o.DepthExp, DefaultDepthExp, 2},
+		{"width coefficient", &o.WidthCoef, DefaultWidthCoef, 1e4},
+		{"depth coefficient", &o.DepthCoef, DefaultDepthCoef, 1e3},
+		{"river area", &o.RiverArea, DefaultRiverCells * s.Cell * s.Cell, math.MaxFloat64},
+	} {
+		if math.IsNaN(*f.v) || *f.v < 0 || *f.v > f.max {
+			return fmt.Errorf("amplify: %s %g: need a value in [0, %g] (0: the default %g)", f.name, *f.v, f.max, f.def)
+		}
+		if *f.v == 0 {
+			*f.v = f.def
+		}
+	}
+	if math.IsNaN(o.Detail) || o.Detail < 0 || o.Detail > 10 {
+		return fmt.Errorf("amplify: detail %g: need a value in [0, 10] (1: the default amplitude, 0: none)", o.Detail)
+	}
+	if math.IsNaN(o.Meander) || o.Meander > 10 || math.IsInf(o.Meander, -1) {
+		return fmt.Errorf("amplify: meander %g: need a value up to 10 (1 or 0: the default, negative: none)", o.Meander)
+	}
+	if o.Meander == 0 {
+		o.Meander = 1
+	}
+	if o.Meander < 0 {
+		o.Meander = 0
+	}
+	return nil
 }

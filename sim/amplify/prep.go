@@ -1,0 +1,265 @@
+package amplify
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"orogen/sim/engine"
+	"orogen/sim/noise"
+	"orogen/sim/parallel"
+)
+
+// prep is everything on the coarse grid that the fine cells read: computed
+// once per call, over the whole snapshot, so that a window and the whole
+// map see the same values.
+type prep struct {
+	s     *engine.Snapshot
+	o     Options
+	W, H  int
+	F     int
+	cell  float64 // coarse cell, m
+	fcell float64 // fine cell, m
+
+	ph   []phase   // the F phases of a fine cell in its coarse cell
+	ctrl []float64 // control heights: the cubic through them averages to Height
+
+	slope      []float32 // coarse slope, m/m (central differences)
+	dirX, dirY []float32 // unit flow direction (down the gradient)
+	tanT       []float32 // tangent of the talus angle
+	lake       []bool    // coarse lake cells (Water > 0)
+	level      []float32 // their level, m (Height + Water)
+	bed        []float32 // bed top: the water surface, monotone downstream
+
+	segs  []segment
+	byRow [][]int32 // segments whose box meets each coarse row
+
+	noises []*noise.Noise // one per octave
+	waves  []float64      // octave wavelengths across the flow, fine cells
+}
+
+// phase is where a fine cell sits in its coarse cell along one axis: the
+// cubic's four taps start at coarse index c+off.
+type phase struct {
+	off int
+	w   [4]float64
+}
+
+// catmullRom returns the Catmull-Rom weights of the taps at −1, 0, 1, 2 for
+// a point t ∈ [0, 1) past tap 0.
+func catmullRom(t float64) [4]float64 {
+	t2, t3 := t*t, t*t*t
+	return [4]float64{
+		(-t3 + 2*t2 - t) / 2,
+		(3*t3 - 5*t2 + 2) / 2,
+		(-3*t3 + 4*t2 + t) / 2,
+		(t3 - t2) / 2,
+	}
+}
+
+// phases returns the F phases: fine cell k of a coarse cell has its centre
+// at (k + ½)/F − ½ coarse cells from the coarse centre.
+func phases(f int) []phase {
+	ph := make([]phase, f)
+	for k := range ph {
+		x := (float64(k)+0.5)/float64(f) - 0.5
+		b := math.Floor(x)
+		ph[k] = phase{off: int(b) - 1, w: catmullRom(x - b)}
+	}
+	return ph
+}
+
+// minPrepCells is the parallel block size of coarse loops.
+const minPrepCells = 4096
+
+func prepare(ctx context.Context, s *engine.Snapshot, o Options) (*prep, error) {
+	p := &prep{s: s, o: o, W: s.W, H: s.H, F: o.Factor, cell: s.Cell, fcell: s.Cell / float64(o.Factor)}
+	p.ph = phases(p.F)
+	p.solveControl()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	p.gradient()
+	if err := p.talus(); err != nil {
+		return nil, err
+	}
+	p.lakes()
+	if err := p.bedTops(); err != nil {
+		return nil, err
+	}
+	p.rivers()
+	p.detailSetup()
+	return p, ctx.Err()
+}
+
+// solveControl finds the control heights c whose Catmull-Rom upsample
+// averages, over every coarse cell, to the coarse height: A·c = Height,
+// where A (separable, a 5-tap stencil per axis, border cells repeated) is
+// the cell average of the upsample. A is close to the identity (its
+// eigenvalues lie in [0.79, 1] for F = 2, 4, 8; TestControlSolve), so
+// the fixed-point iteration c ← c + (Height − A·c) gains a factor of at
+// least 4.7 per sweep; it stops when the residual is below 10⁻⁶ of the
+// relief or after 40 sweeps.
+func (p *prep) solveControl() {
+	var a [5]float64
+	for _, ph := range p.ph {
+		for j, w := range ph.w {
+			a[ph.off+j+2] += w / float64(p.F)
+		}
+	}
+	n := p.W * p.H
+	h := p.s.Height
+	c := make([]float64, n)
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i, v := range h {
+		c[i] = float64(v)
+		lo, hi = min(lo, c[i]), max(hi, c[i])
+	}
+	tol := 1e-6 * max(hi-lo, 1e-3)
+	ac := make([]float64, n)
+	tmp := make([]float64, n)
+	W, H := p.W, p.H
+	for range 40 {
+		// tmp = A_x c, ac = A_y tmp.
+		parallel.Blocks(H, max(1, minPrepCells/W), func(_, y0, y1 int) {
+			for y := y0; y < y1; y++ {
+				row := c[y*W : (y+1)*W]
+				for x := range W {
+					var v float64
+					for d := -2; d <= 2; d++ {
+						v += a[d+2] * row[min(max(x+d, 0), W-1)]
+					}
+					tmp[y*W+x] = v
+				}
+			}
+		})
+		worst := make([]float64, parallel.NumBlocks(H, max(1, minPrepCells/W)))
+		parallel.Blocks(H, max(1, minPrepCells/W), func(b, y0, y1 int) {
+			m := 0.0
+			for y := y0; y < y1; y++ {
+				for x := range W {
+					var v float64
+					for d := -2; d <= 2; d++ {
+						v += a[d+2] * tmp[min(max(y+d, 0), H-1)*W+x]
+					}
+					r := float64(h[y*W+x]) - v
+					ac[y*W+x] = r
+					m = max(m, math.Abs(r))
+				}
+			}
+			worst[b] = m
+		})
+		m := 0.0
+		for _, v := range worst {
+			m = max(m, v)
+		}
+		if m < tol {
+			break
+		}
+		for i := range c {
+			c[i] += ac[i]
+		}
+	}
+	p.ctrl = c
+}
+
+// gradient sets the coarse slope and flow direction from central
+// differences of the heights (one-sided at the border).
+func (p *prep) gradient() {
+	W, H := p.W, p.H
+	h := p.s.Height
+	n := W * H
+	p.slope, p.dirX, p.dirY = make([]float32, n), make([]float32, n), make([]float32, n)
+	parallel.Blocks(n, minPrepCells, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			x, y := i%W, i/W
+			xa, xb := max(x-1, 0), min(x+1, W-1)
+			ya, yb := max(y-1, 0), min(y+1, H-1)
+			gx := float64(h[y*W+xb]-h[y*W+xa]) / (float64(xb-xa) * p.cell)
+			gy := float64(h[yb*W+x]-h[ya*W+x]) / (float64(yb-ya) * p.cell)
+			g := math.Hypot(gx, gy)
+			p.slope[i] = float32(g)
+			if g > 0 {
+				p.dirX[i], p.dirY[i] = float32(-gx/g), float32(-gy/g)
+			} else {
+				p.dirX[i] = 1
+			}
+		}
+	})
+}
+
+// talus sets the talus tangent per coarse cell from the snapshot's model
+// (45° when it is off).
+func (p *prep) talus() error {
+	m := p.s.Param.Talus
+	if err := m.Validate(); err != nil {
+		return fmt.Errorf("amplify: the snapshot's talus model: %w", err)
+	}
+	l := m.Limiter(p.W, p.H, p.cell)
+	p.tanT = make([]float32, p.W*p.H)
+	for i := range p.tanT {
+		t := l.Tan(i, p.s.Height[i])
+		if math.IsInf(float64(t), 1) {
+			t = 1 // no limit: 45°
+		}
+		p.tanT[i] = t
+	}
+	return nil
+}
+
+// lakes marks the coarse lake cells and their levels.
+func (p *prep) lakes() {
+	n := p.W * p.H
+	p.lake = make([]bool, n)
+	p.level = make([]float32, n)
+	for i, h := range p.s.Height {
+		p.level[i] = h
+		if p.s.Water != nil && p.s.Water[i] > 0 {
+			p.lake[i] = true
+			p.level[i] = h + p.s.Water[i]
+		}
+	}
+}
+
+// bedTops sets the top of the river bed at every coarse cell: the water
+// surface (the height, or the lake level), lowered where needed so that it
+// never rises downstream: bed[i] = min(surface[i], bed[d] for every donor
+// d), cells taken sources first. Receivers that form a cycle are an error.
+func (p *prep) bedTops() error {
+	n := p.W * p.H
+	rec := p.s.Receivers
+	in := make([]int32, n)
+	for i, r := range rec {
+		if int(r) != i {
+			in[r]++
+		}
+	}
+	p.bed = make([]float32, n)
+	up := make([]float32, n)
+	for i := range up {
+		up[i] = float32(math.Inf(1))
+	}
+	queue := make([]int32, 0, n)
+	for i := range n {
+		if in[i] == 0 {
+			queue = append(queue, int32(i))
+		}
+	}
+	for k := 0; k < len(queue); k++ {
+		i := queue[k]
+		z := min(p.level[i], up[i])
+		p.bed[i] = z
+		r := rec[i]
+		if r == i {
+			continue
+		}
+		up[r] = min(up[r], z)
+		if in[r]--; in[r] == 0 {
+			queue = append(queue, r)
+		}
+	}
+	if len(queue) != n {
+		return fmt.Errorf("amplify: the snapshot's receivers form a cycle (%d cells never reach an outlet): amplify needs a routed terrain", n-len(queue))
+	}
+	return nil
+}
