@@ -413,9 +413,9 @@ func (a *App) openRelinked(path string, relink map[string]string) error {
 // docChanged shows a new document: its view, nothing selected.
 func (a *App) docChanged() {
 	a.sel = 0
-	a.amp.shown, a.amp.asked = nil, nil // the old document's preview
 	a.exp.shown = false // the profile being edited was the old document's
 	a.fitView = true
+	a.amp.shown, a.amp.asked = nil, nil // the old document's preview
 	a.applyView(a.s.Doc().View())
 }
 
