@@ -50,6 +50,7 @@ type amplifyState struct {
 	sentSnap *engine.Snapshot     // and snapshot (nil: none since on)
 	settled  bool                 // the newest frame was settled at the last Sync
 	from     uint64               // previews before this request number belong to an older document
+	logged   uint64               // the request whose error was last logged
 }
 
 type amplifyKey struct {
@@ -195,6 +196,10 @@ func (s *Session) syncAmplify(f *worker.Frame) {
 	st := &s.amp
 	if st.am == nil {
 		return
+	}
+	if p := s.AmplifyPreview(); p != nil && p.Err != nil && p.Seq != st.logged {
+		st.logged = p.Seq
+		s.logf(Error, "amplify preview: %v", p.Err)
 	}
 	sn := f.Snap
 	st.view = clampWindow(st.view, sn.W, sn.H) // the grid may have changed
