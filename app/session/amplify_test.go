@@ -1,6 +1,7 @@
 package session
 
 import (
+	"fmt"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -189,4 +190,27 @@ func TestAmplifySaved(t *testing.T) {
 			t.Errorf("AmplifyViewOf(%v) = %+v, %v; want %+v, error with %q", c.extra, v, err, c.want, c.err)
 		}
 	}
+}
+
+// FuzzAmplifyViewOf: whatever a project's view holds, the preview's
+// settings read from it are usable (a valid factor, a window of at least
+// MinAmplifySize cells at a corner on or past the grid's origin), never a
+// panic; good values read back as they were written.
+func FuzzAmplifyViewOf(f *testing.F) {
+	f.Add("5 6 40", "2")
+	f.Add("1 2 3", "5")
+	f.Add("-1 0 9999999999999999999", "")
+	f.Add("", "８")
+	f.Fuzz(func(t *testing.T, window, factor string) {
+		v, err := AmplifyViewOf(map[string]string{extraAmplifyWindow: window, extraAmplifyFactor: factor})
+		if !ValidFactor(v.Factor) || v.Size < MinAmplifySize || v.X < 0 || v.Y < 0 || v.On {
+			t.Fatalf("AmplifyViewOf(%q, %q) = %+v; want usable settings", window, factor, v)
+		}
+		if err == nil {
+			var w struct{ x, y, size int }
+			if _, e := fmt.Sscanf(window, "%d %d %d", &w.x, &w.y, &w.size); e == nil && (w.x != v.X || w.y != v.Y || w.size != v.Size) {
+				t.Fatalf("AmplifyViewOf(%q) = %+v; want the window as written", window, v)
+			}
+		}
+	})
 }
