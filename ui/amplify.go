@@ -105,14 +105,19 @@ func (a *App) drawAmp(dst *ebiten.Image) {
 	dst.DrawImage(a.amp.img, op)
 }
 
-// ampTab is the window's tab on screen (its top-left corner): the handle
-// the mouse drags it by.
+// ampTab is the window's tab on screen, the handle the mouse drags it
+// by: above its top-left corner, or inside it when the map's top edge
+// leaves no room.
 func (a *App) ampTab(x, y float64) (x0, y0, x1, y1 float32, label string) {
 	v := a.s.Amplify()
-	label = fmt.Sprintf("amplified %d×", v.Factor)
+	label = fmt.Sprintf("amplified %d× (drag)", v.Factor)
 	sz := imgui.CalcTextSize(label)
 	sx, sy := a.mapToScreen(x, y)
-	return float32(sx), float32(sy), float32(sx) + sz.X + 12, float32(sy) + sz.Y + 6, label
+	x0, y0 = float32(sx), float32(sy)-sz.Y-6
+	if y0 < a.vp.y {
+		y0 = float32(sy)
+	}
+	return x0, y0, x0 + sz.X + 12, y0 + sz.Y + 6, label
 }
 
 // ampMouse drags the window by its tab with the left button; it reports
