@@ -129,10 +129,14 @@ func (a *App) ampMouse(pressed, leftDown bool, sx, sy, mx, my float64) bool {
 		return false
 	}
 	d := &a.amp.drag
+	x0, y0, x1, y1, _ := a.ampTab(float64(v.X), float64(v.Y))
+	onTab := sx >= float64(x0) && sx <= float64(x1) && sy >= float64(y0) && sy <= float64(y1)
+	if (onTab && a.vp.hovered) || d.active {
+		imgui.SetMouseCursor(imgui.MouseCursorResizeAll)
+	}
 	switch {
 	case pressed:
-		x0, y0, x1, y1, _ := a.ampTab(float64(v.X), float64(v.Y))
-		if sx < float64(x0) || sx > float64(x1) || sy < float64(y0) || sy > float64(y1) {
+		if !onTab {
 			return false
 		}
 		*d = ampDrag{active: true, offX: mx - float64(v.X), offY: my - float64(v.Y), x: float64(v.X), y: float64(v.Y)}
