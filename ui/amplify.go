@@ -26,6 +26,7 @@ type ampUI struct {
 	img    *ebiten.Image
 	shown  *amplifier.Preview // the preview img shows (nil: none)
 	asked  *amplifier.Preview // the preview last handed to the renderer
+	on     bool               // the preview has a window to show (set by Update for Draw)
 	drag   ampDrag
 	fitted amplifyRegion // the region the 3D camera was last fitted to
 }
@@ -89,7 +90,7 @@ func (a *App) uploadAmp(img *image.RGBA, of *engine.Snapshot) {
 // drawAmp draws the fine picture over the map at its window (Draw).
 func (a *App) drawAmp(dst *ebiten.Image) {
 	p := a.amp.shown
-	if p == nil || a.amp.img == nil || a.ampPreview() == nil {
+	if p == nil || a.amp.img == nil || !a.amp.on {
 		return
 	}
 	k := float64(p.Req.Opt.Factor)

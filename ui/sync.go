@@ -75,6 +75,7 @@ type picture3D struct {
 func (a *App) syncPicture() {
 	snap := a.s.Snapshot()
 	amp := a.ampPreview()
+	a.amp.on = amp != nil
 	opts := a.vopts
 	if a.painter.active && opts.Overlay == viewer.OverlayNone {
 		opts.Overlay = viewer.OverlayUplift
