@@ -51,6 +51,10 @@ type amplifyState struct {
 	settled  bool                 // the newest frame was settled at the last Sync
 	from     uint64               // previews before this request number belong to an older document
 	logged   uint64               // the request whose error was last logged
+	// after is the worker's command number of the last Reset (a new
+	// document, or the terrain restarted): the frames before it show the
+	// terrain replaced, which the preview must not amplify.
+	after uint64
 }
 
 type amplifyKey struct {
@@ -203,7 +207,7 @@ func (s *Session) syncAmplify(f *worker.Frame) {
 	}
 	sn := f.Snap
 	st.view = clampWindow(st.view, sn.W, sn.H) // the grid may have changed
-	st.settled = settled(f)
+	st.settled = settled(f) && f.Seq >= st.after
 	if !st.settled {
 		return
 	}

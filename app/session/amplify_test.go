@@ -214,3 +214,39 @@ func FuzzAmplifyViewOf(f *testing.F) {
 		}
 	})
 }
+
+// A new document is amplified from its own frames: the worker's last
+// frame of the old one, still published until the new engine's first, is
+// not amplified.
+func TestAmplifyNewDocument(t *testing.T) {
+	s, _, _ := open(t, 64)
+	steps(t, s, 30)
+	if err := s.SetAmplify(AmplifyView{On: true, X: 8, Y: 8, Size: 16, Factor: 2}); err != nil {
+		t.Fatal(err)
+	}
+	old := amplified(t, s)
+	stale := s.Frame()
+	d, err := LoadScene("", 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.setDoc(d, ""); err != nil {
+		t.Fatal(err)
+	}
+	if p := s.AmplifyPreview(); p != nil {
+		t.Errorf("the old document's preview (step %d) is still offered", p.Req.Snap.Step)
+	}
+	// The old document's last frame, as Sync may see it before the worker
+	// has taken the new one: not amplified.
+	s.syncAmplify(stale)
+	if s.AmplifyBusy() || s.amp.sentSnap != nil {
+		t.Error("the old document's last frame was amplified for the new one")
+	}
+	p := amplified(t, s)
+	if p == old || p.Req.Snap == old.Req.Snap || p.Req.Snap != s.Frame().Snap || p.Req.Snap.Step != 0 {
+		t.Errorf("new document's preview of step %d; want its own flat start, step 0", p.Req.Snap.Step)
+	}
+	if !s.Amplify().On {
+		t.Error("the preview turned off with the new document")
+	}
+}

@@ -158,7 +158,7 @@ func (s *Session) setDoc(d *doc.Doc, path string) error {
 		}
 		s.wk = w
 	} else {
-		s.wk.Send(worker.Reset{Spec: spec})
+		s.amp.after = s.wk.SendSeq(worker.Reset{Spec: spec})
 	}
 	s.doc, s.path, s.unsaved = d, path, false
 	s.forgetAmplify(d)
@@ -257,7 +257,7 @@ func (s *Session) ResetTerrain() error {
 	if err != nil {
 		return err
 	}
-	s.wk.Send(worker.Reset{Spec: spec})
+	s.amp.after = s.wk.SendSeq(worker.Reset{Spec: spec})
 	s.sent = s.want(spec.Params)
 	if spec.Geology == nil {
 		s.sent.Geology = nil
