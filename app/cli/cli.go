@@ -81,9 +81,17 @@ view's picture of the final terrain as an 8-bit PNG.
 
 --target exports the raster outputs for a game engine at --export-size
 (resampled with a Catmull-Rom bicubic, corner to corner), in its formats,
-with its import scales in the sidecar and on stderr; --tiles splits them.`,
+with its import scales in the sidecar and on stderr; --tiles splits them.
+
+--out-size N at 2, 4 or 8 times the grid's longer side amplifies --out,
+--out-water, --out-rivers (the carved river beds) and --out-rock to N
+(sim/amplify: river beds sized by drainage area, ravines following the
+flow, lakes flat, strata at the fine cells) instead of resampling them;
+with --export-size or --target the amplified terrain is then resampled to
+that size. The report's "amplify" section gives the factor and the time.`,
 		Example: `  orogen run --scene default --steps 200 --out terrain.png --out-preview preview.png --report report.json
   orogen run --scene cone --size 1024 --until-converged --out cone.tif
+  orogen run --size 1024 --until-converged --out-size 4096 --out h4k.tif
   orogen run --init dem.tif --umax 0 --dt 2e4 --steps 10 --out eroded.tif`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -179,6 +187,7 @@ with its import scales in the sidecar and on stderr; --tiles splits them.`,
 	f.StringVar(&o.Report, "report", "", "JSON report: per-step timings by phase, convergence, heights")
 	f.BoolVar(&o.VRT, "vrt", false, "write a GDAL virtual raster NAME.r16.vrt beside every .r16 output")
 	f.StringVar(&o.Target, "target", "", "export the raster outputs for unreal (.png/.r16, 127…8129), unity (.raw, 33…4097), godot (.r16, 33…4097) or generic; the import scales go in the sidecar and to stderr")
+	f.IntVar(&o.OutSize, "out-size", 0, "amplify the heightmap, water, river and rock outputs to N per side: 2, 4 or 8 times the grid's longer side (sim/amplify: detail that follows the drainage, not a resample); --export-size then resamples the amplified terrain; not with --out-drainage, --out-alluvium or --out-lakes")
 	f.IntVar(&o.ExportSize, "export-size", 0, "pixels per side of the raster outputs, resampled bicubically from the grid (default: the grid's; required by unreal, unity, godot)")
 	f.StringVar(&o.Tiles, "tiles", "", "split each raster output into RxC tiles sharing their edges, NAME_x{col}_y{row}.ext (Unreal World Partition); --export-size is the whole")
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress bar or summary")

@@ -57,6 +57,8 @@ type Report struct {
 	// the steps); Water the lakes' water budget when it runs.
 	Mass  MassBudget   `json:"mass_budget"`
 	Water *WaterBudget `json:"water_budget,omitempty"`
+	// Amplify is --out-size's amplification, when it ran.
+	Amplify *AmplifyReport `json:"amplify,omitempty"`
 	// Constraints are the scene's elevation constraints at the end, and
 	// ConstraintAdjustments how often the uplift was adjusted to them.
 	Constraints           []ConstraintFigure `json:"constraints,omitempty"`

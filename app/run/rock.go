@@ -143,13 +143,19 @@ func (j *Job) writeRock(path string, s *engine.Snapshot) error {
 	if err != nil {
 		return err
 	}
-	w, h, cell := s.W, s.H, s.Cell
+	return j.writeRockIndex(path, idx, leg, s.W, s.H, s.Cell)
+}
+
+// writeRockIndex writes layer indices idx (sw×sh cells of cell metres)
+// and their legend as writeRock does.
+func (j *Job) writeRockIndex(path string, idx []uint8, leg RockLegend, sw, sh int, sc float64) error {
+	w, h, cell := sw, sh, sc
 	if p := j.rockPlan; p != nil && (p.W != w || p.H != h) {
 		w, h = p.W, p.H
-		if w > 1 && s.W > 1 {
-			cell = s.Cell * float64(s.W-1) / float64(w-1)
+		if w > 1 && sw > 1 {
+			cell = sc * float64(sw-1) / float64(w-1)
 		}
-		idx = NearestIndices(idx, s.W, s.H, w, h)
+		idx = NearestIndices(idx, sw, sh, w, h)
 	}
 	img := image.NewGray(image.Rect(0, 0, w, h))
 	copy(img.Pix, idx)

@@ -24,6 +24,7 @@ import (
 	"orogen/app/safefile"
 	"orogen/app/scene"
 	"orogen/sim"
+	"orogen/sim/amplify"
 	"orogen/sim/engine"
 	"orogen/sim/flow"
 	"orogen/sim/grid"
@@ -96,6 +97,12 @@ type Options struct {
 	Target     string
 	ExportSize int
 	Tiles      string
+	// OutSize, when 2, 4 or 8 times the grid's longer side, amplifies the
+	// heightmap and the water, river and rock outputs to it (sim/amplify)
+	// instead of resampling them; --export-size and --target then resample
+	// the amplified terrain. OutSize equal to the grid's side changes
+	// nothing.
+	OutSize int
 
 	// Geology is a geology JSON file (package geology) that replaces the
 	// scene's; OutRock the exposed layer per cell as an 8-bit PNG with a
@@ -130,6 +137,9 @@ type Job struct {
 	Umax      float64
 
 	cons *constraints // the scene's elevation constraints, or nil
+
+	amp    int             // --out-size's factor (1: none)
+	ampRes *amplify.Result // the amplified terrain, once made
 }
 
 // Prepare loads the scene, applies the overrides, reads the uplift and
@@ -298,13 +308,16 @@ func Prepare(o Options) (*Job, error) {
 		tol = o.Tolerance
 	}
 	j.Steps, j.Tolerance, j.Umax = steps, tol, umax
-	if err := j.planExports(w, h); err != nil {
+	if j.amp, err = o.amplifyFactor(w, h); err != nil {
+		return nil, err
+	}
+	if err := j.planExports(w*j.amp, h*j.amp); err != nil {
 		return nil, err
 	}
 	if err := j.prepareConstraints(w, h, cell, up); err != nil {
 		return nil, err
 	}
-	if (o.OutLakes != "" || o.OutRivers != "") && !(sc.Params.RainMPerYr > 0) {
+	if (o.OutLakes != "" || (o.OutRivers != "" && j.amp == 1)) && !(sc.Params.RainMPerYr > 0) {
 		return nil, errNoBudget
 	}
 	if o.RainMap != "" {
@@ -677,7 +690,7 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 	if s := j.Engine.Snapshot(); s != nil {
 		rep.analyze(j.heights(s), s.W, s.H, s.Cell, j.Engine.Params().Edges)
 	}
-	if err := j.writeOutputs(); err != nil {
+	if err := j.writeOutputs(rep); err != nil {
 		return rep, err
 	}
 	if j.Opt.Report != "" {
@@ -701,12 +714,15 @@ func (j *Job) Adaptive() bool {
 
 // writeOutputs writes the heightmap, masks and preview the options ask for.
 // A graph run's are rasterized on the run's grid.
-func (j *Job) writeOutputs() error {
+func (j *Job) writeOutputs(rep *Report) error {
 	if j.Opt.Out == "" && j.Opt.OutDrainage == "" && j.Opt.OutWater == "" && j.Opt.OutPreview == "" &&
 		j.Opt.OutLakes == "" && j.Opt.OutRivers == "" && j.Opt.OutRock == "" && j.Opt.OutAlluvium == "" {
 		return nil
 	}
 	s := j.Engine.Snapshot()
+	if j.amp > 1 {
+		return j.writeAmplified(s, rep)
+	}
 	if j.Opt.OutRock != "" {
 		if err := j.writeRock(j.Opt.OutRock, s); err != nil {
 			return err

@@ -24,11 +24,19 @@ const (
 	steepShare = 0.35
 )
 
-// detailSetup picks the octaves: wavelengths across the flow of 2F, F,
-// F/2, ... fine cells down to 2 (the finest the fine grid holds), one
+// detailSetup picks the octaves: wavelengths across the flow of F,
+// F/2, ... fine cells down to 2 (the finest the fine grid holds): the
+// scales the coarse grid cannot hold and no longer ones, whose mean over a
+// coarse cell would move it; one
 // noise each.
 func (p *prep) detailSetup() {
-	for l := 2 * p.F; l >= 2; l /= 2 {
+	n := p.W * p.H
+	p.offX, p.offY = make([]float64, n), make([]float64, n)
+	for i := range n {
+		p.offX[i] = 128 * (1 + unit(p.o.Seed, 3, i))
+		p.offY[i] = 128 * (1 + unit(p.o.Seed, 4, i))
+	}
+	for l := p.F; l >= 2; l /= 2 {
 		p.waves = append(p.waves, float64(l))
 		p.noises = append(p.noises, noise.New(mix64(p.o.Seed^uint64(l)*0x51ed27)))
 	}
@@ -79,12 +87,15 @@ func (p *prep) detail(gx, gy int) float64 {
 		qx, qy := float64(gx)+0.5-(cx+0.5)*F, float64(gy)+0.5-(cy+0.5)*F
 		dx, dy := float64(p.dirX[i]), float64(p.dirY[i])
 		u, v := qx*dx+qy*dy, qy*dx-qx*dy
-		ox := 128 * (1 + unit(p.o.Seed, 3, i))
-		oy := 128 * (1 + unit(p.o.Seed, 4, i))
+		ox, oy := p.offX[i], p.offY[i]
 		var val float64
 		for o, l := range p.waves {
 			n := p.noises[o].Noise2(ox+u/(stretch*l), oy+v/l)
-			val += l * (math.Abs(n) - meanAbs)
+			a := l
+			if l == 2 {
+				a = 1 // half: at two cells per wavelength the noise is at its Nyquist limit
+			}
+			val += a * (math.Abs(n) - meanAbs)
 		}
 		sum += cw[k] * val
 		w2 += cw[k] * cw[k]

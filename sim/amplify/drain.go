@@ -15,13 +15,13 @@ import (
 // changed.
 type drainer struct {
 	w, h                     int
-	hgt, wat                 []float32
-	north, south, west, east bool // edges water leaves by
+	hgt, wat, riv            []float32 // heights, lake water, river beds (never cut)
+	north, south, west, east bool      // edges water leaves by
 
-	stamp []uint32
-	cur   uint32
-	q     cellheap.Heap[float32]
-	list  []int32
+	stamp  []uint32
+	parent []int32 // the cell the flood reached each cell from
+	cur    uint32
+	q      cellheap.Heap[float32]
 }
 
 var dx8 = [8]int{1, 1, 0, -1, -1, -1, 0, 1}
@@ -71,14 +71,9 @@ func (d *drainer) pits() []int32 {
 }
 
 // drain removes every pit, one at a time in index order (so the result
-// depends only on the heights): from the pit, cells are taken lowest first
-// (Priority-Flood) until one has an unseen neighbour strictly lower than
-// itself, is a lake or lies on an open edge: the spill. The cells taken
-// before it are then raised, breadth first from the spill, each to the
-// next float32 above the cell it is reached from (Barnes et al. 2014's
-// +ε), so that they all drain through the spill. The work is local to each
-// depression; a pass that makes a new pit (a neighbour left level with a
-// raised cell) is followed by another.
+// depends only on the heights), by fill; the work is local to each
+// depression. A pass that leaves a pit (an outlet that was itself in a
+// depression) is followed by another.
 func (d *drainer) drain(ctx context.Context) (Stats, error) {
 	var st Stats
 	for round := 0; ; round++ {
@@ -94,6 +89,7 @@ func (d *drainer) drain(ctx context.Context) (Stats, error) {
 		}
 		if d.stamp == nil {
 			d.stamp = make([]uint32, d.w*d.h)
+			d.parent = make([]int32, d.w*d.h)
 		}
 		for k, p := range ps {
 			if k%1024 == 0 && ctx.Err() != nil {
@@ -111,7 +107,18 @@ func (d *drainer) drain(ctx context.Context) (Stats, error) {
 	}
 }
 
-// fill drains the depression of pit p and returns the cells it raised.
+// fill drains the depression of pit p and returns the cells it changed.
+// Cells are taken from the pit lowest first (Priority-Flood) until one,
+// the spill, has an unseen neighbour strictly lower than itself (the
+// outlet), or is a lake or on an open edge (then it is its own outlet).
+// The level L is the higher of the pit and the outlet. The path by which
+// the flood reached the spill is cut down to L (but for river beds, which
+// keep their fall), then the taken cells are
+// flooded again from the outlet, lowest first, each raised to just above
+// the cell it is reached from if it is not already higher (Barnes et al.
+// 2014's +ε): the depression is filled to L, not to its rim, and drains
+// through the cut (a hybrid of breaching and filling, as Lindsay 2016
+// recommends for the least change).
 func (d *drainer) fill(p int32) (int, error) {
 	if d.cur > math.MaxUint32-4 {
 		clear(d.stamp)
@@ -120,20 +127,19 @@ func (d *drainer) fill(p int32) (int, error) {
 	seen, taken, done := d.cur+1, d.cur+2, d.cur+3
 	d.cur += 3
 	d.q.Reset()
-	d.list = d.list[:0]
 	d.stamp[p] = seen
+	d.parent[p] = -1
 	d.q.Push(p, d.surf(int(p)))
-	spill := int32(-1)
+	spill, out := int32(-1), int32(-1)
 	for spill < 0 {
 		if d.q.Len() == 0 {
-			return 0, fmt.Errorf("amplify: a depression of %d fine cells has no way out: every edge of the map is closed and no lake takes its water", len(d.list))
+			return 0, fmt.Errorf("amplify: a depression of fine cells has no way out: every edge of the map is closed and no lake takes its water")
 		}
 		c, v := d.q.Pop()
 		d.stamp[c] = taken
-		d.list = append(d.list, c)
 		cx, cy := int(c)%d.w, int(c)/d.w
 		if d.wat[c] > 0 || d.edge(cx, cy) {
-			spill = c
+			spill, out = c, c
 			break
 		}
 		for k := range 8 {
@@ -146,21 +152,39 @@ func (d *drainer) fill(p int32) (int, error) {
 				continue
 			}
 			if sj := d.surf(int(j)); sj < v {
-				spill = c
+				spill, out = c, j
 				break
 			} else {
 				d.stamp[j] = seen
+				d.parent[j] = c
 				d.q.Push(j, sj)
 			}
 		}
 	}
-	// Raise the taken cells breadth first from the spill.
-	d.stamp[spill] = done
-	queue := append(d.list[:0], spill)
-	raised := 0
-	for k := 0; k < len(queue); k++ {
-		c := queue[k]
-		up := math.Nextafter32(d.surf(int(c)), float32(math.Inf(1)))
+	level := d.hgt[p]
+	if out != spill {
+		level = max(level, d.surf(int(out)))
+	} else if d.wat[out] > 0 {
+		level = max(level, d.surf(int(out)))
+	}
+	changed := 0
+	for c := spill; c >= 0; c = d.parent[c] {
+		if d.wat[c] == 0 && d.riv[c] == 0 && d.hgt[c] > level {
+			d.hgt[c] = level
+			changed++
+		}
+	}
+	// Flood the taken cells again from the outlet.
+	d.q.Reset()
+	if out == spill {
+		d.stamp[out] = done
+		d.q.Push(out, d.surf(int(out)))
+	} else {
+		d.q.Push(out, d.surf(int(out)))
+	}
+	for d.q.Len() > 0 {
+		c, v := d.q.Pop()
+		up := math.Nextafter32(v, float32(math.Inf(1)))
 		cx, cy := int(c)%d.w, int(c)/d.w
 		for n := range 8 {
 			nx, ny := cx+dx8[n], cy+dy8[n]
@@ -174,11 +198,10 @@ func (d *drainer) fill(p int32) (int, error) {
 			d.stamp[j] = done
 			if d.hgt[j] < up {
 				d.hgt[j] = up
-				raised++
+				changed++
 			}
-			queue = append(queue, j)
+			d.q.Push(j, d.hgt[j])
 		}
 	}
-	d.list = queue
-	return raised, nil
+	return changed, nil
 }

@@ -30,12 +30,15 @@ type prep struct {
 	lake       []bool    // coarse lake cells (Water > 0)
 	level      []float32 // their level, m (Height + Water)
 	bed        []float32 // bed top: the water surface, monotone downstream
+	wlevel     []float32 // the lake level fine cells fill to (NaN: none)
 
-	segs  []segment
-	byRow [][]int32 // segments whose box meets each coarse row
+	segs    []segment
+	bedCell []bool    // coarse cells a bed may cross: rivers and lakes
+	byRow   [][]int32 // segments whose box meets each coarse row
 
-	noises []*noise.Noise // one per octave
-	waves  []float64      // octave wavelengths across the flow, fine cells
+	noises     []*noise.Noise // one per octave
+	offX, offY []float64      // each coarse cell's hashed offset into the noise
+	waves      []float64      // octave wavelengths across the flow, fine cells
 }
 
 // phase is where a fine cell sits in its coarse cell along one axis: the
@@ -87,6 +90,7 @@ func prepare(ctx context.Context, s *engine.Snapshot, o Options) (*prep, error) 
 	if err := p.bedTops(); err != nil {
 		return nil, err
 	}
+	p.shores()
 	p.rivers()
 	p.detailSetup()
 	return p, ctx.Err()
@@ -221,10 +225,12 @@ func (p *prep) lakes() {
 	}
 }
 
-// bedTops sets the top of the river bed at every coarse cell: the water
-// surface (the height, or the lake level), lowered where needed so that it
-// never rises downstream: bed[i] = min(surface[i], bed[d] for every donor
-// d), cells taken sources first. Receivers that form a cycle are an error.
+// bedTops sets the top of the river bed at every coarse cell: the base
+// surface at the cell's centre as the fine grid holds it (the mean of its
+// four central fine cells: the cell's mean at F = 2, lower in a valley at
+// larger factors, as a valley floor is), or a lake's level, lowered where needed so that it never rises downstream:
+// bed[i] = min(top[i], bed[d] for every donor d), cells taken sources
+// first. Receivers that form a cycle are an error.
 func (p *prep) bedTops() error {
 	n := p.W * p.H
 	rec := p.s.Receivers
@@ -247,7 +253,11 @@ func (p *prep) bedTops() error {
 	}
 	for k := 0; k < len(queue); k++ {
 		i := queue[k]
-		z := min(p.level[i], up[i])
+		top := p.centre(int(i))
+		if p.lake[i] {
+			top = p.level[i]
+		}
+		z := min(top, up[i])
 		p.bed[i] = z
 		r := rec[i]
 		if r == i {
@@ -262,4 +272,54 @@ func (p *prep) bedTops() error {
 		return fmt.Errorf("amplify: the snapshot's receivers form a cycle (%d cells never reach an outlet): amplify needs a routed terrain", n-len(queue))
 	}
 	return nil
+}
+
+// centre returns the mean of the base surface over the 2×2 fine cells at
+// the centre of coarse cell i.
+func (p *prep) centre(i int) float32 {
+	cx, cy := i%p.W, i/p.W
+	var sum float64
+	for _, ky := range [2]int{p.F/2 - 1, p.F / 2} {
+		py := p.ph[ky]
+		for _, kx := range [2]int{p.F/2 - 1, p.F / 2} {
+			px := p.ph[kx]
+			for j, wy := range py.w {
+				row := min(max(cy+py.off+j, 0), p.H-1) * p.W
+				for k, wx := range px.w {
+					sum += wy * wx * p.ctrl[row+min(max(cx+px.off+k, 0), p.W-1)]
+				}
+			}
+		}
+	}
+	return float32(sum / 4)
+}
+
+// shores sets the level the fine cells of each coarse cell fill to: a
+// lake cell's own level; for a dry cell beside lake cells, the highest of
+// their levels if the cell's bed top is not below it (a shore: the fine
+// terrain there dips under the level where the shoreline wanders, and
+// those dips are lake, not pits to fill; a cell whose bed falls below the
+// level is the lake's outlet and stays dry); NaN elsewhere.
+func (p *prep) shores() {
+	n := p.W * p.H
+	p.wlevel = make([]float32, n)
+	nan := float32(math.NaN())
+	for i := range n {
+		if p.lake[i] {
+			p.wlevel[i] = p.level[i]
+			continue
+		}
+		p.wlevel[i] = nan
+		x, y := i%p.W, i/p.W
+		best := float32(math.Inf(-1))
+		for k := range 8 {
+			nx, ny := x+dx8[k], y+dy8[k]
+			if nx >= 0 && ny >= 0 && nx < p.W && ny < p.H && p.lake[ny*p.W+nx] {
+				best = max(best, p.level[ny*p.W+nx])
+			}
+		}
+		if !math.IsInf(float64(best), -1) && p.bed[i] >= best {
+			p.wlevel[i] = best
+		}
+	}
 }

@@ -22,6 +22,11 @@ type segment struct {
 	src, dst int32 // coarse cells
 }
 
+// tension straightens the river curves towards the chain of cell centres
+// (0: Catmull-Rom), so that they cut less into the valley walls at the
+// bends of the coarse network.
+const tension = 0.5
+
 // mix64 is SplitMix64's finalizer: a well-mixed hash of one word.
 func mix64(z uint64) uint64 {
 	z += 0x9e3779b97f4a7c15
@@ -36,25 +41,64 @@ func unit(seed, salt uint64, i int) float64 {
 	return float64(h>>11)/float64(1<<52) - 1
 }
 
+// minHalfWidth is the least half width of a bed, fine cells: above ½, the
+// cells whose centres lie that close to a curve always form a chain of
+// 8-neighbours (a continuous bed on the fine grid), and below √2/2 a
+// diagonal step of the coarse network does not reach into the corners of
+// the two cells beside it.
+const minHalfWidth = 0.55
+
 // hydraulic returns the bankfull depth (m) and half width (fine cells, at
-// least ¾ of a cell so that a bed is always continuous on the fine grid)
-// for drainage area a, m².
+// least minHalfWidth) for drainage area a, m².
 func (p *prep) hydraulic(a float32) (depth, hw float32) {
 	km2 := float64(a) / 1e6
 	d := p.o.DepthCoef * math.Pow(km2, p.o.DepthExp)
 	w := p.o.WidthCoef * math.Pow(km2, p.o.WidthExp)
-	return float32(d), float32(max(w/2/p.fcell, 0.75))
+	return float32(d), float32(max(w/2/p.fcell, minHalfWidth))
 }
 
-// rivers builds the river segments of every coarse cell draining at least
-// RiverArea (but those between two lake cells: the lake floor has no bed)
-// and buckets them by coarse row.
+// valleyFree is the multiple of RiverArea from which a cell carries a bed
+// whatever the shape across its flow.
+const valleyFree = 8
+
+// rivers builds the river segments of every coarse river cell (but those
+// between two lake cells: the lake floor has no bed) and buckets them by
+// coarse row.
 func (p *prep) rivers() {
 	W, H, F := p.W, p.H, p.F
 	n := W * H
 	rec, area := p.s.Receivers, p.s.Area
 	thr := float32(p.o.RiverArea)
-	isRiver := func(i int) bool { return area[i] >= thr && int(rec[i]) != i }
+	h := p.s.Height
+	// A cell carries a bed when it drains RiverArea and lies in a valley
+	// (lower than the mean of its two neighbours across the flow by a
+	// tenth of its drop to the receiver), or drains valleyFree times
+	// RiverArea: the parallel flow lines of a planar hillslope, which the
+	// coarse grid routes cell by cell, are no rivers.
+	river := make([]bool, n)
+	for i := range n {
+		r := int(rec[i])
+		if r == i || area[i] < thr {
+			continue
+		}
+		if area[i] >= valleyFree*thr {
+			river[i] = true
+			continue
+		}
+		x, y := i%W, i/W
+		dx, dy := r%W-x, r/W-y
+		ax, ay, bx, by := x-dy, y+dx, x+dy, y-dx
+		if ax < 0 || ay < 0 || bx < 0 || by < 0 || ax >= W || bx >= W || ay >= H || by >= H {
+			continue
+		}
+		across := 0.5*float64(h[ay*W+ax]+h[by*W+bx]) - float64(h[i])
+		river[i] = across > 0.1*float64(h[i]-h[r])
+	}
+	isRiver := func(i int) bool { return river[i] }
+	p.bedCell = make([]bool, n)
+	for i := range n {
+		p.bedCell[i] = river[i] || p.lake[i]
+	}
 	// The main donor of each cell: its river donor of largest area (ties:
 	// the lower index, by scanning in order).
 	main := make([]int32, n)
@@ -98,7 +142,11 @@ func (p *prep) rivers() {
 		cx, cy := P2[0]-P1[0], P2[1]-P1[1]
 		cl := math.Hypot(cx, cy)
 		nx, ny := -cy/cl, cx/cl
-		amp := 0.2 * float64(F) * p.o.Meander
+		// Rivers wander on gentle beds (a fifth of a coarse cell below a
+		// slope of 1 %) and keep to their valleys on steep ones (a
+		// twentieth above 5 %), where a bend would cut into the walls.
+		chSlope := float64(p.bed[i]-p.bed[r]) / (cl / float64(F) * p.cell)
+		amp := float64(F) * p.o.Meander * (0.05 + 0.15*min(1, max(0, (0.05-chSlope)/0.04)))
 		a1, a2 := amp*unit(p.o.Seed, 1, i), 0.5*amp*unit(p.o.Seed, 2, i)
 		sg := segment{pts: make([][2]float32, K), src: int32(i), dst: int32(r)}
 		for k := range K {
@@ -106,9 +154,11 @@ func (p *prep) rivers() {
 			t2, t3 := t*t, t*t*t
 			var q [2]float64
 			for c := range 2 {
-				q[c] = 0.5 * (2*P1[c] + (P2[c]-P0[c])*t +
-					(2*P0[c]-5*P1[c]+4*P2[c]-P3[c])*t2 +
-					(3*P1[c]-P0[c]-3*P2[c]+P3[c])*t3)
+				// Cardinal spline (Hermite with tangents scaled by
+				// 1 − tension): Catmull-Rom at tension 0.
+				m1 := (1 - tension) * (P2[c] - P0[c]) / 2
+				m2 := (1 - tension) * (P3[c] - P1[c]) / 2
+				q[c] = (2*t3-3*t2+1)*P1[c] + (t3-2*t2+t)*m1 + (-2*t3+3*t2)*P2[c] + (t3-t2)*m2
 			}
 			s := math.Sin(math.Pi * t)
 			off := a1*s*s + a2*s*math.Sin(2*math.Pi*t)
@@ -119,7 +169,7 @@ func (p *prep) rivers() {
 		sg.d1, sg.hw1 = p.hydraulic(area[r])
 		sg.d1, sg.hw1 = max(sg.d1, sg.d0), max(sg.hw1, sg.hw0)
 		sg.tan = min(p.tanT[i], p.tanT[r])
-		sg.reach = min(sg.hw1+3*sg.d1/(sg.tan*float32(p.fcell))+0.5*float32(F), sg.hw1+2*float32(F))
+		sg.reach = sg.hw1
 		x0, y0 := float32(math.Inf(1)), float32(math.Inf(1))
 		x1, y1 := float32(math.Inf(-1)), float32(math.Inf(-1))
 		for _, q := range sg.pts {
@@ -139,6 +189,8 @@ func (p *prep) rivers() {
 // bank surface of every segment reaching them.
 type carver struct {
 	gx0, gy0, w, h int       // the band, fine cells
+	f, cw          int       // the factor, the coarse width
+	bedCell        []bool    // coarse cells a bed may cross
 	v              []float32 // lowest carved surface (+Inf: none)
 	depth          []float32 // bed depth below its top, m (0 outside beds)
 	core           []bool    // inside some bed
@@ -158,8 +210,10 @@ func (c *carver) reset(gx0, gy0, w, h int) {
 }
 
 // carve adds segment sg: within the bed (distance d below the half
-// width) a parabolic section z − D·(1 − (d/hw)²), beyond it a bank rising
-// at the talus slope, up to the reach.
+// width hw) its full depth D over the half cell around the axis (a
+// thalweg one cell wide, level across, so that the cells along the axis
+// fall with the bed), then a parabola up to the banks:
+// z − D·(1 − ((d − ½)/(hw − ½))²).
 func (c *carver) carve(sg *segment, fcell float32) {
 	K := len(sg.pts)
 	bx0, by0 := max(int(sg.bx0), c.gx0), max(int(sg.by0), c.gy0)
@@ -167,7 +221,6 @@ func (c *carver) carve(sg *segment, fcell float32) {
 	if bx0 >= bx1 || by0 >= by1 {
 		return
 	}
-	bank := sg.tan * fcell
 	for k := 0; k+1 < K; k++ {
 		a, b := sg.pts[k], sg.pts[k+1]
 		ex, ey := b[0]-a[0], b[1]-a[1]
@@ -194,18 +247,22 @@ func (c *carver) carve(sg *segment, fcell float32) {
 				z := sg.z0 + (sg.z1-sg.z0)*t
 				hw := sg.hw0 + (sg.hw1-sg.hw0)*t
 				i := row + x - c.gx0
-				var v float32
-				if d < hw {
+				if d >= hw {
+					continue
+				}
+				if ci := (y/c.f)*c.cw + x/c.f; !c.bedCell[ci] && d > 0.5 {
+					continue // a bend cuts into the hillslope beside by its axis only
+				}
+				{
 					dep := (sg.d0 + (sg.d1-sg.d0)*t)
-					r := d / hw
-					dep *= 1 - r*r
-					v = z - dep
+					if d > 0.5 {
+						r := (d - 0.5) / (hw - 0.5)
+						dep *= 1 - r*r
+					}
+					c.v[i] = min(c.v[i], z-dep)
 					c.core[i] = true
 					c.depth[i] = max(c.depth[i], dep)
-				} else {
-					v = z + (d-hw)*bank
 				}
-				c.v[i] = min(c.v[i], v)
 			}
 		}
 	}

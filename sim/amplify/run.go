@@ -2,6 +2,7 @@ package amplify
 
 import (
 	"context"
+	"math"
 
 	"orogen/sim/flow"
 	"orogen/sim/geology"
@@ -11,7 +12,7 @@ import (
 // windowMargin is the margin, coarse cells, Window amplifies around its
 // cells: the final drainage pass there sees the same depressions as
 // Amplify unless one spans more than the margin.
-const windowMargin = 8
+const windowMargin = 16
 
 // bandRows is the parallel block of fine rows.
 const bandRows = 16
@@ -36,14 +37,51 @@ func (p *prep) run(ctx context.Context, x0, y0, w, h int) (*Result, error) {
 	rx1, ry1 := min(p.W, x0+w+m), min(p.H, y0+h+m)
 	gx0, gy0 := rx0*F, ry0*F
 	RW, RH := (rx1-rx0)*F, (ry1-ry0)*F
-	hgt := make([]float32, RW*RH)
-	riv := make([]float32, RW*RH)
-	wat := make([]float32, RW*RH)
+	hgt, riv, wat, err := p.fine(ctx, gx0, gy0, RW, RH, rx0, rx1)
+	if err != nil {
+		return nil, err
+	}
+	open := p.s.Param.Edges
+	lets := func(interior bool, b flow.Boundary) bool { return interior || b != flow.Closed }
+	d := drainer{w: RW, h: RH, hgt: hgt, wat: wat, riv: riv,
+		north: lets(ry0 > 0, open.North), south: lets(ry1 < p.H, open.South),
+		west: lets(rx0 > 0, open.West), east: lets(rx1 < p.W, open.East)}
+	st, err := d.drain(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r := &Result{W: w * F, H: h * F, Cell: p.fcell, Stats: st}
+	r.Stats.Segments = len(p.segs)
+	if m == 0 {
+		r.Height, r.River, r.Water = hgt, riv, wat
+	} else {
+		cx0, cy0 := (x0-rx0)*F, (y0-ry0)*F
+		crop := func(f []float32) []float32 {
+			out := make([]float32, r.W*r.H)
+			for y := range r.H {
+				copy(out[y*r.W:(y+1)*r.W], f[(cy0+y)*RW+cx0:])
+			}
+			return out
+		}
+		r.Height, r.River, r.Water = crop(hgt), crop(riv), crop(wat)
+	}
+	if p.s.Geology != nil {
+		r.Rock = p.rock(r.Height, x0*F, y0*F, r.W, r.H)
+	}
+	return r, ctx.Err()
+}
+
+// fine returns the region's fine heights, river depths and lake water
+// before the drainage pass: RW×RH fine cells from fine cell (gx0, gy0),
+// coarse columns [rx0, rx1).
+func (p *prep) fine(ctx context.Context, gx0, gy0, RW, RH, rx0, rx1 int) (hgt, riv, wat []float32, err error) {
+	F := p.F
+	hgt = make([]float32, RW*RH)
+	riv = make([]float32, RW*RH)
+	wat = make([]float32, RW*RH)
 	tx0, tx1 := max(0, rx0-2), min(p.W, rx1+2) // the coarse columns the cubic reads
-	canceled := false
 	parallel.Blocks(RH, bandRows, func(_, lo, hi int) {
 		if ctx.Err() != nil {
-			canceled = true
 			return
 		}
 		tmp := make([]float64, tx1-tx0)
@@ -74,39 +112,143 @@ func (p *prep) run(ctx context.Context, x0, y0, w, h int) (*Result, error) {
 				out[x] = float32(v + p.detail(gx, gy))
 			}
 		}
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, nil, nil, err
+	}
+	cx0, cy0, cw, ch := gx0/F, gy0/F, RW/F, RH/F
+	mu := p.meanCorrection(hgt, nil, nil, cx0, cy0, cw, ch)
+	parallel.Blocks(RH, bandRows, func(_, lo, hi int) {
+		if ctx.Err() != nil {
+			return
+		}
+		p.applyCorrection(hgt, nil, nil, mu, RW, cw, ch, lo, hi)
 		p.carveBand(gx0, gy0+lo, RW, hi-lo, hgt[lo*RW:hi*RW], riv[lo*RW:hi*RW], wat[lo*RW:hi*RW])
 	})
-	if canceled || ctx.Err() != nil {
-		return nil, ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return nil, nil, nil, err
 	}
-	open := p.s.Param.Edges
-	lets := func(interior bool, b flow.Boundary) bool { return interior || b != flow.Closed }
-	d := drainer{w: RW, h: RH, hgt: hgt, wat: wat,
-		north: lets(ry0 > 0, open.North), south: lets(ry1 < p.H, open.South),
-		west: lets(rx0 > 0, open.West), east: lets(rx1 < p.W, open.East)}
-	st, err := d.drain(ctx)
-	if err != nil {
-		return nil, err
-	}
-	r := &Result{W: w * F, H: h * F, Cell: p.fcell, Stats: st}
-	r.Stats.Segments = len(p.segs)
-	if m == 0 {
-		r.Height, r.River, r.Water = hgt, riv, wat
-	} else {
-		cx0, cy0 := (x0-rx0)*F, (y0-ry0)*F
-		crop := func(f []float32) []float32 {
-			out := make([]float32, r.W*r.H)
-			for y := range r.H {
-				copy(out[y*r.W:(y+1)*r.W], f[(cy0+y)*RW+cx0:])
+	// The beds took volume from their cells: give it back to the dry
+	// hillslopes around them.
+	mu = p.meanCorrection(hgt, riv, wat, cx0, cy0, cw, ch)
+	parallel.Blocks(RH, bandRows, func(_, lo, hi int) {
+		p.applyCorrection(hgt, riv, wat, mu, RW, cw, ch, lo, hi)
+	})
+	return hgt, riv, wat, ctx.Err()
+}
+
+// tent returns the bilinear corners (region coarse cells) and weights of
+// fine cell x (region fine column or row) along one axis.
+func tent(x, f, n int) (a, b int, wb float64) {
+	X := (float64(x)+0.5)/float64(f) - 0.5
+	i := int(math.Floor(X))
+	return min(max(i, 0), n-1), min(max(i+1, 0), n-1), X - float64(i)
+}
+
+// applyCorrection subtracts the bilinear interpolation of mu from the
+// fine rows [lo, hi) of hgt, but for bed and lake cells when riv and wat
+// are given.
+func (p *prep) applyCorrection(hgt, riv, wat []float32, mu []float64, RW, cw, ch, lo, hi int) {
+	F := p.F
+	for y := lo; y < hi; y++ {
+		y0, y1, fy := tent(y, F, ch)
+		for x := range RW {
+			i := y*RW + x
+			if riv != nil && (riv[i] > 0 || wat[i] > 0) {
+				continue
 			}
-			return out
+			x0, x1, fx := tent(x, F, cw)
+			c := (1-fy)*((1-fx)*mu[y0*cw+x0]+fx*mu[y0*cw+x1]) + fy*((1-fx)*mu[y1*cw+x0]+fx*mu[y1*cw+x1])
+			hgt[i] = float32(float64(hgt[i]) - c)
 		}
-		r.Height, r.River, r.Water = crop(hgt), crop(riv), crop(wat)
 	}
-	if p.s.Geology != nil {
-		r.Rock = p.rock(r.Height, x0*F, y0*F, r.W, r.H)
+}
+
+// correctionSweeps and correctionOmega: the over-relaxed Jacobi sweeps of
+// meanCorrection. The bilinear average operator has eigenvalues in
+// [¼, 1] (less where cells are masked), so ω = 1.6 gains a factor of at
+// least 1/0.6 per sweep; six sweeps leave under 5 % of the cell means to
+// correct, and reach 6 coarse cells (two corrections: 12, inside
+// windowMargin).
+const (
+	correctionSweeps = 6
+	correctionOmega  = 1.6
+	// minFree is the least share of a coarse cell's fine cells that must
+	// be free (not bed or lake) for its mean to be corrected.
+	minFree = 0.25
+)
+
+// meanCorrection returns, on the cw×ch coarse cells of a region from
+// coarse cell (cx0, cy0), the values μ whose bilinear interpolation
+// (centres at the coarse cell centres, border repeated), applied to the
+// free fine cells (all, or with riv and wat given those that are neither
+// bed nor lake), moves every coarse cell's fine mean by the amount it
+// exceeds the coarse height: subtracting it keeps the cell means,
+// smoothly. Without a mask the operator is separable, (⅛, ¾, ⅛) per axis;
+// with one, its 3×3 weights per cell are summed from the free cells.
+func (p *prep) meanCorrection(hgt, riv, wat []float32, cx0, cy0, cw, ch int) []float64 {
+	F := p.F
+	RW := cw * F
+	n := cw * ch
+	r := make([]float64, n)
+	op := make([][9]float64, n)
+	inv := 1 / float64(F*F)
+	parallel.Blocks(ch, max(1, bandRows/F), func(_, lo, hi int) {
+		for cy := lo; cy < hi; cy++ {
+			for cx := range cw {
+				c := cy*cw + cx
+				var m float64
+				free := 0
+				for y := cy * F; y < (cy+1)*F; y++ {
+					y0, y1, fy := tent(y, F, ch)
+					for x := cx * F; x < (cx+1)*F; x++ {
+						i := y*RW + x
+						m += float64(hgt[i])
+						if riv != nil && (riv[i] > 0 || wat[i] > 0) {
+							continue
+						}
+						free++
+						x0, x1, fx := tent(x, F, cw)
+						for _, k := range [4]struct {
+							x, y int
+							w    float64
+						}{{x0, y0, (1 - fx) * (1 - fy)}, {x1, y0, fx * (1 - fy)}, {x0, y1, (1 - fx) * fy}, {x1, y1, fx * fy}} {
+							op[c][(k.y-cy+1)*3+k.x-cx+1] += k.w * inv
+						}
+					}
+				}
+				if float64(free) < minFree*float64(F*F) {
+					op[c] = [9]float64{}
+					continue // too little left to move
+				}
+				r[c] = m*inv - float64(p.s.Height[(cy0+cy)*p.W+cx0+cx])
+			}
+		}
+	})
+	mu := make([]float64, n)
+	am := make([]float64, n)
+	for range correctionSweeps {
+		parallel.Blocks(ch, max(1, bandRows/F), func(_, lo, hi int) {
+			for cy := lo; cy < hi; cy++ {
+				for cx := range cw {
+					c := cy*cw + cx
+					var v float64
+					for k, w := range op[c] {
+						if w != 0 {
+							v += w * mu[(cy+k/3-1)*cw+cx+k%3-1]
+						}
+					}
+					am[c] = v
+				}
+			}
+		})
+		for c := range mu {
+			if op[c][4] != 0 {
+				mu[c] += correctionOmega * (r[c] - am[c])
+			}
+		}
 	}
-	return r, ctx.Err()
+	return mu
 }
 
 // carveBand carves the river segments into the fine rows [gy, gy+n) of
@@ -114,7 +256,7 @@ func (p *prep) run(ctx context.Context, x0, y0, w, h int) (*Result, error) {
 // the lake water wat.
 func (p *prep) carveBand(gx, gy, w, n int, h, riv, wat []float32) {
 	F := p.F
-	var c carver
+	c := carver{f: F, cw: p.W, bedCell: p.bedCell}
 	c.reset(gx, gy, w, n)
 	cyA, cyB := gy/F, (gy+n-1)/F
 	for cy := cyA; cy <= cyB; cy++ {
@@ -137,8 +279,8 @@ func (p *prep) carveBand(gx, gy, w, n int, h, riv, wat []float32) {
 					riv[i] = c.depth[i]
 				}
 			}
-			if p.lake[ci] {
-				wat[i] = max(0, p.level[ci]-h[i])
+			if l := p.wlevel[ci]; !math.IsNaN(float64(l)) {
+				wat[i] = max(0, l-h[i])
 			}
 		}
 	}

@@ -1,0 +1,103 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"orogen/app/rasterio"
+)
+
+// orogen run --out-size amplifies the heightmap and masks 4× (checked by
+// size, cell and the report's amplify section), resamples it with
+// --export-size, and refuses sizes that are not 2, 4 or 8 times the grid.
+func TestRunOutSize(t *testing.T) {
+	dir := t.TempDir()
+	out, water, rivers, rep := filepath.Join(dir, "h.tif"), filepath.Join(dir, "w.tif"), filepath.Join(dir, "r.png"), filepath.Join(dir, "r.json")
+	code, _, stderr := runCLI("run", "-q", "--size", "48", "--until-converged", "--out-size", "192",
+		"--out", out, "--out-water", water, "--out-rivers", rivers, "--report", rep)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	h, err := rasterio.ReadHeights(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.W != 192 || h.H != 192 {
+		t.Fatalf("heightmap %d×%d; want 192×192", h.W, h.H)
+	}
+	for _, p := range []string{water, rivers} {
+		f, err := rasterio.ReadHeights(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.W != 192 || f.H != 192 {
+			t.Errorf("%s: %d×%d; want 192×192", filepath.Base(p), f.W, f.H)
+		}
+	}
+	b, err := os.ReadFile(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Width    int     `json:"width"`
+		CellSize float64 `json:"cell_size_m"`
+		Amplify  *struct {
+			Factor   int     `json:"factor"`
+			Width    int     `json:"width"`
+			CellSize float64 `json:"cell_size_m"`
+			Seconds  float64 `json:"seconds"`
+		} `json:"amplify"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if a := doc.Amplify; a == nil || a.Factor != 4 || a.Width != 192 || a.CellSize != doc.CellSize/4 || !(a.Seconds > 0) {
+		t.Errorf("report amplify %+v (grid %d cells of %g m); want factor 4, 192 cells of a quarter", a, doc.Width, doc.CellSize)
+	}
+	if h.Cell != doc.CellSize/4 {
+		t.Errorf("heightmap cell %g m; want %g", h.Cell, doc.CellSize/4)
+	}
+
+	// --export-size resamples the amplified terrain.
+	ex := filepath.Join(dir, "e.tif")
+	if code, _, stderr := runCLI("run", "-q", "--size", "32", "--steps", "20", "--out-size", "128", "--export-size", "100", "--out", ex); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if e, err := rasterio.ReadHeights(ex); err != nil || e.W != 100 {
+		t.Fatalf("--export-size 100 after --out-size: %v, %v", e, err)
+	}
+
+	// The rock of a geology at the fine cells.
+	rock := filepath.Join(dir, "rock.png")
+	if code, _, stderr := runCLI("run", "-q", "--scene", "folded", "--size", "24", "--steps", "10", "--out-size", "96", "--out-rock", rock); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var leg struct {
+		Width, Height int
+	}
+	if b, err := os.ReadFile(rock + ".json"); err != nil || json.Unmarshal(b, &leg) != nil || leg.Width != 96 || leg.Height != 96 {
+		t.Errorf("rock legend %+v (%v); want 96×96", leg, err)
+	}
+
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--out-size", "100"}, "give 2, 4 or 8 times"},
+		{[]string{"--out-size", "96"}, "give 2, 4 or 8 times"},
+		{[]string{"--out-size", "16"}, "below the 32×32 simulation"},
+		{[]string{"--out-size", "-5"}, "positive"},
+		{[]string{"--out-size", "64", "--out-drainage", filepath.Join(dir, "d.tif")}, "--out-drainage is not amplified"},
+	} {
+		code, _, stderr := runCLI(append([]string{"run", "-q", "--size", "32", "--steps", "2", "--out", filepath.Join(dir, "bad.tif")}, c.args...)...)
+		if code == 0 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %q", c.args, code, stderr, c.want)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "bad.tif")); err == nil {
+			t.Errorf("%v: wrote bad.tif", c.args)
+		}
+	}
+}
