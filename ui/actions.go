@@ -163,6 +163,10 @@ func init() {
 				{menu: "View", label: "Plot", args: []string{"plot"}, checked: func(a *App) bool { return a.showPlot }},
 				{menu: "View", label: "Analysis", args: []string{"analysis"}, sep: true, checked: func(a *App) bool { return a.anl.shown }},
 				{menu: "View", label: "Basins", args: []string{"basins"}, checked: func(a *App) bool { return a.anl.basins }}}},
+		{name: "amplify-preview", label: "Show a window of the map amplified (on, off or toggled); the 2D and 3D views show it when the engine has settled (a script waits for it)", spec: choiceArg("state", "on", "off", "toggle"), run: (*App).amplifyPreview,
+			items: []item{{menu: "View", label: "Amplify preview", args: []string{"toggle"}, checked: func(a *App) bool { return a.s.Amplify().On }}}},
+		{name: "amplify-window", label: "Move the amplify preview's window to top-left cell X Y [and make it SIZE cells a side] (a script waits for it)", spec: script.Spec{Min: 2, Max: 3, Check: checkAmplifyWindow}, run: (*App).amplifyWindow},
+		{name: "amplify-factor", label: "Amplify the preview's window 2, 4 or 8 times (a script waits for it)", spec: choiceArg("factor", "2", "4", "8"), run: (*App).amplifyFactor},
 		{name: "profile", label: "Pick the river through cell X Y for the longitudinal profile (a script waits for its analysis)", spec: script.Spec{Min: 2, Max: 2, Check: func(c script.Command) error { return c.Nums(0) }}, run: (*App).profile},
 		{name: "colour", label: "Colour the 2D and 3D views by height or by exposed rock", spec: choiceArg("colour", "height", "rock"),
 			run: func(a *App, args []string) error { a.setRockColours(args[0] == "rock"); return nil },
@@ -411,6 +415,7 @@ func (a *App) docChanged() {
 	a.sel = 0
 	a.exp.shown = false // the profile being edited was the old document's
 	a.fitView = true
+	a.amp.shown, a.amp.asked = nil, nil // the old document's preview
 	a.applyView(a.s.Doc().View())
 }
 

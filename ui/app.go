@@ -118,6 +118,7 @@ type App struct {
 	det           detailUI   // the hydraulic detail pass's panel
 	exp           exportUI   // the export profile editor and File → Build
 	anl           analysisUI // the Analysis panel and its analyst
+	amp           ampUI      // the Amplify preview's picture and drag
 	mapW, mapH    int
 
 	mode      viewMode
@@ -321,6 +322,7 @@ func (a *App) Draw(screen *ebiten.Image) {
 			op.Filter = ebiten.FilterLinear
 		}
 		dst.DrawImage(a.mapImg, op)
+		a.drawAmp(dst)
 		a.drawBasins(dst)
 		a.arcs.draw(screen)
 	}

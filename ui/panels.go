@@ -379,6 +379,7 @@ func (a *App) overlaysWindow() {
 	sliderF64("sun altitude (°)", &a.vopts.LightAltitudeDeg, 5, 90, false, "%.0f", "Height of the light above the horizon.")
 	sliderF64("exaggeration", &a.vopts.Exaggeration, 0.1, 20, true, "%.2f", "Vertical exaggeration of the hillshade.")
 	a.options3DPanel()
+	a.amplifyPanel()
 	imgui.End()
 }
 

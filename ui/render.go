@@ -23,6 +23,14 @@ type renderJob struct {
 	cam    viewer.Camera
 	w3, h3 int
 	gpu    bool // hand back the projected draw list instead of filling it
+	// snap3, when set, is what the 3D view shows instead of snap (the
+	// Amplify preview's fine window); the uplift is not replaced in it.
+	snap3 *engine.Snapshot
+	// amp, when set with picAmp, is the Amplify preview's fine window,
+	// drawn as a 2D picture of its own with ampOpts.
+	amp     *engine.Snapshot
+	ampOpts viewer.Options
+	picAmp  bool
 }
 
 // renderer makes the Viewport's pictures on its own goroutine, so that
@@ -34,24 +42,26 @@ type renderJob struct {
 // The UI submits jobs (the newest replaces any not started) and polls for
 // pictures without waiting; pictures go back with recycle once uploaded.
 type renderer struct {
-	mu      sync.Mutex
-	pending *renderJob
-	busy    bool // the goroutine is drawing a job
-	ready   *image.RGBA
-	ready3D *image.RGBA
-	camOf3D viewer.Camera // the camera ready3D was drawn for
-	spare   []*image.RGBA
-	lastMs  float64
-	meshMs  float64
-	projMs  float64
-	wake    chan struct{}
-	quit    chan struct{}
-	done    sync.WaitGroup
-	mesh    *viewer.Mesh3D // owned by the goroutine
-	meshOf  meshKey        // what mesh was built from
-	list    viewer.DrawList
-	readyDL *viewer.DrawList // a projected draw list for the UI to draw
-	spareDL []*viewer.DrawList
+	mu       sync.Mutex
+	pending  *renderJob
+	busy     bool // the goroutine is drawing a job
+	ready    *image.RGBA
+	ready3D  *image.RGBA
+	camOf3D  viewer.Camera    // the camera ready3D was drawn for
+	readyAmp *image.RGBA      // the Amplify preview's 2D picture
+	ampOf    *engine.Snapshot // the fine snapshot readyAmp was drawn from
+	spare    []*image.RGBA
+	lastMs   float64
+	meshMs   float64
+	projMs   float64
+	wake     chan struct{}
+	quit     chan struct{}
+	done     sync.WaitGroup
+	mesh     *viewer.Mesh3D // owned by the goroutine
+	meshOf   meshKey        // what mesh was built from
+	list     viewer.DrawList
+	readyDL  *viewer.DrawList // a projected draw list for the UI to draw
+	spareDL  []*viewer.DrawList
 }
 
 func newRenderer() *renderer {
@@ -70,6 +80,10 @@ func (r *renderer) submit(j *renderJob) {
 		// ones would otherwise starve while snapshots stream in faster
 		// than the renderer draws.
 		j.pic = j.pic || p.pic
+		// Jobs carry the preview's newest fine snapshot while it is on.
+		if p.picAmp && j.amp != nil {
+			j.picAmp = true
+		}
 		if p.pic3D && !j.pic3D && j.w3 > 0 && j.h3 > 0 {
 			j.pic3D = true
 		}
@@ -89,6 +103,16 @@ func (r *renderer) poll() (*image.RGBA, bool) {
 	img := r.ready
 	r.ready = nil
 	return img, img != nil
+}
+
+// pollAmp returns the newest finished picture of the Amplify preview and
+// the fine snapshot it shows, if any.
+func (r *renderer) pollAmp() (*image.RGBA, *engine.Snapshot, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	img := r.readyAmp
+	r.readyAmp = nil
+	return img, r.ampOf, img != nil
 }
 
 // poll3D returns the newest finished 3D picture and its camera, if any.
@@ -193,8 +217,21 @@ func (r *renderer) loop() {
 			r.ready, r.lastMs = img, ms
 			r.mu.Unlock()
 		}
+		if j.picAmp && j.amp != nil {
+			img := viewer.Relief(r.take(j.amp.W, j.amp.H), j.amp, j.ampOpts)
+			r.mu.Lock()
+			if r.readyAmp != nil && len(r.spare) < 4 {
+				r.spare = append(r.spare, r.readyAmp)
+			}
+			r.readyAmp, r.ampOf = img, j.amp
+			r.mu.Unlock()
+		}
 		if j.pic3D && j.w3 > 1 && j.h3 > 1 {
-			r.draw3D(j, s)
+			s3 := s
+			if j.snap3 != nil {
+				s3 = j.snap3
+			}
+			r.draw3D(j, s3)
 		}
 		r.mu.Lock()
 		r.busy = false
@@ -207,7 +244,7 @@ func (r *renderer) loop() {
 func (r *renderer) idle() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.pending == nil && !r.busy && r.ready == nil && r.ready3D == nil && r.readyDL == nil
+	return r.pending == nil && !r.busy && r.ready == nil && r.ready3D == nil && r.readyDL == nil && r.readyAmp == nil
 }
 
 // draw3D rebuilds the mesh when the snapshot or the options changed, then
@@ -270,6 +307,9 @@ type meshKey struct {
 }
 
 func meshKeyOf(j *renderJob) meshKey {
+	if j.snap3 != nil {
+		return meshKey{snap: j.snap3, opts: j.opts3}
+	}
 	k := meshKey{snap: j.snap, opts: j.opts3, n: len(j.uplift)}
 	if len(j.uplift) > 0 {
 		k.uplift = &j.uplift[0]

@@ -61,3 +61,57 @@ func TestRendererStreams(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// TestRendererAmplified: a job with the Amplify preview's fine window
+// makes its 2D picture at the fine size and the 3D mesh from it, whether
+// or not a newer job that asks for no new fine picture replaced it
+// before it started (the renderer's goroutine decides the timing).
+func TestRendererAmplified(t *testing.T) {
+	snap := func(n int) *engine.Snapshot {
+		e, err := grid.New(grid.Config{W: n, H: n, Cell: 100, Up: simtest.Uniform(n, n, 5e-4), InitNoise: 1, Seed: 1,
+			Params: engine.DefaultParams()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.Step()
+		return e.Snapshot()
+	}
+	coarse, fine := snap(32), snap(80)
+	r := newRenderer()
+	defer r.close()
+	cam := viewer.FitCamera(fine, 1, 200, 35)
+	j := renderJob{snap: coarse, opts: viewer.DefaultOptions(), pic: true, pic3D: true, opts3: viewer.DefaultOptions3D(),
+		cam: cam, w3: 64, h3: 48, snap3: fine, amp: fine, ampOpts: viewer.DefaultOptions(), picAmp: true}
+	first, second := j, j
+	second.picAmp = false
+	r.submit(&first)
+	r.submit(&second)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if time.Now().After(deadline) {
+			t.Fatal("no picture of the amplified window within 20 s")
+		}
+		if img, of, ok := r.pollAmp(); ok {
+			if b := img.Bounds(); b.Dx() != 80 || b.Dy() != 80 || of != fine {
+				t.Fatalf("fine picture %v of %p; want 80×80 of the fine snapshot", b, of)
+			}
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	for !r.idle() {
+		if img, ok := r.poll(); ok {
+			r.recycle(img)
+		}
+		if img, _, ok := r.poll3D(); ok {
+			r.recycle(img)
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the renderer did not finish within 20 s")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if r.meshOf.snap != fine {
+		t.Error("the 3D mesh was not built from the amplified window")
+	}
+}

@@ -126,6 +126,7 @@ type report struct {
 	WindowW       int              `json:"window_w"`
 	WindowH       int              `json:"window_h"`
 	Analysis      *analysisFigures `json:"analysis,omitempty"`
+	Amplify       *amplifyFigures  `json:"amplify,omitempty"`
 	ProjectPath   string           `json:"project,omitempty"`
 	Unsaved       bool             `json:"unsaved"`
 	UpliftVersion uint64           `json:"uplift_version"`
@@ -140,6 +141,7 @@ func (a *App) writeReport(path string) error {
 		ProjectPath: a.s.Path(), Unsaved: a.s.Dirty(), UpliftVersion: a.s.Doc().UpliftVersion()}
 	r.WindowW, r.WindowH = ebiten.WindowSize()
 	r.Analysis = a.analysisReport()
+	r.Amplify = a.amplifyReport()
 	if r.Seconds > 0 {
 		r.FPSMean = float64(a.frames) / r.Seconds
 	}

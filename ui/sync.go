@@ -54,8 +54,9 @@ type sliderLag struct {
 type picture2D struct {
 	snap   *engine.Snapshot
 	opts   viewer.Options
-	uplift uint64 // the document's uplift version, when an overlay shows it
-	shown  bool   // the 2D view is shown
+	uplift uint64           // the document's uplift version, when an overlay shows it
+	shown  bool             // the 2D view is shown
+	amp    *engine.Snapshot // the Amplify preview's fine window (nil: none)
 }
 
 // picture3D is what the 3D picture was drawn from.
@@ -73,6 +74,8 @@ type picture3D struct {
 // changed, and uploads finished ones.
 func (a *App) syncPicture() {
 	snap := a.s.Snapshot()
+	amp := a.ampPreview()
+	a.amp.on = amp != nil
 	opts := a.vopts
 	if a.painter.active && opts.Overlay == viewer.OverlayNone {
 		opts.Overlay = viewer.OverlayUplift
@@ -80,15 +83,23 @@ func (a *App) syncPicture() {
 	}
 	upVer := a.s.Doc().UpliftVersion()
 	want2D, want3D := a.mode != mode3D, a.mode != mode2D
+	snap3 := snap // what the 3D view shows: the amplified window while there is one
+	if amp != nil {
+		snap3 = amp.Fine
+	}
+	a.fitAmplified3D(amp)
 	if want3D && a.v3.fit && a.v3.rect.w > 1 {
-		a.v3.fitTo(snap)
+		a.v3.fitTo(snap3)
 	}
 	up2, up3 := opts.Overlay == viewer.OverlayUplift, want3D && a.v3.opts.UpliftAlpha > 0
 	k2 := picture2D{snap: snap, opts: opts, shown: want2D}
+	if amp != nil && want2D {
+		k2.amp = amp.Fine
+	}
 	if up2 {
 		k2.uplift = upVer
 	}
-	k3 := picture3D{snap: snap, opts: a.v3.opts, cam: a.v3.cam, w: int(a.v3.rect.w), h: int(a.v3.rect.h), gpu: a.v3.gpu, shown: want3D}
+	k3 := picture3D{snap: snap3, opts: a.v3.opts, cam: a.v3.cam, w: int(a.v3.rect.w), h: int(a.v3.rect.h), gpu: a.v3.gpu, shown: want3D}
 	if up3 {
 		k3.uplift = upVer
 	}
@@ -98,7 +109,7 @@ func (a *App) syncPicture() {
 	same3D := k3 == a.pic3D
 	if !same3D && want3D {
 		old := a.pic3D
-		old.snap = snap
+		old.snap = snap3
 		if old == k3 && time.Since(a.pic3DAt) < step3DEvery {
 			same3D = true // only the snapshot is new, and too soon
 		}
@@ -109,6 +120,13 @@ func (a *App) syncPicture() {
 	}
 	j := &renderJob{snap: snap, opts: opts, pic: want2D, pic3D: want3D && !same3D,
 		opts3: k3.opts, cam: k3.cam, w3: k3.w, h3: k3.h, gpu: k3.gpu}
+	if amp != nil {
+		j.snap3 = amp.Fine
+		if want2D {
+			j.amp, j.ampOpts, j.picAmp = amp.Fine, ampOptions(opts, amp), k2.amp != a.pic2D.amp || k2.opts != a.pic2D.opts
+			a.amp.asked = amp
+		}
+	}
 	if j.pic3D || !want3D {
 		if j.pic3D {
 			a.pic3DAt = time.Now()
@@ -133,6 +151,10 @@ func (a *App) pollPictures() {
 	if d, ok := a.rend.pollList(); ok {
 		a.v3.drawList(d)
 		a.rend.recycleList(d)
+	}
+	if img, of, ok := a.rend.pollAmp(); ok {
+		a.uploadAmp(img, of)
+		a.rend.recycle(img)
 	}
 	if img, _, ok := a.rend.poll3D(); ok {
 		a.v3.upload(img)

@@ -211,7 +211,11 @@ func (a *App) renderView(path string) error {
 	if a.mode == mode2D {
 		viewer.Resize(dst, viewer.Relief(nil, snap, a.vopts))
 	} else {
-		viewer.Render3D(dst, snap, a.v3.cam, a.v3.opts)
+		s3 := snap
+		if p := a.ampPreview(); p != nil {
+			s3 = p.Fine // the 3D view shows the amplified window
+		}
+		viewer.Render3D(dst, s3, a.v3.cam, a.v3.opts)
 	}
 	if err := safefile.WriteBytes(path, encodePNG(dst)); err != nil {
 		return err

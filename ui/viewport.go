@@ -116,6 +116,9 @@ func (a *App) viewportWindow() {
 			}
 		}
 	}
+	if a.ampMouse(pressed, leftDown, float64(mp.X), float64(mp.Y), mx, my) {
+		tl = -1 // the press was on the amplify window's tab
+	}
 	switch tl {
 	case toolPaint:
 		switch {
@@ -164,6 +167,7 @@ func (a *App) viewportWindow() {
 	a.drawTreeOverlay(dl, mx, my)
 	a.drawConstraints(dl, mx, my)
 	a.drawRegion(dl)
+	a.drawAmpWindow(dl)
 	if a.tool == toolPaint && a.vp.hovered {
 		r := float32(a.brush.Radius * a.view.Zoom)
 		dl.AddCircleV(mp, r, rgba(255, 255, 255, 200), 0, 1.5)
@@ -190,6 +194,11 @@ func (a *App) draw3DLabels() {
 		meshMs, projMs)
 	if !a.v3.shown {
 		s = "3D: building the mesh..."
+	}
+	if p := a.ampPreview(); p != nil {
+		r := p.Req
+		s = fmt.Sprintf("amplified window: cells %d, %d to %d, %d at %d× (%d×%d fine cells of %.3g m)\n%s",
+			r.X0, r.Y0, r.X0+r.W-1, r.Y0+r.H-1, r.Opt.Factor, p.Fine.W, p.Fine.H, p.Fine.Cell, s)
 	}
 	sz := imgui.CalcTextSize(s)
 	x, y := r.x+8, r.y+r.h-sz.Y-8

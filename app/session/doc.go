@@ -10,9 +10,11 @@
 //
 // A Session belongs to one goroutine (the UI's Update): its methods must
 // not be called concurrently. It owns the worker and the detail runner,
-// which run on goroutines of their own; it talks to them only through
-// commands and reads their newest frames, so no method waits on a step
-// (Close waits for both goroutines to end).
+// which run on goroutines of their own, and while the Amplify preview is
+// on its amplifier (app/amplifier); it talks to them only through
+// commands and requests and reads their newest frames and previews, so no
+// method waits on a step or an amplification (Close waits for the
+// goroutines to end).
 //
 // # Keeping the engine in step
 //

@@ -169,6 +169,9 @@ func (s *Session) SaveAs(path string) error {
 
 // storeView asks the UI for its view state before a save.
 func (s *Session) storeView() {
+	if err := s.storeAmplify(); err != nil {
+		s.logf(Warn, "amplify preview settings not kept: %v", err)
+	}
 	if s.opt.StoreView == nil {
 		return
 	}

@@ -64,6 +64,7 @@ type Session struct {
 
 	auto autosaver
 	cons constraintState
+	amp  amplifyState // the Amplify preview (amplify.go)
 }
 
 // engineKey is what the worker's engine reflects of the document: a
@@ -133,6 +134,7 @@ func (s *Session) Snapshot() *engine.Snapshot {
 // Close ends the detail pass and the worker and waits for their
 // goroutines. The session must not be used afterwards.
 func (s *Session) Close() {
+	s.closeAmplify()
 	if s.det.run != nil {
 		s.det.run.Close()
 		s.det.run = nil
@@ -156,9 +158,10 @@ func (s *Session) setDoc(d *doc.Doc, path string) error {
 		}
 		s.wk = w
 	} else {
-		s.wk.Send(worker.Reset{Spec: spec})
+		s.amp.after = s.wk.SendSeq(worker.Reset{Spec: spec})
 	}
 	s.doc, s.path, s.unsaved = d, path, false
+	s.forgetAmplify(d)
 	s.cons = constraintState{} // the next Sync builds the new document's
 	s.sent = s.want(spec.Params)
 	s.auto.saved = d.Changed()
@@ -229,6 +232,7 @@ func (s *Session) Sync() {
 	}
 	f := s.wk.Frame()
 	s.syncConstraints(f)
+	s.syncAmplify(f)
 	if f.Err != nil && f.Err != s.lastErr {
 		s.logf(Error, "simulation stopped: %v (Reset starts it again)", f.Err)
 	}
@@ -253,7 +257,7 @@ func (s *Session) ResetTerrain() error {
 	if err != nil {
 		return err
 	}
-	s.wk.Send(worker.Reset{Spec: spec})
+	s.amp.after = s.wk.SendSeq(worker.Reset{Spec: spec})
 	s.sent = s.want(spec.Params)
 	if spec.Geology == nil {
 		s.sent.Geology = nil

@@ -77,6 +77,13 @@
 //	remove-vertex N V              remove vertex V of curve N
 //	unpin N                        delete constraint N (1 is the first)
 //	view 2d|3d|split               what the Viewport shows
+//	amplify-preview on|off|toggle  the Amplify preview: a window of the map
+//	                               at 2, 4 or 8 times the resolution in the
+//	                               2D and 3D views once the engine has
+//	                               settled; on waits until it shows
+//	amplify-window X Y [SIZE]      move its window to top-left cell X Y
+//	                               (SIZE cells a side); waits until it shows
+//	amplify-factor 2|4|8           its factor; waits until it shows
 //	show rivers|lakes|arrows|plot|analysis|basins [on|off]
 //	                               a layer of the view or the Analysis
 //	                               panel (no on|off: toggle)
