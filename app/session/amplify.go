@@ -216,8 +216,14 @@ func (s *Session) syncAmplify(f *worker.Frame) {
 	if k == st.sent && st.sentSnap != nil && (sn == st.sentSnap || !windowChanged(st.sentSnap, sn, v)) {
 		return
 	}
-	st.am.Request(amplifier.Request{Snap: sn, X0: v.X, Y0: v.Y, W: v.Size, H: v.Size,
-		Opt: amplify.Options{Factor: v.Factor, Seed: k.seed}})
+	if st.sentSnap != nil && sn != st.sentSnap && !changedIn(st.sentSnap, sn, 0, 0, sn.W, sn.H) {
+		// Only the window moved: the terrain the goroutine has prepared
+		// (its work over the whole map) still stands for this one.
+		sn = st.sentSnap
+	}
+	o := amplify.DefaultOptions(v.Factor)
+	o.Seed = k.seed
+	st.am.Request(amplifier.Request{Snap: sn, X0: v.X, Y0: v.Y, W: v.Size, H: v.Size, Opt: o})
 	st.sent, st.sentSnap = k, sn
 }
 
@@ -226,13 +232,18 @@ func (s *Session) syncAmplify(f *worker.Frame) {
 // window's relief, whichever is larger: a settled engine that keeps
 // stepping changes its terrain by less, and is not amplified again for it.
 func windowChanged(a, b *engine.Snapshot, v AmplifyView) bool {
+	return changedIn(a, b, v.X, v.Y, v.Size, v.Size)
+}
+
+// changedIn is windowChanged on the cells [x0, x0+w) × [y0, y0+h).
+func changedIn(a, b *engine.Snapshot, x0, y0, w, h int) bool {
 	if a.W != b.W || a.H != b.H || a.Kind != b.Kind {
 		return true
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	var d float64
-	for y := v.Y; y < v.Y+v.Size; y++ {
-		for x := v.X; x < v.X+v.Size; x++ {
+	for y := y0; y < y0+h; y++ {
+		for x := x0; x < x0+w; x++ {
 			i := y*a.W + x
 			ha := float64(a.Height[i])
 			lo, hi = min(lo, ha), max(hi, ha)
