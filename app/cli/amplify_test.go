@@ -2,6 +2,8 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,6 +70,44 @@ func TestRunOutSize(t *testing.T) {
 	}
 	if e, err := rasterio.ReadHeights(ex); err != nil || e.W != 100 {
 		t.Fatalf("--export-size 100 after --out-size: %v, %v", e, err)
+	}
+
+	// --strict-talus: no amplified cell off the beds steeper than the
+	// talus angle (30°) towards a neighbour, a millimetre of float32
+	// rounding allowed; without it the sharpened crests are steeper.
+	steep := func(strict bool) int {
+		p := filepath.Join(dir, fmt.Sprintf("t%v.tif", strict))
+		args := []string{"run", "-q", "--size", "32", "--until-converged", "--out-size", "128", "--out", p}
+		if strict {
+			args = append(args, "--strict-talus")
+		}
+		if code, _, stderr := runCLI(args...); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		f, err := rasterio.ReadHeights(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tan, n := math.Tan(math.Pi/6), 0
+		for y := 1; y < f.H-1; y++ {
+			for x := 1; x < f.W-1; x++ {
+				for _, d := range [][2]int{{1, 0}, {0, 1}, {1, 1}, {1, -1}} {
+					dist := f.Cell * math.Hypot(float64(d[0]), float64(d[1]))
+					if math.Abs(float64(f.At(x, y)-f.At(x+d[0], y+d[1]))) > tan*dist+1e-3 {
+						n++
+					}
+				}
+			}
+		}
+		return n
+	}
+	if loose, strict := steep(false), steep(true); strict != 0 || loose == 0 {
+		// Beds are exempt, but a bed's sides are dry cells held to the
+		// limit, and a bed falls far more gently than 30°.
+		t.Errorf("pairs of cells steeper than 30°: %d with --strict-talus (want 0), %d without (want some)", strict, loose)
+	}
+	if code, _, stderr := runCLI("run", "-q", "--size", "32", "--steps", "2", "--strict-talus", "--out", filepath.Join(dir, "s.tif")); code == 0 || !strings.Contains(stderr, "give --out-size") {
+		t.Errorf("--strict-talus without --out-size: exit %d, %q", code, stderr)
 	}
 
 	// The rock of a geology at the fine cells.

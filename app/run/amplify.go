@@ -27,6 +27,9 @@ type AmplifyReport struct {
 // factor it asks for (1: the grid's own size, nothing to amplify).
 func (o Options) amplifyFactor(w, h int) (int, error) {
 	if o.OutSize == 0 {
+		if o.StrictTalus {
+			return 0, fmt.Errorf("--strict-talus applies to the amplified outputs: give --out-size too")
+		}
 		return 1, nil
 	}
 	side := max(w, h)
@@ -60,6 +63,7 @@ func (j *Job) amplified(s *engine.Snapshot, rep *Report) (*amplify.Result, error
 	}
 	o := amplify.DefaultOptions(j.amp)
 	o.Seed = j.Scene.Seed
+	o.StrictTalus = j.Opt.StrictTalus
 	if j.Graph != nil && j.Opt.Raster == "gaussian" {
 		c := *s
 		c.Height = j.heights(s)

@@ -101,8 +101,10 @@ type Options struct {
 	// heightmap and the water, river and rock outputs to it (sim/amplify)
 	// instead of resampling them; --export-size and --target then resample
 	// the amplified terrain. OutSize equal to the grid's side changes
-	// nothing.
-	OutSize int
+	// nothing. StrictTalus holds the amplified terrain to the talus
+	// angle at every fine cell (amplify.Options.StrictTalus).
+	OutSize     int
+	StrictTalus bool
 
 	// Geology is a geology JSON file (package geology) that replaces the
 	// scene's; OutRock the exposed layer per cell as an 8-bit PNG with a

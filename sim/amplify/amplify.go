@@ -34,6 +34,12 @@ type Options struct {
 	// RiverArea is the drainage area, m², from which a coarse cell carries
 	// a carved river bed; 0: the area of RiverCells(Factor) coarse cells.
 	RiverArea float64
+	// StrictTalus holds every dry fine cell off the river beds to its
+	// coarse cell's talus angle towards all eight neighbours, by a last
+	// pass that lowers what is steeper (see the package doc): crests
+	// that kept their coarse cell's mean above the limit come down, and
+	// the cell means there with them.
+	StrictTalus bool
 	// Meander scales the rivers' sideways wander (1: the default, up to
 	// about a fifth of a coarse cell; 0: the default; negative: none).
 	Meander float64

@@ -69,6 +69,11 @@ func (p *prep) run(ctx context.Context, x0, y0, w, h int) (*Result, error) {
 		st.Pits += s2.Pits
 		st.Raised += s2.Raised
 	}
+	if p.o.StrictTalus {
+		if err := p.clampTalus(ctx, hgt, riv, wat, RW, RH, gx0, gy0); err != nil {
+			return nil, err
+		}
+	}
 	r := &Result{W: w * F, H: h * F, Cell: p.fcell, Stats: st}
 	r.Stats.Segments = len(p.segs)
 	if m == 0 {
