@@ -9,47 +9,18 @@ import (
 )
 
 // fineSnapshot is the amplified window as a snapshot the views draw (see
-// the package doc). It shares res's slices.
+// the package doc). It shares res's slices. Water leaves the window where
+// the terrain leads it out (natural edges on every side), and the rivers
+// entering it keep their upstream area (inflow).
 func fineSnapshot(ctx context.Context, r Request, res *amplify.Result) (*engine.Snapshot, error) {
-	c := r.Snap
-	f := &engine.Snapshot{
-		Kind: c.Kind, W: res.W, H: res.H, Cell: res.Cell, Step: c.Step, Time: c.Time, Stats: c.Stats, Param: c.Param,
-		Height: res.Height, Water: res.Water,
-	}
-	if res.Rock != nil && c.Geology != nil {
-		f.Rock, f.Geology = res.Rock, c.Geology
-	}
-	if c.Uplift != nil {
-		f.Uplift = upsample(c.Uplift, c.W, r)
-	}
-	if res.W < 3 || res.H < 3 {
-		return f, nil // too small to route: drawn without rivers
-	}
-	if err := ctx.Err(); err != nil {
+	nat := flow.Edges{North: flow.Natural, South: flow.Natural, East: flow.Natural, West: flow.Natural}
+	f, err := res.Snapshot(ctx, r.Snap, nat, func(area []float64) { inflow(area, r, res) })
+	if err != nil {
 		return nil, err
 	}
-	// Water leaves the window where the terrain leads it out: natural
-	// edges on every side.
-	nat := flow.Edges{North: flow.Natural, South: flow.Natural, East: flow.Natural, West: flow.Natural}
-	g := flow.NewGraph(res.W, res.H, res.Cell, nat, 0)
-	g.Update(res.Height)
-	area := make([]float64, res.W*res.H)
-	own := res.Cell * res.Cell
-	for i := range area {
-		area[i] = own
+	if r.Snap.Uplift != nil {
+		f.Uplift = upsample(r.Snap.Uplift, r.Snap.W, r)
 	}
-	inflow(area, r, res)
-	for k := len(g.Stack) - 1; k >= 0; k-- { // donors before their receivers
-		i := g.Stack[k]
-		if rc := g.Rec[i]; rc != i {
-			area[rc] += area[i]
-		}
-	}
-	f.Area = make([]float32, len(area))
-	for i, v := range area {
-		f.Area[i] = float32(v)
-	}
-	f.Receivers = g.Rec
 	return f, nil
 }
 

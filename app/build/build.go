@@ -17,6 +17,14 @@
 // Geology: a project's geology runs in the simulation, and its exposed
 // rock and alluvium are the rock and sediment inputs of masks and splat
 // rules (export.InputsOf).
+//
+// Amplification: an output larger than the simulated grid is made from
+// the terrain amplified by sim/amplify (detail that follows the drainage,
+// Cordonnier et al. 2016, §6.2), not resampled: at the smallest factor of
+// 2, 4 or 8 that reaches its size (8 beyond), routed again at the fine
+// resolution for its masks, splat and flow maps, then resampled to the
+// exact size. Each factor is amplified once per build and seeded by the
+// scene's seed; the report gives the factor per output.
 package build
 
 import (
@@ -30,6 +38,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"strings"
 
 	"orogen/app/doc"
@@ -41,6 +51,7 @@ import (
 	"orogen/app/safefile"
 	"orogen/app/version"
 	"orogen/sim"
+	"orogen/sim/amplify"
 	"orogen/sim/engine"
 	"orogen/viewer"
 )
@@ -81,7 +92,10 @@ type OutputReport struct {
 	Target string               `json:"target,omitempty"`
 	Size   [2]int               `json:"size"`
 	Engine *rasterio.EngineMeta `json:"engine,omitempty"`
-	Files  []File               `json:"files"`
+	// Amplified is the factor of the amplified terrain the output was
+	// made from (0: the simulated grid's).
+	Amplified int    `json:"amplified,omitempty"`
+	Files     []File `json:"files"`
 }
 
 // File is one file written, relative to the output folder (slashes).
@@ -182,7 +196,8 @@ func Build(ctx context.Context, p *project.Project, o Options) (*Report, error) 
 		return nil, fmt.Errorf("build: simulation: %w", err)
 	}
 	s := job.Snapshot()
-	in := export.InputsOf(s) // with a geology, its rock and alluvium too
+	t := &terrains{s: s, height: s.Height, in: export.InputsOf(s), seed: sc.Seed}
+	defer t.release()
 
 	r := &Report{Project: o.Name, Orogen: version.String(), Grid: [2]int{s.W, s.H}, CellM: s.Cell, Engine: spec.Label(),
 		Steps: rep.Steps, Converged: rep.Converged}
@@ -193,7 +208,7 @@ func Build(ctx context.Context, p *project.Project, o Options) (*Report, error) 
 		}
 		rel := out.FileName(o.Name)
 		progress(simShare+(1-simShare)*float64(i)/float64(n), "writing "+rel)
-		or, err := writeOutput(ctx, &out, filepath.Join(o.OutDir, filepath.FromSlash(rel)), s.Height, in, s, o)
+		or, err := writeOutput(ctx, &out, filepath.Join(o.OutDir, filepath.FromSlash(rel)), t, o)
 		if err != nil {
 			return r, fmt.Errorf("build: output %d (%s): %w", i+1, rel, err)
 		}
@@ -216,9 +231,26 @@ func Build(ctx context.Context, p *project.Project, o Options) (*Report, error) 
 
 // writeOutput writes one output to path and lists its files (full paths
 // in Files[i].Path, checksums to come).
-func writeOutput(ctx context.Context, out *export.Output, path string, height []float32, in *export.Inputs, s *engine.Snapshot, o Options) (*OutputReport, error) {
+func writeOutput(ctx context.Context, out *export.Output, path string, t *terrains, o Options) (*OutputReport, error) {
 	or := &OutputReport{Kind: out.Kind, Mask: out.Mask, Target: out.Target}
 	var files []string
+	// The terrain at the output's size: the simulated grid's, or amplified.
+	side := out.Size
+	var p *export.Plan
+	if out.Kind != "preview" && out.Kind != "mesh" {
+		var err error
+		if p, err = out.Plan(path, t.s.W, t.s.H); err != nil {
+			return nil, err
+		}
+		p.Cancel = ctx.Err
+		side = max(p.W, p.H)
+	}
+	routed := out.Kind != "heightmap" && out.Kind != "mesh"
+	s, height, in, factor, err := t.at(ctx, side, routed)
+	if err != nil {
+		return nil, err
+	}
+	or.Amplified = factor
 	switch out.Kind {
 	case "preview":
 		img := viewer.Relief(nil, s, viewer.DefaultOptions())
@@ -243,11 +275,6 @@ func writeOutput(ctx context.Context, out *export.Output, path string, height []
 		}
 		or.Size, files = [2]int{f.W, f.H}, []string{path}
 	default:
-		p, err := out.Plan(path, s.W, s.H)
-		if err != nil {
-			return nil, err
-		}
-		p.Cancel = ctx.Err
 		switch out.Kind {
 		case "heightmap":
 			files, or.Engine, err = p.Write(path, s.Field(height))
@@ -305,4 +332,109 @@ func checksums(dir string, files []File) ([]File, error) {
 		files[i] = File{Path: filepath.ToSlash(rel), Bytes: n, SHA256: hex.EncodeToString(h.Sum(nil))}
 	}
 	return files, nil
+}
+
+// terrains are the build's terrain at the simulated grid and amplified,
+// each factor amplified once, on demand, and routed at the fine
+// resolution (with its export inputs) only for the outputs that read
+// drainage or masks.
+type terrains struct {
+	s      *engine.Snapshot
+	height []float32 // the grid's heights as exported (the graph's raster)
+	in     *export.Inputs
+	seed   uint64
+	fine   map[int]*fineTerrain
+	// gcPercent is the collector's setting before the first
+	// amplification, put back by release (0: untouched).
+	gcPercent int
+}
+
+// release lets the amplified terrains go and puts the collector's setting
+// back.
+func (t *terrains) release() {
+	t.fine = nil
+	if t.gcPercent != 0 {
+		debug.SetGCPercent(t.gcPercent)
+		t.gcPercent = 0
+	}
+}
+
+type fineTerrain struct {
+	res    *amplify.Result
+	plain  *engine.Snapshot // heights, water, rock: not routed
+	routed *engine.Snapshot // with the fine drainage
+	in     *export.Inputs   // of routed
+}
+
+// ampFactor is the factor of sim/amplify that makes an output of side
+// pixels from a grid whose longer side is n: 0 when the grid's own size
+// covers it, else the smallest of 2, 4, 8 reaching it (8 beyond).
+func ampFactor(side, n int) int {
+	if side <= n {
+		return 0
+	}
+	for _, f := range []int{2, 4} {
+		if f*n >= side {
+			return f
+		}
+	}
+	return 8
+}
+
+// at returns the terrain an output of side pixels (0: the grid's) is made
+// from: the snapshot, its heights, its export inputs, and the factor it
+// was amplified by (0: not). Amplified, the snapshot is routed and the
+// inputs made only when routed is true (nil inputs otherwise).
+func (t *terrains) at(ctx context.Context, side int, routed bool) (*engine.Snapshot, []float32, *export.Inputs, int, error) {
+	f := ampFactor(side, max(t.s.W, t.s.H))
+	if f == 0 {
+		return t.s, t.height, t.in, 0, nil
+	}
+	c := *t.s
+	c.Height = t.height
+	ft := t.fine[f]
+	if ft == nil {
+		o := amplify.DefaultOptions(f)
+		o.Seed = t.seed
+		r, err := amplify.Amplify(ctx, &c, o)
+		if err != nil {
+			return nil, nil, nil, 0, fmt.Errorf("amplifying ×%d: %w", f, err)
+		}
+		plain := &engine.Snapshot{Kind: c.Kind, W: r.W, H: r.H, Cell: r.Cell, Step: c.Step, Time: c.Time, Stats: c.Stats, Param: c.Param,
+			Height: r.Height, Water: r.Water}
+		if r.Rock != nil && c.Geology != nil {
+			plain.Rock, plain.Geology = r.Rock, c.Geology
+		}
+		if t.gcPercent == 0 {
+			// The amplified terrain keeps a live heap of about a
+			// gigabyte at 4096², and by default the collector lets the
+			// outputs' garbage (resampled tiles, encoder buffers) grow as
+			// large again before it runs: until release, it runs at
+			// half that (BenchmarkUnreal4033's peak memory).
+			t.gcPercent = debug.SetGCPercent(50)
+		}
+		ft = &fineTerrain{res: r, plain: plain}
+		r.River = nil // no output reads the beds: let them go
+		// The amplification's working arrays are garbage now: collect
+		// them before the fine routing and the exports allocate theirs,
+		// so the heap does not grow to twice its live size on top of
+		// them (BenchmarkUnreal4033's peak memory).
+		runtime.GC()
+		if t.fine == nil {
+			t.fine = map[int]*fineTerrain{}
+		}
+		t.fine[f] = ft
+	}
+	if !routed {
+		return ft.plain, ft.plain.Height, nil, f, nil
+	}
+	if ft.routed == nil {
+		fs, err := ft.res.Snapshot(ctx, &c, c.Param.Edges, nil)
+		if err != nil {
+			return nil, nil, nil, 0, fmt.Errorf("amplifying ×%d: %w", f, err)
+		}
+		runtime.GC() // the routing's graph
+		ft.routed, ft.in = fs, export.InputsOf(fs)
+	}
+	return ft.routed, ft.routed.Height, ft.in, f, nil
 }
