@@ -106,8 +106,38 @@ func TestRunOutSize(t *testing.T) {
 		// limit, and a bed falls far more gently than 30°.
 		t.Errorf("pairs of cells steeper than 30°: %d with --strict-talus (want 0), %d without (want some)", strict, loose)
 	}
-	if code, _, stderr := runCLI("run", "-q", "--size", "32", "--steps", "2", "--strict-talus", "--out", filepath.Join(dir, "s.tif")); code == 0 || !strings.Contains(stderr, "give --out-size") {
-		t.Errorf("--strict-talus without --out-size: exit %d, %q", code, stderr)
+	for _, flag := range [][]string{{"--strict-talus"}, {"--out-hydro-steps", "5"}} {
+		args := append([]string{"run", "-q", "--size", "32", "--steps", "2", "--out", filepath.Join(dir, "s.tif")}, flag...)
+		if code, _, stderr := runCLI(args...); code == 0 || !strings.Contains(stderr, "give --out-size") {
+			t.Errorf("%v without --out-size: exit %d, %q", flag, code, stderr)
+		}
+	}
+	// --out-hydro-steps: the finishing pass moves the terrain, and a
+	// count out of range is refused.
+	hp := filepath.Join(dir, "hydro.tif")
+	if code, _, stderr := runCLI("run", "-q", "--size", "32", "--steps", "20", "--out-size", "128", "--out-hydro-steps", "20", "--out", hp); code != 0 {
+		t.Fatalf("--out-hydro-steps: exit %d: %s", code, stderr)
+	}
+	plainP := filepath.Join(dir, "nohydro.tif")
+	if code, _, stderr := runCLI("run", "-q", "--size", "32", "--steps", "20", "--out-size", "128", "--out", plainP); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	hf, err1 := rasterio.ReadHeights(hp)
+	pf, err2 := rasterio.ReadHeights(plainP)
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	moved := 0
+	for i := range hf.Data {
+		if math.Abs(float64(hf.Data[i]-pf.Data[i])) > 0.01 {
+			moved++
+		}
+	}
+	if moved == 0 {
+		t.Error("--out-hydro-steps 20 changed no amplified height by more than 1 cm")
+	}
+	if code, _, stderr := runCLI("run", "-q", "--size", "32", "--steps", "2", "--out-size", "64", "--out-hydro-steps", "-1", "--out", filepath.Join(dir, "s.tif")); code == 0 || !strings.Contains(stderr, "--out-hydro-steps -1") {
+		t.Errorf("--out-hydro-steps -1: exit %d, %q", code, stderr)
 	}
 
 	// The rock of a geology at the fine cells.

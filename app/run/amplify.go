@@ -27,8 +27,8 @@ type AmplifyReport struct {
 // factor it asks for (1: the grid's own size, nothing to amplify).
 func (o Options) amplifyFactor(w, h int) (int, error) {
 	if o.OutSize == 0 {
-		if o.StrictTalus {
-			return 0, fmt.Errorf("--strict-talus applies to the amplified outputs: give --out-size too")
+		if o.StrictTalus || o.OutHydroSteps != 0 {
+			return 0, fmt.Errorf("--strict-talus and --out-hydro-steps apply to the amplified outputs: give --out-size too")
 		}
 		return 1, nil
 	}
@@ -40,6 +40,9 @@ func (o Options) amplifyFactor(w, h int) (int, error) {
 		return 1, nil
 	case o.OutSize < side:
 		return 0, fmt.Errorf("--out-size %d is below the %d×%d simulation: it only amplifies (2, 4 or 8 times the longer side); resample smaller with --export-size", o.OutSize, w, h)
+	}
+	if o.OutHydroSteps < 0 || o.OutHydroSteps > amplify.MaxHydroSteps {
+		return 0, fmt.Errorf("--out-hydro-steps %d: give 0 (none) to %d", o.OutHydroSteps, amplify.MaxHydroSteps)
 	}
 	f := o.OutSize / side
 	if o.OutSize%side != 0 || (f != 2 && f != 4 && f != 8) {
@@ -64,6 +67,7 @@ func (j *Job) amplified(s *engine.Snapshot, rep *Report) (*amplify.Result, error
 	o := amplify.DefaultOptions(j.amp)
 	o.Seed = j.Scene.Seed
 	o.StrictTalus = j.Opt.StrictTalus
+	o.HydroSteps = j.Opt.OutHydroSteps
 	if j.Graph != nil && j.Opt.Raster == "gaussian" {
 		c := *s
 		c.Height = j.heights(s)

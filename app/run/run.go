@@ -103,8 +103,11 @@ type Options struct {
 	// the amplified terrain. OutSize equal to the grid's side changes
 	// nothing. StrictTalus holds the amplified terrain to the talus
 	// angle at every fine cell (amplify.Options.StrictTalus).
-	OutSize     int
-	StrictTalus bool
+	// OutHydroSteps finishes the amplified terrain with that many steps
+	// of the hydraulic pass (amplify.Options.HydroSteps).
+	OutSize       int
+	StrictTalus   bool
+	OutHydroSteps int
 
 	// Geology is a geology JSON file (package geology) that replaces the
 	// scene's; OutRock the exposed layer per cell as an 8-bit PNG with a
