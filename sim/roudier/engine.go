@@ -86,6 +86,7 @@ type Engine struct {
 	spilled  float64
 
 	blocks []blockSums // per block of cells, the measures
+	steps  []float32   // stepLengths: the distance to a neighbour by the step between indices
 }
 
 // New validates c and returns an engine at step 0.
@@ -130,6 +131,7 @@ func New(c Config) (*Engine, error) {
 		}
 	}
 	e.g = flow.NewGraph(e.w, e.h, e.cell, e.p.Edges, e.p.NaturalDist)
+	e.steps = stepLengths(e.w, e.cell)
 	if c.InitNoise > 0 {
 		rng := rand.New(rand.NewPCG(c.Seed, 0x726f75646965))
 		for i := range e.cells {

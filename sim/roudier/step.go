@@ -91,8 +91,9 @@ type node struct {
 const (
 	kindFlow      uint8 = iota // drains into a cell of the map
 	kindFlowFixed              // drains into a fixed outlet cell
-	kindOutlet                 // a root whose load leaves the map
+	kindOutlet                 // a root whose load leaves the map: a natural edge cell
 	kindPit                    // a root inside the map
+	kindFixed                  // a root whose load leaves the map: a fixed outlet cell
 )
 
 const (
@@ -306,75 +307,142 @@ func (e *Engine) laws(st *engine.StepStats) (clamped, pits int, err error) {
 // applies. Each node comes after its receiver (the drainage order), whose
 // uplifted heights it reads from its node. It returns the bad rock of the
 // lowest cell index the lithology gave, if any.
+//
+// It runs in two loops, so that each keeps its values in registers: the
+// first gathers the cells and their rocks (gather), the second reads the
+// nodes in order and sets the coefficients (coefficients).
 func (e *Engine) prepare(ch int, nodes []node) badRock {
-	g := e.g
-	dist, st, rp := g.Dist, g.Stack, g.RecPos
+	lo, hi := int(e.g.Trees[e.tb[ch]]), int(e.g.Trees[e.tb[ch+1]])
+	bad := e.gather(lo, hi, nodes)
+	e.coefficients(lo, hi, nodes)
+	return bad
+}
+
+// gather copies the uplifted state of the cells at Stack[lo:hi] to their
+// nodes and leaves in each node, until coefficients replaces them, what
+// its coefficients need of its rock: Creep·K_d in q, α·K_d in s and K_f
+// in low, and sets q1 (K_v = 0) and diss, which need only the rock.
+func (e *Engine) gather(lo, hi int, nodes []node) badRock {
 	var bad badRock
 	cells := e.cells
 	if e.staged {
 		cells = e.cellsN
 	}
 	p := e.rp
-	lo, hi := int(g.Trees[e.tb[ch]]), int(g.Trees[e.tb[ch+1]])
+	st := e.g.Stack[lo:hi]
+	nodes = nodes[:len(st)]
+	set := func(nd *node, r *geology.Rock) {
+		nd.q, nd.s, nd.low = p.Creep*r.Kd, p.Alpha*r.Kd, r.Kf
+		nd.q1 = float32((1 - min(1, r.Kf)) * p.Rain)
+		nd.diss = float32(p.Gamma * r.Ke * r.Kf)
+	}
+	switch {
+	case e.gmap != nil:
+		layer, coef := e.layer, e.layerCoef
+		for k, i := range st {
+			c := cells[i]
+			nd := &nodes[k]
+			nd.rock, nd.alluv = c.rock, c.alluv
+			r := &geology.Alluvium
+			if c.alluv < geology.MinAlluvium {
+				r = &coef[layer[i]] // staged
+			}
+			set(nd, r)
+		}
+	case e.strata != nil:
+		s := e.strata
+		for k, i := range st {
+			c := cells[i]
+			c.rock += 0 // as the staged cells: -0 becomes +0
+			nd := &nodes[k]
+			nd.rock, nd.alluv = c.rock, c.alluv
+			r := &geology.Alluvium
+			if c.alluv < geology.MinAlluvium {
+				r = s.rockAt(c.rock)
+			}
+			set(nd, r)
+		}
+	default:
+		for k, i := range st {
+			c := cells[i]
+			c.rock += 0
+			nd := &nodes[k]
+			nd.rock, nd.alluv = c.rock, c.alluv
+			r := geology.Alluvium
+			if c.alluv < geology.MinAlluvium {
+				x, y := int(i)%e.w, int(i)/e.w
+				r = e.lith.RockAt((float64(x)+0.5)*e.cell, (float64(y)+0.5)*e.cell, c.rock)
+				if !(r.Kd >= 0 && r.Kd <= 1 && r.Kf >= 0 && r.Kf <= 1 && r.Ke >= 0 && r.Ke <= 1) && (bad.err == nil || int(i) < bad.i) {
+					bad = badRock{int(i), fmt.Errorf("roudier: the lithology gives cell (%d, %d) at %g m a bad rock: %w", x, y, c.rock, CheckRock(r))}
+				}
+			}
+			set(nd, &r)
+		}
+	}
+	return bad
+}
+
+// coefficients sets the kind, the slope to the receiver and the
+// coefficients that depend on it of the nodes of Stack[lo:hi], from what
+// gather left in them, and clears the node's sums.
+func (e *Engine) coefficients(lo, hi int, nodes []node) {
+	g := e.g
+	p := e.rp
+	st, rp := g.Stack, g.RecPos
+	dist := g.Dist
 	// The distance to the receiver from the step between the indices
 	// (the grid's arrays are read only for roots), as sim/flow sets it.
 	w := int32(e.w)
-	orth, diag := float32(e.cell), float32(e.cell*math.Sqrt2)
+	dtab := e.steps
+	transport, rain := p.Transport, p.Rain
 	for k := lo; k < hi; k++ {
-		i := int(st[k])
-		c := cells[i]
-		if !e.staged {
-			c.rock += e.upliftAt(i) // 0, but as the staged cells: -0 becomes +0
-		}
 		nd := &nodes[k-lo]
-		nd.rock, nd.alluv = c.rock, c.alluv
+		ck, ak, kf := nd.q, nd.s, nd.low
 		nd.q, nd.s, nd.low = 0, 0, math.Inf(1)
-		r := &geology.Alluvium
-		var lr geology.Rock
-		if c.alluv < geology.MinAlluvium {
-			switch {
-			case e.gmap != nil:
-				r = &e.layerCoef[e.layer[i]] // staged
-			case e.strata != nil:
-				r = e.strata.rockAt(c.rock)
-			default:
-				x, y := i%e.w, i/e.w
-				lr = e.lith.RockAt((float64(x)+0.5)*e.cell, (float64(y)+0.5)*e.cell, c.rock)
-				if !(lr.Kd >= 0 && lr.Kd <= 1 && lr.Kf >= 0 && lr.Kf <= 1 && lr.Ke >= 0 && lr.Ke <= 1) && (bad.err == nil || i < bad.i) {
-					bad = badRock{i, fmt.Errorf("roudier: the lithology gives cell (%d, %d) at %g m a bad rock: %w", x, y, c.rock, CheckRock(lr))}
-				}
-				r = &lr
-			}
-		}
-		cf := &nd.cellCoef
+		h := nd.rock + nd.alluv
 		tn := 0.0
 		switch j := int(rp[k]); {
-		case j == k && (g.IsFixed(i) || dist[i] > 0):
-			cf.kind = kindOutlet
 		case j == k:
-			cf.kind = kindPit
+			i := int(st[k])
+			switch {
+			case g.IsFixed(i):
+				nd.kind = kindFixed
+			case dist[i] > 0:
+				nd.kind = kindOutlet
+			default:
+				nd.kind = kindPit
+			}
 		default:
 			r := &nodes[j-lo]
-			hj := r.rock + r.alluv
-			d := orth
-			if s := st[j] - int32(i); s != 1 && s != -1 && s != w && s != -w {
-				d = diag
-			}
-			tn = max(0, (c.rock+c.alluv-hj)/float64(d))
-			cf.kind = kindFlow
-			if g.IsFixed(int(st[j])) {
-				cf.kind = kindFlowFixed
+			d := dtab[st[j]-st[k]+w+1]
+			tn = max(0, (h-(r.rock+r.alluv))/float64(d))
+			nd.kind = kindFlow
+			if r.kind == kindFixed {
+				nd.kind = kindFlowFixed
 			}
 		}
-		kv := p.vegetation(tn, c.rock+c.alluv)
-		cf.q0 = float32((1 - min(1, r.Kf+kv)) * p.Rain)
-		cf.q1 = float32((1 - min(1, r.Kf)) * p.Rain)
-		cf.creep = float32(p.Creep * r.Kd * tn)
-		cf.wash = float32(p.Alpha * r.Kd * tn)
-		cf.diss = float32(p.Gamma * r.Ke * r.Kf)
-		cf.capacity = float32(p.Transport * math.Sqrt(1+tn*tn))
+		kv := p.vegetation(tn, h)
+		nd.q0 = float32((1 - min(1, kf+kv)) * rain)
+		nd.creep = float32(ck * tn)
+		nd.wash = float32(ak * tn)
+		nd.capacity = float32(transport * math.Sqrt(1+tn*tn))
 	}
-	return bad
+}
+
+// stepLengths returns the table of the distances between a cell and its
+// neighbour on a grid w cells wide of cells cell metres: entry s+w+1 is
+// the distance to the cell s indices away, as sim/flow sets Dist
+// (orthogonal cell, diagonal cell·√2; 0 for other s).
+func stepLengths(w int, cell float64) []float32 {
+	t := make([]float32, 2*w+3)
+	orth, diag := float32(cell), float32(cell*math.Sqrt2)
+	for _, s := range []int{1, -1, w, -w} {
+		t[s+w+1] = orth
+	}
+	for _, s := range []int{w + 1, w - 1, -w + 1, -w - 1} {
+		t[s+w+1] = diag
+	}
+	return t
 }
 
 // sweep applies the laws to chunk c's trees, tree by tree, every node
@@ -398,7 +466,7 @@ func (e *Engine) sweep(c int, nodes []node) (nClamp, nPit int64) {
 			qUp, load := nd.q, nd.s
 			runoff[k] = float32(qUp)
 			switch nd.kind {
-			case kindOutlet:
+			case kindOutlet, kindFixed:
 				sum.out += load
 				cellsN[st[k]] = cell{nd.rock, nd.alluv}
 				continue
