@@ -3,6 +3,7 @@ package roudier
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -69,10 +70,9 @@ type cell struct{ rock, alluv float64 }
 // before the sweep from the exposed rock and the slope tanθ to the
 // receiver: the running water the cell's rain makes, q0, or q1 in a river
 // bed (K_v = 0), m; Creep·K_d·tanθ, m; α·K_d·tanθ; γ·K_e·K_f;
-// r·√(1 + tan²θ) (= r/cos φ); the cell's kind.
+// r·√(1 + tan²θ) (= r/cos φ).
 type cellCoef struct {
 	q0, q1, creep, wash, diss, capacity float32
-	kind                                uint8
 }
 
 // node is a cell during the sweep, in drainage order (node k is the cell
@@ -80,7 +80,9 @@ type cellCoef struct {
 // rock surface and alluvium, m (uplifted, then as the laws change them);
 // what arrives from upstream: the running water (then, once the sweep
 // reached the cell, the running water through it, Q), m, the detritus
-// load, m³, and the lowest donor's height, m; its coefficients.
+// load, m³, and the lowest donor's height, m; its coefficients. A node
+// is 64 bytes, a cache line; its kind is kept beside it (a byte more
+// would make it 72 and spread nodes over two lines).
 type node struct {
 	rock, alluv float64
 	q, s, low   float64
@@ -252,6 +254,7 @@ func (e *Engine) laws(st *engine.StepStats) (clamped, pits int, err error) {
 	nw := min(parallel.Workers(), nc)
 	for len(e.bufs) < nw {
 		e.bufs = append(e.bufs, nil)
+		e.kinds = append(e.kinds, nil)
 	}
 	// Every worker's buffer takes the largest chunk, so that buffers grow
 	// only when chunks do, whichever worker a chunk falls to.
@@ -261,6 +264,7 @@ func (e *Engine) laws(st *engine.StepStats) (clamped, pits int, err error) {
 	}
 	for w := range nw {
 		e.bufs[w] = sim.ResizeSpare(e.bufs[w], int(most))
+		e.kinds[w] = sim.ResizeSpare(e.kinds[w], int(most))
 	}
 	var next atomic.Int64
 	parallel.Do(nw, func(w int) {
@@ -270,12 +274,12 @@ func (e *Engine) laws(st *engine.StepStats) (clamped, pits int, err error) {
 				return
 			}
 			lo, hi := g.Trees[e.tb[c]], g.Trees[e.tb[c+1]]
-			buf := e.bufs[w][:hi-lo]
+			buf, kinds := e.bufs[w][:hi-lo], e.kinds[w][:hi-lo]
 			cs := &e.chunkS[c]
 			t := clock()
-			cs.bad = e.prepare(c, buf)
+			cs.bad = e.prepare(c, buf, kinds)
 			t1 := clock()
-			cs.clamped, cs.pits = e.sweep(c, buf)
+			cs.clamped, cs.pits = e.sweep(c, buf, kinds)
 			cs.prep, cs.sweep = t1.Sub(t), clock().Sub(t1)
 		}
 	})
@@ -311,10 +315,10 @@ func (e *Engine) laws(st *engine.StepStats) (clamped, pits int, err error) {
 // It runs in two loops, so that each keeps its values in registers: the
 // first gathers the cells and their rocks (gather), the second reads the
 // nodes in order and sets the coefficients (coefficients).
-func (e *Engine) prepare(ch int, nodes []node) badRock {
+func (e *Engine) prepare(ch int, nodes []node, kinds []uint8) badRock {
 	lo, hi := int(e.g.Trees[e.tb[ch]]), int(e.g.Trees[e.tb[ch+1]])
 	bad := e.gather(lo, hi, nodes)
-	e.coefficients(lo, hi, nodes)
+	e.coefficients(lo, hi, nodes, kinds)
 	return bad
 }
 
@@ -385,7 +389,7 @@ func (e *Engine) gather(lo, hi int, nodes []node) badRock {
 // coefficients sets the kind, the slope to the receiver and the
 // coefficients that depend on it of the nodes of Stack[lo:hi], from what
 // gather left in them, and clears the node's sums.
-func (e *Engine) coefficients(lo, hi int, nodes []node) {
+func (e *Engine) coefficients(lo, hi int, nodes []node, kinds []uint8) {
 	g := e.g
 	p := e.rp
 	st, rp := g.Stack, g.RecPos
@@ -397,6 +401,7 @@ func (e *Engine) coefficients(lo, hi int, nodes []node) {
 	transport, rain := p.Transport, p.Rain
 	for k := lo; k < hi; k++ {
 		nd := &nodes[k-lo]
+		kind := &kinds[k-lo]
 		ck, ak, kf := nd.q, nd.s, nd.low
 		nd.q, nd.s, nd.low = 0, 0, math.Inf(1)
 		h := nd.rock + nd.alluv
@@ -406,19 +411,19 @@ func (e *Engine) coefficients(lo, hi int, nodes []node) {
 			i := int(st[k])
 			switch {
 			case g.IsFixed(i):
-				nd.kind = kindFixed
+				*kind = kindFixed
 			case dist[i] > 0:
-				nd.kind = kindOutlet
+				*kind = kindOutlet
 			default:
-				nd.kind = kindPit
+				*kind = kindPit
 			}
 		default:
 			r := &nodes[j-lo]
 			d := dtab[st[j]-st[k]+w+1]
 			tn = max(0, (h-(r.rock+r.alluv))/float64(d))
-			nd.kind = kindFlow
-			if r.kind == kindFixed {
-				nd.kind = kindFlowFixed
+			*kind = kindFlow
+			if kinds[j-lo] == kindFixed {
+				*kind = kindFlowFixed
 			}
 		}
 		kv := p.vegetation(tn, h)
@@ -445,109 +450,163 @@ func stepLengths(w int, cell float64) []float32 {
 	return t
 }
 
-// sweep applies the laws to chunk c's trees, tree by tree, every node
-// after all its donors (the reverse of the drainage order), and writes
-// each cell's new state to cellsN once its node is done. Trees are
-// independent: a chunk writes only its own nodes and cells and its trees'
-// sums. It returns the cells whose lowering was clamped and the pits that
-// received detritus.
-func (e *Engine) sweep(c int, nodes []node) (nClamp, nPit int64) {
+// sweep applies the laws to chunk c's trees, every node after all its
+// donors (the reverse of the drainage order), and writes each cell's new
+// state to cellsN once its node is done. Trees are independent: a chunk
+// writes only its own nodes and cells and its trees' sums. The chunk's
+// trees are walked in two lanes at once (sim/flow's SplitTrees: two
+// halves of whole trees, each from its last node to its first), so that
+// the processor overlaps the two dependency chains: along a stream, a
+// node waits for the running water, load and heights its donor has just
+// left in it. Every node sees the same arithmetic in the same order as in
+// one walk. It returns the cells whose lowering was clamped and the pits
+// that received detritus.
+func (e *Engine) sweep(c int, nodes []node, kinds []uint8) (nClamp, nPit int64) {
 	g := e.g
-	tb := e.tb
+	t0, t1 := e.tb[c], e.tb[c+1]
+	lo, hi := g.Trees[t0], g.Trees[t1]
+	m := g.SplitTrees(lo, hi)
+	tm, _ := slices.BinarySearch(g.Trees[t0:t1+1], m)
+	tm += t0
 	p := e.rp
-	river := p.RiverCells * p.Rain
-	a := e.area
-	st, rp, cellsN, runoff := g.Stack, g.RecPos, e.cellsN, e.runoff
-	lo := int(g.Trees[tb[c]])
-	for t := tb[c]; t < tb[c+1]; t++ {
-		var sum treeSums
-		for k := int(g.Trees[t+1]) - 1; k >= int(g.Trees[t]); k-- {
-			nd := &nodes[k-lo]
-			qUp, load := nd.q, nd.s
-			runoff[k] = float32(qUp)
-			switch nd.kind {
-			case kindOutlet, kindFixed:
-				sum.out += load
-				cellsN[st[k]] = cell{nd.rock, nd.alluv}
-				continue
-			case kindPit:
-				// No erosion; all the detritus settles (Roudier et
-				// al. 1993: low points get "only alluvial
-				// deposition"), spread over the depression by fill
-				// once every tree is done.
-				if load > 0 {
-					sum.pitLoad = load
-					nPit++
-				}
-				cellsN[st[k]] = cell{nd.rock, nd.alluv}
-				continue
-			}
-			r := &nodes[int(rp[k])-lo]
-			// The cell's running water; none of it held by vegetation
-			// in a river bed (§3.2).
-			q := float64(nd.q0)
-			if qUp > 0 && qUp >= river {
-				q = float64(nd.q1)
-			}
-			Q := qUp + q
-			// Gravity creep, at most half the drop, so that the cell
-			// stays above its receiver.
-			hi0 := nd.rock + nd.alluv
-			drop := max(0, hi0-r.rock-r.alluv)
-			zg := min(float64(nd.creep), drop/2)
-			// Running water and dissolution, at most the drop left.
-			zw := float64(nd.wash) * Q
-			zc := float64(nd.diss) * q
-			room := drop - 2*zg
-			if nd.kind == kindFlowFixed {
-				room = drop - zg
-			}
-			if zw+zc > room {
-				f := max(0, room) / (zw + zc)
-				zw, zc = zw*f, zc*f
-				nClamp++
-			}
-			if zg > 0 {
-				fromAlluv := nd.take(zg)
-				if nd.kind == kindFlowFixed {
-					sum.cout += zg * a
-				} else {
-					r.alluv += fromAlluv
-					r.rock += zg - fromAlluv
-				}
-			}
-			nd.take(zw + zc)
-			load += zw * a
-			sum.diss += zc * a
-			// Deposition when the load exceeds the capacity
-			// C = r·Q/cos φ: the paper's h_s = C, but never more than
-			// the excess, nor above the lowest donor.
-			capacity := float64(nd.capacity) * Q * a
-			hNow := nd.rock + nd.alluv
-			if load > capacity && nd.low > hNow && !math.IsInf(nd.low, 1) {
-				dep := min(load-capacity, capacity, (nd.low-hNow)*a)
-				nd.alluv += dep / a
-				load -= dep
-				hNow = nd.rock + nd.alluv
-			}
-			runoff[k] = float32(Q)
-			r.q += Q
-			r.s += load
-			r.low = min(r.low, hNow)
-			cellsN[st[k]] = cell{nd.rock, nd.alluv}
-		}
-		e.trees[t] = sum
+	s := sweeper{nodes: nodes, kinds: kinds, lo: int(lo), st: g.Stack, rp: g.RecPos, trees: g.Trees, sums: e.trees,
+		cellsN: e.cellsN, runoff: e.runoff, river: p.RiverCells * p.Rain, a: e.area}
+	la := lane{k: int(m) - 1, t: tm - 1}
+	lb := lane{k: int(hi) - 1, t: t1 - 1}
+	for la.k >= int(lo) && lb.k >= int(m) {
+		s.node(&la)
+		s.node(&lb)
 	}
-	return nClamp, nPit
+	for la.k >= int(lo) {
+		s.node(&la)
+	}
+	for lb.k >= int(m) {
+		s.node(&lb)
+	}
+	return s.clamped, s.pits
 }
 
-// take lowers the node by d metres, alluvium first, and returns how much
-// of it was alluvium.
-func (c *node) take(d float64) float64 {
-	fa := min(c.alluv, d)
-	c.alluv -= fa
-	c.rock -= d - fa
-	return fa
+// sweeper is what the sweep of a chunk reads and writes.
+type sweeper struct {
+	nodes         []node // the chunk's nodes: node k-lo is the cell at Stack[k]
+	kinds         []uint8
+	lo            int
+	st, rp, trees []int32
+	sums          []treeSums
+	cellsN        []cell
+	runoff        []float32
+	river, a      float64 // the running water of a river bed, m; the cell area, m²
+	clamped, pits int64
+}
+
+// lane is a walk over whole trees, backwards: its next node k, the tree
+// t it is in, and that tree's sums so far.
+type lane struct {
+	k, t int
+	sum  treeSums
+}
+
+// node applies the laws to lane l's next node and moves the lane on.
+func (s *sweeper) node(l *lane) {
+	k := l.k
+	l.k--
+	s.apply(k, &l.sum)
+	if int32(k) == s.trees[l.t] { // the tree's first node: it is done
+		s.sums[l.t] = l.sum
+		l.sum = treeSums{}
+		l.t--
+	}
+}
+
+// apply applies the laws to node k, adding to its tree's sums.
+func (s *sweeper) apply(k int, sum *treeSums) {
+	nd := &s.nodes[k-s.lo]
+	qUp, load := nd.q, nd.s
+	s.runoff[k] = float32(qUp)
+	kind := s.kinds[k-s.lo]
+	switch kind {
+	case kindOutlet, kindFixed:
+		sum.out += load
+		s.cellsN[s.st[k]] = cell{nd.rock, nd.alluv}
+		return
+	case kindPit:
+		// No erosion; all the detritus settles (Roudier et al. 1993: low
+		// points get "only alluvial deposition"), spread over the
+		// depression by fill once every tree is done.
+		if load > 0 {
+			sum.pitLoad = load
+			s.pits++
+		}
+		s.cellsN[s.st[k]] = cell{nd.rock, nd.alluv}
+		return
+	}
+	a := s.a
+	r := &s.nodes[int(s.rp[k])-s.lo]
+	// The node's heights in locals: the compiler cannot keep them in
+	// registers through the writes to r, which might be the same node.
+	rock, alluv := nd.rock, nd.alluv
+	// The cell's running water; none of it held by vegetation in a river
+	// bed (§3.2).
+	q := float64(nd.q0)
+	if qUp > 0 && qUp >= s.river {
+		q = float64(nd.q1)
+	}
+	Q := qUp + q
+	// Gravity creep, at most half the drop, so that the cell stays above
+	// its receiver.
+	hi0 := rock + alluv
+	drop := max(0, hi0-r.rock-r.alluv)
+	zg := min(float64(nd.creep), drop/2)
+	// Running water and dissolution, at most the drop left.
+	zw := float64(nd.wash) * Q
+	zc := float64(nd.diss) * q
+	fixed := kind == kindFlowFixed
+	room := drop - 2*zg
+	if fixed {
+		room = drop - zg
+	}
+	if zw+zc > room {
+		f := max(0, room) / (zw + zc)
+		zw, zc = zw*f, zc*f
+		s.clamped++
+	}
+	if zg > 0 {
+		var fromAlluv float64
+		rock, alluv, fromAlluv = take(rock, alluv, zg)
+		if fixed {
+			sum.cout += zg * a
+		} else {
+			r.alluv += fromAlluv
+			r.rock += zg - fromAlluv
+		}
+	}
+	rock, alluv, _ = take(rock, alluv, zw+zc)
+	load += zw * a
+	sum.diss += zc * a
+	// Deposition when the load exceeds the capacity C = r·Q/cos φ: the
+	// paper's h_s = C, but never more than the excess, nor above the
+	// lowest donor.
+	capacity := float64(nd.capacity) * Q * a
+	hNow := rock + alluv
+	if low := nd.low; load > capacity && low > hNow && !math.IsInf(low, 1) {
+		dep := min(load-capacity, capacity, (low-hNow)*a)
+		alluv += dep / a
+		load -= dep
+		hNow = rock + alluv
+	}
+	s.runoff[k] = float32(Q)
+	r.q += Q
+	r.s += load
+	r.low = min(r.low, hNow)
+	s.cellsN[s.st[k]] = cell{rock, alluv}
+}
+
+// take lowers a cell of rock surface rock and alluvium alluv by d metres,
+// alluvium first, and returns its new heights and how much of d was
+// alluvium.
+func take(rock, alluv, d float64) (float64, float64, float64) {
+	fa := min(alluv, d)
+	return rock - (d - fa), alluv - fa, fa
 }
 
 // measure makes the new state the current one, refreshes the heights and
