@@ -340,29 +340,33 @@ func (e *Engine) gather(lo, hi int, nodes []node) badRock {
 		nd.q1 = float32((1 - min(1, r.Kf)) * p.Rain)
 		nd.diss = float32(p.Gamma * r.Ke * r.Kf)
 	}
+	// The copies first, alone in their loop, so that the processor has as
+	// many cells on their way from memory as it can, then the rocks.
 	switch {
 	case e.gmap != nil:
-		layer, coef := e.layer, e.layerCoef
 		for k, i := range st {
-			c := cells[i]
+			nodes[k].rock, nodes[k].alluv = cells[i].rock, cells[i].alluv
+		}
+		layer, coef := e.layer, e.layerCoef
+		for k := range nodes {
 			nd := &nodes[k]
-			nd.rock, nd.alluv = c.rock, c.alluv
 			r := &geology.Alluvium
-			if c.alluv < geology.MinAlluvium {
-				r = &coef[layer[i]] // staged
+			if nd.alluv < geology.MinAlluvium {
+				r = &coef[layer[st[k]]] // staged
 			}
 			set(nd, r)
 		}
 	case e.strata != nil:
-		s := e.strata
 		for k, i := range st {
 			c := cells[i]
-			c.rock += 0 // as the staged cells: -0 becomes +0
+			nodes[k].rock, nodes[k].alluv = c.rock+0, c.alluv // +0: as the staged cells, -0 becomes +0
+		}
+		s := e.strata
+		for k := range nodes {
 			nd := &nodes[k]
-			nd.rock, nd.alluv = c.rock, c.alluv
 			r := &geology.Alluvium
-			if c.alluv < geology.MinAlluvium {
-				r = s.rockAt(c.rock)
+			if nd.alluv < geology.MinAlluvium {
+				r = s.rockAt(nd.rock)
 			}
 			set(nd, r)
 		}
