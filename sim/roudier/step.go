@@ -474,7 +474,7 @@ func (e *Engine) sweep(c int, nodes []node, kinds []uint8) (nClamp, nPit int64) 
 	tm += t0
 	p := e.rp
 	s := sweeper{nodes: nodes, kinds: kinds, lo: int(lo), st: g.Stack, rp: g.RecPos, trees: g.Trees, sums: e.trees,
-		cellsN: e.cellsN, runoff: e.runoff, river: p.RiverCells * p.Rain, a: e.area}
+		runoff: e.runoff, river: p.RiverCells * p.Rain, a: e.area}
 	la := lane{k: int(m) - 1, t: tm - 1}
 	lb := lane{k: int(hi) - 1, t: t1 - 1}
 	for la.k >= int(lo) && lb.k >= int(m) {
@@ -487,6 +487,12 @@ func (e *Engine) sweep(c int, nodes []node, kinds []uint8) (nClamp, nPit int64) 
 	for lb.k >= int(m) {
 		s.node(&lb)
 	}
+	// The new state to the grid, in a loop of its own so that the
+	// writes, scattered over the grid, do not hold the sweep up.
+	cellsN := e.cellsN
+	for k, i := range g.Stack[lo:hi] {
+		cellsN[i] = cell{nodes[k].rock, nodes[k].alluv}
+	}
 	return s.clamped, s.pits
 }
 
@@ -497,7 +503,6 @@ type sweeper struct {
 	lo            int
 	st, rp, trees []int32
 	sums          []treeSums
-	cellsN        []cell
 	runoff        []float32
 	river, a      float64 // the running water of a river bed, m; the cell area, m²
 	clamped, pits int64
@@ -531,7 +536,6 @@ func (s *sweeper) apply(k int, sum *treeSums) {
 	switch kind {
 	case kindOutlet, kindFixed:
 		sum.out += load
-		s.cellsN[s.st[k]] = cell{nd.rock, nd.alluv}
 		return
 	case kindPit:
 		// No erosion; all the detritus settles (Roudier et al. 1993: low
@@ -541,7 +545,6 @@ func (s *sweeper) apply(k int, sum *treeSums) {
 			sum.pitLoad = load
 			s.pits++
 		}
-		s.cellsN[s.st[k]] = cell{nd.rock, nd.alluv}
 		return
 	}
 	a := s.a
@@ -602,7 +605,7 @@ func (s *sweeper) apply(k int, sum *treeSums) {
 	r.q += Q
 	r.s += load
 	r.low = min(r.low, hNow)
-	s.cellsN[s.st[k]] = cell{rock, alluv}
+	nd.rock, nd.alluv = rock, alluv
 }
 
 // take lowers a cell of rock surface rock and alluvium alluv by d metres,
