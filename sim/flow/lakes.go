@@ -14,6 +14,9 @@ import (
 // pit basin through its pass (Cordonnier et al. 2016, §4.3). h are the
 // heights Route saw.
 func (g *Graph) ConnectLakes(h []float32) {
+	if !g.labelled {
+		panic("flow: ConnectLakes after OrderTrees: it needs Order's labels")
+	}
 	nr := len(g.roots)
 	g.node = sim.ResizeSpare(g.node, nr)
 	g.pits = g.pits[:0]

@@ -131,7 +131,7 @@ func (e *Engine) Step() engine.StepStats {
 	e.g.Route(routed)
 	st.Phase[engine.PhaseRouting] = clock().Sub(t)
 	t = clock()
-	e.g.Order()
+	e.g.OrderTrees()
 	e.g.Assemble()
 	e.routed = true
 	st.Phase[engine.PhaseStack] = clock().Sub(t)
