@@ -629,24 +629,36 @@ func (e *Engine) measure(st *engine.StepStats) Budget {
 	cells, cellsN := e.cells, e.cellsN
 	parallel.Blocks(n, cellBlock, func(b, lo, hi int) {
 		var s blockSums
-		for i := lo; i < hi; i++ {
-			s.up += e.upliftAt(i)
-			c, cn := cells[i], cellsN[i]
+		if e.up != nil {
+			for i := lo; i < hi; i++ {
+				s.up += e.upliftAt(i)
+			}
+		}
+		cells, cellsN := cells[lo:hi], cellsN[lo:hi]
+		hgt, prev1, prev2 := e.hgt[lo:hi], e.prev1[lo:hi], e.prev2[lo:hi]
+		for k, cn := range cellsN {
+			c := cells[k]
 			s.dRock += cn.rock - c.rock
 			s.dAlluv += cn.alluv - c.alluv
 			h := cn.rock + cn.alluv
-			if math.IsNaN(h) || math.IsInf(h, 0) || math.Abs(h) > math.MaxFloat32 {
+			if !(math.Abs(h) <= math.MaxFloat32) { // NaN, infinite or beyond float32
 				if s.bad == 0 {
-					s.bad = i + 1
+					s.bad = lo + k + 1
 				}
-				e.hgt[i] = e.prev1[i] // the last good height
+				hgt[k] = prev1[k] // the last good height
 				continue
 			}
-			e.hgt[i] = float32(h)
-			d := math.Abs(float64(e.hgt[i]) - float64(e.prev1[i]))
+			hgt[k] = float32(h)
+			d := math.Abs(float64(hgt[k]) - float64(prev1[k]))
 			s.sumDh += d
-			s.maxDh = max(s.maxDh, d)
-			s.maxDh2 = max(s.maxDh2, math.Abs(float64(e.hgt[i])-float64(e.prev2[i])))
+			// Not max, whose handling of NaN and signed zeros chains
+			// every cell to the last: heights are finite, d >= +0.
+			if d > s.maxDh {
+				s.maxDh = d
+			}
+			if d2 := math.Abs(float64(hgt[k]) - float64(prev2[k])); d2 > s.maxDh2 {
+				s.maxDh2 = d2
+			}
 		}
 		e.blocks[b] = s
 	})
