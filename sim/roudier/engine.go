@@ -68,8 +68,7 @@ type Engine struct {
 	cellsN []cell       // the new state during a step (staged: the uplifted state first)
 	staged bool         // cellsN holds the uplifted state for prepare (stage)
 	layer  []uint8      // per cell, the geology's layer at the uplifted rock (stage)
-	bufs   [][]node     // per worker, the nodes of a chunk during a step
-	kinds  [][]uint8    // per worker, the kinds of the nodes of bufs
+	bufs   []chunkBuf   // per worker, a chunk's nodes during a step
 	runoff []float32    // per stack position, the running water Q, m
 	trees  []treeSums   // per drainage tree, the sweep's sums
 	sizes  []int32      // per drainage tree, its cell count

@@ -253,8 +253,7 @@ func (e *Engine) laws(st *engine.StepStats) (clamped, pits int, err error) {
 	e.cellsN = sim.ResizeSpare(e.cellsN, n)
 	nw := min(parallel.Workers(), nc)
 	for len(e.bufs) < nw {
-		e.bufs = append(e.bufs, nil)
-		e.kinds = append(e.kinds, nil)
+		e.bufs = append(e.bufs, chunkBuf{})
 	}
 	// Every worker's buffer takes the largest chunk, so that buffers grow
 	// only when chunks do, whichever worker a chunk falls to.
@@ -263,8 +262,8 @@ func (e *Engine) laws(st *engine.StepStats) (clamped, pits int, err error) {
 		most = max(most, g.Trees[e.tb[c+1]]-g.Trees[e.tb[c]])
 	}
 	for w := range nw {
-		e.bufs[w] = sim.ResizeSpare(e.bufs[w], int(most))
-		e.kinds[w] = sim.ResizeSpare(e.kinds[w], int(most))
+		e.bufs[w].nodes = sim.ResizeSpare(e.bufs[w].nodes, int(most))
+		e.bufs[w].kinds = sim.ResizeSpare(e.bufs[w].kinds, int(most))
 	}
 	var next atomic.Int64
 	parallel.Do(nw, func(w int) {
@@ -274,12 +273,12 @@ func (e *Engine) laws(st *engine.StepStats) (clamped, pits int, err error) {
 				return
 			}
 			lo, hi := g.Trees[e.tb[c]], g.Trees[e.tb[c+1]]
-			buf, kinds := e.bufs[w][:hi-lo], e.kinds[w][:hi-lo]
+			b := &e.bufs[w]
 			cs := &e.chunkS[c]
 			t := clock()
-			cs.bad = e.prepare(c, buf, kinds)
+			cs.bad = e.prepare(c, b)
 			t1 := clock()
-			cs.clamped, cs.pits = e.sweep(c, buf, kinds)
+			cs.clamped, cs.pits = e.sweep(c, b.nodes[:hi-lo], b.kinds[:hi-lo])
 			cs.prep, cs.sweep = t1.Sub(t), clock().Sub(t1)
 		}
 	})
@@ -306,136 +305,118 @@ func (e *Engine) laws(st *engine.StepStats) (clamped, pits int, err error) {
 // order (nodes: node k-lo is the cell at Stack[k], lo the chunk's first
 // position) and fills every node's coefficients from the exposed rock
 // (alluvium where there is some, else the lithology at the rock surface),
-// its slope to its receiver and its kind. K_v (§3.2) is set here on the
-// heights of the routing but for the river-bed rule, which the sweep
-// applies. Each node comes after its receiver (the drainage order), whose
-// uplifted heights it reads from its node. It returns the bad rock of the
-// lowest cell index the lithology gave, if any.
+// its slope to its receiver and its kind (kinds[k-lo]). K_v (§3.2) is set
+// here on the heights of the routing but for the river-bed rule, which
+// the sweep applies. Each node comes after its receiver (the drainage
+// order), whose uplifted heights it reads from its node. It returns the
+// bad rock of the lowest cell index the lithology gave, if any.
 //
-// It runs in two loops, so that each keeps its values in registers: the
-// first gathers the cells and their rocks (gather), the second reads the
-// nodes in order and sets the coefficients (coefficients).
-func (e *Engine) prepare(ch int, nodes []node, kinds []uint8) badRock {
-	lo, hi := int(e.g.Trees[e.tb[ch]]), int(e.g.Trees[e.tb[ch+1]])
-	bad := e.gather(lo, hi, nodes)
-	e.coefficients(lo, hi, nodes, kinds)
-	return bad
-}
-
-// gather copies the uplifted state of the cells at Stack[lo:hi] to their
-// nodes and leaves in each node, until coefficients replaces them, what
-// its coefficients need of its rock: Creep·K_d in q, α·K_d in s and K_f
-// in low, and sets q1 (K_v = 0) and diss, which need only the rock.
-func (e *Engine) gather(lo, hi int, nodes []node) badRock {
+// It runs in two loops: the first copies the cells (alone in its loop, so
+// that the processor has as many cells on their way from memory as it
+// can; a lithology other than Strata or a geology model is asked for the
+// rocks there too, into rocks), the second reads the nodes in order and
+// sets their coefficients.
+func (e *Engine) prepare(ch int, b *chunkBuf) badRock {
+	g := e.g
+	lo, hi := int(g.Trees[e.tb[ch]]), int(g.Trees[e.tb[ch+1]])
+	st := g.Stack[lo:hi]
+	nodes, kinds := b.nodes[:len(st)], b.kinds[:len(st)]
 	var bad badRock
 	cells := e.cells
 	if e.staged {
 		cells = e.cellsN
 	}
-	p := e.rp
-	st := e.g.Stack[lo:hi]
-	nodes = nodes[:len(st)]
-	set := func(nd *node, r *geology.Rock) {
-		nd.q, nd.s, nd.low = p.Creep*r.Kd, p.Alpha*r.Kd, r.Kf
-		nd.q1 = float32((1 - min(1, r.Kf)) * p.Rain)
-		nd.diss = float32(p.Gamma * r.Ke * r.Kf)
-	}
-	// The copies first, alone in their loop, so that the processor has as
-	// many cells on their way from memory as it can, then the rocks.
+	strata, layer, coef := e.strata, e.layer, e.layerCoef
+	var rocks []geology.Rock
 	switch {
 	case e.gmap != nil:
+		strata = nil
 		for k, i := range st {
 			nodes[k].rock, nodes[k].alluv = cells[i].rock, cells[i].alluv
 		}
-		layer, coef := e.layer, e.layerCoef
-		for k := range nodes {
-			nd := &nodes[k]
-			r := &geology.Alluvium
-			if nd.alluv < geology.MinAlluvium {
-				r = &coef[layer[st[k]]] // staged
-			}
-			set(nd, r)
-		}
-	case e.strata != nil:
+	case strata != nil:
 		for k, i := range st {
 			c := cells[i]
 			nodes[k].rock, nodes[k].alluv = c.rock+0, c.alluv // +0: as the staged cells, -0 becomes +0
 		}
-		s := e.strata
-		for k := range nodes {
-			nd := &nodes[k]
-			r := &geology.Alluvium
-			if nd.alluv < geology.MinAlluvium {
-				r = s.rockAt(nd.rock)
-			}
-			set(nd, r)
-		}
 	default:
+		b.rocks = sim.ResizeSpare(b.rocks, len(st))
+		rocks = b.rocks
 		for k, i := range st {
 			c := cells[i]
 			c.rock += 0
-			nd := &nodes[k]
-			nd.rock, nd.alluv = c.rock, c.alluv
-			r := geology.Alluvium
+			nodes[k].rock, nodes[k].alluv = c.rock, c.alluv
 			if c.alluv < geology.MinAlluvium {
 				x, y := int(i)%e.w, int(i)/e.w
-				r = e.lith.RockAt((float64(x)+0.5)*e.cell, (float64(y)+0.5)*e.cell, c.rock)
+				r := e.lith.RockAt((float64(x)+0.5)*e.cell, (float64(y)+0.5)*e.cell, c.rock)
 				if !(r.Kd >= 0 && r.Kd <= 1 && r.Kf >= 0 && r.Kf <= 1 && r.Ke >= 0 && r.Ke <= 1) && (bad.err == nil || int(i) < bad.i) {
 					bad = badRock{int(i), fmt.Errorf("roudier: the lithology gives cell (%d, %d) at %g m a bad rock: %w", x, y, c.rock, CheckRock(r))}
 				}
+				rocks[k] = r
 			}
-			set(nd, &r)
 		}
 	}
-	return bad
-}
 
-// coefficients sets the kind, the slope to the receiver and the
-// coefficients that depend on it of the nodes of Stack[lo:hi], from what
-// gather left in them, and clears the node's sums.
-func (e *Engine) coefficients(lo, hi int, nodes []node, kinds []uint8) {
-	g := e.g
 	p := e.rp
-	st, rp := g.Stack, g.RecPos
+	rp := g.RecPos[lo:hi]
 	dist := g.Dist
 	// The distance to the receiver from the step between the indices
 	// (the grid's arrays are read only for roots), as sim/flow sets it.
 	w := int32(e.w)
 	dtab := e.steps
-	transport, rain := p.Transport, p.Rain
-	for k := lo; k < hi; k++ {
-		nd := &nodes[k-lo]
-		kind := &kinds[k-lo]
-		ck, ak, kf := nd.q, nd.s, nd.low
-		nd.q, nd.s, nd.low = 0, 0, math.Inf(1)
+	for k := range nodes {
+		nd := &nodes[k]
 		h := nd.rock + nd.alluv
+		r := &geology.Alluvium
+		if nd.alluv < geology.MinAlluvium {
+			switch {
+			case strata != nil:
+				r = strata.rockAt(nd.rock)
+			case coef != nil:
+				r = &coef[layer[st[k]]] // staged
+			default:
+				r = &rocks[k]
+			}
+		}
 		tn := 0.0
-		switch j := int(rp[k]); {
+		switch j := int(rp[k]) - lo; {
 		case j == k:
 			i := int(st[k])
 			switch {
 			case g.IsFixed(i):
-				*kind = kindFixed
+				kinds[k] = kindFixed
 			case dist[i] > 0:
-				*kind = kindOutlet
+				kinds[k] = kindOutlet
 			default:
-				*kind = kindPit
+				kinds[k] = kindPit
 			}
 		default:
-			r := &nodes[j-lo]
+			rn := &nodes[j]
 			d := dtab[st[j]-st[k]+w+1]
-			tn = max(0, (h-(r.rock+r.alluv))/float64(d))
-			*kind = kindFlow
-			if kinds[j-lo] == kindFixed {
-				*kind = kindFlowFixed
+			tn = max(0, (h-(rn.rock+rn.alluv))/float64(d))
+			kinds[k] = kindFlow
+			if kinds[j] == kindFixed {
+				kinds[k] = kindFlowFixed
 			}
 		}
 		kv := p.vegetation(tn, h)
-		nd.q0 = float32((1 - min(1, kf+kv)) * rain)
-		nd.creep = float32(ck * tn)
-		nd.wash = float32(ak * tn)
-		nd.capacity = float32(transport * math.Sqrt(1+tn*tn))
+		nd.q, nd.s, nd.low = 0, 0, math.Inf(1)
+		nd.q0 = float32((1 - min(1, r.Kf+kv)) * p.Rain)
+		nd.q1 = float32((1 - min(1, r.Kf)) * p.Rain)
+		nd.creep = float32(p.Creep * r.Kd * tn)
+		nd.wash = float32(p.Alpha * r.Kd * tn)
+		nd.diss = float32(p.Gamma * r.Ke * r.Kf)
+		nd.capacity = float32(p.Transport * math.Sqrt(1+tn*tn))
 	}
+	return bad
+}
+
+// chunkBuf is a worker's buffers for a chunk: the nodes, their kinds and,
+// for a lithology other than Strata or a geology model, their rocks.
+type chunkBuf struct {
+	nodes []node
+	kinds []uint8
+	rocks []geology.Rock
 }
 
 // stepLengths returns the table of the distances between a cell and its
