@@ -459,14 +459,18 @@ func (e *Engine) sweep(c int, nodes []node, kinds []uint8) (nClamp, nPit int64) 
 	la := lane{k: int(m) - 1, t: tm - 1}
 	lb := lane{k: int(hi) - 1, t: t1 - 1}
 	for la.k >= int(lo) && lb.k >= int(m) {
-		s.node(&la)
-		s.node(&lb)
+		s.apply(la.k, &la.sum)
+		s.done(&la)
+		s.apply(lb.k, &lb.sum)
+		s.done(&lb)
 	}
 	for la.k >= int(lo) {
-		s.node(&la)
+		s.apply(la.k, &la.sum)
+		s.done(&la)
 	}
 	for lb.k >= int(m) {
-		s.node(&lb)
+		s.apply(lb.k, &lb.sum)
+		s.done(&lb)
 	}
 	// The new state to the grid, in a loop of its own so that the
 	// writes, scattered over the grid, do not hold the sweep up.
@@ -496,29 +500,29 @@ type lane struct {
 	sum  treeSums
 }
 
-// node applies the laws to lane l's next node and moves the lane on.
-func (s *sweeper) node(l *lane) {
-	k := l.k
-	l.k--
-	s.apply(k, &l.sum)
-	if int32(k) == s.trees[l.t] { // the tree's first node: it is done
+// done moves lane l on from the node it has just done, keeping the sums
+// of its tree if that was the tree's first node.
+func (s *sweeper) done(l *lane) {
+	if int32(l.k) == s.trees[l.t] {
 		s.sums[l.t] = l.sum
 		l.sum = treeSums{}
 		l.t--
 	}
+	l.k--
 }
 
 // apply applies the laws to node k, adding to its tree's sums.
 func (s *sweeper) apply(k int, sum *treeSums) {
 	nd := &s.nodes[k-s.lo]
 	qUp, load := nd.q, nd.s
-	s.runoff[k] = float32(qUp)
 	kind := s.kinds[k-s.lo]
 	switch kind {
 	case kindOutlet, kindFixed:
+		s.runoff[k] = float32(qUp)
 		sum.out += load
 		return
 	case kindPit:
+		s.runoff[k] = float32(qUp)
 		// No erosion; all the detritus settles (Roudier et al. 1993: low
 		// points get "only alluvial deposition"), spread over the
 		// depression by fill once every tree is done.
