@@ -460,54 +460,81 @@ func (g *Graph) order(labels bool) {
 // from next, one after another, appending each tree depth-first to the
 // worker's buffers. Interleaving several walks to overlap their loads was
 // measured and did not help: the walk is bound by its branches, not by
-// memory latency. The loop keeps its slices in locals so that appends do
-// not go through memory.
+// memory latency. So a donor is written both to the list (a leaf, listed
+// at once) and to the stack, and only the end that takes it moves: no
+// branch on whether it is a leaf (at 1024², 15.5 -> 12 ms a walk on one
+// core). The loop keeps its slices in locals.
 func (g *Graph) dfsWorker(wk int, next *atomic.Int64, rootBlock int, labels bool) {
 	nr := len(g.roots)
-	buf, par, stk := g.bufs[wk][:0], g.pars[wk][:0], g.stks[wk][:0]
+	// A node's donors are written both as listed and as pushed, and one
+	// of the two ends advances, without a branch on which: the buffers
+	// keep room for eight more past their ends.
+	buf, par, stk := g.bufs[wk], g.pars[wk], g.stks[wk]
+	buf, par, stk = buf[:cap(buf)], par[:cap(par)], stk[:cap(stk)]
 	label, donors, roots := g.Label, g.donors, g.roots
 	off := g.off
 	segW, segOff, segLen := g.segW[:nr], g.segOff[:nr], g.segLen[:nr]
+	n := 0 // cells listed
 	for {
 		lo := int(next.Add(int64(rootBlock))) - rootBlock
 		if lo >= nr {
 			break
 		}
 		for t := lo; t < min(nr, lo+rootBlock); t++ {
-			start := len(buf)
+			start := n
 			lt := int32(t)
 			// Entries: cell | position of its receiver in the tree << 32.
-			stk = append(stk[:0], uint64(uint32(roots[t])))
-			for len(stk) > 0 {
-				e := stk[len(stk)-1]
-				stk = stk[:len(stk)-1]
+			stk = grow(stk, 1)
+			stk[0] = uint64(uint32(roots[t]))
+			sp := 1
+			for sp > 0 {
+				sp--
+				e := stk[sp]
 				i := int32(uint32(e))
 				if labels {
 					label[i] = lt
 				}
-				me := int32(len(buf) - start)
-				buf = append(buf, i)
-				par = append(par, int32(e>>32))
+				if n+9 > len(buf) || sp+8 > len(stk) {
+					buf, par, stk = grow(buf, n+9), grow(par, n+9), grow(stk, sp+8)
+				}
+				me := int32(n - start)
+				buf[n], par[n] = i, int32(e>>32)
+				n++
 				for m := donors[i]; m != 0; m &= m - 1 {
 					j := i + off[bits.TrailingZeros8(m)&7]
-					if donors[j] == 0 {
-						// A leaf: list it now rather than push and pop it.
-						if labels {
-							label[j] = lt
-						}
-						buf = append(buf, j)
-						par = append(par, me)
-						continue
+					if labels {
+						label[j] = lt // a leaf now, any other donor when popped
 					}
-					stk = append(stk, uint64(uint32(j))|uint64(me)<<32)
+					// A leaf is listed now rather than pushed and popped.
+					leaf := b2i(donors[j] == 0)
+					buf[n], par[n] = j, me
+					stk[sp] = uint64(uint32(j)) | uint64(me)<<32
+					n += leaf
+					sp += 1 - leaf
 				}
 			}
 			segW[t] = uint16(wk)
 			segOff[t] = int32(start)
-			segLen[t] = int32(len(buf) - start)
+			segLen[t] = int32(n - start)
 		}
 	}
-	g.bufs[wk], g.pars[wk], g.stks[wk] = buf, par, stk
+	g.bufs[wk], g.pars[wk], g.stks[wk] = buf[:n], par[:n], stk[:0]
+}
+
+// grow returns s, or a copy twice as long, at least need long.
+func grow[T any](s []T, need int) []T {
+	if need <= len(s) {
+		return s
+	}
+	return append(s, make([]T, max(need, 2*len(s))-len(s))...)
+}
+
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // donorRow sets the donor masks of row y from the directions of its
