@@ -436,8 +436,8 @@ func stepLengths(w int, cell float64) []float32 {
 }
 
 // sweep applies the laws to chunk c's trees, every node after all its
-// donors (the reverse of the drainage order), and writes each cell's new
-// state to cellsN once its node is done. Trees are independent: a chunk
+// donors (the reverse of the drainage order), and then writes the new
+// state of the chunk's cells to cellsN. Trees are independent: a chunk
 // writes only its own nodes and cells and its trees' sums. The chunk's
 // trees are walked in two lanes at once (sim/flow's SplitTrees: two
 // halves of whole trees, each from its last node to its first), so that
