@@ -481,10 +481,11 @@ func TestForget(t *testing.T) {
 	}
 }
 
-// TestOrderTrees: OrderTrees lists the same trees as Order without lakes
-// (Stack, RecPos, Trees, Pos equal after Assemble, for every kind of
-// edge), forgets the lakes of an earlier ConnectLakes, and ConnectLakes
-// refuses to run on its missing labels.
+// TestOrderTrees: OrderTrees and AssembleTrees list the same trees as
+// Order and Assemble without lakes (Stack, RecPos, Trees equal, for every
+// kind of edge); OrderTrees forgets the lakes of an earlier ConnectLakes,
+// ConnectLakes refuses to run on its missing labels, and AssembleTrees
+// refuses a graph with lakes.
 func TestOrderTrees(t *testing.T) {
 	for _, ec := range edgeCases {
 		w, hgt := 96, 80
@@ -498,13 +499,21 @@ func TestOrderTrees(t *testing.T) {
 		if len(b.Lakes) == 0 {
 			t.Fatalf("%s: no lakes on noise: the test would not show OrderTrees forgets them", ec.name)
 		}
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: AssembleTrees on a graph with lakes did not panic", ec.name)
+				}
+			}()
+			b.AssembleTrees()
+		}()
 		b.Route(h)
 		b.OrderTrees()
-		b.Assemble()
+		b.AssembleTrees()
 		for _, c := range []struct {
 			name string
 			x, y []int32
-		}{{"Stack", a.Stack, b.Stack}, {"RecPos", a.RecPos, b.RecPos}, {"Trees", a.Trees, b.Trees}, {"Pos", a.Pos, b.Pos}} {
+		}{{"Stack", a.Stack, b.Stack}, {"RecPos", a.RecPos, b.RecPos}, {"Trees", a.Trees, b.Trees}} {
 			if !slices.Equal(c.x, c.y) {
 				t.Errorf("%s: %s differs between Order and OrderTrees", ec.name, c.name)
 			}

@@ -309,7 +309,7 @@ func (e *Engine) Runoff() []float32 {
 		return nil
 	}
 	q := make([]float32, len(e.cells))
-	for i, k := range e.g.Pos {
+	for k, i := range e.g.Stack {
 		q[i] = e.runoff[k]
 	}
 	return q

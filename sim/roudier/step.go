@@ -132,7 +132,7 @@ func (e *Engine) Step() engine.StepStats {
 	st.Phase[engine.PhaseRouting] = clock().Sub(t)
 	t = clock()
 	e.g.OrderTrees()
-	e.g.Assemble()
+	e.g.AssembleTrees() // Pos is not used
 	e.routed = true
 	st.Phase[engine.PhaseStack] = clock().Sub(t)
 
