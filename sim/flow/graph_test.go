@@ -480,3 +480,51 @@ func TestForget(t *testing.T) {
 		t.Errorf("without Forget the centre drains to %d; want %d (north, kept by hysteresis)", kept.Rec[c], n)
 	}
 }
+
+// TestOrderTrees: OrderTrees and AssembleTrees list the same trees as
+// Order and Assemble without lakes (Stack, RecPos, Trees equal, for every
+// kind of edge); OrderTrees forgets the lakes of an earlier ConnectLakes,
+// ConnectLakes refuses to run on its missing labels, and AssembleTrees
+// refuses a graph with lakes.
+func TestOrderTrees(t *testing.T) {
+	for _, ec := range edgeCases {
+		w, hgt := 96, 80
+		h := simtest.Noisy(w, hgt, 100, 5)
+		a := NewGraph(w, hgt, 10, ec.edges, 0)
+		a.Route(h)
+		a.Order()
+		a.Assemble()
+		b := NewGraph(w, hgt, 10, ec.edges, 0)
+		b.Update(h) // lakes connected, then forgotten by OrderTrees
+		if len(b.Lakes) == 0 {
+			t.Fatalf("%s: no lakes on noise: the test would not show OrderTrees forgets them", ec.name)
+		}
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: AssembleTrees on a graph with lakes did not panic", ec.name)
+				}
+			}()
+			b.AssembleTrees()
+		}()
+		b.Route(h)
+		b.OrderTrees()
+		b.AssembleTrees()
+		for _, c := range []struct {
+			name string
+			x, y []int32
+		}{{"Stack", a.Stack, b.Stack}, {"RecPos", a.RecPos, b.RecPos}, {"Trees", a.Trees, b.Trees}} {
+			if !slices.Equal(c.x, c.y) {
+				t.Errorf("%s: %s differs between Order and OrderTrees", ec.name, c.name)
+			}
+		}
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: ConnectLakes after OrderTrees did not panic", ec.name)
+				}
+			}()
+			b.ConnectLakes(h)
+		}()
+	}
+}

@@ -14,6 +14,9 @@ import (
 // pit basin through its pass (Cordonnier et al. 2016, §4.3). h are the
 // heights Route saw.
 func (g *Graph) ConnectLakes(h []float32) {
+	if !g.labelled {
+		panic("flow: ConnectLakes after OrderTrees: it needs Order's labels")
+	}
 	nr := len(g.roots)
 	g.node = sim.ResizeSpare(g.node, nr)
 	g.pits = g.pits[:0]
@@ -312,7 +315,21 @@ func (g *Graph) stepLen(a, b int32) float32 {
 
 // Assemble writes the final Stack: each outlet's tree followed by the basins
 // that drain into it, every basin after the basin it spills into.
-func (g *Graph) Assemble() {
+func (g *Graph) Assemble() { g.assemble(true) }
+
+// AssembleTrees is Assemble without Pos, which it leaves stale, for a
+// graph without lakes (after OrderTrees) whose user does not read Pos: a
+// random write per cell, two thirds of Assemble's time at 1024² (2.1 ->
+// 0.7 ms on one core). It panics if the graph has lakes.
+func (g *Graph) AssembleTrees() {
+	if len(g.Lakes) > 0 {
+		panic("flow: AssembleTrees on a graph with lakes: carving them needs Pos")
+	}
+	g.assemble(false)
+}
+
+// assemble is Assemble, setting Pos if pos.
+func (g *Graph) assemble(pos bool) {
 	nr := len(g.roots)
 	g.final = sim.ResizeSpare(g.final, nr)
 	g.dest = sim.ResizeSpare(g.dest, nr)
@@ -399,9 +416,13 @@ func (g *Graph) Assemble() {
 			li := g.lakeOf[t]
 			if li == 0 {
 				copy(dst, src)
-				for k, i := range src {
-					g.Pos[i] = d + int32(k)
+				for k := range src {
 					rp[k] = d + par[k]
+				}
+				if pos {
+					for k, i := range src {
+						g.Pos[i] = d + int32(k)
+					}
 				}
 				continue
 			}

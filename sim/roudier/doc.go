@@ -137,11 +137,14 @@
 // Trees): the trees are cut into chunks of about 4096 cells (a tree
 // larger than that is a chunk of its own), claimed by the workers as they
 // come free. A worker lays a chunk's cells out in a buffer of its own, in
-// drainage order (prepare: the uplifted rock and alluvium of every cell
-// and its coefficients, each cell after its receiver, whose heights it
-// reads from the buffer), then sweeps the buffer backwards and writes each
-// cell's new state to the grid once it is done: the sweep reads and writes
-// memory in order, and the buffer stays in the core's cache. Each chunk
+// drainage order (prepare: the uplifted rock and alluvium of every cell,
+// copied in a loop of its own, then its coefficients, each cell after its
+// receiver, whose heights it reads from the buffer), then sweeps the
+// buffer backwards, in two lanes of whole trees at once so that the
+// processor overlaps their chains of dependent nodes, and last writes
+// the chunk's new state to the grid: the sweep reads and writes memory in
+// order, and the buffer (64 bytes, a cache line, a node) stays in the
+// core's cache when the chunk is not one large tree. Each chunk
 // writes only its own cells and its trees' sums; sums are taken per tree
 // and over fixed blocks of cells in block order, and a bad rock reported
 // is the one of the lowest cell index, so results are bit-identical for

@@ -68,7 +68,7 @@ type Engine struct {
 	cellsN []cell       // the new state during a step (staged: the uplifted state first)
 	staged bool         // cellsN holds the uplifted state for prepare (stage)
 	layer  []uint8      // per cell, the geology's layer at the uplifted rock (stage)
-	bufs   [][]node     // per worker, the nodes of a chunk during a step
+	bufs   []chunkBuf   // per worker, a chunk's nodes during a step
 	runoff []float32    // per stack position, the running water Q, m
 	trees  []treeSums   // per drainage tree, the sweep's sums
 	sizes  []int32      // per drainage tree, its cell count
@@ -86,6 +86,7 @@ type Engine struct {
 	spilled  float64
 
 	blocks []blockSums // per block of cells, the measures
+	steps  []float32   // stepLengths: the distance to a neighbour by the step between indices
 }
 
 // New validates c and returns an engine at step 0.
@@ -130,6 +131,7 @@ func New(c Config) (*Engine, error) {
 		}
 	}
 	e.g = flow.NewGraph(e.w, e.h, e.cell, e.p.Edges, e.p.NaturalDist)
+	e.steps = stepLengths(e.w, e.cell)
 	if c.InitNoise > 0 {
 		rng := rand.New(rand.NewPCG(c.Seed, 0x726f75646965))
 		for i := range e.cells {
@@ -307,7 +309,7 @@ func (e *Engine) Runoff() []float32 {
 		return nil
 	}
 	q := make([]float32, len(e.cells))
-	for i, k := range e.g.Pos {
+	for k, i := range e.g.Stack {
 		q[i] = e.runoff[k]
 	}
 	return q

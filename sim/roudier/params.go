@@ -99,6 +99,14 @@ func (p *Params) vegetation(t, z float64) float64 {
 	if t <= tan30 {
 		return p.Veg
 	}
-	// Linear in the angle from K_v at 30° to 0 at 60°.
+	return p.vegetationSteep(t)
+}
+
+// vegetationSteep is K_v between 30° and 60°: linear in the angle from
+// K_v at 30° to 0 at 60°. Apart from vegetation, which stays small
+// enough to inline.
+//
+//go:noinline
+func (p *Params) vegetationSteep(t float64) float64 {
 	return p.Veg * (math.Pi/3 - math.Atan(t)) / (math.Pi / 6)
 }

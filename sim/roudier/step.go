@@ -3,6 +3,7 @@ package roudier
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -69,10 +70,9 @@ type cell struct{ rock, alluv float64 }
 // before the sweep from the exposed rock and the slope tanθ to the
 // receiver: the running water the cell's rain makes, q0, or q1 in a river
 // bed (K_v = 0), m; Creep·K_d·tanθ, m; α·K_d·tanθ; γ·K_e·K_f;
-// r·√(1 + tan²θ) (= r/cos φ); the cell's kind.
+// r·√(1 + tan²θ) (= r/cos φ).
 type cellCoef struct {
 	q0, q1, creep, wash, diss, capacity float32
-	kind                                uint8
 }
 
 // node is a cell during the sweep, in drainage order (node k is the cell
@@ -80,7 +80,9 @@ type cellCoef struct {
 // rock surface and alluvium, m (uplifted, then as the laws change them);
 // what arrives from upstream: the running water (then, once the sweep
 // reached the cell, the running water through it, Q), m, the detritus
-// load, m³, and the lowest donor's height, m; its coefficients.
+// load, m³, and the lowest donor's height, m; its coefficients. A node
+// is 64 bytes, a cache line; its kind is kept beside it (a byte more
+// would make it 72 and spread nodes over two lines).
 type node struct {
 	rock, alluv float64
 	q, s, low   float64
@@ -91,8 +93,9 @@ type node struct {
 const (
 	kindFlow      uint8 = iota // drains into a cell of the map
 	kindFlowFixed              // drains into a fixed outlet cell
-	kindOutlet                 // a root whose load leaves the map
+	kindOutlet                 // a root whose load leaves the map: a natural edge cell
 	kindPit                    // a root inside the map
+	kindFixed                  // a root whose load leaves the map: a fixed outlet cell
 )
 
 const (
@@ -128,8 +131,8 @@ func (e *Engine) Step() engine.StepStats {
 	e.g.Route(routed)
 	st.Phase[engine.PhaseRouting] = clock().Sub(t)
 	t = clock()
-	e.g.Order()
-	e.g.Assemble()
+	e.g.OrderTrees()
+	e.g.AssembleTrees() // Pos is not used
 	e.routed = true
 	st.Phase[engine.PhaseStack] = clock().Sub(t)
 
@@ -250,7 +253,7 @@ func (e *Engine) laws(st *engine.StepStats) (clamped, pits int, err error) {
 	e.cellsN = sim.ResizeSpare(e.cellsN, n)
 	nw := min(parallel.Workers(), nc)
 	for len(e.bufs) < nw {
-		e.bufs = append(e.bufs, nil)
+		e.bufs = append(e.bufs, chunkBuf{})
 	}
 	// Every worker's buffer takes the largest chunk, so that buffers grow
 	// only when chunks do, whichever worker a chunk falls to.
@@ -259,7 +262,8 @@ func (e *Engine) laws(st *engine.StepStats) (clamped, pits int, err error) {
 		most = max(most, g.Trees[e.tb[c+1]]-g.Trees[e.tb[c]])
 	}
 	for w := range nw {
-		e.bufs[w] = sim.ResizeSpare(e.bufs[w], int(most))
+		e.bufs[w].nodes = sim.ResizeSpare(e.bufs[w].nodes, int(most))
+		e.bufs[w].kinds = sim.ResizeSpare(e.bufs[w].kinds, int(most))
 	}
 	var next atomic.Int64
 	parallel.Do(nw, func(w int) {
@@ -269,12 +273,12 @@ func (e *Engine) laws(st *engine.StepStats) (clamped, pits int, err error) {
 				return
 			}
 			lo, hi := g.Trees[e.tb[c]], g.Trees[e.tb[c+1]]
-			buf := e.bufs[w][:hi-lo]
+			b := &e.bufs[w]
 			cs := &e.chunkS[c]
 			t := clock()
-			cs.bad = e.prepare(c, buf)
+			cs.bad = e.prepare(c, b)
 			t1 := clock()
-			cs.clamped, cs.pits = e.sweep(c, buf)
+			cs.clamped, cs.pits = e.sweep(c, b.nodes[:hi-lo], b.kinds[:hi-lo])
 			cs.prep, cs.sweep = t1.Sub(t), clock().Sub(t1)
 		}
 	})
@@ -301,185 +305,300 @@ func (e *Engine) laws(st *engine.StepStats) (clamped, pits int, err error) {
 // order (nodes: node k-lo is the cell at Stack[k], lo the chunk's first
 // position) and fills every node's coefficients from the exposed rock
 // (alluvium where there is some, else the lithology at the rock surface),
-// its slope to its receiver and its kind. K_v (§3.2) is set here on the
-// heights of the routing but for the river-bed rule, which the sweep
-// applies. Each node comes after its receiver (the drainage order), whose
-// uplifted heights it reads from its node. It returns the bad rock of the
-// lowest cell index the lithology gave, if any.
-func (e *Engine) prepare(ch int, nodes []node) badRock {
+// its slope to its receiver and its kind (kinds[k-lo]). K_v (§3.2) is set
+// here on the heights of the routing but for the river-bed rule, which
+// the sweep applies. Each node comes after its receiver (the drainage
+// order), whose uplifted heights it reads from its node. It returns the
+// bad rock of the lowest cell index the lithology gave, if any.
+//
+// It runs in two loops: the first copies the cells (alone in its loop, so
+// that the processor has as many cells on their way from memory as it
+// can; a lithology other than Strata or a geology model is asked for the
+// rocks there too, into rocks), the second reads the nodes in order and
+// sets their coefficients.
+func (e *Engine) prepare(ch int, b *chunkBuf) badRock {
 	g := e.g
-	dist, st, rp := g.Dist, g.Stack, g.RecPos
+	lo, hi := int(g.Trees[e.tb[ch]]), int(g.Trees[e.tb[ch+1]])
+	st := g.Stack[lo:hi]
+	nodes, kinds := b.nodes[:len(st)], b.kinds[:len(st)]
 	var bad badRock
 	cells := e.cells
 	if e.staged {
 		cells = e.cellsN
 	}
+	strata, layer, coef := e.strata, e.layer, e.layerCoef
+	var rocks []geology.Rock
+	switch {
+	case e.gmap != nil:
+		strata = nil
+		for k, i := range st {
+			nodes[k].rock, nodes[k].alluv = cells[i].rock, cells[i].alluv
+		}
+	case strata != nil:
+		for k, i := range st {
+			c := cells[i]
+			nodes[k].rock, nodes[k].alluv = c.rock+0, c.alluv // +0: as the staged cells, -0 becomes +0
+		}
+	default:
+		b.rocks = sim.ResizeSpare(b.rocks, len(st))
+		rocks = b.rocks
+		for k, i := range st {
+			c := cells[i]
+			c.rock += 0
+			nodes[k].rock, nodes[k].alluv = c.rock, c.alluv
+			if c.alluv < geology.MinAlluvium {
+				x, y := int(i)%e.w, int(i)/e.w
+				r := e.lith.RockAt((float64(x)+0.5)*e.cell, (float64(y)+0.5)*e.cell, c.rock)
+				if !(r.Kd >= 0 && r.Kd <= 1 && r.Kf >= 0 && r.Kf <= 1 && r.Ke >= 0 && r.Ke <= 1) && (bad.err == nil || int(i) < bad.i) {
+					bad = badRock{int(i), fmt.Errorf("roudier: the lithology gives cell (%d, %d) at %g m a bad rock: %w", x, y, c.rock, CheckRock(r))}
+				}
+				rocks[k] = r
+			}
+		}
+	}
+
 	p := e.rp
-	lo, hi := int(g.Trees[e.tb[ch]]), int(g.Trees[e.tb[ch+1]])
+	rp := g.RecPos[lo:hi]
+	dist := g.Dist
 	// The distance to the receiver from the step between the indices
 	// (the grid's arrays are read only for roots), as sim/flow sets it.
 	w := int32(e.w)
-	orth, diag := float32(e.cell), float32(e.cell*math.Sqrt2)
-	for k := lo; k < hi; k++ {
-		i := int(st[k])
-		c := cells[i]
-		if !e.staged {
-			c.rock += e.upliftAt(i) // 0, but as the staged cells: -0 becomes +0
-		}
-		nd := &nodes[k-lo]
-		nd.rock, nd.alluv = c.rock, c.alluv
-		nd.q, nd.s, nd.low = 0, 0, math.Inf(1)
+	dtab := e.steps
+	for k := range nodes {
+		nd := &nodes[k]
+		h := nd.rock + nd.alluv
 		r := &geology.Alluvium
-		var lr geology.Rock
-		if c.alluv < geology.MinAlluvium {
+		if nd.alluv < geology.MinAlluvium {
 			switch {
-			case e.gmap != nil:
-				r = &e.layerCoef[e.layer[i]] // staged
-			case e.strata != nil:
-				r = e.strata.rockAt(c.rock)
+			case strata != nil:
+				r = strata.rockAt(nd.rock)
+			case coef != nil:
+				r = &coef[layer[st[k]]] // staged
 			default:
-				x, y := i%e.w, i/e.w
-				lr = e.lith.RockAt((float64(x)+0.5)*e.cell, (float64(y)+0.5)*e.cell, c.rock)
-				if !(lr.Kd >= 0 && lr.Kd <= 1 && lr.Kf >= 0 && lr.Kf <= 1 && lr.Ke >= 0 && lr.Ke <= 1) && (bad.err == nil || i < bad.i) {
-					bad = badRock{i, fmt.Errorf("roudier: the lithology gives cell (%d, %d) at %g m a bad rock: %w", x, y, c.rock, CheckRock(lr))}
-				}
-				r = &lr
+				r = &rocks[k]
 			}
 		}
-		cf := &nd.cellCoef
 		tn := 0.0
-		switch j := int(rp[k]); {
-		case j == k && (g.IsFixed(i) || dist[i] > 0):
-			cf.kind = kindOutlet
+		switch j := int(rp[k]) - lo; {
 		case j == k:
-			cf.kind = kindPit
-		default:
-			r := &nodes[j-lo]
-			hj := r.rock + r.alluv
-			d := orth
-			if s := st[j] - int32(i); s != 1 && s != -1 && s != w && s != -w {
-				d = diag
+			i := int(st[k])
+			switch {
+			case g.IsFixed(i):
+				kinds[k] = kindFixed
+			case dist[i] > 0:
+				kinds[k] = kindOutlet
+			default:
+				kinds[k] = kindPit
 			}
-			tn = max(0, (c.rock+c.alluv-hj)/float64(d))
-			cf.kind = kindFlow
-			if g.IsFixed(int(st[j])) {
-				cf.kind = kindFlowFixed
+		default:
+			rn := &nodes[j]
+			d := dtab[st[j]-st[k]+w+1]
+			tn = max(0, (h-(rn.rock+rn.alluv))/float64(d))
+			kinds[k] = kindFlow
+			if kinds[j] == kindFixed {
+				kinds[k] = kindFlowFixed
 			}
 		}
-		kv := p.vegetation(tn, c.rock+c.alluv)
-		cf.q0 = float32((1 - min(1, r.Kf+kv)) * p.Rain)
-		cf.q1 = float32((1 - min(1, r.Kf)) * p.Rain)
-		cf.creep = float32(p.Creep * r.Kd * tn)
-		cf.wash = float32(p.Alpha * r.Kd * tn)
-		cf.diss = float32(p.Gamma * r.Ke * r.Kf)
-		cf.capacity = float32(p.Transport * math.Sqrt(1+tn*tn))
+		kv := p.vegetation(tn, h)
+		nd.q, nd.s, nd.low = 0, 0, math.Inf(1)
+		nd.q0 = float32((1 - min(1, r.Kf+kv)) * p.Rain)
+		nd.q1 = float32((1 - min(1, r.Kf)) * p.Rain)
+		nd.creep = float32(p.Creep * r.Kd * tn)
+		nd.wash = float32(p.Alpha * r.Kd * tn)
+		nd.diss = float32(p.Gamma * r.Ke * r.Kf)
+		nd.capacity = float32(p.Transport * math.Sqrt(1+tn*tn))
 	}
 	return bad
 }
 
-// sweep applies the laws to chunk c's trees, tree by tree, every node
-// after all its donors (the reverse of the drainage order), and writes
-// each cell's new state to cellsN once its node is done. Trees are
-// independent: a chunk writes only its own nodes and cells and its trees'
-// sums. It returns the cells whose lowering was clamped and the pits that
-// received detritus.
-func (e *Engine) sweep(c int, nodes []node) (nClamp, nPit int64) {
-	g := e.g
-	tb := e.tb
-	p := e.rp
-	river := p.RiverCells * p.Rain
-	a := e.area
-	st, rp, cellsN, runoff := g.Stack, g.RecPos, e.cellsN, e.runoff
-	lo := int(g.Trees[tb[c]])
-	for t := tb[c]; t < tb[c+1]; t++ {
-		var sum treeSums
-		for k := int(g.Trees[t+1]) - 1; k >= int(g.Trees[t]); k-- {
-			nd := &nodes[k-lo]
-			qUp, load := nd.q, nd.s
-			runoff[k] = float32(qUp)
-			switch nd.kind {
-			case kindOutlet:
-				sum.out += load
-				cellsN[st[k]] = cell{nd.rock, nd.alluv}
-				continue
-			case kindPit:
-				// No erosion; all the detritus settles (Roudier et
-				// al. 1993: low points get "only alluvial
-				// deposition"), spread over the depression by fill
-				// once every tree is done.
-				if load > 0 {
-					sum.pitLoad = load
-					nPit++
-				}
-				cellsN[st[k]] = cell{nd.rock, nd.alluv}
-				continue
-			}
-			r := &nodes[int(rp[k])-lo]
-			// The cell's running water; none of it held by vegetation
-			// in a river bed (§3.2).
-			q := float64(nd.q0)
-			if qUp > 0 && qUp >= river {
-				q = float64(nd.q1)
-			}
-			Q := qUp + q
-			// Gravity creep, at most half the drop, so that the cell
-			// stays above its receiver.
-			hi0 := nd.rock + nd.alluv
-			drop := max(0, hi0-r.rock-r.alluv)
-			zg := min(float64(nd.creep), drop/2)
-			// Running water and dissolution, at most the drop left.
-			zw := float64(nd.wash) * Q
-			zc := float64(nd.diss) * q
-			room := drop - 2*zg
-			if nd.kind == kindFlowFixed {
-				room = drop - zg
-			}
-			if zw+zc > room {
-				f := max(0, room) / (zw + zc)
-				zw, zc = zw*f, zc*f
-				nClamp++
-			}
-			if zg > 0 {
-				fromAlluv := nd.take(zg)
-				if nd.kind == kindFlowFixed {
-					sum.cout += zg * a
-				} else {
-					r.alluv += fromAlluv
-					r.rock += zg - fromAlluv
-				}
-			}
-			nd.take(zw + zc)
-			load += zw * a
-			sum.diss += zc * a
-			// Deposition when the load exceeds the capacity
-			// C = r·Q/cos φ: the paper's h_s = C, but never more than
-			// the excess, nor above the lowest donor.
-			capacity := float64(nd.capacity) * Q * a
-			hNow := nd.rock + nd.alluv
-			if load > capacity && nd.low > hNow && !math.IsInf(nd.low, 1) {
-				dep := min(load-capacity, capacity, (nd.low-hNow)*a)
-				nd.alluv += dep / a
-				load -= dep
-				hNow = nd.rock + nd.alluv
-			}
-			runoff[k] = float32(Q)
-			r.q += Q
-			r.s += load
-			r.low = min(r.low, hNow)
-			cellsN[st[k]] = cell{nd.rock, nd.alluv}
-		}
-		e.trees[t] = sum
-	}
-	return nClamp, nPit
+// chunkBuf is a worker's buffers for a chunk: the nodes, their kinds and,
+// for a lithology other than Strata or a geology model, their rocks.
+type chunkBuf struct {
+	nodes []node
+	kinds []uint8
+	rocks []geology.Rock
 }
 
-// take lowers the node by d metres, alluvium first, and returns how much
-// of it was alluvium.
-func (c *node) take(d float64) float64 {
-	fa := min(c.alluv, d)
-	c.alluv -= fa
-	c.rock -= d - fa
-	return fa
+// stepLengths returns the table of the distances between a cell and its
+// neighbour on a grid w cells wide of cells cell metres: entry s+w+1 is
+// the distance to the cell s indices away, as sim/flow sets Dist
+// (orthogonal cell, diagonal cell·√2; 0 for other s).
+func stepLengths(w int, cell float64) []float32 {
+	t := make([]float32, 2*w+3)
+	orth, diag := float32(cell), float32(cell*math.Sqrt2)
+	for _, s := range []int{1, -1, w, -w} {
+		t[s+w+1] = orth
+	}
+	for _, s := range []int{w + 1, w - 1, -w + 1, -w - 1} {
+		t[s+w+1] = diag
+	}
+	return t
+}
+
+// sweep applies the laws to chunk c's trees, every node after all its
+// donors (the reverse of the drainage order), and then writes the new
+// state of the chunk's cells to cellsN. Trees are independent: a chunk
+// writes only its own nodes and cells and its trees' sums. The chunk's
+// trees are walked in two lanes at once (sim/flow's SplitTrees: two
+// halves of whole trees, each from its last node to its first), so that
+// the processor overlaps the two dependency chains: along a stream, a
+// node waits for the running water, load and heights its donor has just
+// left in it. Every node sees the same arithmetic in the same order as in
+// one walk. It returns the cells whose lowering was clamped and the pits
+// that received detritus.
+func (e *Engine) sweep(c int, nodes []node, kinds []uint8) (nClamp, nPit int64) {
+	g := e.g
+	t0, t1 := e.tb[c], e.tb[c+1]
+	lo, hi := g.Trees[t0], g.Trees[t1]
+	m := g.SplitTrees(lo, hi)
+	tm, _ := slices.BinarySearch(g.Trees[t0:t1+1], m)
+	tm += t0
+	p := e.rp
+	s := sweeper{nodes: nodes, kinds: kinds, lo: int(lo), st: g.Stack, rp: g.RecPos, trees: g.Trees, sums: e.trees,
+		runoff: e.runoff, river: p.RiverCells * p.Rain, a: e.area}
+	la := lane{k: int(m) - 1, t: tm - 1}
+	lb := lane{k: int(hi) - 1, t: t1 - 1}
+	for la.k >= int(lo) && lb.k >= int(m) {
+		s.apply(la.k, &la.sum)
+		s.done(&la)
+		s.apply(lb.k, &lb.sum)
+		s.done(&lb)
+	}
+	for la.k >= int(lo) {
+		s.apply(la.k, &la.sum)
+		s.done(&la)
+	}
+	for lb.k >= int(m) {
+		s.apply(lb.k, &lb.sum)
+		s.done(&lb)
+	}
+	// The new state to the grid, in a loop of its own so that the
+	// writes, scattered over the grid, do not hold the sweep up.
+	cellsN := e.cellsN
+	for k, i := range g.Stack[lo:hi] {
+		cellsN[i] = cell{nodes[k].rock, nodes[k].alluv}
+	}
+	return s.clamped, s.pits
+}
+
+// sweeper is what the sweep of a chunk reads and writes.
+type sweeper struct {
+	nodes         []node // the chunk's nodes: node k-lo is the cell at Stack[k]
+	kinds         []uint8
+	lo            int
+	st, rp, trees []int32
+	sums          []treeSums
+	runoff        []float32
+	river, a      float64 // the running water of a river bed, m; the cell area, m²
+	clamped, pits int64
+}
+
+// lane is a walk over whole trees, backwards: its next node k, the tree
+// t it is in, and that tree's sums so far.
+type lane struct {
+	k, t int
+	sum  treeSums
+}
+
+// done moves lane l on from the node it has just done, keeping the sums
+// of its tree if that was the tree's first node.
+func (s *sweeper) done(l *lane) {
+	if int32(l.k) == s.trees[l.t] {
+		s.sums[l.t] = l.sum
+		l.sum = treeSums{}
+		l.t--
+	}
+	l.k--
+}
+
+// apply applies the laws to node k, adding to its tree's sums.
+func (s *sweeper) apply(k int, sum *treeSums) {
+	nd := &s.nodes[k-s.lo]
+	qUp, load := nd.q, nd.s
+	kind := s.kinds[k-s.lo]
+	switch kind {
+	case kindOutlet, kindFixed:
+		s.runoff[k] = float32(qUp)
+		sum.out += load
+		return
+	case kindPit:
+		s.runoff[k] = float32(qUp)
+		// No erosion; all the detritus settles (Roudier et al. 1993: low
+		// points get "only alluvial deposition"), spread over the
+		// depression by fill once every tree is done.
+		if load > 0 {
+			sum.pitLoad = load
+			s.pits++
+		}
+		return
+	}
+	a := s.a
+	r := &s.nodes[int(s.rp[k])-s.lo]
+	// The node's heights in locals: the compiler cannot keep them in
+	// registers through the writes to r, which might be the same node.
+	rock, alluv := nd.rock, nd.alluv
+	// The cell's running water; none of it held by vegetation in a river
+	// bed (§3.2).
+	q := float64(nd.q0)
+	if qUp > 0 && qUp >= s.river {
+		q = float64(nd.q1)
+	}
+	Q := qUp + q
+	// Gravity creep, at most half the drop, so that the cell stays above
+	// its receiver.
+	hi0 := rock + alluv
+	drop := max(0, hi0-r.rock-r.alluv)
+	zg := min(float64(nd.creep), drop/2)
+	// Running water and dissolution, at most the drop left.
+	zw := float64(nd.wash) * Q
+	zc := float64(nd.diss) * q
+	fixed := kind == kindFlowFixed
+	room := drop - 2*zg
+	if fixed {
+		room = drop - zg
+	}
+	if zw+zc > room {
+		f := max(0, room) / (zw + zc)
+		zw, zc = zw*f, zc*f
+		s.clamped++
+	}
+	if zg > 0 {
+		var fromAlluv float64
+		rock, alluv, fromAlluv = take(rock, alluv, zg)
+		if fixed {
+			sum.cout += zg * a
+		} else {
+			r.alluv += fromAlluv
+			r.rock += zg - fromAlluv
+		}
+	}
+	rock, alluv, _ = take(rock, alluv, zw+zc)
+	load += zw * a
+	sum.diss += zc * a
+	// Deposition when the load exceeds the capacity C = r·Q/cos φ: the
+	// paper's h_s = C, but never more than the excess, nor above the
+	// lowest donor.
+	capacity := float64(nd.capacity) * Q * a
+	hNow := rock + alluv
+	if low := nd.low; load > capacity && low > hNow && !math.IsInf(low, 1) {
+		dep := min(load-capacity, capacity, (low-hNow)*a)
+		alluv += dep / a
+		load -= dep
+		hNow = rock + alluv
+	}
+	s.runoff[k] = float32(Q)
+	r.q += Q
+	r.s += load
+	r.low = min(r.low, hNow)
+	nd.rock, nd.alluv = rock, alluv
+}
+
+// take lowers a cell of rock surface rock and alluvium alluv by d metres,
+// alluvium first, and returns its new heights and how much of d was
+// alluvium.
+func take(rock, alluv, d float64) (float64, float64, float64) {
+	fa := min(alluv, d)
+	return rock - (d - fa), alluv - fa, fa
 }
 
 // measure makes the new state the current one, refreshes the heights and
@@ -495,24 +614,36 @@ func (e *Engine) measure(st *engine.StepStats) Budget {
 	cells, cellsN := e.cells, e.cellsN
 	parallel.Blocks(n, cellBlock, func(b, lo, hi int) {
 		var s blockSums
-		for i := lo; i < hi; i++ {
-			s.up += e.upliftAt(i)
-			c, cn := cells[i], cellsN[i]
+		if e.up != nil {
+			for i := lo; i < hi; i++ {
+				s.up += e.upliftAt(i)
+			}
+		}
+		cells, cellsN := cells[lo:hi], cellsN[lo:hi]
+		hgt, prev1, prev2 := e.hgt[lo:hi], e.prev1[lo:hi], e.prev2[lo:hi]
+		for k, cn := range cellsN {
+			c := cells[k]
 			s.dRock += cn.rock - c.rock
 			s.dAlluv += cn.alluv - c.alluv
 			h := cn.rock + cn.alluv
-			if math.IsNaN(h) || math.IsInf(h, 0) || math.Abs(h) > math.MaxFloat32 {
+			if !(math.Abs(h) <= math.MaxFloat32) { // NaN, infinite or beyond float32
 				if s.bad == 0 {
-					s.bad = i + 1
+					s.bad = lo + k + 1
 				}
-				e.hgt[i] = e.prev1[i] // the last good height
+				hgt[k] = prev1[k] // the last good height
 				continue
 			}
-			e.hgt[i] = float32(h)
-			d := math.Abs(float64(e.hgt[i]) - float64(e.prev1[i]))
+			hgt[k] = float32(h)
+			d := math.Abs(float64(hgt[k]) - float64(prev1[k]))
 			s.sumDh += d
-			s.maxDh = max(s.maxDh, d)
-			s.maxDh2 = max(s.maxDh2, math.Abs(float64(e.hgt[i])-float64(e.prev2[i])))
+			// Not max, whose handling of NaN and signed zeros chains
+			// every cell to the last: heights are finite, d >= +0.
+			if d > s.maxDh {
+				s.maxDh = d
+			}
+			if d2 := math.Abs(float64(hgt[k]) - float64(prev2[k])); d2 > s.maxDh2 {
+				s.maxDh2 = d2
+			}
 		}
 		e.blocks[b] = s
 	})
