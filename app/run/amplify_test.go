@@ -47,9 +47,14 @@ func defaultSettled(t *testing.T, n int) *engine.Snapshot {
 // and Hann-windowed) is within a factor of 3 of a real DEM's at F of its
 // own cells, at ×4 and ×8. The DEM is app/cli/testdata/jacksboro.tif (90 m
 // cells of the Cumberland Mountains, Tennessee; source and licence in the
-// README there), the fine cell here 1/F of the preset's. At ×2 the band
-// (wavelengths under 2 cells) is the DEM's Nyquist corner, which its
-// bilinear warp to 90 m cells has smoothed away: no fair reference there.
+// README there), the fine cell here 1/F of the preset's. At ×2 the ratio
+// is logged, not asserted: the band (wavelengths under 2 cells) is the
+// DEM's Nyquist corner, which its bilinear warp to 90 m cells has smoothed
+// away, so the reference is biased low, and the ratio is not robust: 2.64
+// before the beds were capped at a coarse cell's width, 2.81 after (2.85
+// with seed 3), 3.36 with the preset at 256², 4.89 at 512² (the same
+// measure at ×4: 1.52, 2.01, 2.56; at ×8: 0.36, 0.47, 0.59), a bound of 3
+// there would fail on changes that have nothing to do with the detail.
 func TestAmplifyDefaultPreset(t *testing.T) {
 	s := defaultSettled(t, 128)
 	dem, err := rasterio.ReadHeights("../cli/testdata/jacksboro.tif")

@@ -99,20 +99,34 @@
 // The talus angle holds for the detail, not for every fine cell: where a
 // talus-limited coarse terrain turns (a ridge, a valley), fine slopes
 // beyond the angle are what keeps the coarse cell's mean (a Λ of two
-// talus slopes averages below its crest), and the base surface has them
-// (a fifth to a third of the fine cells on the test terrains and the
-// default preset, against under 1 % of the coarse ones); the ravines add
-// under 1 % more (TestDetailRespectsTalus). The conflict is real: a Λ at
-// the talus angle averages tan θ·Cell/4 below its crest, so no surface
-// under the limit keeps a talus-limited crest cell's mean. Options.
-// StrictTalus chooses the limit: after the drainage pass, alternating
-// raster sweeps (a chamfer distance transform) lower every dry cell off
-// the beds to h_j + tan θ·d_ij of its lowest-reaching neighbour j (a lake
-// at its level), the greatest heights under the limit; it only lowers,
-// and a lowered cell ends above a neighbour, so no pit appears. The
-// crests then lose 2 to 3 times tan θ·Cell/4 of their mean
-// (TestStrictTalus): 54 m, 1.9–2 % of the relief, for the default preset
-// at 512² and 1024² (×4), 6–7 % at 128², so the default keeps the means.
+// talus slopes averages below its crest), and the base surface has them.
+// On the default preset settled, the share of fine cells whose steepest
+// descent exceeds tan θ is 31–34 % at 128², 50–57 % at 512² and 61–65 %
+// at 1024² (×2 to ×8; 19–26 %, 24–36 %, 29–40 % by more than a tenth),
+// against 0.8–1.8 % of the coarse cells (none by 2 %): the coarser the
+// simulation's cells, the more of its terrain sits at the talus limit;
+// the ravines add under 1 % (TestDetailRespectsTalus). The conflict is
+// real: a Λ at the talus angle averages tan θ·Cell/4 below its crest, so
+// no surface under the limit keeps a talus-limited crest cell's mean.
+// Options.StrictTalus chooses the limit: after the drainage pass,
+// alternating raster sweeps (a chamfer distance transform) lower every
+// dry cell off the beds to h_j + tan θ·d_ij of its lowest-reaching
+// neighbour j (a lake at its level), the greatest heights under the
+// limit; it only lowers, and a lowered cell ends above a neighbour, so no
+// pit appears. The means then move (TestStrictTalus), worst cell of the
+// relief at ×2/×4/×8 on the default preset: 4.8/5.4/6.1 % at 128²,
+// 1.3/1.6/1.8 % at 512², 0.82/0.88/0.95 % at 1024² (1.0/1.9/2.0 %
+// before the beds kept the means, step 3), so the default keeps the
+// means. Giving the lost volume back does not help: raising dry cells
+// into their room under the limit (to min_j(h_j + tan θ·d_ij), which
+// keeps every pair under it), water-filled per coarse cell up to its
+// deficit and alternated with the clamp, gains under 0.03 % of the
+// relief on average and nothing at the worst cells; bed tops at the
+// coarse height (the cone of talus slopes anchored at the coarse valley
+// heights) change them by under 0.2 %. The clamped surface is already
+// the greatest under the limit above the beds, and the worst cells are
+// spurs the coarse grid holds at the limit between valleys on three
+// sides, whose fine beds pass a fine cell or two from their centre.
 //  6. Drainage. Every pit (a dry cell with no strictly lower neighbour, on
 //     no edge water leaves by) is drained, in index order, by a hybrid of
 //     breaching and filling (Lindsay 2016): a Priority-Flood from the pit
