@@ -91,7 +91,8 @@
 //     the default preset settled, ×2/×4/×8: 128² 0.57/0.21/0.39 %, 256²
 //     0.55/0.32/0.40 %, 512² 0.27/0.30/0.40 %, 1024² 0.14/0.21/0.26 %
 //     (TestAmplifyMeansLarge in app/run); 0.31 to 0.51 % on the test
-//     terrains. Beds as wide as a coarse cell are where it is tightest:
+//     terrains. The worst at ×2 are confluences whose four fine cells are
+//     all bed, the tributaries' ends above the cell's own top. Beds as wide as a coarse cell are where it is tightest:
 //     the 200 m test terrain with WidthCoef 40 m (rivers capped at a
 //     cell's width in most valleys) reaches 1.1 to 1.5 % at ×4 and ×8,
 //     where the cubic's valley floor dips far below a bent valley's mean.
