@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"math"
+	"os"
 	"testing"
 
 	"orogen/app/rasterio"
@@ -12,10 +13,10 @@ import (
 	"orogen/sim/engine"
 )
 
-// defaultSettled is the default preset at 128² settled (--until-converged).
-func defaultSettled(t *testing.T) *engine.Snapshot {
+// defaultSettled is the default preset at n² settled (--until-converged).
+func defaultSettled(t *testing.T, n int) *engine.Snapshot {
 	t.Helper()
-	o := Options{Scene: "default", Size: 128, UntilConverged: true, Steps: 20000}
+	o := Options{Scene: "default", Size: n, UntilConverged: true, Steps: 20000}
 	job, err := Prepare(o)
 	if err != nil {
 		t.Fatal(err)
@@ -25,7 +26,7 @@ func defaultSettled(t *testing.T) *engine.Snapshot {
 		t.Fatal(err)
 	}
 	if !rep.Converged {
-		t.Fatalf("the default preset at 128² did not settle in %d steps", rep.Steps)
+		t.Fatalf("the default preset at %d² did not settle in %d steps", n, rep.Steps)
 	}
 	return job.Engine.Snapshot()
 }
@@ -46,11 +47,16 @@ func defaultSettled(t *testing.T) *engine.Snapshot {
 // and Hann-windowed) is within a factor of 3 of a real DEM's at F of its
 // own cells, at ×4 and ×8. The DEM is app/cli/testdata/jacksboro.tif (90 m
 // cells of the Cumberland Mountains, Tennessee; source and licence in the
-// README there), the fine cell here 1/F of the preset's. At ×2 the band
-// (wavelengths under 2 cells) is the DEM's Nyquist corner, which its
-// bilinear warp to 90 m cells has smoothed away: no fair reference there.
+// README there), the fine cell here 1/F of the preset's. At ×2 the ratio
+// is logged, not asserted: the band (wavelengths under 2 cells) is the
+// DEM's Nyquist corner, which its bilinear warp to 90 m cells has smoothed
+// away, so the reference is biased low, and the ratio is not robust: 2.64
+// before the beds were capped at a coarse cell's width, 2.81 after (2.85
+// with seed 3), 3.36 with the preset at 256², 4.89 at 512² (the same
+// measure at ×4: 1.52, 2.01, 2.56; at ×8: 0.36, 0.47, 0.59), a bound of 3
+// there would fail on changes that have nothing to do with the detail.
 func TestAmplifyDefaultPreset(t *testing.T) {
-	s := defaultSettled(t)
+	s := defaultSettled(t, 128)
 	dem, err := rasterio.ReadHeights("../cli/testdata/jacksboro.tif")
 	if err != nil {
 		t.Fatal(err)
@@ -79,25 +85,76 @@ func TestAmplifyDefaultPreset(t *testing.T) {
 		if ratio := got / want; f > 2 && !(ratio >= 1.0/3 && ratio <= 3) {
 			t.Errorf("×%d: roughness %.4g; the DEM's %.4g (ratio %.3g); want within a factor of 3", f, got, want, ratio)
 		}
-		lo, hi := math.Inf(1), math.Inf(-1)
-		worst := 0.0
-		for cy := range s.H {
-			for cx := range s.W {
-				var m float64
-				for y := cy * f; y < (cy+1)*f; y++ {
-					for x := cx * f; x < (cx+1)*f; x++ {
-						m += float64(r.Height[y*r.W+x])
-					}
-				}
-				v := float64(s.Height[cy*s.W+cx])
-				lo, hi = min(lo, v), max(hi, v)
-				worst = max(worst, math.Abs(m/float64(f*f)-v))
-			}
-		}
-		if worst > 0.01*(hi-lo) {
-			t.Errorf("×%d: cell means off by up to %.3g m, %.3g %% of the relief; want ≤ 1 %%", f, worst, 100*worst/(hi-lo))
+		worst, _ := meanError(s, r)
+		if worst > 0.01 {
+			t.Errorf("×%d: cell means off by up to %.3g %% of the relief; want ≤ 1 %%", f, 100*worst)
 		}
 		t.Logf("×%d: Hack %.3f (coarse %.3f); roughness %.4g, the DEM's %.4g (ratio %.3g); cell means within %.3g %% of the relief; %d pits drained",
-			f, hf, hc, got, want, got/want, 100*worst/(hi-lo), r.Stats.Pits)
+			f, hf, hc, got, want, got/want, 100*worst, r.Stats.Pits)
+	}
+}
+
+// meanError returns the worst and the mean, over the coarse cells, of
+// |fine mean − coarse height| as shares of the coarse relief.
+func meanError(s *engine.Snapshot, r *amplify.Result) (worst, mean float64) {
+	f := r.W / s.W
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for cy := range s.H {
+		for cx := range s.W {
+			var m float64
+			for y := cy * f; y < (cy+1)*f; y++ {
+				for x := cx * f; x < (cx+1)*f; x++ {
+					m += float64(r.Height[y*r.W+x])
+				}
+			}
+			v := float64(s.Height[cy*s.W+cx])
+			lo, hi = min(lo, v), max(hi, v)
+			d := math.Abs(m/float64(f*f) - v)
+			worst = max(worst, d)
+			mean += d
+		}
+	}
+	rel := hi - lo
+	return worst / rel, mean / float64(s.W*s.H) / rel
+}
+
+// The cell means hold at the sizes people amplify, where a coarse cell is
+// a few tens of metres and the large rivers are as wide as it: a bed that
+// covers its cell keeps the cell's mean by its own height, since the mean
+// correction moves only the dry cells beside it (sim/amplify's doc, steps
+// 3 and 5). Before beds were capped at a coarse cell's width and their
+// tops set by how much of the cell they cover, the default preset at 256²
+// had its means off by 0.52, 0.81 and 1.00 % of the relief at ×2, ×4
+// and ×8, and the error grew with the size (512²: 0.34, 0.95, 1.17 %;
+// 1024²: 0.63, 1.30, 1.44 %). Now 0.55, 0.32 and 0.40 % at 256² (512²:
+// 0.27, 0.30, 0.40 %; 1024²: 0.14, 0.21, 0.26 %). The tolerance at 256²
+// is 0.75 %, tighter than the 1 %, so that the growth with size
+// that broke 1 % at 512² shows at a size the unit tests afford; 512² (not
+// under -short) and 1024² (OROGEN_AMPLIFY_1024=1, about a minute) hold
+// the 1 %.
+func TestAmplifyMeansLarge(t *testing.T) {
+	sizes := []struct {
+		n   int
+		tol float64
+	}{{256, 0.0075}, {512, 0.01}, {1024, 0.01}}
+	for _, sz := range sizes {
+		if sz.n == 512 && testing.Short() {
+			continue
+		}
+		if sz.n == 1024 && os.Getenv("OROGEN_AMPLIFY_1024") == "" {
+			continue
+		}
+		s := defaultSettled(t, sz.n)
+		for _, f := range []int{2, 4, 8} {
+			r, err := amplify.Amplify(context.Background(), s, amplify.DefaultOptions(f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			worst, mean := meanError(s, r)
+			if worst > sz.tol {
+				t.Errorf("%d² ×%d: cell means off by up to %.3g %% of the relief; want ≤ %g %%", sz.n, f, 100*worst, 100*sz.tol)
+			}
+			t.Logf("%d² ×%d: cell means within %.3g %% of the relief (mean %.3g %%)", sz.n, f, 100*worst, 100*mean)
+		}
 	}
 }

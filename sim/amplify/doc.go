@@ -53,12 +53,23 @@
 //     (Leopold and Maddock 1953): width = WidthCoef·(A/1 km²)^WidthExp,
 //     depth = DepthCoef·(A/1 km²)^DepthExp; defaults 8 m·A^0.5 and
 //     0.8 m·A^0.4, the half width at least 0.55 fine cells so the bed is
-//     one 8-connected chain. The bed's top at a cell is the base surface
-//     at its centre as the fine grid holds it (the mean of the four
-//     central fine cells), or the lake level, lowered so that it never
-//     rises downstream (sources first); along a segment it falls linearly
-//     and the depth grows linearly, so the bed bottom falls monotonically
-//     from source to outlet and is continuous at every node. The cells
+//     one 8-connected chain and at most half a coarse cell (a wider
+//     channel is the coarse grid's to hold; carved wider it would take a
+//     higher neighbouring cell, a talus slope above the river, down to
+//     the bed whole, and that cell's mean with it). The bed's top at a
+//     cell aims at the base surface at its centre as the fine grid holds
+//     it (the mean of the four central fine cells: a valley floor below
+//     the cell's mean), moved towards h + d̄ by the share φ = min(1,
+//     2·hw/F) of the cell's width the bed covers (h the coarse height, d̄
+//     the bed's mean depth across): a bed that covers its cell keeps the
+//     mean by itself. A lake's top is its level. The tops are made to
+//     never rise downstream by the mean of two envelopes that never do:
+//     the lower (each top lowered to its donors', sources first) and the
+//     upper (each raised to its receiver's, outlets first); lowering
+//     alone drags a whole river down to the deepest dip upstream. Along
+//     a segment the top falls linearly and the depth grows linearly, so
+//     the bed bottom falls monotonically from source to outlet and is
+//     continuous at every node. The cells
 //     within half a fine cell of the axis take the full depth, the rest of
 //     the bed a parabola up to the banks; bed cells are set to the lowest
 //     bed over them (not merely lowered: the bed is a surface of its own),
@@ -74,26 +85,49 @@
 //     μ solved (six over-relaxed Jacobi sweeps) so that every coarse
 //     cell's fine mean is its height again; for the beds, only the dry
 //     hillslope cells move (bed and lake cells keep their fall and
-//     level). Tests: the means are within 1 % of the relief (measured
-//     under 0.55 % on the default preset and the test terrains).
+//     level); a cell with under a quarter of its fine cells free is
+//     left to its bed's top (step 3) to keep its mean. Tests: the means are
+//     within 1 % of the relief. Measured worst cell (of the relief) on
+//     the default preset settled, ×2/×4/×8: 128² 0.57/0.21/0.39 %, 256²
+//     0.55/0.32/0.40 %, 512² 0.27/0.30/0.40 %, 1024² 0.14/0.21/0.26 %
+//     (TestAmplifyMeansLarge in app/run); 0.31 to 0.51 % on the test
+//     terrains. The worst at ×2 are confluences whose four fine cells are
+//     all bed, the tributaries' ends above the cell's own top. Beds as wide as a coarse cell are where it is tightest:
+//     the 200 m test terrain with WidthCoef 40 m (rivers capped at a
+//     cell's width in most valleys) reaches 1.1 to 1.5 % at ×4 and ×8,
+//     where the cubic's valley floor dips far below a bent valley's mean.
 //
 // The talus angle holds for the detail, not for every fine cell: where a
 // talus-limited coarse terrain turns (a ridge, a valley), fine slopes
 // beyond the angle are what keeps the coarse cell's mean (a Λ of two
-// talus slopes averages below its crest), and the base surface has them
-// (a fifth to a third of the fine cells on the test terrains and the
-// default preset, against under 1 % of the coarse ones); the ravines add
-// under 1 % more (TestDetailRespectsTalus). The conflict is real: a Λ at
-// the talus angle averages tan θ·Cell/4 below its crest, so no surface
-// under the limit keeps a talus-limited crest cell's mean. Options.
-// StrictTalus chooses the limit: after the drainage pass, alternating
-// raster sweeps (a chamfer distance transform) lower every dry cell off
-// the beds to h_j + tan θ·d_ij of its lowest-reaching neighbour j (a lake
-// at its level), the greatest heights under the limit; it only lowers,
-// and a lowered cell ends above a neighbour, so no pit appears. The
-// crests then lose 2 to 3 times tan θ·Cell/4 of their mean
-// (TestStrictTalus): 54 m, 1.9–2 % of the relief, for the default preset
-// at 512² and 1024² (×4), 6–7 % at 128², so the default keeps the means.
+// talus slopes averages below its crest), and the base surface has them.
+// On the default preset settled, the share of fine cells whose steepest
+// descent exceeds tan θ is 31–34 % at 128², 50–57 % at 512² and 61–65 %
+// at 1024² (×2 to ×8; 19–26 %, 24–36 %, 29–40 % by more than a tenth),
+// against 0.8–1.8 % of the coarse cells (none by 2 %): the coarser the
+// simulation's cells, the more of its terrain sits at the talus limit;
+// the ravines add under 1 % (TestDetailRespectsTalus). The conflict is
+// real: a Λ at the talus angle averages tan θ·Cell/4 below its crest, so
+// no surface under the limit keeps a talus-limited crest cell's mean.
+// Options.StrictTalus chooses the limit: after the drainage pass,
+// alternating raster sweeps (a chamfer distance transform) lower every
+// dry cell off the beds to h_j + tan θ·d_ij of its lowest-reaching
+// neighbour j (a lake at its level), the greatest heights under the
+// limit; it only lowers, and a lowered cell ends above a neighbour, so no
+// pit appears. The means then move (TestStrictTalus), worst cell of the
+// relief at ×2/×4/×8 on the default preset: 4.8/5.4/6.1 % at 128²,
+// 1.3/1.6/1.8 % at 512², 0.82/0.88/0.95 % at 1024² (1.0/1.9/2.0 %
+// before the beds kept the means, step 3), so the default keeps the
+// means. Giving the lost volume back does not help: raising dry cells
+// into their room under the limit (to min_j(h_j + tan θ·d_ij), which
+// keeps every pair under it), water-filled per coarse cell up to its
+// deficit and alternated with the clamp, gains under 0.03 % of the
+// relief on average and nothing at the worst cells; bed tops at the
+// coarse height (the cone of talus slopes anchored at the coarse valley
+// heights) change them by under 0.2 %. The clamped surface is already
+// the greatest under the limit above the beds, and the worst cells are
+// spurs the coarse grid holds at the limit between valleys on three
+// sides, whose fine beds pass a fine cell or two from their centre.
 //  6. Drainage. Every pit (a dry cell with no strictly lower neighbour, on
 //     no edge water leaves by) is drained, in index order, by a hybrid of
 //     breaching and filling (Lindsay 2016): a Priority-Flood from the pit

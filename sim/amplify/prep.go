@@ -225,12 +225,19 @@ func (p *prep) lakes() {
 	}
 }
 
-// bedTops sets the top of the river bed at every coarse cell: the base
-// surface at the cell's centre as the fine grid holds it (the mean of its
-// four central fine cells: the cell's mean at F = 2, lower in a valley at
-// larger factors, as a valley floor is), or a lake's level, lowered where needed so that it never rises downstream:
-// bed[i] = min(top[i], bed[d] for every donor d), cells taken sources
-// first. Receivers that form a cycle are an error.
+// bedTops sets the top of the river bed at every coarse cell so that it
+// never rises downstream and a bed covering its cell keeps the cell's
+// mean. The target top is the base surface at the cell's centre as the
+// fine grid holds it (the mean of its four central fine cells: the
+// cell's mean at F = 2, lower in a valley at larger factors, as a valley
+// floor is) moved towards h + d̄ by the share φ = min(1, 2·hw/F) of the
+// cell's width the bed covers (hw its half width, d̄ its mean depth
+// across), or a lake's level. Tops are then made monotone by the mean of
+// two envelopes that both never rise downstream: the lower one,
+// min(top[i], lower[d] for every donor d) taken sources first, and the
+// upper one, max(top[i], upper[receiver]) taken outlets first (lowering
+// alone, as the lower envelope does, drags a whole river down to the
+// deepest dip upstream of it). Receivers that form a cycle are an error.
 func (p *prep) bedTops() error {
 	n := p.W * p.H
 	rec := p.s.Receivers
@@ -241,6 +248,7 @@ func (p *prep) bedTops() error {
 		}
 	}
 	p.bed = make([]float32, n)
+	tops := make([]float32, n)
 	up := make([]float32, n)
 	for i := range up {
 		up[i] = float32(math.Inf(1))
@@ -254,9 +262,21 @@ func (p *prep) bedTops() error {
 	for k := 0; k < len(queue); k++ {
 		i := queue[k]
 		top := p.centre(int(i))
+		{
+			// The bed covers about φ = 2·hw/F of the cell's width, at
+			// its mean depth d̄ below the top: move the top from the
+			// valley floor towards h + d̄ by φ, so that a cell the bed
+			// covers keeps its mean through the bed itself (the mean
+			// correction moves only the dry cells beside it).
+			dep, hw := p.hydraulic(p.s.Area[i])
+			phi := min(1, 2*float64(hw)/float64(p.F))
+			dbar := float64(dep) * (0.5 + (float64(hw)-0.5)*2/3) / float64(hw)
+			top = float32(float64(top) + phi*(float64(p.s.Height[i])+dbar-float64(top)))
+		}
 		if p.lake[i] {
 			top = p.level[i]
 		}
+		tops[i] = top
 		z := min(top, up[i])
 		p.bed[i] = z
 		r := rec[i]
@@ -270,6 +290,21 @@ func (p *prep) bedTops() error {
 	}
 	if len(queue) != n {
 		return fmt.Errorf("amplify: the snapshot's receivers form a cycle (%d cells never reach an outlet): amplify needs a routed terrain", n-len(queue))
+	}
+	// The upper envelope, receivers first: the least heights at or above
+	// the tops that never rise downstream.
+	{
+		U := make([]float32, n)
+		for k := n - 1; k >= 0; k-- {
+			i := queue[k]
+			U[i] = tops[i]
+			if r := rec[i]; r != i {
+				U[i] = max(U[i], U[r])
+			}
+		}
+		for i := range n {
+			p.bed[i] = (p.bed[i] + U[i]) / 2
+		}
 	}
 	return nil
 }

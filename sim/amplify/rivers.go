@@ -48,12 +48,17 @@ func unit(seed, salt uint64, i int) float64 {
 const minHalfWidth = 0.55
 
 // hydraulic returns the bankfull depth (m) and half width (fine cells, at
-// least minHalfWidth) for drainage area a, m².
+// least minHalfWidth, at most half a coarse cell) for drainage area a,
+// m². A channel wider than a coarse cell is the coarse grid's to hold (it
+// spans cells the simulation keeps at its level); carved wider, it would
+// take the whole of a neighbouring cell that stands higher (a talus slope
+// above the river) down to the bed, and with it that cell's mean.
 func (p *prep) hydraulic(a float32) (depth, hw float32) {
 	km2 := float64(a) / 1e6
 	d := p.o.DepthCoef * math.Pow(km2, p.o.DepthExp)
 	w := p.o.WidthCoef * math.Pow(km2, p.o.WidthExp)
-	return float32(d), float32(max(w/2/p.fcell, minHalfWidth))
+	hw = float32(min(w/2/p.fcell, float64(p.F)/2))
+	return float32(d), max(hw, minHalfWidth)
 }
 
 // valleyFree is the multiple of RiverArea from which a cell carries a bed
