@@ -51,6 +51,7 @@ func TestRunOutSize(t *testing.T) {
 			Width    int     `json:"width"`
 			CellSize float64 `json:"cell_size_m"`
 			Seconds  float64 `json:"seconds"`
+			MeanErr  float64 `json:"cell_mean_error_m"`
 		} `json:"amplify"`
 	}
 	if err := json.Unmarshal(b, &doc); err != nil {
@@ -58,6 +59,11 @@ func TestRunOutSize(t *testing.T) {
 	}
 	if a := doc.Amplify; a == nil || a.Factor != 4 || a.Width != 192 || a.CellSize != doc.CellSize/4 || !(a.Seconds > 0) {
 		t.Errorf("report amplify %+v (grid %d cells of %g m); want factor 4, 192 cells of a quarter", a, doc.Width, doc.CellSize)
+	}
+	// The report's cell-mean error: measured (not 0: the beds and the
+	// detail move heights) and within the issue's 1 % of the relief.
+	if lo, hi := h.MinMax(); doc.Amplify != nil && !(doc.Amplify.MeanErr > 0 && doc.Amplify.MeanErr <= 0.01*float64(hi-lo)) {
+		t.Errorf("report cell_mean_error_m %g; want in (0, %g], 1 %% of the relief", doc.Amplify.MeanErr, 0.01*float64(hi-lo))
 	}
 	if h.Cell != doc.CellSize/4 {
 		t.Errorf("heightmap cell %g m; want %g", h.Cell, doc.CellSize/4)

@@ -21,6 +21,10 @@ type AmplifyReport struct {
 	Seconds  float64 `json:"seconds"`
 	Segments int     `json:"river_segments"`
 	Pits     int     `json:"pits_drained"`
+	// MeanErrorM is the worst |mean of a grid cell's fine heights − its
+	// height|, metres: how far the amplified terrain, averaged back,
+	// strays from the simulated one.
+	MeanErrorM float64 `json:"cell_mean_error_m"`
 }
 
 // amplifyFactor checks --out-size against the w×h grid and returns the
@@ -81,6 +85,7 @@ func (j *Job) amplified(s *engine.Snapshot, rep *Report) (*amplify.Result, error
 	if rep != nil {
 		rep.Amplify = &AmplifyReport{Factor: j.amp, Width: r.W, Height: r.H, CellSize: r.Cell,
 			Seconds: time.Since(start).Seconds(), Segments: r.Stats.Segments, Pits: r.Stats.Pits}
+		rep.Amplify.MeanErrorM, _ = amplify.MeanError(s.Height, s.W, s.H, r.Height, r.W)
 	}
 	j.ampRes = r
 	return r, nil

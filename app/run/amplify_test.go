@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"os"
+	"slices"
 	"testing"
 
 	"orogen/app/rasterio"
@@ -97,25 +98,9 @@ func TestAmplifyDefaultPreset(t *testing.T) {
 // meanError returns the worst and the mean, over the coarse cells, of
 // |fine mean − coarse height| as shares of the coarse relief.
 func meanError(s *engine.Snapshot, r *amplify.Result) (worst, mean float64) {
-	f := r.W / s.W
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for cy := range s.H {
-		for cx := range s.W {
-			var m float64
-			for y := cy * f; y < (cy+1)*f; y++ {
-				for x := cx * f; x < (cx+1)*f; x++ {
-					m += float64(r.Height[y*r.W+x])
-				}
-			}
-			v := float64(s.Height[cy*s.W+cx])
-			lo, hi = min(lo, v), max(hi, v)
-			d := math.Abs(m/float64(f*f) - v)
-			worst = max(worst, d)
-			mean += d
-		}
-	}
-	rel := hi - lo
-	return worst / rel, mean / float64(s.W*s.H) / rel
+	worst, mean = amplify.MeanError(s.Height, s.W, s.H, r.Height, r.W)
+	lo, hi := slices.Min(s.Height), slices.Max(s.Height)
+	return worst / float64(hi-lo), mean / float64(hi-lo)
 }
 
 // The cell means hold at the sizes people amplify, where a coarse cell is

@@ -152,25 +152,12 @@ func TestCellMeans(t *testing.T) {
 			const tol = 0.01
 			r := run(t, s, DefaultOptions(f))
 			lo, hi := slices.Min(s.Height), slices.Max(s.Height)
-			worst, sum := 0.0, 0.0
-			for cy := range s.H {
-				for cx := range s.W {
-					var m float64
-					for y := cy * f; y < (cy+1)*f; y++ {
-						for x := cx * f; x < (cx+1)*f; x++ {
-							m += float64(r.Height[y*r.W+x])
-						}
-					}
-					d := math.Abs(m/float64(f*f) - float64(s.Height[cy*s.W+cx]))
-					worst = max(worst, d)
-					sum += d
-				}
-			}
+			worst, mean := MeanError(s.Height, s.W, s.H, r.Height, r.W)
 			rel := worst / float64(hi-lo)
 			if rel > tol {
 				t.Errorf("×%d: cell means off by up to %.3g m, %.3g %% of the relief; want ≤ %g %%", f, worst, 100*rel, 100*tol)
 			}
-			t.Logf("×%d: worst %.3g m (%.3g %% of %.0f m), mean %.3g m", f, worst, 100*rel, hi-lo, sum/float64(len(s.Height)))
+			t.Logf("×%d: worst %.3g m (%.3g %% of %.0f m), mean %.3g m", f, worst, 100*rel, hi-lo, mean)
 		}
 	}
 }
@@ -197,18 +184,7 @@ func TestControlSolve(t *testing.T) {
 			t.Fatal(err)
 		}
 		lo, hi := slices.Min(s.Height), slices.Max(s.Height)
-		worst := 0.0
-		for cy := range s.H {
-			for cx := range s.W {
-				var m float64
-				for y := cy * f; y < (cy+1)*f; y++ {
-					for x := cx * f; x < (cx+1)*f; x++ {
-						m += float64(hgt[y*s.W*f+x])
-					}
-				}
-				worst = max(worst, math.Abs(m/float64(f*f)-float64(s.Height[cy*s.W+cx])))
-			}
-		}
+		worst, _ := MeanError(s.Height, s.W, s.H, hgt, s.W*f)
 		if tol := 1e-5 * float64(hi-lo); worst > tol {
 			t.Errorf("×%d: means off by %.3g m; want ≤ %.3g", f, worst, tol)
 		}
@@ -570,18 +546,7 @@ func TestHydroSteps(t *testing.T) {
 		t.Fatal("the hydraulic pass changed nothing")
 	}
 	lo, hi := slices.Min(s.Height), slices.Max(s.Height)
-	mean := 0.0
-	for cy := range s.H {
-		for cx := range s.W {
-			var m float64
-			for y := cy * f; y < (cy+1)*f; y++ {
-				for x := cx * f; x < (cx+1)*f; x++ {
-					m += float64(after.Height[y*after.W+x])
-				}
-			}
-			mean = max(mean, math.Abs(m/(f*f)-float64(s.Height[cy*s.W+cx])))
-		}
-	}
+	mean, _ := MeanError(s.Height, s.W, s.H, after.Height, after.W)
 	if mean > 0.04*float64(hi-lo) {
 		t.Errorf("cell means off by %.3g m after the hydraulic pass; want within 4 %% of the %.0f m relief", mean, hi-lo)
 	}
