@@ -11,6 +11,7 @@ import (
 
 	"github.com/AllenDang/cimgui-go/imgui"
 
+	"orogen/app/engines"
 	"orogen/app/project"
 	"orogen/app/session"
 	"orogen/brushes"
@@ -584,13 +585,13 @@ func (a *App) steps(args []string) error {
 }
 
 func checkEngine(c script.Command) error {
-	k, err := engine.ParseKind(c.Args[0])
+	e, err := engines.Lookup(engine.Kind(c.Args[0]))
 	if err != nil {
-		return fmt.Errorf("unknown engine %q: want grid, graph or roudier", c.Args[0])
+		return err
 	}
 	if len(c.Args) == 2 {
-		if k != engine.Graph {
-			return errors.New("a node count applies to the graph engine only")
+		if !e.Nodes {
+			return fmt.Errorf("a node count applies to the %s engine only", nodeEngines())
 		}
 		if _, err := c.Count(1); err != nil {
 			return err
@@ -599,8 +600,19 @@ func checkEngine(c script.Command) error {
 	return nil
 }
 
+// nodeEngines names the engines that take a node count.
+func nodeEngines() string {
+	var ns []string
+	for _, k := range engines.Kinds() {
+		if engines.Must(k).Nodes {
+			ns = append(ns, k.String())
+		}
+	}
+	return strings.Join(ns, ", ")
+}
+
 func (a *App) engine(args []string) error {
-	k, err := engine.ParseKind(args[0])
+	k, err := engines.Parse(args[0])
 	if err != nil {
 		return err
 	}

@@ -9,11 +9,12 @@ import (
 	"github.com/AllenDang/cimgui-go/implot"
 
 	"orogen/app/engines"
-	"orogen/app/run"
+
 	"orogen/app/worker"
 	"orogen/brushes"
 	"orogen/sim/engine"
 	"orogen/sim/settle"
+	"orogen/sim/spl"
 	"orogen/viewer"
 )
 
@@ -127,14 +128,8 @@ func (a *App) simulationWindow() {
 	maxH, meanH := a.maxH, a.meanH
 	imgui.TextUnformatted(fmt.Sprintf("max height %.0f m   mean %.0f m   max |dh| %.3g m", maxH, meanH, s.Stats.MaxDh))
 	imgui.TextUnformatted(settleLine(f))
-	if s.Kind == engine.Roudier {
-		// Roudier's engine: pits that took detritus, cells whose
-		// lowering was clamped, and the step's account (sim/roudier).
-		m := s.Stats.Mass
-		imgui.TextUnformatted(fmt.Sprintf("pits filled %d   clamped %d   %d×%d cells", s.Stats.Lakes, s.Stats.Clamped, s.W, s.H))
-		imgui.TextUnformatted(fmt.Sprintf("step: left the map %.3g m³   dissolved %.3g m³   alluvium %+.3g m³", m.Eroded+m.Diffused, m.Dissolved, m.Alluvium))
-	} else {
-		imgui.TextUnformatted(fmt.Sprintf("lakes %d   talus-clamped %d   %d×%d cells", s.Stats.Lakes, s.Stats.Clamped, s.W, s.H))
+	for _, l := range engines.StatusOf(s) {
+		imgui.TextUnformatted(l)
 	}
 
 	if sliderF64("engine share", &a.duty, 0.3, 1, false, "%.2f",
@@ -143,7 +138,7 @@ func (a *App) simulationWindow() {
 	}
 	imgui.SeparatorText("Parameters")
 	a.sliderPanel()
-	if s.Kind != engine.Roudier {
+	if e, err := engines.Lookup(s.Kind); err == nil && e.Reads(engines.StreamPower) {
 		a.targetHeight() // sets the stream power's k
 	}
 	a.detailPanel()
@@ -171,27 +166,31 @@ func (a *App) simulationWindow() {
 // the session then restarts the terrain on the new engine.
 func (a *App) engineChooser(f *worker.Frame) {
 	sc := a.s.Doc().Scene()
-	kinds := engine.SceneKinds
+	kinds := engines.Kinds()
 	labels := make([]string, len(kinds))
 	cur := int32(0)
+	var help strings.Builder
 	for i, k := range kinds {
-		labels[i] = k.Label()
+		e := engines.Must(k)
+		labels[i] = e.Label
 		if k == sc.Engine {
 			cur = int32(i)
 		}
+		fmt.Fprintf(&help, "%s: %s.\n", e.Label, e.Help)
 	}
+	help.WriteString("Changing it restarts the terrain.")
 	imgui.SetNextItemWidth(120)
 	if imgui.ComboStrarr("engine", &cur, labels, int32(len(labels))) {
 		samples := 0
-		if kinds[cur] == engine.Graph {
+		if engines.Must(kinds[cur]).Nodes {
 			samples = sc.Samples
 		}
 		a.setEngine(kinds[cur], samples)
 	}
 	if imgui.IsItemHovered() {
-		tooltip("grid: stream power on the raster cells (D8 routing).\nstream graph: the same equations on Poisson-disc nodes joined by Delaunay triangles (Cordonnier et al. 2016): rivers without the grid's 45° bias, cost per node.\nRoudier's processes: rain, gravity creep, detritus removal, dissolution and alluvial deposition on the grid, driven by the exposed rock (Roudier et al. 1993); its laws are per step, dt only scales the uplift, so use small dt (1e2-1e3 yr) and cells of metres to tens of metres. Without a geology it erodes repeating strata of 30 m clay and 20 m quartzite.\nChanging it restarts the terrain.")
+		tooltip(help.String())
 	}
-	if sc.Engine != engine.Graph {
+	if e, err := engines.Lookup(sc.Engine); err != nil || !e.Nodes {
 		return
 	}
 	imgui.SameLine()
@@ -213,7 +212,7 @@ func (a *App) engineChooser(f *worker.Frame) {
 		if n == def {
 			n = 0
 		}
-		a.setEngine(engine.Graph, n)
+		a.setEngine(sc.Engine, n)
 	}
 }
 
@@ -318,7 +317,7 @@ func (a *App) targetHeight() {
 		if !(a.target > 0) || !(u > 0) {
 			a.showError("Target height", fmt.Errorf("need a positive target height and uplift scale (got %g m, %g m/yr)", a.target, u))
 		} else {
-			k := run.TargetK(u, a.target)
+			k := spl.TargetK(u, a.target)
 			if err := a.setSlider("k", k); err != nil {
 				a.showError("Target height", err)
 			} else {

@@ -45,7 +45,7 @@ func (a *App) treeWindow() {
 	}
 	imgui.SameLine()
 	_, selOK := t.Node(a.sel)
-	imgui.BeginDisabledV(!selOK || !isOperator(types[a.treeUI.addType]))
+	imgui.BeginDisabledV(!selOK || !uplifttree.IsOperator(types[a.treeUI.addType]))
 	if imgui.Button("Wrap") {
 		a.do("wrap", types[a.treeUI.addType])
 	}
@@ -131,7 +131,7 @@ func (a *App) addNode(typ string) {
 	t := a.s.Doc().Tree()
 	parent, index := t.Root(), -1
 	if a.sel != 0 {
-		if n, ok := t.Node(a.sel); ok && isOperator(n.Shape.Type()) {
+		if n, ok := t.Node(a.sel); ok && uplifttree.IsOperator(n.Shape.Type()) {
 			parent = a.sel
 		} else if p := t.Parent(a.sel); p != 0 {
 			parent = p
@@ -142,7 +142,7 @@ func (a *App) addNode(typ string) {
 	if !(size > 0) {
 		size = a.s.Doc().Scene().DomainM / 8
 	}
-	s := defaultShape(typ, cx, cy, size, a.sel)
+	s := newShapeAt(typ, cx, cy, size, a.sel)
 	id, err := a.s.Doc().AddNode(parent, index, s)
 	if err != nil {
 		a.showError("Add "+typ, err)
@@ -162,7 +162,7 @@ func (a *App) wrapNode(args []string) error {
 	if _, ok := t.Node(a.sel); !ok {
 		return errors.New("select a node of the Uplift Tree to wrap")
 	}
-	if !isOperator(typ) {
+	if !uplifttree.IsOperator(typ) {
 		return fmt.Errorf("a %s cannot wrap a node: choose an operator (%s)", typ, strings.Join(wrapTypes(), ", "))
 	}
 	cx, cy := a.view.CenterX*a.cell(), a.view.CenterY*a.cell()
@@ -175,7 +175,7 @@ func (a *App) wrapNode(args []string) error {
 		size = a.s.Doc().Scene().DomainM / 8
 	}
 	child := a.sel
-	id, err := a.s.Doc().WrapNode(child, defaultShape(typ, cx, cy, size, child))
+	id, err := a.s.Doc().WrapNode(child, newShapeAt(typ, cx, cy, size, child))
 	if err != nil {
 		return err
 	}
@@ -188,65 +188,11 @@ func (a *App) wrapNode(args []string) error {
 func wrapTypes() []string {
 	var out []string
 	for _, typ := range uplifttree.AllTypes() {
-		if isOperator(typ) {
+		if uplifttree.IsOperator(typ) {
 			out = append(out, typ)
 		}
 	}
 	return out
-}
-
-func isOperator(typ string) bool {
-	switch typ {
-	case uplifttree.TypeSum, uplifttree.TypeMax, uplifttree.TypeMin, uplifttree.TypeBlend, uplifttree.TypeScale, uplifttree.TypeMix,
-		uplifttree.TypeTransform, uplifttree.TypeFold, uplifttree.TypeFault, uplifttree.TypeNoiseWarp, uplifttree.TypeClamp:
-		return true
-	}
-	return false
-}
-
-// defaultShape returns a valid node of type typ centred at (cx, cy) metres
-// with a size of about size metres. Operators start empty; an Instance
-// refers to the selected node.
-func defaultShape(typ string, cx, cy, size float64, sel uplifttree.ID) uplifttree.Shape {
-	s, _ := uplifttree.NewShape(typ)
-	P := func(x, y float64) uplifttree.Point { return uplifttree.Point{X: cx + x*size, Y: cy + y*size} }
-	switch v := s.(type) {
-	case *uplifttree.Disc:
-		v.Center, v.Radius = P(0, 0), size
-	case *uplifttree.Segment:
-		v.A, v.B = P(-1, 0), P(1, 0)
-		v.Ctrls = []uplifttree.Ctrl{{T: 0, R: size / 2, U: 1}, {T: 1, R: size / 2, U: 1}}
-	case *uplifttree.Curve:
-		v.Vertices = []uplifttree.Vertex{{X: cx - size, Y: cy, R: size / 2, U: 1}, {X: cx, Y: cy - size/2, R: size / 2, U: 1}, {X: cx + size, Y: cy, R: size / 2, U: 1}}
-	case *uplifttree.Valley:
-		v.A, v.B = P(-1, 0), P(1, 0)
-		v.Ctrls = []uplifttree.Ctrl{{T: 0, R: size / 4, U: -0.6}, {T: 1, R: size / 4, U: -0.6}}
-	case *uplifttree.Region:
-		v.Polygon = []uplifttree.Point{P(-1, -1), P(1, -1), P(1, 1), P(-1, 1)}
-		v.Border = size / 4
-	case *uplifttree.Noise:
-		v.Frequency = 1 / size
-		v.Amplitude = 0.3
-	case *uplifttree.NoiseWarp:
-		v.Frequency = 1 / size
-		v.Amplitude = size / 4
-	case *uplifttree.Fold:
-		v.Wavelength = size
-		v.Amplitude = size / 8
-	case *uplifttree.Fault:
-		v.Point = P(0, 0)
-		v.Offset = uplifttree.Point{X: size / 4}
-	case *uplifttree.Blend:
-		v.Radius = 0.2
-	case *uplifttree.Mix:
-		v.A, v.B = P(-1, 0), P(1, 0)
-	case *uplifttree.Raster:
-		v.Layer = "paint"
-		v.Rect = uplifttree.Rect{X0: cx - size, Y0: cy - size, X1: cx + size, Y1: cy + size}
-	case *uplifttree.Instance:
-		v.Ref = sel
-	}
-	return s
 }
 
 // nodeProperties edits the selected node's parameters. Each committed
@@ -437,4 +383,11 @@ func decodeParam(t uplifttree.ParamType, s string) (any, error) {
 		return nil, fmt.Errorf("cannot edit a %v parameter as text", t)
 	}
 	return nil, fmt.Errorf("not valid JSON for a %v list: %v", t, err)
+}
+
+// newShapeAt is the shape the tree panel adds: uplifttree.NewShapeAt (typ
+// comes from uplifttree.AllTypes).
+func newShapeAt(typ string, cx, cy, size float64, ref uplifttree.ID) uplifttree.Shape {
+	s, _ := uplifttree.NewShapeAt(typ, cx, cy, size, ref)
+	return s
 }

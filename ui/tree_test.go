@@ -47,7 +47,7 @@ func treeJSON(t *testing.T, tr *uplifttree.Tree) []byte {
 func TestWrapNode(t *testing.T) {
 	a := testApp(t)
 	d := a.s.Doc()
-	seg, err := d.AddNode(d.Tree().Root(), -1, defaultShape(uplifttree.TypeSegment, 800, 800, 400, 0))
+	seg, err := d.AddNode(d.Tree().Root(), -1, newShapeAt(uplifttree.TypeSegment, 800, 800, 400, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestWrapNode(t *testing.T) {
 func TestUndoDropsLostSelection(t *testing.T) {
 	a := testApp(t)
 	d := a.s.Doc()
-	seg, err := d.AddNode(d.Tree().Root(), -1, defaultShape(uplifttree.TypeSegment, 800, 800, 400, 0))
+	seg, err := d.AddNode(d.Tree().Root(), -1, newShapeAt(uplifttree.TypeSegment, 800, 800, 400, 0))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/png"
 	"math"
+	"orogen/sim/graph"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,7 +17,6 @@ import (
 
 	"orogen/app/project"
 	"orogen/app/rasterio"
-	"orogen/sim/engine"
 )
 
 // The real-window test: it builds orogen, opens the window on the display
@@ -332,7 +332,7 @@ quit
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pg.Scene.Engine != engine.Graph || pg.Scene.Samples != 20000 {
+	if pg.Scene.Engine != graph.Kind || pg.Scene.Samples != 20000 {
 		t.Errorf("saved engine %q with %d samples; want graph, 20000", pg.Scene.Engine, pg.Scene.Samples)
 	}
 	gh, err := rasterio.ReadHeights(filepath.Join(dir, "graph-height.png"))

@@ -137,3 +137,9 @@ func (n *eBlend) eval(w *work, xs, ys []float64, b Rect, dst []float64) {
 	}
 	w.put(tmp)
 }
+
+// place sets the node up as the app adds it: centred where at(0, 0) is,
+// about size metres across (placer).
+func (s *Blend) place(_ func(x, y float64) Point, _ float64, _ ID) {
+	s.Radius = 0.2
+}

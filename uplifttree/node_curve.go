@@ -151,3 +151,10 @@ func (n *eCurve) eval(w *work, xs, ys []float64, b Rect, dst []float64) {
 		}
 	}
 }
+
+// place sets the node up as the app adds it: centred where at(0, 0) is,
+// about size metres across (placer).
+func (s *Curve) place(at func(x, y float64) Point, size float64, _ ID) {
+	c := at(0, 0)
+	s.Vertices = []Vertex{{X: c.X - size, Y: c.Y, R: size / 2, U: 1}, {X: c.X, Y: c.Y - size/2, R: size / 2, U: 1}, {X: c.X + size, Y: c.Y, R: size / 2, U: 1}}
+}

@@ -62,3 +62,9 @@ func (n *eDisc) eval(_ *work, xs, ys []float64, _ Rect, dst []float64) {
 		}
 	}
 }
+
+// place sets the node up as the app adds it: centred where at(0, 0) is,
+// about size metres across (placer).
+func (s *Disc) place(at func(x, y float64) Point, size float64, _ ID) {
+	s.Center, s.Radius = at(0, 0), size
+}

@@ -70,3 +70,10 @@ func (d *faultWarp) displace(_ *work, xs, ys, tx, ty []float64) {
 
 func (d *faultWarp) toParent(r Rect) Rect { return r.Union(r.shift(Point{d.ox, d.oy})).pad() }
 func (d *faultWarp) toChild(r Rect) Rect  { return r.Union(r.shift(Point{-d.ox, -d.oy})).pad() }
+
+// place sets the node up as the app adds it: centred where at(0, 0) is,
+// about size metres across (placer).
+func (s *Fault) place(at func(x, y float64) Point, size float64, _ ID) {
+	s.Point = at(0, 0)
+	s.Offset = Point{X: size / 4}
+}

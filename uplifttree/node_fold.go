@@ -61,3 +61,10 @@ func (d *foldWarp) displace(_ *work, xs, ys, tx, ty []float64) {
 
 func (d *foldWarp) toParent(r Rect) Rect { return r.expand(abs(d.amp*d.ex), abs(d.amp*d.ey)).pad() }
 func (d *foldWarp) toChild(r Rect) Rect  { return r.expand(abs(d.amp*d.ex), abs(d.amp*d.ey)).pad() }
+
+// place sets the node up as the app adds it: centred where at(0, 0) is,
+// about size metres across (placer).
+func (s *Fold) place(_ func(x, y float64) Point, size float64, _ ID) {
+	s.Wavelength = size
+	s.Amplitude = size / 8
+}

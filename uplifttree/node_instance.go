@@ -31,3 +31,9 @@ func (s *Instance) check() *fieldError {
 func (s *Instance) compile(h hdr, _ []enode, ref enode) enode {
 	return compileAffine(h, &s.Frame, ref, true)
 }
+
+// place sets the node up as the app adds it: centred where at(0, 0) is,
+// about size metres across (placer).
+func (s *Instance) place(_ func(x, y float64) Point, _ float64, ref ID) {
+	s.Ref = ref
+}

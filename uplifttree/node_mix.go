@@ -143,3 +143,9 @@ func (n *eMix) eval(w *work, xs, ys []float64, b Rect, dst []float64) {
 	}
 	w.put(tmp)
 }
+
+// place sets the node up as the app adds it: centred where at(0, 0) is,
+// about size metres across (placer).
+func (s *Mix) place(at func(x, y float64) Point, _ float64, _ ID) {
+	s.A, s.B = at(-1, 0), at(1, 0)
+}

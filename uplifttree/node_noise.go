@@ -65,3 +65,10 @@ func (n *eNoise) eval(w *work, xs, ys []float64, _ Rect, dst []float64) {
 		dst[i] = n.off + n.amp*v
 	}
 }
+
+// place sets the node up as the app adds it: centred where at(0, 0) is,
+// about size metres across (placer).
+func (s *Noise) place(_ func(x, y float64) Point, size float64, _ ID) {
+	s.Frequency = 1 / size
+	s.Amplitude = 0.3
+}

@@ -69,3 +69,10 @@ func (d *noiseWarp) displace(w *work, xs, ys, tx, ty []float64) {
 
 func (d *noiseWarp) toParent(r Rect) Rect { return r.expand(abs(d.amp), abs(d.amp)).pad() }
 func (d *noiseWarp) toChild(r Rect) Rect  { return r.expand(abs(d.amp), abs(d.amp)).pad() }
+
+// place sets the node up as the app adds it: centred where at(0, 0) is,
+// about size metres across (placer).
+func (s *NoiseWarp) place(_ func(x, y float64) Point, size float64, _ ID) {
+	s.Frequency = 1 / size
+	s.Amplitude = size / 4
+}

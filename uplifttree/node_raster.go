@@ -122,3 +122,11 @@ func (n *eRaster) eval(w *work, xs, ys []float64, _ Rect, dst []float64) {
 		dst[i] = n.value * f.Sample((x-r.X0)*sx-0.5, (y-r.Y0)*sy-0.5)
 	}
 }
+
+// place sets the node up as the app adds it: centred where at(0, 0) is,
+// about size metres across (placer).
+func (s *Raster) place(at func(x, y float64) Point, size float64, _ ID) {
+	c := at(0, 0)
+	s.Layer = "paint"
+	s.Rect = Rect{X0: c.X - size, Y0: c.Y - size, X1: c.X + size, Y1: c.Y + size}
+}

@@ -149,3 +149,10 @@ func (n *eRegion) evalPoints(xs, ys []float64, dst []float64) {
 		dst[i] = n.value * smoothstep(math.Sqrt(d2)/n.border)
 	}
 }
+
+// place sets the node up as the app adds it: centred where at(0, 0) is,
+// about size metres across (placer).
+func (s *Region) place(at func(x, y float64) Point, size float64, _ ID) {
+	s.Polygon = []Point{at(-1, -1), at(1, -1), at(1, 1), at(-1, 1)}
+	s.Border = size / 4
+}

@@ -81,3 +81,10 @@ func (n *eSegment) eval(_ *work, xs, ys []float64, _ Rect, dst []float64) {
 		dst[i] = n.u.local(k, s) * f
 	}
 }
+
+// place sets the node up as the app adds it: centred where at(0, 0) is,
+// about size metres across (placer).
+func (s *Segment) place(at func(x, y float64) Point, size float64, _ ID) {
+	s.A, s.B = at(-1, 0), at(1, 0)
+	s.Ctrls = []Ctrl{{T: 0, R: size / 2, U: 1}, {T: 1, R: size / 2, U: 1}}
+}

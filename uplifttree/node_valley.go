@@ -94,3 +94,10 @@ func (n *eValley) eval(_ *work, xs, ys []float64, _ Rect, dst []float64) {
 		dst[i] = max(min(fl, n.outside), min(max(fl, n.outside), v))
 	}
 }
+
+// place sets the node up as the app adds it: centred where at(0, 0) is,
+// about size metres across (placer).
+func (s *Valley) place(at func(x, y float64) Point, size float64, _ ID) {
+	s.A, s.B = at(-1, 0), at(1, 0)
+	s.Ctrls = []Ctrl{{T: 0, R: size / 4, U: -0.6}, {T: 1, R: size / 4, U: -0.6}}
+}

@@ -96,3 +96,31 @@ func IsLeaf(s Shape) bool {
 	}
 	return !slices.ContainsFunc(k.new().params(), func(p param) bool { return p.typ == ParamRef })
 }
+
+// IsOperator reports whether nodes of type typ take children (sum, max,
+// blend, the warps, ...): the tree panel wraps or adds under them.
+func IsOperator(typ string) bool {
+	k, ok := byType[typ]
+	return ok && k.hi != 0
+}
+
+// placer is a shape that sets itself up as the app adds it (its node
+// file's place method): the shapes whose defaults have no position or
+// size.
+type placer interface {
+	place(at func(x, y float64) Point, size float64, ref ID)
+}
+
+// NewShapeAt returns a valid shape of type typ, as the app adds it:
+// centred at (cx, cy) metres, about size metres across (operators start
+// empty; an Instance refers to ref), or false for an unknown type.
+func NewShapeAt(typ string, cx, cy, size float64, ref ID) (Shape, bool) {
+	s, ok := NewShape(typ)
+	if !ok {
+		return nil, false
+	}
+	if p, ok := s.(placer); ok {
+		p.place(func(x, y float64) Point { return Point{X: cx + x*size, Y: cy + y*size} }, size, ref)
+	}
+	return s, true
+}

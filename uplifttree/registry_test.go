@@ -26,3 +26,40 @@ func TestRegistry(t *testing.T) {
 		}
 	}
 }
+
+// TestNewShapeAt: every node type, placed as the app adds it, is a valid
+// node of a tree: added under the root (or wrapped around a disc when it
+// needs a child), with IsOperator true exactly for the types that take
+// children.
+func TestNewShapeAt(t *testing.T) {
+	for _, typ := range AllTypes() {
+		tr := New()
+		disc, _ := NewShapeAt(TypeDisc, 500, 500, 200, 0)
+		ed, err := tr.Add(tr.Root(), -1, disc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := ed.Node()
+		s, ok := NewShapeAt(typ, 500, 500, 200, d)
+		if !ok {
+			t.Fatalf("NewShapeAt(%q): unknown", typ)
+		}
+		if lo, hi := childRange(s); IsOperator(typ) != (hi != 0) {
+			t.Errorf("%s: IsOperator %v with children [%d, %d]", typ, IsOperator(typ), lo, hi)
+		}
+		if lo, _ := childRange(s); lo > 0 {
+			_, err = tr.Wrap(d, s)
+		} else {
+			_, err = tr.Add(tr.Root(), -1, s)
+		}
+		if err != nil {
+			t.Errorf("%s placed at (500, 500), 200 m: %v", typ, err)
+		}
+	}
+	if IsOperator("voxel") {
+		t.Error("an unknown type is an operator")
+	}
+	if _, ok := NewShapeAt("voxel", 0, 0, 1, 0); ok {
+		t.Error("NewShapeAt made an unknown type")
+	}
+}

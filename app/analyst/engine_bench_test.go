@@ -2,6 +2,7 @@ package analyst
 
 import (
 	"fmt"
+	"orogen/sim/grid"
 	"sync"
 	"testing"
 	"time"
@@ -10,7 +11,6 @@ import (
 	"orogen/app/run"
 	"orogen/app/runner"
 	"orogen/app/worker"
-	"orogen/sim/engine"
 )
 
 // BenchmarkEngineWithAnalyst measures what the live analysis costs the
@@ -31,12 +31,12 @@ func BenchmarkEngineWithAnalyst(b *testing.B) {
 }
 
 func benchmarkEngine(b *testing.B, n int, on bool) {
-	job, err := run.Prepare(run.Options{Scene: "default", Size: n, Engine: engine.Grid.String()})
+	job, err := run.Prepare(run.Options{Scene: "default", Size: n, Engine: grid.Kind.String()})
 	if err != nil {
 		b.Fatal(err)
 	}
 	w0, h0, cell := job.Engine.Size()
-	spec := engines.Spec{Kind: engine.Grid, W: w0, H: h0, Cell: cell, InitNoise: job.Scene.Params.InitNoiseM,
+	spec := engines.Spec{Kind: grid.Kind, W: w0, H: h0, Cell: cell, InitNoise: job.Scene.Params.InitNoiseM,
 		Seed: job.Scene.Seed, Params: job.Engine.Params(), Up: job.Engine.Snapshot().Uplift}
 	wk, err := worker.New(spec, runner.Options{Paused: true})
 	if err != nil {

@@ -19,16 +19,14 @@ import (
 	"slices"
 	"strings"
 
+	"orogen/app/drive"
 	"orogen/app/engines"
 	"orogen/app/rasterio"
-	"orogen/app/run"
 	"orogen/app/scene"
 	"orogen/sim"
 	"orogen/sim/analysis"
 	"orogen/sim/engine"
-	"orogen/sim/grid"
 	"orogen/sim/invert"
-	"orogen/sim/settle"
 )
 
 // Mode is the domain of the blend.
@@ -113,7 +111,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := engines.Params(sc)
+	p, err := sc.EngineParams()
 	if err != nil {
 		return nil, err
 	}
@@ -200,7 +198,7 @@ func load(ctx context.Context, name string, n int, cell float64, p engine.Params
 		return nil, err
 	}
 	sc.Width, sc.Height = n, n
-	up, err := run.UpliftField(sc, "", n, n, cell, sc.Uplift.UmaxMPerYr)
+	up, err := sc.UpliftField("", n, n, cell, sc.Uplift.UmaxMPerYr)
 	if err != nil {
 		return nil, err
 	}
@@ -214,25 +212,26 @@ func load(ctx context.Context, name string, n int, cell float64, p engine.Params
 	return &Terrain{Name: name, Heights: &sim.Field{W: n, H: n, Cell: cell, Data: hs}, Uplift: up}, nil
 }
 
-// grow runs the grid engine from the scene's flat start under uplift u to
-// steady state (package settle), at most maxSteps steps.
+// grow runs the default engine (the grid: the blend's domain is the
+// grid's uplift) from the scene's flat start under uplift u to steady
+// state, through the driver (app/drive: adaptive steps, package settle),
+// at most maxSteps steps.
 func grow(ctx context.Context, u []float32, n int, cell float64, p engine.Params, sc *scene.Scene, maxSteps int) ([]float32, int, error) {
-	e, err := grid.New(grid.Config{W: n, H: n, Cell: cell, Up: u, InitNoise: sc.Params.InitNoiseM, Seed: sc.Seed, Params: p})
-	if err != nil {
-		return nil, 0, err
-	}
-	sch, err := settle.New(e, settle.Options{})
+	d, err := drive.New(engines.Spec{Kind: engines.Default(), W: n, H: n, Cell: cell, Up: u, InitNoise: sc.Params.InitNoiseM,
+		Seed: sc.Seed, Params: p}, drive.Options{})
 	if err != nil {
 		return nil, 0, err
 	}
 	steps := 0
-	for ; steps < maxSteps && !sch.Settled(); steps++ {
+	for ; steps < maxSteps && !d.Settled(); steps++ {
 		if err := ctx.Err(); err != nil {
 			return nil, steps, err
 		}
-		sch.Step()
+		if _, err := d.Step(); err != nil {
+			return nil, steps, err
+		}
 	}
-	return append([]float32(nil), e.Heights()...), steps, e.Err()
+	return append([]float32(nil), d.Engine().Heights()...), steps, nil
 }
 
 // weights is B's weight per cell.

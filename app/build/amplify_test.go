@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"orogen/app/doc"
-	"orogen/app/engines"
 	"orogen/app/export"
 	"orogen/app/rasterio"
 	"orogen/app/run"
@@ -53,7 +52,7 @@ func TestBuildAmplifies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec, err := engines.FromScene(d.Scene(), d.Uplift().Clone(), nil)
+	spec, err := d.Scene().EngineSpec(d.Uplift().Clone(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

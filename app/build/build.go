@@ -43,14 +43,12 @@ import (
 	"strings"
 
 	"orogen/app/doc"
-	"orogen/app/engines"
 	"orogen/app/export"
 	"orogen/app/project"
 	"orogen/app/rasterio"
 	"orogen/app/run"
 	"orogen/app/safefile"
 	"orogen/app/version"
-	"orogen/sim"
 	"orogen/sim/amplify"
 	"orogen/sim/engine"
 	"orogen/viewer"
@@ -165,18 +163,7 @@ func Build(ctx context.Context, p *project.Project, o Options) (*Report, error) 
 		return nil, fmt.Errorf("build: %w", err)
 	}
 	sc := d.Scene()
-	var init *sim.Field
-	if sc.Init != nil && sc.Init.Image != "" {
-		f, err := rasterio.ReadHeights(sc.Path(sc.Init.Image))
-		if err != nil {
-			return nil, fmt.Errorf("build: initial heights: %w", err)
-		}
-		if f.W != sc.Width || f.H != sc.Height {
-			f = f.Resample(sc.Width, sc.Height)
-		}
-		init = f
-	}
-	spec, err := engines.FromScene(sc, d.Uplift().Clone(), init)
+	spec, err := d.EngineSpec()
 	if err != nil {
 		return nil, fmt.Errorf("build: %w", err)
 	}

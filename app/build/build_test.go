@@ -3,6 +3,7 @@ package build
 import (
 	"context"
 	"errors"
+	"orogen/sim/graph"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -15,7 +16,6 @@ import (
 	"orogen/app/project"
 	"orogen/app/safefile"
 	"orogen/app/scene"
-	"orogen/sim/engine"
 )
 
 // cone loads the cone project of app/project's test data (32×24 cells,
@@ -167,7 +167,7 @@ func TestGraphDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sc.Width, sc.Height, sc.Steps, sc.Engine, sc.Samples = 64, 64, 10, engine.Graph, 1000
+		sc.Width, sc.Height, sc.Steps, sc.Engine, sc.Samples = 64, 64, 10, graph.Kind, 1000
 		p, err := project.FromScene(sc)
 		if err != nil {
 			t.Fatal(err)

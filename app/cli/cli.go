@@ -14,11 +14,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"orogen/app/engines"
 	"orogen/app/rasterio"
 	"orogen/app/run"
 	"orogen/app/scene"
 	"orogen/app/version"
-	"orogen/sim/roudier"
 	"orogen/sim/settle"
 )
 
@@ -55,7 +55,7 @@ heightmaps, masks and reports.`,
 	root.SetVersionTemplate("orogen {{.Version}}\n")
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newRunCmd(stderr), newAnalyzeCmd(stdout), newUpliftCmd(stderr), newRenderCmd(stderr), newPresetsCmd(stdout), newErodeCmd(stderr), newBuildCmd(stderr), newInvertCmd(stderr), newBlendCmd(stdout))
+	root.AddCommand(newRunCmd(stderr), newAnalyzeCmd(stdout), newUpliftCmd(stderr), newRenderCmd(stderr), newPresetsCmd(stdout), newEnginesCmd(stdout), newErodeCmd(stderr), newBuildCmd(stderr), newInvertCmd(stderr), newBlendCmd(stdout))
 	return root
 }
 
@@ -65,12 +65,15 @@ func newRunCmd(stderr io.Writer) *cobra.Command {
 	var seed uint64
 	var quiet bool
 	var refine int
-	var roudierOverride func() func(*roudier.Params)
+	var coefficients func() map[string]float64
 	cmd := &cobra.Command{
 		Use:   "run",
 		Short: "Run a scene headless and write its outputs",
 		Long: `Run a scene (a preset name or a scene file) for a number of steps, or until
-it converges, and write the heightmap, masks and a JSON report.
+it converges, and write the heightmap, masks and a JSON report. --project
+runs a saved project instead, built and stepped exactly as the desktop app
+builds and steps it (the same driver, app/drive): its painted layers,
+constraints and geology included.
 
 Heightmaps and masks are written by extension: .png (16-bit), .r16 (raw
 little-endian uint16), .tif (32-bit float GeoTIFF, metres), .obj (mesh).
@@ -92,7 +95,8 @@ that size. The report's "amplify" section gives the factor and the time.`,
 		Example: `  orogen run --scene default --steps 200 --out terrain.png --out-preview preview.png --report report.json
   orogen run --scene cone --size 1024 --until-converged --out cone.tif
   orogen run --size 1024 --until-converged --out-size 4096 --out h4k.tif
-  orogen run --init dem.tif --umax 0 --dt 2e4 --steps 10 --out eroded.tif`,
+  orogen run --init dem.tif --umax 0 --dt 2e4 --steps 10 --out eroded.tif
+  orogen run --project island.orogen.json --steps 200 --out island.tif`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			f := cmd.Flags()
@@ -110,13 +114,16 @@ that size. The report's "amplify" section gives the factor and the time.`,
 			if f.Changed("seed") {
 				o.Seed = &seed
 			}
+			if o.Project != "" && !f.Changed("scene") {
+				o.Scene = "" // the project's
+			}
 			if f.Changed("tolerance") && !(o.Tolerance > 0) {
 				return fmt.Errorf("--tolerance %g: must be > 0 m/yr", o.Tolerance)
 			}
 			if !quiet {
 				o.Progress = stderr
 			}
-			o.Roudier = roudierOverride()
+			o.Coefficients = coefficients()
 			job, err := run.Prepare(o)
 			if err != nil {
 				return err
@@ -147,6 +154,7 @@ that size. The report's "amplify" section gives the factor and the time.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.Scene, "scene", "default", "scene file or preset ("+strings.Join(scene.PresetNames(), ", ")+")")
+	f.StringVar(&o.Project, "project", "", "run a saved project (FILE.orogen.json: its scene, Uplift Tree, painted layers, constraints, geology) as the app does")
 	f.IntVar(&o.Size, "size", 0, "grid cells per side (default: the scene's); with --init, of the longer side")
 	f.Float64Var(&o.Cell, "cell", 0, "cell size in metres (default: domain / size)")
 	f.IntVar(&o.Steps, "steps", 0, "number of steps, or the cap with --until-converged (default: the scene's)")
@@ -154,7 +162,7 @@ that size. The report's "amplify" section gives the factor and the time.`,
 	f.IntVar(&o.Patience, "patience", settle.DefaultPatience, "with --until-converged, give up after this many steps without halving the fastest change: the terrain is cycling or a wave keeps travelling, not settling")
 	f.BoolVar(&o.FixedDt, "fixed-dt", false, "with --until-converged, keep dt fixed at every step (the reference scheme) instead of taking longer steps while the terrain settles")
 	f.Float64Var(&o.Tolerance, "tolerance", 0, "convergence tolerance in m/yr (default: the scene's, 1e-6)")
-	f.StringVar(&o.Engine, "engine", "", "erosion engine: grid, graph (the stream graph of Cordonnier et al. 2016, rasterized on the --size grid) or roudier (Roudier et al. 1993's processes on the grid; --roudier-* flags)")
+	f.StringVar(&o.Engine, "engine", "", "erosion engine (default: the scene's): "+engineHelp()+"; orogen engines lists them")
 	f.IntVar(&o.Samples, "samples", 0, "graph engine: number of Poisson nodes (default: size²/4, one per 4 cells)")
 	f.StringVar(&o.Raster, "raster", "", "graph engine: heightmap from the nodes by linear (over the triangles, default) or gaussian (normalized Gaussian kernel, Cordonnier et al. 2016, §6.2) interpolation")
 	f.IntVar(&refine, "refine", 0, "graph engine: progressive refinement (Cordonnier et al. 2016, §6.3) in this many stages: start on samples/4^K nodes, split --steps equally, halve the distance and refine after each stage")
@@ -193,7 +201,7 @@ that size. The report's "amplify" section gives the factor and the time.`,
 	f.IntVar(&o.ExportSize, "export-size", 0, "pixels per side of the raster outputs, resampled bicubically from the grid (default: the grid's; required by unreal, unity, godot)")
 	f.StringVar(&o.Tiles, "tiles", "", "split each raster output into RxC tiles sharing their edges, NAME_x{col}_y{row}.ext (Unreal World Partition); --export-size is the whole")
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress bar or summary")
-	roudierOverride = roudierFlags(cmd)
+	coefficients = coefficientFlags(cmd)
 	return cmd
 }
 
@@ -233,7 +241,7 @@ exact values and feeds back with orogen run --uplift FILE.tif.`,
 				return err
 			}
 			w, h := sc.Width, sc.Height
-			f, err := run.UpliftField(sc, "", w, h, sc.DomainM/float64(max(w, h)), sc.Uplift.UmaxMPerYr)
+			f, err := sc.UpliftField("", w, h, sc.DomainM/float64(max(w, h)), sc.Uplift.UmaxMPerYr)
 			if err != nil {
 				return err
 			}
@@ -272,4 +280,33 @@ func newPresetsCmd(stdout io.Writer) *cobra.Command {
 			return nil
 		},
 	}
+}
+
+func newEnginesCmd(stdout io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:   "engines",
+		Short: "List the erosion engines a scene may run on",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			for _, k := range engines.Kinds() {
+				e := engines.Must(k)
+				fmt.Fprintf(stdout, "%-8s %s: %s\n", k, e.Label, e.Help)
+			}
+			return nil
+		},
+	}
+}
+
+// engineHelp lists the registry's engines for --engine: each name with
+// its label.
+func engineHelp() string {
+	var b strings.Builder
+	for i, k := range engines.Kinds() {
+		e := engines.Must(k)
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "%s (%s)", k, e.Label)
+	}
+	return b.String()
 }

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"orogen/app/engines"
 	"orogen/app/rasterio"
 	"orogen/app/scene"
 	"orogen/sim"
@@ -19,11 +19,17 @@ import (
 // InvertOptions are `orogen invert`'s inputs.
 type InvertOptions struct {
 	In, Out string
-	Scene   string // scene or preset whose parameters the inversion uses
-	Cell    float64
-	K, M, N *float64
-	Smooth  int
-	Lakes   string
+	// OutHeights is where to write the heightmap the uplift holds: the
+	// DEM cut to the talus angle (invert.Result.Held), or the DEM itself
+	// where no cell is steeper. `orogen run --init` from it under the
+	// uplift stays put; from the raw DEM the engine's talus limit would
+	// cut the steep cells at the first step and the network would move.
+	OutHeights string
+	Scene      string // scene or preset whose parameters the inversion uses
+	Cell       float64
+	K, M, N    *float64
+	Smooth     int
+	Lakes      string
 	// Fit > 0 runs invert.Fit with that many corrections of FitSteps
 	// steps each, from the scene's flat start (its noise and seed).
 	Fit, FitSteps int
@@ -48,7 +54,7 @@ func InvertDEM(ctx context.Context, o InvertOptions) (*invert.Result, []float64,
 			*f.dst = *f.v
 		}
 	}
-	p, err := engines.Params(sc)
+	p, err := sc.EngineParams()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -112,9 +118,13 @@ the engine organize its own drainage network. --fit N corrects it N times
 (u ← u · target/grown heights, smoothed, between runs of --fit-steps
 steps) so that the terrain grown from the scene's flat start (its noise and
 seed) looks like the DEM; the DEM is then no longer a fixed point. Write a float .tif to keep the values in m/yr: it feeds
-orogen run --uplift unscaled.`,
-		Example: `  orogen invert --in dem.tif --cell 90 --out uplift.tif
-  orogen run --init dem.tif --cell 90 --uplift uplift.tif --steps 100 --out same.tif
+orogen run --uplift unscaled.
+
+--out-heights writes the heightmap the uplift holds: the DEM with its
+cells steeper than the talus angle cut to it (the engine's talus limit
+would cut them at the first step). Run from it, the terrain stays put.`,
+		Example: `  orogen invert --in dem.tif --cell 90 --out uplift.tif --out-heights held.tif
+  orogen run --init held.tif --cell 90 --uplift uplift.tif --steps 100 --out same.tif
   orogen invert --in dem.tif --cell 90 --fit 12 --out fitted.tif`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -123,6 +133,14 @@ orogen run --uplift unscaled.`,
 			}
 			if err := rasterio.CheckPath(o.Out); err != nil {
 				return err
+			}
+			if o.OutHeights != "" {
+				if err := rasterio.CheckPath(o.OutHeights); err != nil {
+					return fmt.Errorf("--out-heights: %w", err)
+				}
+				if filepath.Clean(o.OutHeights) == filepath.Clean(o.Out) {
+					return fmt.Errorf("--out-heights %s: the same file as --out; give another", o.OutHeights)
+				}
 			}
 			fl := cmd.Flags()
 			for _, f := range []struct {
@@ -143,6 +161,18 @@ orogen run --uplift unscaled.`,
 			if err := rasterio.Write(o.Out, res.Uplift); err != nil {
 				return err
 			}
+			if o.OutHeights != "" {
+				held := res.Held
+				if held == nil {
+					if held, err = rasterio.ReadHeights(o.In); err != nil {
+						return err
+					}
+					held.Cell = res.Uplift.Cell
+				}
+				if err := rasterio.Write(o.OutHeights, held); err != nil {
+					return fmt.Errorf("--out-heights: %w", err)
+				}
+			}
 			if !quiet {
 				lo, hi := res.Uplift.MinMax()
 				u := res.Uplift
@@ -158,6 +188,7 @@ orogen run --uplift unscaled.`,
 	f := cmd.Flags()
 	f.StringVar(&o.In, "in", "", "the DEM: float .tif in metres, or .png / .r16 with its sidecar")
 	f.StringVar(&o.Out, "out", "", "the uplift in m/yr (.tif keeps the values exactly; .png .r16 with a sidecar)")
+	f.StringVar(&o.OutHeights, "out-heights", "", "the heightmap the uplift holds (the DEM cut to the talus angle): run --init from it")
 	f.StringVar(&o.Scene, "scene", "default", "scene or preset whose parameters (k, m, n, dt, diffusion, talus, edges) the inversion uses")
 	f.Float64Var(&o.Cell, "cell", 0, "cell size in metres (default: from the DEM's sidecar)")
 	f.Float64Var(&k, "k", 0, "erodibility k, yr⁻¹ (the scene's)")

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"orogen/app/engines"
 	"orogen/app/run"
 	"orogen/viewer"
 )
@@ -148,7 +149,7 @@ overlays are 2D only (--color slope colours the 3D view by slope).
 	f.StringVar(&o.Scene, "scene", "default", "scene file or preset")
 	f.IntVar(&o.Size, "grid", 0, "grid cells per side (default: the scene's)")
 	f.IntVar(&o.Steps, "steps", 0, "number of steps (default: the scene's)")
-	f.StringVar(&o.Engine, "engine", "", "erosion engine: grid, graph or roudier (default: the scene's); graph scenes draw their stream arcs as rivers")
+	f.StringVar(&o.Engine, "engine", "", "erosion engine ("+engines.Names()+"; default: the scene's); graph scenes draw their stream arcs as rivers")
 	f.IntVar(&o.Samples, "samples", 0, "graph engine: number of Poisson nodes (default: the scene's, or size²/4)")
 	f.Uint64Var(&seed, "seed", 0, "random seed (default: the scene's)")
 	f.StringVar(&view, "view", "2d", "2d (relief map) or 3d (lit heightfield, software-rendered)")

@@ -22,7 +22,7 @@ func TestRoudierFlags(t *testing.T) {
 		Engine  string `json:"engine"`
 		Roudier struct {
 			Params map[string]float64 `json:"params"`
-		} `json:"roudier"`
+		} `json:"account"`
 	}
 	b, _ := os.ReadFile(rep)
 	if err := json.Unmarshal(b, &r); err != nil {

@@ -9,6 +9,7 @@ import (
 	"maps"
 	"math"
 	"math/rand/v2"
+	"orogen/sim/graph"
 	"os"
 	"path/filepath"
 	"slices"
@@ -19,7 +20,6 @@ import (
 	"orogen/app/doc"
 	"orogen/app/project"
 	"orogen/app/project/projecttest"
-	"orogen/app/run"
 	"orogen/app/scene"
 	"orogen/brushes"
 	"orogen/sim"
@@ -159,7 +159,7 @@ func TestFromScenePresets(t *testing.T) {
 				t.Error("a new document is dirty")
 			}
 			cell := sc.DomainM / float64(max(sc.Width, sc.Height))
-			want, err := run.UpliftField(sc, "", sc.Width, sc.Height, cell, sc.Uplift.UmaxMPerYr)
+			want, err := sc.UpliftField("", sc.Width, sc.Height, cell, sc.Uplift.UmaxMPerYr)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -261,7 +261,7 @@ func TestUndoRedoExact(t *testing.T) {
 		{"umax", func() error { return d.SetUmax(d.Scene().Uplift.UmaxMPerYr*3, "") }},
 		{"settings", func() error {
 			s := d.Settings()
-			s.Seed, s.Engine = 99, engine.Graph
+			s.Seed, s.Engine = 99, graph.Kind
 			return d.SetSettings(s, "")
 		}},
 		{"import", func() error { return d.ImportUpliftImage(img) }},
@@ -677,7 +677,7 @@ func TestBadInput(t *testing.T) {
 	p2 := d.Scene().Params
 	p2.Edges = scene.Edges{North: "closed", South: "closed", East: "closed", West: "closed"}
 	s := d.Settings()
-	s.Engine = engine.Kind(9)
+	s.Engine = engine.Kind("voxel")
 	root, _ := d.Tree().Node(d.Tree().Root())
 	child := root.Children[0]
 	errs := []struct {
@@ -698,7 +698,7 @@ func TestBadInput(t *testing.T) {
 		{"bad k", d.SetParams(p, "k"), "params.k"},
 		{"all edges closed", d.SetParams(p2, ""), "closed"},
 		{"NaN umax", d.SetUmax(math.NaN(), ""), "umax"},
-		{"bad engine", d.SetSettings(s, ""), "Kind(9)"},
+		{"bad engine", d.SetSettings(s, ""), `unknown engine "voxel"`},
 		{"missing image", d.ImportUpliftImage("/nonexistent/x.png"), "x.png"},
 		{"bad view", d.SetView(project.View{}), "view.mode"},
 	}

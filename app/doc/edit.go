@@ -9,13 +9,13 @@ import (
 	"slices"
 	"strings"
 
+	"orogen/app/engines"
 	"orogen/app/project"
 	"orogen/app/scene"
 	"orogen/brushes"
 	"orogen/sim"
 	"orogen/sim/engine"
 	"orogen/sim/geology"
-	"orogen/sim/roudier"
 	"orogen/uplifttree"
 )
 
@@ -263,20 +263,22 @@ func (d *Doc) SetParams(p scene.Params, merge string) error {
 	return nil
 }
 
-// SetRoudier sets the coefficients of Roudier's engine (scene.Roudier).
-// Invalid ones return an error naming the first bad one and change
-// nothing. merge is as for SetParams.
-func (d *Doc) SetRoudier(p roudier.Params, merge string) error {
+// SetCoefficients sets an engine's own coefficients (a value of its
+// coefficient type, scene.SetCoefficients). Invalid ones return an error
+// naming the first bad one and change nothing. merge is as for SetParams.
+func (d *Doc) SetCoefficients(k engine.Kind, v any, merge string) error {
 	d.endStroke()
-	if d.sc.Roudier != nil && *d.sc.Roudier == p {
+	if d.sc.CoefficientsOf(k) == v {
 		return nil
 	}
 	c := *d.sc
-	c.Roudier = &p
+	if err := c.SetCoefficients(v); err != nil {
+		return err
+	}
 	if err := c.Validate(); err != nil {
 		return err
 	}
-	d.setScene(&c, "Change Roudier's coefficients", merge)
+	d.setScene(&c, "Change the "+engines.Label(k)+" coefficients", merge)
 	return nil
 }
 

@@ -1,10 +1,12 @@
 package engines
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
 	"orogen/sim"
+	"orogen/sim/engine"
 	"orogen/sim/graph"
 	"orogen/sim/poisson"
 )
@@ -112,4 +114,74 @@ func (g *Graph) Rebuild(samples int) (*Graph, error) {
 	s := g.spec
 	s.Samples = samples
 	return NewGraph(s)
+}
+
+// onGrid is the stream graph as New returns it: the engine seen on the
+// grid, which keeps the Graph it was built from for Refine and Gaussian.
+type onGrid struct {
+	*graph.OnGrid
+	g *Graph
+}
+
+// MaxRefine is the largest refinement: each stage quarters the first
+// stage's node count.
+const MaxRefine = 6
+
+// Refine makes a stream-graph engine e progressive (Cordonnier et al.
+// 2016, §6.3, `orogen run --refine k`): it returns a new engine that
+// starts on about Samples/4^k nodes (Poisson distance R·2^k) and, k
+// times, halves the distance and refines the nodes (graph.Refine: old
+// nodes keep their heights, new ones interpolate them linearly, uplift
+// included), to end on about Samples nodes at distance R. The steps are
+// split equally: each of the first k stages runs steps/(k+1) steps, or
+// fewer when tol > 0 and the stage converges to it first; the last stage
+// runs the rest. Engines without nodes of their own refuse it.
+func Refine(e engine.Engine, k, steps int, tol float64, seed uint64) (engine.Engine, error) {
+	og, ok := e.(*onGrid)
+	if !ok {
+		return nil, errors.New("--refine applies to the stream graph only: add --engine graph")
+	}
+	if k < 1 || k > MaxRefine {
+		return nil, fmt.Errorf("--refine %d: must be between 0 and %d", k, MaxRefine)
+	}
+	every := steps / (k + 1)
+	if every < 1 {
+		return nil, fmt.Errorf("--refine %d: %d steps cannot be split into %d stages; ask for more --steps", k, steps, k+1)
+	}
+	coarse := og.g.Samples >> (2 * k)
+	if coarse < 16 {
+		return nil, fmt.Errorf("--refine %d: the first stage would have %d of the %d samples, fewer than 16; refine less or ask for more --samples", k, coarse, og.g.Samples)
+	}
+	gg, err := og.g.Rebuild(coarse)
+	if err != nil {
+		return nil, fmt.Errorf("--refine %d: %w", k, err)
+	}
+	if err := gg.Engine.SetRefinement(gg.R, k, every, tol, seed); err != nil {
+		return nil, err
+	}
+	gg.Samples = og.g.Samples
+	return &onGrid{gg.Grid, gg}, nil
+}
+
+// Gaussian returns the heightmap of an engine on nodes of its own
+// interpolated on its grid by the normalized Gaussian kernel of
+// Cordonnier et al. 2016, §6.2 (σ the mean node spacing), and whether e
+// has nodes of its own; the grid's engines return nil, false.
+func Gaussian(e engine.Engine) ([]float32, bool) {
+	og, ok := e.(*onGrid)
+	if !ok {
+		return nil, false
+	}
+	w, h, cell := og.Size()
+	ge := og.OnGrid.Engine()
+	return ge.Mesh().Gaussian(sim.NewField(w, h, cell), ge.Heights(), 0).Data, true
+}
+
+// GraphOf returns the stream graph e was built from (mesh, node count,
+// Poisson distance), or nil when e is not a stream graph built by New.
+func GraphOf(e engine.Engine) *Graph {
+	if og, ok := e.(*onGrid); ok {
+		return og.g
+	}
+	return nil
 }

@@ -16,7 +16,6 @@ import (
 
 	"orogen/app/project"
 	"orogen/app/project/projecttest"
-	"orogen/app/run"
 	"orogen/app/scene"
 	"orogen/sim"
 	"orogen/uplifttree"
@@ -284,7 +283,7 @@ func TestEmbedImage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := run.UpliftField(sc, "", 80, 60, 100, 0.001)
+	want, err := sc.UpliftField("", 80, 60, 100, 0.001)
 	if err != nil {
 		t.Fatal(err)
 	}

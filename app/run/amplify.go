@@ -72,7 +72,7 @@ func (j *Job) amplified(s *engine.Snapshot, rep *Report) (*amplify.Result, error
 	o.Seed = j.Scene.Seed
 	o.StrictTalus = j.Opt.StrictTalus
 	o.HydroSteps = j.Opt.OutHydroSteps
-	if j.Graph != nil && j.Opt.Raster == "gaussian" {
+	if j.Opt.Raster == "gaussian" {
 		c := *s
 		c.Height = j.heights(s)
 		s = &c

@@ -132,7 +132,7 @@ func BenchmarkSettleAfterStroke(b *testing.B) {
 					}
 				}
 				w, h, cell := j.Engine.Size()
-				uf, err := UpliftField(j.Scene, "", w, h, cell, j.Umax)
+				uf, err := j.Scene.UpliftField("", w, h, cell, j.Umax)
 				if err != nil {
 					b.Fatal(err)
 				}

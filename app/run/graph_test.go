@@ -27,10 +27,10 @@ func TestGraphRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if job.Graph == nil {
+	if engines.GraphOf(job.Engine) == nil {
 		t.Fatal("Prepare: no graph job for engine graph")
 	}
-	if n, want := job.Graph.Mesh.N, engines.DefaultSamples(128, 128); math.Abs(float64(n-want)) > 0.1*float64(want) {
+	if n, want := engines.GraphOf(job.Engine).Mesh.N, engines.DefaultSamples(128, 128); math.Abs(float64(n-want)) > 0.1*float64(want) {
 		t.Errorf("nodes: got %d; want about %d (10 %%: poisson.Density's spread is 0.3 %%, the border adds a few %%)", n, want)
 	}
 	if _, err := job.Run(context.Background()); err != nil {
@@ -172,7 +172,7 @@ func TestGraphRefine(t *testing.T) {
 	if err := job.SetRefine(2); err != nil {
 		t.Fatal(err)
 	}
-	start := job.Graph.Engine.Mesh().N
+	start := engines.GraphOf(job.Engine).Engine.Mesh().N
 	want := engines.DefaultSamples(128, 128)
 	// 15 % around want/16: Density's spread and the border, which is a
 	// larger share of a coarse sample.
@@ -183,7 +183,7 @@ func TestGraphRefine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := job.Graph.Engine
+	g := engines.GraphOf(job.Engine).Engine
 	if g.Stage() != 2 || rep.Steps != 30 {
 		t.Fatalf("stage %d after %d steps; want 2 after 30", g.Stage(), rep.Steps)
 	}

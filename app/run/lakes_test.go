@@ -1,6 +1,7 @@
 package run
 
 import (
+	"orogen/app/export"
 	"testing"
 )
 
@@ -17,7 +18,7 @@ func TestLakesPresets(t *testing.T) {
 		for range j.Steps {
 			j.Engine.Step()
 		}
-		f, err := Lakes(j.Snapshot())
+		f, err := export.Lakes(j.Snapshot())
 		if err != nil {
 			t.Fatal(err)
 		}

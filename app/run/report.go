@@ -13,7 +13,6 @@ import (
 	"orogen/sim/analysis"
 	"orogen/sim/engine"
 	"orogen/sim/flow"
-	"orogen/sim/grid"
 	"orogen/sim/water"
 )
 
@@ -63,8 +62,9 @@ type Report struct {
 	// ConstraintAdjustments how often the uplift was adjusted to them.
 	Constraints           []ConstraintFigure `json:"constraints,omitempty"`
 	ConstraintAdjustments int                `json:"constraint_adjustments,omitempty"`
-	// Roudier is the run's account on Roudier's engine; nil otherwise.
-	Roudier *RoudierReport `json:"roudier,omitempty"`
+	// Account is the engine's own account, for an engine that keeps one
+	// (engine.Accounted: Roudier's roudier.Account); nil otherwise.
+	Account any `json:"account,omitempty"`
 }
 
 // MassBudget is the run's engine.Mass with what left the domain and the
@@ -150,7 +150,7 @@ func newReport(j *Job) *Report {
 	w, h, cell := j.Engine.Size()
 	p := j.Engine.Params()
 	r := &Report{
-		Version: 1, Engine: j.Scene.Engine.String(), Scene: j.Scene.Name, Width: w, Height: h, CellSize: cell,
+		Version: 1, Engine: j.spec.Kind.String(), Scene: j.Scene.Name, Width: w, Height: h, CellSize: cell,
 		Tolerance: j.Tolerance,
 		Params: ReportParams{
 			K: p.K, M: p.M, N: p.N, Dt: p.Dt, Diffusion: p.Kappa, Talus: describeTalus(p),
@@ -203,38 +203,28 @@ func (r *Report) add(st engine.StepStats) {
 	r.Mass.Mass = r.Mass.Mass.Add(st.Mass)
 }
 
-// heightFigures returns the lowest, highest and mean of the heights hs.
-func heightFigures(hs []float32) (lo, hi, mean float64) {
-	lo, hi = math.Inf(1), math.Inf(-1)
-	var sum float64
-	for _, v := range hs {
-		lo, hi = math.Min(lo, float64(v)), math.Max(hi, float64(v))
-		sum += float64(v)
-	}
-	return lo, hi, sum / float64(len(hs))
-}
-
-func (r *Report) finish(e *grid.Engine, j *Job) {
-	hs := e.Heights()
-	r.Final.MinHeight, r.MaxHeight, r.MeanHeight = heightFigures(hs)
-	if e.Stats().Step > 0 {
-		for _, a := range e.Area() {
-			r.Final.MaxDrainage = math.Max(r.Final.MaxDrainage, a)
-		}
-		for _, d := range e.Graph().WaterDepth(nil, hs) {
-			if d > 0 {
-				r.Final.LakeCells++
-				r.Final.MaxLakeDepth = math.Max(r.Final.MaxLakeDepth, float64(d))
-			}
-		}
-	}
+// finish fills the report's final figures from the run's engine: its
+// own summary (engine.SummaryOf), its water budget (engine.Watered), its
+// account (engine.Accounted) and the constraints.
+func (r *Report) finish(j *Job) {
+	e := j.Engine
+	sum := engine.SummaryOf(e)
+	r.Final.MinHeight, r.MaxHeight, r.MeanHeight = sum.MinHeight, sum.MaxHeight, sum.MeanHeight
+	r.Final.MaxDrainage, r.Final.LakeCells, r.Final.MaxLakeDepth = sum.MaxDrainage, sum.LakeCells, sum.MaxLakeDepth
 	if !j.Scene.UntilConverged {
 		r.Converged = e.Converged(j.Tolerance)
 	}
-	r.closeBudgets(e.Water())
+	var wat *water.Model
+	if w, ok := e.(engine.Watered); ok {
+		wat = w.Water()
+	}
+	r.closeBudgets(wat)
+	if a, ok := e.(engine.Accounted); ok {
+		r.Account = a.Account()
+	}
 	r.Constraints = j.constraintFigures()
-	if j.cons != nil {
-		r.ConstraintAdjustments = j.cons.Adjustment
+	if j.drv != nil && len(j.cons) > 0 {
+		r.ConstraintAdjustments = j.drv.Adjustments()
 	}
 }
 

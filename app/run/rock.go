@@ -14,7 +14,6 @@ import (
 	"orogen/app/safefile"
 	"orogen/sim/engine"
 	"orogen/sim/geology"
-	"orogen/sim/roudier"
 )
 
 // RockLegend is the sidecar of a rock mask (--out-rock): what each 8-bit
@@ -69,20 +68,18 @@ func Legend(m *geology.Model) []RockLayer {
 	return out
 }
 
-// StrataLegend lists the layers of Roudier's engine's strata and the
-// alluvium: layer k's bounds are those of its first period above the
-// strata's base.
-func StrataLegend(st *roudier.Strata) []RockLayer {
+// StrataLegend lists the layers of an engine's own strata
+// (engine.Stratified: Roudier's) and the alluvium: layer k's bounds are
+// those of its first period above the strata's base.
+func StrataLegend(layers []engine.Stratum) []RockLayer {
 	var out []RockLayer
-	z := st.Base
-	for k, l := range st.Layers {
-		b, t := z, z+l.Thickness
-		z = t
+	for k, l := range layers {
+		b, t := l.Bottom, l.Top
 		out = append(out, RockLayer{Index: k, Name: l.Rock.Name, Rock: l.Rock.Name, Color: geology.FormatColor(l.Rock.Color),
 			Kd: l.Rock.Kd, Kf: l.Rock.Kf, Ke: l.Rock.Ke, BottomM: &b, TopM: &t})
 	}
 	a := geology.Alluvium
-	return append(out, RockLayer{Index: len(st.Layers), Name: a.Name, Rock: a.Name, Color: geology.FormatColor(a.Color), Kd: a.Kd, Kf: a.Kf, Ke: a.Ke})
+	return append(out, RockLayer{Index: len(layers), Name: a.Name, Rock: a.Name, Color: geology.FormatColor(a.Color), Kd: a.Kd, Kf: a.Kf, Ke: a.Ke})
 }
 
 var errNoGeology = errors.New("--out-rock and --out-alluvium need a geology (or Roudier's engine, which erodes its own strata): give --geology FILE.json, a scene with a geology section or --engine roudier")
@@ -95,13 +92,11 @@ func (j *Job) exposedRock(s *engine.Snapshot) ([]uint8, RockLegend, error) {
 		spec := s.Geology.Spec()
 		return s.Rock, RockLegend{Layers: Legend(s.Geology), Geology: &spec}, nil
 	}
-	if e, ok := j.Engine.(*roudier.Engine); ok {
-		if st := e.Strata(); st != nil {
-			if idx := e.ExposedStrata(); idx != nil {
-				return idx, RockLegend{Layers: StrataLegend(st), RepeatM: st.Period()}, nil
-			}
+	if e, ok := j.Engine.(engine.Stratified); ok {
+		if idx, layers, repeat := e.OwnStrata(); idx != nil {
+			return idx, RockLegend{Layers: StrataLegend(layers), RepeatM: repeat}, nil
 		}
-		return nil, RockLegend{}, errors.New("--out-rock: Roudier's engine erodes a lithology that is neither a geology nor strata of at most 255 layers: it has no layer index")
+		return nil, RockLegend{}, errors.New("--out-rock: the engine erodes a lithology that is neither a geology nor strata of at most 255 layers: it has no layer index")
 	}
 	return nil, RockLegend{}, errNoGeology
 }

@@ -21,7 +21,7 @@ func TestRoudierRun(t *testing.T) {
 	rp := filepath.Join(t.TempDir(), "r.json")
 	dt := 1000.0
 	o := Options{Scene: "default", Engine: "roudier", Size: 32, Steps: 200, Dt: &dt, Report: rp,
-		Roudier: func(p *roudier.Params) { p.Alpha = 0.02 }}
+		Coefficients: map[string]float64{"roudier-alpha": 0.02}}
 	job, err := Prepare(o)
 	if err != nil {
 		t.Fatal(err)
@@ -39,7 +39,7 @@ func TestRoudierRun(t *testing.T) {
 	var r struct {
 		Engine  string             `json:"engine"`
 		Mass    map[string]float64 `json:"mass_budget"`
-		Roudier RoudierReport      `json:"roudier"`
+		Roudier roudier.Account    `json:"account"`
 	}
 	if err := json.Unmarshal(b, &r); err != nil {
 		t.Fatal(err)
@@ -62,16 +62,23 @@ func TestRoudierRun(t *testing.T) {
 }
 
 // TestRoudierBadParams: a bad coefficient from the command line is an
-// error naming it, before anything runs.
+// error naming it, before anything runs, and so is a coefficient flag of
+// another engine than the run's.
 func TestRoudierBadParams(t *testing.T) {
-	o := Options{Scene: "default", Engine: "roudier", Size: 16, Steps: 1,
-		Roudier: func(p *roudier.Params) { p.Gamma = math.NaN() }}
-	if _, err := Prepare(o); err == nil || !strings.Contains(err.Error(), "gamma") {
-		t.Errorf("NaN gamma: got %v; want an error naming gamma", err)
-	}
-	o.Roudier = func(p *roudier.Params) { p.Transport = -1 }
-	if _, err := Prepare(o); err == nil || !strings.Contains(err.Error(), "transport") {
-		t.Errorf("negative transport: got %v; want an error naming transport", err)
+	for _, c := range []struct {
+		engine string
+		flags  map[string]float64
+		want   string
+	}{
+		{"roudier", map[string]float64{"roudier-gamma": math.NaN()}, "gamma"},
+		{"roudier", map[string]float64{"roudier-transport": -1}, "transport"},
+		{"grid", map[string]float64{"roudier-alpha": 0.02}, "--roudier-alpha applies to the Roudier's processes engine only"},
+		{"roudier", map[string]float64{"voxel-size": 1}, "--voxel-size: no engine"},
+	} {
+		o := Options{Scene: "default", Engine: c.engine, Size: 16, Steps: 1, Coefficients: c.flags}
+		if _, err := Prepare(o); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s %v: got %v; want an error naming %q", c.engine, c.flags, err, c.want)
+		}
 	}
 }
 

@@ -18,27 +18,32 @@ import (
 	"strings"
 	"time"
 
+	"orogen/app/doc"
+	"orogen/app/drive"
 	"orogen/app/engines"
 	"orogen/app/export"
+	"orogen/app/project"
 	"orogen/app/rasterio"
 	"orogen/app/safefile"
 	"orogen/app/scene"
 	"orogen/sim"
 	"orogen/sim/amplify"
+	"orogen/sim/constrain"
 	"orogen/sim/engine"
 	"orogen/sim/flow"
-	"orogen/sim/grid"
-	"orogen/sim/roudier"
-	"orogen/sim/settle"
-	"orogen/uplifttree"
+	"orogen/sim/spl"
 	"orogen/viewer"
 )
 
 // Options are a run's scene and the command line's overrides. Pointer and
 // zero fields keep the scene's value.
 type Options struct {
-	Scene          string // preset name or scene file; "" = default
-	Size           int    // cells per side (with Init: of the longer side)
+	Scene string // preset name or scene file; "" = default
+	// Project runs a saved project (its scene, Uplift Tree, painted
+	// layers, constraints and geology) as the desktop app does; it takes
+	// no scene overrides.
+	Project        string
+	Size           int // cells per side (with Init: of the longer side)
 	Cell           float64
 	Steps          int
 	UntilConverged bool
@@ -119,9 +124,10 @@ type Options struct {
 	Progress io.Writer
 	OnStep   func(engine.StepStats)
 
-	// Roudier, if set, changes the coefficients of Roudier's engine (the
-	// scene's, or roudier.DefaultParams) before the scene is checked.
-	Roudier func(*roudier.Params)
+	// Coefficients are the command line's values of the engine's own
+	// coefficients, by flag name (engines.Coefficient.Flag), applied over
+	// the scene's before it is checked.
+	Coefficients map[string]float64
 }
 
 // Job is a prepared run: a scene resolved, its fields loaded, an engine
@@ -132,16 +138,17 @@ type Job struct {
 	// Engine is the run's engine on its grid, which the outputs are
 	// written on: the grid engine, or the stream graph rasterized.
 	Engine engine.Engine
-	// Graph is set when the scene's engine is "graph": its mesh and
-	// refinement.
-	Graph     *GraphJob
+	// Refine is the stream graph's refinement stages (SetRefine).
+	Refine    int
+	spec      engines.Spec // what Engine was built from
+	drv       *drive.Driver
 	plans     map[string]*export.Plan // by output path, with --target, --export-size or --tiles
 	rockPlan  *export.Plan            // the rock mask's size, with --target or --export-size
 	Steps     int
 	Tolerance float64
 	Umax      float64
 
-	cons *constraints // the scene's elevation constraints, or nil
+	cons []constrain.Constraint // the scene's elevation constraints
 
 	amp    int             // --out-size's factor (1: none)
 	ampRes *amplify.Result // the amplified terrain, once made
@@ -176,6 +183,9 @@ func Prepare(o Options) (*Job, error) {
 			return nil, fmt.Errorf("report: %w", err)
 		}
 	}
+	if o.Project != "" {
+		return prepareProject(o)
+	}
 	name := o.Scene
 	if name == "" {
 		name = "default"
@@ -187,14 +197,17 @@ func Prepare(o Options) (*Job, error) {
 	if err := o.apply(sc); err != nil {
 		return nil, err
 	}
-	o.applyRoudier(sc)
+	if err := o.applyCoefficients(sc); err != nil {
+		return nil, err
+	}
 	if err := sc.Validate(); err != nil {
 		return nil, err
 	}
-	if o.Samples != 0 && sc.Engine != engine.Graph {
+	ent := engines.Must(sc.Engine)
+	if o.Samples != 0 && !ent.Nodes {
 		return nil, engines.ErrSamplesGrid
 	}
-	if o.Raster != "" && sc.Engine != engine.Graph {
+	if o.Raster != "" && !ent.Nodes {
 		return nil, errors.New("--raster applies to the stream graph only: add --engine graph")
 	}
 	w, h := sc.Width, sc.Height
@@ -243,7 +256,7 @@ func Prepare(o Options) (*Job, error) {
 	if o.Umax != nil {
 		umax = *o.Umax
 	}
-	upField, err := UpliftField(sc, o.Uplift, w, h, cell, umax)
+	upField, err := sc.UpliftField(o.Uplift, w, h, cell, umax)
 	if err != nil {
 		return nil, err
 	}
@@ -254,7 +267,7 @@ func Prepare(o Options) (*Job, error) {
 		return nil, errors.New("the scene has neither uplift nor initial heights: nothing would happen; give --uplift (with --umax > 0) or --init")
 	}
 
-	p, err := engines.Params(sc)
+	p, err := sc.EngineParams()
 	if err != nil {
 		return nil, err
 	}
@@ -266,7 +279,7 @@ func Prepare(o Options) (*Job, error) {
 		if !(umax > 0) {
 			return nil, errors.New("--target-height needs a positive uplift (--umax)")
 		}
-		p.K = TargetK(umax, th)
+		p.K = spl.TargetK(umax, th)
 	}
 	noise := sc.Params.InitNoiseM
 	switch {
@@ -275,31 +288,69 @@ func Prepare(o Options) (*Job, error) {
 	case o.Init != "":
 		noise = 0
 	}
-	geo, err := engines.Geology(sc)
+	geo, err := sc.CompileGeology()
 	if err != nil {
 		return nil, err
 	}
-	if geo == nil && sc.Engine != engine.Roudier && (o.OutRock != "" || o.OutAlluvium != "") {
-		return nil, errNoGeology
-	}
-	spec := engines.Spec{Kind: sc.Engine, W: w, H: h, Cell: cell, Up: up, Init: init,
-		InitNoise: noise, Seed: sc.Seed, Params: p, Geology: geo, Roudier: engines.RoudierParams(sc)}
-	if sc.Engine == engine.Graph {
+	spec := engines.Spec{Kind: ent.Kind, W: w, H: h, Cell: cell, Up: up, Init: init,
+		InitNoise: noise, Seed: sc.Seed, Params: p, Geology: geo}
+	spec.Coefficients = sc.EngineCoefficients()
+	if ent.Nodes {
 		spec.Samples = sc.Samples
 		if o.Samples != 0 {
 			spec.Samples = o.Samples
 		}
 	}
-	j := &Job{Opt: o, Scene: sc}
-	if sc.Engine == engine.Graph {
-		g, err := engines.NewGraph(spec)
-		if err != nil {
-			return nil, err
-		}
-		j.Graph, j.Engine = &GraphJob{Graph: g}, g.Grid
-	} else if j.Engine, err = engines.New(spec); err != nil {
+	j := &Job{Opt: o, Scene: sc, spec: spec}
+	if j.Engine, err = engines.New(spec); err != nil {
 		return nil, err
 	}
+	if _, own := j.Engine.(engine.Stratified); geo == nil && !own && (o.OutRock != "" || o.OutAlluvium != "") {
+		return nil, errNoGeology
+	}
+	return j, j.prepareRun(w, h, cell, umax)
+}
+
+// prepareProject prepares a run of a saved project, built as the desktop
+// app builds it (doc.EngineSpec).
+func prepareProject(o Options) (*Job, error) {
+	if o.Scene != "" || o.Size != 0 || o.Cell != 0 || o.Engine != "" || o.Samples != 0 || o.Raster != "" ||
+		o.K != nil || o.M != nil || o.N != nil || o.Dt != nil || o.Talus != nil || o.Diffusion != nil ||
+		o.Rain != nil || o.Evaporation != nil || o.RiverThreshold != nil || o.RainMap != "" || o.Seed != nil ||
+		o.Umax != nil || o.TargetHeight != nil || o.Edges != "" || o.Uplift != "" || o.Init != "" ||
+		o.InitNoise != nil || o.Geology != "" || o.Coefficients != nil {
+		return nil, fmt.Errorf("--project %s runs the project as saved: change its scene in the app (or run a scene with --scene and overrides)", o.Project)
+	}
+	p, err := project.Load(o.Project)
+	if err != nil {
+		return nil, err
+	}
+	d, err := doc.New(p)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", o.Project, err)
+	}
+	spec, err := d.EngineSpec()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", o.Project, err)
+	}
+	sc := d.Scene()
+	if o.UntilConverged {
+		sc.UntilConverged = true
+	}
+	j := &Job{Opt: o, Scene: sc, spec: spec}
+	if j.Engine, err = engines.New(spec); err != nil {
+		return nil, err
+	}
+	if _, own := j.Engine.(engine.Stratified); spec.Geology == nil && !own && (o.OutRock != "" || o.OutAlluvium != "") {
+		return nil, errNoGeology
+	}
+	return j, j.prepareRun(spec.W, spec.H, spec.Cell, sc.Uplift.UmaxMPerYr)
+}
+
+// prepareRun sets the run's length and tolerance from the scene and the
+// options, and checks and plans its outputs, constraints and rain map.
+func (j *Job) prepareRun(w, h int, cell, umax float64) error {
+	o, sc := j.Opt, j.Scene
 	steps := sc.Steps
 	if o.UntilConverged {
 		// The scene's step count is a run's length, not a cap on settling.
@@ -313,24 +364,25 @@ func Prepare(o Options) (*Job, error) {
 		tol = o.Tolerance
 	}
 	j.Steps, j.Tolerance, j.Umax = steps, tol, umax
+	var err error
 	if j.amp, err = o.amplifyFactor(w, h); err != nil {
-		return nil, err
+		return err
 	}
 	if err := j.planExports(w*j.amp, h*j.amp); err != nil {
-		return nil, err
+		return err
 	}
-	if err := j.prepareConstraints(w, h, cell, up); err != nil {
-		return nil, err
+	if err := j.prepareConstraints(); err != nil {
+		return err
 	}
 	if (o.OutLakes != "" || (o.OutRivers != "" && j.amp == 1)) && !(sc.Params.RainMPerYr > 0) {
-		return nil, errNoBudget
+		return errNoBudget
 	}
 	if o.RainMap != "" {
 		if err := j.setRainMap(o.RainMap, w, h, cell); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return j, nil
+	return nil
 }
 
 // NewJob prepares a run of the engine spec describes on the grid of scene
@@ -339,19 +391,14 @@ func Prepare(o Options) (*Job, error) {
 // ConvergeCap steps, and its tolerance. o gives the progress and outputs,
 // as for Prepare; its scene overrides are not applied.
 func NewJob(sc *scene.Scene, spec engines.Spec, o Options) (*Job, error) {
-	j := &Job{Opt: o, Scene: sc}
-	if sc.Engine == engine.Graph {
-		g, err := engines.NewGraph(spec)
-		if err != nil {
-			return nil, err
-		}
-		j.Graph, j.Engine = &GraphJob{Graph: g}, g.Grid
-	} else {
-		e, err := engines.New(spec)
-		if err != nil {
-			return nil, err
-		}
-		j.Engine = e
+	j := &Job{Opt: o, Scene: sc, spec: spec}
+	e, err := engines.New(spec)
+	if err != nil {
+		return nil, err
+	}
+	j.Engine = e
+	if err := j.prepareConstraints(); err != nil {
+		return nil, err
 	}
 	j.Steps = sc.Steps
 	if sc.UntilConverged {
@@ -392,55 +439,6 @@ func (j *Job) setRainMap(path string, w, h int, cell float64) error {
 	return nil
 }
 
-// UpliftField returns the uplift of a scene on a w×h grid of cell metres,
-// in m/yr: the image named on the command line (cliUplift) if any, else the
-// scene's image or tree. Images of 8 or 16 bits and .r16 are normalized
-// and scaled by umax; float TIFFs are m/yr as stored; trees give
-// dimensionless values scaled by umax. It returns nil when the scene has no
-// uplift.
-func UpliftField(sc *scene.Scene, cliUplift string, w, h int, cell, umax float64) (*sim.Field, error) {
-	upPath := cliUplift
-	if upPath == "" {
-		upPath = sc.Uplift.Image
-	}
-	var f *sim.Field
-	switch {
-	case upPath != "":
-		img, err := loadUplift(sc, upPath, cliUplift != "")
-		if err != nil {
-			return nil, err
-		}
-		f = img.Resample(w, h)
-		f.Cell = cell
-		ext := strings.ToLower(filepath.Ext(upPath))
-		if ext == ".tif" || ext == ".tiff" {
-			return f, nil
-		}
-	case sc.Uplift.Tree != nil:
-		layers := uplifttree.LayerMap{}
-		for name, file := range sc.Uplift.Layers {
-			l, err := loadUplift(sc, file, false)
-			if err != nil {
-				return nil, fmt.Errorf("uplift layer %q: %w", name, err)
-			}
-			layers[name] = l
-		}
-		f = sim.NewField(w, h, cell)
-		sc.Uplift.Tree.Rasterize(f, uplifttree.Domain(f), layers)
-	default:
-		return nil, nil
-	}
-	for i := range f.Data {
-		f.Data[i] *= float32(umax)
-	}
-	return f, nil
-}
-
-// TargetK returns the erodibility that makes mountains culminate near
-// height metres under uplift umax m/yr, from Cordonnier et al. 2016, §6.4:
-// h_max = 2.244 u/k.
-func TargetK(umax, height float64) float64 { return 2.244 * umax / height }
-
 // apply writes the command line's overrides into the scene.
 func (o Options) apply(sc *scene.Scene) error {
 	if o.Geology != "" {
@@ -477,7 +475,7 @@ func (o Options) apply(sc *scene.Scene) error {
 		return fmt.Errorf("--tolerance %g: must be > 0 m/yr", o.Tolerance)
 	}
 	if o.Engine != "" {
-		k, err := engine.ParseKind(o.Engine)
+		k, err := engines.Parse(o.Engine)
 		if err != nil {
 			return fmt.Errorf("--engine: %w", err)
 		}
@@ -586,38 +584,6 @@ func loadHeights(sc *scene.Scene, name string, fromCLI bool) (*sim.Field, error)
 	return f, nil
 }
 
-// loadUplift reads a normalized uplift image named by the command line or
-// the scene (which may be embedded).
-func loadUplift(sc *scene.Scene, name string, fromCLI bool) (*sim.Field, error) {
-	if fromCLI {
-		f, err := rasterio.ReadNormalized(name)
-		if err != nil {
-			return nil, fmt.Errorf("uplift: %w", err)
-		}
-		return f, nil
-	}
-	if p := sc.Path(name); p != "" {
-		f, err := rasterio.ReadNormalized(p)
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil, fmt.Errorf("scene %s: uplift %s: no such file (moved, or the scene came from another machine): put the file there, fix \"uplift\": {\"image\"} in the scene, or give --uplift FILE", sc.Name, p)
-			}
-			return nil, fmt.Errorf("scene %s: uplift: %w", sc.Name, err)
-		}
-		return f, nil
-	}
-	r, err := sc.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	w, h, data, _, err := rasterio.DecodePNG(r)
-	if err != nil {
-		return nil, fmt.Errorf("scene %s: uplift %s: %w", sc.Name, name, err)
-	}
-	return &sim.Field{W: w, H: h, Data: data, Cell: 1}, nil
-}
-
 // Run steps the engine, writes the outputs and returns the report. A
 // cancelled ctx stops after the current step; outputs and report are still
 // written for the steps done, and ctx's error is returned with the report.
@@ -627,16 +593,19 @@ func loadUplift(sc *scene.Scene, name string, fromCLI bool) (*sim.Field, error) 
 // follow the step count) asks for the fixed dt; it stops when a step at the
 // user's dt passes the tolerance, either way.
 func (j *Job) Run(ctx context.Context) (*Report, error) {
-	e := j.Engine
 	desc := "eroding"
 	if j.Scene.UntilConverged {
 		desc = "eroding (until converged)"
 	}
-	sch, err := settle.New(e, settle.Options{Tol: j.Tolerance, Fixed: !j.Adaptive(), Patience: j.Opt.Patience})
+	d, err := drive.With(j.Engine, j.spec, drive.Options{Tol: j.Tolerance, Fixed: !j.Adaptive(), Patience: j.Opt.Patience})
 	if err != nil {
 		return nil, err
 	}
-	defer sch.Finish()
+	if err := d.Apply(drive.SetConstraints{C: j.cons}); err != nil {
+		return nil, err
+	}
+	j.drv = d
+	defer d.Finish()
 	bar := NewProgress(j.Opt.Progress, j.Steps, desc)
 	rep := newReport(j)
 	rep.Scheme = "fixed"
@@ -645,13 +614,13 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 	}
 	start := time.Now()
 	var runErr error
-	for step := 0; step < j.Steps; step++ {
+	for range j.Steps {
 		if err := ctx.Err(); err != nil {
 			runErr = err
 			break
 		}
-		st := sch.Step()
-		if err := e.Err(); err != nil {
+		st, err := d.Step()
+		if err != nil {
 			runErr = err
 			break
 		}
@@ -660,38 +629,23 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 			j.Opt.OnStep(st)
 		}
 		bar.Step(fmt.Sprintf("eroding  max|Δh| %.3g m  dt %.3g yr", st.MaxDh, st.Dt))
-		if j.cons != nil {
-			ok, err := j.constrainStep(step+1, sch.Settled())
-			if err != nil {
-				runErr = err
-				break
-			}
-			if !ok {
-				if j.cons.last == step+1 {
-					sch.Restart() // a new uplift: settle again from the user's dt
-				}
-				continue
-			}
+		if !j.Scene.UntilConverged {
+			continue
 		}
-		if j.Scene.UntilConverged && sch.Settled() {
+		if d.Settled() {
 			rep.Converged = true
 			break
 		}
-		if stalled, rate := sch.Stalled(); j.Scene.UntilConverged && stalled {
+		// With constraints, a run ends when they are met on a settled
+		// terrain: the uplift they adjust keeps it from stalling for good.
+		if stalled, rate := d.Stalled(); stalled && len(j.cons) == 0 {
 			rep.Stalled, rep.StalledRate = true, rate
 			break
 		}
 	}
 	bar.Done()
 	rep.WallS = time.Since(start).Seconds()
-	switch e := j.Engine.(type) {
-	case *grid.Engine:
-		rep.finish(e, j)
-	case *roudier.Engine:
-		rep.finishRoudier(e, j)
-	default:
-		rep.finishGraph(j)
-	}
+	rep.finish(j)
 	if s := j.Engine.Snapshot(); s != nil {
 		rep.analyze(j.heights(s), s.W, s.H, s.Cell, j.Engine.Params().Edges)
 	}
@@ -710,11 +664,13 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 const ConvergeCap = 100000
 
 // Adaptive reports whether Run takes longer steps while the terrain
-// settles: with --until-converged, unless --fixed-dt, a refined graph or
-// Roudier's engine (whose laws are per step: a longer dt would only scale
-// the uplift).
+// settles: with --until-converged, unless --fixed-dt or a refined graph
+// (whose stages follow the step count) or an engine whose laws are per
+// step (engine.PerStep: Roudier's; a longer dt would only scale the
+// uplift).
 func (j *Job) Adaptive() bool {
-	return j.Scene.UntilConverged && !j.Opt.FixedDt && (j.Graph == nil || j.Graph.Refine == 0) && j.Scene.Engine != engine.Roudier
+	_, perStep := j.Engine.(engine.PerStep)
+	return j.Scene.UntilConverged && !j.Opt.FixedDt && j.Refine == 0 && !perStep
 }
 
 // writeOutputs writes the heightmap, masks and preview the options ask for.

@@ -307,7 +307,7 @@ func TestTreePresets(t *testing.T) {
 		if job.Scene.Uplift.Tree == nil {
 			t.Fatalf("%s: not a tree scene", name)
 		}
-		up, err := UpliftField(job.Scene, "", 64, 64, 50000.0/64, 5e-4)
+		up, err := job.Scene.UpliftField("", 64, 64, 50000.0/64, 5e-4)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -332,7 +332,7 @@ func TestUpliftFieldMatchesTree(t *testing.T) {
 		t.Fatal(err)
 	}
 	const n = 50
-	f, err := UpliftField(sc, "", n, n, 1000, 1)
+	f, err := sc.UpliftField("", n, n, 1000, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"math"
+	"orogen/sim/engine"
 	"runtime"
 	"testing"
 
@@ -126,7 +127,7 @@ func TestSettleMatchesReference(t *testing.T) {
 }
 
 func heightOf(f *sim.Field) (hi, mean float64) {
-	_, hi, mean = heightFigures(f.Data)
+	_, hi, mean = engine.HeightFigures(f.Data)
 	return hi, mean
 }
 

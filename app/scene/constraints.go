@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
+	"orogen/app/engines"
 	"orogen/sim/constrain"
-	"orogen/sim/engine"
 )
 
 // Constraint is one elevation constraint of a scene (package constrain):
@@ -113,8 +114,14 @@ func (s *Scene) validateConstraints() error {
 	if len(s.Constraints) == 0 {
 		return nil
 	}
-	if s.Engine != engine.Grid {
-		return fmt.Errorf("scene: constraints need the grid engine (engine is %q)", s.Engine)
+	if ent, err := engines.Lookup(s.Engine); err == nil && !ent.Constraints {
+		var can []string
+		for _, k := range engines.Kinds() {
+			if engines.Must(k).Constraints {
+				can = append(can, k.String())
+			}
+		}
+		return fmt.Errorf("scene: constraints need the %s engine (engine is %q)", strings.Join(can, " or "), s.Engine)
 	}
 	cell := s.DomainM / float64(max(s.Width, s.Height))
 	W, H := float64(s.Width)*cell, float64(s.Height)*cell

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 
+	"orogen/app/engines"
 	"orogen/app/jsondoc"
 	"orogen/assets"
 	"orogen/sim/engine"
@@ -123,7 +124,7 @@ type Edges struct {
 func Default() *Scene {
 	return &Scene{
 		Version: Version, Name: "untitled", Width: 512, Height: 512, DomainM: 50000,
-		Engine: engine.Grid, Seed: 1, Steps: 200, ToleranceMPerYr: 1e-6,
+		Engine: engines.Default(), Seed: 1, Steps: 200, ToleranceMPerYr: 1e-6,
 		Uplift: Uplift{UmaxMPerYr: 5e-4},
 		Params: Params{
 			K: 5.61e-7, M: 0.5, N: 1, DtYr: 2.5e5, DiffusionM2PerYr: 0,
@@ -261,8 +262,11 @@ func (s *Scene) Validate() error {
 			return fmt.Errorf("scene: %s = %g: must be in %s%g, %g] (%s)", c.name, c.v, lo, c.lo, c.hi, c.what)
 		}
 	}
-	if !s.Engine.Scene() {
-		return fmt.Errorf("scene: engine %q: must be grid, graph or roudier", s.Engine)
+	if s.Engine == "" {
+		s.Engine = engines.Default()
+	}
+	if _, err := engines.Lookup(s.Engine); err != nil {
+		return fmt.Errorf("scene: %w", err)
 	}
 	if s.Roudier != nil {
 		if err := s.Roudier.Validate(); err != nil {

@@ -5,25 +5,23 @@ import (
 	"math"
 
 	"orogen/app/engines"
-	"orogen/app/run"
 	"orogen/app/scene"
 	"orogen/app/worker"
 	"orogen/sim/constrain"
-	"orogen/sim/engine"
 )
 
-// constraintState drives the document's elevation constraints (package
-// constrain) from the UI thread: every run.ConstraintEvery steps, or when
-// the terrain has settled with a constraint still off, it adjusts the
-// factors on the uplift from the newest snapshot and sends the worker the
-// document's uplift times them.
+// constraintState is what the session keeps of the document's elevation
+// constraints (package constrain). The worker's driver (app/drive) adjusts
+// the uplift to them between steps, exactly as `orogen run` does; the
+// session hands it the constraints when they change and measures them on
+// the newest snapshot for the Constraints panel.
 type constraintState struct {
-	key    string // the constraints and grid the solver was built for
-	keyAt  uint64 // the document's change count when key was computed
-	solver *constrain.Solver
-	n      int
-	last   int    // snapshot step of the last adjustment
-	bad    string // the last rasterization error logged
+	key     string // the constraints and grid last handed to the worker
+	keyNow  string // the document's, as of keyAt
+	keyAt   uint64 // the document's change count when keyNow was computed
+	targets []constrain.Target
+	n       int
+	bad     string // the last rasterization error logged
 }
 
 // ConstraintStatus is one constraint as the Constraints panel lists it.
@@ -36,8 +34,8 @@ type ConstraintStatus struct {
 }
 
 // Constraints returns the document's constraints measured on the newest
-// snapshot (Current and Error are 0 before the first step or with the
-// graph engine).
+// snapshot (Current and Error are 0 before the first step or on an engine
+// other than the one they were laid for).
 func (s *Session) Constraints() []ConstraintStatus {
 	sc := s.doc.Scene()
 	out := make([]ConstraintStatus, len(sc.Constraints))
@@ -48,16 +46,16 @@ func (s *Session) Constraints() []ConstraintStatus {
 		}
 	}
 	cs := &s.cons
-	if cs.solver == nil || cs.n != len(out) {
+	if cs.targets == nil || cs.n != len(out) {
 		return out
 	}
 	f := s.wk.Frame()
 	hs := f.Snap.Height
-	if f.Snap.Kind != engine.Grid || len(hs) != sc.Width*sc.Height {
+	if f.Snap.Step == 0 || len(hs) != sc.Width*sc.Height {
 		hs = nil
 	}
 	cnt := make([]float64, len(out))
-	for _, t := range cs.solver.Targets() {
+	for _, t := range cs.targets {
 		o := &out[t.C]
 		o.Cells++
 		o.Target += t.H
@@ -77,85 +75,60 @@ func (s *Session) Constraints() []ConstraintStatus {
 	return out
 }
 
-// upliftToSend is the document's uplift times the constraints' factors.
+// upliftToSend is a copy of the document's uplift, for the worker to own.
 func (s *Session) upliftToSend() []float32 {
-	u := append([]float32(nil), s.doc.Uplift().Data...)
-	if s.cons.solver != nil {
-		u = s.cons.solver.Uplift(u[:0:0], u, 1)
-	}
-	return u
+	return append([]float32(nil), s.doc.Uplift().Data...)
 }
 
-// syncConstraints rebuilds the solver when the constraints or the grid
-// changed, and adjusts when due (see constraintState).
-func (s *Session) syncConstraints(f *worker.Frame) {
-	sc := s.doc.Scene()
+// constraintsKey is the key of the document's constraints: text of their
+// vertices and the grid, "" when there are none or its engine cannot take
+// them. It is only rebuilt when the document changed.
+func (s *Session) constraintsKey() string {
 	cs := &s.cons
-	key := cs.key
-	if ch := s.doc.Changed(); ch != cs.keyAt || cs.keyAt == 0 {
-		// The key is text of every vertex: only rebuilt when the document
-		// changed.
-		key = ""
-		if len(sc.Constraints) > 0 && sc.Engine == engine.Grid {
-			key = fmt.Sprint(sc.Width, sc.Height, sc.DomainM, constraintKey(sc.Constraints))
-		}
-		cs.keyAt = ch
+	if ch := s.doc.Changed(); ch == cs.keyAt && cs.keyAt != 0 {
+		return cs.keyNow
 	}
-	if key != cs.key {
-		old := cs.solver
-		cs.key, cs.solver, cs.n = key, nil, 0
-		if key != "" {
-			cell := sc.DomainM / float64(max(sc.Width, sc.Height))
-			ts, err := constrain.Rasterize(sc.ConstraintList(), sc.Width, sc.Height, cell)
-			if err != nil {
-				if msg := err.Error(); msg != cs.bad {
-					cs.bad = msg
-					s.logf(Error, "constraints not applied: %v", err)
-				}
-			} else {
-				if cs.solver, err = constrain.New(ts, sc.Width, sc.Height, cell); err != nil {
-					s.logf(Error, "constraints not applied: %v", err)
-				} else {
-					// An edit (a vertex moved, a height dragged) keeps
-					// the factors found so far: the terrain moves from
-					// where it stands, not back to the unconstrained one.
-					cs.solver.Inherit(old)
-					cs.n = len(sc.Constraints)
-				}
-			}
-		}
-		cs.last = f.Snap.Step
-		s.wk.Send(worker.SetUplift{U: s.upliftToSend()})
-		return
+	sc := s.doc.Scene()
+	key := ""
+	if e, err := engines.Lookup(sc.Engine); err == nil && e.Constraints && len(sc.Constraints) > 0 {
+		key = fmt.Sprint(sc.Width, sc.Height, sc.DomainM, constraintKey(sc.Constraints))
 	}
-	if cs.solver == nil || f.Snap.Kind != engine.Grid || len(f.Snap.Height) != sc.Width*sc.Height || f.Snap.Step <= cs.last {
-		return
+	cs.keyAt, cs.keyNow = s.doc.Changed(), key
+	return key
+}
+
+// handConstraints returns the document's constraints for the worker (nil
+// when there are none, its engine cannot take them or they do not lie on
+// the grid, which is logged) and records them as handed on, with their
+// targets for the Constraints panel.
+func (s *Session) handConstraints() []constrain.Constraint {
+	cs := &s.cons
+	key := s.constraintsKey()
+	cs.key, cs.targets, cs.n = key, nil, 0
+	if key == "" {
+		return nil
 	}
-	due := f.Snap.Step-cs.last >= run.ConstraintEvery
-	if f.Converged && !due {
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for _, v := range f.Snap.Height {
-			lo, hi = min(lo, float64(v)), max(hi, float64(v))
-		}
-		worst := 0.0
-		for _, e := range cs.solver.Error(f.Snap.Height, cs.n) {
-			worst = max(worst, e)
-		}
-		due = worst > run.ConstraintTol*(hi-lo)
-	}
-	if !due {
-		return
-	}
-	cs.last = f.Snap.Step
-	p, err := engines.Params(sc)
-	if err == nil {
-		err = cs.solver.Adjust(f.Snap.Height, p)
-	}
+	sc := s.doc.Scene()
+	list := sc.ConstraintList()
+	ts, err := constrain.Rasterize(list, sc.Width, sc.Height, sc.Cell())
 	if err != nil {
-		s.logf(Error, "constraints: %v", err)
+		if msg := err.Error(); msg != cs.bad {
+			cs.bad = msg
+			s.logf(Error, "constraints not applied: %v", err)
+		}
+		return nil
+	}
+	cs.targets, cs.n = ts, len(sc.Constraints)
+	return list
+}
+
+// syncConstraints hands the worker the constraints when they or the grid
+// changed.
+func (s *Session) syncConstraints() {
+	if s.constraintsKey() == s.cons.key {
 		return
 	}
-	s.wk.Send(worker.SetUplift{U: s.upliftToSend()})
+	s.wk.Send(worker.SetConstraints{C: s.handConstraints()})
 }
 
 // constraintKey is a comparable text of the constraints' values.

@@ -13,12 +13,10 @@ import (
 	"time"
 
 	"orogen/app/doc"
-	"orogen/app/engines"
 	"orogen/app/export"
 	"orogen/app/prefs"
 	"orogen/app/project"
 	"orogen/app/rasterio"
-	"orogen/app/run"
 	"orogen/app/scene"
 	"orogen/app/worker"
 	"orogen/sim"
@@ -216,7 +214,7 @@ func (s *Session) ExportMasks(dir, ext string, thresholdM2 float64) ([]string, e
 	if sn.WaterLakes != nil {
 		// The water budget's lakes, as orogen run --out-lakes writes them.
 		p := filepath.Join(dir, "lakes.json")
-		if err := run.WriteLakes(p, sn); err != nil {
+		if err := export.WriteLakes(p, sn); err != nil {
 			return files, err
 		}
 		files = append(files, p)
@@ -402,7 +400,7 @@ func (s *Session) demUplift(path string) (*sim.Field, error) {
 	if !(umax > 0) {
 		return nil, fmt.Errorf("DEM %s: the uplift scale (umax) is 0: set it above 0 first; the layer holds uplift over umax", filepath.Base(path))
 	}
-	p, err := engines.Params(sc)
+	p, err := sc.EngineParams()
 	if err != nil {
 		return nil, err
 	}
@@ -540,7 +538,7 @@ func (s *Session) sceneUplift(name string) (*sim.Field, error) {
 		return nil, errors.New("the uplift scale (umax) is 0: set it above 0 first")
 	}
 	cell := sc.DomainM / float64(max(sc.Width, sc.Height))
-	f, err := run.UpliftField(other, "", sc.Width, sc.Height, cell, other.Uplift.UmaxMPerYr)
+	f, err := other.UpliftField("", sc.Width, sc.Height, cell, other.Uplift.UmaxMPerYr)
 	if err != nil {
 		return nil, err
 	}

@@ -8,9 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"orogen/app/engines"
 	"orogen/app/rasterio"
-	"orogen/app/run"
 	"orogen/app/scene"
 	"orogen/sim"
 	"orogen/sim/invert"
@@ -36,7 +34,7 @@ func TestImportDEM(t *testing.T) {
 	if err := s.ImportDEM(path); err != nil {
 		t.Fatal(err)
 	}
-	p, err := engines.Params(sc)
+	p, err := sc.EngineParams()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +185,7 @@ func TestBlendWith(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cone, err := run.UpliftField(other, "", 32, 32, sc.DomainM/32, other.Uplift.UmaxMPerYr)
+	cone, err := other.UpliftField("", 32, 32, sc.DomainM/32, other.Uplift.UmaxMPerYr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,7 +293,7 @@ func TestBlendWithMask(t *testing.T) {
 		t.Fatal(err)
 	}
 	sc := s.Doc().Scene()
-	cone, err := run.UpliftField(other, "", 32, 32, sc.DomainM/32, other.Uplift.UmaxMPerYr)
+	cone, err := other.UpliftField("", 32, 32, sc.DomainM/32, other.Uplift.UmaxMPerYr)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"orogen/app/engines"
 	"orogen/app/scene"
 	"orogen/sim/engine"
-	"orogen/sim/roudier"
 )
 
 // Param is one live parameter of the document: what the Simulation panel
@@ -23,49 +22,37 @@ type Param struct {
 	Format   string
 	// Zeroable parameters take 0 (off) at the left end of their slider.
 	Zeroable bool
-	// Scope is the engines the parameter acts on.
-	Scope Scope
+	// Group is the parameter group of the engines it acts on (an
+	// app/engines group: engines.StreamPower, engines.Roudier; "" for
+	// every engine: the time step, the uplift).
+	Group string
 	get   func(s *Session) float64
 	set   func(s *Session, v float64) error
 }
 
-// Scope says which engines a parameter acts on.
-type Scope uint8
-
-const (
-	AllEngines  Scope = iota // every engine (the time step, the uplift)
-	StreamPower              // the grid and the stream graph
-	RoudierOnly              // Roudier's engine (sim/roudier)
-)
-
-// AppliesTo reports whether the parameter acts on engine k: the app shows
-// only those sliders.
+// AppliesTo reports whether the parameter acts on engine k (its registry
+// entry reads the parameter's group): the app shows only those sliders.
 func (p Param) AppliesTo(k engine.Kind) bool {
-	switch p.Scope {
-	case StreamPower:
-		return k != engine.Roudier
-	case RoudierOnly:
-		return k == engine.Roudier
-	}
-	return true
+	e, err := engines.Lookup(k)
+	return err == nil && e.Reads(p.Group)
 }
 
-// Params are the document's live parameters, in panel order.
-var Params = []Param{
+// baseParams are the parameters of the stream power and of every engine.
+var baseParams = []Param{
 	{Name: "k", Label: "k (erodibility)", Unit: "1/yr", Help: "Stream power erodibility k in E = k·A^m·S^n (Cordonnier et al. 2016, §3.1). " +
 		"Higher k cuts deeper valleys and lowers the steady-state relief: " +
 		"h_max ~ 2.244·u/k for the paper's defaults. Cordonnier et al. 2016 uses 5.61e-7 /yr.",
-		Min: 1e-9, Max: 1e-3, Log: true, Format: "%.3g", Scope: StreamPower,
+		Min: 1e-9, Max: 1e-3, Log: true, Format: "%.3g", Group: engines.StreamPower,
 		get: func(s *Session) float64 { return s.doc.Scene().Params.K },
 		set: setScene("k", func(p *scene.Params, v float64) { p.K = v })},
 	{Name: "m", Label: "m (area exponent)", Help: "Drainage-area exponent m of the stream power law. " +
 		"m/n ~ 0.4-0.6 in nature (the concavity of river profiles); Cordonnier et al. 2016 uses 0.5.",
-		Min: 0.1, Max: 1.5, Format: "%.3f", Scope: StreamPower,
+		Min: 0.1, Max: 1.5, Format: "%.3f", Group: engines.StreamPower,
 		get: func(s *Session) float64 { return s.doc.Scene().Params.M },
 		set: setScene("m", func(p *scene.Params, v float64) { p.M = v })},
 	{Name: "n", Label: "n (slope exponent)", Help: "Slope exponent n of the stream power law; n = 1 is solved in closed form, " +
 		"other values by Newton iterations. Cordonnier et al. 2016 uses 1.",
-		Min: 0.5, Max: 3, Format: "%.3f", Scope: StreamPower,
+		Min: 0.5, Max: 3, Format: "%.3f", Group: engines.StreamPower,
 		get: func(s *Session) float64 { return s.doc.Scene().Params.N },
 		set: setScene("n", func(p *scene.Params, v float64) { p.N = v })},
 	{Name: "dt", Label: "dt (time step)", Unit: "yr", Help: "Length of one engine step in years. The implicit scheme is stable for any dt; " +
@@ -75,7 +62,7 @@ var Params = []Param{
 		set: setScene("dt", func(p *scene.Params, v float64) { p.DtYr = v })},
 	{Name: "talus", Label: "talus angle", Unit: "°", Help: "Largest slope that the terrain holds before it slides (thermal erosion, Cordonnier et al. 2016, §6.4): " +
 		"30° is the usual talus angle; higher values keep cliffs.",
-		Min: 5, Max: 85, Format: "%.1f", Scope: StreamPower,
+		Min: 5, Max: 85, Format: "%.1f", Group: engines.StreamPower,
 		get: func(s *Session) float64 {
 			if t := s.doc.Scene().Params.Talus; t.Mode == "constant" {
 				return t.AngleDeg
@@ -85,19 +72,19 @@ var Params = []Param{
 		set: setScene("talus", func(p *scene.Params, v float64) { p.Talus.Mode, p.Talus.AngleDeg = "constant", v })},
 	{Name: "diffusion", Label: "hillslope diffusivity", Unit: "m²/yr", Help: "Linear hillslope diffusion kappa in dh/dt = kappa·lap(h): soil creep that rounds " +
 		"crests and valley floors. 0 turns it off (the paper's setting); 0.01-1 m²/yr is typical of soil-mantled hills.",
-		Min: 0, Max: 10, Format: "%.3g", Scope: StreamPower,
+		Min: 0, Max: 10, Format: "%.3g", Group: engines.StreamPower,
 		get: func(s *Session) float64 { return s.doc.Scene().Params.DiffusionM2PerYr },
 		set: setScene("diffusion", func(p *scene.Params, v float64) { p.DiffusionM2PerYr = v })},
 	{Name: "rain", Label: "rain", Unit: "m/yr", Help: "Rain r of the lakes' water budget (Błaszczuk et al. 2023): every step adds dt·r·A to the basins, " +
 		"lakes fill, overflow into their neighbours and merge. 0 turns the budget off and fills every lake to its pass. " +
 		"With the geological dt of 1e5 yr, 1e-5 to 1e-3 m/yr keeps lakes partly full. It never changes the terrain. " +
 		"The left end (1e-7) is 0: off.",
-		Min: 1e-7, Max: 10, Log: true, Format: "%.3g", Scope: StreamPower, Zeroable: true,
+		Min: 1e-7, Max: 10, Log: true, Format: "%.3g", Group: engines.StreamPower, Zeroable: true,
 		get: func(s *Session) float64 { return s.doc.Scene().Params.RainMPerYr },
 		set: setScene("rain", func(p *scene.Params, v float64) { p.RainMPerYr = v })},
 	{Name: "evaporation", Label: "evaporation", Unit: "m^½/yr", Help: "Evaporation e of the water budget: a lake of V m³ loses e·V^(5/6) m³/yr, " +
 		"so large lakes lose less per m³. Raise it to dry lakes out. The left end (1e-7) is 0.",
-		Min: 1e-7, Max: 1e3, Log: true, Format: "%.3g", Scope: StreamPower, Zeroable: true,
+		Min: 1e-7, Max: 1e3, Log: true, Format: "%.3g", Group: engines.StreamPower, Zeroable: true,
 		get: func(s *Session) float64 { return s.doc.Scene().Params.Evaporation },
 		set: setScene("evaporation", func(p *scene.Params, v float64) { p.Evaporation = v })},
 	{Name: "umax", Label: "uplift scale", Unit: "m/yr", Help: "Uplift rate of a normalized uplift value of 1 (white in the uplift map). " +
@@ -105,40 +92,29 @@ var Params = []Param{
 		Min: 1e-6, Max: 1e-2, Log: true, Format: "%.3g",
 		get: func(s *Session) float64 { return s.doc.Scene().Uplift.UmaxMPerYr },
 		set: func(s *Session, v float64) error { return s.doc.SetUmax(v, "slider:umax") }},
-	roudierParam("roudier-rain", "rain W", "m", "Rain W every cell receives in a step (Roudier et al. 1993, §3.3), "+
-		"split into running water q = [1 − (Kf + Kv)]·W and infiltrated water Kf·q. More rain, more erosion and dissolution.",
-		1e-3, 100, true, func(p *roudier.Params) *float64 { return &p.Rain }),
-	roudierParam("alpha", "α (detritus removal)", "", "Running water lowers a cell by α·Kd·tanθ·Q, Q the running water from it and upstream "+
-		"(Roudier et al. 1993, §3.3): the river-cutting term. The left end is 0.",
-		1e-5, 1, true, func(p *roudier.Params) *float64 { return &p.Alpha }),
-	roudierParam("creep", "gravity creep", "m", "Gravity creep z_g = creep·Kd·tanθ moves down to the lowest neighbour each step "+
-		"(Roudier et al. 1993, §3.3): it rounds slopes, soft rock (high Kd) fastest. The left end is 0.",
-		1e-4, 10, true, func(p *roudier.Params) *float64 { return &p.Creep }),
-	roudierParam("gamma", "γ (dissolution)", "", "Chemical dissolution z_c = γ·Ke·Kf·q: permeable, soluble rock (limestone) dissolves "+
-		"and the matter leaves with the groundwater (Roudier et al. 1993, §3.3). The left end is 0.",
-		1e-5, 1, true, func(p *roudier.Params) *float64 { return &p.Gamma }),
-	roudierParam("transport", "transport capacity r", "", "Running water carries at most r·Q/cos φ of detritus; the excess settles as alluvium "+
-		"(Roudier et al. 1993, §3.3). Lower it for wider alluvial valleys. The left end is 0 (all detritus settles).",
-		1e-5, 10, true, func(p *roudier.Params) *float64 { return &p.Transport }),
-	roudierParam("veg", "vegetation Kv", "", "Vegetation cover Kv on slopes up to 30°, falling to 0 at 60°, 0 above the snow line and in river beds "+
-		"(Roudier et al. 1993, §3.2): it holds rain back from running water.",
-		0, 1, false, func(p *roudier.Params) *float64 { return &p.Veg }),
-	roudierParam("snow-line", "snow line", "m", "Height from which no vegetation grows (Kv = 0; Roudier et al. 1993, §3.2).",
-		-1000, 10000, false, func(p *roudier.Params) *float64 { return &p.SnowLine }),
 }
 
-// roudierParam is a slider of Roudier's engine: it edits field of the
-// scene's coefficients (roudier.DefaultParams when the scene gives none).
-// A log slider is zeroable: its left end is 0.
-func roudierParam(name, label, unit, help string, lo, hi float64, log bool, field func(p *roudier.Params) *float64) Param {
-	return Param{Name: name, Label: label, Unit: unit, Help: help, Min: lo, Max: hi, Log: log, Zeroable: log,
-		Format: "%.3g", Scope: RoudierOnly,
-		get: func(s *Session) float64 { p := engines.RoudierParams(s.doc.Scene()); return *field(&p) },
-		set: func(s *Session, v float64) error {
-			p := engines.RoudierParams(s.doc.Scene())
-			*field(&p) = v
-			return s.doc.SetRoudier(p, "slider:"+name)
-		}}
+// Params are the document's live parameters, in panel order: those of
+// the stream power and every engine (above), then each registered
+// engine's own coefficients that have a slider (app/engines).
+var Params = append(baseParams, coefficientParams()...)
+
+// coefficientParams are the sliders of the registry's engine coefficients.
+func coefficientParams() []Param {
+	var out []Param
+	for _, c := range engines.Coefficients() {
+		if !c.Slider {
+			continue
+		}
+		c := c
+		out = append(out, Param{Name: c.Name, Label: c.Label, Unit: c.Unit, Help: c.Help, Min: c.Min, Max: c.Max,
+			Log: c.Log, Zeroable: c.Log, Format: "%.3g", Group: engines.CoefficientGroup(c.Kind),
+			get: func(s *Session) float64 { return c.Get(s.doc.Scene().CoefficientsOf(c.Kind)) },
+			set: func(s *Session, v float64) error {
+				return s.doc.SetCoefficients(c.Kind, c.Set(s.doc.Scene().CoefficientsOf(c.Kind), v), "slider:"+c.Name)
+			}})
+	}
+	return out
 }
 
 // ParamByName returns the live parameter called name.

@@ -1,10 +1,11 @@
 package session
 
 import (
+	"orogen/app/engines"
+	"orogen/sim/grid"
+	"orogen/sim/roudier"
 	"path/filepath"
 	"testing"
-
-	"orogen/sim/engine"
 )
 
 // TestRoudierLive: switching to Roudier's engine restarts the terrain on
@@ -16,11 +17,11 @@ func TestRoudierLive(t *testing.T) {
 	if err := s.SetParam("dt", 1000); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SetEngine(engine.Roudier, 0); err != nil {
+	if err := s.SetEngine(roudier.Kind, 0); err != nil {
 		t.Fatal(err)
 	}
 	f := settle(t, s)
-	if f.Engine != engine.Roudier || f.Snap.Kind != engine.Roudier || f.Snap.Step != 0 || f.Snap.Alluvium == nil {
+	if f.Engine != roudier.Kind || f.Snap.Kind != roudier.Kind || f.Snap.Step != 0 || f.Snap.Alluvium == nil {
 		t.Fatalf("after the switch: engine %v snapshot %v step %d alluvium %v; want Roudier's at step 0", f.Engine, f.Snap.Kind, f.Snap.Step, f.Snap.Alluvium != nil)
 	}
 	steps(t, s, 5)
@@ -42,11 +43,11 @@ func TestRoudierLive(t *testing.T) {
 		t.Fatalf("rain again: mass %+v; want detritus and dissolution out", m)
 	}
 	for _, p := range Params {
-		want := p.Scope != StreamPower
-		if got := p.AppliesTo(engine.Roudier); got != want {
+		want := p.Group != engines.StreamPower
+		if got := p.AppliesTo(roudier.Kind); got != want {
 			t.Errorf("%s applies to Roudier's engine: %v; want %v", p.Name, got, want)
 		}
-		if p.Scope == RoudierOnly && p.AppliesTo(engine.Grid) {
+		if p.Group == engines.Roudier && p.AppliesTo(grid.Kind) {
 			t.Errorf("%s applies to the grid", p.Name)
 		}
 	}
@@ -62,7 +63,7 @@ func TestRoudierLive(t *testing.T) {
 // with the project and come back with it, the engine built on them.
 func TestRoudierSaved(t *testing.T) {
 	s, _, _ := open(t, 24)
-	if err := s.SetEngine(engine.Roudier, 0); err != nil {
+	if err := s.SetEngine(roudier.Kind, 0); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.SetParam("gamma", 0.123); err != nil {
@@ -76,10 +77,10 @@ func TestRoudierSaved(t *testing.T) {
 	if err := s2.Open(path); err != nil {
 		t.Fatal(err)
 	}
-	if got := s2.Param("gamma"); got != 0.123 || s2.Doc().Scene().Engine != engine.Roudier {
+	if got := s2.Param("gamma"); got != 0.123 || s2.Doc().Scene().Engine != roudier.Kind {
 		t.Fatalf("reopened: gamma %g, engine %v; want 0.123 on Roudier's engine", got, s2.Doc().Scene().Engine)
 	}
-	if f := settle(t, s2); f.Engine != engine.Roudier {
+	if f := settle(t, s2); f.Engine != roudier.Kind {
 		t.Fatalf("reopened project runs %v; want Roudier's engine", f.Engine)
 	}
 }
@@ -92,7 +93,7 @@ func TestRoudierGeology(t *testing.T) {
 	if err := s.SetParam("dt", 1000); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SetEngine(engine.Roudier, 0); err != nil {
+	if err := s.SetEngine(roudier.Kind, 0); err != nil {
 		t.Fatal(err)
 	}
 	f := steps(t, s, 2)
@@ -103,7 +104,7 @@ func TestRoudierGeology(t *testing.T) {
 		t.Fatal(err)
 	}
 	f = steps(t, s, 2)
-	if f.Engine != engine.Roudier || f.Snap.Step != 4 || f.Snap.Geology == nil || len(f.Snap.Rock) != 32*32 {
+	if f.Engine != roudier.Kind || f.Snap.Step != 4 || f.Snap.Geology == nil || len(f.Snap.Rock) != 32*32 {
 		t.Fatalf("after SetGeology: engine %v step %d geology %v; want Roudier's at step 4 with the geology", f.Engine, f.Snap.Step, f.Snap.Geology != nil)
 	}
 	if _, ok, err := s.Undo(); !ok || err != nil {

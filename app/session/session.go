@@ -12,7 +12,6 @@ import (
 	"orogen/app/worker"
 	"orogen/sim/engine"
 	"orogen/sim/geology"
-	"orogen/sim/roudier"
 )
 
 // Level is the importance of a log message.
@@ -75,7 +74,9 @@ type engineKey struct {
 	Samples int
 	Uplift  uint64 // doc.UpliftVersion
 	Params  engine.Params
-	Roudier roudier.Params // Roudier's engine's coefficients
+	// Coefficients are the engine's own (scene.EngineCoefficients),
+	// comparable values.
+	Coefficients any
 	// Geology is the scene's geology spec: the document replaces it on
 	// every edit (and undo restores the old pointer), so identity tells a
 	// change.
@@ -147,22 +148,31 @@ func (s *Session) Close() {
 // setDoc makes d the document and restarts the engine on it.
 func (s *Session) setDoc(d *doc.Doc, path string) error {
 	s.EndDetail(false)
-	spec, err := engines.FromScene(d.Scene(), d.Uplift().Clone(), nil)
+	spec, err := d.EngineSpec()
 	if err != nil {
 		return err
 	}
+	// The constraints are handed over with the engine, so its first step
+	// has them.
+	oldDoc, oldCons := s.doc, s.cons
+	s.doc, s.cons = d, constraintState{}
+	cons := s.handConstraints()
 	if s.wk == nil {
-		w, err := worker.New(spec, runner.Options{Duty: s.opt.Duty, Paused: s.opt.Paused})
+		w, err := worker.New(spec, runner.Options{Duty: s.opt.Duty, Paused: true})
 		if err != nil {
+			s.doc, s.cons = oldDoc, oldCons
 			return err
 		}
 		s.wk = w
+		s.wk.Send(worker.SetConstraints{C: cons})
+		if !s.opt.Paused {
+			s.wk.Send(runner.Run{})
+		}
 	} else {
-		s.amp.after = s.wk.SendSeq(worker.Reset{Spec: spec})
+		s.amp.after = s.wk.SendSeq(worker.Reset{Spec: spec, C: cons})
 	}
-	s.doc, s.path, s.unsaved = d, path, false
+	s.path, s.unsaved = path, false
 	s.forgetAmplify(d)
-	s.cons = constraintState{} // the next Sync builds the new document's
 	s.sent = s.want(spec.Params)
 	s.auto.saved = d.Changed()
 	if path != "" && s.opt.Prefs != nil {
@@ -179,14 +189,14 @@ func (s *Session) setDoc(d *doc.Doc, path string) error {
 func (s *Session) want(p engine.Params) engineKey {
 	sc := s.doc.Scene()
 	return engineKey{Kind: sc.Engine, Samples: sc.Samples, Uplift: s.doc.UpliftVersion(), Params: p, Geology: sc.Geology,
-		Roudier: engines.RoudierParams(sc)}
+		Coefficients: sc.EngineCoefficients()}
 }
 
 // Sync hands the worker the document's changes since the last Sync (see
 // the package doc) and logs the worker's new errors. The UI calls it once
 // a frame; script commands call it to apply an edit at once.
 func (s *Session) Sync() {
-	p, err := engines.Params(s.doc.Scene())
+	p, err := s.doc.Scene().EngineParams()
 	if err != nil {
 		// The document refuses invalid parameters, so this is a bug or
 		// a file edited by hand; the engine keeps the last good ones.
@@ -225,13 +235,13 @@ func (s *Session) Sync() {
 				s.wk.Send(worker.SetGeology{M: m})
 			}
 		}
-		if want.Roudier != s.sent.Roudier && want.Kind == engine.Roudier {
-			s.wk.Send(worker.SetRoudier{P: want.Roudier})
+		if want.Coefficients != s.sent.Coefficients && want.Coefficients != nil {
+			s.wk.Send(worker.SetCoefficients{V: want.Coefficients})
 		}
 		s.sent = want
 	}
 	f := s.wk.Frame()
-	s.syncConstraints(f)
+	s.syncConstraints()
 	s.syncAmplify(f)
 	if f.Err != nil && f.Err != s.lastErr {
 		s.logf(Error, "simulation stopped: %v (Reset starts it again)", f.Err)
@@ -251,13 +261,11 @@ func (s *Session) SentParams() engine.Params { return s.sent.Params }
 // document (its engine kind, node count, uplift and parameters).
 func (s *Session) ResetTerrain() error {
 	s.EndDetail(false)
-	u := s.doc.Uplift().Clone()
-	u.Data = s.upliftToSend() // with the constraints' factors
-	spec, err := engines.FromScene(s.doc.Scene(), u, nil)
+	spec, err := s.doc.EngineSpec()
 	if err != nil {
 		return err
 	}
-	s.amp.after = s.wk.SendSeq(worker.Reset{Spec: spec})
+	s.amp.after = s.wk.SendSeq(worker.Reset{Spec: spec, C: s.handConstraints(), KeepFactors: true})
 	s.sent = s.want(spec.Params)
 	if spec.Geology == nil {
 		s.sent.Geology = nil
@@ -270,7 +278,11 @@ func (s *Session) ResetTerrain() error {
 // project); the terrain restarts on it at the next Sync. samples is the
 // stream graph's node count (0: the default); it must be 0 for the grid.
 func (s *Session) SetEngine(k engine.Kind, samples int) error {
-	if k != engine.Graph && samples != 0 {
+	e, err := engines.Lookup(k)
+	if err != nil {
+		return err
+	}
+	if !e.Nodes && samples != 0 {
 		return engines.ErrSamplesGrid
 	}
 	st := s.doc.Settings()

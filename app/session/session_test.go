@@ -3,6 +3,9 @@ package session
 import (
 	"errors"
 	"math"
+	"orogen/sim/graph"
+	"orogen/sim/grid"
+	"orogen/sim/hydro"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,7 +17,6 @@ import (
 	"orogen/app/rasterio"
 	"orogen/app/worker"
 	"orogen/sim"
-	"orogen/sim/engine"
 )
 
 // open starts a paused session on the default preset at n cells a side,
@@ -290,11 +292,11 @@ func TestImport(t *testing.T) {
 func TestEngineSwitch(t *testing.T) {
 	s, _, _ := open(t, 48)
 	steps(t, s, 2)
-	if err := s.SetEngine(engine.Graph, 400); err != nil {
+	if err := s.SetEngine(graph.Kind, 400); err != nil {
 		t.Fatal(err)
 	}
 	f := settle(t, s)
-	if f.Engine != engine.Graph || f.Snap.Kind != engine.Graph || f.Snap.Step != 0 {
+	if f.Engine != graph.Kind || f.Snap.Kind != graph.Kind || f.Snap.Step != 0 {
 		t.Fatalf("after the switch: engine %v snapshot %v step %d; want graph at step 0", f.Engine, f.Snap.Kind, f.Snap.Step)
 	}
 	// Poisson sampling gives about the count asked: 20 %, since the
@@ -306,16 +308,16 @@ func TestEngineSwitch(t *testing.T) {
 	if f = steps(t, s, 3); len(f.Snap.Arcs) == 0 {
 		t.Fatal("the graph's snapshot has no stream arcs")
 	}
-	if s.Doc().Scene().Engine != engine.Graph || s.Doc().Scene().Samples != 400 {
+	if s.Doc().Scene().Engine != graph.Kind || s.Doc().Scene().Samples != 400 {
 		t.Fatal("the document does not record the engine")
 	}
 	if _, _, err := s.Undo(); err != nil {
 		t.Fatal(err)
 	}
-	if f = settle(t, s); f.Engine != engine.Grid || f.Nodes != 48*48 || f.Snap.Step != 0 {
+	if f = settle(t, s); f.Engine != grid.Kind || f.Nodes != 48*48 || f.Snap.Step != 0 {
 		t.Fatalf("after undo: engine %v nodes %d step %d; want the grid at step 0", f.Engine, f.Nodes, f.Snap.Step)
 	}
-	if err := s.SetEngine(engine.Grid, 100); err == nil {
+	if err := s.SetEngine(grid.Kind, 100); err == nil {
 		t.Fatal("a node count for the grid was accepted")
 	}
 }
@@ -332,11 +334,11 @@ func TestDetailPass(t *testing.T) {
 	if err := s.StartDetail(); err != nil {
 		t.Fatal(err)
 	}
-	if s.Snapshot().Kind != engine.Hydro {
+	if s.Snapshot().Kind != hydro.Kind {
 		t.Fatalf("views show %v during the pass; want hydro", s.Snapshot().Kind)
 	}
 	s.EndDetail(false)
-	if s.Detail() != nil || s.Snapshot().Kind != engine.Grid {
+	if s.Detail() != nil || s.Snapshot().Kind != grid.Kind {
 		t.Fatal("the pass is still shown after Discard")
 	}
 	if f := settle(t, s); f.Snap.Step != 5 {

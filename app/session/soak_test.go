@@ -2,6 +2,8 @@ package session
 
 import (
 	"math/rand/v2"
+	"orogen/sim/graph"
+	"orogen/sim/grid"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -174,9 +176,9 @@ func TestSoak(t *testing.T) {
 			s.Autosave(time.Now(), 0)
 		case frame%engineEvery == engineEvery-1 && !inDetail:
 			what = "engine"
-			kind, samples := engine.Graph, soakSide*soakSide/8
-			if s.Frame().Engine == engine.Graph {
-				kind, samples = engine.Grid, 0
+			kind, samples := graph.Kind, soakSide*soakSide/8
+			if s.Frame().Engine == graph.Kind {
+				kind, samples = grid.Kind, 0
 			}
 			if err := s.SetEngine(kind, samples); err != nil {
 				t.Fatal(err)
@@ -297,7 +299,7 @@ func TestSoak(t *testing.T) {
 	s.EndDetail(false)
 	if s.Frame().Engine != earlyKind {
 		samples := 0
-		if earlyKind == engine.Graph {
+		if earlyKind == graph.Kind {
 			samples = soakSide * soakSide / 8
 		}
 		if err := s.SetEngine(earlyKind, samples); err != nil {

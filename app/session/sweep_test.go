@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"orogen/sim/graph"
+	"orogen/sim/grid"
+	"orogen/sim/roudier"
 	"strings"
 	"testing"
 
@@ -62,7 +65,7 @@ func TestParameterSweep(t *testing.T) {
 	for _, eng := range []struct {
 		kind    engine.Kind
 		samples int
-	}{{engine.Grid, 0}, {engine.Graph, 400}, {engine.Roudier, 0}} {
+	}{{grid.Kind, 0}, {graph.Kind, 400}, {roudier.Kind, 0}} {
 		s, _, _ := open(t, 40)
 		if err := s.SetEngine(eng.kind, eng.samples); err != nil {
 			t.Fatal(err)

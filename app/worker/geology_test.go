@@ -2,6 +2,9 @@ package worker
 
 import (
 	"math"
+	"orogen/sim/graph"
+	"orogen/sim/grid"
+	"orogen/sim/roudier"
 	"slices"
 	"testing"
 
@@ -28,7 +31,7 @@ func foldedRock(t *testing.T, az float64) *geology.Model {
 // samplesOf is the node count the tests give engine k: 500 on the stream
 // graph, none on the grid engines.
 func samplesOf(k engine.Kind) int {
-	if k == engine.Graph {
+	if k == graph.Kind {
 		return 500
 	}
 	return 0
@@ -55,7 +58,7 @@ func holdLaying(t *testing.T) (release chan struct{}, started chan *geology.Mode
 // laid only the newest is laid; a Step or Sync sent after them waits until
 // the newest has taken effect.
 func TestGeologyOffTheEngine(t *testing.T) {
-	for _, k := range []engine.Kind{engine.Grid, engine.Roudier, engine.Graph} {
+	for _, k := range []engine.Kind{grid.Kind, roudier.Kind, graph.Kind} {
 		t.Run(k.String(), func(t *testing.T) {
 			release, started := holdLaying(t)
 			frames := make(chan *Frame, 1024)
@@ -112,7 +115,7 @@ func TestGeologyOffTheEngine(t *testing.T) {
 // trace.
 func TestGeologyStepsDeterministic(t *testing.T) {
 	const n = 6
-	for _, k := range []engine.Kind{engine.Grid, engine.Roudier, engine.Graph} {
+	for _, k := range []engine.Kind{grid.Kind, roudier.Kind, graph.Kind} {
 		t.Run(k.String(), func(t *testing.T) {
 			m := foldedRock(t, 30)
 			ref := withKind(sceneConfig(t, 48), k, samplesOf(k))

@@ -3,7 +3,8 @@ package worker
 import (
 	"math"
 	"orogen/app/runner"
-	"orogen/sim/engine"
+	"orogen/sim/graph"
+	"orogen/sim/grid"
 	"runtime"
 	"slices"
 	"testing"
@@ -14,10 +15,10 @@ import (
 // and imported heights apply, and a Reset switches between the engines.
 func TestGraphEngine(t *testing.T) {
 	cfg := sceneConfig(t, 64)
-	w := start(t, withKind(cfg, engine.Graph, 1500), runner.Options{Paused: true})
+	w := start(t, withKind(cfg, graph.Kind, 1500), runner.Options{Paused: true})
 	syncFrame(t, w, runner.Step{N: 20})
 	f := syncFrame(t, w)
-	if f.Engine != engine.Graph || f.Snap.Step != 20 {
+	if f.Engine != graph.Kind || f.Snap.Step != 20 {
 		t.Fatalf("frame: engine %q step %d; want graph, 20", f.Engine, f.Snap.Step)
 	}
 	if f.Nodes < 1200 || f.Nodes > 1800 {
@@ -57,7 +58,7 @@ func TestGraphEngine(t *testing.T) {
 	// Imported heights keep the graph engine.
 	flat := make([]float32, cfg.W*cfg.H)
 	f = syncFrame(t, w, SetHeights{flat})
-	if f.CmdErr != nil || f.Engine != engine.Graph || f.Snap.Step != 0 {
+	if f.CmdErr != nil || f.Engine != graph.Kind || f.Snap.Step != 0 {
 		t.Fatalf("after SetHeights: err %v engine %q step %d", f.CmdErr, f.Engine, f.Snap.Step)
 	}
 	if m := slices.Max(f.Snap.Height); m > float32(cfg.InitNoise)+1e-3 {
@@ -65,7 +66,7 @@ func TestGraphEngine(t *testing.T) {
 	}
 	// Reset with another kind switches.
 	f = syncFrame(t, w, Reset{Spec: cfg})
-	if f.CmdErr != nil || f.Engine != engine.Grid || f.Nodes != cfg.W*cfg.H || f.Snap.Arcs != nil {
+	if f.CmdErr != nil || f.Engine != grid.Kind || f.Nodes != cfg.W*cfg.H || f.Snap.Arcs != nil {
 		t.Fatalf("after Reset to grid: err %v engine %q nodes %d arcs %d", f.CmdErr, f.Engine, f.Nodes, len(f.Snap.Arcs))
 	}
 }
@@ -78,7 +79,7 @@ func TestGraphWorkerDeterministic(t *testing.T) {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		c := cfg
 		c.Up = slices.Clone(cfg.Up)
-		w := start(t, withKind(c, engine.Graph, 800), runner.Options{Paused: true})
+		w := start(t, withKind(c, graph.Kind, 800), runner.Options{Paused: true})
 		syncFrame(t, w, runner.Step{N: 15})
 		f := syncFrame(t, w)
 		w.Close()

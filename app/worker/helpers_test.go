@@ -212,14 +212,14 @@ func gridEngine(s engines.Spec) (*grid.Engine, error) {
 // resolves the scene as `orogen run --scene NAME --size N` does, so the
 // worker and the CLI start from the same terrain.
 func sceneSpec(name string, size int) (engines.Spec, error) {
-	job, err := run.Prepare(run.Options{Scene: name, Size: size, Engine: engine.Grid.String()})
+	job, err := run.Prepare(run.Options{Scene: name, Size: size, Engine: grid.Kind.String()})
 	if err != nil {
 		return engines.Spec{}, err
 	}
 	e := job.Engine
 	w, h, cell := e.Size()
 	cfg := engines.Spec{
-		Kind: engine.Grid, W: w, H: h, Cell: cell,
+		Kind: grid.Kind, W: w, H: h, Cell: cell,
 		InitNoise: job.Scene.Params.InitNoiseM,
 		Seed:      job.Scene.Seed,
 		Params:    e.Params(),

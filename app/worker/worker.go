@@ -1,21 +1,22 @@
 package worker
 
 import (
-	"errors"
 	"fmt"
 	"sync/atomic"
 	"time"
 
+	"orogen/app/drive"
 	"orogen/app/engines"
 	"orogen/app/runner"
+	"orogen/sim/constrain"
 	"orogen/sim/engine"
 	"orogen/sim/geology"
-	"orogen/sim/roudier"
 	"orogen/sim/settle"
 )
 
-// Command is a command of the worker's own: SetParams, SetRoudier,
-// SetUplift, Reset or SetHeights. The runner's commands (runner.Run, Pause, Step, Sync,
+// Command is a command of the worker's own: SetParams, SetCoefficients,
+// SetUplift, SetGeology, SetConstraints, Reset or SetHeights, each applied
+// by the worker's drive.Driver (see app/drive). The runner's commands (runner.Run, Pause, Step, Sync,
 // SetDuty) go through the same Send.
 type Command interface {
 	runner.Command
@@ -26,20 +27,33 @@ type Command interface {
 // Consecutive ones are coalesced.
 type SetParams struct{ P engine.Params }
 
-// SetRoudier replaces the coefficients of Roudier's engine from the next
-// step on; another engine refuses it. Consecutive ones are coalesced.
-type SetRoudier struct{ P roudier.Params }
+// SetCoefficients replaces the engine's own coefficients
+// (engine.Coefficients: Roudier's roudier.Params) from the next step on;
+// an engine without refuses them. Consecutive ones are coalesced.
+type SetCoefficients struct{ V any }
 
-// SetUplift replaces the uplift field (W·H values, m/yr; nil for none) from
-// the next step on. The worker owns U after Send: the sender must not
-// modify it. Consecutive ones are coalesced.
+// SetUplift replaces the base uplift field (W·H values, m/yr; nil for
+// none) from the next step on; the engine gets it times the constraints'
+// factors. The worker owns U after Send: the sender must not modify it.
+// Consecutive ones are coalesced.
 type SetUplift struct{ U []float32 }
 
+// SetConstraints replaces the elevation constraints (drive.SetConstraints):
+// the driver adjusts the uplift to them between steps, exactly as `orogen
+// run` does. Consecutive ones are coalesced.
+type SetConstraints struct{ C []constrain.Constraint }
+
 // Reset replaces the engine by a new one built from Spec (kind, node
-// count, size, initial heights, parameters, uplift; see engines.New). The
-// running state stays; the history, the engine error and the last command
-// error are cleared. The worker owns Spec.Up and Spec.Init after Send.
-type Reset struct{ Spec engines.Spec }
+// count, size, initial heights, parameters, uplift; see engines.New), with
+// the elevation constraints C (drive.Reset: KeepFactors starts them from
+// the factors found so far). The running state stays; the history, the
+// engine error and the last command error are cleared. The worker owns
+// Spec.Up and Spec.Init after Send.
+type Reset struct {
+	Spec        engines.Spec
+	C           []constrain.Constraint
+	KeepFactors bool
+}
 
 // SetHeights imports a heightmap (W·H values, metres) into the current
 // engine: the engine is rebuilt at step 0 with Init = H and the current
@@ -61,24 +75,27 @@ type SetHeights struct{ H []float32 }
 // scripted steps and tests see it from the next step on, as before.
 type SetGeology struct{ M *geology.Model }
 
-func (SetParams) RunnerCommand()  {}
-func (SetRoudier) RunnerCommand() {}
-func (SetUplift) RunnerCommand()  {}
-func (Reset) RunnerCommand()      {}
-func (SetHeights) RunnerCommand() {}
-func (SetGeology) RunnerCommand() {}
+func (SetParams) RunnerCommand()       {}
+func (SetCoefficients) RunnerCommand() {}
+func (SetUplift) RunnerCommand()       {}
+func (SetConstraints) RunnerCommand()  {}
+func (Reset) RunnerCommand()           {}
+func (SetHeights) RunnerCommand()      {}
+func (SetGeology) RunnerCommand()      {}
 
-func (SetParams) workerCommand()  {}
-func (SetRoudier) workerCommand() {}
-func (SetUplift) workerCommand()  {}
-func (Reset) workerCommand()      {}
-func (SetHeights) workerCommand() {}
-func (SetGeology) workerCommand() {}
+func (SetParams) workerCommand()       {}
+func (SetCoefficients) workerCommand() {}
+func (SetUplift) workerCommand()       {}
+func (SetConstraints) workerCommand()  {}
+func (Reset) workerCommand()           {}
+func (SetHeights) workerCommand()      {}
+func (SetGeology) workerCommand()      {}
 
-func (SetParams) Coalescing()  {}
-func (SetRoudier) Coalescing() {}
-func (SetUplift) Coalescing()  {}
-func (SetGeology) Coalescing() {}
+func (SetParams) Coalescing()       {}
+func (SetCoefficients) Coalescing() {}
+func (SetUplift) Coalescing()       {}
+func (SetConstraints) Coalescing()  {}
+func (SetGeology) Coalescing()      {}
 
 // ConvergedTol is the rate below which Frame.Converged holds, m/yr.
 const ConvergedTol = settle.DefaultTol
@@ -143,6 +160,9 @@ type Frame struct {
 	// how many steps a slider change took to reach a frame, whatever the
 	// frame rate of the window that reads the frames.
 	ParamsShown int
+	// Adjustments is how many times the elevation constraints have
+	// adjusted the uplift (drive.Driver.Adjustments).
+	Adjustments int
 }
 
 // Worker runs a stream-power engine on its own goroutine.
@@ -231,23 +251,21 @@ func (d *driver) Land() bool {
 	}
 	l.building = false
 	changed := false
-	if mg, ok := d.e.(engine.MapGeologic); ok && got.epoch == l.epoch {
-		if err := mg.SetGeologyMap(got.g); err == nil {
-			d.sch.Restart()
+	if got.epoch == l.epoch {
+		if err := d.dr.Apply(drive.SetGeologyMap{G: got.g}); err == nil {
 			d.conv, d.stale, changed = false, true, true
 		}
 	}
-	w, h, cell := d.e.Size()
+	w, h, cell := d.dr.Engine().Size()
 	l.start(w, h, cell)
 	return changed
 }
 
-// driver is the worker's part of the runner: it owns the engine and what
-// the worker keeps about it. Only the runner's goroutine calls it.
+// driver is the worker's part of the runner: it owns the drive.Driver
+// that steps the engine, and what the worker keeps about it. Only the
+// runner's goroutine calls it.
 type driver struct {
-	e           engine.Engine
-	sch         *settle.Scheme // steps e
-	spec        engines.Spec   // the engine's, for SetHeights: kind, size, uplift, noise, seed (Init dropped; Params from e)
+	dr          *drive.Driver
 	conv        bool
 	paramsStep  int // engine step count when the parameters were last set
 	paramsShown int // step of the first frame built on them (0: none yet)
@@ -269,10 +287,12 @@ type driver struct {
 }
 
 func newDriver(spec engines.Spec) (*driver, error) {
-	d := &driver{}
-	if err := d.rebuild(spec); err != nil {
+	dr, err := drive.New(spec, drive.Options{Tol: ConvergedTol})
+	if err != nil {
 		return nil, err
 	}
+	d := &driver{dr: dr}
+	d.reset()
 	return d, nil
 }
 
@@ -280,100 +300,80 @@ func newDriver(spec engines.Spec) (*driver, error) {
 func (d *driver) Apply(c Command) (runner.Effect, error) {
 	switch c := c.(type) {
 	case SetParams:
-		if err := d.sch.SetParams(c.P); err != nil {
+		if err := d.dr.Apply(drive.SetParams{P: c.P}); err != nil {
 			return 0, err
 		}
-		d.paramsStep, d.paramsShown = d.e.Stats().Step, 0
+		d.paramsStep, d.paramsShown = d.dr.Engine().Stats().Step, 0
 		d.conv = false
-	case SetRoudier:
-		r, ok := d.e.(*roudier.Engine)
-		if !ok {
-			return 0, fmt.Errorf("worker: Roudier's coefficients for the %v engine", d.spec.Kind)
-		}
-		if err := r.SetRoudier(c.P); err != nil {
+	case SetCoefficients:
+		if err := d.dr.Apply(drive.SetCoefficients{V: c.V}); err != nil {
 			return 0, err
 		}
-		d.spec.Roudier = c.P
-		d.paramsStep, d.paramsShown = d.e.Stats().Step, 0
-		d.sch.Restart()
+		d.paramsStep, d.paramsShown = d.dr.Engine().Stats().Step, 0
 		d.conv = false
 	case SetUplift:
-		if err := d.e.SetUplift(c.U); err != nil {
+		if err := d.dr.Apply(drive.SetUplift{U: c.U}); err != nil {
 			return 0, err
 		}
-		d.spec.Up = c.U
-		d.sch.Restart()
+		d.conv = false
+	case SetConstraints:
+		if err := d.dr.Apply(drive.SetConstraints{C: c.C}); err != nil {
+			return 0, err
+		}
 		d.conv = false
 	case SetGeology:
-		g, ok := d.e.(engine.Geologic)
-		if !ok {
-			return 0, fmt.Errorf("worker: the %T engine has no geology", d.e)
+		e := d.dr.Engine()
+		if _, ok := e.(engine.Geologic); !ok {
+			return 0, fmt.Errorf("worker: the %s has no geology", d.dr.Spec().Label())
 		}
-		d.spec.Geology = c.M
-		if _, ok := d.e.(engine.MapGeologic); ok && c.M != nil {
+		if _, ok := e.(engine.MapGeologic); ok && c.M != nil {
 			// Laid off this goroutine; Land installs it.
 			d.geo.next, d.geo.hasNext = c.M, true
-			w, h, cell := d.e.Size()
+			w, h, cell := e.Size()
 			d.geo.start(w, h, cell)
 			return 0, nil
 		}
 		d.geo.forget()
-		g.SetGeology(c.M)
-		d.sch.Restart()
+		if err := d.dr.Apply(drive.SetGeology{M: c.M}); err != nil {
+			return 0, err
+		}
 		d.conv = false
 	case Reset:
-		if err := d.rebuild(c.Spec); err != nil {
+		if err := d.dr.Apply(drive.Reset{Spec: c.Spec, C: c.C, KeepFactors: c.KeepFactors}); err != nil {
 			return 0, fmt.Errorf("worker: reset: %w", err)
 		}
+		d.reset()
 		return runner.NewEngine | runner.ClearCmdErr, nil
 	case SetHeights:
-		if c.H == nil {
-			return 0, errors.New("worker: SetHeights without heights")
-		}
-		spec := d.spec
-		spec.Params = d.sch.Params()
-		spec.Init = c.H
-		if err := d.rebuild(spec); err != nil {
+		if err := d.dr.Apply(drive.SetHeights{H: c.H}); err != nil {
 			return 0, fmt.Errorf("worker: import heights: %w", err)
 		}
+		d.reset()
 		return runner.NewEngine, nil
 	}
 	d.stale = true
 	return 0, nil
 }
 
-// rebuild replaces the engine.
-func (d *driver) rebuild(spec engines.Spec) error {
-	e, err := engines.New(spec)
-	if err != nil {
-		return err
-	}
-	// Roudier's laws are per step: a longer dt would only scale the
-	// uplift, so its steps keep the user's dt.
-	sch, err := settle.New(e, settle.Options{Tol: ConvergedTol, Fixed: spec.Kind == engine.Roudier})
-	if err != nil {
-		return err
-	}
-	spec.Init = nil
-	d.geo.forget() // the new engine has spec's geology
-	d.e, d.sch, d.spec = e, sch, spec
+// reset forgets what the worker kept about the engine the driver replaced.
+func (d *driver) reset() {
+	d.geo.forget() // the new engine has the spec's geology
 	d.broken, d.conv, d.last, d.paramsStep, d.paramsShown = false, false, engine.StepStats{}, 0, 0
 	d.hist.reset()
 	d.stale = true
 	d.steps.Store(0)
-	return nil
 }
 
 // Step runs one engine step and records it.
 func (d *driver) Step() error {
 	d.stale = true
-	st := stepEngine(d.sch)
+	st, err := stepEngine(d.dr)
 	d.record(st)
-	if err := d.e.Err(); err != nil {
+	if err != nil {
 		return err
 	}
-	d.conv = d.sch.Settled()
-	d.hist.add(Sample{Step: st.Step, TimeYr: st.Time, MaxDhM: st.MaxDh, MaxHeightM: d.top.of(d.e.Heights())})
+	d.conv = d.dr.Settled()
+	d.hist.add(Sample{Step: st.Step, TimeYr: st.Time, MaxDhM: st.MaxDh, MaxHeightM: d.top.of(d.dr.Engine().Heights())})
 	return nil
 }
 
@@ -384,12 +384,12 @@ func (d *driver) record(st engine.StepStats) {
 }
 
 // stepEngine steps the engine; tests replace it to make a step panic.
-var stepEngine = (*settle.Scheme).Step
+var stepEngine = (*drive.Driver).Step
 
 // Panicked marks the engine broken: it is never snapshotted again, the
 // frames keep the last snapshot, until a Reset or SetHeights replaces it.
 func (d *driver) Panicked(v any) error {
-	st := d.e.Stats()
+	st := d.dr.Engine().Stats()
 	d.record(st)
 	d.broken = true
 	return fmt.Errorf("worker: the engine failed at step %d: %v; change the parameters and reset", st.Step+1, v)
@@ -397,9 +397,10 @@ func (d *driver) Panicked(v any) error {
 
 // Frame snapshots the engine if it changed and builds a frame.
 func (d *driver) Frame(s runner.State) *Frame {
+	e := d.dr.Engine()
 	if d.stale && !d.broken {
-		d.snap = d.e.Snapshot()
-		d.snap.Param = d.sch.Params() // the user's, not a settling step's dt
+		d.snap = e.Snapshot()
+		d.snap.Param = d.dr.Params() // the user's, not a settling step's dt
 		d.stale = false
 	}
 	if d.paramsShown == 0 && d.snap.Step > d.paramsStep {
@@ -408,8 +409,8 @@ func (d *driver) Frame(s runner.State) *Frame {
 	f := &Frame{
 		State:       s,
 		Snap:        d.snap,
-		Engine:      d.spec.Kind,
-		Nodes:       len(d.e.Heights()),
+		Engine:      d.dr.Spec().Kind,
+		Nodes:       len(e.Heights()),
 		Converged:   d.conv,
 		Dt:          d.last.Dt,
 		StepMs:      ms(d.last.Total),
@@ -417,8 +418,9 @@ func (d *driver) Frame(s runner.State) *Frame {
 		ParamsStep:  d.paramsStep,
 		ParamsShown: d.paramsShown,
 	}
-	f.SettleSteps, f.SettleTime = d.sch.SettledAfter()
-	f.Stalled, f.Rate = d.sch.Stalled()
+	f.SettleSteps, f.SettleTime = d.dr.Scheme().SettledAfter()
+	f.Stalled, f.Rate = d.dr.Stalled()
+	f.Adjustments = d.dr.Adjustments()
 	for i, t := range d.last.Phase {
 		f.PhaseMs[i] = ms(t)
 	}

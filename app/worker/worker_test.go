@@ -3,6 +3,8 @@ package worker
 import (
 	"fmt"
 	"math"
+	"orogen/app/drive"
+	"orogen/sim/grid"
 	"runtime"
 	"slices"
 	"strings"
@@ -288,8 +290,8 @@ func TestBadCommands(t *testing.T) {
 		{"heights size", SetHeights{make([]float32, n+1)}, "initial heights"},
 		{"heights nil", SetHeights{}, "without heights"},
 		{"reset", Reset{Spec: badCfg}, "size 2×32"},
-		{"reset engine", Reset{Spec: withKind(cfg, 7, 0)}, "engine Kind(7)"},
-		{"reset samples", Reset{Spec: withKind(cfg, engine.Grid, 100)}, "--samples applies"},
+		{"reset engine", Reset{Spec: withKind(cfg, "voxel", 0)}, `unknown engine "voxel"`},
+		{"reset samples", Reset{Spec: withKind(cfg, grid.Kind, 100)}, "--samples applies"},
 		{"negative step", runner.Step{N: -1}, "Step{-1}"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -354,7 +356,7 @@ func TestEngineErrorPauses(t *testing.T) {
 				// first, and start registers its Close after this).
 				old := stepEngine
 				t.Cleanup(func() { stepEngine = old })
-				stepEngine = func(e *settle.Scheme) engine.StepStats {
+				stepEngine = func(e *drive.Driver) (engine.StepStats, error) {
 					if e.Params().Kappa == panicKappa {
 						panic("a solver overflowed")
 					}

@@ -1,34 +1,30 @@
 package engine
 
 import (
-	"slices"
+	"encoding/json"
 	"strings"
 	"testing"
 )
 
-func TestParseKind(t *testing.T) {
-	for k := range numKinds {
-		got, err := ParseKind(k.String())
-		if k.Scene() != (err == nil) || (err == nil && got != k) {
-			t.Errorf("ParseKind(%q): got %v, %v; want %v and an error only for a kind that is not a scene's", k, got, err, k)
+func TestKindText(t *testing.T) {
+	for _, s := range []string{"grid", "stream-graph", "gpu_grid2", ""} {
+		var k Kind
+		if err := k.UnmarshalText([]byte(s)); err != nil || k.String() != s {
+			t.Errorf("UnmarshalText(%q): got %q, %v; want it back", s, k, err)
+		}
+		b, err := k.MarshalText()
+		if err != nil || string(b) != s {
+			t.Errorf("MarshalText(%q): got %q, %v", s, b, err)
 		}
 	}
-	var scene []Kind
-	for k := range numKinds {
-		if k.Scene() {
-			scene = append(scene, k)
+	for _, s := range []string{"Grid", "1grid", "a b", "grid\n", strings.Repeat("a", 40)} {
+		var k Kind
+		if err := k.UnmarshalText([]byte(s)); err == nil {
+			t.Errorf("UnmarshalText(%q): got %q; want an error", s, k)
 		}
 	}
-	if !slices.Equal(scene, SceneKinds) {
-		t.Errorf("kinds that report Scene: got %v; want SceneKinds %v", scene, SceneKinds)
-	}
-	if got, err := ParseKind(""); got != Grid || err != nil {
-		t.Errorf(`ParseKind(""): got %v, %v; want grid`, got, err)
-	}
-	if _, err := ParseKind("voxel"); err == nil || !strings.Contains(err.Error(), `unknown engine "voxel": want grid, graph or roudier`) {
-		t.Errorf(`ParseKind("voxel"): got %v; want unknown engine "voxel": want grid, graph or roudier`, err)
-	}
-	if got := Kind(9).String(); got != "Kind(9)" {
-		t.Errorf("Kind(9).String(): got %q; want Kind(9)", got)
+	var v struct{ E Kind }
+	if err := json.Unmarshal([]byte(`{"E":"roudier"}`), &v); err != nil || v.E != "roudier" {
+		t.Errorf("json: got %q, %v", v.E, err)
 	}
 }

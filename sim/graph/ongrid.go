@@ -169,7 +169,7 @@ func (g *OnGrid) Snapshot() *engine.Snapshot {
 		a32[i] = float32(a)
 	}
 	s := &engine.Snapshot{
-		Kind: engine.Graph, W: g.w, H: g.h, Cell: g.cell, Step: st.Step, Time: st.Time, Stats: st, Param: e.Params(),
+		Kind: Kind, W: g.w, H: g.h, Cell: g.cell, Step: st.Step, Time: st.Time, Stats: st, Param: e.Params(),
 		Height: g.Raster(e.Heights()),
 		Area:   g.Raster(a32),
 	}

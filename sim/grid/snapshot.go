@@ -14,7 +14,7 @@ import (
 func (e *Engine) Snapshot() *engine.Snapshot {
 	n := e.w * e.h
 	s := &engine.Snapshot{
-		Kind: engine.Grid, W: e.w, H: e.h, Cell: e.cell, Step: e.step, Time: e.time, Stats: e.stats, Param: e.p,
+		Kind: Kind, W: e.w, H: e.h, Cell: e.cell, Step: e.step, Time: e.time, Stats: e.stats, Param: e.p,
 		Height:    append([]float32(nil), e.hgt...),
 		Area:      make([]float32, n),
 		Receivers: make([]int32, n),

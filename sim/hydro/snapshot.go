@@ -65,7 +65,7 @@ func (s *Snapshot) View(minDepth float64) *engine.Snapshot {
 	}
 	st := s.Stats
 	return &engine.Snapshot{
-		Kind: engine.Hydro, W: s.W, H: s.H, Cell: s.Cell, Step: s.Step, Time: s.Time,
+		Kind: Kind, W: s.W, H: s.H, Cell: s.Cell, Step: s.Step, Time: s.Time,
 		Stats:    engine.StepStats{Step: st.Step, Time: st.Time, MaxDh: st.MaxDh, Total: st.Total},
 		Height:   s.Terrain,
 		Water:    shown,

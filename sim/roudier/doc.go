@@ -3,7 +3,7 @@
 // infiltrated water, gravity creep, removal of detritus by running water,
 // chemical dissolution and alluvial deposition, each driven by the rock
 // exposed at a cell (a geology.Lithology, Table 1's coefficients). It is
-// the engine `--engine roudier` builds (engine.Roudier).
+// the engine `--engine roudier` builds (its Kind, registered in app/engines).
 //
 // # A step
 //

@@ -91,11 +91,15 @@ type Scheme struct {
 }
 
 // New returns a scheme for e at its current parameters, starting at the
-// base dt.
+// base dt. An engine whose laws are per step (engine.PerStep) keeps the
+// base dt whatever o.Fixed says: a longer dt would only scale its uplift.
 func New(e engine.Engine, o Options) (*Scheme, error) {
 	o, err := o.withDefaults()
 	if err != nil {
 		return nil, err
+	}
+	if _, ok := e.(engine.PerStep); ok {
+		o.Fixed = true
 	}
 	s := &Scheme{e: e, o: o, base: e.Params()}
 	s.dt = s.base.Dt

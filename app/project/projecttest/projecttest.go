@@ -9,11 +9,11 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"orogen/app/engines"
 	"orogen/app/project"
 	"orogen/app/scene"
 	"orogen/brushes"
 	"orogen/sim"
-	"orogen/sim/engine"
 	"orogen/sim/flow"
 	"orogen/uplifttree"
 )
@@ -163,7 +163,8 @@ func Scene(r *rand.Rand, w, h, n int, layers []string) *scene.Scene {
 	sc.Description = "a random project « with » unicode"
 	sc.Width, sc.Height = w, h
 	sc.DomainM = rnd(r, 1000, 100000)
-	sc.Engine = engine.SceneKinds[r.IntN(len(engine.SceneKinds))]
+	kinds := engines.Kinds()
+	sc.Engine = kinds[r.IntN(len(kinds))]
 	sc.Seed = r.Uint64()
 	sc.Steps = r.IntN(1000)
 	sc.UntilConverged = r.IntN(2) == 0

@@ -7,6 +7,9 @@ import (
 )
 
 // Engine is what Drive needs of an engine; *grid.Engine has it.
+//
+// Drive is the tests' harness of the solver on a bare engine; the app and
+// the command line drive constraints through app/drive.
 type Engine interface {
 	Step() engine.StepStats
 	Heights() []float32
