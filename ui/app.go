@@ -169,6 +169,7 @@ type App struct {
 	layoutDone  bool
 	resetLayout bool
 	inFrame     bool // between BeginFrame and EndFrame
+	pacer       pacer
 	winClass    *imgui.WindowClass
 }
 
@@ -258,6 +259,7 @@ func (a *App) Update() (err error) {
 	a.frames++
 	a.fps.tick(time.Now())
 	defer a.survive()
+	sendModifiers(imgui.CurrentIO())
 	a.be.BeginFrame()
 	a.inFrame = true
 	a.buildFrame()
@@ -271,6 +273,7 @@ func (a *App) Update() (err error) {
 	if a.script != nil {
 		a.stepScript()
 	}
+	a.pace()
 	if ebiten.IsWindowBeingClosed() && !a.quitting {
 		a.requestQuit()
 	}
