@@ -243,6 +243,12 @@ func init() {
 		{name: "report", label: "Write the session's figures as JSON", spec: onePath, run: func(a *App, args []string) error { return a.writeReport(args[0]) }},
 		{name: "expect-vertex", label: "Fail unless vertex V of constraint N stands at H metres", spec: script.Spec{Min: 3, Max: 3, Check: func(c script.Command) error { return c.Nums(0) }}, run: (*App).expectVertexAction},
 		{name: "expect-log", label: "Fail unless the log holds TEXT", spec: script.Spec{Min: 1, Max: -1}, run: (*App).expectLog},
+		{name: "await-log", label: "Wait until the log holds TEXT", spec: awaitLogSpec, run: (*App).awaitLog},
+		{name: "await-param", label: "Wait until slider NAME reads VALUE", spec: awaitParamSpec, run: (*App).awaitParam},
+		{name: "await-settled", label: "Wait until the terrain has settled and the engine rests", spec: noArgs, run: (*App).awaitSettled},
+		{name: "await-typing", label: "Wait until a slider's typed field (Ctrl+click) has the keyboard", spec: noArgs, run: (*App).awaitTyping},
+		{name: "slow-frames", label: "Make every frame take MS milliseconds more (tests low frame rates)", spec: script.Spec{Min: 1, Max: 1, Check: func(c script.Command) error { return c.Nums(0) }}, run: (*App).slowFrames},
+		{name: "signal", label: "Write the window's layout (sliders, map) to PATH, a pipe the window test reads", spec: onePath, run: (*App).signal},
 	}
 }
 
@@ -944,7 +950,8 @@ func (a *App) guard(what string, act func()) {
 				act()
 			}
 		}},
-		modalButton{"Discard", act},
+		// Discarded work is not offered back at the next start.
+		modalButton{"Discard", func() { a.s.DiscardRecovery(); act() }},
 		modalButton{"Cancel", nil})
 }
 
@@ -966,7 +973,7 @@ func (a *App) requestQuit() {
 // checkRecovery offers autosaved work left by a session that did not end
 // cleanly.
 func (a *App) checkRecovery() {
-	p, at, ok, err := session.Recovery()
+	p, origin, at, ok, err := session.Recovery()
 	if err != nil {
 		a.log.add(levelWarn, "recovery file: %v", err)
 		return
@@ -977,7 +984,7 @@ func (a *App) checkRecovery() {
 	a.ask("Recover unsaved work?",
 		fmt.Sprintf("Orogen did not close cleanly last time. Work autosaved at %s can be restored.", at.Format("2006-01-02 15:04")),
 		modalButton{"Recover", a.act("Recover", func() error {
-			if err := a.s.Recover(p, at); err != nil {
+			if err := a.s.Recover(p, origin, at); err != nil {
 				return err
 			}
 			a.docChanged()

@@ -23,17 +23,21 @@ const (
 
 // pacer is the state of the frame pacing.
 type pacer struct {
-	idle      bool        // frames only on input and the heartbeat
-	last      time.Time   // when something last moved
-	cx, cy    int         // the cursor at the last frame
-	seen      any         // the worker and detail frames seen last
-	seenDet   any         //
-	heartbeat *time.Timer // schedules the idle frames
+	idle      bool          // frames only on input and the heartbeat
+	last      time.Time     // when something last moved
+	cx, cy    int           // the cursor at the last frame
+	seen      any           // the worker and detail frames seen last
+	seenDet   any           //
+	heartbeat *time.Timer   // schedules the idle frames
+	delay     time.Duration // added to every frame (script slow-frames)
 }
 
 // pace chooses the frame mode at the end of an Update.
 func (a *App) pace() {
 	p := &a.pacer
+	if p.delay > 0 {
+		time.Sleep(p.delay)
+	}
 	now := time.Now()
 	if a.moving() {
 		p.last = now

@@ -273,18 +273,21 @@ func (s *Session) Redo() (string, bool, error) {
 }
 
 // Recovery returns the work a session that did not end cleanly left in the
-// recovery file, and when it was written; ok is false when there is none.
-func Recovery() (p *project.Project, at time.Time, ok bool, err error) {
-	return prefs.ReadRecovery()
+// recovery file, the project file it was opened from or last saved to
+// ("": never saved), and when it was written; ok is false when there is
+// none.
+func Recovery() (p *project.Project, origin string, at time.Time, ok bool, err error) {
+	return prefs.ReadRecoveryFrom()
 }
 
-// Recover makes p (from Recovery) the document, untitled and unsaved.
-func (s *Session) Recover(p *project.Project, at time.Time) error {
+// Recover makes p (from Recovery) the document, unsaved, under its origin's
+// name (untitled when it had none): Save writes it back there.
+func (s *Session) Recover(p *project.Project, origin string, at time.Time) error {
 	d, err := doc.New(p)
 	if err != nil {
 		return err
 	}
-	if err := s.setDoc(d, ""); err != nil {
+	if err := s.setDoc(d, origin); err != nil {
 		return err
 	}
 	s.unsaved = true
@@ -304,7 +307,7 @@ func (s *Session) DiscardRecovery() {
 // internal error, so no work is lost).
 func (s *Session) WriteRecovery() error {
 	s.storeView()
-	return prefs.WriteRecovery(s.doc.Project())
+	return prefs.WriteRecoveryFrom(s.doc.Project(), s.path)
 }
 
 // autosaver writes unsaved work to the recovery file on a goroutine.
@@ -336,12 +339,12 @@ func (s *Session) Autosave(now time.Time, every time.Duration) bool {
 	}
 	a.last, a.saved = now, s.doc.Changed()
 	s.storeView()
-	p := s.doc.Project()
+	p, origin := s.doc.Project(), s.path
 	a.wg.Add(1)
 	go func() {
 		defer a.wg.Done()
 		defer a.saving.Store(false)
-		if err := prefs.WriteRecovery(p); err != nil {
+		if err := prefs.WriteRecoveryFrom(p, origin); err != nil {
 			a.err.Store(&err)
 		}
 	}()
