@@ -478,9 +478,9 @@ func (a *App) exportFile(args []string) error {
 			func(p string) { a.do("export", kind, p) })
 	case len(args) == 1:
 		// The folder of the name chosen, in the format of its extension.
-		a.browser.show("Export masks: choose a folder and a base name", true, a.s.Dir(), "masks.png", session.MaskExts,
+		a.browser.show("Export masks: choose a folder and a base name (BASE-drainage, BASE-rivers, ...)", true, a.s.Dir(), "masks.png", session.MaskExts,
 			func(p string) {
-				if _, err := a.s.ExportMasks(filepath.Dir(p), filepath.Ext(p), a.vopts.RiverThresholdM2); err != nil {
+				if _, err := a.s.ExportMasksAs(p, a.vopts.RiverThresholdM2); err != nil {
 					a.showError("Export masks", err)
 				}
 			})

@@ -208,14 +208,30 @@ func (s *Session) ExportHeightmap(path string) error {
 // the water budget's lakes.json when the budget is on. It returns the
 // files written.
 func (s *Session) ExportMasks(dir, ext string, thresholdM2 float64) ([]string, error) {
+	return s.exportMasks(dir, "", ext, thresholdM2)
+}
+
+// ExportMasksAs is ExportMasks named after path, DIR/BASE.EXT as the Export
+// masks dialog gives it: DIR/BASE-drainage.EXT and so on, and
+// BASE-lakes.json.
+func (s *Session) ExportMasksAs(path string, thresholdM2 float64) ([]string, error) {
+	ext := filepath.Ext(path)
+	return s.exportMasks(filepath.Dir(path), strings.TrimSuffix(filepath.Base(path), ext), ext, thresholdM2)
+}
+
+func (s *Session) exportMasks(dir, base, ext string, thresholdM2 float64) ([]string, error) {
 	sn := s.wk.Frame().Snap
-	files, err := export.Masks(dir, ext, sn, thresholdM2)
+	files, err := export.MasksNamed(dir, base, ext, sn, thresholdM2)
 	if err != nil {
 		return files, err
 	}
 	if sn.WaterLakes != nil {
 		// The water budget's lakes, as orogen run --out-lakes writes them.
-		p := filepath.Join(dir, "lakes.json")
+		lakes := "lakes.json"
+		if base != "" {
+			lakes = base + "-" + lakes
+		}
+		p := filepath.Join(dir, lakes)
 		if err := run.WriteLakes(p, sn); err != nil {
 			return files, err
 		}

@@ -2,6 +2,7 @@ package session
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -40,5 +41,25 @@ func TestRecoveryKeepsOrigin(t *testing.T) {
 	r.DiscardRecovery() // the UI's Discard on quit
 	if _, _, _, ok, _ := Recovery(); ok {
 		t.Fatal("discarded work is offered again")
+	}
+}
+
+// TestExportMasksAs: the Export masks dialog's DIR/BASE.EXT names every
+// file BASE-NAME.EXT in DIR.
+func TestExportMasksAs(t *testing.T) {
+	s, _, _ := open(t, 32)
+	steps(t, s, 2)
+	dir := t.TempDir()
+	files, err := s.ExportMasksAs(filepath.Join(dir, "valley.png"), 1e6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 3 {
+		t.Fatalf("masks: %v", files)
+	}
+	for _, p := range files {
+		if filepath.Dir(p) != dir || !strings.HasPrefix(filepath.Base(p), "valley-") {
+			t.Errorf("mask %s; want valley-NAME in %s", p, dir)
+		}
 	}
 }
