@@ -207,6 +207,8 @@ func newApp(o Options) (*App, error) {
 	implot.CreateContext()
 	io := imgui.CurrentIO()
 	io.SetConfigFlags(io.ConfigFlags() | imgui.ConfigFlagsDockingEnable | imgui.ConfigFlagsNavEnableKeyboard)
+	// guiRenderer draws lists of more than 65 536 vertices in parts.
+	io.SetBackendFlags(io.BackendFlags() | imgui.BackendFlagsRendererHasVtxOffset)
 	if dir, err := prefs.Dir(); err == nil {
 		if os.MkdirAll(dir, 0o755) == nil {
 			io.SetIniFilename(filepath.Join(dir, "imgui.ini"))

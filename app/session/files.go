@@ -22,6 +22,7 @@ import (
 	"orogen/app/scene"
 	"orogen/app/worker"
 	"orogen/sim"
+	"orogen/sim/engine"
 	"orogen/sim/invert"
 	"orogen/uplifttree"
 )
@@ -82,6 +83,33 @@ func LoadScene(name string, size int) (*doc.Doc, error) {
 }
 
 func isProject(path string) bool { return strings.HasSuffix(strings.ToLower(path), ProjectExt) }
+
+// NewFrom replaces the document by preset (a name from scene.PresetNames)
+// at size cells a side (0: the preset's own) on engine kind, untitled:
+// File → New's choices. The caller has asked about unsaved work.
+func (s *Session) NewFrom(preset string, size int, kind engine.Kind) error {
+	if !kind.Scene() {
+		return fmt.Errorf("engine %v cannot run a scene", kind)
+	}
+	d, err := LoadScene(preset, size)
+	if err != nil {
+		return err
+	}
+	sc := d.Scene()
+	if sc.Engine != kind {
+		// As the scene had asked for it (not an undoable edit).
+		c := *sc
+		c.Engine, c.Samples = kind, 0
+		if d, err = doc.FromScene(&c); err != nil {
+			return err
+		}
+	}
+	if err := s.setDoc(d, ""); err != nil {
+		return err
+	}
+	s.logf(Info, "new project from the %s preset, %d×%d cells, %s engine", preset, d.Scene().Width, d.Scene().Height, kind.Label())
+	return nil
+}
 
 // NewDocument replaces the document by the default preset, untitled. The
 // caller has asked about unsaved work.

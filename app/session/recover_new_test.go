@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"orogen/sim/engine"
 )
 
 // TestRecoveryKeepsOrigin: work autosaved from a saved project comes back
@@ -61,5 +63,31 @@ func TestExportMasksAs(t *testing.T) {
 		if filepath.Dir(p) != dir || !strings.HasPrefix(filepath.Base(p), "valley-") {
 			t.Errorf("mask %s; want valley-NAME in %s", p, dir)
 		}
+	}
+}
+
+// TestNewFrom: File → New's choices (a preset, a size, an engine) make an
+// untitled document that the worker runs; bad choices are refused with
+// the document kept.
+func TestNewFrom(t *testing.T) {
+	s, _, _ := open(t, 32)
+	if err := s.NewFrom("cone", 48, engine.Graph); err != nil {
+		t.Fatal(err)
+	}
+	sc := s.Doc().Scene()
+	if sc.Width != 48 || sc.Height != 48 || sc.Engine != engine.Graph || s.Path() != "" {
+		t.Fatalf("new: %d×%d %v, path %q; want 48×48 graph, untitled", sc.Width, sc.Height, sc.Engine, s.Path())
+	}
+	if f := settle(t, s); f.Engine != engine.Graph || f.Snap.W != 48 {
+		t.Fatalf("worker runs %v on %d cells a side; want graph on 48", f.Engine, f.Snap.W)
+	}
+	if err := s.NewFrom("no-such-preset", 48, engine.Grid); err == nil || !strings.Contains(err.Error(), "presets:") {
+		t.Errorf("unknown preset: %v; want an error listing the presets", err)
+	}
+	if err := s.NewFrom("cone", 48, engine.Hydro); err == nil {
+		t.Error("the hydraulic engine as a scene engine: accepted")
+	}
+	if s.Doc().Scene().Engine != engine.Graph {
+		t.Error("a refused New changed the document")
 	}
 }
