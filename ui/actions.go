@@ -87,7 +87,15 @@ func plain(k imgui.Key) key     { return key{k: k} }
 
 // Argument checks of the script grammar.
 var (
-	noArgs    = script.Spec{}
+	noArgs  = script.Spec{}
+	newSpec = script.Spec{Max: 3, Check: func(c script.Command) error {
+		if len(c.Args) > 1 {
+			if _, err := c.Count(1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}}
 	onePath   = script.Spec{Min: 1, Max: 1}
 	oneCount  = script.Spec{Min: 1, Max: 1, Check: func(c script.Command) error { _, err := c.Count(0); return err }}
 	fourNums  = script.Spec{Min: 4, Max: 4, Check: func(c script.Command) error { return c.Nums(0) }}
@@ -106,7 +114,7 @@ func init() {
 	running := func(a *App) bool { return a.s.Frame().Running }
 	actions = []action{
 		// File
-		{name: "new", label: "New project", spec: noArgs,
+		{name: "new", label: "New project [from PRESET [SIZE [ENGINE]]]", spec: newSpec,
 			run:   (*App).newDoc,
 			items: []item{{menu: "File", label: "New", key: ctrl(imgui.KeyN)}}},
 		{name: "open", label: "Open a project or scene", spec: onePath, run: (*App).open,
@@ -349,9 +357,24 @@ func (a *App) menuItems(menu string, at string, extra func()) {
 
 // The actions' run functions, in table order.
 
-func (a *App) newDoc([]string) error {
+// newDoc opens File → New's dialog, or with arguments makes the project:
+// new PRESET [SIZE [ENGINE]] (the dialog's Create runs that too).
+func (a *App) newDoc(args []string) error {
+	if len(args) == 0 {
+		a.guard("start a new project", a.openNew)
+		return nil
+	}
+	size, kind := 0, engine.Grid
+	if len(args) > 1 {
+		size, _ = strconv.Atoi(args[1])
+	}
+	if len(args) > 2 {
+		if err := kind.UnmarshalText([]byte(args[2])); err != nil {
+			return err
+		}
+	}
 	a.guard("start a new project", a.act("New project", func() error {
-		if err := a.s.NewDocument(); err != nil {
+		if err := a.s.NewFrom(args[0], size, kind); err != nil {
 			return err
 		}
 		a.docChanged()
@@ -372,7 +395,7 @@ func (a *App) open(args []string) error {
 // openDialog asks for a project or scene to open (the caller has asked
 // about unsaved work).
 func (a *App) openDialog() {
-	a.browser.show("Open project or scene", false, a.s.Dir(), "", session.OpenExts, func(p string) {
+	a.browser.show("Open project or scene (presets: File → New)", false, a.s.Dir(), "", session.OpenExts, func(p string) {
 		if err := a.openPath(p); err != nil {
 			a.showError("Open "+filepath.Base(p), err)
 		}
@@ -833,7 +856,7 @@ func (a *App) blendWith(args []string) error {
 }
 
 // dialogs are the names `dialog` accepts.
-var dialogs = []string{"open", "save-as", "export-heightmap", "export-masks", "export-profile", "import-uplift",
+var dialogs = []string{"open", "new", "save-as", "export-heightmap", "export-masks", "export-profile", "import-uplift",
 	"import-heightmap", "import-dem", "unsaved", "shortcuts", "about", "close"}
 
 // dialog opens a dialog as its menu item would (the unsaved-changes prompt
@@ -842,6 +865,8 @@ func (a *App) dialog(args []string) error {
 	switch args[0] {
 	case "open":
 		a.openDialog()
+	case "new":
+		a.openNew()
 	case "save-as":
 		return a.saveAs(nil)
 	case "export-heightmap":
@@ -868,6 +893,7 @@ func (a *App) dialog(args []string) error {
 		a.modal = modal{}
 		a.help = helpState{}
 		a.exp.shown = false
+		a.newDlg.open = false
 	}
 	return nil
 }

@@ -171,6 +171,7 @@ type App struct {
 	inFrame     bool // between BeginFrame and EndFrame
 	pacer       pacer
 	winW, winH  int // the window's size at the last Layout, logical pixels
+	newDlg      newDialog
 	winClass    *imgui.WindowClass
 }
 
