@@ -287,8 +287,40 @@ func (a *App) do(name string, args ...string) {
 		panic("ui: no action " + name)
 	}
 	if err := ac.run(a, args); err != nil {
-		a.showError(ac.label, err)
+		a.showError(ac.title(), err)
 	}
+}
+
+// title is the action's name for people: its first menu label, else its
+// label without the script's notes (a parenthesis, or the arguments in
+// capitals). Dialog titles and the Shortcuts window use it.
+func (ac *action) title() string {
+	for _, it := range ac.items {
+		if it.label != "" {
+			return strings.TrimSuffix(it.label, "...")
+		}
+	}
+	return plainLabel(ac.label)
+}
+
+// plainLabel cuts a script label at its first parenthesis or argument
+// name (a word in capitals): "Build the export profile into DIR (...)"
+// is "Build the export profile".
+func plainLabel(l string) string {
+	if i := strings.Index(l, " ("); i > 0 {
+		l = l[:i]
+	}
+	words := strings.Fields(l)
+	for i, w := range words {
+		if len(w) > 1 && strings.ToUpper(w) == w && strings.ToLower(w) != w {
+			// "into DIR": drop the argument and the word that leads to it.
+			if i > 1 && strings.ToLower(words[i-1]) == words[i-1] && len(words[i-1]) <= 4 {
+				i--
+			}
+			return strings.Join(words[:i], " ")
+		}
+	}
+	return l
 }
 
 // act wraps a session action that returns an error for guard and the

@@ -208,6 +208,9 @@ func newApp(o Options) (*App, error) {
 	implot.CreateContext()
 	io := imgui.CurrentIO()
 	io.SetConfigFlags(io.ConfigFlags() | imgui.ConfigFlagsDockingEnable | imgui.ConfigFlagsNavEnableKeyboard)
+	if err := addSymbolFont(io); err != nil {
+		a.log.add(levelWarn, "font: %v (symbols show as ?)", err)
+	}
 	// guiRenderer draws lists of more than 65 536 vertices in parts.
 	io.SetBackendFlags(io.BackendFlags() | imgui.BackendFlagsRendererHasVtxOffset)
 	if dir, err := prefs.Dir(); err == nil {
