@@ -26,10 +26,11 @@ type layout struct {
 }
 
 // TestWindowInput drives the real window with X mouse and key events
-// (xdotool) at a low frame rate (every frame 200 ms longer): a fast drag
-// paints its whole path, Ctrl+Z undoes the stroke, clicks at the k
-// slider's two ends reach 1e-9 and 1e-3, a Ctrl+click types a value, and
-// the uplift scale's left end is reachable. The script waits for each
+// (xdotool) at a low frame rate (every frame 200 ms longer): a drag that
+// jumps across the map between two frames paints its whole path, Ctrl+Z
+// undoes the stroke, clicks (shorter than a frame) at the k slider's two
+// ends reach 1e-9 and 1e-3, a Ctrl+click types a value, and the uplift
+// scale's left end (1e-6) is reachable. The script waits for each
 // effect and signals through a named pipe when the next events may go.
 func TestWindowInput(t *testing.T) {
 	if testing.Short() {
@@ -45,7 +46,7 @@ func TestWindowInput(t *testing.T) {
 	bin := buildOrogen(t)
 	dir := t.TempDir()
 	sig := func(i int) string { return filepath.Join(dir, fmt.Sprintf("signal%d", i)) }
-	for i := 1; i <= 6; i++ {
+	for i := 1; i <= 8; i++ {
 		if err := syscall.Mkfifo(sig(i), 0o600); err != nil {
 			t.Fatal(err)
 		}
@@ -55,19 +56,23 @@ pause
 slow-frames 200
 wait 5
 signal $S1
+await-painting
+signal $S2
 await-log painted a
 save $OUT/p1.orogen.json
-signal $S2
+signal $S3
 await-log undid
 save $OUT/p2.orogen.json
-signal $S3
-await-param k 1e-9
 signal $S4
-await-param k 0.001
+await-param k 1e-9
 signal $S5
-await-typing
+await-param k 0.001
 signal $S6
+await-typing
+signal $S7
 await-param k 2.5e-7
+signal $S8
+await-param umax 1e-6
 quit
 `)
 	sp := filepath.Join(dir, "input.script")
@@ -128,23 +133,31 @@ quit
 	sx := func(x float64) float64 { return l.MapX0 + l.Zoom*x }
 	sy := func(y float64) float64 { return l.MapY0 + l.Zoom*y }
 	xdo(append(move(sx(ax), sy(ay)), "mousedown", "1")...)
-	xdo(append(append(move(sx((ax+bx)/2), sy((ay+by)/2)), move(sx(bx), sy(by))...), "mouseup", "1")...)
 	wait(2)
+	xdo(append(append(move(sx((ax+bx)/2), sy((ay+by)/2)), move(sx(bx), sy(by))...), "mouseup", "1")...)
+	wait(3)
 	xdo("key", "ctrl+z")
-	l = wait(3)
-	k, ok := l.Sliders["k (erodibility) (1/yr)"]
-	if !ok {
-		t.Fatalf("no k slider among %v", l.Sliders)
+	l = wait(4)
+	slider := func(label string) (x0, x1, y float64) {
+		t.Helper()
+		r, ok := l.Sliders[label]
+		if !ok {
+			t.Fatalf("no slider %q among %v", label, l.Sliders)
+		}
+		return float64(r[0]), float64(r[2]), float64(r[1]+r[3]) / 2
 	}
-	midY := float64(k[1]+k[3]) / 2
-	xdo(append(move(float64(k[0])+1, midY), "click", "1")...)
-	wait(4)
-	xdo(append(move(float64(k[2])-1, midY), "click", "1")...)
+	kx0, kx1, ky := slider("k (erodibility) (1/yr)")
+	xdo(append(move(kx0+1, ky), "click", "1")...)
 	wait(5)
-	xdo(append(move(float64(k[0]+k[2])/2, midY), "keydown", "ctrl", "click", "1", "keyup", "ctrl")...)
+	xdo(append(move(kx1-1, ky), "click", "1")...)
 	wait(6)
+	xdo(append(move((kx0+kx1)/2, ky), "keydown", "ctrl", "click", "1", "keyup", "ctrl")...)
+	wait(7)
 	xdo("type", "2.5e-7")
 	xdo("key", "Return")
+	wait(8)
+	ux0, _, uy := slider("uplift scale (m/yr)")
+	xdo(append(move(ux0+1, uy), "click", "1")...)
 	if err := <-exited; err != nil {
 		t.Fatalf("orogen --script: %v\n%s", err, out.String())
 	}

@@ -90,6 +90,13 @@ func (a *App) awaitTyping([]string) error {
 	return nil
 }
 
+// awaitPainting holds the script until a paint stroke is under way (the
+// mouse button went down on the map).
+func (a *App) awaitPainting([]string) error {
+	a.waitFor("a paint stroke", func() bool { return a.painter.active })
+	return nil
+}
+
 // slowFrames makes every frame take at least the given milliseconds
 // more, as a heavy 3D picture does: the window test checks that input
 // between frames is kept.
