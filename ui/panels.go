@@ -79,6 +79,7 @@ func (a *App) toolsWindow() {
 // (valueSlider: both ends reachable, Ctrl+click types a value). A typed
 // value outside [lo, hi] is clamped.
 func sliderF64(label string, v *float64, lo, hi float64, log bool, format, help string) bool {
+	fitLabel(label)
 	nv, changed := valueSlider(label, *v, lo, hi, log, format)
 	if help != "" && imgui.IsItemHovered() {
 		tooltip(help)

@@ -128,6 +128,18 @@ func valueSlider(label string, v, lo, hi float64, log bool, format string) (floa
 	return sliderValueAt(t, lo, hi, log), true
 }
 
+// fitLabel narrows the next item so that its label fits beside it: Dear
+// ImGui's default width, two thirds of the panel, cut "hillslope
+// diffusivity" and "vertical exaggeration" in panels of a 1600 px window.
+func fitLabel(label string) {
+	if i := strings.Index(label, "##"); i >= 0 {
+		label = label[:i]
+	}
+	avail := imgui.ContentRegionAvail().X
+	lw := imgui.CalcTextSize(label).X + imgui.CurrentStyle().ItemInnerSpacing().X
+	imgui.SetNextItemWidth(max(avail-lw, avail*0.4))
+}
+
 func recordSliderRect(label string) {
 	lo, hi := imgui.ItemRectMin(), imgui.ItemRectMax()
 	sliderRects[label] = [4]float32{lo.X, lo.Y, hi.X, hi.Y}
