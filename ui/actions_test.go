@@ -136,7 +136,6 @@ func TestTitles(t *testing.T) {
 	for l, want := range map[string]string{
 		"Build the export profile into DIR (default NAME-build beside the project; a script waits)": "Build the export profile",
 		"Quit (a script skips the unsaved-changes prompt)":                                          "Quit",
-		"Let N frames pass":                  "Let",
 		"Save the project":                   "Save the project",
 		"Wait until slider NAME reads VALUE": "Wait until slider",
 	} {
