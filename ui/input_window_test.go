@@ -79,7 +79,7 @@ quit
 	if err := os.WriteFile(sp, []byte(script), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "--script", sp, "--width", fmt.Sprint(winW), "--height", fmt.Sprint(winH))
 	cmd.Env = append(os.Environ(), "OROGEN_CONFIG_DIR="+filepath.Join(dir, "config"))
@@ -129,9 +129,17 @@ quit
 	l := wait(1)
 	// A fast drag across the map: press at A; once the press is seen,
 	// jump to B and release within one frame.
-	ax, ay, bx, by := 20.0, 30.0, 100.0, 60.0 // map cells
-	sx := func(x float64) float64 { return l.MapX0 + l.Zoom*x }
-	sy := func(y float64) float64 { return l.MapY0 + l.Zoom*y }
+	// From 30 % to 70 % of the 2D view's width, in map cells.
+	mx := func(f float64) float64 {
+		return (float64(l.Map[0]) + f*float64(l.Map[2]-l.Map[0]) - l.MapX0) / l.Zoom
+	}
+	my := func(f float64) float64 {
+		return (float64(l.Map[1]) + f*float64(l.Map[3]-l.Map[1]) - l.MapY0) / l.Zoom
+	}
+	ax, ay, bx, by := math.Floor(mx(0.3)), math.Floor(my(0.4)), math.Floor(mx(0.7)), math.Floor(my(0.6))
+	t.Logf("drag from cell %.0f, %.0f to %.0f, %.0f", ax, ay, bx, by)
+	sx := func(x float64) float64 { return l.MapX0 + l.Zoom*(x+0.5) }
+	sy := func(y float64) float64 { return l.MapY0 + l.Zoom*(y+0.5) }
 	xdo(append(move(sx(ax), sy(ay)), "mousedown", "1")...)
 	wait(2)
 	xdo(append(append(move(sx((ax+bx)/2), sy((ay+by)/2)), move(sx(bx), sy(by))...), "mouseup", "1")...)

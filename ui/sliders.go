@@ -86,8 +86,9 @@ var sliderTyping struct {
 	focus bool // give the field the keyboard on its first frame
 }
 
-// sliderRects are the screen rectangles of the sliders drawn in the last
-// frame, by label: the window test clicks them with real X events.
+// sliderRects are the screen rectangles of the sliders' frames (without
+// their labels) drawn so far, by label: the window test clicks them with
+// real X events.
 var sliderRects = map[string][4]float32{}
 
 // valueSlider draws a slider over [lo, hi] for v and returns the new value
@@ -101,22 +102,25 @@ func valueSlider(label string, v, lo, hi float64, log bool, format string) (floa
 			imgui.SetKeyboardFocusHere()
 			sliderTyping.focus = false
 		}
-		enter := imgui.InputDoubleV(label, &sliderTyping.v, 0, 0, "%.6g", imgui.InputTextFlagsEnterReturnsTrue|imgui.InputTextFlagsAutoSelectAll)
-		recordSliderRect(label)
-		done := enter || imgui.IsItemDeactivated()
-		if done {
+		w := imgui.CalcItemWidth()
+		imgui.InputDoubleV(label, &sliderTyping.v, 0, 0, "%.6g", imgui.InputTextFlagsAutoSelectAll)
+		recordSliderRect(label, w)
+		// Enter or a click elsewhere leaves the field with the value;
+		// Escape leaves it unedited.
+		if imgui.IsItemDeactivated() {
 			sliderTyping.id = 0
-		}
-		if enter || imgui.IsItemDeactivatedAfterEdit() {
-			return sliderTyping.v, true
+			if imgui.IsItemDeactivatedAfterEdit() {
+				return sliderTyping.v, true
+			}
 		}
 		return v, false
 	}
 	t := sliderPos(v, lo, hi, log)
 	text := strings.ReplaceAll(fmt.Sprintf(format, v), "%", "%%")
 	flags := imgui.SliderFlagsAlwaysClamp | imgui.SliderFlagsNoInput | imgui.SliderFlagsNoRoundToFormat
+	w := imgui.CalcItemWidth()
 	changed := imgui.SliderFloatV(label, &t, 0, 1, text, flags)
-	recordSliderRect(label)
+	recordSliderRect(label, w)
 	if imgui.IsItemActivated() && (imgui.CurrentIO().KeyCtrl() || imgui.IsMouseDoubleClicked(imgui.MouseButtonLeft)) {
 		sliderTyping.id, sliderTyping.v, sliderTyping.focus = id, v, true
 		imgui.InternalClearActiveID()
@@ -140,7 +144,9 @@ func fitLabel(label string) {
 	imgui.SetNextItemWidth(max(avail-lw, avail*0.4))
 }
 
-func recordSliderRect(label string) {
+// recordSliderRect records the last item's frame, w wide (its rectangle
+// holds the label too).
+func recordSliderRect(label string, w float32) {
 	lo, hi := imgui.ItemRectMin(), imgui.ItemRectMax()
-	sliderRects[label] = [4]float32{lo.X, lo.Y, hi.X, hi.Y}
+	sliderRects[label] = [4]float32{lo.X, lo.Y, lo.X + w, hi.Y}
 }
