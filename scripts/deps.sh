@@ -4,14 +4,15 @@
 set -euo pipefail
 # git and make build everything; the desktop app links cimgui-go and Ebiten
 # through cgo (a C/C++ compiler, X11 and OpenGL headers) and its test opens
-# a real window under Xvfb (xvfb-run needs xauth). gdal-bin (gdalinfo)
+# a real window under Xvfb (xvfb-run needs xauth) and sends it X key and
+# mouse events with xdotool. gdal-bin (gdalinfo)
 # checks the exported files in the tests. The Windows build:
 # MinGW-w64 cross-compiles the app (cgo), Wine runs the Windows binaries in
 # the tests (wintest, scripts/check-release.sh); zip packs the release.
 pkgs=(git make ca-certificates gcc g++ pkg-config
 	libx11-dev libxrandr-dev libxcursor-dev libxinerama-dev libxi-dev libxxf86vm-dev
 	libgl1-mesa-dev libgl1-mesa-dri libasound2-dev xvfb xauth gdal-bin
-	gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 binutils-mingw-w64-x86-64 wine wine64 zip unzip)
+	gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 binutils-mingw-w64-x86-64 wine wine64 zip unzip xdotool)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

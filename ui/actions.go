@@ -88,7 +88,15 @@ func plain(k imgui.Key) key     { return key{k: k} }
 
 // Argument checks of the script grammar.
 var (
-	noArgs    = script.Spec{}
+	noArgs  = script.Spec{}
+	newSpec = script.Spec{Max: 3, Check: func(c script.Command) error {
+		if len(c.Args) > 1 {
+			if _, err := c.Count(1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}}
 	onePath   = script.Spec{Min: 1, Max: 1}
 	oneCount  = script.Spec{Min: 1, Max: 1, Check: func(c script.Command) error { _, err := c.Count(0); return err }}
 	fourNums  = script.Spec{Min: 4, Max: 4, Check: func(c script.Command) error { return c.Nums(0) }}
@@ -107,7 +115,7 @@ func init() {
 	running := func(a *App) bool { return a.s.Frame().Running }
 	actions = []action{
 		// File
-		{name: "new", label: "New project", spec: noArgs,
+		{name: "new", label: "New project [from PRESET [SIZE [ENGINE]]]", spec: newSpec,
 			run:   (*App).newDoc,
 			items: []item{{menu: "File", label: "New", key: ctrl(imgui.KeyN)}}},
 		{name: "open", label: "Open a project or scene", spec: onePath, run: (*App).open,
@@ -244,6 +252,13 @@ func init() {
 		{name: "report", label: "Write the session's figures as JSON", spec: onePath, run: func(a *App, args []string) error { return a.writeReport(args[0]) }},
 		{name: "expect-vertex", label: "Fail unless vertex V of constraint N stands at H metres", spec: script.Spec{Min: 3, Max: 3, Check: func(c script.Command) error { return c.Nums(0) }}, run: (*App).expectVertexAction},
 		{name: "expect-log", label: "Fail unless the log holds TEXT", spec: script.Spec{Min: 1, Max: -1}, run: (*App).expectLog},
+		{name: "await-log", label: "Wait until the log holds TEXT", spec: awaitLogSpec, run: (*App).awaitLog},
+		{name: "await-param", label: "Wait until slider NAME reads VALUE", spec: awaitParamSpec, run: (*App).awaitParam},
+		{name: "await-settled", label: "Wait until the terrain has settled and the engine rests", spec: noArgs, run: (*App).awaitSettled},
+		{name: "await-typing", label: "Wait until a slider's typed field (Ctrl+click) has the keyboard", spec: noArgs, run: (*App).awaitTyping},
+		{name: "await-painting", label: "Wait until a paint stroke is under way", spec: noArgs, run: (*App).awaitPainting},
+		{name: "slow-frames", label: "Make every frame take MS milliseconds more (tests low frame rates)", spec: script.Spec{Min: 1, Max: 1, Check: func(c script.Command) error { return c.Nums(0) }}, run: (*App).slowFrames},
+		{name: "signal", label: "Write the window's layout (sliders, map) to PATH, a pipe the window test reads", spec: onePath, run: (*App).signal},
 	}
 }
 
@@ -274,8 +289,40 @@ func (a *App) do(name string, args ...string) {
 		panic("ui: no action " + name)
 	}
 	if err := ac.run(a, args); err != nil {
-		a.showError(ac.label, err)
+		a.showError(ac.title(), err)
 	}
+}
+
+// title is the action's name for people: its first menu label, else its
+// label without the script's notes (a parenthesis, or the arguments in
+// capitals). Dialog titles and the Shortcuts window use it.
+func (ac *action) title() string {
+	for _, it := range ac.items {
+		if it.label != "" {
+			return strings.TrimSuffix(it.label, "...")
+		}
+	}
+	return plainLabel(ac.label)
+}
+
+// plainLabel cuts a script label at its first parenthesis or argument
+// name (a word in capitals): "Build the export profile into DIR (...)"
+// is "Build the export profile".
+func plainLabel(l string) string {
+	if i := strings.Index(l, " ("); i > 0 {
+		l = l[:i]
+	}
+	words := strings.Fields(l)
+	for i, w := range words {
+		if len(w) > 1 && strings.ToUpper(w) == w && strings.ToLower(w) != w {
+			// "into DIR": drop the argument and the word that leads to it.
+			if i > 1 && strings.ToLower(words[i-1]) == words[i-1] && len(words[i-1]) <= 4 {
+				i--
+			}
+			return strings.Join(words[:i], " ")
+		}
+	}
+	return l
 }
 
 // act wraps a session action that returns an error for guard and the
@@ -344,9 +391,24 @@ func (a *App) menuItems(menu string, at string, extra func()) {
 
 // The actions' run functions, in table order.
 
-func (a *App) newDoc([]string) error {
+// newDoc opens File → New's dialog, or with arguments makes the project:
+// new PRESET [SIZE [ENGINE]] (the dialog's Create runs that too).
+func (a *App) newDoc(args []string) error {
+	if len(args) == 0 {
+		a.guard("start a new project", a.openNew)
+		return nil
+	}
+	size, kind := 0, engines.Default()
+	if len(args) > 1 {
+		size, _ = strconv.Atoi(args[1])
+	}
+	if len(args) > 2 {
+		if err := kind.UnmarshalText([]byte(args[2])); err != nil {
+			return err
+		}
+	}
 	a.guard("start a new project", a.act("New project", func() error {
-		if err := a.s.NewDocument(); err != nil {
+		if err := a.s.NewFrom(args[0], size, kind); err != nil {
 			return err
 		}
 		a.docChanged()
@@ -367,7 +429,7 @@ func (a *App) open(args []string) error {
 // openDialog asks for a project or scene to open (the caller has asked
 // about unsaved work).
 func (a *App) openDialog() {
-	a.browser.show("Open project or scene", false, a.s.Dir(), "", session.OpenExts, func(p string) {
+	a.browser.show("Open project or scene (presets: File → New)", false, a.s.Dir(), "", session.OpenExts, func(p string) {
 		if err := a.openPath(p); err != nil {
 			a.showError("Open "+filepath.Base(p), err)
 		}
@@ -473,9 +535,9 @@ func (a *App) exportFile(args []string) error {
 			func(p string) { a.do("export", kind, p) })
 	case len(args) == 1:
 		// The folder of the name chosen, in the format of its extension.
-		a.browser.show("Export masks: choose a folder and a base name", true, a.s.Dir(), "masks.png", session.MaskExts,
+		a.browser.show("Export masks: choose a folder and a base name (BASE-drainage, BASE-rivers, ...)", true, a.s.Dir(), "masks.png", session.MaskExts,
 			func(p string) {
-				if _, err := a.s.ExportMasks(filepath.Dir(p), filepath.Ext(p), a.vopts.RiverThresholdM2); err != nil {
+				if _, err := a.s.ExportMasksAs(p, a.vopts.RiverThresholdM2); err != nil {
 					a.showError("Export masks", err)
 				}
 			})
@@ -839,7 +901,7 @@ func (a *App) blendWith(args []string) error {
 }
 
 // dialogs are the names `dialog` accepts.
-var dialogs = []string{"open", "save-as", "export-heightmap", "export-masks", "export-profile", "import-uplift",
+var dialogs = []string{"open", "new", "save-as", "export-heightmap", "export-masks", "export-profile", "import-uplift",
 	"import-heightmap", "import-dem", "unsaved", "shortcuts", "about", "close"}
 
 // dialog opens a dialog as its menu item would (the unsaved-changes prompt
@@ -848,6 +910,8 @@ func (a *App) dialog(args []string) error {
 	switch args[0] {
 	case "open":
 		a.openDialog()
+	case "new":
+		a.openNew()
 	case "save-as":
 		return a.saveAs(nil)
 	case "export-heightmap":
@@ -874,6 +938,7 @@ func (a *App) dialog(args []string) error {
 		a.modal = modal{}
 		a.help = helpState{}
 		a.exp.shown = false
+		a.newDlg.open = false
 	}
 	return nil
 }
@@ -956,7 +1021,8 @@ func (a *App) guard(what string, act func()) {
 				act()
 			}
 		}},
-		modalButton{"Discard", act},
+		// Discarded work is not offered back at the next start.
+		modalButton{"Discard", func() { a.s.DiscardRecovery(); act() }},
 		modalButton{"Cancel", nil})
 }
 
@@ -978,7 +1044,7 @@ func (a *App) requestQuit() {
 // checkRecovery offers autosaved work left by a session that did not end
 // cleanly.
 func (a *App) checkRecovery() {
-	p, at, ok, err := session.Recovery()
+	p, origin, at, ok, err := session.Recovery()
 	if err != nil {
 		a.log.add(levelWarn, "recovery file: %v", err)
 		return
@@ -989,7 +1055,7 @@ func (a *App) checkRecovery() {
 	a.ask("Recover unsaved work?",
 		fmt.Sprintf("Orogen did not close cleanly last time. Work autosaved at %s can be restored.", at.Format("2006-01-02 15:04")),
 		modalButton{"Recover", a.act("Recover", func() error {
-			if err := a.s.Recover(p, at); err != nil {
+			if err := a.s.Recover(p, origin, at); err != nil {
 				return err
 			}
 			a.docChanged()

@@ -127,3 +127,30 @@ func TestScriptGrammarErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestTitles: dialog titles and the Shortcuts window name actions without
+// the script's notes (the "no export profile" error was titled "Build the
+// export profile into DIR (default NAME-build beside ..."), and every
+// action has a title.
+func TestTitles(t *testing.T) {
+	for l, want := range map[string]string{
+		"Build the export profile into DIR (default NAME-build beside the project; a script waits)": "Build the export profile",
+		"Quit (a script skips the unsaved-changes prompt)":                                          "Quit",
+		"Save the project":                   "Save the project",
+		"Wait until slider NAME reads VALUE": "Wait until slider",
+	} {
+		if got := plainLabel(l); got != want {
+			t.Errorf("plainLabel(%q) = %q; want %q", l, got, want)
+		}
+	}
+	for _, ac := range actions {
+		if ti := ac.title(); ti == "" || strings.Contains(ti, "(") {
+			t.Errorf("action %q: title %q", ac.name, ti)
+		}
+	}
+	for _, h := range keyHelp() {
+		if strings.Contains(h[1], "script") {
+			t.Errorf("Shortcuts: %s: %q speaks of scripts", h[0], h[1])
+		}
+	}
+}

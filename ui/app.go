@@ -169,6 +169,9 @@ type App struct {
 	layoutDone  bool
 	resetLayout bool
 	inFrame     bool // between BeginFrame and EndFrame
+	pacer       pacer
+	winW, winH  int // the window's size at the last Layout, logical pixels
+	newDlg      newDialog
 	winClass    *imgui.WindowClass
 }
 
@@ -205,6 +208,11 @@ func newApp(o Options) (*App, error) {
 	implot.CreateContext()
 	io := imgui.CurrentIO()
 	io.SetConfigFlags(io.ConfigFlags() | imgui.ConfigFlagsDockingEnable | imgui.ConfigFlagsNavEnableKeyboard)
+	if err := addSymbolFont(io); err != nil {
+		a.log.add(levelWarn, "font: %v (symbols show as ?)", err)
+	}
+	// guiRenderer draws lists of more than 65 536 vertices in parts.
+	io.SetBackendFlags(io.BackendFlags() | imgui.BackendFlagsRendererHasVtxOffset)
 	if dir, err := prefs.Dir(); err == nil {
 		if os.MkdirAll(dir, 0o755) == nil {
 			io.SetIniFilename(filepath.Join(dir, "imgui.ini"))
@@ -245,7 +253,7 @@ func (a *App) shutdown() {
 		if dir, err := prefs.Dir(); err == nil {
 			imgui.SaveIniSettingsToDisk(filepath.Join(dir, "imgui.ini"))
 		}
-		a.prefs.WindowW, a.prefs.WindowH = ebiten.WindowSize()
+		keepWindowSize(&a.prefs, a.winW, a.winH)
 		if err := a.prefs.Save(); err != nil {
 			fmt.Fprintln(os.Stderr, "orogen: saving settings:", err)
 		}
@@ -258,6 +266,7 @@ func (a *App) Update() (err error) {
 	a.frames++
 	a.fps.tick(time.Now())
 	defer a.survive()
+	sendModifiers(imgui.CurrentIO())
 	a.be.BeginFrame()
 	a.inFrame = true
 	a.buildFrame()
@@ -271,6 +280,7 @@ func (a *App) Update() (err error) {
 	if a.script != nil {
 		a.stepScript()
 	}
+	a.pace()
 	if ebiten.IsWindowBeingClosed() && !a.quitting {
 		a.requestQuit()
 	}
@@ -348,6 +358,7 @@ func (a *App) shotTaken() {
 // Layout sizes the screen in device pixels, so the picture stays sharp on
 // HiDPI monitors (ebiten.Game).
 func (a *App) Layout(w, h int) (int, int) {
+	a.winW, a.winH = w, h
 	s := a.scale
 	if s < 1 {
 		s = 1
@@ -366,6 +377,15 @@ func (a *App) mapToScreen(mx, my float64) (float64, float64) {
 
 func (a *App) screenToMap(sx, sy float64) (float64, float64) {
 	return a.view.ToMap(sx-float64(a.vp.x), sy-float64(a.vp.y), float64(a.vp.w), float64(a.vp.h))
+}
+
+// keepWindowSize records the window's size in the settings, unless it is
+// not a size (once the window has closed, Ebiten reports 0×0, which the
+// app used to save and warn about at the next start).
+func keepWindowSize(p *prefs.Prefs, w, h int) {
+	if w > 0 && h > 0 {
+		p.WindowW, p.WindowH = w, h
+	}
 }
 
 // fpsMeter measures frames per second over the last second.

@@ -352,7 +352,7 @@ func (a *App) vertexHandleWindow() {
 		}
 		if len(vs[a.vsel.c]) > 2 {
 			imgui.SameLine()
-			if imgui.Button("Remove") {
+			if noNavButton("Remove") {
 				if err := a.deleteVertex(a.vsel.c, a.vsel.v); err != nil {
 					a.showError("Remove vertex", err)
 				}
@@ -420,7 +420,7 @@ func (a *App) constraintsWindow() {
 				}
 			}
 		}
-		if imgui.Button("Delete") {
+		if noNavButton("Delete") {
 			if err := a.s.DeleteConstraint(i); err != nil {
 				a.showError("Delete constraint", err)
 			}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -27,6 +28,7 @@ type exportUI struct {
 	edit  *export.Profile // the profile being edited; nil until the window opens
 	rules []string        // a splat output's rules as JSON text, by output index
 	err   string          // why the edited profile does not validate
+	base  []byte          // the profile as opened or last applied (JSON): closing asks about edits
 
 	building bool
 	cancel   context.CancelFunc
@@ -72,7 +74,7 @@ func (a *App) exportProfile(args []string) error {
 // for the grid when it has none).
 func (a *App) openProfileEditor() {
 	e := &a.exp
-	e.shown, e.err = true, ""
+	e.shown, e.err, e.base = true, "", nil
 	e.edit = a.s.Doc().Export()
 	if e.edit == nil {
 		sc := a.s.Doc().Scene()
@@ -185,10 +187,63 @@ func (a *App) exportWindows() {
 		return
 	}
 	imgui.SetNextWindowSizeV(vec2(560, 520), imgui.CondAppearing)
-	if imgui.BeginV("Export profile", &e.shown, imgui.WindowFlagsNoDocking) {
-		a.profileEditor()
+	if e.base == nil {
+		// What the editor opened on: closing it with this asks nothing.
+		if p, err := a.editedProfile(); err == nil {
+			e.base = profileJSON(p)
+		}
+	}
+	open := true
+	if imgui.BeginV("Export profile", &open, imgui.WindowFlagsNoDocking) {
+		footer := imgui.FrameHeightWithSpacing() + imgui.CurrentStyle().ItemSpacing().Y
+		if e.err != "" {
+			footer += imgui.TextLineHeightWithSpacing() * 2
+		}
+		if imgui.BeginChildStrV("profile", vec2(0, -footer), 0, 0) {
+			a.profileEditor()
+		}
+		imgui.EndChild()
+		a.profileFooter()
 	}
 	imgui.End()
+	if !open {
+		a.closeProfileEditor()
+	}
+}
+
+// closeProfileEditor closes the Export profile window; edits not applied
+// are asked about, not dropped.
+func (a *App) closeProfileEditor() {
+	e := &a.exp
+	p, err := a.editedProfile()
+	if err == nil && bytes.Equal(profileJSON(p), e.base) {
+		e.shown = false
+		return
+	}
+	a.ask("Export profile", "The export profile has edits you have not applied.",
+		modalButton{"Apply", func() {
+			if err != nil {
+				a.showError("Export profile", err)
+				return
+			}
+			if err := a.s.Doc().SetExport(p); err != nil {
+				a.showError("Export profile", err)
+				return
+			}
+			e.shown, e.base = false, profileJSON(p)
+		}},
+		modalButton{"Discard", func() { e.shown = false }},
+		modalButton{"Keep editing", nil})
+}
+
+// profileJSON is p as JSON, to tell whether the editor holds edits (nil
+// for a profile that does not validate).
+func profileJSON(p *export.Profile) []byte {
+	b, err := json.Marshal(p)
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // profileEditor is the Export profile window's content.
@@ -285,6 +340,12 @@ func (a *App) profileEditor() {
 		e.edit.Outputs = append(e.edit.Outputs, export.Output{Kind: "heightmap", Format: "tif", Path: fmt.Sprintf("{project}_out%d", len(e.edit.Outputs)+1)})
 		e.rules = append(e.rules, rulesText(nil))
 	}
+}
+
+// profileFooter is the Export profile window's last lines: the error, if
+// any, and Apply, always in view below the scrolled editor.
+func (a *App) profileFooter() {
+	e := &a.exp
 	p, err := a.editedProfile()
 	e.err = ""
 	if err != nil {
@@ -298,6 +359,7 @@ func (a *App) profileEditor() {
 		if err := a.s.Doc().SetExport(p); err != nil {
 			a.showError("Export profile", err)
 		} else {
+			e.base = profileJSON(p)
 			a.log.add(levelInfo, "export profile: %d outputs", len(p.Outputs))
 		}
 	}

@@ -33,6 +33,7 @@ func (a *App) buildFrame() {
 	a.logWindow()
 	a.browser.draw()
 	a.drawModal()
+	a.newDialogWindow()
 	a.helpWindows()
 	a.exportWindows()
 	a.shortcuts()

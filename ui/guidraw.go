@@ -104,7 +104,16 @@ func (r *guiRenderer) render(target *ebiten.Image) {
 			if clip != bounds {
 				dst = target.SubImage(clip).(*ebiten.Image)
 			}
-			dst.DrawTriangles(r.draw, r.idx[off:off+n], tex, &r.opt)
+			// Indices are 16-bit and count from the command's VtxOffset:
+			// a list of more than 65 536 vertices (the cross-section's
+			// strata) is split into commands that each start further in
+			// (BackendFlagsRendererHasVtxOffset, set by newApp). Drawn
+			// from the list's start, they wrapped into stray lines.
+			vtx := int(cmd.VtxOffset())
+			if vtx >= len(r.draw) {
+				continue
+			}
+			dst.DrawTriangles(r.draw[vtx:], r.idx[off:off+n], tex, &r.opt)
 		}
 	}
 }

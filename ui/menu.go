@@ -51,8 +51,12 @@ func keyHelp() [][2]string {
 			if it.key.zero() {
 				continue
 			}
-			what := ac.label
-			if it.args != nil {
+			what := it.label
+			if what == "" {
+				what = plainLabel(ac.label)
+			}
+			what = strings.TrimSuffix(what, "...")
+			if it.args != nil && it.label == "" {
 				what += ": " + strings.Join(it.args, " ")
 			}
 			h = append(h, [2]string{it.key.String(), what})
@@ -81,7 +85,7 @@ func (a *App) helpWindows() {
 			}...) {
 				imgui.TextUnformatted(s[0])
 				imgui.SameLineV(170, 0)
-				imgui.TextUnformatted(s[1])
+				textWrapped(s[1]) // wrapped at the window's edge, not cut
 			}
 		}
 		imgui.End()

@@ -9,7 +9,7 @@ import (
 	"github.com/AllenDang/cimgui-go/implot"
 
 	"orogen/app/engines"
-
+	"orogen/app/session"
 	"orogen/app/worker"
 	"orogen/brushes"
 	"orogen/sim/engine"
@@ -75,19 +75,17 @@ func (a *App) toolsWindow() {
 	imgui.End()
 }
 
-// sliderF64 is a float slider over a float64, logarithmic when asked.
+// sliderF64 is a float slider over a float64, logarithmic when asked
+// (valueSlider: both ends reachable, Ctrl+click types a value). A typed
+// value outside [lo, hi] is clamped.
 func sliderF64(label string, v *float64, lo, hi float64, log bool, format, help string) bool {
-	f := float32(*v)
-	flags := imgui.SliderFlagsAlwaysClamp
-	if log {
-		flags |= imgui.SliderFlagsLogarithmic
-	}
-	changed := imgui.SliderFloatV(label, &f, float32(lo), float32(hi), format, flags)
+	fitLabel(label)
+	nv, changed := valueSlider(label, *v, lo, hi, log, format)
 	if help != "" && imgui.IsItemHovered() {
 		tooltip(help)
 	}
-	if changed {
-		*v = float64(f)
+	if changed && nv == nv {
+		*v = min(max(nv, lo), hi)
 	}
 	return changed
 }
@@ -120,7 +118,11 @@ func (a *App) simulationWindow() {
 		imgui.PopStyleColor()
 	}
 	s := f.Snap
-	imgui.TextUnformatted(fmt.Sprintf("step %d   %.3g Myr   %.1f steps/s", s.Step, s.Time/1e6, f.StepsPerSec))
+	rate := fmt.Sprintf("%.1f steps/s", f.StepsPerSec)
+	if f.Resting {
+		rate = "settled: resting until something changes"
+	}
+	imgui.TextUnformatted(fmt.Sprintf("step %d   %s   %s", s.Step, simTime(s.Time), rate))
 	if a.statsOf != s {
 		a.statsOf = s
 		a.maxH, a.meanH = heightStats(s.Height)
@@ -238,6 +240,21 @@ func settleLine(f *worker.Frame) string {
 	return "settling"
 }
 
+// simTime writes a simulated time in years with the unit that fits.
+// Settling lengthens steps (package settle), so once the terrain settles
+// the clock stops at the time its steps added up to.
+func simTime(yr float64) string {
+	switch a := math.Abs(yr); {
+	case a >= 1e9:
+		return fmt.Sprintf("%.3g Gyr", yr/1e9)
+	case a >= 1e6:
+		return fmt.Sprintf("%.3g Myr", yr/1e6)
+	case a >= 1e3:
+		return fmt.Sprintf("%.3g kyr", yr/1e3)
+	}
+	return fmt.Sprintf("%.3g yr", yr)
+}
+
 func heightStats(h []float32) (maxH, mean float64) {
 	if len(h) == 0 {
 		return 0, 0
@@ -255,26 +272,27 @@ func heightStats(h []float32) (maxH, mean float64) {
 // document merges changes with the same key until the gesture ends.
 func (a *App) sliderPanel() {
 	kind := a.s.Doc().Scene().Engine
+	// The sliders leave room for their longest label (Dear ImGui's default
+	// width, two thirds of the panel, cut "k (erodibility)" at 1600 px).
+	var lw float32
+	for _, s := range sliders {
+		if s.AppliesTo(kind) {
+			lw = max(lw, imgui.CalcTextSize(sliderLabel(s)).X)
+		}
+	}
+	avail := imgui.ContentRegionAvail().X
+	imgui.PushItemWidth(max(avail-lw-imgui.CurrentStyle().ItemInnerSpacing().X, avail*0.4))
+	defer imgui.PopItemWidth()
 	for _, s := range sliders {
 		if !s.AppliesTo(kind) {
 			continue
 		}
-		v := a.sliderValue(s.Name)
-		f := float32(v)
-		flags := imgui.SliderFlagsAlwaysClamp
-		if s.Log {
-			flags |= imgui.SliderFlagsLogarithmic
-		}
-		label := s.Label
-		if s.Unit != "" {
-			label += " (" + s.Unit + ")"
-		}
-		changed := imgui.SliderFloatV(label, &f, float32(s.Min), float32(s.Max), s.Format, flags)
+		v, changed := valueSlider(sliderLabel(s), a.sliderValue(s.Name), s.Min, s.Max, s.Log, s.Format)
 		if imgui.IsItemHovered() {
 			tooltip(s.Help)
 		}
 		if changed {
-			if err := a.setSlider(s.Name, float64(f)); err != nil {
+			if err := a.setSlider(s.Name, v); err != nil {
 				a.showError("Parameter "+s.Name, err)
 			}
 		}
@@ -282,6 +300,14 @@ func (a *App) sliderPanel() {
 			a.s.Doc().EndGesture()
 		}
 	}
+}
+
+// sliderLabel is a slider's label with its unit.
+func sliderLabel(s session.Param) string {
+	if s.Unit != "" {
+		return s.Label + " (" + s.Unit + ")"
+	}
+	return s.Label
 }
 
 // sliderValue returns a slider's value in its unit.

@@ -127,6 +127,10 @@ func (a *App) viewportWindow() {
 		case leftDown && a.painter.active:
 			a.paintTo(mx, my)
 		case !leftDown && a.painter.active:
+			// The release frame's position ends the stroke: at a few
+			// frames per second a fast drag moves far between samples,
+			// and StrokeTo stamps the whole way.
+			a.paintTo(mx, my)
 			a.paintEnd()
 		}
 	case toolSegment, toolValley:

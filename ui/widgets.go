@@ -31,3 +31,12 @@ func titles(names []string) []string {
 	}
 	return out
 }
+
+// noNavButton is a button keyboard navigation skips: one that deletes
+// (End then Enter went to a constraint's Delete button and deleted it).
+// The mouse still clicks it.
+func noNavButton(label string) bool {
+	imgui.PushItemFlag(imgui.ItemFlagsNoNav, true)
+	defer imgui.PopItemFlag()
+	return imgui.Button(label)
+}

@@ -6,7 +6,7 @@
 //
 // Masks (the Export masks dialog's Masks and Mask): drainage area in m²;
 // rivers 1 where the drainage area reaches the threshold and 0 elsewhere;
-// water depth in metres (0 where dry); slope in degrees, the steepest
+// water depth in metres (0 where dry: below DryDepthM); slope in degrees, the steepest
 // descent to the cell's receiver (0 at outlets and lake bottoms); uplift
 // in m/yr. 16-bit formats map each file's own [min, max] to [0, 65535],
 // as the sidecar records.
@@ -31,6 +31,9 @@ import (
 	"orogen/sim/engine"
 )
 
+// DryDepthM is the water depth below which the water mask is 0, metres.
+const DryDepthM = 1e-3
+
 // Names are the masks Masks writes, in order, without extension.
 var Names = []string{"drainage", "rivers", "water", "slope", "uplift"}
 
@@ -38,6 +41,12 @@ var Names = []string{"drainage", "rivers", "water", "slope", "uplift"}
 // ".tif"), rivers where the drainage area is at least thresholdM2. The
 // uplift mask is skipped when s has none. It returns the files written.
 func Masks(dir, ext string, s *engine.Snapshot, thresholdM2 float64) ([]string, error) {
+	return MasksNamed(dir, "", ext, s, thresholdM2)
+}
+
+// MasksNamed is Masks with the files named PREFIX-NAME+ext (the Export
+// masks dialog's base name), or NAME+ext for an empty prefix.
+func MasksNamed(dir, prefix, ext string, s *engine.Snapshot, thresholdM2 float64) ([]string, error) {
 	ext = strings.ToLower(ext)
 	if ext != ".png" && ext != ".r16" && ext != ".tif" {
 		return nil, fmt.Errorf("export: mask format %q: want .png, .r16 or .tif", ext)
@@ -56,7 +65,11 @@ func Masks(dir, ext string, s *engine.Snapshot, thresholdM2 float64) ([]string, 
 		if data == nil {
 			continue
 		}
-		p := filepath.Join(dir, name+ext)
+		file := name + ext
+		if prefix != "" {
+			file = prefix + "-" + file
+		}
+		p := filepath.Join(dir, file)
 		if err := rasterio.Write(p, s.Field(data)); err != nil {
 			return out, err
 		}
@@ -81,7 +94,16 @@ func Mask(name string, s *engine.Snapshot, thresholdM2 float64) []float32 {
 		}
 		return r
 	case "water":
-		return append([]float32(nil), s.Water...)
+		// Depths below DryDepthM are a numerical film, not water: left
+		// in, a 16-bit file stretched to its own maximum (nanometres on a
+		// dry terrain) showed them as white puddles.
+		w := make([]float32, len(s.Water))
+		for i, d := range s.Water {
+			if d >= DryDepthM {
+				w[i] = d
+			}
+		}
+		return w
 	case "slope":
 		return slope(s)
 	case "uplift":

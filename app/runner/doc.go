@@ -91,4 +91,10 @@
 // drawing on the same cores keeps its frame rate. Commands wait for the
 // rest to end (it is shorter than a step for Duty ≥ 1/2); Close ends it at
 // once. Results never depend on it, only steps per second do.
+//
+// An engine that is a Rester may have no work: the worker's settled
+// terrain. A running runner then takes no step; it publishes a frame with
+// State.Resting and waits for a command as if paused (no CPU), and steps
+// again once an applied command gives the engine work. Step commands step
+// it anyway.
 package runner

@@ -100,11 +100,24 @@ type Background interface {
 	Land() bool
 }
 
+// Rester is an Engine that can run out of work: a terrain that has
+// settled. While Resting reports true, a running runner does not step it:
+// it publishes the frame and waits for a command, using no CPU, as if
+// paused, though State.Running stays true (the user did not pause it).
+// An applied command that gives the engine work again (Resting false)
+// resumes stepping. Step commands step it anyway.
+type Rester interface {
+	Resting() bool
+}
+
 // State is the runner's part of every frame.
 type State struct {
 	Seq       uint64 // number of commands applied when the frame was built
-	Running   bool   // the runner is stepping (Run, or a Step not finished)
+	Running   bool   // Run, or a Step not finished (stepping, unless Resting)
 	StepsLeft int    // steps left of a Step command; 0 when running continuously or paused
+	// Resting: running, but the engine (a Rester) has no work, so the
+	// runner waits for a command instead of stepping.
+	Resting bool
 
 	// StepsPerSec is the wall-clock rate over the last ~1 s; 0 when not
 	// running.
@@ -384,7 +397,17 @@ func (r *Runner[C, F]) held(c Command) bool {
 	return false
 }
 
-func (r *Runner[C, F]) active() bool { return (r.running || r.left > 0) && r.err == nil }
+// active reports whether the runner steps: running and not resting, or
+// steps left of a Step command.
+func (r *Runner[C, F]) active() bool {
+	return (r.running && !r.resting() || r.left > 0) && r.err == nil
+}
+
+// resting reports whether the engine is a Rester with no work.
+func (r *Runner[C, F]) resting() bool {
+	re, ok := r.e.(Rester)
+	return ok && re.Resting()
+}
 
 // apply applies pending commands in order until a Step, or Background
 // work a Step or Sync waits for, holds the rest. Runs of consecutive
@@ -516,13 +539,14 @@ func (r *Runner[C, F]) due() bool {
 func (r *Runner[C, F]) publish() {
 	s := State{
 		Seq:       r.applied,
-		Running:   r.active(),
+		Running:   (r.running || r.left > 0) && r.err == nil,
 		StepsLeft: r.left,
 		Err:       r.err,
 		CmdErr:    r.cmdErr,
 		CmdErrSeq: r.cmdSeq,
 	}
-	if s.Running {
+	s.Resting = s.Running && !r.active()
+	if s.Running && !s.Resting {
 		s.StepsPerSec = r.rate.perSec()
 	}
 	r.frame.Store(r.e.Frame(s))

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"orogen/app/doc"
+	"orogen/app/engines"
 	"orogen/app/export"
 	"orogen/app/prefs"
 	"orogen/app/project"
@@ -20,6 +21,7 @@ import (
 	"orogen/app/scene"
 	"orogen/app/worker"
 	"orogen/sim"
+	"orogen/sim/engine"
 	"orogen/sim/invert"
 	"orogen/uplifttree"
 )
@@ -80,6 +82,33 @@ func LoadScene(name string, size int) (*doc.Doc, error) {
 }
 
 func isProject(path string) bool { return strings.HasSuffix(strings.ToLower(path), ProjectExt) }
+
+// NewFrom replaces the document by preset (a name from scene.PresetNames)
+// at size cells a side (0: the preset's own) on engine kind, untitled:
+// File → New's choices. The caller has asked about unsaved work.
+func (s *Session) NewFrom(preset string, size int, kind engine.Kind) error {
+	if _, err := engines.Lookup(kind); err != nil {
+		return err
+	}
+	d, err := LoadScene(preset, size)
+	if err != nil {
+		return err
+	}
+	sc := d.Scene()
+	if sc.Engine != kind {
+		// As the scene had asked for it (not an undoable edit).
+		c := *sc
+		c.Engine, c.Samples = kind, 0
+		if d, err = doc.FromScene(&c); err != nil {
+			return err
+		}
+	}
+	if err := s.setDoc(d, ""); err != nil {
+		return err
+	}
+	s.logf(Info, "new project from the %s preset, %d×%d cells, %s engine", preset, d.Scene().Width, d.Scene().Height, engines.Label(kind))
+	return nil
+}
 
 // NewDocument replaces the document by the default preset, untitled. The
 // caller has asked about unsaved work.
@@ -206,14 +235,30 @@ func (s *Session) ExportHeightmap(path string) error {
 // the water budget's lakes.json when the budget is on. It returns the
 // files written.
 func (s *Session) ExportMasks(dir, ext string, thresholdM2 float64) ([]string, error) {
+	return s.exportMasks(dir, "", ext, thresholdM2)
+}
+
+// ExportMasksAs is ExportMasks named after path, DIR/BASE.EXT as the Export
+// masks dialog gives it: DIR/BASE-drainage.EXT and so on, and
+// BASE-lakes.json.
+func (s *Session) ExportMasksAs(path string, thresholdM2 float64) ([]string, error) {
+	ext := filepath.Ext(path)
+	return s.exportMasks(filepath.Dir(path), strings.TrimSuffix(filepath.Base(path), ext), ext, thresholdM2)
+}
+
+func (s *Session) exportMasks(dir, base, ext string, thresholdM2 float64) ([]string, error) {
 	sn := s.wk.Frame().Snap
-	files, err := export.Masks(dir, ext, sn, thresholdM2)
+	files, err := export.MasksNamed(dir, base, ext, sn, thresholdM2)
 	if err != nil {
 		return files, err
 	}
 	if sn.WaterLakes != nil {
 		// The water budget's lakes, as orogen run --out-lakes writes them.
-		p := filepath.Join(dir, "lakes.json")
+		lakes := "lakes.json"
+		if base != "" {
+			lakes = base + "-" + lakes
+		}
+		p := filepath.Join(dir, lakes)
 		if err := export.WriteLakes(p, sn); err != nil {
 			return files, err
 		}
@@ -271,18 +316,21 @@ func (s *Session) Redo() (string, bool, error) {
 }
 
 // Recovery returns the work a session that did not end cleanly left in the
-// recovery file, and when it was written; ok is false when there is none.
-func Recovery() (p *project.Project, at time.Time, ok bool, err error) {
-	return prefs.ReadRecovery()
+// recovery file, the project file it was opened from or last saved to
+// ("": never saved), and when it was written; ok is false when there is
+// none.
+func Recovery() (p *project.Project, origin string, at time.Time, ok bool, err error) {
+	return prefs.ReadRecoveryFrom()
 }
 
-// Recover makes p (from Recovery) the document, untitled and unsaved.
-func (s *Session) Recover(p *project.Project, at time.Time) error {
+// Recover makes p (from Recovery) the document, unsaved, under its origin's
+// name (untitled when it had none): Save writes it back there.
+func (s *Session) Recover(p *project.Project, origin string, at time.Time) error {
 	d, err := doc.New(p)
 	if err != nil {
 		return err
 	}
-	if err := s.setDoc(d, ""); err != nil {
+	if err := s.setDoc(d, origin); err != nil {
 		return err
 	}
 	s.unsaved = true
@@ -302,7 +350,7 @@ func (s *Session) DiscardRecovery() {
 // internal error, so no work is lost).
 func (s *Session) WriteRecovery() error {
 	s.storeView()
-	return prefs.WriteRecovery(s.doc.Project())
+	return prefs.WriteRecoveryFrom(s.doc.Project(), s.path)
 }
 
 // autosaver writes unsaved work to the recovery file on a goroutine.
@@ -334,12 +382,12 @@ func (s *Session) Autosave(now time.Time, every time.Duration) bool {
 	}
 	a.last, a.saved = now, s.doc.Changed()
 	s.storeView()
-	p := s.doc.Project()
+	p, origin := s.doc.Project(), s.path
 	a.wg.Add(1)
 	go func() {
 		defer a.wg.Done()
 		defer a.saving.Store(false)
-		if err := prefs.WriteRecovery(p); err != nil {
+		if err := prefs.WriteRecoveryFrom(p, origin); err != nil {
 			a.err.Store(&err)
 		}
 	}()

@@ -386,11 +386,11 @@ func TestAutosaveAndRecovery(t *testing.T) {
 	if !s.AutosaveDone() {
 		t.Fatal("AutosaveDone is false after WaitAutosave")
 	}
-	p, at, ok, err := Recovery()
+	p, origin, at, ok, err := Recovery()
 	if err != nil || !ok {
 		t.Fatalf("recovery file: ok %v err %v", ok, err)
 	}
-	if err := s.Recover(p, at); err != nil {
+	if err := s.Recover(p, origin, at); err != nil {
 		t.Fatal(err)
 	}
 	if s.Param("m") != 0.45 || !s.Dirty() || s.Path() != "" {
@@ -399,7 +399,7 @@ func TestAutosaveAndRecovery(t *testing.T) {
 	if err := s.SaveAs(filepath.Join(t.TempDir(), "kept"+ProjectExt)); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, ok, _ := Recovery(); ok {
+	if _, _, _, ok, _ := Recovery(); ok {
 		t.Fatal("saving did not clear the recovery file")
 	}
 }

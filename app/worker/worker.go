@@ -127,7 +127,8 @@ type Frame struct {
 	Nodes  int              // the engine's node count (cells, or graph nodes)
 	// Converged: the terrain has settled; the last step, at the user's
 	// dt, changed no height faster than ConvergedTol. The worker steps
-	// with adaptive time steps (package settle) until then.
+	// with adaptive time steps (package settle) until then, and rests
+	// after (State.Resting) until a command changes the engine.
 	Converged bool
 	// SettleSteps and SettleTime are the steps and the stepping time it
 	// took to settle since the terrain, uplift or parameters last changed
@@ -363,6 +364,12 @@ func (d *driver) reset() {
 	d.stale = true
 	d.steps.Store(0)
 }
+
+// Resting reports that the terrain has settled (runner.Rester): a
+// running worker then stops stepping, and uses no CPU, until a command
+// changes the engine (new parameters, uplift, geology, heights or a
+// Reset all clear conv). Stepping on would change nothing but the clock.
+func (d *driver) Resting() bool { return d.conv && !d.broken }
 
 // Step runs one engine step and records it.
 func (d *driver) Step() error {

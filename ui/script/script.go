@@ -31,7 +31,8 @@
 //	                               the hydraulic detail pass on the terrain
 //	undo                           undo the last edit
 //	redo                           redo it
-//	new                            a new project on the default preset
+//	new [PRESET [SIZE [ENGINE]]]   a new project on a preset (File → New's
+//	                               dialog without arguments)
 //	open PATH                      a project or a scene
 //	save PATH                      save the project as PATH
 //	save-as PATH                   the same
@@ -104,11 +105,23 @@
 //	                               save-as, export-heightmap, export-masks,
 //	                               export-profile, import-uplift,
 //	                               import-heightmap, import-dem, unsaved,
-//	                               shortcuts, about; `dialog close` closes it
+//	                               shortcuts, about, new; `dialog close`
+//	                               closes it
 //	report PATH                    JSON: frames/s, engine steps/s, sizes
 //	expect-log TEXT                fail unless the log holds TEXT
 //	expect-vertex N V H            fail unless vertex V of constraint N
 //	                               stands at H metres (±0.5)
+//	await-log TEXT                 wait until the log holds TEXT
+//	await-param NAME VALUE         wait until slider NAME reads VALUE
+//	await-settled                  wait until the terrain has settled and
+//	                               the engine rests (logs how long it took)
+//	await-painting                 wait until a paint stroke is under way
+//	await-typing                   wait until a slider's typed field
+//	                               (Ctrl+click) has the keyboard
+//	slow-frames MS                 every frame MS milliseconds longer (low
+//	                               frame rates, for tests)
+//	signal PATH                    write the window's layout (sliders, map)
+//	                               to PATH, a pipe the window test reads
 //	quit                           leave (the unsaved-changes prompt is
 //	                               skipped)
 //

@@ -1,0 +1,199 @@
+//go:build unix
+
+package ui_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"orogen/app/project"
+)
+
+// layout is what the script's `signal` writes (ui/scriptwait.go).
+type layout struct {
+	Sliders            map[string][4]float32 `json:"sliders"`
+	Map                [4]float32            `json:"map"`
+	MapX0, MapY0, Zoom float64
+}
+
+// TestWindowInput drives the real window with X mouse and key events
+// (xdotool) at a low frame rate (every frame 200 ms longer): a drag that
+// jumps across the map between two frames paints its whole path, Ctrl+Z
+// undoes the stroke, clicks (shorter than a frame) at the k slider's two
+// ends reach 1e-9 and 1e-3, a Ctrl+click types a value, and the uplift
+// scale's left end (1e-6) is reachable. The script waits for each
+// effect and signals through a named pipe when the next events may go.
+func TestWindowInput(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the window session runs in the full (non -short) test run")
+	}
+	needDisplay(t)
+	if _, err := exec.LookPath("xdotool"); err != nil {
+		if os.Getenv("OROGEN_WINDOW_TEST") == "1" {
+			t.Fatal("OROGEN_WINDOW_TEST=1 but xdotool is missing: scripts/deps.sh installs it")
+		}
+		t.Skip("no xdotool")
+	}
+	bin := buildOrogen(t)
+	dir := t.TempDir()
+	sig := func(i int) string { return filepath.Join(dir, fmt.Sprintf("signal%d", i)) }
+	for i := 1; i <= 8; i++ {
+		if err := syscall.Mkfifo(sig(i), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	script := strings.NewReplacer("$OUT", dir, "$S", filepath.Join(dir, "signal")).Replace(`
+pause
+slow-frames 200
+wait 5
+signal $S1
+await-painting
+signal $S2
+await-log painted a
+save $OUT/p1.orogen.json
+signal $S3
+await-log undid
+save $OUT/p2.orogen.json
+signal $S4
+await-param k 1e-9
+signal $S5
+await-param k 0.001
+signal $S6
+await-typing
+signal $S7
+await-param k 2.5e-7
+signal $S8
+await-param umax 1e-6
+quit
+`)
+	sp := filepath.Join(dir, "input.script")
+	if err := os.WriteFile(sp, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--script", sp, "--width", fmt.Sprint(winW), "--height", fmt.Sprint(winH))
+	cmd.Env = append(os.Environ(), "OROGEN_CONFIG_DIR="+filepath.Join(dir, "config"))
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	// wait reads signal i: the script has reached it.
+	wait := func(i int) layout {
+		t.Helper()
+		got := make(chan []byte, 1)
+		go func() { b, _ := os.ReadFile(sig(i)); got <- b }()
+		select {
+		case b := <-got:
+			var l layout
+			if err := json.Unmarshal(b, &l); err != nil {
+				t.Fatalf("signal %d: %v (%q)", i, err, b)
+			}
+			return l
+		case err := <-exited:
+			t.Fatalf("orogen exited before signal %d: %v\n%s", i, err, out.String())
+		}
+		return layout{}
+	}
+	xdo := func(args ...string) {
+		t.Helper()
+		if b, err := exec.Command("xdotool", args...).CombinedOutput(); err != nil {
+			t.Fatalf("xdotool %v: %v\n%s", args, err, b)
+		}
+	}
+	pt := func(x, y float64) []string {
+		return []string{fmt.Sprint(int(math.Round(x))), fmt.Sprint(int(math.Round(y)))}
+	}
+	win := strings.Fields(func() string {
+		b, err := exec.Command("xdotool", "search", "--sync", "--name", "Orogen").Output()
+		if err != nil {
+			t.Fatalf("xdotool search: %v", err)
+		}
+		return string(b)
+	}())[0]
+	// Window-relative moves: xdotool mousemove --window.
+	move := func(x, y float64) []string { return append([]string{"mousemove", "--window", win}, pt(x, y)...) }
+
+	l := wait(1)
+	// A fast drag across the map: press at A; once the press is seen,
+	// jump to B and release within one frame.
+	// From 30 % to 70 % of the 2D view's width, in map cells.
+	mx := func(f float64) float64 {
+		return (float64(l.Map[0]) + f*float64(l.Map[2]-l.Map[0]) - l.MapX0) / l.Zoom
+	}
+	my := func(f float64) float64 {
+		return (float64(l.Map[1]) + f*float64(l.Map[3]-l.Map[1]) - l.MapY0) / l.Zoom
+	}
+	ax, ay, bx, by := math.Floor(mx(0.3)), math.Floor(my(0.4)), math.Floor(mx(0.7)), math.Floor(my(0.6))
+	t.Logf("drag from cell %.0f, %.0f to %.0f, %.0f", ax, ay, bx, by)
+	sx := func(x float64) float64 { return l.MapX0 + l.Zoom*(x+0.5) }
+	sy := func(y float64) float64 { return l.MapY0 + l.Zoom*(y+0.5) }
+	xdo(append(move(sx(ax), sy(ay)), "mousedown", "1")...)
+	wait(2)
+	xdo(append(append(move(sx((ax+bx)/2), sy((ay+by)/2)), move(sx(bx), sy(by))...), "mouseup", "1")...)
+	wait(3)
+	xdo("key", "ctrl+z")
+	l = wait(4)
+	slider := func(label string) (x0, x1, y float64) {
+		t.Helper()
+		r, ok := l.Sliders[label]
+		if !ok {
+			t.Fatalf("no slider %q among %v", label, l.Sliders)
+		}
+		return float64(r[0]), float64(r[2]), float64(r[1]+r[3]) / 2
+	}
+	kx0, kx1, ky := slider("k (erodibility) (1/yr)")
+	xdo(append(move(kx0+1, ky), "click", "1")...)
+	wait(5)
+	xdo(append(move(kx1-1, ky), "click", "1")...)
+	wait(6)
+	xdo(append(move((kx0+kx1)/2, ky), "keydown", "ctrl", "click", "1", "keyup", "ctrl")...)
+	wait(7)
+	xdo("type", "2.5e-7")
+	xdo("key", "Return")
+	wait(8)
+	ux0, _, uy := slider("uplift scale (m/yr)")
+	xdo(append(move(ux0+1, uy), "click", "1")...)
+	if err := <-exited; err != nil {
+		t.Fatalf("orogen --script: %v\n%s", err, out.String())
+	}
+
+	// The stroke painted its whole path, and Ctrl+Z took it back.
+	p1, err := project.Load(filepath.Join(dir, "p1.orogen.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	paint := p1.Layers["paint"]
+	if paint == nil {
+		t.Fatal("no paint layer after the stroke")
+	}
+	for f := 0.0; f <= 1; f += 0.125 {
+		x, y := int(ax+f*(bx-ax)), int(ay+f*(by-ay))
+		if v := paint.Data[y*paint.W+x]; !(v > 0) {
+			t.Errorf("paint at %.0f%% of the drag (cell %d, %d) = %v; want painted", 100*f, x, y, v)
+		}
+	}
+	p2, err := project.Load(filepath.Join(dir, "p2.orogen.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pl := p2.Layers["paint"]; pl != nil {
+		for i, v := range pl.Data {
+			if v != 0 {
+				t.Fatalf("after Ctrl+Z the paint layer holds %v at cell %d; want the stroke undone", v, i)
+			}
+		}
+	}
+}
