@@ -137,27 +137,21 @@ func readLayer(sc *scene.Scene, name string, mPerYr bool) (*sim.Field, error) {
 	if mPerYr {
 		umax = sc.Uplift.UmaxMPerYr
 	}
-	if path := sc.Path(name); path != "" {
-		f, err := readImage(path, sc.Width, sc.Height, Cell(sc), umax, mPerYr)
-		if errors.Is(err, fs.ErrNotExist) {
+	f, path, err := sc.ReadImage(name)
+	if err != nil {
+		if path != "" && errors.Is(err, fs.ErrNotExist) {
 			key := `"uplift": {"image"}`
 			if !mPerYr {
 				key = `"uplift": {"layers"}`
 			}
 			return nil, &MissingFileError{Path: path, Key: key}
 		}
-		return f, err
-	}
-	r, err := sc.Open(name)
-	if err != nil {
 		return nil, err
 	}
-	defer r.Close()
-	w, h, data, _, err := rasterio.DecodePNG(r)
-	if err != nil {
-		return nil, fmt.Errorf("scene %s: uplift %s: %w", sc.Name, name, err)
+	if path == "" {
+		mPerYr = false // an embedded PNG: normalized values
 	}
-	return finish(&sim.Field{W: w, H: h, Cell: 1, Data: data}, name, sc.Width, sc.Height, Cell(sc), 0, false)
+	return finish(f, name, sc.Width, sc.Height, Cell(sc), umax, mPerYr)
 }
 
 // ReadImage reads an uplift map (16- or 8-bit PNG, R16, or float TIFF; see

@@ -66,24 +66,34 @@ func loadUplift(sc *Scene, name string, fromCLI bool) (*sim.Field, error) {
 		}
 		return f, nil
 	}
-	if p := sc.Path(name); p != "" {
-		f, err := rasterio.ReadNormalized(p)
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil, fmt.Errorf("scene %s: uplift %s: no such file (moved, or the scene came from another machine): put the file there, fix \"uplift\": {\"image\"} in the scene, or give --uplift FILE", sc.Name, p)
-			}
-			return nil, fmt.Errorf("scene %s: uplift: %w", sc.Name, err)
+	f, path, err := sc.ReadImage(name)
+	if err != nil && path != "" {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("scene %s: uplift %s: no such file (moved, or the scene came from another machine): put the file there, fix \"uplift\": {\"image\"} in the scene, or give --uplift FILE", sc.Name, path)
 		}
-		return f, nil
+		return nil, fmt.Errorf("scene %s: uplift: %w", sc.Name, err)
+	}
+	return f, err
+}
+
+// ReadImage reads the image file the scene names (an uplift image or
+// layer), normalized to [0, 1] (rasterio.ReadNormalized), from the disk
+// beside the scene or, for an embedded preset, from its embedded PNG. path
+// is the file on disk ("" for an embedded one); a missing file's error
+// wraps fs.ErrNotExist, for the caller to say where it was looked for.
+func (sc *Scene) ReadImage(name string) (f *sim.Field, path string, err error) {
+	if path = sc.Path(name); path != "" {
+		f, err = rasterio.ReadNormalized(path)
+		return f, path, err
 	}
 	r, err := sc.Open(name)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	defer r.Close()
 	w, h, data, _, err := rasterio.DecodePNG(r)
 	if err != nil {
-		return nil, fmt.Errorf("scene %s: uplift %s: %w", sc.Name, name, err)
+		return nil, "", fmt.Errorf("scene %s: uplift %s: %w", sc.Name, name, err)
 	}
-	return &sim.Field{W: w, H: h, Data: data, Cell: 1}, nil
+	return &sim.Field{W: w, H: h, Data: data, Cell: 1}, "", nil
 }
