@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"orogen/app/engines"
+	"orogen/app/runner"
 	"orogen/sim/constrain"
 	"orogen/sim/engine"
 	"orogen/sim/geology"
@@ -34,8 +35,13 @@ type Options struct {
 	Patience int
 }
 
-// Command is a change the driver applies before its next step.
-type Command interface{ driveCommand() }
+// Command is a change the driver applies before its next step. Commands
+// are runner commands too: the app's worker sends them to its goroutine,
+// and those that replace the last of their type are Coalescing.
+type Command interface {
+	runner.Command
+	driveCommand()
+}
 
 // SetParams replaces the stream-power parameters (the user's: the scheme
 // sets dt while settling).
@@ -89,6 +95,21 @@ func (SetGeologyMap) driveCommand()   {}
 func (SetConstraints) driveCommand()  {}
 func (Reset) driveCommand()           {}
 func (SetHeights) driveCommand()      {}
+
+func (SetParams) RunnerCommand()       {}
+func (SetCoefficients) RunnerCommand() {}
+func (SetUplift) RunnerCommand()       {}
+func (SetGeology) RunnerCommand()      {}
+func (SetGeologyMap) RunnerCommand()   {}
+func (SetConstraints) RunnerCommand()  {}
+func (Reset) RunnerCommand()           {}
+func (SetHeights) RunnerCommand()      {}
+
+func (SetParams) Coalescing()       {}
+func (SetCoefficients) Coalescing() {}
+func (SetUplift) Coalescing()       {}
+func (SetGeology) Coalescing()      {}
+func (SetConstraints) Coalescing()  {}
 
 // Driver steps one engine; see the package doc.
 type Driver struct {

@@ -47,17 +47,17 @@ func TestGraphEngine(t *testing.T) {
 		}
 	}
 	// No uplift: nothing rises any more.
-	syncFrame(t, w, SetUplift{nil}, runner.Step{N: 1})
+	syncFrame(t, w, SetUplift{U: nil}, runner.Step{N: 1})
 	f = syncFrame(t, w)
 	if f.CmdErr != nil {
 		t.Fatal(f.CmdErr)
 	}
 	if f.Snap.Uplift != nil {
-		t.Fatal("snapshot still has an uplift after SetUplift{nil}")
+		t.Fatal("snapshot still has an uplift after SetUplift{U: nil}")
 	}
 	// Imported heights keep the graph engine.
 	flat := make([]float32, cfg.W*cfg.H)
-	f = syncFrame(t, w, SetHeights{flat})
+	f = syncFrame(t, w, SetHeights{H: flat})
 	if f.CmdErr != nil || f.Engine != graph.Kind || f.Snap.Step != 0 {
 		t.Fatalf("after SetHeights: err %v engine %q step %d", f.CmdErr, f.Engine, f.Snap.Step)
 	}

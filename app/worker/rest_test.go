@@ -45,7 +45,7 @@ func TestRestsWhenSettled(t *testing.T) {
 	case <-settled:
 	default:
 	}
-	if g := syncFrame(t, w, SetUplift{simtest.Scale(cfg.Up, 1.2)}); g.Resting || g.Converged {
+	if g := syncFrame(t, w, SetUplift{U: simtest.Scale(cfg.Up, 1.2)}); g.Resting || g.Converged {
 		t.Fatalf("after a new uplift: resting %v, converged %v; want stepping", g.Resting, g.Converged)
 	}
 	if f = waitRest(); f.Snap.Step <= first {

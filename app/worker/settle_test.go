@@ -48,7 +48,7 @@ func TestSettles(t *testing.T) {
 	first := f.Snap.Step
 
 	// A new uplift: no longer settled, back to the user's dt, settles again.
-	f = syncFrame(t, w, SetUplift{simtest.Scale(cfg.Up, 1.2)}, runner.Step{N: 1})
+	f = syncFrame(t, w, SetUplift{U: simtest.Scale(cfg.Up, 1.2)}, runner.Step{N: 1})
 	if f.Converged || f.SettleSteps != 0 || f.Dt != base {
 		t.Fatalf("after a new uplift: converged %v, settle steps %d, dt %g; want false, 0, %g", f.Converged, f.SettleSteps, f.Dt, base)
 	}

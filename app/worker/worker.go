@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"errors"
 	"fmt"
 	"sync/atomic"
 	"time"
@@ -8,94 +9,40 @@ import (
 	"orogen/app/drive"
 	"orogen/app/engines"
 	"orogen/app/runner"
-	"orogen/sim/constrain"
 	"orogen/sim/engine"
 	"orogen/sim/geology"
 	"orogen/sim/settle"
 )
 
-// Command is a command of the worker's own: SetParams, SetCoefficients,
-// SetUplift, SetGeology, SetConstraints, Reset or SetHeights, each applied
-// by the worker's drive.Driver (see app/drive). The runner's commands (runner.Run, Pause, Step, Sync,
-// SetDuty) go through the same Send.
-type Command interface {
-	runner.Command
-	workerCommand()
-}
-
-// SetParams replaces the engine parameters from the next step on.
-// Consecutive ones are coalesced.
-type SetParams struct{ P engine.Params }
-
-// SetCoefficients replaces the engine's own coefficients
-// (engine.Coefficients: Roudier's roudier.Params) from the next step on;
-// an engine without refuses them. Consecutive ones are coalesced.
-type SetCoefficients struct{ V any }
-
-// SetUplift replaces the base uplift field (W·H values, m/yr; nil for
-// none) from the next step on; the engine gets it times the constraints'
-// factors. The worker owns U after Send: the sender must not modify it.
-// Consecutive ones are coalesced.
-type SetUplift struct{ U []float32 }
-
-// SetConstraints replaces the elevation constraints (drive.SetConstraints):
-// the driver adjusts the uplift to them between steps, exactly as `orogen
-// run` does. Consecutive ones are coalesced.
-type SetConstraints struct{ C []constrain.Constraint }
-
-// Reset replaces the engine by a new one built from Spec (kind, node
-// count, size, initial heights, parameters, uplift; see engines.New), with
-// the elevation constraints C (drive.Reset: KeepFactors starts them from
-// the factors found so far). The running state stays; the history, the
-// engine error and the last command error are cleared. The worker owns
-// Spec.Up and Spec.Init after Send.
-type Reset struct {
-	Spec        engines.Spec
-	C           []constrain.Constraint
-	KeepFactors bool
-}
-
-// SetHeights imports a heightmap (W·H values, metres) into the current
-// engine: the engine is rebuilt at step 0 with Init = H and the current
-// size, parameters, uplift, seed and initial noise. The running state
-// stays; the history and the engine error are cleared. The worker owns H
-// after Send.
-type SetHeights struct{ H []float32 }
-
-// SetGeology lays a geology under the terrain (nil: uniform rock): the
-// engine erodes differentially (engine.Geologic). Consecutive ones are
-// coalesced. The model is laid on the grid (engine.MapGeologic: every
-// cell's deformations undone, ~200 ms at 1024² with a leaning fold) on a
+// Command is a command of the worker's driver (app/drive): SetParams,
+// SetCoefficients, SetUplift, SetGeology, SetConstraints, Reset or
+// SetHeights, each applied between steps; consecutive ones of a type that
+// replaces the last (parameters, coefficients, uplift, constraints,
+// geology) are coalesced. The runner's commands (runner.Run, Pause, Step,
+// Sync, SetDuty) go through the same Send. The worker owns the slices of a
+// command after Send: the sender must not modify them.
+//
+// SetGeology on a MapGeologic engine is laid on the grid (every cell's
+// deformations undone, ~200 ms at 1024² with a leaning fold) on a
 // goroutine of its own while the engine goes on stepping on the old rock,
 // and takes effect between two steps once laid, so dragging a geology
 // slider does not stall the engine; only the newest model waiting is laid.
 // (The stream graph still lays it on its own nodes, a quarter as many as
 // the cells by default, on the engine's goroutine.) A Step or Sync sent
 // after it waits until it has taken effect (runner.Background), so
-// scripted steps and tests see it from the next step on, as before.
-type SetGeology struct{ M *geology.Model }
+// scripted steps and tests see it from the next step on.
+type Command = drive.Command
 
-func (SetParams) RunnerCommand()       {}
-func (SetCoefficients) RunnerCommand() {}
-func (SetUplift) RunnerCommand()       {}
-func (SetConstraints) RunnerCommand()  {}
-func (Reset) RunnerCommand()           {}
-func (SetHeights) RunnerCommand()      {}
-func (SetGeology) RunnerCommand()      {}
-
-func (SetParams) workerCommand()       {}
-func (SetCoefficients) workerCommand() {}
-func (SetUplift) workerCommand()       {}
-func (SetConstraints) workerCommand()  {}
-func (Reset) workerCommand()           {}
-func (SetHeights) workerCommand()      {}
-func (SetGeology) workerCommand()      {}
-
-func (SetParams) Coalescing()       {}
-func (SetCoefficients) Coalescing() {}
-func (SetUplift) Coalescing()       {}
-func (SetConstraints) Coalescing()  {}
-func (SetGeology) Coalescing()      {}
+// The worker's commands, the driver's.
+type (
+	SetParams       = drive.SetParams
+	SetCoefficients = drive.SetCoefficients
+	SetUplift       = drive.SetUplift
+	SetConstraints  = drive.SetConstraints
+	SetGeology      = drive.SetGeology
+	Reset           = drive.Reset
+	SetHeights      = drive.SetHeights
+)
 
 // ConvergedTol is the rate below which Frame.Converged holds, m/yr.
 const ConvergedTol = settle.DefaultTol
@@ -300,28 +247,6 @@ func newDriver(spec engines.Spec) (*driver, error) {
 // Apply applies one of the worker's commands.
 func (d *driver) Apply(c Command) (runner.Effect, error) {
 	switch c := c.(type) {
-	case SetParams:
-		if err := d.dr.Apply(drive.SetParams{P: c.P}); err != nil {
-			return 0, err
-		}
-		d.paramsStep, d.paramsShown = d.dr.Engine().Stats().Step, 0
-		d.conv = false
-	case SetCoefficients:
-		if err := d.dr.Apply(drive.SetCoefficients{V: c.V}); err != nil {
-			return 0, err
-		}
-		d.paramsStep, d.paramsShown = d.dr.Engine().Stats().Step, 0
-		d.conv = false
-	case SetUplift:
-		if err := d.dr.Apply(drive.SetUplift{U: c.U}); err != nil {
-			return 0, err
-		}
-		d.conv = false
-	case SetConstraints:
-		if err := d.dr.Apply(drive.SetConstraints{C: c.C}); err != nil {
-			return 0, err
-		}
-		d.conv = false
 	case SetGeology:
 		e := d.dr.Engine()
 		if _, ok := e.(engine.Geologic); !ok {
@@ -335,22 +260,28 @@ func (d *driver) Apply(c Command) (runner.Effect, error) {
 			return 0, nil
 		}
 		d.geo.forget()
-		if err := d.dr.Apply(drive.SetGeology{M: c.M}); err != nil {
-			return 0, err
-		}
-		d.conv = false
-	case Reset:
-		if err := d.dr.Apply(drive.Reset{Spec: c.Spec, C: c.C, KeepFactors: c.KeepFactors}); err != nil {
+	case drive.SetGeologyMap:
+		return 0, errors.New("worker: geology maps are laid by SetGeology")
+	}
+	if err := d.dr.Apply(c); err != nil {
+		switch c.(type) {
+		case Reset:
 			return 0, fmt.Errorf("worker: reset: %w", err)
+		case SetHeights:
+			return 0, fmt.Errorf("worker: import heights: %w", err)
 		}
+		return 0, err
+	}
+	d.conv = false
+	switch c.(type) {
+	case Reset:
 		d.reset()
 		return runner.NewEngine | runner.ClearCmdErr, nil
 	case SetHeights:
-		if err := d.dr.Apply(drive.SetHeights{H: c.H}); err != nil {
-			return 0, fmt.Errorf("worker: import heights: %w", err)
-		}
 		d.reset()
 		return runner.NewEngine, nil
+	case SetParams, SetCoefficients:
+		d.paramsStep, d.paramsShown = d.dr.Engine().Stats().Step, 0
 	}
 	d.stale = true
 	return 0, nil

@@ -30,7 +30,7 @@ func TestCommandsApplyInOrder(t *testing.T) {
 	p1, p2 := cfg.Params, cfg.Params
 	p1.K, p2.K = 2*k0, 3*k0
 	w, rec, _ := startRecorded(t, cfg, runner.Options{Paused: true, MinInterval: -1})
-	syncFrame(t, w, runner.Pause{}, SetParams{p1}, runner.Step{N: 3}, SetParams{p2}, runner.Step{N: 2})
+	syncFrame(t, w, runner.Pause{}, SetParams{P: p1}, runner.Step{N: 3}, SetParams{P: p2}, runner.Step{N: 2})
 
 	type row struct {
 		step int
@@ -63,7 +63,7 @@ func TestSyncSeqIncreases(t *testing.T) {
 	for i := range 10 {
 		p := cfg.Params
 		p.K *= 1 + float64(i)/10
-		cmds := []runner.Command{SetParams{p}, SetParams{p}}[:1+i%2]
+		cmds := []runner.Command{SetParams{P: p}, SetParams{P: p}}[:1+i%2]
 		f := syncFrame(t, w, cmds...)
 		if f.Seq <= last {
 			t.Fatalf("round %d: Seq %d; want > %d", i, f.Seq, last)
@@ -94,7 +94,7 @@ func TestSnapshotsConsistent(t *testing.T) {
 		// The uplift never drops to 0: after a few steps without it,
 		// the terrain's pits multiply and hit TestFlowScratchBug.
 		u := simtest.Scale(cfg.Up, float64(1+i%4)/2)
-		if f := syncFrame(t, w, SetParams{p}, SetUplift{u}); f.Err != nil {
+		if f := syncFrame(t, w, SetParams{P: p}, SetUplift{U: u}); f.Err != nil {
 			t.Fatalf("round %d: %v", i, f.Err)
 		}
 	}
@@ -213,7 +213,7 @@ func TestSliderWithinTwoSteps(t *testing.T) {
 		p := cfg.Params
 		p.K *= 1 + float64(i+1)/40
 		step := int(d.steps.Load())
-		seq := w.SendSeq(SetParams{p})
+		seq := w.SendSeq(SetParams{P: p})
 		sends = append(sends, sent{seq, step, p})
 		if i%4 == 3 {
 			syncFrame(t, w) // let a few steps pass
@@ -284,10 +284,10 @@ func TestBadCommands(t *testing.T) {
 		cmd  runner.Command
 		want string // in the error
 	}{
-		{"uplift size", SetUplift{make([]float32, n-1)}, "uplift values"},
-		{"uplift NaN", SetUplift{nanUp}, "not finite"},
-		{"params", SetParams{badP}, "n = -1"},
-		{"heights size", SetHeights{make([]float32, n+1)}, "initial heights"},
+		{"uplift size", SetUplift{U: make([]float32, n-1)}, "uplift values"},
+		{"uplift NaN", SetUplift{U: nanUp}, "not finite"},
+		{"params", SetParams{P: badP}, "n = -1"},
+		{"heights size", SetHeights{H: make([]float32, n+1)}, "initial heights"},
 		{"heights nil", SetHeights{}, "without heights"},
 		{"reset", Reset{Spec: badCfg}, "size 2×32"},
 		{"reset engine", Reset{Spec: withKind(cfg, "voxel", 0)}, `unknown engine "voxel"`},
@@ -314,13 +314,13 @@ func TestBadCommands(t *testing.T) {
 	// by one; a bad one after good ones leaves the good ones' state.
 	good := cfg.Params
 	good.K *= 2
-	f := syncFrame(t, w, SetParams{badP}, SetParams{good})
+	f := syncFrame(t, w, SetParams{P: badP}, SetParams{P: good})
 	if f.Snap.Param != good {
 		t.Fatalf("after bad, good: k %g; want %g", f.Snap.Param.K, good.K)
 	}
 	good2 := good
 	good2.K *= 2
-	seq := w.SendSeq(SetParams{good2}, SetParams{badP})
+	seq := w.SendSeq(SetParams{P: good2}, SetParams{P: badP})
 	f = syncFrame(t, w)
 	if f.Snap.Param != good2 || f.CmdErrSeq != seq {
 		t.Fatalf("after good, bad: k %g, CmdErrSeq %d; want %g, %d", f.Snap.Param.K, f.CmdErrSeq, good2.K, seq)
@@ -381,7 +381,7 @@ func TestEngineErrorPauses(t *testing.T) {
 			// snapshotted again: its fields may belong to two steps.
 			p := cfg.Params
 			p.K *= 2
-			f2 := syncFrame(t, w, SetParams{p})
+			f2 := syncFrame(t, w, SetParams{P: p})
 			if tc.pause && f2.Snap.Param != p {
 				t.Fatalf("SetParams after a non-finite step: k %g; want %g shown", f2.Snap.Param.K, p.K)
 			}
@@ -412,7 +412,7 @@ func TestPausedEditsShow(t *testing.T) {
 	cfg.InitNoise = 0
 	w := start(t, cfg, runner.Options{Paused: true})
 	u := simtest.Scale(cfg.Up, 2)
-	f := syncFrame(t, w, SetUplift{u})
+	f := syncFrame(t, w, SetUplift{U: u})
 	if !slices.Equal(f.Snap.Uplift, u) || f.Snap.Step != 0 {
 		t.Fatalf("uplift not shown while paused (step %d)", f.Snap.Step)
 	}
@@ -422,7 +422,7 @@ func TestPausedEditsShow(t *testing.T) {
 	h := simtest.Cone(cfg.W, cfg.H, cfg.Cell, 800, 0.01)
 	p := cfg.Params
 	p.Kappa = 0.02
-	if f = syncFrame(t, w, SetParams{p}, SetHeights{slices.Clone(h)}); !slices.Equal(f.Snap.Height, h) || f.Snap.Step != 0 || f.Snap.Param != p || !slices.Equal(f.Snap.Uplift, u) {
+	if f = syncFrame(t, w, SetParams{P: p}, SetHeights{H: slices.Clone(h)}); !slices.Equal(f.Snap.Height, h) || f.Snap.Step != 0 || f.Snap.Param != p || !slices.Equal(f.Snap.Uplift, u) {
 		t.Fatalf("after SetHeights: step %d, k %g, heights equal %v; want step 0, the current params, uplift and the imported heights",
 			f.Snap.Step, f.Snap.Param.K, slices.Equal(f.Snap.Height, h))
 	}
@@ -456,7 +456,7 @@ func TestCloseIsPromptAndClean(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w.Send(runner.Step{N: math.MaxInt32}, runner.Sync{Done: make(chan uint64, 1)}, runner.Run{}, SetParams{engine.DefaultParams()})
+		w.Send(runner.Step{N: math.MaxInt32}, runner.Sync{Done: make(chan uint64, 1)}, runner.Run{}, SetParams{P: engine.DefaultParams()})
 		for d.steps.Load() < 2 {
 			runtime.Gosched()
 		}
@@ -493,8 +493,8 @@ func TestDeterministic(t *testing.T) {
 	u2, u3 := simtest.Scale(cfg.Up, 2), simtest.Scale(cfg.Up, 1.5)
 	cmds := func() []runner.Command {
 		return []runner.Command{
-			SetParams{p1}, runner.Step{N: 4},
-			SetUplift{slices.Clone(u2)}, SetUplift{slices.Clone(u3)}, SetParams{p2}, SetParams{p1}, SetParams{p2},
+			SetParams{P: p1}, runner.Step{N: 4},
+			SetUplift{U: slices.Clone(u2)}, SetUplift{U: slices.Clone(u3)}, SetParams{P: p2}, SetParams{P: p1}, SetParams{P: p2},
 			runner.Step{N: 3},
 		}
 	}
@@ -556,9 +556,9 @@ func TestFlowScratchBug(t *testing.T) {
 		p.K *= 1 + float64(i%5)/4
 		p.Kappa = float64(i%3) * 0.01
 		p.Edges = edges[(i/10)%len(edges)]
-		w.Send(SetParams{p}, SetUplift{simtest.Scale(cfg.Up, float64(i%4)/2)})
+		w.Send(SetParams{P: p}, SetUplift{U: simtest.Scale(cfg.Up, float64(i%4)/2)})
 		if i == 5 {
-			w.Send(SetHeights{simtest.Rough(cfg.W, cfg.H, 300, 5)})
+			w.Send(SetHeights{H: simtest.Rough(cfg.W, cfg.H, 300, 5)})
 		}
 		w.Send(runner.Step{N: 2})
 	}
