@@ -799,7 +799,7 @@ func checkPaste(c script.Command) error {
 // with the Region tool the selected cells.
 func (a *App) copyNode([]string) error {
 	if a.tool == toolRegion {
-		return a.copyRegion(a.region.sel)
+		return a.region.copyRegion(a.toolCtx(), a.region.state.sel)
 	}
 	if a.sel == 0 {
 		return errors.New("select a node of the Uplift Tree to copy")
@@ -818,10 +818,10 @@ func (a *App) copyNode([]string) error {
 // centre.
 func (a *App) pasteNode(args []string) error {
 	if a.tool == toolRegion && len(args) == 0 {
-		if a.region.clip == nil {
+		if a.region.state.clip == nil {
 			return errors.New("no region copied: select one and copy it first (Ctrl+C)")
 		}
-		a.region.floating = true // it follows the cursor; a click commits it
+		a.region.state.floating = true // it follows the cursor; a click commits it
 		return nil
 	}
 	if a.clip == nil {

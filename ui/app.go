@@ -132,17 +132,15 @@ type App struct {
 	arrows    bool
 	showPlot  bool
 
-	tool     tool
-	brush    brushes.Brush
-	painter  painting
-	placing  placement
-	sel      uplifttree.ID
-	clip     *doc.Clip // the copied subtree (Ctrl+C), kept across documents
-	drag     handleDrag
-	vdrag    vertexDrag  // a constraint vertex being dragged
-	vdragSeq int         // height drags so far: each its own undo entry
-	vsel     vertexSel   // the selected constraint vertex
-	region   regionState // the Region tool's selection and paste
+	tool    tool
+	brush   brushes.Brush
+	painter painting
+	placing placement
+	sel     uplifttree.ID
+	clip    *doc.Clip // the copied subtree (Ctrl+C), kept across documents
+	drag    handleDrag
+	cons    constraintTool // the Pin and Curve tools (ui/constraints.go)
+	region  regionTool     // the Region tool (ui/region.go)
 
 	geo geologyUI // the Geology panel
 	sec section   // the cross-section line and window

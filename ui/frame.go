@@ -28,7 +28,7 @@ func (a *App) buildFrame() {
 	a.overlaysWindow()
 	a.geologyWindow()
 	a.sectionWindow()
-	a.constraintsWindow()
+	a.cons.constraintsWindow(a.toolCtx())
 	a.analysisWindow()
 	a.logWindow()
 	a.browser.draw()

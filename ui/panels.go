@@ -68,7 +68,7 @@ func (a *App) toolsWindow() {
 	case toolPin:
 		textWrapped("Click the map to hold the terrain's height there; drag a pin to move it. Click a pin to select it: set its height in the field beside it, or Shift-drag it up and down (also in the Constraints panel). The simulation adjusts the uplift around it until the terrain passes through.")
 	case toolRegion:
-		a.regionPanel()
+		a.region.regionPanel(a.toolCtx())
 	case toolCurve:
 		textWrapped("Drag on the map to hold a line of heights (a ridge crest or a river bed) from where you press to where you release. Drag a vertex to move it; click it to select it and set its height in the field beside it, or Shift-drag it up and down. Double-click the line to add a vertex; Remove in a vertex's field takes it out.")
 	}

@@ -144,9 +144,9 @@ func (a *App) viewportWindow() {
 	case toolSection:
 		a.sectionInput(pressed, leftDown, mx, my)
 	case toolRegion:
-		a.regionMouse(pressed, leftDown, mx, my)
+		a.region.regionMouse(a.toolCtx(), pressed, leftDown, mx, my)
 	case toolPin, toolCurve:
-		a.constraintMouse(pressed, leftDown, float64(mp.X), float64(mp.Y), mx, my)
+		a.cons.constraintMouse(a.toolCtx(), pressed, leftDown, float64(mp.X), float64(mp.Y), mx, my)
 	case toolSelect:
 		switch {
 		case pressed:
@@ -169,8 +169,8 @@ func (a *App) viewportWindow() {
 	a.drawProfilePath(dl)
 	a.drawSectionLine(dl)
 	a.drawTreeOverlay(dl, mx, my)
-	a.drawConstraints(dl, mx, my)
-	a.drawRegion(dl)
+	a.cons.drawConstraints(a.toolCtx(), dl, mx, my)
+	a.region.drawRegion(a.toolCtx(), dl)
 	a.drawAmpWindow(dl)
 	if a.tool == toolPaint && a.vp.hovered {
 		r := float32(a.brush.Radius * a.view.Zoom)
@@ -182,7 +182,7 @@ func (a *App) viewportWindow() {
 	dl.PopClipRect()
 	a.draw3DLabels()
 	imgui.End()
-	a.vertexHandleWindow()
+	a.cons.vertexHandleWindow(a.toolCtx())
 }
 
 // draw3DLabels writes the 3D view's hints and figures in its corner.
