@@ -145,9 +145,9 @@ type App struct {
 	geo geologyUI // the Geology panel
 	sec section   // the cross-section line and window
 
-	treeUI  treeEdit
-	target  float64 // the target height helper's input, metres
-	duty    float64 // the engines' share of wall time
+	tree    treeTool // the Uplift Tree panel (ui/tree.go)
+	target  float64  // the target height helper's input, metres
+	duty    float64  // the engines' share of wall time
 	plotBuf []float64
 	statsOf *engine.Snapshot // the snapshot maxH and meanH describe
 	maxH    float64

@@ -23,7 +23,7 @@ func (a *App) buildFrame() {
 	a.dockspace()
 	a.viewportWindow()
 	a.toolsWindow()
-	a.treeWindow()
+	a.tree.treeWindow(a.toolCtx())
 	a.simulationWindow()
 	a.overlaysWindow()
 	a.geologyWindow()

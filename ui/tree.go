@@ -13,6 +13,12 @@ import (
 	"orogen/uplifttree"
 )
 
+// treeTool is the Uplift Tree panel: the outliner (add, wrap, remove,
+// drag a node onto an operator to reparent it) and the selected node's
+// parameters. It keeps its widget state; its methods take the narrow
+// toolCtx (whose sel is the app's selected node), not the App.
+type treeTool struct{ edit treeEdit }
+
 // treeEdit is the Uplift Tree panel's own widget state: the text of list
 // parameters being edited, and the node being dragged in the outliner.
 type treeEdit struct {
@@ -27,54 +33,54 @@ const dragPayload = "OROGEN_NODE"
 // treeWindow is the outliner: the tree with its node types, selection,
 // drag-and-drop reparenting, add and remove, then the selected node's
 // parameters.
-func (a *App) treeWindow() {
+func (tt *treeTool) treeWindow(tc toolCtx) {
 	if !imgui.Begin(winTree) {
 		imgui.End()
 		return
 	}
-	t := a.s.Doc().Tree()
+	t := tc.s.Doc().Tree()
 	types := uplifttree.AllTypes()
 	imgui.SetNextItemWidth(130)
-	imgui.ComboStrarr("##addtype", &a.treeUI.addType, types, int32(len(types)))
+	imgui.ComboStrarr("##addtype", &tt.edit.addType, types, int32(len(types)))
 	imgui.SameLine()
 	if imgui.Button("Add") {
-		a.addNode(types[a.treeUI.addType])
+		tt.addNode(tc, types[tt.edit.addType])
 	}
 	if imgui.IsItemHovered() {
 		tooltip("Adds a node of this type under the selected operator (or beside the selected primitive), placed in the middle of the view.")
 	}
 	imgui.SameLine()
-	_, selOK := t.Node(a.sel)
-	imgui.BeginDisabledV(!selOK || !uplifttree.IsOperator(types[a.treeUI.addType]))
+	_, selOK := t.Node(*tc.sel)
+	imgui.BeginDisabledV(!selOK || !uplifttree.IsOperator(types[tt.edit.addType]))
 	if imgui.Button("Wrap") {
-		a.do("wrap", types[a.treeUI.addType])
+		tc.do("wrap", types[tt.edit.addType])
 	}
 	imgui.EndDisabled()
 	if imgui.IsItemHoveredV(imgui.HoveredFlagsAllowWhenDisabled) {
 		tooltip("Puts a node of this type (an operator) in the place of the selected node, with the selected node as its child: a scale, transform, fold, fault, noise warp or clamp around a subtree, or a group.")
 	}
 	imgui.SameLine()
-	imgui.BeginDisabledV(a.sel == 0 || a.sel == t.Root())
+	imgui.BeginDisabledV(*tc.sel == 0 || *tc.sel == t.Root())
 	if imgui.Button("Remove") {
-		if err := a.s.Doc().RemoveNode(a.sel); err != nil {
-			a.showError("Remove node", err)
+		if err := tc.s.Doc().RemoveNode(*tc.sel); err != nil {
+			tc.fail("Remove node", err)
 		} else {
-			a.log.add(levelInfo, "removed node %d", a.sel)
-			a.sel = 0
+			tc.logf("removed node %d", *tc.sel)
+			*tc.sel = 0
 		}
 	}
 	imgui.EndDisabled()
 	if imgui.BeginChildStrV("##outline", vec2(0, imgui.ContentRegionAvail().Y*0.45), imgui.ChildFlagsBorders, 0) {
 		if t.Root() != 0 {
-			a.outlineNode(t, t.Root(), 0)
+			tt.outlineNode(tc, t, t.Root(), 0)
 		}
 	}
 	imgui.EndChild()
-	a.nodeProperties(t)
+	tt.nodeProperties(tc, t)
 	imgui.End()
 }
 
-func (a *App) outlineNode(t *uplifttree.Tree, id uplifttree.ID, depth int) {
+func (tt *treeTool) outlineNode(tc toolCtx, t *uplifttree.Tree, id uplifttree.ID, depth int) {
 	n, ok := t.Node(id)
 	if !ok || depth > 64 {
 		return
@@ -83,36 +89,36 @@ func (a *App) outlineNode(t *uplifttree.Tree, id uplifttree.ID, depth int) {
 	if len(n.Children) == 0 {
 		flags |= imgui.TreeNodeFlagsLeaf
 	}
-	if id == a.sel {
+	if id == *tc.sel {
 		flags |= imgui.TreeNodeFlagsSelected
 	}
 	label := fmt.Sprintf("%s  #%d%s###node%d", n.Shape.Type(), id, nodeNote(n.Shape), id)
 	open := imgui.TreeNodeExStrV(label, flags)
 	if imgui.IsItemClicked() && !imgui.IsItemToggledOpen() {
-		a.sel = id
+		*tc.sel = id
 	}
 	// Drag a node onto an operator to reparent it there.
 	if id != t.Root() && imgui.BeginDragDropSource() {
-		a.treeUI.dragID = id
+		tt.edit.dragID = id
 		imgui.SetDragDropPayload(dragPayload, 0, 0)
 		imgui.TextUnformatted(fmt.Sprintf("move %s #%d", n.Shape.Type(), id))
 		imgui.EndDragDropSource()
 	}
 	if imgui.BeginDragDropTarget() {
-		if p := imgui.AcceptDragDropPayload(dragPayload); p != nil && p.CData != nil && a.treeUI.dragID != 0 {
-			from := a.treeUI.dragID
-			a.treeUI.dragID = 0
-			if err := a.s.Doc().MoveNode(from, id, -1); err != nil {
-				a.showError("Move node", err)
+		if p := imgui.AcceptDragDropPayload(dragPayload); p != nil && p.CData != nil && tt.edit.dragID != 0 {
+			from := tt.edit.dragID
+			tt.edit.dragID = 0
+			if err := tc.s.Doc().MoveNode(from, id, -1); err != nil {
+				tc.fail("Move node", err)
 			} else {
-				a.log.add(levelInfo, "moved node %d under node %d", from, id)
+				tc.logf("moved node %d under node %d", from, id)
 			}
 		}
 		imgui.EndDragDropTarget()
 	}
 	if open {
 		for _, c := range n.Children {
-			a.outlineNode(t, c, depth+1)
+			tt.outlineNode(tc, t, c, depth+1)
 		}
 		imgui.TreePop()
 	}
@@ -127,60 +133,58 @@ func nodeNote(s uplifttree.Shape) string {
 }
 
 // addNode adds a node of type typ with usable defaults, sized to the view.
-func (a *App) addNode(typ string) {
-	t := a.s.Doc().Tree()
+func (tt *treeTool) addNode(tc toolCtx, typ string) {
+	t := tc.s.Doc().Tree()
 	parent, index := t.Root(), -1
-	if a.sel != 0 {
-		if n, ok := t.Node(a.sel); ok && uplifttree.IsOperator(n.Shape.Type()) {
-			parent = a.sel
-		} else if p := t.Parent(a.sel); p != 0 {
+	if *tc.sel != 0 {
+		if n, ok := t.Node(*tc.sel); ok && uplifttree.IsOperator(n.Shape.Type()) {
+			parent = *tc.sel
+		} else if p := t.Parent(*tc.sel); p != 0 {
 			parent = p
 		}
 	}
-	cx, cy := a.view.CenterX*a.cell(), a.view.CenterY*a.cell()
-	size := math.Min(float64(a.vp.w), float64(a.vp.h)) / a.view.Zoom * a.cell() / 4
+	cx, cy, size := tc.centreX, tc.centreY, tc.viewSize/4
 	if !(size > 0) {
-		size = a.s.Doc().Scene().DomainM / 8
+		size = tc.s.Doc().Scene().DomainM / 8
 	}
-	s := newShapeAt(typ, cx, cy, size, a.sel)
-	id, err := a.s.Doc().AddNode(parent, index, s)
+	s := newShapeAt(typ, cx, cy, size, *tc.sel)
+	id, err := tc.s.Doc().AddNode(parent, index, s)
 	if err != nil {
-		a.showError("Add "+typ, err)
+		tc.fail("Add "+typ, err)
 		return
 	}
-	a.sel = id
-	a.log.add(levelInfo, "added %s #%d under #%d", typ, id, parent)
+	*tc.sel = id
+	tc.logf("added %s #%d under #%d", typ, id, parent)
 }
 
 // wrapNode puts a new operator of type typ in the place of the selected
 // node, with the selected node as its only child (one undo step), and
 // selects it. Its geometry (a fold's wavelength, a fault's point, a mix's
 // gradient) is sized to the selected node's bounds, else to the view.
-func (a *App) wrapNode(args []string) error {
+func (tt *treeTool) wrapNode(tc toolCtx, args []string) error {
 	typ := args[0]
-	t := a.s.Doc().Tree()
-	if _, ok := t.Node(a.sel); !ok {
+	t := tc.s.Doc().Tree()
+	if _, ok := t.Node(*tc.sel); !ok {
 		return errors.New("select a node of the Uplift Tree to wrap")
 	}
 	if !uplifttree.IsOperator(typ) {
 		return fmt.Errorf("a %s cannot wrap a node: choose an operator (%s)", typ, strings.Join(wrapTypes(), ", "))
 	}
-	cx, cy := a.view.CenterX*a.cell(), a.view.CenterY*a.cell()
-	size := math.Min(float64(a.vp.w), float64(a.vp.h)) / a.view.Zoom * a.cell() / 4
-	if b := t.Bounds(a.sel); !b.IsEmpty() && !math.IsInf(b.X1-b.X0, 0) && !math.IsInf(b.Y1-b.Y0, 0) && b.X1 > b.X0 && b.Y1 > b.Y0 {
+	cx, cy, size := tc.centreX, tc.centreY, tc.viewSize/4
+	if b := t.Bounds(*tc.sel); !b.IsEmpty() && !math.IsInf(b.X1-b.X0, 0) && !math.IsInf(b.Y1-b.Y0, 0) && b.X1 > b.X0 && b.Y1 > b.Y0 {
 		cx, cy = (b.X0+b.X1)/2, (b.Y0+b.Y1)/2
 		size = math.Max(b.X1-b.X0, b.Y1-b.Y0) / 2
 	}
 	if !(size > 0) || math.IsInf(size, 0) {
-		size = a.s.Doc().Scene().DomainM / 8
+		size = tc.s.Doc().Scene().DomainM / 8
 	}
-	child := a.sel
-	id, err := a.s.Doc().WrapNode(child, newShapeAt(typ, cx, cy, size, child))
+	child := *tc.sel
+	id, err := tc.s.Doc().WrapNode(child, newShapeAt(typ, cx, cy, size, child))
 	if err != nil {
 		return err
 	}
-	a.sel = id
-	a.log.add(levelInfo, "wrapped node %d in %s #%d", child, typ, id)
+	*tc.sel = id
+	tc.logf("wrapped node %d in %s #%d", child, typ, id)
 	return nil
 }
 
@@ -197,13 +201,13 @@ func wrapTypes() []string {
 
 // nodeProperties edits the selected node's parameters. Each committed
 // change is one undo step.
-func (a *App) nodeProperties(t *uplifttree.Tree) {
-	n, ok := t.Node(a.sel)
+func (tt *treeTool) nodeProperties(tc toolCtx, t *uplifttree.Tree) {
+	n, ok := t.Node(*tc.sel)
 	if !ok {
 		textDisabled("Select a node to edit it.")
 		return
 	}
-	imgui.SeparatorText(fmt.Sprintf("%s #%d", n.Shape.Type(), a.sel))
+	imgui.SeparatorText(fmt.Sprintf("%s #%d", n.Shape.Type(), *tc.sel))
 	if n.Shape.Type() == uplifttree.TypeMix {
 		if len(n.Children) == 3 {
 			textWrapped("Blends the first two children through the third, the mask (its value clamped to [0, 1]: 0 keeps the first, 1 the second); a and b are not used.")
@@ -212,39 +216,39 @@ func (a *App) nodeProperties(t *uplifttree.Tree) {
 		}
 	}
 	for _, p := range uplifttree.Params(n.Shape.Type()) {
-		v, err := t.Param(a.sel, p.Name)
+		v, err := t.Param(*tc.sel, p.Name)
 		if err != nil {
 			continue
 		}
 		imgui.PushIDStr(p.Name)
-		a.paramWidget(p, v)
+		tt.paramWidget(tc, p, v)
 		imgui.PopID()
 	}
 }
 
-func (a *App) paramWidget(p uplifttree.ParamInfo, v any) {
+func (tt *treeTool) paramWidget(tc toolCtx, p uplifttree.ParamInfo, v any) {
 	set := func(nv any) {
-		if err := a.s.Doc().SetNodeParam(a.sel, p.Name, nv); err != nil {
-			a.showError("Set "+p.Name, err)
+		if err := tc.s.Doc().SetNodeParam(*tc.sel, p.Name, nv); err != nil {
+			tc.fail("Set "+p.Name, err)
 		}
 	}
-	key := fmt.Sprintf("%d/%s", a.sel, p.Name)
+	key := fmt.Sprintf("%d/%s", *tc.sel, p.Name)
 	switch x := v.(type) {
 	case float64:
-		f := pendingOr(a, key, []float64{x})
+		f := tt.pendingOr(key, []float64{x})
 		if imgui.InputDoubleV(p.Name, &f[0], 0, 0, "%.6g", 0) {
-			a.treeUI.pending[key] = f
+			tt.edit.pending[key] = f
 		}
-		if a.commitPending(key) && f[0] != x {
+		if tt.commitPending(tc, key) && f[0] != x {
 			set(f[0])
 		}
 	case int:
-		f := pendingOr(a, key, []float64{float64(x)})
+		f := tt.pendingOr(key, []float64{float64(x)})
 		i := int32(f[0])
 		if imgui.InputIntV(p.Name, &i, 1, 10, 0) {
-			a.treeUI.pending[key] = []float64{float64(i)}
+			tt.edit.pending[key] = []float64{float64(i)}
 		}
-		if a.commitPending(key) && int(i) != x {
+		if tt.commitPending(tc, key) && int(i) != x {
 			set(int(i))
 		}
 	case uint64:
@@ -255,21 +259,21 @@ func (a *App) paramWidget(p uplifttree.ParamInfo, v any) {
 			}
 		}
 	case uplifttree.Point:
-		f := pendingOr(a, key, []float64{x.X, x.Y})
+		f := tt.pendingOr(key, []float64{x.X, x.Y})
 		v := [2]float32{float32(f[0]), float32(f[1])}
 		if imgui.InputFloat2V(p.Name+" (m)", &v, "%.1f", 0) {
-			a.treeUI.pending[key] = []float64{float64(v[0]), float64(v[1])}
+			tt.edit.pending[key] = []float64{float64(v[0]), float64(v[1])}
 		}
-		if a.commitPending(key) {
+		if tt.commitPending(tc, key) {
 			set(uplifttree.Point{X: float64(v[0]), Y: float64(v[1])})
 		}
 	case uplifttree.Rect:
-		f := pendingOr(a, key, []float64{x.X0, x.Y0, x.X1, x.Y1})
+		f := tt.pendingOr(key, []float64{x.X0, x.Y0, x.X1, x.Y1})
 		v := [4]float32{float32(f[0]), float32(f[1]), float32(f[2]), float32(f[3])}
 		if imgui.InputFloat4V(p.Name+" (m)", &v, "%.1f", 0) {
-			a.treeUI.pending[key] = []float64{float64(v[0]), float64(v[1]), float64(v[2]), float64(v[3])}
+			tt.edit.pending[key] = []float64{float64(v[0]), float64(v[1]), float64(v[2]), float64(v[3])}
 		}
-		if a.commitPending(key) {
+		if tt.commitPending(tc, key) {
 			set(uplifttree.Rect{X0: float64(v[0]), Y0: float64(v[1]), X1: float64(v[2]), Y1: float64(v[3])})
 		}
 	case string:
@@ -278,17 +282,17 @@ func (a *App) paramWidget(p uplifttree.ParamInfo, v any) {
 			set(s)
 		}
 	case uplifttree.ID:
-		f := pendingOr(a, key, []float64{float64(x)})
+		f := tt.pendingOr(key, []float64{float64(x)})
 		i := int32(f[0])
 		if imgui.InputIntV(p.Name+" (node)", &i, 1, 10, 0) {
-			a.treeUI.pending[key] = []float64{float64(i)}
+			tt.edit.pending[key] = []float64{float64(i)}
 		}
-		if a.commitPending(key) && uplifttree.ID(i) != x {
+		if tt.commitPending(tc, key) && uplifttree.ID(i) != x {
 			set(uplifttree.ID(i))
 		}
 	default:
 		// Lists (control points, vertices, polygons) edit as JSON.
-		a.jsonParam(p, v, set)
+		tt.jsonParam(tc, p, v, set)
 	}
 }
 
@@ -297,11 +301,11 @@ func (a *App) paramWidget(p uplifttree.ParamInfo, v any) {
 // edit, not per keystroke.
 
 // pendingOr returns the pending values of key, or def.
-func pendingOr(a *App, key string, def []float64) []float64 {
-	if a.treeUI.pending == nil {
-		a.treeUI.pending = map[string][]float64{}
+func (tt *treeTool) pendingOr(key string, def []float64) []float64 {
+	if tt.edit.pending == nil {
+		tt.edit.pending = map[string][]float64{}
 	}
-	if v, ok := a.treeUI.pending[key]; ok {
+	if v, ok := tt.edit.pending[key]; ok {
 		return v
 	}
 	return def
@@ -309,42 +313,42 @@ func pendingOr(a *App, key string, def []float64) []float64 {
 
 // commitPending reports whether the last item was just left after an edit,
 // and forgets its pending values either way once it is inactive.
-func (a *App) commitPending(key string) bool {
+func (tt *treeTool) commitPending(tc toolCtx, key string) bool {
 	if imgui.IsItemDeactivatedAfterEdit() {
-		delete(a.treeUI.pending, key)
+		delete(tt.edit.pending, key)
 		return true
 	}
 	if !imgui.IsItemActive() {
-		delete(a.treeUI.pending, key)
+		delete(tt.edit.pending, key)
 	}
 	return false
 }
 
 // jsonParam edits a list parameter as JSON text, applied with Enter.
-func (a *App) jsonParam(p uplifttree.ParamInfo, v any, set func(any)) {
-	key := fmt.Sprintf("%d/%s", a.sel, p.Name)
-	if a.treeUI.texts == nil {
-		a.treeUI.texts = map[string]string{}
+func (tt *treeTool) jsonParam(tc toolCtx, p uplifttree.ParamInfo, v any, set func(any)) {
+	key := fmt.Sprintf("%d/%s", *tc.sel, p.Name)
+	if tt.edit.texts == nil {
+		tt.edit.texts = map[string]string{}
 	}
-	s, ok := a.treeUI.texts[key]
+	s, ok := tt.edit.texts[key]
 	if !ok {
 		b, _ := json.Marshal(v)
 		s = string(b)
 	}
 	imgui.TextUnformatted(p.Name + " (" + p.Type.String() + ", JSON; Enter applies)")
 	if imgui.InputTextMultiline("##"+p.Name, &s, vec2(-1, 70), imgui.InputTextFlagsCtrlEnterForNewLine|imgui.InputTextFlagsEnterReturnsTrue, nil) {
-		delete(a.treeUI.texts, key)
+		delete(tt.edit.texts, key)
 		nv, err := decodeParam(p.Type, s)
 		if err != nil {
-			a.showError("Set "+p.Name, err)
+			tc.fail("Set "+p.Name, err)
 			return
 		}
 		set(nv)
 		return
 	}
-	a.treeUI.texts[key] = s
+	tt.edit.texts[key] = s
 	if !imgui.IsItemActive() {
-		delete(a.treeUI.texts, key)
+		delete(tt.edit.texts, key)
 	}
 }
 
@@ -391,3 +395,6 @@ func newShapeAt(typ string, cx, cy, size float64, ref uplifttree.ID) uplifttree.
 	s, _ := uplifttree.NewShapeAt(typ, cx, cy, size, ref)
 	return s
 }
+
+// wrapNode is the `wrap` action: the tree tool's wrapNode.
+func (a *App) wrapNode(args []string) error { return a.tree.wrapNode(a.toolCtx(), args) }
