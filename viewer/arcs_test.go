@@ -11,7 +11,7 @@ import (
 func flatSnap(w, h int, arcs []engine.Arc) *engine.Snapshot {
 	n := w * h
 	s := &engine.Snapshot{W: w, H: h, Cell: 100, Height: make([]float32, n), Area: make([]float32, n),
-		Receivers: make([]int32, n), Water: make([]float32, n), Arcs: arcs}
+		Receivers: make([]int32, n), Water: make([]float32, n), StreamArcs: engine.StreamArcs{Arcs: arcs}}
 	for i := range s.Receivers {
 		s.Receivers[i] = int32(i)
 		s.Area[i] = 1e4

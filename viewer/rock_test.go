@@ -14,7 +14,7 @@ func rockSnapshot(t *testing.T) *engine.Snapshot {
 		t.Fatal(err)
 	}
 	const w, h = 4, 3
-	s := &engine.Snapshot{W: w, H: h, Cell: 10, Height: make([]float32, w*h), Geology: m, Rock: make([]uint8, w*h)}
+	s := &engine.Snapshot{W: w, H: h, Cell: 10, Height: make([]float32, w*h), Rocks: engine.Rocks{Geology: m, Rock: make([]uint8, w*h)}}
 	for i := range s.Rock {
 		s.Rock[i] = uint8(i % 3) // clay, quartzite, alluvium
 	}

@@ -10,7 +10,15 @@ import (
 // Snapshot is a copy of everything a view or an export needs after a step,
 // on a W×H grid of Cell metres, whatever the engine's own nodes are. It is
 // never modified after an engine returns it and may be shared between
-// goroutines. Fields an engine does not have are nil.
+// goroutines.
+//
+// The fields up to Lakes are every engine's (Uplift nil without uplift,
+// Lakes nil for the hydraulic engine). The rest are typed extras, embedded
+// so that their fields read as the snapshot's own: StreamArcs (an engine on
+// a mesh of its own), Hydraulic (the hydraulic engine), LakeBudget (the
+// lakes' water budget) and Rocks (an engine eroding a geology or strata).
+// An engine fills the extras it has and leaves the others zero: their
+// slices nil.
 type Snapshot struct {
 	Kind  Kind // the engine that made it
 	W, H  int
@@ -27,37 +35,49 @@ type Snapshot struct {
 	Uplift    []float32 // m/yr; nil when there is none
 	Lakes     []flow.Lake
 
-	// Arcs are the stream arcs of an engine on another mesh than the grid
-	// (the stream graph): node to receiver, in grid cells, with the
-	// drainage area at the upstream node. nil for the grid engine, whose
-	// receivers are Receivers.
-	Arcs []Arc
+	StreamArcs
+	Hydraulic
+	LakeBudget
+	Rocks
+}
 
-	// Sediment (suspended sediment, m) and Hardness (rock hardness in
-	// [0, 1]) are the hydraulic engine's; nil otherwise.
+// StreamArcs are the stream arcs of an engine on another mesh than the
+// grid (the stream graph): node to receiver, in grid cells, with the
+// drainage area at the upstream node. nil for the grid engines, whose
+// receivers are Snapshot.Receivers.
+type StreamArcs struct {
+	Arcs []Arc
+}
+
+// Hydraulic is the hydraulic engine's: suspended sediment, m, and rock
+// hardness in [0, 1].
+type Hydraulic struct {
 	Sediment []float32
 	Hardness []float32
+}
 
-	// With the lakes' water budget on (Params.Rain > 0): Water holds the
-	// depth of its lakes (filled as rain and evaporation dictate, not to
-	// their passes), WaterLakes lists them (sim/water.Lake; indices of
-	// nodes are cells) and Discharge is the rain from upstream flowing
-	// through each cell, m³/yr (Błaszczuk et al. 2023, Fig. 6). nil
-	// otherwise.
+// LakeBudget is the lakes' water budget's, with it on (Params.Rain > 0):
+// Snapshot.Water then holds the depth of its lakes (filled as rain and
+// evaporation dictate, not to their passes), WaterLakes lists them
+// (sim/water.Lake; indices of nodes are cells) and Discharge is the rain
+// from upstream flowing through each cell, m³/yr (Błaszczuk et al. 2023,
+// Fig. 6). WaterPits holds the pit of every pit basin (the numbers in
+// water.Lake.Basins), in grid cells from the top-left corner.
+type LakeBudget struct {
 	WaterLakes []water.Lake
 	Discharge  []float32
-	// With a geology (Geologic engines): the model, the layer exposed at
-	// each cell (an index of Geology's expanded stack, 0 the bottom;
-	// Geology.NumLayers() is alluvium) and the alluvium's thickness, m.
-	// nil otherwise, but for Roudier's engine, whose Alluvium is always
-	// set.
+	WaterPits  [][2]float32
+}
+
+// Rocks is an engine's that erodes by the rock (engine.Geologic, or
+// Roudier's strata): the model, the layer exposed at each cell (an index
+// of Geology's expanded stack, 0 the bottom; Geology.NumLayers() is
+// alluvium) and the alluvium's thickness, m. Roudier's engine always sets
+// Alluvium.
+type Rocks struct {
 	Geology  *geology.Model
 	Rock     []uint8
 	Alluvium []float32
-
-	// WaterPits holds the pit of every pit basin (the numbers in
-	// water.Lake.Basins), in grid cells from the top-left corner.
-	WaterPits [][2]float32
 }
 
 // Arc is a stream arc from (X0, Y0) to (X1, Y1), in grid cells from the

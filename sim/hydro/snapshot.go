@@ -66,13 +66,10 @@ func (s *Snapshot) View(minDepth float64) *engine.Snapshot {
 	st := s.Stats
 	return &engine.Snapshot{
 		Kind: Kind, W: s.W, H: s.H, Cell: s.Cell, Step: s.Step, Time: s.Time,
-		Stats:    engine.StepStats{Step: st.Step, Time: st.Time, MaxDh: st.MaxDh, Total: st.Total},
-		Height:   s.Terrain,
-		Water:    shown,
-		Sediment: s.Sediment,
-		Hardness: s.Hardness,
-		Geology:  s.Geology,
-		Rock:     s.Rock,
-		Alluvium: s.Alluvium,
+		Stats:     engine.StepStats{Step: st.Step, Time: st.Time, MaxDh: st.MaxDh, Total: st.Total},
+		Height:    s.Terrain,
+		Water:     shown,
+		Hydraulic: engine.Hydraulic{Sediment: s.Sediment, Hardness: s.Hardness},
+		Rocks:     engine.Rocks{Geology: s.Geology, Rock: s.Rock, Alluvium: s.Alluvium},
 	}
 }

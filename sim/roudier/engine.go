@@ -276,7 +276,7 @@ func (e *Engine) Snapshot() *engine.Snapshot {
 		Area:      make([]float32, n),
 		Receivers: make([]int32, n),
 		Water:     make([]float32, n),
-		Alluvium:  make([]float32, n),
+		Rocks:     engine.Rocks{Alluvium: make([]float32, n)},
 	}
 	for i, c := range e.cells {
 		s.Alluvium[i] = float32(c.alluv)
