@@ -1,0 +1,357 @@
+package hillslope
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+
+	"orogen/sim/parallel"
+)
+
+// MaxCreepRatio caps S/S_c in the creep law's factor 1/(1 − (S/S_c)²),
+// which diverges at the critical slope: the factor is at most
+// 1/(1 − 0.99²) ≈ 50.3. Slopes at or beyond S_c (which the lagged
+// linearization and the stream power can leave for a step) diffuse with
+// that factor, and the talus limit, when on, guards the threshold.
+const MaxCreepRatio = 0.9
+
+// Creeper applies nonlinear hillslope creep (Roering, Kirchner and
+// Dietrich 1999) to a w×h grid:
+//
+//	∂h/∂t = −∇·q,   q = −κ ∇h / (1 − (|∇h|/S_c)²)
+//
+// κ in m²/yr, S_c the critical slope (a tangent). For |∇h| ≪ S_c it is
+// linear diffusion κ∇²h.
+//
+// Scheme: the diffusivity is linearized about the heights at the start of
+// the step (one Picard step): each cell's factor f = 1/(1 − min(S/S_c,
+// MaxCreepRatio)²), S its central-difference gradient magnitude
+// (one-sided on the edges), and each face between two cells takes the
+// mean of their factors. With those face diffusivities frozen, the step is
+// the locally one-dimensional backward Euler of Diffuser (an x solve over
+// the full dt, then a y solve), each line a tridiagonal system solved by
+// the Thomas algorithm in float64. The matrices are symmetric M-matrices
+// with unit row sums: any dt ≥ 0 is stable, no new extrema appear, and
+// with all edges free the sum of heights is conserved up to float32
+// rounding (fixed edges as in Diffuser). With S_c = +Inf (or slopes far
+// below it) every factor is 1 and the step is Diffuser's to rounding.
+//
+// Accuracy: first order in dt, and the lagged factor under-diffuses a
+// slope that steepens within the step (the next step corrects it). Rows
+// are solved one per worker block and columns in blocks of colBlock, each
+// line alone: the result is bit-identical for any number of workers. A
+// Creeper is not safe for concurrent use.
+type Creeper struct {
+	w, h     int
+	fx       []float32 // the secant factor of each cell's east face
+	fy       []float32 // the secant factor of each cell's south face
+	gx       []float32 // the tangent factor of each cell's east face
+	gy       []float32 // the tangent factor of each cell's south face
+	d        []float32 // scratch heights
+	substeps int
+	pool     sync.Pool // *[]float64 scratch
+}
+
+// NewCreeper returns a Creeper for w×h grids. It panics unless w, h > 0.
+func NewCreeper(w, h int) *Creeper {
+	if w <= 0 || h <= 0 {
+		panic(fmt.Sprintf("hillslope: bad grid size %d×%d", w, h))
+	}
+	n := w * h
+	return &Creeper{w: w, h: h, fx: make([]float32, n), fy: make([]float32, n),
+		gx: make([]float32, n), gy: make([]float32, n), d: make([]float32, n)}
+}
+
+// Step advances h (w×h heights in metres, row-major) by dt years of
+// nonlinear creep with κ = kappa m²/yr and critical slope sc (tangent;
+// +Inf gives linear diffusion) on cells of cell metres, in place. Cells
+// of the edges set in fixed keep their values bit for bit; the other
+// edges are zero-flux. kappa == 0 or dt == 0 is a no-op. Step panics on a
+// wrong slice length or parameters that are negative, not finite (sc may
+// be +Inf) or overflow κ·dt/cell².
+func (c *Creeper) Step(h []float32, cell, kappa, sc, dt float64, fixed Edges) {
+	w, ht := c.w, c.h
+	if len(h) != w*ht {
+		panic(fmt.Sprintf("hillslope: %d heights for a %d×%d creeper", len(h), w, ht))
+	}
+	if !(cell > 0) || math.IsInf(cell, 0) {
+		panic(fmt.Sprintf("hillslope: cell size %v m must be positive and finite", cell))
+	}
+	if !(kappa >= 0) || !(dt >= 0) || math.IsInf(kappa, 0) || math.IsInf(dt, 0) || !(sc > 0) {
+		panic(fmt.Sprintf("hillslope: kappa %v m²/yr, dt %v yr and S_c %v must be non-negative, finite and S_c > 0", kappa, dt, sc))
+	}
+	if kappa == 0 || dt == 0 {
+		return
+	}
+	r := kappa * dt / (cell * cell)
+	if math.IsInf(r, 0) {
+		panic(fmt.Sprintf("hillslope: kappa·dt/cell² = %v·%v/%v² overflows", kappa, dt, cell))
+	}
+	c.factors(h, cell, sc)
+	m := min(MaxCreepSubsteps, max(1, int(math.Ceil(r*c.maxFactor()/CreepBound))))
+	r /= float64(m)
+	for k := range m {
+		if k > 0 {
+			c.factors(h, cell, sc)
+		}
+		// Picard: factors from h, a solve to h1, factors from
+		// (h + h1)/2, the solve from h again.
+		copy(c.d, h)
+		c.solve(c.d, r, fixed)
+		parallel.Blocks(len(h), 1<<15, func(_, lo, hi int) {
+			for i, v := range h[lo:hi] {
+				c.d[lo+i] = float32(0.5 * (float64(v) + float64(c.d[lo+i])))
+			}
+		})
+		c.factors(c.d, cell, sc)
+		c.solve(h, r, fixed)
+	}
+	c.substeps = m
+}
+
+// Sub-steps of Creeper.Step: a step of r = κ·dt/cell² is split into m =
+// ⌈r·f_max/CreepBound⌉ equal sub-steps (at most MaxCreepSubsteps), f_max
+// the largest face factor at the start of the step, so that the lagged
+// factors change little within a sub-step. Any m is stable and monotone;
+// with r·f_max/m > CreepBound slopes near S_c can alternate between two
+// states from one step to the next instead of settling.
+const (
+	CreepBound       = 0.5
+	MaxCreepSubsteps = 16
+)
+
+// Substeps returns the number of sub-steps the last Step took.
+func (c *Creeper) Substeps() int { return c.substeps }
+
+// maxFactor returns the largest face factor.
+func (c *Creeper) maxFactor() float64 {
+	return float64(max(slices.Max(c.fx), slices.Max(c.fy)))
+}
+
+// solve solves (I + r·Lx)(I + r·Ly) x = d in place on d, Lx and Ly the
+// negative second differences with the face factors c.fx and c.fy.
+func (c *Creeper) solve(d []float32, r float64, fixed Edges) {
+	w, ht := c.w, c.h
+	// x sweep: every row not on a fixed north or south edge.
+	y0, y1 := 0, ht
+	if fixed.North {
+		y0 = 1
+	}
+	if fixed.South {
+		y1 = ht - 1
+	}
+	parallel.Blocks(y1-y0, rowBlock, func(_, lo, hi int) {
+		s := c.scratch(2 * w)
+		for y := y0 + lo; y < y0+hi; y++ {
+			o := y * w
+			solveLine(d[o:o+w], c.fx[o:o+w], (*s)[:2*w], r, fixed.West, fixed.East)
+		}
+		c.pool.Put(s)
+	})
+	// y sweep: blocks of adjacent columns not on a fixed west or east
+	// edge, walked down the rows.
+	x0, x1 := 0, w
+	if fixed.West {
+		x0 = 1
+	}
+	if fixed.East {
+		x1 = w - 1
+	}
+	parallel.Blocks(x1-x0, colBlock, func(_, lo, hi int) {
+		s := c.scratch(2 * ht * colBlock)
+		c.solveColumns(d, (*s)[:2*ht*(hi-lo)], x0+lo, x0+hi, r, fixed.North, fixed.South)
+		c.pool.Put(s)
+	})
+}
+
+// rates sets c.d to dt·(−∇·q)/… in units of height: r·Σ_faces f·Δh for
+// every cell (0 on fixed edges), the right-hand side of the linearized
+// step.
+func (c *Creeper) rates(h []float32, r float64, fixed Edges) {
+	w, ht := c.w, c.h
+	parallel.Blocks(ht, rowBlock, func(_, lo, hi int) {
+		for y := lo; y < hi; y++ {
+			o := y * w
+			row, out := h[o:o+w], c.d[o:o+w]
+			fyRow := c.fy[o : o+w]
+			for x := range row {
+				if (y == 0 && fixed.North) || (y == ht-1 && fixed.South) || (x == 0 && fixed.West) || (x == w-1 && fixed.East) {
+					out[x] = 0
+					continue
+				}
+				hv := float64(row[x])
+				var s float64
+				if x < w-1 {
+					s += float64(c.fx[o+x]) * (float64(row[x+1]) - hv)
+				}
+				if x > 0 {
+					s += float64(c.fx[o+x-1]) * (float64(row[x-1]) - hv)
+				}
+				if y < ht-1 {
+					s += float64(fyRow[x]) * (float64(h[o+w+x]) - hv)
+				}
+				if y > 0 {
+					s += float64(c.fy[o-w+x]) * (float64(h[o-w+x]) - hv)
+				}
+				out[x] = float32(r * s)
+			}
+		}
+	})
+}
+
+func (c *Creeper) scratch(n int) *[]float64 {
+	if s, ok := c.pool.Get().(*[]float64); ok && len(*s) >= n {
+		return s
+	}
+	s := make([]float64, n)
+	return &s
+}
+
+// factors sets the face factors from the gradient of h: c.fx[i] of the
+// face between cell i and its east neighbour, c.fy[i] of the face between
+// cell i and its south neighbour. A face's slope has the difference across
+// it as one component and the mean of the two cells' central differences
+// (one-sided on the edges) along it as the other.
+func (c *Creeper) factors(h []float32, cell, sc float64) {
+	w, ht := c.w, c.h
+	inv := 1 / cell
+	isc := 1 / sc
+	// Central differences along the other axis, per cell.
+	gx := func(row []float32, x int) float64 {
+		xw, xe := max(x-1, 0), min(x+1, w-1)
+		if xe == xw {
+			return 0
+		}
+		return (float64(row[xe]) - float64(row[xw])) * inv / float64(xe-xw)
+	}
+	gy := func(y, x int) float64 {
+		yn, ys := max(y-1, 0), min(y+1, ht-1)
+		if ys == yn {
+			return 0
+		}
+		return (float64(h[ys*w+x]) - float64(h[yn*w+x])) * inv / float64(ys-yn)
+	}
+	// f is the secant factor of a face whose slope has components a
+	// (across) and b (along); g = ∂(f·a)/∂a its tangent, f + 2(a/S_c)²f²
+	// below the cap, f beyond it.
+	f := func(a, b float64) (float32, float32) {
+		q := math.Sqrt(a*a+b*b) * isc
+		if q >= MaxCreepRatio {
+			v := 1 / (1 - MaxCreepRatio*MaxCreepRatio)
+			return float32(v), float32(v)
+		}
+		v := 1 / (1 - q*q)
+		qa := a * isc
+		return float32(v), float32(v + 2*qa*qa*v*v)
+	}
+	parallel.Blocks(ht, rowBlock, func(_, lo, hi int) {
+		for y := lo; y < hi; y++ {
+			row := h[y*w : (y+1)*w]
+			o := y * w
+			fx, fy, tx, ty := c.fx[o:o+w], c.fy[o:o+w], c.gx[o:o+w], c.gy[o:o+w]
+			for x := range row {
+				if x < w-1 {
+					d := (float64(row[x+1]) - float64(row[x])) * inv
+					fx[x], tx[x] = f(d, 0.5*(gy(y, x)+gy(y, x+1)))
+				}
+				if y < ht-1 {
+					d := (float64(h[(y+1)*w+x]) - float64(row[x])) * inv
+					fy[x], ty[x] = f(d, 0.5*(gx(row, x)+gx(h[(y+1)*w:(y+2)*w], x)))
+				}
+			}
+		}
+	})
+}
+
+// solveLine solves (I + r·L_f) x = d in place on the n cells of v, L_f
+// the negative second difference with the factor fac[i] on the face
+// between cells i and i+1; fixed ends keep their values. s holds 2n
+// float64 of scratch.
+func solveLine(v []float32, fac []float32, s []float64, r float64, fixStart, fixEnd bool) {
+	n := len(v)
+	cp, dp := s[:n], s[n:2*n]
+	prevCp, prevDp := 0.0, 0.0
+	for i := range n {
+		a, b, cc := 0.0, 1.0, 0.0
+		free := !(i == 0 && fixStart) && !(i == n-1 && fixEnd)
+		if free {
+			if i > 0 {
+				a = -r * float64(fac[i-1])
+				b -= a
+			}
+			if i < n-1 {
+				cc = -r * float64(fac[i])
+				b -= cc
+			}
+		}
+		inv := 1 / (b - a*prevCp)
+		prevCp = cc * inv
+		prevDp = (float64(v[i]) - a*prevDp) * inv
+		cp[i], dp[i] = prevCp, prevDp
+	}
+	x := dp[n-1]
+	if !(n-1 == 0 && fixStart) && !fixEnd {
+		v[n-1] = float32(x)
+	}
+	for i := n - 2; i >= 0; i-- {
+		x = dp[i] - cp[i]*x
+		if !(i == 0 && fixStart) {
+			v[i] = float32(x)
+		}
+	}
+}
+
+// solveColumns solves the y systems of columns [x0, x1) of h, going down
+// the rows; s holds 2·H·(x1−x0) float64 of scratch at least.
+func (c *Creeper) solveColumns(h []float32, s []float64, x0, x1 int, r float64, fixStart, fixEnd bool) {
+	w, n, k := c.w, c.h, x1-x0
+	cp, dp := s[:n*k], s[n*k:2*n*k]
+	fac := c.fy
+	for y := range n {
+		free := !(y == 0 && fixStart) && !(y == n-1 && fixEnd)
+		cur, src := y*k, h[y*w+x0:y*w+x1]
+		var fn, fs []float32 // the factors of the north and south faces
+		if y > 0 {
+			fn = fac[(y-1)*w+x0 : (y-1)*w+x1]
+		}
+		if y < n-1 {
+			fs = fac[y*w+x0 : y*w+x1]
+		}
+		for j, v := range src {
+			a, b, cc := 0.0, 1.0, 0.0
+			if free {
+				if fn != nil {
+					a = -r * float64(fn[j])
+					b -= a
+				}
+				if fs != nil {
+					cc = -r * float64(fs[j])
+					b -= cc
+				}
+			}
+			var pc, pd float64
+			if y > 0 {
+				pc, pd = cp[cur-k+j], dp[cur-k+j]
+			}
+			inv := 1 / (b - a*pc)
+			cp[cur+j] = cc * inv
+			dp[cur+j] = (float64(v) - a*pd) * inv
+		}
+	}
+	for y := n - 1; y >= 0; y-- {
+		cur := y * k
+		write := !(y == 0 && fixStart) && !(y == n-1 && fixEnd)
+		dst := h[y*w+x0 : y*w+x1]
+		if y < n-1 {
+			for j := range k {
+				dp[cur+j] -= cp[cur+j] * dp[cur+k+j]
+			}
+		}
+		if write {
+			for j := range k {
+				dst[j] = float32(dp[cur+j])
+			}
+		}
+	}
+}
