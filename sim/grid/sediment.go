@@ -1,0 +1,141 @@
+package grid
+
+import (
+	"math"
+
+	"orogen/sim/engine"
+	"orogen/sim/noise"
+	"orogen/sim/parallel"
+)
+
+// channelArea is the drainage area from which a cell is a channel, m²
+// (Params.ChannelArea; 0: 100 cells).
+func (e *Engine) channelArea() float64 {
+	if e.p.ChannelArea > 0 {
+		return e.p.ChannelArea
+	}
+	return 100 * e.cell * e.cell
+}
+
+// lakeLevels sets e.lvl[k], for every position k of the drainage order,
+// to the water level of the lake whose basin holds it, measured on the
+// eroded heights e.hs (a basin's pass and outflow eroded with the rest),
+// or −Inf outside lakes.
+func (e *Engine) lakeLevels() {
+	g := e.g
+	n := len(e.hs)
+	e.lvl = resize32(e.lvl, n)
+	inf := float32(math.Inf(-1))
+	parallel.Blocks(n, 1<<15, func(_, lo, hi int) {
+		for k := lo; k < hi; k++ {
+			e.lvl[k] = inf
+		}
+	})
+	e.levels = resize32(e.levels, len(g.Lakes))
+	for k, lk := range g.Lakes {
+		l := e.hs[g.Pos[lk.Pass]]
+		if lk.Outflow >= 0 {
+			l = max(l, e.hs[g.Pos[lk.Outflow]])
+		}
+		if lk.Down >= 0 {
+			l = max(l, e.levels[lk.Down])
+		}
+		e.levels[k] = l
+	}
+	parallel.Blocks(len(g.Lakes), 64, func(_, lo, hi int) {
+		for k := lo; k < hi; k++ {
+			lk := g.Lakes[k]
+			lv := e.lvl[lk.Start : lk.Start+lk.Len]
+			for j := range lv {
+				lv[j] = e.levels[k]
+			}
+		}
+	})
+}
+
+// sedimentOut returns the sediment that left through the roots of the
+// drainage order (outlets and natural edges) in the last Deposit, m³,
+// summed over the edge cells in grid order: the same for any number of
+// workers.
+func (e *Engine) sedimentOut() float64 {
+	g := e.g
+	var s float64
+	add := func(i int) {
+		if g.Rec[i] == int32(i) {
+			s += e.out[g.Pos[i]]
+		}
+	}
+	w, h := e.w, e.h
+	for x := range w {
+		add(x)
+	}
+	for y := 1; y < h-1; y++ {
+		add(y * w)
+		add(y*w + w - 1)
+	}
+	for x := range w {
+		add((h-1)*w + x)
+	}
+	return s
+}
+
+func resize32(s []float32, n int) []float32 {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]float32, n)
+}
+
+// K noise: the octaves of the fractal field on k.
+const (
+	kNoiseOctaves     = 6
+	kNoisePersistence = 0.5
+	kNoiseLacunarity  = 2
+)
+
+// KNoise returns k's factor exp(p.KNoise·z) per cell of a w×h grid of cell
+// metres, z the seeded fractal noise of sim/noise divided by its standard
+// deviation and clamped to ±3, its first octave of wavelength
+// p.KNoiseWavelength (0: a quarter of the longer side); nil when
+// p.KNoise is 0. dst and key are the last call's field and its key:
+// when the key is unchanged dst is returned as is. The field is the same
+// for any number of workers.
+func KNoise(dst []float32, key [4]float64, w, h int, cell float64, p engine.Params) ([]float32, [4]float64) {
+	if p.KNoise == 0 {
+		return nil, [4]float64{}
+	}
+	lam := p.KNoiseWavelength
+	if lam == 0 {
+		lam = float64(max(w, h)) * cell / 4
+	}
+	k := [4]float64{p.KNoise, lam, float64(p.Seed), cell}
+	if dst != nil && k == key && len(dst) == w*h {
+		return dst, key
+	}
+	f := noise.NewFractal(noise.FractalSpec{Seed: p.Seed ^ 0x6b6e6f697365, Frequency: cell / lam,
+		Octaves: kNoiseOctaves, Persistence: kNoisePersistence, Lacunarity: kNoiseLacunarity})
+	sigma := noise.FBMStd(noise.Std2, kNoiseOctaves, kNoisePersistence)
+	coord := func(n int) []float64 {
+		c := make([]float64, n)
+		for i := range c {
+			c[i] = float64(i)
+		}
+		return c
+	}
+	var cols, rows noise.Axis
+	f.SetX(&cols, coord(w))
+	f.SetY(&rows, coord(h))
+	out := make([]float32, w*h)
+	parallel.Blocks(h, 16, func(_, y0, y1 int) {
+		vs := make([]float64, w)
+		for y := y0; y < y1; y++ {
+			f.Grid(vs, &cols, 0, w, &rows, y, y+1)
+			row := out[y*w : (y+1)*w]
+			for x, v := range vs {
+				z := min(3, max(-3, v/sigma))
+				row[x] = float32(math.Exp(p.KNoise * z))
+			}
+		}
+	})
+	return out, k
+}
