@@ -31,14 +31,22 @@ func (r Routing) Validate() error {
 // probability proportional to its slope (Holmgren 1994's weights tan^x
 // with x = 1; Freeman 1991's multiple flow shares the flow by the same
 // weights): over many cells the hillslope receivers follow the
-// gradient's direction in the mean, not D8's eight. The random number of
-// a cell is a hash of seed and the cell's index, the same every step, so
-// a cell's choice changes only when its slopes do, and the result does
-// not depend on the number of workers. Call it after Route and before
-// Order; fixed and edge cells keep Route's receivers.
+// gradient's direction in the mean, not D8's eight. A cell keeps the
+// receiver Randomize gave it last time while that neighbour is still
+// downhill, so that the choices settle with the terrain (a choice drawn
+// anew every step would never let it converge). The random number of a
+// cell is a hash of seed and the cell's index, so the result does not
+// depend on the number of workers. Call it after Route and before Order;
+// fixed and edge cells keep Route's receivers.
 func (g *Graph) Randomize(h []float32, area []float64, channel float64, seed uint64) {
 	if len(h) != g.W*g.H || len(area) != g.W*g.H {
 		panic(fmt.Sprintf("flow: %d heights and %d areas for a %d×%d grid", len(h), len(area), g.W, g.H))
+	}
+	if len(g.rdir) != len(h) {
+		g.rdir = make([]uint8, len(h))
+		for i := range g.rdir {
+			g.rdir[i] = 8
+		}
 	}
 	w := g.W
 	parallel.Blocks(g.H-2, rowBlock, func(_, y0, y1 int) {
@@ -47,9 +55,16 @@ func (g *Graph) Randomize(h []float32, area []float64, channel float64, seed uin
 			for x := 1; x < w-1; x++ {
 				i := y*w + x
 				if area[i] >= channel || g.kind[i] == fixed {
+					g.rdir[i] = 8
 					continue
 				}
 				hi := h[i]
+				if k := g.rdir[i]; k < 8 && h[i+int(g.off[k])] < hi {
+					g.dir[i] = k
+					g.Rec[i] = int32(i) + g.off[k]
+					g.Dist[i] = g.dlen[k]
+					continue
+				}
 				var sum float32
 				for k := range 8 {
 					s := hi - h[i+int(g.off[k])]
@@ -63,6 +78,7 @@ func (g *Graph) Randomize(h []float32, area []float64, channel float64, seed uin
 					sum += s
 				}
 				if sum <= 0 {
+					g.rdir[i] = 8
 					continue // a pit: Route's receiver (itself)
 				}
 				u := float32(unit(seed, uint64(i))) * sum
@@ -76,7 +92,7 @@ func (g *Graph) Randomize(h []float32, area []float64, channel float64, seed uin
 						u -= wt[k]
 					}
 				}
-				g.dir[i] = uint8(bk)
+				g.dir[i], g.rdir[i] = uint8(bk), uint8(bk)
 				g.Rec[i] = int32(i) + g.off[bk]
 				g.Dist[i] = g.dlen[bk]
 			}

@@ -91,6 +91,8 @@ type Engine struct {
 	qs, out []float64
 	lvl     []float32
 	levels  []float32
+	depRate []float32 // G·Qs/A of the last step per cell, m/yr
+	us      []float32 // depRate in drainage order
 	// k's noise factor per cell (Params.KNoise > 0) and what it was
 	// made from.
 	kn    []float32
@@ -370,6 +372,10 @@ func (e *Engine) Step() engine.StepStats {
 		e.hb = sim.Resize(e.hb, n)
 		e.qs = sim.Resize(e.qs, n)
 		e.out = sim.Resize(e.out, n)
+		e.us = sim.Resize(e.us, n)
+		if len(e.depRate) != n {
+			e.depRate = make([]float32, n)
+		}
 	}
 	if e.kn != nil {
 		e.ks = sim.Resize(e.ks, len(e.hgt))
@@ -377,6 +383,12 @@ func (e *Engine) Step() engine.StepStats {
 	parallel.Do(nc, func(c int) {
 		lo, hi := int(chunks[c]), int(chunks[c+1])
 		g.GatherDist(e.hs, e.hgt, e.ds, lo, hi)
+		if sediment {
+			us, dr := e.us[lo:hi], e.depRate
+			for k, i := range g.Stack[lo:hi] {
+				us[k] = dr[i]
+			}
+		}
 		if e.kn != nil && e.geo == nil {
 			ks, kn := e.ks[lo:hi], e.kn
 			for k, i := range g.Stack[lo:hi] {
@@ -438,8 +450,12 @@ func (e *Engine) Step() engine.StepStats {
 		}
 		lap(engine.PhaseErosion)
 	} else {
+		var us []float32
+		if sediment {
+			us = e.us
+		}
 		parallel.Do(nc, func(c int) {
-			spl.Erode(e.hs, g.RecPos, e.ds, e.as, nil, int(chunks[c]), int(chunks[c+1]), sp)
+			spl.Erode(e.hs, g.RecPos, e.ds, e.as, us, int(chunks[c]), int(chunks[c+1]), sp)
 		})
 		lap(engine.PhaseErosion)
 		if talusOn {
@@ -459,7 +475,6 @@ func (e *Engine) Step() engine.StepStats {
 	}
 	st.Phase[engine.PhaseErosion] += upliftTime
 	lap(engine.PhaseTalus)
-	v5 := math.NaN() // after the deposit
 	if sediment {
 		if math.IsNaN(v3) {
 			v3 = e.volume(e.hs)
@@ -467,13 +482,19 @@ func (e *Engine) Step() engine.StepStats {
 		vt := e.volume(e.hs)
 		e.lakeLevels()
 		ca := e.cell * e.cell
+		gdt := e.p.G / e.p.Dt
 		parallel.Do(nc, func(c int) {
-			spl.Deposit(e.hs, e.hb, g.RecPos, e.as, e.lvl, e.qs, e.out, ca, e.p.G, int(chunks[c]), int(chunks[c+1]))
+			lo, hi := int(chunks[c]), int(chunks[c+1])
+			spl.Deposit(e.hs, e.hb, g.RecPos, e.lvl, e.qs, e.out, ca, lo, hi)
+			// The next step's deposition term, G·Qs/A per cell.
+			dr, qs, as := e.depRate, e.qs[lo:hi], e.as[lo:hi]
+			for k, i := range g.Stack[lo:hi] {
+				dr[i] = float32(gdt * qs[k] / as[k])
+			}
 		})
 		st.Mass.Talus = v3 - vt
 		st.Mass.SedimentOut = e.sedimentOut()
 		lap(engine.PhaseDeposit)
-		v5 = vt
 	}
 	// Back to grid order, with the volume and the step's statistics in
 	// the same pass.
@@ -490,8 +511,10 @@ func (e *Engine) Step() engine.StepStats {
 		v3 = v4
 	}
 	if sediment {
-		// v5 is the volume before the deposit; v4 after it.
-		st.Mass.Diffused, st.Mass.Eroded, st.Mass.Deposited, st.Mass.Stored = v0-v1, v2-v3, v4-v5, v4-v0
+		// What the stream power and the talus took, gross, and what
+		// stayed, in grid order.
+		lowered, raised := e.yields()
+		st.Mass.Diffused, st.Mass.Eroded, st.Mass.Deposited, st.Mass.Stored = v0-v1, lowered-st.Mass.Talus, raised, v4-v0
 	} else {
 		st.Mass.Diffused, st.Mass.Eroded, st.Mass.Talus, st.Mass.Stored = v0-v1, v2-v3, v3-v4, v4-v0
 	}

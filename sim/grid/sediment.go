@@ -139,3 +139,40 @@ func KNoise(dst []float32, key [4]float64, w, h int, cell float64, p engine.Para
 	})
 	return out, k
 }
+
+// yields returns Σ max(0, hb − h)·cell² and Σ max(0, h − hb)·cell², m³,
+// over the cells, h the heights after the step (grid order) and hb those
+// before its erosion (drainage order): what the stream power and the
+// talus limit took and what the sediment left, gross. Partial sums per
+// fixed block of cells, added in block order.
+func (e *Engine) yields() (lowered, raised float64) {
+	pos := e.g.Pos
+	nb := parallel.NumBlocks(len(e.hgt), volBlock)
+	e.blockV = resizeF(e.blockV, nb)
+	e.blockW = resizeF(e.blockW, nb)
+	parallel.Blocks(len(e.hgt), volBlock, func(b, lo, hi int) {
+		var lw, rs float64
+		for i, h := range e.hgt[lo:hi] {
+			d := float64(e.hb[pos[lo+i]]) - float64(h)
+			if d > 0 {
+				lw += d
+			} else {
+				rs -= d
+			}
+		}
+		e.blockV[b], e.blockW[b] = lw, rs
+	})
+	for b := range nb {
+		lowered += e.blockV[b]
+		raised += e.blockW[b]
+	}
+	ca := e.cell * e.cell
+	return lowered * ca, raised * ca
+}
+
+func resizeF(s []float64, n int) []float64 {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]float64, n)
+}

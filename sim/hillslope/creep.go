@@ -95,17 +95,15 @@ func (c *Creeper) Step(h []float32, cell, kappa, sc, dt float64, fixed Edges) {
 		if k > 0 {
 			c.factors(h, cell, sc)
 		}
-		// Picard: factors from h, a solve to h1, factors from
-		// (h + h1)/2, the solve from h again.
-		copy(c.d, h)
-		c.solve(c.d, r, fixed)
-		parallel.Blocks(len(h), 1<<15, func(_, lo, hi int) {
-			for i, v := range h[lo:hi] {
-				c.d[lo+i] = float32(0.5 * (float64(v) + float64(c.d[lo+i])))
-			}
-		})
-		c.factors(c.d, cell, sc)
-		c.solve(h, r, fixed)
+		// x then y (Lie splitting), each a Newton step of its 1D
+		// problem with the factors of the heights it starts from.
+		c.rates(h, r, fixed, true)
+		c.solveTangent(c.d, r, fixed, true)
+		copy(h, c.d)
+		c.factors(h, cell, sc)
+		c.rates(h, r, fixed, false)
+		c.solveTangent(c.d, r, fixed, false)
+		copy(h, c.d)
 	}
 	c.substeps = m
 }
@@ -117,7 +115,7 @@ func (c *Creeper) Step(h []float32, cell, kappa, sc, dt float64, fixed Edges) {
 // with r·f_max/m > CreepBound slopes near S_c can alternate between two
 // states from one step to the next instead of settling.
 const (
-	CreepBound       = 0.5
+	CreepBound       = 2
 	MaxCreepSubsteps = 16
 )
 
@@ -129,9 +127,10 @@ func (c *Creeper) maxFactor() float64 {
 	return float64(max(slices.Max(c.fx), slices.Max(c.fy)))
 }
 
-// solve solves (I + r·Lx)(I + r·Ly) x = d in place on d, Lx and Ly the
-// negative second differences with the face factors c.fx and c.fy.
-func (c *Creeper) solve(d []float32, r float64, fixed Edges) {
+// solveTangent solves (I + r·Lx)(I + r·Ly) x = d in place on d, Lx and
+// Ly the negative second differences with the tangent face factors c.gx
+// and c.gy.
+func (c *Creeper) solveTangent(d []float32, r float64, fixed Edges, xs bool) {
 	w, ht := c.w, c.h
 	// x sweep: every row not on a fixed north or south edge.
 	y0, y1 := 0, ht
@@ -141,14 +140,17 @@ func (c *Creeper) solve(d []float32, r float64, fixed Edges) {
 	if fixed.South {
 		y1 = ht - 1
 	}
-	parallel.Blocks(y1-y0, rowBlock, func(_, lo, hi int) {
-		s := c.scratch(2 * w)
-		for y := y0 + lo; y < y0+hi; y++ {
-			o := y * w
-			solveLine(d[o:o+w], c.fx[o:o+w], (*s)[:2*w], r, fixed.West, fixed.East)
-		}
-		c.pool.Put(s)
-	})
+	if xs {
+		parallel.Blocks(y1-y0, rowBlock, func(_, lo, hi int) {
+			s := c.scratch(2 * w)
+			for y := y0 + lo; y < y0+hi; y++ {
+				o := y * w
+				solveLine(d[o:o+w], c.gx[o:o+w], (*s)[:2*w], r, fixed.West, fixed.East)
+			}
+			c.pool.Put(s)
+		})
+		return
+	}
 	// y sweep: blocks of adjacent columns not on a fixed west or east
 	// edge, walked down the rows.
 	x0, x1 := 0, w
@@ -165,36 +167,40 @@ func (c *Creeper) solve(d []float32, r float64, fixed Edges) {
 	})
 }
 
-// rates sets c.d to dt·(−∇·q)/… in units of height: r·Σ_faces f·Δh for
-// every cell (0 on fixed edges), the right-hand side of the linearized
-// step.
-func (c *Creeper) rates(h []float32, r float64, fixed Edges) {
+// rates sets c.d to the right-hand side of the Newton step, h_i + r·Σ
+// (g − f)(h_i − h_nb) over the faces of every cell (h_i on fixed edges).
+func (c *Creeper) rates(h []float32, r float64, fixed Edges, xs bool) {
 	w, ht := c.w, c.h
 	parallel.Blocks(ht, rowBlock, func(_, lo, hi int) {
 		for y := lo; y < hi; y++ {
 			o := y * w
 			row, out := h[o:o+w], c.d[o:o+w]
-			fyRow := c.fy[o : o+w]
 			for x := range row {
+				hv := float64(row[x])
 				if (y == 0 && fixed.North) || (y == ht-1 && fixed.South) || (x == 0 && fixed.West) || (x == w-1 && fixed.East) {
-					out[x] = 0
+					out[x] = row[x]
 					continue
 				}
-				hv := float64(row[x])
 				var s float64
+				if !xs {
+					goto y
+				}
 				if x < w-1 {
-					s += float64(c.fx[o+x]) * (float64(row[x+1]) - hv)
+					s += float64(c.gx[o+x]-c.fx[o+x]) * (hv - float64(row[x+1]))
 				}
 				if x > 0 {
-					s += float64(c.fx[o+x-1]) * (float64(row[x-1]) - hv)
+					s += float64(c.gx[o+x-1]-c.fx[o+x-1]) * (hv - float64(row[x-1]))
 				}
+				out[x] = float32(hv + r*s)
+				continue
+			y:
 				if y < ht-1 {
-					s += float64(fyRow[x]) * (float64(h[o+w+x]) - hv)
+					s += float64(c.gy[o+x]-c.fy[o+x]) * (hv - float64(h[o+w+x]))
 				}
 				if y > 0 {
-					s += float64(c.fy[o-w+x]) * (float64(h[o-w+x]) - hv)
+					s += float64(c.gy[o-w+x]-c.fy[o-w+x]) * (hv - float64(h[o-w+x]))
 				}
-				out[x] = float32(r * s)
+				out[x] = float32(hv + r*s)
 			}
 		}
 	})
@@ -307,7 +313,7 @@ func solveLine(v []float32, fac []float32, s []float64, r float64, fixStart, fix
 func (c *Creeper) solveColumns(h []float32, s []float64, x0, x1 int, r float64, fixStart, fixEnd bool) {
 	w, n, k := c.w, c.h, x1-x0
 	cp, dp := s[:n*k], s[n*k:2*n*k]
-	fac := c.fy
+	fac := c.gy
 	for y := range n {
 		free := !(y == 0 && fixStart) && !(y == n-1 && fixEnd)
 		cur, src := y*k, h[y*w+x0:y*w+x1]

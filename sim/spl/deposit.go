@@ -2,42 +2,36 @@ package spl
 
 import "math"
 
-// Deposit carries the sediment a step produced down the receivers and lays
-// part of it on the way, for the nodes at positions [lo, hi) of a drainage
-// order (whole trees; fields as in Erode). hb[k] is the height of node k
-// before the erosion (after the uplift), hs[k] after it (and after the
-// talus limit): the node produced (hb − hs)·ca sediment, m³, ca the
-// area of a node, m².
-// Walking donors first, the volume reaching node k is
+// Deposit carries the sediment of a step down the receivers, for the
+// nodes at positions [lo, hi) of a drainage order (whole trees; fields as
+// in Erode). hb[k] is the height of node k before the erosion (after the
+// uplift), hs[k] after it (and after the talus limit), the erosion having
+// included the deposition term of Yuan et al. 2019 (see below): the node's
+// net yield is (hb − hs)·ca m³, ca the area of a node, m² (negative where
+// the node gained). Walking donors first, with qs[k] the sediment reaching
+// node k from its donors,
 //
-//	V_k = Σ_donors V_out + (hb_k − hs_k)·ca
+//	V_k = qs_k + (hb_k − hs_k)·ca
 //
-// and the node keeps
+// is what leaves it. A node cannot keep more than reaches it: where V_k <
+// 0 its height is lowered by −V_k/ca and V_k = 0. Below a lake's level
+// L_k (lvl[k]; −Inf outside lakes) the node then keeps min(V_k, (L_k −
+// hs_k)·ca): lakes fill from where the sediment enters, a delta, up to
+// their spill. The rest goes to the receiver; a root's leaves the map, into
+// out[k] (the root's position), m³. Heights are written as float32 and the
+// volumes accounted as written, so Σ yields = Σ out to float64 rounding.
+// qs needs hi values; on return qs[k] is the sediment that reached node k
+// from its donors, m³ (Yuan's Qs·dt).
 //
-//	min(V_k, (L_k − hs_k)·ca)     below a lake's level L_k (lvl[k]; −Inf
-//	                              outside lakes): lakes fill from where
-//	                              the sediment enters, a delta, up to
-//	                              their spill
-//	G·V_k·ca/A_k                  elsewhere (A_k the drainage area): the
-//	                              deposition term G·Qs/A of Yuan et al.
-//	                              2019, with Qs = V_k/dt
-//
-// passing the rest to its receiver; roots pass theirs out of the map, into
-// out[k] (the root's position), m³. The deposit is added to hs (rounded to
-// float32 and accounted as rounded, so Σ deposits + Σ out = Σ production to
-// float64 rounding). qs is scratch of at least hi values. With G ≤ A_k/ca
-// (always, for G ≤ 1) a node never keeps more than reaches it, and no
-// deposit raises a node above its lake's level. It returns the volume
-// deposited, m³.
-//
-// This is one Gauss–Seidel sweep of the implicit scheme of Yuan et al.
-// 2019, taken after the erosion of the step (operator splitting): the
-// erosion does not see the step's own deposit, which the next step
-// erodes. Its rest state is Yuan's: k A^m s^n = u + G·Qs/A.
-func Deposit(hs, hb []float32, rp []int32, as []float64, lvl []float32, qs, out []float64, ca, g float64, lo, hi int) float64 {
-	hs, hb, rp, as, lvl, qs = hs[:hi], hb[:hi], rp[:hi], as[:hi], lvl[:hi], qs[:hi]
+// The deposition term G·Qs/A of Yuan et al. 2019 enters the erosion as a
+// source (a rate per node added to the uplift of Erode, G·qs/(dt·A) of
+// the previous step): implicit in the heights, lagged by one step in the
+// flux. Its rest state is Yuan's, k A^m s^n = u + G·Qs/A, and like
+// Erode it is stable for any dt: the deposit is eroded within the step
+// where the stream power is strong. Deposit then makes the budget exact.
+func Deposit(hs, hb []float32, rp []int32, lvl []float32, qs, out []float64, ca float64, lo, hi int) {
+	hs, hb, rp, lvl, qs = hs[:hi], hb[:hi], rp[:hi], lvl[:hi], qs[:hi]
 	clear(qs[lo:hi])
-	var dep float64
 	for k := hi - 1; k >= lo; k-- {
 		h := float64(hs[k])
 		v := qs[k] + (float64(hb[k])-h)*ca
@@ -46,27 +40,19 @@ func Deposit(hs, hb []float32, rp []int32, as []float64, lvl []float32, qs, out 
 			out[k] = v
 			continue
 		}
-		if v <= 0 {
-			qs[r] += v
-			continue
-		}
-		var d float64
-		if l := float64(lvl[k]); l > h {
-			d = math.Min(v, (l-h)*ca)
-		} else {
-			d = math.Min(v, g*v*ca/as[k])
-		}
-		if d > 0 {
-			nh := float32(h + d/ca)
-			if float64(nh) > math.Max(h, float64(lvl[k])) && float64(lvl[k]) > h {
-				nh = lvl[k]
-			}
-			d = (float64(nh) - h) * ca
+		if v < 0 {
+			// More deposited than arrived: take the excess back.
+			nh := float32(h + v/ca)
+			v += (h - float64(nh)) * ca
+			h = float64(nh)
 			hs[k] = nh
-			dep += d
-			v -= d
+		}
+		if l := float64(lvl[k]); l > h && v > 0 {
+			nh := float32(h + math.Min(v, (l-h)*ca)/ca)
+			nh = min(nh, lvl[k])
+			v -= (float64(nh) - h) * ca
+			hs[k] = nh
 		}
 		qs[r] += v
 	}
-	return dep
 }
