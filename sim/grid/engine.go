@@ -92,6 +92,10 @@ type Engine struct {
 	lvl     []float32
 	levels  []float32
 	depRate []float32 // G·Qs/A of the last step per cell, m/yr
+	lake    []int32   // the lake of each position's basin, or -1
+	ranges  [][2]int32
+	vol     []float64 // per lake: its volume below its level, m³
+	frac    []float64 // per lake: the share of it filled
 	us      []float32 // depRate in drainage order
 	// k's noise factor per cell (Params.KNoise > 0) and what it was
 	// made from.
@@ -485,12 +489,15 @@ func (e *Engine) Step() engine.StepStats {
 		gdt := e.p.G / e.p.Dt
 		parallel.Do(nc, func(c int) {
 			lo, hi := int(chunks[c]), int(chunks[c+1])
-			spl.Deposit(e.hs, e.hb, g.RecPos, e.lvl, e.qs, e.out, ca, lo, hi)
+			spl.Deposit(e.hs, e.hb, g.RecPos, e.lvl, e.lake, e.ranges, e.vol, e.frac, e.qs, e.out, ca, lo, hi)
 			// The next step's deposition term, G·Qs/A per cell.
 			dr, qs, as := e.depRate, e.qs[lo:hi], e.as[lo:hi]
 			for k, i := range g.Stack[lo:hi] {
 				dr[i] = float32(gdt * qs[k] / as[k])
 			}
+		})
+		parallel.Blocks(len(e.ranges), 16, func(_, lo, hi int) {
+			spl.FillLakes(e.hs, e.lvl, e.ranges, e.frac, ca, lo, hi)
 		})
 		st.Mass.Talus = v3 - vt
 		st.Mass.SedimentOut = e.sedimentOut()

@@ -17,21 +17,33 @@ func (e *Engine) channelArea() float64 {
 	return 100 * e.cell * e.cell
 }
 
-// lakeLevels sets e.lvl[k], for every position k of the drainage order,
+// lakeLevels sets, for every position k of the drainage order, e.lvl[k]
 // to the water level of the lake whose basin holds it, measured on the
 // eroded heights e.hs (a basin's pass and outflow eroded with the rest),
-// or −Inf outside lakes.
+// or −Inf outside lakes, and e.lake[k] to the lake's index (−1 outside);
+// e.ranges, e.vol and e.frac get one entry per lake (vol and frac zero).
 func (e *Engine) lakeLevels() {
 	g := e.g
 	n := len(e.hs)
 	e.lvl = resize32(e.lvl, n)
+	if len(e.lake) != n {
+		e.lake = make([]int32, n)
+	}
 	inf := float32(math.Inf(-1))
 	parallel.Blocks(n, 1<<15, func(_, lo, hi int) {
 		for k := lo; k < hi; k++ {
-			e.lvl[k] = inf
+			e.lvl[k], e.lake[k] = inf, -1
 		}
 	})
-	e.levels = resize32(e.levels, len(g.Lakes))
+	nl := len(g.Lakes)
+	e.levels = resize32(e.levels, nl)
+	e.vol, e.frac = resizeF(e.vol, nl), resizeF(e.frac, nl)
+	clear(e.vol)
+	clear(e.frac)
+	if cap(e.ranges) < nl {
+		e.ranges = make([][2]int32, nl)
+	}
+	e.ranges = e.ranges[:nl]
 	for k, lk := range g.Lakes {
 		l := e.hs[g.Pos[lk.Pass]]
 		if lk.Outflow >= 0 {
@@ -41,13 +53,14 @@ func (e *Engine) lakeLevels() {
 			l = max(l, e.levels[lk.Down])
 		}
 		e.levels[k] = l
+		e.ranges[k] = [2]int32{lk.Start, lk.Start + lk.Len}
 	}
-	parallel.Blocks(len(g.Lakes), 64, func(_, lo, hi int) {
+	parallel.Blocks(nl, 64, func(_, lo, hi int) {
 		for k := lo; k < hi; k++ {
-			lk := g.Lakes[k]
-			lv := e.lvl[lk.Start : lk.Start+lk.Len]
+			r := e.ranges[k]
+			lv, lake := e.lvl[r[0]:r[1]], e.lake[r[0]:r[1]]
 			for j := range lv {
-				lv[j] = e.levels[k]
+				lv[j], lake[j] = e.levels[k], int32(k)
 			}
 		}
 	})
