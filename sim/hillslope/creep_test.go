@@ -16,14 +16,14 @@ func TestCreepLinearLimit(t *testing.T) {
 		a := terrain(w, h, 3)
 		b := slices.Clone(a)
 		c := NewCreeper(w, h)
-		c.Step(b, 50, 0.7, math.Inf(1), 3000, fe)
+		c.Step(b, 50, 2.5, math.Inf(1), 3000, fe)
 		m := c.Substeps()
-		if m != 2 { // r = 0.84, bound 0.5
+		if m != 2 { // r = 3, bound 2
 			t.Fatalf("%d sub-steps; want 2", m)
 		}
 		d := NewDiffuser(w, h)
 		for range m {
-			d.Step(a, 50, 0.7, 3000/float64(m), fe)
+			d.Step(a, 50, 2.5, 3000/float64(m), fe)
 		}
 		for i := range a {
 			if d := math.Abs(float64(a[i] - b[i])); d > 1e-3 {
