@@ -54,6 +54,7 @@ type Creeper struct {
 	gy       []float32 // the tangent factor of each cell's south face
 	d        []float32 // scratch heights
 	substeps int
+	fmax     []float32 // per block of rows
 	pool     sync.Pool // *[]float64 scratch
 }
 
@@ -92,19 +93,19 @@ func (c *Creeper) Step(h []float32, cell, kappa, sc, dt float64, fixed Edges) {
 	if math.IsInf(r, 0) {
 		panic(fmt.Sprintf("hillslope: kappa·dt/cell² = %v·%v/%v² overflows", kappa, dt, cell))
 	}
-	c.factors(h, cell, sc)
-	m := min(MaxCreepSubsteps, max(1, int(math.Ceil(r*c.maxFactor()/CreepBound))))
+	fmax := max(c.factors(h, cell, sc, true), c.factors(h, cell, sc, false))
+	m := min(MaxCreepSubsteps, max(1, int(math.Ceil(r*float64(fmax)/CreepBound))))
 	r /= float64(m)
 	for k := range m {
 		if k > 0 {
-			c.factors(h, cell, sc)
+			c.factors(h, cell, sc, true)
 		}
 		// x then y (Lie splitting), each a Newton step of its 1D
 		// problem with the factors of the heights it starts from.
 		c.rates(h, r, fixed, true)
 		c.solveTangent(c.d, r, fixed, true)
 		copy(h, c.d)
-		c.factors(h, cell, sc)
+		c.factors(h, cell, sc, false)
 		c.rates(h, r, fixed, false)
 		c.solveTangent(c.d, r, fixed, false)
 		copy(h, c.d)
@@ -126,11 +127,6 @@ const (
 
 // Substeps returns the number of sub-steps the last Step took.
 func (c *Creeper) Substeps() int { return c.substeps }
-
-// maxFactor returns the largest face factor.
-func (c *Creeper) maxFactor() float64 {
-	return float64(max(slices.Max(c.fx), slices.Max(c.fy)))
-}
 
 // solveTangent solves (I + r·Lx)(I + r·Ly) x = d in place on d, Lx and
 // Ly the negative second differences with the tangent face factors c.gx
@@ -218,60 +214,89 @@ func (c *Creeper) scratch(n int) *[]float64 {
 	return &s
 }
 
-// factors sets the face factors from the gradient of h: c.fx[i] of the
-// face between cell i and its east neighbour, c.fy[i] of the face between
-// cell i and its south neighbour. A face's slope has the difference across
-// it as one component and the mean of the two cells' central differences
-// (one-sided on the edges) along it as the other.
-func (c *Creeper) factors(h []float32, cell, sc float64) {
+// factors sets the face factors from the gradient of h: with xs, c.fx[i]
+// and c.gx[i] of the face between cell i and its east neighbour, else
+// c.fy[i] and c.gy[i] of the face between cell i and its south neighbour.
+// A face's slope has the difference across it as one component and the
+// mean of the two cells' central differences (one-sided on the edges)
+// along it as the other. It returns the largest secant factor.
+func (c *Creeper) factors(h []float32, cell, sc float64, xs bool) float32 {
 	w, ht := c.w, c.h
 	inv := 1 / cell
 	isc := 1 / sc
-	// Central differences along the other axis, per cell.
-	gx := func(row []float32, x int) float64 {
-		xw, xe := max(x-1, 0), min(x+1, w-1)
-		if xe == xw {
-			return 0
-		}
-		return (float64(row[xe]) - float64(row[xw])) * inv / float64(xe-xw)
+	fcap := float32(1 / (1 - MaxCreepRatio*MaxCreepRatio))
+	nb := parallel.NumBlocks(ht, rowBlock)
+	if len(c.fmax) < nb {
+		c.fmax = make([]float32, nb)
 	}
-	gy := func(y, x int) float64 {
-		yn, ys := max(y-1, 0), min(y+1, ht-1)
-		if ys == yn {
-			return 0
+	parallel.Blocks(ht, rowBlock, func(b, lo, hi int) {
+		s := c.scratch(2 * w)
+		g0, g1 := (*s)[:w], (*s)[w:2*w]
+		var fm float32 = 1
+		// face sets the factors of a face: a across (scaled), along
+		// its other component.
+		face := func(a, along float64, f, t *float32) {
+			q2 := (a*a + along*along) * isc * isc
+			if q2 >= MaxCreepRatio*MaxCreepRatio {
+				*f, *t = fcap, fcap
+				fm = fcap
+				return
+			}
+			v := 1 / (1 - q2)
+			qa := a * isc
+			*f, *t = float32(v), float32(v+2*qa*qa*v*v)
+			fm = max(fm, *f)
 		}
-		return (float64(h[ys*w+x]) - float64(h[yn*w+x])) * inv / float64(ys-yn)
-	}
-	// f is the secant factor of a face whose slope has components a
-	// (across) and b (along); g = ∂(f·a)/∂a its tangent, f + 2(a/S_c)²f²
-	// below the cap, f beyond it.
-	f := func(a, b float64) (float32, float32) {
-		q := math.Sqrt(a*a+b*b) * isc
-		if q >= MaxCreepRatio {
-			v := 1 / (1 - MaxCreepRatio*MaxCreepRatio)
-			return float32(v), float32(v)
-		}
-		v := 1 / (1 - q*q)
-		qa := a * isc
-		return float32(v), float32(v + 2*qa*qa*v*v)
-	}
-	parallel.Blocks(ht, rowBlock, func(_, lo, hi int) {
 		for y := lo; y < hi; y++ {
-			row := h[y*w : (y+1)*w]
 			o := y * w
-			fx, fy, tx, ty := c.fx[o:o+w], c.fy[o:o+w], c.gx[o:o+w], c.gy[o:o+w]
-			for x := range row {
-				if x < w-1 {
-					d := (float64(row[x+1]) - float64(row[x])) * inv
-					fx[x], tx[x] = f(d, 0.5*(gy(y, x)+gy(y, x+1)))
+			row := h[o : o+w]
+			if xs {
+				// g0: central differences along y of row y.
+				yn, ys := max(y-1, 0), min(y+1, ht-1)
+				if ys == yn {
+					clear(g0)
+				} else {
+					sn, ss := h[yn*w:yn*w+w], h[ys*w:ys*w+w]
+					k := inv / float64(ys-yn)
+					for x := range g0 {
+						g0[x] = (float64(ss[x]) - float64(sn[x])) * k
+					}
 				}
-				if y < ht-1 {
-					d := (float64(h[(y+1)*w+x]) - float64(row[x])) * inv
-					fy[x], ty[x] = f(d, 0.5*(gx(row, x)+gx(h[(y+1)*w:(y+2)*w], x)))
+				fx, tx := c.fx[o:o+w], c.gx[o:o+w]
+				for x := 0; x < w-1; x++ {
+					face((float64(row[x+1])-float64(row[x]))*inv, 0.5*(g0[x]+g0[x+1]), &fx[x], &tx[x])
+				}
+				continue
+			}
+			if y == ht-1 {
+				continue
+			}
+			// g0, g1: central differences along x of rows y and y+1.
+			below := h[o+w : o+2*w]
+			for r, gr := range [2][]float32{row, below} {
+				g := g0
+				if r == 1 {
+					g = g1
+				}
+				if w == 1 {
+					g[0] = 0
+					continue
+				}
+				g[0] = (float64(gr[1]) - float64(gr[0])) * inv
+				g[w-1] = (float64(gr[w-1]) - float64(gr[w-2])) * inv
+				for x := 1; x < w-1; x++ {
+					g[x] = (float64(gr[x+1]) - float64(gr[x-1])) * 0.5 * inv
 				}
 			}
+			fy, ty := c.fy[o:o+w], c.gy[o:o+w]
+			for x := range row {
+				face((float64(below[x])-float64(row[x]))*inv, 0.5*(g0[x]+g1[x]), &fy[x], &ty[x])
+			}
 		}
+		c.pool.Put(s)
+		c.fmax[b] = fm
 	})
+	return slices.Max(c.fmax[:nb])
 }
 
 // solveLine solves (I + r·L_f) x = d in place on the n cells of v, L_f
