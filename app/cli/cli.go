@@ -192,6 +192,7 @@ that size. The report's "amplify" section gives the factor and the time.`,
 	f.StringVar(&o.Geology, "geology", "", "geology JSON (layers, rocks, deformations) replacing the scene's: differential erosion")
 	f.StringVar(&o.OutRock, "out-rock", "", "PNG of the exposed layer index per cell (8-bit), with a NAME.json legend: layer, rock, colour (needs a geology or --engine roudier, whose own strata it maps); follows --export-size, by nearest neighbour")
 	f.StringVar(&o.OutAlluvium, "out-alluvium", "", "alluvium thickness per cell, m (needs a geology or --engine roudier); follows --export-size")
+	f.StringVar(&o.OutSediment, "out-sediment", "", "sediment thickness per cell, m: what deposition laid on the rock (needs params.deposition_g > 0 in the scene, a geology or --engine roudier); follows --export-size")
 	f.StringVar(&o.Report, "report", "", "JSON report: per-step timings by phase, convergence, heights")
 	f.BoolVar(&o.VRT, "vrt", false, "write a GDAL virtual raster NAME.r16.vrt beside every .r16 output")
 	f.StringVar(&o.Target, "target", "", "export the raster outputs for unreal (.png/.r16, 127…8129), unity (.raw, 33…4097), godot (.r16, 33…4097) or generic; the import scales go in the sidecar and to stderr")

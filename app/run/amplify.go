@@ -53,7 +53,7 @@ func (o Options) amplifyFactor(w, h int) (int, error) {
 		return 0, fmt.Errorf("--out-size %d: the simulation is %d×%d: give 2, 4 or 8 times its longer side (%d, %d or %d)", o.OutSize, w, h, 2*side, 4*side, 8*side)
 	}
 	for _, c := range []struct{ path, flag string }{
-		{o.OutDrainage, "--out-drainage"}, {o.OutAlluvium, "--out-alluvium"}, {o.OutLakes, "--out-lakes"},
+		{o.OutDrainage, "--out-drainage"}, {o.OutAlluvium, "--out-alluvium"}, {o.OutSediment, "--out-sediment"}, {o.OutLakes, "--out-lakes"},
 	} {
 		if c.path != "" {
 			return 0, fmt.Errorf("%s is not amplified: drop it or --out-size (--out-size amplifies --out, --out-water, --out-rivers and --out-rock)", c.flag)

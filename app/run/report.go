@@ -72,8 +72,11 @@ type Report struct {
 // between stages; that change is in no step's account.
 type MassBudget struct {
 	engine.Mass
-	Out      float64 `json:"out_m3"`      // eroded + diffused + talus + dissolved: left the domain
+	Out      float64 `json:"out_m3"`      // eroded + diffused + talus + dissolved − deposited: left the domain
 	Residual float64 `json:"residual_m3"` // uplift − out − stored
+	// SedimentResidual is eroded + talus − deposited − sediment out,
+	// with deposition on (engine.Mass.SedimentResidual).
+	SedimentResidual float64 `json:"sediment_residual_m3,omitempty"`
 }
 
 // WaterBudget is the lakes' water budget of the run (water.Budget), m³:
@@ -90,6 +93,9 @@ type WaterBudget struct {
 // (nil: none).
 func (r *Report) closeBudgets(wat *water.Model) {
 	r.Mass.Out, r.Mass.Residual = r.Mass.Mass.Out(), r.Mass.Mass.Residual()
+	if r.Mass.SedimentOut != 0 || r.Mass.Deposited != 0 {
+		r.Mass.SedimentResidual = r.Mass.Mass.SedimentResidual()
+	}
 	if wat == nil {
 		return
 	}

@@ -82,6 +82,8 @@ func StrataLegend(layers []engine.Stratum) []RockLayer {
 	return append(out, RockLayer{Index: len(layers), Name: a.Name, Rock: a.Name, Color: geology.FormatColor(a.Color), Kd: a.Kd, Kf: a.Kf, Ke: a.Ke})
 }
 
+var errNoSediment = errors.New("--out-sediment needs deposition: set params.deposition_g > 0 in the scene (the grid engine), or give a geology or --engine roudier")
+
 var errNoGeology = errors.New("--out-rock and --out-alluvium need a geology (or Roudier's engine, which erodes its own strata): give --geology FILE.json, a scene with a geology section or --engine roudier")
 
 // exposedRock returns the rock mask of s, an index of the legend's layers

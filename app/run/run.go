@@ -118,6 +118,10 @@ type Options struct {
 	// scene's; OutRock the exposed layer per cell as an 8-bit PNG with a
 	// legend sidecar; OutAlluvium the alluvium's thickness, m.
 	Geology, OutRock, OutAlluvium string
+	// OutSediment is the sediment's thickness, m: what deposition
+	// (params.deposition_g > 0) laid on the rock; with a geology or
+	// Roudier's engine, their alluvium.
+	OutSediment string
 
 	// Progress receives a progress bar (nil: none). OnStep, if set, is
 	// called after every step.
@@ -158,7 +162,7 @@ type Job struct {
 // initial height files and builds the engine. Every problem with the input
 // comes back as an error naming it.
 func Prepare(o Options) (*Job, error) {
-	for _, out := range []string{o.Out, o.OutDrainage, o.OutWater, o.OutAlluvium} {
+	for _, out := range []string{o.Out, o.OutDrainage, o.OutWater, o.OutAlluvium, o.OutSediment} {
 		if out != "" {
 			if err := rasterio.CheckPath(out); err != nil {
 				return nil, err
@@ -307,6 +311,9 @@ func Prepare(o Options) (*Job, error) {
 	}
 	if _, own := j.Engine.(engine.Stratified); geo == nil && !own && (o.OutRock != "" || o.OutAlluvium != "") {
 		return nil, errNoGeology
+	}
+	if o.OutSediment != "" && geo == nil && !engine.Deposits(j.Engine) {
+		return nil, errNoSediment
 	}
 	return j, j.prepareRun(w, h, cell, umax)
 }
@@ -677,7 +684,7 @@ func (j *Job) Adaptive() bool {
 // A graph run's are rasterized on the run's grid.
 func (j *Job) writeOutputs(rep *Report) error {
 	if j.Opt.Out == "" && j.Opt.OutDrainage == "" && j.Opt.OutWater == "" && j.Opt.OutPreview == "" &&
-		j.Opt.OutLakes == "" && j.Opt.OutRivers == "" && j.Opt.OutRock == "" && j.Opt.OutAlluvium == "" {
+		j.Opt.OutLakes == "" && j.Opt.OutRivers == "" && j.Opt.OutRock == "" && j.Opt.OutAlluvium == "" && j.Opt.OutSediment == "" {
 		return nil
 	}
 	s := j.Engine.Snapshot()
@@ -705,6 +712,7 @@ func (j *Job) writeOutputs(rep *Report) error {
 		{j.Opt.OutDrainage, s.Area},
 		{j.Opt.OutWater, s.Water},
 		{j.Opt.OutAlluvium, s.Alluvium},
+		{j.Opt.OutSediment, s.Alluvium},
 	}
 	for _, o := range outs {
 		if o.path == "" {

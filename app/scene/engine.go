@@ -21,6 +21,10 @@ func (sc *Scene) EngineParams() (engine.Params, error) {
 		K: sp.K, M: sp.M, N: sp.N, Dt: sp.DtYr, Kappa: sp.DiffusionM2PerYr,
 		Rain: sp.RainMPerYr, Evap: sp.Evaporation,
 		NaturalDist: sp.NaturalDistanceM,
+		CreepSc:     sp.CreepCriticalSlope, G: sp.DepositionG,
+		KNoise: sp.KNoise, KNoiseWavelength: sp.KNoiseWavelengthM,
+		Routing: flow.Routing(sp.HillslopeRouting), ChannelArea: sp.ChannelAreaM2,
+		Seed: uint64(sc.Seed),
 		Talus: talus.Model{
 			Mode: talus.Mode(sp.Talus.Mode), AngleDeg: sp.Talus.AngleDeg,
 			LowDeg: sp.Talus.LowDeg, HighDeg: sp.Talus.HighDeg, HeightM: sp.Talus.HeightM, BlendM: sp.Talus.BlendM,

@@ -96,6 +96,17 @@ type Params struct {
 	RainMPerYr            float64 `json:"rain_m_per_yr,omitempty"`
 	Evaporation           float64 `json:"evaporation,omitempty"`
 	RiverThresholdM3PerYr float64 `json:"river_threshold_m3_per_yr,omitempty"`
+	// Soil-mantled hillslopes, sediment and no grid imprint (issue 34),
+	// engine.Params' CreepSc, G, KNoise, KNoiseWavelength, Routing and
+	// ChannelArea. Left out they are 0 (and "d8"): the old physics, so
+	// that a scene or project saved before they existed steps to the
+	// terrain it was saved with; the presets set them.
+	CreepCriticalSlope float64 `json:"creep_critical_slope,omitempty"`
+	DepositionG        float64 `json:"deposition_g,omitempty"`
+	KNoise             float64 `json:"k_noise,omitempty"`
+	KNoiseWavelengthM  float64 `json:"k_noise_wavelength_m,omitempty"`
+	HillslopeRouting   string  `json:"hillslope_routing,omitempty"`
+	ChannelAreaM2      float64 `json:"channel_area_m2,omitempty"`
 }
 
 // Talus is the thermal slope limit.
@@ -251,6 +262,11 @@ func (s *Scene) Validate() error {
 		{"params.river_threshold_m3_per_yr", p.RiverThresholdM3PerYr, 0, 1e15, false, "m³/yr; 0: rain × 10 km²"},
 		{"params.natural_distance_m", p.NaturalDistanceM, 0, 1e9, false, "metres; 0 means the domain size"},
 		{"params.init_noise_m", p.InitNoiseM, 0, 1e4, false, "metres"},
+		{"params.creep_critical_slope", p.CreepCriticalSlope, 0, 100, false, "critical slope S_c of nonlinear creep, a tangent (Roering et al. 1999 use 1.25); 0: linear diffusion"},
+		{"params.deposition_g", p.DepositionG, 0, 100, false, "deposition coefficient G (Yuan et al. 2019 use about 1); 0: no deposition"},
+		{"params.k_noise", p.KNoise, 0, 3, false, "standard deviation of ln k over the map; 0: uniform k"},
+		{"params.k_noise_wavelength_m", p.KNoiseWavelengthM, 0, 1e9, false, "metres; 0: a quarter of the map"},
+		{"params.channel_area_m2", p.ChannelAreaM2, 0, 1e15, false, "m²; 0: 100 cells"},
 	}
 	for _, c := range checks {
 		bad := math.IsNaN(c.v) || math.IsInf(c.v, 0) || c.v < c.lo || c.v > c.hi || (c.loOpen && c.v == c.lo)
@@ -278,6 +294,11 @@ func (s *Scene) Validate() error {
 	}
 	if err := validTalus(p.Talus); err != nil {
 		return err
+	}
+	switch p.HillslopeRouting {
+	case "", "d8", "random":
+	default:
+		return fmt.Errorf("scene: params.hillslope_routing = %q: must be d8 or random", p.HillslopeRouting)
 	}
 	closed := 0
 	for _, e := range []struct{ side, v string }{{"north", p.Edges.North}, {"south", p.Edges.South}, {"east", p.Edges.East}, {"west", p.Edges.West}} {

@@ -12,7 +12,16 @@
 //   - relief, the hypsometric integral (Pike and Wilson 1971), the mean
 //     slope and the drainage density;
 //   - which part of the border each cell drains to, whose boundaries are
-//     the terrain's main divides (Sides).
+//     the terrain's main divides (Sides);
+//   - realism (MeasureRealism, realism.go): the slope histogram and its
+//     threshold spike at the talus angle, the planar share (PlanarTol: a
+//     sloping cell is planar when |∇²h|·Δx ≤ 0.02·|∇h|, its slope changes
+//     by at most 2 % across one cell, whatever the cell size), hilltop
+//     convexity, the gradient-aspect anisotropy (the grid's eight
+//     directions against the mean), and concavity fitted on the channels
+//     only (ChannelConcavity). The base-level plain (BaseLevel: the lowest
+//     flat land reaching an open edge, the sea or the outlets' level) is
+//     where rivers end (CutTree), never a lake to route across.
 //
 // Analyze routes a heightmap with Orogen's own D8 routing and lakes through
 // their passes (package flow), or fills its depressions first (Fill:

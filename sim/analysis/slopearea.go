@@ -62,6 +62,11 @@ func fitSlopeArea(t Tree, area []float64, h []float32, skip []bool, minArea floa
 		xs = append(xs, math.Log10(a))
 		ys = append(ys, math.Log10(s))
 	}
+	return slopeAreaFromLogs(xs, ys, minArea)
+}
+
+// slopeAreaFromLogs fits ys = log10 S against xs = log10 A (A ≥ minArea m²).
+func slopeAreaFromLogs(xs, ys []float64, minArea float64) (SlopeArea, error) {
 	if len(xs) < 3 {
 		return SlopeArea{}, fmt.Errorf("analysis: %d river cells (draining %g m² or more) slope downhill: too few to fit slope against area", len(xs), minArea)
 	}

@@ -174,3 +174,18 @@ type Accounted interface {
 	Engine
 	Account() any
 }
+
+// Depositing is an engine that may deposit sediment (the grid with
+// Params.G > 0, Roudier's alluvium): Deposits says whether it does with
+// the parameters in force; the snapshot's Alluvium then carries the
+// deposit's thickness. Deposits reports it for any engine.
+type Depositing interface {
+	Engine
+	Deposits() bool
+}
+
+// Deposits reports whether e deposits sediment (Depositing).
+func Deposits(e Engine) bool {
+	d, ok := e.(Depositing)
+	return ok && d.Deposits()
+}

@@ -32,6 +32,37 @@ type Params struct {
 	// 2023, §III.B.4). Rain 0 turns it off: lakes are then drawn filled
 	// to their passes.
 	Rain, Evap float64
+
+	// CreepSc is the critical slope S_c (a tangent, m/m) of nonlinear
+	// hillslope creep (Roering, Kirchner and Dietrich 1999): with κ > 0
+	// the hillslope flux is q = κ∇h/(1 − (|∇h|/S_c)²) (sim/hillslope's
+	// Creeper). 0 keeps linear diffusion κ∇²h, the creep's low-slope
+	// limit.
+	CreepSc float64
+	// G is the dimensionless deposition coefficient of Yuan et al. 2019
+	// (Fastscape's G): with G > 0 the rock the stream power and the talus
+	// limit remove travels down the receivers as sediment, each node
+	// keeps G·Qs/A of the flux Qs reaching it (A its drainage area), and
+	// lakes fill with what reaches them up to their spill level. 0: the
+	// detachment-limited law of Braun and Willett 2013, nothing deposits.
+	G float64
+	// KNoise is the standard deviation of ln k over the map: k becomes
+	// k·exp(KNoise·z), z a seeded fractal field (sim/noise) of unit
+	// standard deviation clamped to ±3, of first wavelength
+	// KNoiseWavelength metres (0: a quarter of the longer side). 0 keeps
+	// k uniform (but for a geology's factors).
+	KNoise, KNoiseWavelength float64
+	// Routing is how hillslope cells (drainage area below ChannelArea
+	// m²) choose their receiver: RoutingD8 (steepest descent, the
+	// default) or RoutingRandom (a seeded choice among the downhill
+	// neighbours weighted by slope, Holmgren 1994's weights with
+	// exponent 1, fixed per cell: no D8 imprint on the hillslopes).
+	// Channels always keep the steepest receiver. ChannelArea 0 means
+	// 100 cells.
+	Routing     flow.Routing
+	ChannelArea float64
+	// Seed seeds the k noise and the random routing (the scene's seed).
+	Seed uint64
 }
 
 // DefaultParams returns the values of Cordonnier et al. 2016, §6:
@@ -84,5 +115,31 @@ func (p Params) Validate() error {
 			return fmt.Errorf("params: unknown edge kind %d", b)
 		}
 	}
+	if err := p.validateNew(); err != nil {
+		return err
+	}
 	return p.Talus.Validate()
+}
+
+// MaxKNoise bounds Params.KNoise: e^(3·3) ≈ 8 000 between the softest and
+// the hardest rock is already beyond nature.
+const MaxKNoise = 3
+
+// validateNew checks the creep, deposition, k noise and routing
+// parameters.
+func (p Params) validateNew() error {
+	bad := func(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) || v < 0 }
+	switch {
+	case bad(p.CreepSc) || p.CreepSc > 100:
+		return fmt.Errorf("params: creep critical slope S_c = %g: must be 0 (linear diffusion) or a tangent in (0, 100]", p.CreepSc)
+	case bad(p.G) || p.G > 100:
+		return fmt.Errorf("params: deposition G = %g: must be in [0, 100] (0: no deposition; Yuan et al. 2019 use about 1)", p.G)
+	case bad(p.KNoise) || p.KNoise > MaxKNoise:
+		return fmt.Errorf("params: k noise %g: must be in [0, %g] (the standard deviation of ln k)", p.KNoise, float64(MaxKNoise))
+	case bad(p.KNoiseWavelength) || p.KNoiseWavelength > 1e9:
+		return fmt.Errorf("params: k noise wavelength %g m: must be in [0, 1e9] m (0: a quarter of the map)", p.KNoiseWavelength)
+	case bad(p.ChannelArea) || p.ChannelArea > 1e15:
+		return fmt.Errorf("params: channel area %g m²: must be in [0, 1e15] m² (0: 100 cells)", p.ChannelArea)
+	}
+	return p.Routing.Validate()
 }

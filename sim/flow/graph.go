@@ -87,6 +87,7 @@ type Graph struct {
 	Trees  []int32   // Stack[Trees[t]:Trees[t+1]] is the t-th independent tree
 	Lakes  []Lake    // the basins of this routing, in the order they were connected
 	Label  []int32   // the basin tree (pre-lake root number) of each cell (not set by OrderTrees)
+	rdir   []uint8   // Randomize's last choice per cell (8: none)
 
 	labelled bool // Label is the last Order's (not OrderTrees')
 

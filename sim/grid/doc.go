@@ -4,8 +4,17 @@
 // one by one:
 //
 //	hillslope  κ∇²h, implicit, stable for any dt (package hillslope,
-//	           Schott et al. 2022, eq. 1)
-//	routing    D8 steepest-descent receivers (package flow)
+//	           Schott et al. 2022, eq. 1); with Params.CreepSc > 0
+//	           nonlinear creep ∇·(κ∇h/(1 − (|∇h|/S_c)²)) (Roering,
+//	           Kirchner and Dietrich 1999; hillslope.Creeper: x then y
+//	           Newton steps, stable for any dt, sub-stepped so that
+//	           r·f_max/m ≤ 2, r = κ·dt/cell², at most 16 sub-steps)
+//	routing    D8 steepest-descent receivers (package flow); with
+//	           Params.Routing "random" the cells draining less than
+//	           Params.ChannelArea (the last step's area) take a
+//	           slope-weighted random downhill receiver instead
+//	           (flow.Graph.Randomize, Holmgren 1994's weights), kept
+//	           while it stays downhill: channels keep the steepest
 //	stack      donor masks and the depth-first order of every tree
 //	lakes      passes between basins and the tree of basins
 //	           (Cordonnier et al. 2016, §4.3)
@@ -25,6 +34,14 @@
 //	           uplift, less what it took
 //	talus      slopes along receivers limited to the talus angle
 //	           (Cordonnier et al. 2016, §5)
+//	deposit    with Params.G > 0: the sediment the erosion and the talus
+//	           limit produced carried down the receivers (spl.Deposit),
+//	           lakes filled by depth with what reaches them
+//	           (spl.FillLakes), and the deposition rate G·Qs/A of each
+//	           cell kept for the next step's erosion (Yuan et al. 2019)
+//
+// k varies in space with Params.KNoise > 0: k·exp(KNoise·z), z a seeded
+// fractal field (KNoise), times a geology's factor where there is one.
 //
 // With n = 1 and a constant talus angle (or none), the erosion and the
 // talus limit run as one pass (spl.ErodeClamp, timed as erosion; talus
@@ -36,6 +53,20 @@
 // The hillslope term comes first (Lie splitting), so the receivers are
 // those of the heights the stream power law erodes and the talus limit,
 // applied last, holds exactly at the end of every step.
+//
+// Sediment (Params.G > 0): the equation becomes dh/dt = u − k A^m s^n +
+// G·Qs/A + hillslope (Yuan et al. 2019), Qs the sediment flux, m³/yr.
+// The deposition term enters the implicit erosion as a source, G·Qs/A of
+// the previous step (implicit in h, lagged one step in Qs: the solve stays
+// stable for any dt, and the rest state is Yuan's, k A^m s^n = u +
+// G·Qs/A); lake bottoms are held, not raised toward their pass
+// (spl.Params.Hold); then spl.Deposit walks donors first with the real
+// yields of the step and closes the budget exactly: a node never keeps
+// more than reaches it, lakes keep what reaches them up to their volume,
+// the rest leaves through the outlets (engine.Mass: Eroded + Talus =
+// Deposited + SedimentOut). The sediment's thickness is tracked per cell
+// (Alluvium; the snapshot's Alluvium, orogen run --out-sediment). This
+// path does not use the fused ErodeClamp pass.
 //
 // The equation is dh/dt = u - k A^m s^n + κ∇²h, with heights in metres, time
 // in years, uplift u in m/yr, drainage area A in m², k in yr⁻¹ (for m = 0.5,

@@ -56,6 +56,7 @@ type Engine struct {
 	routed   bool  // g holds the routing of the last step
 	err      error // set when a step produced non-finite heights; Step then does nothing
 	diff     *hillslope.Diffuser
+	creep    *hillslope.Creeper
 	lim      *talus.Limiter
 	blockDh  []float64
 	blockMx  []float64
@@ -82,6 +83,24 @@ type Engine struct {
 	// in drainage order.
 	talFac []float32
 	ts     []float32
+
+	// Sediment (Params.G > 0): the heights before the erosion, the
+	// flux scratch, the lake level and the outflow per position of the
+	// drainage order.
+	hb      []float32
+	qs, out []float64
+	lvl     []float32
+	levels  []float32
+	depRate []float32 // G·Qs/A of the last step per cell, m/yr
+	lake    []int32   // the lake of each position's basin, or -1
+	ranges  [][2]int32
+	vol     []float64 // per lake: its volume below its level, m³
+	frac    []float64 // per lake: the share of it filled
+	us      []float32 // depRate in drainage order
+	// k's noise factor per cell (Params.KNoise > 0) and what it was
+	// made from.
+	kn    []float32
+	knKey [4]float64
 }
 
 // New validates c and returns an engine at step 0.
@@ -145,7 +164,14 @@ func (e *Engine) configure(edgesChanged bool) {
 	if e.diff == nil {
 		e.diff = hillslope.NewDiffuser(e.w, e.h)
 	}
+	if e.creep == nil && e.p.CreepSc > 0 {
+		e.creep = hillslope.NewCreeper(e.w, e.h)
+	}
 	e.lim = e.p.Talus.Limiter(e.w, e.h, e.cell)
+	e.kn, e.knKey = KNoise(e.kn, e.knKey, e.w, e.h, e.cell, e.p)
+	if e.p.G > 0 && e.alluv == nil {
+		e.alluv = make([]float32, e.w*e.h)
+	}
 }
 
 // SetParams replaces the parameters from the next step on.
@@ -263,7 +289,11 @@ func (e *Engine) Step() engine.StepStats {
 			North: e.p.Edges.North == flow.Outlet, South: e.p.Edges.South == flow.Outlet,
 			East: e.p.Edges.East == flow.Outlet, West: e.p.Edges.West == flow.Outlet,
 		}
-		e.diff.Step(e.hgt, e.cell, e.p.Kappa, e.p.Dt, fixed)
+		if e.p.CreepSc > 0 {
+			e.creep.Step(e.hgt, e.cell, e.p.Kappa, e.p.CreepSc, e.p.Dt, fixed)
+		} else {
+			e.diff.Step(e.hgt, e.cell, e.p.Kappa, e.p.Dt, fixed)
+		}
 	}
 	v1 := v0
 	if e.p.Kappa > 0 {
@@ -271,6 +301,9 @@ func (e *Engine) Step() engine.StepStats {
 	}
 	lap(engine.PhaseHillslope)
 	g.Route(e.hgt)
+	if e.p.Routing == flow.RoutingRandom {
+		g.Randomize(e.hgt, e.Area(), e.channelArea(), e.p.Seed)
+	}
 	lap(engine.PhaseRouting)
 	g.Order()
 	lap(engine.PhaseStack)
@@ -337,13 +370,44 @@ func (e *Engine) Step() engine.StepStats {
 	// Work in drainage order from here: sequential memory access.
 	chunks := g.Chunks(parallel.Workers())
 	nc := len(chunks) - 1
+	sediment := e.p.G > 0
+	if sediment {
+		n := len(e.hgt)
+		e.hb = sim.Resize(e.hb, n)
+		e.qs = sim.Resize(e.qs, n)
+		e.out = sim.Resize(e.out, n)
+		e.us = sim.Resize(e.us, n)
+		if len(e.depRate) != n {
+			e.depRate = make([]float32, n)
+		}
+	}
+	if e.kn != nil {
+		e.ks = sim.Resize(e.ks, len(e.hgt))
+	}
 	parallel.Do(nc, func(c int) {
 		lo, hi := int(chunks[c]), int(chunks[c+1])
 		g.GatherDist(e.hs, e.hgt, e.ds, lo, hi)
+		if sediment {
+			us, dr := e.us[lo:hi], e.depRate
+			for k, i := range g.Stack[lo:hi] {
+				us[k] = dr[i]
+			}
+		}
+		if e.kn != nil && e.geo == nil {
+			ks, kn := e.ks[lo:hi], e.kn
+			for k, i := range g.Stack[lo:hi] {
+				ks[k] = kn[i]
+			}
+		}
 		if e.geo != nil {
 			ks, fac, ex := e.ks[lo:hi], e.geoFac, e.exposed
 			for k, i := range g.Stack[lo:hi] {
 				ks[k] = fac[ex[i]]
+			}
+			if kn := e.kn; kn != nil {
+				for k, i := range g.Stack[lo:hi] {
+					ks[k] *= kn[i]
+				}
 			}
 			if e.talFac != nil {
 				ts, tf := e.ts[lo:hi], e.talFac
@@ -357,14 +421,20 @@ func (e *Engine) Step() engine.StepStats {
 	e.as = g.AccumulateStack(e.as, e.cell*e.cell)
 	e.areaOK = false
 	lap(engine.PhaseArea)
-	sp := spl.Params{K: e.p.K, M: e.p.M, N: e.p.N, Dt: e.p.Dt}
-	if e.geo != nil {
+	sp := spl.Params{K: e.p.K, M: e.p.M, N: e.p.N, Dt: e.p.Dt, Hold: sediment}
+	if e.geo != nil || e.kn != nil {
 		sp.KFactor = e.ks
 	}
 	v3 := math.NaN() // after erosion: the end volume when the talus limit is off
 	tan, constant := e.lim.ConstantTan()
 	talusOn := e.p.Talus.Mode != talus.ModeOff
-	if sp.N == 1 && (!talusOn || (constant && e.talFac == nil)) {
+	if sediment {
+		parallel.Do(nc, func(c int) {
+			lo, hi := int(chunks[c]), int(chunks[c+1])
+			copy(e.hb[lo:hi], e.hs[lo:hi])
+		})
+	}
+	if sp.N == 1 && !sediment && (!talusOn || (constant && e.talFac == nil)) {
 		// The erosion and a constant talus limit in one pass, two trees
 		// at a time (spl.ErodeClamp): bit for bit the two passes below.
 		if !talusOn {
@@ -384,8 +454,12 @@ func (e *Engine) Step() engine.StepStats {
 		}
 		lap(engine.PhaseErosion)
 	} else {
+		var us []float32
+		if sediment {
+			us = e.us
+		}
 		parallel.Do(nc, func(c int) {
-			spl.Erode(e.hs, g.RecPos, e.ds, e.as, nil, int(chunks[c]), int(chunks[c+1]), sp)
+			spl.Erode(e.hs, g.RecPos, e.ds, e.as, us, int(chunks[c]), int(chunks[c+1]), sp)
 		})
 		lap(engine.PhaseErosion)
 		if talusOn {
@@ -405,13 +479,37 @@ func (e *Engine) Step() engine.StepStats {
 	}
 	st.Phase[engine.PhaseErosion] += upliftTime
 	lap(engine.PhaseTalus)
+	if sediment {
+		if math.IsNaN(v3) {
+			v3 = e.volume(e.hs)
+		}
+		vt := e.volume(e.hs)
+		e.lakeLevels()
+		ca := e.cell * e.cell
+		gdt := e.p.G / e.p.Dt
+		parallel.Do(nc, func(c int) {
+			lo, hi := int(chunks[c]), int(chunks[c+1])
+			spl.Deposit(e.hs, e.hb, g.RecPos, e.lvl, e.lake, e.ranges, e.vol, e.frac, e.qs, e.out, ca, lo, hi)
+			// The next step's deposition term, G·Qs/A per cell.
+			dr, qs, as := e.depRate, e.qs[lo:hi], e.as[lo:hi]
+			for k, i := range g.Stack[lo:hi] {
+				dr[i] = float32(gdt * qs[k] / as[k])
+			}
+		})
+		parallel.Blocks(len(e.ranges), 16, func(_, lo, hi int) {
+			spl.FillLakes(e.hs, e.lvl, e.ranges, e.frac, ca, lo, hi)
+		})
+		st.Mass.Talus = v3 - vt
+		st.Mass.SedimentOut = e.sedimentOut()
+		lap(engine.PhaseDeposit)
+	}
 	// Back to grid order, with the volume and the step's statistics in
 	// the same pass.
 	v4 := e.measure(&st, g.Pos, e.hs)
 	st.Phase[engine.PhaseLayout] += time.Since(mark)
 
 	e.routed = true
-	if e.geo != nil {
+	if e.geo != nil || sediment {
 		d0 := time.Now()
 		e.deposit()
 		st.Phase[engine.PhaseGeology] += time.Since(d0)
@@ -419,7 +517,14 @@ func (e *Engine) Step() engine.StepStats {
 	if math.IsNaN(v3) {
 		v3 = v4
 	}
-	st.Mass.Diffused, st.Mass.Eroded, st.Mass.Talus, st.Mass.Stored = v0-v1, v2-v3, v3-v4, v4-v0
+	if sediment {
+		// What the stream power and the talus took, gross, and what
+		// stayed, in grid order.
+		lowered, raised := e.yields()
+		st.Mass.Diffused, st.Mass.Eroded, st.Mass.Deposited, st.Mass.Stored = v0-v1, lowered-st.Mass.Talus, raised, v4-v0
+	} else {
+		st.Mass.Diffused, st.Mass.Eroded, st.Mass.Talus, st.Mass.Stored = v0-v1, v2-v3, v3-v4, v4-v0
+	}
 	if math.IsNaN(st.MeanDh) || math.IsInf(st.MeanDh, 0) {
 		e.err = fmt.Errorf("grid: step %d produced non-finite heights: the parameters (k %g, m %g, n %g, dt %g, κ %g) or the uplift are too extreme", e.step+1, e.p.K, e.p.M, e.p.N, e.p.Dt, e.p.Kappa)
 		copy(e.hgt, e.prev) // keep the last good terrain

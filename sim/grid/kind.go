@@ -29,3 +29,7 @@ func (e *Engine) Summary() engine.Summary {
 	}
 	return s
 }
+
+// Deposits reports whether the engine deposits sediment: with Params.G > 0
+// (engine.Depositing).
+func (e *Engine) Deposits() bool { return e.p.G > 0 }

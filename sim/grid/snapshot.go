@@ -25,6 +25,9 @@ func (e *Engine) Snapshot() *engine.Snapshot {
 	if e.geo != nil {
 		s.Geology = e.geo.Model()
 		s.Rock = e.geo.Exposed(make([]uint8, n), e.hgt, e.alluv)
+	}
+	if e.alluv != nil && (e.geo != nil || e.p.G > 0) {
+		// The sediment's thickness (deposition on, or a geology).
 		s.Alluvium = append([]float32(nil), e.alluv...)
 	}
 	if e.routed {

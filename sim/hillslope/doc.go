@@ -31,6 +31,27 @@
 // faithful transients keep r = κ·dt/cell² of order 1 or below. Diffusion
 // lengths √(κ·dt) much smaller than a cell (r ≪ 1) barely move the field.
 //
+// Nonlinear creep (Creeper; Roering, Kirchner and Dietrich 1999):
+//
+//	∂h/∂t = ∇·(κ ∇h / (1 − (|∇h|/S_c)²))
+//
+// whose low-slope limit is the linear diffusion above. Scheme: an x sweep
+// then a y sweep (Lie splitting), each one Newton step of its
+// one-dimensional problem: per face the secant factor f = 1/(1 −
+// (S/S_c)²) and the tangent g = ∂(f·Δ)/∂Δ = f + 2(Δ/S_c)²f² of the
+// heights the sweep starts from (S the face's slope: the difference
+// across it and the mean central difference along it), the system (I +
+// r·L_g) h' = h + r·(L_g − L_f) h, tridiagonal per line, solved by the
+// Thomas algorithm. S/S_c is capped at MaxCreepRatio = 0.9 (f ≤ 5.3),
+// beyond which the flux grows linearly: the talus limit is the guard
+// there. A step of r = κ·dt/cell² takes m = ⌈r·f_max/CreepBound⌉ equal
+// sub-steps (CreepBound 2, at most 16): with fewer, a slope near S_c can
+// alternate between two states from step to step. Conservative with free
+// edges; bit-identical for any number of workers. Tests: the steady
+// hilltop profile of an uplifted ridge against the integral of the
+// closed-form slope, the linear limit (S_c = ∞ is Diffuser's step),
+// conservation.
+//
 // Grids are row-major flat []float32, index y*W + x, row 0 the north edge.
 // A Diffuser owns its scratch buffers (one per worker) and a few helper
 // goroutines, kept between steps so that Step does not allocate; the

@@ -76,3 +76,6 @@ func (e *Engine) Summary() engine.Summary {
 	}
 	return s
 }
+
+// Deposits is true: the engine always lays alluvium (engine.Depositing).
+func (e *Engine) Deposits() bool { return true }

@@ -22,6 +22,12 @@
 // dist D > 0 drain to a virtual node of height 0 at distance D (the natural
 // edges of Błaszczuk et al. 2023, §III.B.5).
 //
+// With Params.Hold, a node below its receiver keeps its (uplifted) height
+// instead: sediment fills lakes (Deposit), not rock the scheme creates.
+// Deposit and FillLakes carry a step's sediment down the receivers, keep
+// lakes' share of it and close the budget exactly; the deposition term
+// G·Qs/A of Yuan et al. 2019 enters Erode as a per-node source (its us).
+//
 // ErodeClamp is Erode for n = 1 without uplift followed by a constant talus
 // limit (package talus), in one pass that walks two independent ranges of
 // trees at once; its results are those of the two passes, bit for bit. Units: heights m, dt yr, u m/yr,

@@ -15,6 +15,12 @@ type Params struct {
 	// order of Erode's fields (differential erosion: the rock exposed at
 	// each node, package geology). Values must be finite and >= 0.
 	KFactor []float32
+	// Hold keeps a node that lies below its receiver (a lake bottom
+	// routed through its pass) at its uplifted height instead of raising
+	// it toward the receiver: with sediment transport (Deposit) lakes
+	// fill with the sediment that reaches them, not with rock the scheme
+	// creates.
+	Hold bool
 }
 
 // Validate returns an error naming the first parameter out of range.
@@ -70,6 +76,10 @@ func Erode(hs []float32, rp []int32, ds []float32, as []float64, us []float32, l
 		a := float64(hs[k])
 		if us != nil {
 			a += dt * float64(us[k])
+		}
+		if p.Hold && a <= hr {
+			hs[k] = float32(a)
+			continue
 		}
 		var am float64
 		if sqrtM {

@@ -1,0 +1,111 @@
+package flow
+
+import (
+	"fmt"
+
+	"orogen/sim/parallel"
+)
+
+// Routing is how hillslope cells choose their receiver (see
+// Graph.Randomize).
+type Routing string
+
+// The routings. The empty Routing means RoutingD8.
+const (
+	RoutingD8     Routing = "d8"     // steepest descent everywhere
+	RoutingRandom Routing = "random" // slope-weighted random choice on hillslopes
+)
+
+// Validate returns an error for an unknown routing.
+func (r Routing) Validate() error {
+	switch r {
+	case "", RoutingD8, RoutingRandom:
+		return nil
+	}
+	return fmt.Errorf("flow: routing %q: want %q or %q", string(r), RoutingD8, RoutingRandom)
+}
+
+// Randomize replaces the receiver of every cell whose drainage area
+// area[i] (m², grid order, from the last routing) is below channel by a
+// random choice among its downhill neighbours on heights h, each with
+// probability proportional to its slope (Holmgren 1994's weights tan^x
+// with x = 1; Freeman 1991's multiple flow shares the flow by the same
+// weights): over many cells the hillslope receivers follow the
+// gradient's direction in the mean, not D8's eight. A cell keeps the
+// receiver Randomize gave it last time while that neighbour is still
+// downhill, so that the choices settle with the terrain (a choice drawn
+// anew every step would never let it converge). The random number of a
+// cell is a hash of seed and the cell's index, so the result does not
+// depend on the number of workers. Call it after Route and before Order;
+// fixed and edge cells keep Route's receivers.
+func (g *Graph) Randomize(h []float32, area []float64, channel float64, seed uint64) {
+	if len(h) != g.W*g.H || len(area) != g.W*g.H {
+		panic(fmt.Sprintf("flow: %d heights and %d areas for a %d×%d grid", len(h), len(area), g.W, g.H))
+	}
+	if len(g.rdir) != len(h) {
+		g.rdir = make([]uint8, len(h))
+		for i := range g.rdir {
+			g.rdir[i] = 8
+		}
+	}
+	w := g.W
+	parallel.Blocks(g.H-2, rowBlock, func(_, y0, y1 int) {
+		var wt [8]float32
+		for y := y0 + 1; y < y1+1; y++ {
+			for x := 1; x < w-1; x++ {
+				i := y*w + x
+				if area[i] >= channel || g.kind[i] == fixed {
+					g.rdir[i] = 8
+					continue
+				}
+				hi := h[i]
+				if k := g.rdir[i]; k < 8 && h[i+int(g.off[k])] < hi {
+					g.dir[i] = k
+					g.Rec[i] = int32(i) + g.off[k]
+					g.Dist[i] = g.dlen[k]
+					continue
+				}
+				var sum float32
+				for k := range 8 {
+					s := hi - h[i+int(g.off[k])]
+					if k&1 == 1 {
+						s *= invSqrt2
+					}
+					if s <= 0 {
+						s = 0
+					}
+					wt[k] = s
+					sum += s
+				}
+				if sum <= 0 {
+					g.rdir[i] = 8
+					continue // a pit: Route's receiver (itself)
+				}
+				u := float32(unit(seed, uint64(i))) * sum
+				bk := -1
+				for k := range 8 {
+					if wt[k] > 0 {
+						bk = k
+						if u < wt[k] {
+							break
+						}
+						u -= wt[k]
+					}
+				}
+				g.dir[i], g.rdir[i] = uint8(bk), uint8(bk)
+				g.Rec[i] = int32(i) + g.off[bk]
+				g.Dist[i] = g.dlen[bk]
+			}
+		}
+	})
+}
+
+// unit returns a number in [0, 1) from a hash of seed and i
+// (SplitMix64's finalizer).
+func unit(seed, i uint64) float64 {
+	z := seed*0x9e3779b97f4a7c15 + i + 0x632be59bd9b4e019
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	z ^= z >> 31
+	return float64(z>>11) / (1 << 53)
+}
