@@ -75,7 +75,8 @@ func (a *App) awaitSettled([]string) error {
 		if !f.Resting {
 			return false
 		}
-		a.log.add(levelInfo, "settled and resting at step %d, %.1f s after await-settled", f.Snap.Step, time.Since(t0).Seconds())
+		a.script.settledAfter = time.Since(t0)
+		a.log.add(levelInfo, "settled and resting at step %d, %.1f s after await-settled", f.Snap.Step, a.script.settledAfter.Seconds())
 		return true
 	})
 	return nil
