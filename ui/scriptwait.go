@@ -98,6 +98,12 @@ func (a *App) awaitPainting([]string) error {
 	return nil
 }
 
+// awaitNewDialog holds the script until File → New's dialog is up.
+func (a *App) awaitNewDialog([]string) error {
+	a.waitFor("File → New's dialog", func() bool { return a.newDlg.open && a.newDlg.opened })
+	return nil
+}
+
 // slowFrames makes every frame take at least the given milliseconds
 // more, as a heavy 3D picture does: the window test checks that input
 // between frames is kept.
