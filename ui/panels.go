@@ -120,7 +120,7 @@ func (a *App) simulationWindow() {
 	s := f.Snap
 	rate := fmt.Sprintf("%.1f steps/s", f.StepsPerSec)
 	if f.Resting {
-		rate = "settled: resting until something changes"
+		rate = "resting" // settled: no steps until something changes
 	}
 	imgui.TextUnformatted(fmt.Sprintf("step %d   %s   %s", s.Step, stepTime(s.Time, s.Step, s.Param.Dt, f.Converged), rate))
 	if a.statsOf != s {
