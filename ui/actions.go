@@ -257,6 +257,7 @@ func init() {
 		{name: "await-settled", label: "Wait until the terrain has settled and the engine rests", spec: noArgs, run: (*App).awaitSettled},
 		{name: "await-typing", label: "Wait until a slider's typed field (Ctrl+click) has the keyboard", spec: noArgs, run: (*App).awaitTyping},
 		{name: "await-painting", label: "Wait until a paint stroke is under way", spec: noArgs, run: (*App).awaitPainting},
+		{name: "await-new-dialog", label: "Wait until File → New's dialog is up", spec: noArgs, run: (*App).awaitNewDialog},
 		{name: "slow-frames", label: "Make every frame take MS milliseconds more (tests low frame rates)", spec: script.Spec{Min: 1, Max: 1, Check: func(c script.Command) error { return c.Nums(0) }}, run: (*App).slowFrames},
 		{name: "signal", label: "Write the window's layout (sliders, map) to PATH, a pipe the window test reads", spec: onePath, run: (*App).signal},
 	}

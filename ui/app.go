@@ -227,6 +227,7 @@ func newApp(o Options) (*App, error) {
 	ebiten.SetWindowTitle("Orogen")
 	ebiten.SetTPS(60)
 	ebiten.SetVsyncEnabled(true)
+	ebiten.SetScreenClearedEveryFrame(false) // Draw fills it; idle frames skip drawing (pace.go)
 
 	if err := a.openInitial(o); err != nil {
 		return nil, err
@@ -316,6 +317,9 @@ func (a *App) survive() {
 // Draw draws the map under the ImGui frame (ebiten.Game). It reads only
 // what Update prepared.
 func (a *App) Draw(screen *ebiten.Image) {
+	if a.pacer.quiet && a.screenshot == "" {
+		return // nothing changed: the screen keeps the last frame (pace.go)
+	}
 	screen.Fill(colBackground)
 	if a.mode != mode3D && a.mapImg != nil && a.vp.w > 0 && a.vp.h > 0 {
 		r := image.Rect(int(a.vp.x), int(a.vp.y), int(a.vp.x+a.vp.w), int(a.vp.y+a.vp.h))

@@ -29,8 +29,9 @@ type layout struct {
 // (xdotool) at a low frame rate (every frame 200 ms longer): a drag that
 // jumps across the map between two frames paints its whole path, Ctrl+Z
 // undoes the stroke, clicks (shorter than a frame) at the k slider's two
-// ends reach 1e-9 and 1e-3, a Ctrl+click types a value, and the uplift
-// scale's left end (1e-6) is reachable. The script waits for each
+// ends reach 1e-9 and 1e-3, a Ctrl+click types a value, the uplift
+// scale's left end (1e-6) is reachable, and Ctrl+N then Enter makes a new
+// project through File → New's dialog. The script waits for each
 // effect and signals through a named pipe when the next events may go.
 func TestWindowInput(t *testing.T) {
 	if testing.Short() {
@@ -46,7 +47,7 @@ func TestWindowInput(t *testing.T) {
 	bin := buildOrogen(t)
 	dir := t.TempDir()
 	sig := func(i int) string { return filepath.Join(dir, fmt.Sprintf("signal%d", i)) }
-	for i := 1; i <= 8; i++ {
+	for i := 1; i <= 10; i++ {
 		if err := syscall.Mkfifo(sig(i), 0o600); err != nil {
 			t.Fatal(err)
 		}
@@ -73,6 +74,10 @@ signal $S7
 await-param k 2.5e-7
 signal $S8
 await-param umax 1e-6
+signal $S9
+await-new-dialog
+signal $S10
+await-log new project from the default preset, 512×512 cells
 quit
 `)
 	sp := filepath.Join(dir, "input.script")
@@ -166,6 +171,12 @@ quit
 	wait(8)
 	ux0, _, uy := slider("uplift scale (m/yr)")
 	xdo(append(move(ux0+1, uy), "click", "1")...)
+	// Ctrl+N opens File → New's dialog; Enter creates the project it
+	// offers (the default preset at 512²).
+	wait(9)
+	xdo("key", "ctrl+n")
+	wait(10)
+	xdo("key", "Return")
 	if err := <-exited; err != nil {
 		t.Fatalf("orogen --script: %v\n%s", err, out.String())
 	}

@@ -203,6 +203,7 @@ func (a *App) newDialogWindow() {
 			imgui.PopTextWrapPos()
 			imgui.EndGroup()
 			imgui.SetCursorScreenPos(vec2(pos.X, pos.Y+thumbSize+8))
+			imgui.Dummy(vec2(0, 0)) // an item where the cursor went, as Dear ImGui asks
 			imgui.PopID()
 		}
 	}

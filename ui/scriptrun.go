@@ -23,6 +23,8 @@ type scriptRun struct {
 	err     error
 	start   time.Time
 	fpsFrom int // index into fps.all where the current run/steps started
+	// settledAfter is how long the last await-settled waited.
+	settledAfter time.Duration
 }
 
 // waitLimit bounds every wait so a stuck session fails instead of hanging.
@@ -130,6 +132,11 @@ type report struct {
 	ProjectPath   string           `json:"project,omitempty"`
 	Unsaved       bool             `json:"unsaved"`
 	UpliftVersion uint64           `json:"uplift_version"`
+	// The worker's settling: steps and stepping time since the last
+	// change, and the wall time the last await-settled waited.
+	SettleSteps  int     `json:"settle_steps"`
+	SettleS      float64 `json:"settle_s"`
+	AwaitSettleS float64 `json:"await_settled_s,omitempty"`
 }
 
 func (a *App) writeReport(path string) error {
@@ -138,7 +145,8 @@ func (a *App) writeReport(path string) error {
 	r := report{Frames: a.frames, Seconds: time.Since(a.script.start).Seconds(), FPS: a.fps.all,
 		StepsPerSec: f.StepsPerSec, Width: f.Snap.W, Height: f.Snap.H, Step: f.Snap.Step,
 		RenderMs: pic, MeshMs: mesh, Picture3DMs: proj, SliderLag: a.lag.steps, PhaseMs: f.PhaseMs[:],
-		ProjectPath: a.s.Path(), Unsaved: a.s.Dirty(), UpliftVersion: a.s.Doc().UpliftVersion()}
+		ProjectPath: a.s.Path(), Unsaved: a.s.Dirty(), UpliftVersion: a.s.Doc().UpliftVersion(),
+		SettleSteps: f.SettleSteps, SettleS: f.SettleTime.Seconds(), AwaitSettleS: a.script.settledAfter.Seconds()}
 	r.WindowW, r.WindowH = ebiten.WindowSize()
 	r.Analysis = a.analysisReport()
 	r.Amplify = a.amplifyReport()

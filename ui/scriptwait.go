@@ -75,7 +75,8 @@ func (a *App) awaitSettled([]string) error {
 		if !f.Resting {
 			return false
 		}
-		a.log.add(levelInfo, "settled and resting at step %d, %.1f s after await-settled", f.Snap.Step, time.Since(t0).Seconds())
+		a.script.settledAfter = time.Since(t0)
+		a.log.add(levelInfo, "settled and resting at step %d, %.1f s after await-settled", f.Snap.Step, a.script.settledAfter.Seconds())
 		return true
 	})
 	return nil
@@ -94,6 +95,12 @@ func (a *App) awaitTyping([]string) error {
 // mouse button went down on the map).
 func (a *App) awaitPainting([]string) error {
 	a.waitFor("a paint stroke", func() bool { return a.painter.active })
+	return nil
+}
+
+// awaitNewDialog holds the script until File → New's dialog is up.
+func (a *App) awaitNewDialog([]string) error {
+	a.waitFor("File → New's dialog", func() bool { return a.newDlg.open && a.newDlg.opened })
 	return nil
 }
 

@@ -10,6 +10,11 @@
 // holding later commands, Sync and the publishing guarantees are package
 // runner's. This package adds the engine's part.
 //
+// Once the terrain has settled (Frame.Converged) the worker rests: it is a
+// runner.Rester, so a running worker takes no step (Frame.Resting, no
+// CPU) until a command changes the engine (parameters, uplift, geology,
+// heights, Reset). Stepping on would change nothing but the clock.
+//
 // # Ownership
 //
 // Slices handed over belong to the worker from then on: spec.Up and

@@ -116,6 +116,7 @@
 //	await-settled                  wait until the terrain has settled and
 //	                               the engine rests (logs how long it took)
 //	await-painting                 wait until a paint stroke is under way
+//	await-new-dialog               wait until File → New's dialog is up
 //	await-typing                   wait until a slider's typed field
 //	                               (Ctrl+click) has the keyboard
 //	slow-frames MS                 every frame MS milliseconds longer (low
