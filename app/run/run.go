@@ -778,6 +778,14 @@ func (j *Job) planExports(w, h int) error {
 	if err != nil {
 		return fmt.Errorf("--tiles: %w", err)
 	}
+	if j.Opt.ExportSize == 0 && tgt.Sizes != nil {
+		// The target takes fixed sizes: the smallest that loses no cell.
+		j.Opt.ExportSize = tgt.SizeFor(max(w, h))
+		if j.Opt.Progress != nil {
+			fmt.Fprintf(j.Opt.Progress, "--target %s: --export-size %d, the smallest size it takes not below the %d×%d grid (give --export-size for another)\n",
+				tgt.Name, j.Opt.ExportSize, w, h)
+		}
+	}
 	j.plans = map[string]*export.Plan{}
 	for _, o := range []struct{ path, kind string }{
 		{j.Opt.Out, "heightmap"}, {j.Opt.OutDrainage, "mask:drainage"}, {j.Opt.OutWater, "mask:water"}, {j.Opt.OutRivers, "mask:rivers"},
