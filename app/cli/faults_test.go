@@ -55,3 +55,4 @@ func TestHelpNamesTheApp(t *testing.T) {
 		t.Errorf("exit %d, help:\n%s", code, stdout)
 	}
 }
+

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -103,7 +102,7 @@ func Prepare(o Options) (*Job, error) {
 		if o.Hardness != "" {
 			return nil, fmt.Errorf("--hardness and --geology both set the hardness: keep one")
 		}
-		b, err := os.ReadFile(o.Geology)
+		b, err := safefile.ReadFile(o.Geology)
 		if err != nil {
 			return nil, fmt.Errorf("--geology: %w", err)
 		}

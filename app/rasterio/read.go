@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"orogen/app/safefile"
 	"orogen/sim"
 )
 
@@ -149,7 +149,7 @@ func readExt(path, what string) (string, error) {
 
 // readFile reads path, naming it in the error.
 func readFile(path string) ([]byte, error) {
-	b, err := os.ReadFile(path)
+	b, err := safefile.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("rasterio: %s: %w", path, unwrapPath(err))
 	}
@@ -160,10 +160,10 @@ func readFile(path string) ([]byte, error) {
 // LegacySidecarPath), or nil if there is none.
 func readSidecar(path string) (*Meta, error) {
 	sp := SidecarPath(path)
-	b, err := os.ReadFile(sp)
+	b, err := safefile.ReadFile(sp)
 	if errors.Is(err, fs.ErrNotExist) {
 		sp = LegacySidecarPath(path)
-		b, err = os.ReadFile(sp)
+		b, err = safefile.ReadFile(sp)
 	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil

@@ -8,7 +8,6 @@ import (
 	"image/png"
 	"io"
 	"math"
-	"os"
 
 	"orogen/app/rasterio"
 	"orogen/app/safefile"
@@ -175,7 +174,7 @@ func (j *Job) writeRockIndex(path string, idx []uint8, leg RockLegend, sw, sh in
 
 // ReadGeology reads a geology JSON file (package geology's Spec), checked.
 func ReadGeology(path string) (*geology.Spec, error) {
-	b, err := os.ReadFile(path)
+	b, err := safefile.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("--geology: %w", err)
 	}
