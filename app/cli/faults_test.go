@@ -55,4 +55,3 @@ func TestHelpNamesTheApp(t *testing.T) {
 		t.Errorf("exit %d, help:\n%s", code, stdout)
 	}
 }
-
