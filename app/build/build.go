@@ -129,23 +129,34 @@ func Check(p *project.Project, o Options) error {
 		return errors.New("build: no output folder")
 	}
 	sc := p.Scene
+	var claims export.Claims
+	report := filepath.Join(o.OutDir, ReportName)
+	if err := claims.Claim("the build report", report); err != nil {
+		return err
+	}
 	for i, out := range p.Export.Outputs {
 		path := filepath.Join(o.OutDir, filepath.FromSlash(out.FileName(o.Name)))
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return fmt.Errorf("build: output %d (%s): cannot make its folder: %w", i+1, out.Path, safefile.Cause(err))
 		}
+		files := []string{path}
 		switch out.Kind {
 		case "preview", "mesh":
 			if err := safefile.CheckDir(path); err != nil {
 				return fmt.Errorf("build: output %d: %w", i+1, err)
 			}
 		default:
-			if _, err := out.Plan(path, sc.Width, sc.Height); err != nil {
+			pl, err := out.Plan(path, sc.Width, sc.Height)
+			if err != nil {
 				return fmt.Errorf("build: output %d (%s): %w", i+1, out.Path, err)
 			}
+			files = pl.AllFiles(path)
+		}
+		if err := claims.Claim(fmt.Sprintf("output %d (%s)", i+1, out.FileName(o.Name)), files...); err != nil {
+			return fmt.Errorf("build: %w", err)
 		}
 	}
-	return safefile.CheckDir(filepath.Join(o.OutDir, ReportName))
+	return safefile.CheckDir(report)
 }
 
 // Build simulates p and writes its profile's outputs and the build report

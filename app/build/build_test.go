@@ -93,6 +93,12 @@ func TestBadBuilds(t *testing.T) {
 		{"no profile", nil, "no export profile"},
 		{"unknown target", prof(export.Output{Kind: "heightmap", Format: "png", Target: "cry", Size: 127, Path: "h"}), `unknown target "cry"`},
 		{"size refused", prof(export.Output{Kind: "heightmap", Format: "r16", Target: "unity", Size: 100, Path: "h"}), "unity does not take a size of 100"},
+		// A tiled heightmap h (h_x0_y0.png ...) and a mask named like its
+		// first tile: refused before the run, not one file listed twice.
+		{"tile collision", prof(export.Output{Kind: "heightmap", Format: "png", Size: 33, Tiles: "2x2", Path: "h"},
+			export.Output{Kind: "mask", Mask: "slope", Format: "png", Path: "h_x0_y0"}),
+			"output 1 (h.png) and output 2 (h_x0_y0.png) both write"},
+
 	} {
 		p := cone(t, 2)
 		p.Export = c.p

@@ -55,3 +55,37 @@ func TestHelpNamesTheApp(t *testing.T) {
 		t.Errorf("exit %d, help:\n%s", code, stdout)
 	}
 }
+
+// TestOutputCollisionsRefused: two outputs on one file, a report on a
+// raster's sidecar, a tile on another output, are refused before the run,
+// and nothing is written (issue 31.1).
+func TestOutputCollisionsRefused(t *testing.T) {
+	dir := t.TempDir()
+	p := func(n string) string { return filepath.Join(dir, n) }
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--out", p("a.tif"), "--out-water", p("a.tif")}, "--out " + p("a.tif") + " and --out-water " + p("a.tif") + " both write " + p("a.tif")},
+		{[]string{"--out", p("a.tif"), "--out-drainage", p("sub/../a.tif")}, "both write"},
+		{[]string{"--out", p("c.tif"), "--report", p("c.tif.json")}, "--out " + p("c.tif") + " and --report " + p("c.tif.json") + " both write " + p("c.tif.json")},
+		{[]string{"--scene", "folded", "--out-preview", p("v.png"), "--out-rock", p("v.png")}, "both write"},
+		{[]string{"--out", p("h.png"), "--tiles", "2x2", "--export-size", "65", "--out-preview", p("h_x1_y0.png")}, "both write " + p("h_x1_y0.png")},
+		{[]string{"--rain", "1", "--out-lakes", p("l.json"), "--report", p("l.json")}, "both write"},
+	} {
+		if err := os.MkdirAll(p("sub"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		code, _, stderr := runCLI(append([]string{"run", "-q", "--scene", "cone", "--size", "24", "--steps", "1"}, c.args...)...)
+		if code == 0 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %q", c.args, code, stderr, c.want)
+		}
+		ents, _ := os.ReadDir(dir)
+		if len(ents) != 1 {
+			t.Errorf("%v: wrote %d files", c.args, len(ents)-1)
+		}
+		for _, e := range ents {
+			os.RemoveAll(filepath.Join(dir, e.Name()))
+		}
+	}
+}

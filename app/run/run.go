@@ -319,6 +319,9 @@ func Prepare(o Options) (*Job, error) {
 	if err := j.planExports(w*j.amp, h*j.amp); err != nil {
 		return nil, err
 	}
+	if err := j.claimOutputs(); err != nil {
+		return nil, err
+	}
 	if err := j.prepareConstraints(w, h, cell, up); err != nil {
 		return nil, err
 	}
@@ -755,6 +758,46 @@ func (j *Job) writeOutputs(rep *Report) error {
 			continue
 		}
 		if err := j.writeRaster(o.path, s.Field(o.data)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// claimOutputs refuses, before the run, two outputs that would write one
+// file (a path given twice, a report named like a raster's sidecar, a
+// tile of one output named like another).
+func (j *Job) claimOutputs() error {
+	var c export.Claims
+	o := j.Opt
+	for _, r := range []struct{ flag, path string }{
+		{"--out", o.Out}, {"--out-drainage", o.OutDrainage}, {"--out-water", o.OutWater},
+		{"--out-rivers", o.OutRivers}, {"--out-alluvium", o.OutAlluvium},
+	} {
+		if r.path == "" {
+			continue
+		}
+		files := export.RasterFiles(r.path, o.VRT)
+		if p := j.plans[r.path]; p != nil {
+			files = p.AllFiles(r.path)
+		}
+		if err := c.Claim(r.flag+" "+r.path, files...); err != nil {
+			return err
+		}
+	}
+	for _, r := range []struct {
+		flag  string
+		files []string
+	}{
+		{"--out-rock", []string{o.OutRock, rasterio.SidecarPath(o.OutRock)}},
+		{"--out-preview", []string{o.OutPreview}},
+		{"--out-lakes", []string{o.OutLakes}},
+		{"--report", []string{o.Report}},
+	} {
+		if r.files[0] == "" {
+			continue
+		}
+		if err := c.Claim(r.flag+" "+r.files[0], r.files...); err != nil {
 			return err
 		}
 	}
