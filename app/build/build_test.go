@@ -98,7 +98,6 @@ func TestBadBuilds(t *testing.T) {
 		{"tile collision", prof(export.Output{Kind: "heightmap", Format: "png", Size: 33, Tiles: "2x2", Path: "h"},
 			export.Output{Kind: "mask", Mask: "slope", Format: "png", Path: "h_x0_y0"}),
 			"output 1 (h.png) and output 2 (h_x0_y0.png) both write"},
-
 	} {
 		p := cone(t, 2)
 		p.Export = c.p
