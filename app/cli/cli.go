@@ -13,11 +13,13 @@ import (
 	"math"
 	"os"
 	"os/signal"
+	"syscall"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"orogen/app/rasterio"
+	"orogen/app/safefile"
 	"orogen/app/run"
 	"orogen/app/scene"
 	"orogen/app/version"
@@ -27,9 +29,36 @@ import (
 
 // Main runs the command line with args (without the program name) and
 // returns the process exit code.
+//
+// The first interrupt (Ctrl+C, SIGTERM) cancels the command: a run stops
+// after its step, or stops its save, and writes nothing over earlier
+// outputs (exit 130, one line saying so). A second one, should the
+// command not have stopped yet, removes the temporary files of the save
+// under way and exits 130 at once.
 func Main(args []string, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sig)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		for n := 0; ; {
+			select {
+			case <-done:
+				return
+			case <-sig:
+				if n++; n == 1 {
+					cancel()
+					continue
+				}
+				k := safefile.RemoveTemps()
+				fmt.Fprintf(stderr, "orogen: interrupted twice: stopped at once (%d temporary files removed); existing outputs are unchanged\n", k)
+				os.Exit(130)
+			}
+		}
+	}()
 	root := newRoot(stdout, stderr)
 	root.SetArgs(args)
 	if err := root.ExecuteContext(ctx); err != nil {

@@ -14,8 +14,12 @@ import (
 // named like a sidecar, a mask named like a heightmap's tile) are refused
 // before anything runs instead of one silently replacing the other.
 type Claims struct {
-	by map[string]string // file key → the output that writes it
+	by    map[string]string // file key → the output that writes it
+	files []string          // as claimed, in order
 }
+
+// Files returns the files claimed, in the order they were.
+func (c *Claims) Files() []string { return c.files }
 
 // Claim records that output what (a flag and its path, "--out a.tif", or
 // "output 3 (h.png)") writes files, or returns an error naming both
@@ -28,6 +32,9 @@ func (c *Claims) Claim(what string, files ...string) error {
 		k := fileKey(f)
 		if prev, ok := c.by[k]; ok && prev != what {
 			return fmt.Errorf("%s and %s both write %s: give each output its own name", prev, what, f)
+		}
+		if _, ok := c.by[k]; !ok {
+			c.files = append(c.files, f)
 		}
 		c.by[k] = what
 	}

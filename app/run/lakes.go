@@ -69,12 +69,15 @@ func Lakes(s *engine.Snapshot) (*LakesFile, error) {
 }
 
 // WriteLakes writes the lakes list of s as JSON at path, atomically.
-func WriteLakes(path string, s *engine.Snapshot) error {
+func WriteLakes(path string, s *engine.Snapshot) error { return writeLakes(nil, path, s) }
+
+// writeLakes is WriteLakes in set (nil: at once).
+func writeLakes(set *safefile.Set, path string, s *engine.Snapshot) error {
 	f, err := Lakes(s)
 	if err != nil {
 		return err
 	}
-	if err := safefile.WriteJSON(path, f); err != nil {
+	if err := safefile.WriteJSONIn(set, path, f); err != nil {
 		return fmt.Errorf("lakes: %w", err)
 	}
 	return nil
@@ -111,7 +114,7 @@ func RiverMask(s *engine.Snapshot, threshold float64) ([]float32, error) {
 // writeWaterOutputs writes --out-lakes and --out-rivers.
 func (j *Job) writeWaterOutputs(s *engine.Snapshot) error {
 	if j.Opt.OutLakes != "" {
-		if err := WriteLakes(j.Opt.OutLakes, s); err != nil {
+		if err := writeLakes(j.set, j.Opt.OutLakes, s); err != nil {
 			return err
 		}
 	}

@@ -241,8 +241,11 @@ func (r *Report) finish(e *grid.Engine, j *Job) {
 }
 
 // Save writes the report as indented JSON, atomically.
-func (r *Report) Save(path string) error {
-	if err := safefile.WriteJSON(path, r); err != nil {
+func (r *Report) Save(path string) error { return r.saveIn(nil, path) }
+
+// saveIn is Save in set (nil: at once).
+func (r *Report) saveIn(set *safefile.Set, path string) error {
+	if err := safefile.WriteJSONIn(set, path, r); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
 	return nil

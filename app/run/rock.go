@@ -163,7 +163,7 @@ func (j *Job) writeRockIndex(path string, idx []uint8, leg RockLegend, sw, sh in
 	if err != nil {
 		return err
 	}
-	return safefile.Write(
+	return safefile.WriteIn(j.set,
 		safefile.File{Path: path, Fill: func(w io.Writer) error { return png.Encode(w, img) }},
 		safefile.File{Path: rasterio.SidecarPath(path), Fill: func(w io.Writer) error {
 			_, err := w.Write(append(b, '\n'))

@@ -145,6 +145,10 @@ type Job struct {
 
 	amp    int             // --out-size's factor (1: none)
 	ampRes *amplify.Result // the amplified terrain, once made
+
+	// set holds the outputs while Run writes them, committed together
+	// (nil: each file saved at once).
+	set *safefile.Set
 }
 
 // Prepare loads the scene, applies the overrides, reads the uplift and
@@ -687,6 +691,10 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 	}
 	bar.Done()
 	rep.WallS = time.Since(start).Seconds()
+	if runErr != nil && ctx.Err() != nil && errors.Is(runErr, ctx.Err()) {
+		// Interrupted: the outputs of an earlier run stay as they were.
+		return rep, &InterruptedError{Steps: rep.Steps, Of: j.Steps, Err: runErr}
+	}
 	switch e := j.Engine.(type) {
 	case *grid.Engine:
 		rep.finish(e, j)
@@ -698,16 +706,44 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 	if s := j.Engine.Snapshot(); s != nil {
 		rep.analyze(j.heights(s), s.W, s.H, s.Cell, j.Engine.Params().Edges)
 	}
-	if err := j.writeOutputs(rep); err != nil {
-		return rep, err
+	// The outputs and then the report are staged and committed as one
+	// set: a failure or an interrupt while writing leaves the files of an
+	// earlier run as they were.
+	j.set = &safefile.Set{Cancel: ctx.Err}
+	defer func() { j.set = nil }()
+	err = j.writeOutputs(rep)
+	if err == nil && j.Opt.Report != "" {
+		err = rep.saveIn(j.set, j.Opt.Report)
 	}
-	if j.Opt.Report != "" {
-		if err := rep.Save(j.Opt.Report); err != nil {
-			return rep, err
+	if err == nil {
+		err = j.set.Commit()
+	}
+	if err != nil {
+		j.set.Abort()
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			return rep, &InterruptedError{Steps: rep.Steps, Of: j.Steps, Saving: true, Err: err}
 		}
+		return rep, err
 	}
 	return rep, runErr
 }
+
+// InterruptedError is Run's error when its context was cancelled (Ctrl+C):
+// nothing was written over earlier outputs.
+type InterruptedError struct {
+	Steps, Of int  // steps done of the steps asked for (the cap)
+	Saving    bool // the interrupt came while the outputs were written
+	Err       error
+}
+
+func (e *InterruptedError) Error() string {
+	if e.Saving {
+		return fmt.Sprintf("interrupted while saving, after %d steps: nothing written, existing outputs are unchanged", e.Steps)
+	}
+	return fmt.Sprintf("interrupted after %d of %d steps: nothing written, existing outputs are unchanged", e.Steps, e.Of)
+}
+
+func (e *InterruptedError) Unwrap() error { return e.Err }
 
 // ConvergeCap is the step cap of --until-converged without --steps.
 const ConvergeCap = 100000
@@ -740,7 +776,7 @@ func (j *Job) writeOutputs(rep *Report) error {
 		return err
 	}
 	if j.Opt.OutPreview != "" {
-		if err := WritePNG(j.Opt.OutPreview, viewer.Relief(nil, s, viewer.DefaultOptions())); err != nil {
+		if err := WritePNGIn(j.set, j.Opt.OutPreview, viewer.Relief(nil, s, viewer.DefaultOptions())); err != nil {
 			return err
 		}
 	}
@@ -766,7 +802,8 @@ func (j *Job) writeOutputs(rep *Report) error {
 
 // claimOutputs refuses, before the run, two outputs that would write one
 // file (a path given twice, a report named like a raster's sidecar, a
-// tile of one output named like another).
+// tile of one output named like another), and removes the temporary
+// files that killed saves of them left (safefile.RemoveStale).
 func (j *Job) claimOutputs() error {
 	var c export.Claims
 	o := j.Opt
@@ -800,6 +837,10 @@ func (j *Job) claimOutputs() error {
 		if err := c.Claim(r.flag+" "+r.files[0], r.files...); err != nil {
 			return err
 		}
+	}
+	// The temporary files a killed run left beside these outputs go now.
+	for _, f := range c.Files() {
+		safefile.RemoveStale(f)
 	}
 	return nil
 }
@@ -866,8 +907,11 @@ func (j *Job) planExports(w, h int) error {
 func (j *Job) writeRaster(path string, f *sim.Field) error {
 	p := j.plans[path]
 	if p == nil {
-		return rasterio.WriteWith(path, f, j.Opt.writeOptions(path))
+		o := j.Opt.writeOptions(path)
+		o.Set = j.set
+		return rasterio.WriteWith(path, f, o)
 	}
+	p.Set = j.set
 	files, em, err := p.Write(path, f)
 	if err != nil {
 		return err
@@ -897,8 +941,11 @@ func CheckPNGPath(path string) error {
 }
 
 // WritePNG saves img as an 8-bit PNG at path, atomically.
-func WritePNG(path string, img image.Image) error {
-	return safefile.Write(safefile.File{Path: path, Fill: func(w io.Writer) error {
+func WritePNG(path string, img image.Image) error { return WritePNGIn(nil, path, img) }
+
+// WritePNGIn is WritePNG in set (nil: at once).
+func WritePNGIn(set *safefile.Set, path string, img image.Image) error {
+	return safefile.WriteIn(set, safefile.File{Path: path, Fill: func(w io.Writer) error {
 		return png.Encode(w, img)
 	}})
 }

@@ -15,7 +15,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 )
@@ -39,11 +38,11 @@ func Write(files ...File) error {
 	var temps []string
 	defer func() {
 		for _, t := range temps {
-			os.Remove(t) // already renamed ones are gone: the error is expected
+			removeTemp(t) // already renamed ones are gone: the error is expected
 		}
 	}()
 	for _, o := range files {
-		t, err := stage(o)
+		t, err := stage(o, nil, nil)
 		if err != nil {
 			return err
 		}
@@ -63,12 +62,14 @@ func Write(files ...File) error {
 
 // StaleAfter is the age beyond which a temporary file of a save that
 // never finished (the process was killed, the machine lost power) is
-// removed by the next save of the same file. A save in progress keeps
-// its temporary file younger than that: it writes to it all along.
+// removed by the next save of the same file, when its name does not say
+// that its process is gone (see abandoned). A save in progress keeps its
+// temporary file younger than that: it writes to it all along.
 const StaleAfter = 10 * time.Minute
 
 // removeStale removes the temporary files of earlier saves of path that
-// are older than StaleAfter. It is best effort.
+// will not finish: their process is gone, or they are older than
+// StaleAfter. It is best effort.
 func removeStale(path string) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
@@ -78,34 +79,42 @@ func removeStale(path string) {
 	if err != nil {
 		return
 	}
-	prefix := "." + base + "."
 	for _, e := range ents {
 		n := e.Name()
-		if !e.Type().IsRegular() || !strings.HasPrefix(n, prefix) || !strings.HasSuffix(n, ".tmp") {
+		if !e.Type().IsRegular() {
 			continue
 		}
-		if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > StaleAfter {
+		if fi, err := e.Info(); err == nil && abandoned(base, n, fi.ModTime()) {
 			os.Remove(filepath.Join(dir, n))
 		}
 	}
 }
 
 // stage writes o into a new temporary file in o's directory, flushed and
-// synced, and returns its name.
-func stage(o File) (string, error) {
+// synced, and returns its name. cancel, if set, is asked before every
+// write (an error stops the save); tee, if set, receives a copy of the
+// bytes.
+func stage(o File, cancel func() error, tee io.Writer) (string, error) {
 	removeStale(o.Path)
 	dir := filepath.Dir(o.Path)
 	mode := fs.FileMode(0o644)
 	if fi, err := os.Stat(o.Path); err == nil {
 		mode = fi.Mode().Perm()
 	}
-	tf, err := os.CreateTemp(dir, "."+filepath.Base(o.Path)+".*.tmp")
+	tf, err := os.CreateTemp(dir, tempPattern(o.Path))
 	if err != nil {
 		return "", fmt.Errorf("%s: cannot create a file in %s: %w: check that the directory exists and is writable", o.Path, dir, Cause(err))
 	}
+	remember(tf.Name())
 	var dst io.Writer = tf
 	if f := fault(); f != nil {
 		dst = f.wrap(tf)
+	}
+	if tee != nil {
+		dst = io.MultiWriter(dst, tee)
+	}
+	if cancel != nil {
+		dst = &cancelWriter{w: dst, cancel: cancel}
 	}
 	bw := bufio.NewWriterSize(dst, 1<<16)
 	err = o.Fill(bw)
@@ -120,7 +129,7 @@ func stage(o File) (string, error) {
 		err = cerr
 	}
 	if err != nil {
-		os.Remove(tf.Name())
+		removeTemp(tf.Name())
 		return "", fmt.Errorf("%s: write failed: %w", o.Path, Cause(err))
 	}
 	return tf.Name(), nil
