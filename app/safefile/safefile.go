@@ -136,20 +136,27 @@ func stage(o File, cancel func() error, tee io.Writer) (string, error) {
 }
 
 // A diskFault makes the files Write stages fail once limit bytes of one
-// have been written, as a full disk does (see FailAfter).
+// have been written, as a full disk does (see FailAfter), or, with
+// stall, block there for good (see StallAfter).
 type diskFault struct {
-	limit int64
-	err   error
+	limit   int64
+	err     error
+	stall   bool
+	stalled func()
 }
 
 // faultWriter is a staged file's writer under a diskFault.
 type faultWriter struct {
-	w    io.Writer
-	left int64
-	err  error
+	w       io.Writer
+	left    int64
+	err     error
+	stall   bool
+	stalled func()
 }
 
-func (d *diskFault) wrap(w io.Writer) io.Writer { return &faultWriter{w: w, left: d.limit, err: d.err} }
+func (d *diskFault) wrap(w io.Writer) io.Writer {
+	return &faultWriter{w: w, left: d.limit, err: d.err, stall: d.stall, stalled: d.stalled}
+}
 
 func (f *faultWriter) Write(p []byte) (int, error) {
 	if int64(len(p)) <= f.left {
@@ -158,6 +165,12 @@ func (f *faultWriter) Write(p []byte) (int, error) {
 	}
 	n, _ := f.w.Write(p[:f.left])
 	f.left = 0
+	if f.stall {
+		if f.stalled != nil {
+			f.stalled()
+		}
+		select {} // a disk that stopped answering: only the process's end ends this
+	}
 	return n, &fs.PathError{Op: "write", Path: "(staged file)", Err: f.err}
 }
 
@@ -182,6 +195,23 @@ func FailAfter(limit int64, err error) (restore func()) {
 	defer faults.Unlock()
 	prev := faults.d
 	faults.d = &diskFault{limit: max(limit, 0), err: err}
+	return func() {
+		faults.Lock()
+		defer faults.Unlock()
+		faults.d = prev
+	}
+}
+
+// StallAfter makes every file Write stages from now on block for good
+// once limit bytes of it are written, as a hung network disk does, until
+// the returned function is called (writes already blocked stay so);
+// stalled, if set, is called as each write blocks. It is for process
+// tests of an interrupt in the middle of a save; nothing else calls it.
+func StallAfter(limit int64, stalled func()) (restore func()) {
+	faults.Lock()
+	defer faults.Unlock()
+	prev := faults.d
+	faults.d = &diskFault{limit: max(limit, 0), stall: true, stalled: stalled}
 	return func() {
 		faults.Lock()
 		defer faults.Unlock()
