@@ -13,14 +13,14 @@ import (
 	"math"
 	"os"
 	"os/signal"
-	"syscall"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"orogen/app/rasterio"
-	"orogen/app/safefile"
 	"orogen/app/run"
+	"orogen/app/safefile"
 	"orogen/app/scene"
 	"orogen/app/version"
 	"orogen/sim/roudier"
