@@ -57,6 +57,9 @@ func ReadHeights(path string) (*sim.Field, error) {
 		if err := matchSidecar(path, f, m); err != nil {
 			return nil, err
 		}
+		if !(math.Abs(m.Min) <= MaxHeight && math.Abs(m.Max) <= MaxHeight) {
+			return nil, fmt.Errorf("rasterio: %s: heights %g to %g m: a height must be within ±%g m: fix min_m and max_m in the sidecar of %s", m.src, m.Min, m.Max, float64(MaxHeight), path)
+		}
 		span := m.Max - m.Min
 		for i, v := range f.Data {
 			f.Data[i] = float32(m.Min + float64(v)/scale*span)
@@ -179,8 +182,12 @@ func readSidecar(path string) (*Meta, error) {
 	return m, nil
 }
 
-// matchSidecar checks that m, if not nil, has f's size, and copies its cell
-// size into f.
+// MaxHeight bounds, in metres, the heights a sidecar may map 16-bit
+// values to: a hundred times the Earth's relief, and far inside float32.
+const MaxHeight = 1e6
+
+// matchSidecar checks that m, if not nil, has f's size and a cell size in
+// [0.001, 1e6] m, and copies its cell size into f.
 func matchSidecar(path string, f *sim.Field, m *Meta) error {
 	if m == nil {
 		return nil
@@ -188,6 +195,9 @@ func matchSidecar(path string, f *sim.Field, m *Meta) error {
 	if m.Width != f.W || m.Height != f.H {
 		return fmt.Errorf("rasterio: %s: image is %d×%d, sidecar %s says %d×%d: wrong file or wrong sidecar",
 			path, f.W, f.H, m.src, m.Width, m.Height)
+	}
+	if !(m.CellSize >= 1e-3 && m.CellSize <= 1e6) {
+		return fmt.Errorf("rasterio: %s: cell size %g m: must be in [0.001, 1e6] m: fix cell_size_m in the sidecar of %s", m.src, m.CellSize, path)
 	}
 	f.Cell = m.CellSize
 	if m.SouthUp {

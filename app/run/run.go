@@ -191,6 +191,9 @@ func Prepare(o Options) (*Job, error) {
 	if err := o.apply(sc); err != nil {
 		return nil, err
 	}
+	if o.Roudier != nil && sc.Engine != engine.Roudier {
+		return nil, fmt.Errorf("the --roudier-* flags set Roudier's engine's coefficients, not the %s engine's: drop them or add --engine roudier", sc.Engine)
+	}
 	o.applyRoudier(sc)
 	if err := sc.Validate(); err != nil {
 		return nil, err
@@ -264,8 +267,8 @@ func Prepare(o Options) (*Job, error) {
 	}
 	if o.TargetHeight != nil {
 		th := *o.TargetHeight
-		if !(th > 0) || math.IsInf(th, 0) {
-			return nil, fmt.Errorf("--target-height %g: must be a positive height in metres", th)
+		if !(th >= 1 && th <= 1e5) {
+			return nil, fmt.Errorf("--target-height %g: must be a height in [1, 1e5] metres", th)
 		}
 		if !(umax > 0) {
 			return nil, errors.New("--target-height needs a positive uplift (--umax)")
@@ -474,15 +477,19 @@ func (o Options) apply(sc *scene.Scene) error {
 	if o.Cell != 0 && !(o.Cell >= 1e-3 && o.Cell <= 1e6) {
 		return fmt.Errorf("--cell %g: must be a size in metres in [0.001, 1e6]", o.Cell)
 	}
-	if o.Steps < 0 {
-		return fmt.Errorf("--steps %d: must be >= 0", o.Steps)
+	if o.Steps < 0 || o.Steps > MaxSteps {
+		return fmt.Errorf("--steps %d: must be in [0, %d]", o.Steps, MaxSteps)
 	}
 	if v := o.InitNoise; v != nil && !(*v >= 0 && *v <= 1e4) {
 		return fmt.Errorf("--init-noise %g: must be in [0, 1e4] metres", *v)
 	}
-	if o.Tolerance < 0 || math.IsNaN(o.Tolerance) {
-		return fmt.Errorf("--tolerance %g: must be > 0 m/yr", o.Tolerance)
+	if !(o.Tolerance >= 0 && o.Tolerance <= MaxTolerance) {
+		return fmt.Errorf("--tolerance %g: must be > 0 and <= %g m/yr (the scene's is 1e-6)", o.Tolerance, MaxTolerance)
 	}
+	if v := o.Umax; v != nil && !(math.Abs(*v) <= MaxUmax) {
+		return fmt.Errorf("--umax %g: must be within ±%g m/yr (5e-4 is a fast mountain range)", *v, MaxUmax)
+	}
+
 	if o.Engine != "" {
 		k, err := engine.ParseKind(o.Engine)
 		if err != nil {
@@ -548,11 +555,20 @@ func applyEdges(e *scene.Edges, spec string) error {
 		*e = scene.Edges{North: k, South: k, East: k, West: k}
 		return nil
 	}
+	seen := map[string]bool{}
 	for _, part := range strings.Split(spec, ",") {
 		side, k, ok := strings.Cut(strings.TrimSpace(part), "=")
 		if !ok {
 			return bad(fmt.Sprintf("%q is not side=kind", part))
 		}
+		long := map[string]string{"n": "north", "s": "south", "e": "east", "w": "west"}[side]
+		if long == "" {
+			long = side
+		}
+		if seen[long] {
+			return bad(fmt.Sprintf("%s is given twice", long))
+		}
+		seen[long] = true
 		v, err := kind(k)
 		if err != nil {
 			return err
@@ -747,6 +763,16 @@ func (e *InterruptedError) Unwrap() error { return e.Err }
 
 // ConvergeCap is the step cap of --until-converged without --steps.
 const ConvergeCap = 100000
+
+// The bounds of the command line's values: MaxSteps steps (a run that
+// long takes days at any size), a tolerance of MaxTolerance m/yr (any
+// terrain passes it at once) and an uplift of MaxUmax m/yr (2 000 times
+// a fast mountain range).
+const (
+	MaxSteps     = 10_000_000
+	MaxTolerance = 1.0
+	MaxUmax      = 1.0
+)
 
 // Adaptive reports whether Run takes longer steps while the terrain
 // settles: with --until-converged, unless --fixed-dt, a refined graph or

@@ -32,10 +32,11 @@ func skipNumericsUnderRace(tb testing.TB) {
 }
 
 // raceSpacing is the sample spacing r of a determinism test, coarser
-// under -race -short (about a sixth of the nodes).
+// under -race -short: less than half the nodes, still several of the
+// parallel loops' blocks (measureBlock, stackBlock).
 func raceSpacing(r float64) float64 {
 	if raceDetector && testing.Short() {
-		return 2.5 * r
+		return 1.5 * r
 	}
 	return r
 }
@@ -274,7 +275,7 @@ func heightBytes(h []float32) []byte {
 func TestDeterministic(t *testing.T) {
 	run := func(procs int) ([]byte, []int32) {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-		m := sampleMesh(t, 30e3, 20e3, 60, 11)
+		m := sampleMesh(t, 30e3, 20e3, raceSpacing(60), 11)
 		up := make([]float32, m.N)
 		for i := range up {
 			up[i] = float32(1e-3 * (1 + math.Sin(m.X[i]/3000)))
