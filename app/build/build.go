@@ -8,11 +8,14 @@
 // GOMAXPROCS, so a project builds to the same bytes on any machine and
 // number of cores (the report holds no times for that reason).
 //
-// Failures: every file is written atomically (app/safefile), so a failed
-// build (a bad path, a full disk, a cancel) leaves no partial file under
-// a final name; outputs finished before the failure stay, and the error
-// names the output that failed. Everything is checked before the
-// simulation starts: targets, sizes, tilings and the folders.
+// Failures: every file is staged in one safefile.Set and the set is
+// committed at the end (the old report removed first, the new one renamed
+// last), so a failed build (a bad path, a full disk, a cancel) leaves the
+// folder's previous build as it was, and the error names the output that
+// failed; a build killed while saving leaves temporary files that the
+// next build removes (safefile.CleanDir). Everything is checked before
+// the simulation starts: targets, sizes, tilings, the folders, and that
+// no two outputs (tiles and sidecars included) write one file.
 //
 // Geology: a project's geology runs in the simulation, and its exposed
 // rock and alluvium are the rock and sediment inputs of masks and splat

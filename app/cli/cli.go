@@ -124,7 +124,15 @@ with its import scales in the sidecar and on stderr; --tiles splits them.
 (sim/amplify: river beds sized by drainage area, ravines following the
 flow, lakes flat, strata at the fine cells) instead of resampling them;
 with --export-size or --target the amplified terrain is then resampled to
-that size. The report's "amplify" section gives the factor and the time.`,
+that size. The report's "amplify" section gives the factor and the time.
+
+The outputs and the report are written as one set, beside their final
+names, and renamed over them only when all are written: a failure or an
+interrupt leaves earlier outputs as they were. Two outputs on one file are
+refused before the run. Exit status: 0 done, 1 an error, 3
+--until-converged stopped by --steps or --patience before converging (the
+outputs hold the last step), 130 interrupted by Ctrl+C (nothing written; a
+second Ctrl+C stops a save at once).`,
 		Example: `  orogen run --scene default --steps 200 --out terrain.png --out-preview preview.png --report report.json
   orogen run --scene cone --size 1024 --until-converged --out cone.tif
   orogen run --size 1024 --until-converged --out-size 4096 --out h4k.tif

@@ -641,9 +641,12 @@ func loadUplift(sc *scene.Scene, name string, fromCLI bool) (*sim.Field, error) 
 	return &sim.Field{W: w, H: h, Data: data, Cell: 1}, nil
 }
 
-// Run steps the engine, writes the outputs and returns the report. A
-// cancelled ctx stops after the current step; outputs and report are still
-// written for the steps done, and ctx's error is returned with the report.
+// Run steps the engine, writes the outputs and returns the report. The
+// outputs and the report are staged in one safefile.Set and committed
+// together, the report last; a failure while writing leaves earlier files
+// as they were. A cancelled ctx stops after the current step, or stops
+// the save, and nothing is written: the error is an *InterruptedError
+// (wrapping ctx's error), returned with the report.
 //
 // A run --until-converged steps through the adaptive scheme of package
 // settle unless Options.FixedDt (or a refined graph run, whose stages

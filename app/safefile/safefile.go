@@ -2,8 +2,12 @@
 // temporary file in its destination directory, flushed and fsynced, and
 // only then renamed over the final name, so a failed or interrupted save
 // never leaves a half-written file and never damages the previous one.
-// A killed save's temporary file is removed by a later save of the same
-// file once it is StaleAfter old. Errors name the path.
+// A killed save's temporary file (".NAME.PID-RANDOM.tmp") is removed by a
+// later save of the same file once its process is gone or it is
+// StaleAfter old; CleanDir removes those of a folder. A Set stages several
+// files and commits them together (a run's outputs, a build). ReadFile
+// refuses inputs that are not regular files (a FIFO, a device). Errors
+// name the path.
 package safefile
 
 import (
