@@ -57,8 +57,8 @@ func ReadHeights(path string) (*sim.Field, error) {
 		if err := matchSidecar(path, f, m); err != nil {
 			return nil, err
 		}
-		if !(math.Abs(m.Min) <= MaxHeight && math.Abs(m.Max) <= MaxHeight) {
-			return nil, fmt.Errorf("rasterio: %s: heights %g to %g m: a height must be within ±%g m: fix min_m and max_m in the sidecar of %s", m.src, m.Min, m.Max, float64(MaxHeight), path)
+		if !(math.Abs(m.Min) <= MaxValue && math.Abs(m.Max) <= MaxValue) {
+			return nil, fmt.Errorf("rasterio: %s: values %g to %g: each must be within ±%g: fix min_m and max_m in the sidecar of %s", m.src, m.Min, m.Max, float64(MaxValue), path)
 		}
 		span := m.Max - m.Min
 		for i, v := range f.Data {
@@ -182,9 +182,10 @@ func readSidecar(path string) (*Meta, error) {
 	return m, nil
 }
 
-// MaxHeight bounds, in metres, the heights a sidecar may map 16-bit
-// values to: a hundred times the Earth's relief, and far inside float32.
-const MaxHeight = 1e6
+// MaxValue bounds the values a sidecar may map 16-bit values to (heights
+// in metres, drainage areas in m², ...): far inside float32, whose
+// infinities a larger one would make.
+const MaxValue = 1e30
 
 // matchSidecar checks that m, if not nil, has f's size and a cell size in
 // [0.001, 1e6] m, and copies its cell size into f.

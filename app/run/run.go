@@ -245,6 +245,12 @@ func Prepare(o Options) (*Job, error) {
 		init = f.Data
 	}
 
+	// Before the fields are loaded: refuse what cannot fit.
+	if amp, err := o.amplifyFactor(w, h); err == nil {
+		if err := checkMemory(w, h, amp); err != nil {
+			return nil, err
+		}
+	}
 	var up []float32
 	umax := sc.Uplift.UmaxMPerYr
 	if o.Umax != nil {
