@@ -109,4 +109,6 @@ func ampNote(amp int) string {
 	return fmt.Sprintf(" amplified ×%d", amp)
 }
 
-func gb(b int64) string { return strconv.FormatFloat(math.Round(float64(b)/(1<<30)*10)/10, 'f', -1, 64) + " GB" }
+func gb(b int64) string {
+	return strconv.FormatFloat(math.Round(float64(b)/(1<<30)*10)/10, 'f', -1, 64) + " GB"
+}

@@ -1,9 +1,9 @@
 package run
 
 import (
-	"errors"
 	"context"
 	"encoding/json"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
