@@ -338,13 +338,6 @@ func pipe(qn, bn, qo, bo, td float32) float64 {
 	return 0
 }
 
-func excess(a, b, td float32) float32 {
-	if ex := a - b - td; ex > 0 {
-		return ex
-	}
-	return 0
-}
-
 // neighbourRows returns the rows above and below y for the thermal pipes,
 // the row itself standing in where there is none (its flags say so).
 func (e *Engine) neighbourRows(y int) (rt, rb int, hasT, hasB bool) {
