@@ -48,8 +48,10 @@ XVFB := xvfb-run -a -s "-screen 0 1600x1000x24"
 unit:
 	OROGEN_WINDOW_TEST=1 OROGEN_WINE_TEST=1 $(XVFB) $(GO) test -count=1 -timeout 30m ./...
 
+# -timeout: the race detector slows tests 5-10x, and on a loaded 2-core
+# machine one package (sim/graph) ran past go test's default 10 minutes.
 race:
-	$(XVFB) $(GO) test -race -short -count=1 $(RACE_PKGS)
+	$(XVFB) $(GO) test -race -short -count=1 -timeout 30m $(RACE_PKGS)
 
 # Every fuzz target, briefly (FUZZTIME each). A failure prints its log and
 # runs the target again: a crasher is saved under testdata/fuzz, so the

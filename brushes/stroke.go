@@ -37,6 +37,7 @@ type Stroke struct {
 	x, y   float64 // last path point
 	length float64 // arc length from the start to (x, y)
 	k      int64   // the next stamp sits at arc length k·step
+	rounds int64   // rounds of To's loop so far: its cost, for tests
 	last   bool    // End placed a stamp
 	dirty  image.Rectangle
 	ended  bool
@@ -145,6 +146,7 @@ func (s *Stroke) To(x, y float64) image.Rectangle {
 	}
 	var dirty image.Rectangle
 	for {
+		s.rounds++
 		at := float64(s.k) * s.step
 		if at > l1 {
 			break

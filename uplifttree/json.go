@@ -156,6 +156,9 @@ func appendParam(b []byte, p param) []byte {
 // errors (an *Error naming the node and field). Optional parameters may be
 // omitted; they take the defaults of NewShape.
 func Unmarshal(data []byte) (*Tree, error) {
+	if len(data) > maxDocBytes {
+		return nil, &Error{Msg: fmt.Sprintf("the document is %.1f MB; the limit is %d MB (%d nodes at most)", float64(len(data))/(1<<20), maxDocBytes>>20, maxNodes)}
+	}
 	top, err := object(data)
 	if err != nil {
 		return nil, &Error{Msg: "the document: " + err.Error()}

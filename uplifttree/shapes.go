@@ -33,15 +33,16 @@ type Shape interface {
 
 // Limits on sizes, which keep a decoded tree's evaluation cost bounded.
 const (
-	maxAbs      = 1e15    // largest magnitude of any number
-	maxCtrls    = 256     // control points of a segment or valley
-	maxVertices = 4096    // vertices of a curve or region
-	maxOctaves  = 16      // octaves of noise
-	maxLayerLen = 128     // bytes of a layer name
-	maxNodes    = 1 << 20 // nodes in a tree
-	maxDepth    = 64      // nested nodes on one path, instances expanded
-	maxCost     = 1 << 21 // per-point evaluation work, instances expanded
-	minScale    = 1e-9    // smallest |scale| of a frame
+	maxAbs      = 1e15     // largest magnitude of any number
+	maxCtrls    = 256      // control points of a segment or valley
+	maxVertices = 4096     // vertices of a curve or region
+	maxOctaves  = 16       // octaves of noise
+	maxLayerLen = 128      // bytes of a layer name
+	maxNodes    = 1 << 16  // nodes in a tree (an artist's have hundreds)
+	maxDocBytes = 16 << 20 // bytes of a tree's JSON
+	maxDepth    = 64       // nested nodes on one path, instances expanded
+	maxCost     = 1 << 21  // per-point evaluation work, instances expanded
+	minScale    = 1e-9     // smallest |scale| of a frame
 )
 
 // Ctrl is a control point of a segment range or a valley: at skeleton

@@ -15,7 +15,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -241,6 +240,11 @@ func weights(o Options, n int, cell float64) (*sim.Field, error) {
 		if err != nil {
 			return nil, fmt.Errorf("--mask: %w", err)
 		}
+		for i, v := range m.Data {
+			if !(v >= 0 && v <= 1) {
+				return nil, fmt.Errorf("--mask %s: value %g at cell (%d, %d) is outside [0, 1]: a mask weighs B from 0 to 1 (images are normalized; a float .tif is read as stored)", o.Mask, v, i%m.W, i/m.W)
+			}
+		}
 		if m.W != n || m.H != n {
 			if m.W != m.H {
 				return nil, fmt.Errorf("--mask %s is %d×%d: the grid is %d×%d; give a square mask (it is resampled)", o.Mask, m.W, m.H, n, n)
@@ -249,10 +253,7 @@ func weights(o Options, n int, cell float64) (*sim.Field, error) {
 		}
 		m.Cell = cell
 		for i, v := range m.Data {
-			if math.IsNaN(float64(v)) {
-				return nil, fmt.Errorf("--mask %s: cell %d is not a number", o.Mask, i)
-			}
-			m.Data[i] = min(1, max(0, v))
+			m.Data[i] = min(1, max(0, v)) // the resampling's overshoot
 		}
 		return m, nil
 	}

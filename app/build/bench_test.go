@@ -11,6 +11,7 @@ import (
 
 	"orogen/app/export"
 	"orogen/app/run"
+	"orogen/app/safefile"
 )
 
 // peakRSS returns the process's peak resident memory (VmHWM), bytes, or 0
@@ -70,11 +71,15 @@ func BenchmarkUnreal4033(b *testing.B) {
 		amp += time.Since(t0).Seconds()
 		cpu0 := cpuSeconds()
 		b.StartTimer()
+		set := &safefile.Set{}
 		for _, o := range outs {
 			path := filepath.Join(dir, o.FileName(""))
-			if _, err := writeOutput(context.Background(), &o, path, t, Options{}); err != nil {
+			if _, err := writeOutput(context.Background(), &o, path, t, Options{}, set); err != nil {
 				b.Fatal(err)
 			}
+		}
+		if err := set.Commit(); err != nil {
+			b.Fatal(err)
 		}
 		b.StopTimer()
 		cpu += cpuSeconds() - cpu0
@@ -108,7 +113,11 @@ func BenchmarkTiles16k(b *testing.B) {
 		path := filepath.Join(dir, o.FileName(""))
 		t := &terrains{s: s, height: s.Height} // amplified ×8, then resampled tile by tile
 		defer t.release()
-		if _, err := writeOutput(context.Background(), &o, path, t, Options{}); err != nil {
+		set := &safefile.Set{}
+		if _, err := writeOutput(context.Background(), &o, path, t, Options{}, set); err != nil {
+			b.Fatal(err)
+		}
+		if err := set.Commit(); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -8,11 +8,14 @@
 // GOMAXPROCS, so a project builds to the same bytes on any machine and
 // number of cores (the report holds no times for that reason).
 //
-// Failures: every file is written atomically (app/safefile), so a failed
-// build (a bad path, a full disk, a cancel) leaves no partial file under
-// a final name; outputs finished before the failure stay, and the error
-// names the output that failed. Everything is checked before the
-// simulation starts: targets, sizes, tilings and the folders.
+// Failures: every file is staged in one safefile.Set and the set is
+// committed at the end (the old report removed first, the new one renamed
+// last), so a failed build (a bad path, a full disk, a cancel) leaves the
+// folder's previous build as it was, and the error names the output that
+// failed; a build killed while saving leaves temporary files that the
+// next build removes (safefile.CleanDir). Everything is checked before
+// the simulation starts: targets, sizes, tilings, the folders, and that
+// no two outputs (tiles and sidecars included) write one file.
 //
 // Geology: a project's geology runs in the simulation, and its exposed
 // rock and alluvium are the rock and sediment inputs of masks and splat
@@ -29,13 +32,12 @@ package build
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"image"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -127,23 +129,34 @@ func Check(p *project.Project, o Options) error {
 		return errors.New("build: no output folder")
 	}
 	sc := p.Scene
+	var claims export.Claims
+	report := filepath.Join(o.OutDir, ReportName)
+	if err := claims.Claim("the build report", report); err != nil {
+		return err
+	}
 	for i, out := range p.Export.Outputs {
 		path := filepath.Join(o.OutDir, filepath.FromSlash(out.FileName(o.Name)))
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return fmt.Errorf("build: output %d (%s): cannot make its folder: %w", i+1, out.Path, safefile.Cause(err))
 		}
+		files := []string{path}
 		switch out.Kind {
 		case "preview", "mesh":
 			if err := safefile.CheckDir(path); err != nil {
 				return fmt.Errorf("build: output %d: %w", i+1, err)
 			}
 		default:
-			if _, err := out.Plan(path, sc.Width, sc.Height); err != nil {
+			pl, err := out.Plan(path, sc.Width, sc.Height)
+			if err != nil {
 				return fmt.Errorf("build: output %d (%s): %w", i+1, out.Path, err)
 			}
+			files = pl.AllFiles(path)
+		}
+		if err := claims.Claim(fmt.Sprintf("output %d (%s)", i+1, out.FileName(o.Name)), files...); err != nil {
+			return fmt.Errorf("build: %w", err)
 		}
 	}
-	return safefile.CheckDir(filepath.Join(o.OutDir, ReportName))
+	return safefile.CheckDir(report)
 }
 
 // Build simulates p and writes its profile's outputs and the build report
@@ -152,6 +165,12 @@ func Check(p *project.Project, o Options) error {
 func Build(ctx context.Context, p *project.Project, o Options) (*Report, error) {
 	if err := Check(p, o); err != nil {
 		return nil, err
+	}
+	// The temporary files of a build that was killed while saving.
+	for _, f := range safefile.CleanDir(o.OutDir) {
+		if o.Log != nil {
+			fmt.Fprintf(o.Log, "removed %s, left by a build that did not finish\n", f)
+		}
 	}
 	progress := func(f float64, what string) {
 		if o.Progress != nil {
@@ -188,6 +207,11 @@ func Build(ctx context.Context, p *project.Project, o Options) (*Report, error) 
 
 	r := &Report{Project: o.Name, Orogen: version.String(), Grid: [2]int{s.W, s.H}, CellM: s.Cell, Engine: spec.Label(),
 		Steps: rep.Steps, Converged: rep.Converged}
+	// Every file is staged in one set and committed at the end, the
+	// report last: a build that fails or is interrupted while writing
+	// leaves the folder's previous build as it was.
+	set := &safefile.Set{Cancel: ctx.Err}
+	defer set.Abort()
 	n := len(p.Export.Outputs)
 	for i, out := range p.Export.Outputs {
 		if err := ctx.Err(); err != nil {
@@ -195,11 +219,11 @@ func Build(ctx context.Context, p *project.Project, o Options) (*Report, error) 
 		}
 		rel := out.FileName(o.Name)
 		progress(simShare+(1-simShare)*float64(i)/float64(n), "writing "+rel)
-		or, err := writeOutput(ctx, &out, filepath.Join(o.OutDir, filepath.FromSlash(rel)), t, o)
+		or, err := writeOutput(ctx, &out, filepath.Join(o.OutDir, filepath.FromSlash(rel)), t, o, set)
 		if err != nil {
 			return r, fmt.Errorf("build: output %d (%s): %w", i+1, rel, err)
 		}
-		if or.Files, err = checksums(o.OutDir, or.Files); err != nil {
+		if or.Files, err = checksums(o.OutDir, or.Files, set); err != nil {
 			return r, fmt.Errorf("build: %w", err)
 		}
 		or.Path = filepath.ToSlash(rel)
@@ -209,8 +233,20 @@ func Build(ctx context.Context, p *project.Project, o Options) (*Report, error) 
 	if err != nil {
 		return r, fmt.Errorf("build: report: %w", err)
 	}
-	if err := safefile.WriteBytes(filepath.Join(o.OutDir, ReportName), append(b, '\n')); err != nil {
+	report := filepath.Join(o.OutDir, ReportName)
+	if err := set.Write(safefile.File{Path: report, Fill: func(w io.Writer) error {
+		_, err := w.Write(append(b, '\n'))
+		return err
+	}}); err != nil {
 		return r, fmt.Errorf("build: report: %w", err)
+	}
+	// The old report goes first: should the commit be cut short between
+	// two renames, no report lists checksums the folder no longer has.
+	if err := os.Remove(report); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return r, fmt.Errorf("build: report: %w", safefile.Cause(err))
+	}
+	if err := set.Commit(); err != nil {
+		return r, fmt.Errorf("build: %w", err)
 	}
 	progress(1, "done")
 	return r, nil
@@ -218,7 +254,7 @@ func Build(ctx context.Context, p *project.Project, o Options) (*Report, error) 
 
 // writeOutput writes one output to path and lists its files (full paths
 // in Files[i].Path, checksums to come).
-func writeOutput(ctx context.Context, out *export.Output, path string, t *terrains, o Options) (*OutputReport, error) {
+func writeOutput(ctx context.Context, out *export.Output, path string, t *terrains, o Options, set *safefile.Set) (*OutputReport, error) {
 	or := &OutputReport{Kind: out.Kind, Mask: out.Mask, Target: out.Target}
 	var files []string
 	// The terrain at the output's size: the simulated grid's, or amplified.
@@ -229,7 +265,7 @@ func writeOutput(ctx context.Context, out *export.Output, path string, t *terrai
 		if p, err = out.Plan(path, t.s.W, t.s.H); err != nil {
 			return nil, err
 		}
-		p.Cancel = ctx.Err
+		p.Cancel, p.Set = ctx.Err, set
 		side = max(p.W, p.H)
 	}
 	routed := out.Kind != "heightmap" && out.Kind != "mesh"
@@ -246,7 +282,7 @@ func writeOutput(ctx context.Context, out *export.Output, path string, t *terrai
 			h := max(1, int(float64(w)*float64(s.H)/float64(s.W)+0.5))
 			img = viewer.Resize(image.NewRGBA(image.Rect(0, 0, w, h)), img)
 		}
-		if err := run.WritePNG(path, img); err != nil {
+		if err := run.WritePNGIn(set, path, img); err != nil {
 			return nil, err
 		}
 		b := img.Bounds()
@@ -257,7 +293,7 @@ func writeOutput(ctx context.Context, out *export.Output, path string, t *terrai
 			h := max(2, int(float64(out.Size)*float64(s.H)/float64(s.W)+0.5))
 			f = export.Resample(f, out.Size, h)
 		}
-		if err := rasterio.Write(path, f); err != nil {
+		if err := rasterio.WriteWith(path, f, rasterio.Options{Set: set}); err != nil {
 			return nil, err
 		}
 		or.Size, files = [2]int{f.W, f.H}, []string{path}
@@ -290,7 +326,7 @@ func writeOutput(ctx context.Context, out *export.Output, path string, t *terrai
 	for _, f := range files {
 		or.Files = append(or.Files, File{Path: f})
 		for _, extra := range []string{rasterio.SidecarPath(f), rasterio.VRTPath(f)} {
-			if _, err := os.Stat(extra); err == nil && (extra != rasterio.VRTPath(f) || out.VRT) {
+			if _, _, ok := set.Sum(extra); ok && (extra != rasterio.VRTPath(f) || out.VRT) {
 				or.Files = append(or.Files, File{Path: extra})
 			}
 		}
@@ -298,25 +334,19 @@ func writeOutput(ctx context.Context, out *export.Output, path string, t *terrai
 	return or, nil
 }
 
-// checksums fills the size and SHA-256 of every file and makes its path
-// relative to dir, with slashes.
-func checksums(dir string, files []File) ([]File, error) {
+// checksums fills the size and SHA-256 of every file, as staged in set,
+// and makes its path relative to dir, with slashes.
+func checksums(dir string, files []File, set *safefile.Set) ([]File, error) {
 	for i, f := range files {
-		fh, err := os.Open(f.Path)
-		if err != nil {
-			return nil, fmt.Errorf("checksum: %w", err)
-		}
-		h := sha256.New()
-		n, err := io.Copy(h, fh)
-		fh.Close()
-		if err != nil {
-			return nil, fmt.Errorf("checksum of %s: %w", f.Path, err)
+		n, sum, ok := set.Sum(f.Path)
+		if !ok {
+			return nil, fmt.Errorf("checksum: %s was not written", f.Path)
 		}
 		rel, err := filepath.Rel(dir, f.Path)
 		if err != nil {
 			rel = f.Path
 		}
-		files[i] = File{Path: filepath.ToSlash(rel), Bytes: n, SHA256: hex.EncodeToString(h.Sum(nil))}
+		files[i] = File{Path: filepath.ToSlash(rel), Bytes: n, SHA256: sum}
 	}
 	return files, nil
 }

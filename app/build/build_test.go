@@ -2,6 +2,9 @@ package build
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"orogen/sim/graph"
 	"os"
@@ -82,6 +85,57 @@ func leftovers(t *testing.T, dir string) []string {
 	return bad
 }
 
+// snapshotDir returns every file under dir with its bytes.
+func snapshotDir(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m[p] = string(b)
+		}
+		return nil
+	})
+	return m
+}
+
+// checkReport checks that the build report in dir lists each file once
+// and that every file has the size and SHA-256 it gives.
+func checkReport(t *testing.T, dir string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, ReportName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r Report
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, o := range r.Outputs {
+		for _, f := range o.Files {
+			if seen[f.Path] {
+				t.Errorf("the report lists %s twice", f.Path)
+			}
+			seen[f.Path] = true
+			data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f.Path)))
+			if err != nil {
+				t.Errorf("report lists %s: %v", f.Path, err)
+				continue
+			}
+			if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != f.SHA256 || int64(len(data)) != f.Bytes {
+				t.Errorf("%s: %d bytes, not the %d with the SHA-256 the report gives", f.Path, len(data), f.Bytes)
+			}
+		}
+	}
+	if len(seen) == 0 {
+		t.Error("the report lists no file")
+	}
+}
+
 func TestBadBuilds(t *testing.T) {
 	prof := func(outs ...export.Output) *export.Profile { return &export.Profile{Outputs: outs} }
 	h := export.Output{Kind: "heightmap", Format: "png", Target: "unreal", Size: 127, Path: "h"}
@@ -93,6 +147,11 @@ func TestBadBuilds(t *testing.T) {
 		{"no profile", nil, "no export profile"},
 		{"unknown target", prof(export.Output{Kind: "heightmap", Format: "png", Target: "cry", Size: 127, Path: "h"}), `unknown target "cry"`},
 		{"size refused", prof(export.Output{Kind: "heightmap", Format: "r16", Target: "unity", Size: 100, Path: "h"}), "unity does not take a size of 100"},
+		// A tiled heightmap h (h_x0_y0.png ...) and a mask named like its
+		// first tile: refused before the run, not one file listed twice.
+		{"tile collision", prof(export.Output{Kind: "heightmap", Format: "png", Size: 33, Tiles: "2x2", Path: "h"},
+			export.Output{Kind: "mask", Mask: "slope", Format: "png", Path: "h_x0_y0"}),
+			"output 1 (h.png) and output 2 (h_x0_y0.png) both write"},
 	} {
 		p := cone(t, 2)
 		p.Export = c.p
@@ -122,28 +181,32 @@ func TestBadBuilds(t *testing.T) {
 		t.Errorf("final name is a folder: got %v", err)
 	}
 
-	// A disk that fills mid-build: the second output fails after 1000
-	// bytes of one of its files; the first stays whole, the second is not
-	// there under its final name, no temporary file is left.
+	// A disk that fills mid-rebuild: the second output fails after 1000
+	// bytes of one of its files. The folder keeps the previous build
+	// whole (its report's checksums all hold), no temporary file is left.
 	dir = t.TempDir()
 	p.Export = prof(h, export.Output{Kind: "splat", Format: "png", Size: 127, Path: "s"})
+	if _, err := Build(context.Background(), p, Options{OutDir: dir, Name: "c"}); err != nil {
+		t.Fatal(err)
+	}
+	before := snapshotDir(t, dir)
+	p2 := cone(t, 3) // other heights: every file would change
+	p2.Export = p.Export
 	restore := func() {}
 	o := Options{OutDir: dir, Name: "c", Progress: func(f float64, what string) {
 		if what == "writing s.png" {
 			restore = safefile.FailAfter(1000, syscall.ENOSPC)
 		}
 	}}
-	_, err := Build(context.Background(), p, o)
+	_, err := Build(context.Background(), p2, o)
 	restore()
 	if err == nil || !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "output 2 (s.png)") {
 		t.Errorf("full disk: got %v; want ENOSPC naming output 2", err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "s.png")); err == nil {
-		t.Error("full disk: s.png exists")
+	if after := snapshotDir(t, dir); !reflect.DeepEqual(before, after) {
+		t.Errorf("full disk: the folder changed: %d files before, %d after", len(before), len(after))
 	}
-	if _, err := os.Stat(filepath.Join(dir, "h.png")); err != nil {
-		t.Errorf("full disk: the first output is gone: %v", err)
-	}
+	checkReport(t, dir)
 	if l := leftovers(t, dir); len(l) > 0 {
 		t.Errorf("full disk: left %v", l)
 	}

@@ -17,13 +17,12 @@ var (
 	binDir  string
 )
 
-// TestMain removes the binary orogenBinary built.
-func TestMain(m *testing.M) {
-	code := m.Run()
+// removeBinary removes the binary orogenBinary built (TestMain calls it
+// after the tests).
+func removeBinary() {
 	if binDir != "" {
 		os.RemoveAll(binDir)
 	}
-	os.Exit(code)
 }
 
 // orogenBinary builds the real `orogen` once per test run: README

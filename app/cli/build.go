@@ -11,6 +11,7 @@ import (
 	"orogen/app/build"
 	"orogen/app/export"
 	"orogen/app/project"
+	"orogen/app/scene"
 )
 
 func newBuildCmd(stderr io.Writer) *cobra.Command {
@@ -40,6 +41,9 @@ partial file under a final name.`,
 			path := args[0]
 			p, err := project.Load(path)
 			if err != nil {
+				if _, serr := scene.Load(path); serr == nil {
+					return fmt.Errorf("%s: this is a scene, not a project: use orogen run --scene %s (the app saves projects: File → Save)", path, path)
+				}
 				return err
 			}
 			if preset != "" {

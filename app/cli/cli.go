@@ -1,6 +1,8 @@
-// Package cli is Orogen's command line: `orogen run` and the subcommands
-// that later issues add. Errors go to stderr with a non-zero exit, progress
-// goes to stderr as a bar, and stdout stays clean.
+// Package cli is Orogen's headless command line: `orogen run`, `build`,
+// `erode`, `render`, `analyze`, `invert`, `blend` and the others (main.go
+// opens the desktop app when there is no subcommand). Errors go to stderr
+// as one line with a non-zero exit, progress goes to stderr (a bar on a
+// terminal, a line every few seconds elsewhere), and stdout stays clean.
 package cli
 
 import (
@@ -8,15 +10,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"orogen/app/engines"
 	"orogen/app/rasterio"
 	"orogen/app/run"
+	"orogen/app/safefile"
 	"orogen/app/scene"
 	"orogen/app/version"
 	"orogen/sim/settle"
@@ -24,15 +29,45 @@ import (
 
 // Main runs the command line with args (without the program name) and
 // returns the process exit code.
+//
+// The first interrupt (Ctrl+C, SIGTERM) cancels the command: a run stops
+// after its step, or stops its save, and writes nothing over earlier
+// outputs (exit 130, one line saying so). A second one, should the
+// command not have stopped yet, removes the temporary files of the save
+// under way and exits 130 at once.
 func Main(args []string, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sig)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		for n := 0; ; {
+			select {
+			case <-done:
+				return
+			case <-sig:
+				if n++; n == 1 {
+					cancel()
+					continue
+				}
+				k := safefile.RemoveTemps()
+				fmt.Fprintf(stderr, "orogen: interrupted twice: stopped at once (%d temporary files removed); existing outputs are unchanged\n", k)
+				os.Exit(130)
+			}
+		}
+	}()
 	root := newRoot(stdout, stderr)
 	root.SetArgs(args)
 	if err := root.ExecuteContext(ctx); err != nil {
 		fmt.Fprintln(stderr, "orogen:", err)
 		if errors.Is(err, context.Canceled) {
 			return 130
+		}
+		if errors.Is(err, ErrNotConverged) {
+			return ExitNotConverged
 		}
 		return 1
 	}
@@ -45,9 +80,10 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Terrain from tectonic uplift and fluvial erosion",
 		Long: `Orogen grows terrain from tectonic uplift carved by stream-power erosion.
 
-Without a subcommand it opens the desktop app (coming with the app issue;
-until then it prints this help). Headless subcommands run scenes and write
-heightmaps, masks and reports.`,
+Without a subcommand it opens the desktop app (orogen-app, beside this
+binary or on PATH; arguments that start with "-" go to the app). The
+subcommands below run headless: they run scenes and projects and write
+heightmaps, masks, meshes and reports.`,
 		Version:       version.String(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -91,7 +127,15 @@ with its import scales in the sidecar and on stderr; --tiles splits them.
 (sim/amplify: river beds sized by drainage area, ravines following the
 flow, lakes flat, strata at the fine cells) instead of resampling them;
 with --export-size or --target the amplified terrain is then resampled to
-that size. The report's "amplify" section gives the factor and the time.`,
+that size. The report's "amplify" section gives the factor and the time.
+
+The outputs and the report are written as one set, beside their final
+names, and renamed over them only when all are written: a failure or an
+interrupt leaves earlier outputs as they were. Two outputs on one file are
+refused before the run. Exit status: 0 done, 1 an error, 3
+--until-converged stopped by --steps or --patience before converging (the
+outputs hold the last step), 130 interrupted by Ctrl+C (nothing written; a
+second Ctrl+C stops a save at once).`,
 		Example: `  orogen run --scene default --steps 200 --out terrain.png --out-preview preview.png --report report.json
   orogen run --scene cone --size 1024 --until-converged --out cone.tif
   orogen run --size 1024 --until-converged --out-size 4096 --out h4k.tif
@@ -135,8 +179,9 @@ that size. The report's "amplify" section gives the factor and the time.`,
 			if err != nil {
 				return err
 			}
+			notConverged := notConverging(o, rep)
 			if quiet {
-				return nil
+				return notConverged
 			}
 			conv := ""
 			switch {
@@ -144,12 +189,12 @@ that size. The report's "amplify" section gives the factor and the time.`,
 				conv = ", converged"
 			case rep.Stalled:
 				conv = ", not converging"
-				fmt.Fprintf(stderr, "not converging: after %d steps the terrain still changes %.3g m/yr (tolerance %g) and has come no closer for %d steps: a cycle or a travelling wave, not a steady state; the outputs hold the last step\n",
-					rep.Steps, rep.StalledRate, rep.Tolerance, o.Patience)
+			case o.UntilConverged:
+				conv = ", not converged"
 			}
 			fmt.Fprintf(stderr, "%s: %d×%d, %d steps (%.3g Myr%s) in %.1f s, max height %.0f m\n",
 				rep.Scene, rep.Width, rep.Height, rep.Steps, rep.Years/1e6, conv, rep.WallS, rep.MaxHeight)
-			return nil
+			return notConverged
 		},
 	}
 	f := cmd.Flags()
@@ -199,11 +244,39 @@ that size. The report's "amplify" section gives the factor and the time.`,
 	f.BoolVar(&o.StrictTalus, "strict-talus", false, "with --out-size: hold every amplified cell off the river beds to the talus angle (a last pass lowers the crests the amplification sharpened to keep each grid cell's mean height; the means move by up to a few times tan θ·cell/4 there)")
 	f.IntVar(&o.OutHydroSteps, "out-hydro-steps", 0, "with --out-size: finish the amplified terrain with this many steps of the hydraulic pass (sim/hydro at the fine resolution, grids up to 4096²): it rounds the ravines and moves the cell means by a few % of the relief")
 	f.IntVar(&o.OutSize, "out-size", 0, "amplify the heightmap, water, river and rock outputs to N per side: 2, 4 or 8 times the grid's longer side (sim/amplify: detail that follows the drainage, not a resample); --export-size then resamples the amplified terrain; not with --out-drainage, --out-alluvium or --out-lakes")
-	f.IntVar(&o.ExportSize, "export-size", 0, "pixels per side of the raster outputs, resampled bicubically from the grid (default: the grid's; required by unreal, unity, godot)")
+	f.IntVar(&o.ExportSize, "export-size", 0, "pixels per side of the raster outputs, resampled bicubically from the grid (default: the grid's; with --target unreal, unity or godot, the smallest size the target takes not below the grid, said on stderr)")
 	f.StringVar(&o.Tiles, "tiles", "", "split each raster output into RxC tiles sharing their edges, NAME_x{col}_y{row}.ext (Unreal World Partition); --export-size is the whole")
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress bar or summary")
 	coefficients = coefficientFlags(cmd)
 	return cmd
+}
+
+// ErrNotConverged marks a run --until-converged that stopped without
+// converging (the step cap or the patience): the outputs are written, and
+// the exit status is ExitNotConverged.
+var ErrNotConverged = errors.New("not converged")
+
+// ExitNotConverged is the exit status of a run --until-converged that
+// stopped without converging.
+const ExitNotConverged = 3
+
+// notConverging returns, for a run --until-converged that stopped without
+// converging, the one-line reason wrapping ErrNotConverged; else nil.
+func notConverging(o run.Options, rep *run.Report) error {
+	switch {
+	case !o.UntilConverged || rep.Converged:
+		return nil
+	case rep.Stalled:
+		return fmt.Errorf("%w: after %d steps the terrain still changes %.3g m/yr (--tolerance %g) and has come no closer for %d steps (--patience): a cycle or a travelling wave, not a steady state; the outputs hold the last step",
+			ErrNotConverged, rep.Steps, rep.StalledRate, rep.Tolerance, o.Patience)
+	default:
+		rate := math.NaN()
+		if n := len(rep.MaxDh); n > 0 && rep.DtYr[n-1] > 0 {
+			rate = rep.MaxDh[n-1] / rep.DtYr[n-1]
+		}
+		return fmt.Errorf("%w: the %d-step cap (--steps) came first, the terrain still changing %.3g m/yr (--tolerance %g); the outputs hold the last step: raise --steps or --tolerance",
+			ErrNotConverged, rep.Steps, rate, rep.Tolerance)
+	}
 }
 
 func newUpliftCmd(stderr io.Writer) *cobra.Command {

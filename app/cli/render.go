@@ -13,6 +13,7 @@ import (
 
 	"orogen/app/engines"
 	"orogen/app/run"
+	"orogen/sim/engine"
 	"orogen/viewer"
 )
 
@@ -115,9 +116,15 @@ overlays are 2D only (--color slope colours the 3D view by slope).
 			if !quiet {
 				o.Progress = stderr
 			}
+			if f.Changed("grid") && (o.Size < 3 || o.Size > 16384) {
+				return fmt.Errorf("--grid %d: must be in [3, 16384] cells per side (--size is the picture's)", o.Size)
+			}
 			job, err := run.Prepare(o)
 			if err != nil {
 				return err
+			}
+			if _, own := job.Engine.(engine.Stratified); color == "rock" && job.Scene.Geology == nil && !own {
+				return errors.New("--color rock colours the exposed rock, and the scene has no geology: give --geology FILE.json, a scene with a geology or --engine roudier")
 			}
 			rep, err := job.Run(cmd.Context())
 			if err != nil {

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -79,8 +78,8 @@ func Prepare(o Options) (*Job, error) {
 			return nil, fmt.Errorf("report: %w", err)
 		}
 	}
-	if !(o.Cell >= 0 && o.Cell <= 1e5) {
-		return nil, fmt.Errorf("--cell %g: must be > 0 and <= 1e5 metres", o.Cell)
+	if !(o.Cell == 0 || o.Cell >= 1e-3 && o.Cell <= 1e5) {
+		return nil, fmt.Errorf("--cell %g: must be a size in metres in [0.001, 1e5]", o.Cell)
 	}
 	f, err := rasterio.ReadHeights(o.In)
 	if err != nil {
@@ -103,7 +102,7 @@ func Prepare(o Options) (*Job, error) {
 		if o.Hardness != "" {
 			return nil, fmt.Errorf("--hardness and --geology both set the hardness: keep one")
 		}
-		b, err := os.ReadFile(o.Geology)
+		b, err := safefile.ReadFile(o.Geology)
 		if err != nil {
 			return nil, fmt.Errorf("--geology: %w", err)
 		}

@@ -71,12 +71,15 @@ func Lakes(s *engine.Snapshot) (*LakesFile, error) {
 }
 
 // WriteLakes writes the lakes list of s as JSON at path, atomically.
-func WriteLakes(path string, s *engine.Snapshot) error {
+func WriteLakes(path string, s *engine.Snapshot) error { return WriteLakesIn(nil, path, s) }
+
+// WriteLakesIn is WriteLakes staged in set (nil: written at once).
+func WriteLakesIn(set *safefile.Set, path string, s *engine.Snapshot) error {
 	f, err := Lakes(s)
 	if err != nil {
 		return err
 	}
-	if err := safefile.WriteJSON(path, f); err != nil {
+	if err := safefile.WriteJSONIn(set, path, f); err != nil {
 		return fmt.Errorf("lakes: %w", err)
 	}
 	return nil

@@ -2,6 +2,7 @@ package export
 
 import (
 	"fmt"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -135,6 +136,9 @@ func (o *Output) validate() error {
 		return fmt.Errorf("path %q leaves the output folder (..)", o.Path)
 	case strings.ContainsAny(p, "\x00<>|?*\""):
 		return fmt.Errorf("path %q holds a character file systems refuse", o.Path)
+	case strings.HasSuffix(p, "/") || path.Base(p) == "." || strings.HasPrefix(path.Base(p), "."):
+		// "." or "sub/" would write ".png" or "sub/.png": a hidden file.
+		return fmt.Errorf("path %q names no file (or a hidden one): end it with a file name such as %q", o.Path, strings.TrimSuffix(p, "/")+"/"+o.Kind)
 	}
 	if o.Kind == "mask" {
 		if !slices.Contains(MaskNames, o.Mask) {

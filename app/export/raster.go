@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"orogen/app/rasterio"
+	"orogen/app/safefile"
 	"orogen/sim"
 )
 
@@ -60,6 +61,9 @@ type Plan struct {
 	// Cancel, if set, is asked before each tile; an error stops the
 	// export with it (tiles written stay).
 	Cancel func() error
+	// Set, if not nil, stages every file in it (rasterio.Options.Set):
+	// they reach their final names when the set is committed.
+	Set *safefile.Set
 }
 
 // Check returns the plan of exporting a srcW×srcH field to path by spec,
@@ -188,7 +192,7 @@ func (p *Plan) Write(path string, src *sim.Field) ([]string, *rasterio.EngineMet
 	written, err := p.eachTile(path, func(name string, x0, y0 int, tile *rasterio.TileMeta) error {
 		f := r.Window(x0, y0, p.TileW, p.TileH)
 		o := rasterio.Options{VRT: p.VRT && rasterio.IsRaw(path), Range: &rng, Kind: p.Kind, Engine: em, Tile: tile,
-			SouthUp: p.Target.SouthUp && p.Heightmap && rasterio.IsRaw(path)}
+			SouthUp: p.Target.SouthUp && p.Heightmap && rasterio.IsRaw(path), Set: p.Set}
 		return rasterio.WriteWith(name, f, o)
 	})
 	return written, em, err

@@ -226,7 +226,7 @@ func (p *Plan) WriteSplat(path string, in *Inputs, rules *Rules) ([]string, erro
 				}
 			}
 		})
-		return rasterio.WriteRGBA(name, img, cell, 0, 1, rasterio.Options{Kind: kind, Tile: tile})
+		return rasterio.WriteRGBA(name, img, cell, 0, 1, rasterio.Options{Kind: kind, Tile: tile, Set: p.Set})
 	})
 }
 
@@ -252,7 +252,7 @@ func (p *Plan) WriteFlow(path string, in *Inputs) ([]string, error) {
 			img.Pix[4*i+1] = uint8(math.Round((y + 1) / 2 * 255))
 			img.Pix[4*i+3] = 255
 		}
-		return rasterio.WriteRGBA(name, img, rx.CellX, -1, 1, rasterio.Options{Kind: "flow", Tile: tile})
+		return rasterio.WriteRGBA(name, img, rx.CellX, -1, 1, rasterio.Options{Kind: "flow", Tile: tile, Set: p.Set})
 	})
 }
 

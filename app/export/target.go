@@ -153,6 +153,21 @@ func (t *Target) CheckSize(n int) error {
 	return nil
 }
 
+// SizeFor returns the smallest side the target takes that is not below
+// n pixels (its largest when n is beyond them all), or 0 when the target
+// takes any size.
+func (t *Target) SizeFor(n int) int {
+	if t.Sizes == nil {
+		return 0
+	}
+	for _, s := range t.Sizes {
+		if s >= n {
+			return s
+		}
+	}
+	return t.Sizes[len(t.Sizes)-1]
+}
+
 // CheckFormat reports whether the target reads files with extension ext.
 func (t *Target) CheckFormat(ext string) error {
 	if !slices.Contains(t.Formats, strings.ToLower(ext)) {

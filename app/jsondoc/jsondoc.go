@@ -48,7 +48,9 @@ func (f Format) Decode(b []byte, v any) error {
 }
 
 // Strict decodes the JSON document b into v, refusing keys v has no field
-// for and any text after the document (a stray closing '}' or ']' included).
+// for, a key given twice in one object (encoding/json would keep the last
+// silently) and any text after the document (a stray closing '}' or ']'
+// included).
 func Strict(b []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
@@ -58,7 +60,63 @@ func Strict(b []byte, v any) error {
 	if _, err := dec.Token(); err != io.EOF {
 		return errors.New("text after the JSON document")
 	}
-	return nil
+	return duplicateKeys(b)
+}
+
+// duplicateKeys returns an error naming the first key that an object of
+// the JSON document b holds twice, with its line; b is valid JSON.
+func duplicateKeys(b []byte) error {
+	type frame struct {
+		keys      map[string]bool // nil for an array
+		expectKey bool
+	}
+	var stack []*frame
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return Err(b, err)
+		}
+		var top *frame
+		if n := len(stack); n > 0 {
+			top = stack[n-1]
+		}
+		switch t := tok.(type) {
+		case json.Delim:
+			switch t {
+			case '{', '[':
+				if top != nil && top.keys != nil {
+					top.expectKey = true // after this value, a key
+				}
+				f := &frame{}
+				if t == '{' {
+					f.keys, f.expectKey = map[string]bool{}, true
+				}
+				stack = append(stack, f)
+			default:
+				stack = stack[:len(stack)-1]
+			}
+		default:
+			if top == nil || top.keys == nil {
+				continue
+			}
+			if top.expectKey {
+				k, _ := t.(string)
+				if top.keys[k] {
+					off := min(int(dec.InputOffset()), len(b))
+					return fmt.Errorf("line %d: key %q is given twice in one object: keep one", 1+bytes.Count(b[:off], []byte("\n")), k)
+				}
+				top.keys[k] = true
+				top.expectKey = false
+			} else {
+				top.expectKey = true
+			}
+		}
+	}
 }
 
 // Err makes an error of decoding the JSON document b say where it happened:

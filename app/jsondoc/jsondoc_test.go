@@ -39,3 +39,31 @@ func TestDecode(t *testing.T) {
 		}
 	}
 }
+
+// TestStrictDuplicateKeys: a key given twice in one object is refused,
+// at any depth, with its line; the same key in two objects is not.
+func TestStrictDuplicateKeys(t *testing.T) {
+	type inner struct {
+		A int `json:"a"`
+	}
+	type doc struct {
+		A int     `json:"a"`
+		B []inner `json:"b"`
+		C inner   `json:"c"`
+	}
+	var d doc
+	if err := Strict([]byte(`{"a": 1, "b": [{"a": 1}, {"a": 2}], "c": {"a": 3}}`), &d); err != nil {
+		t.Fatalf("the same key in different objects: %v", err)
+	}
+	for _, c := range []struct{ doc, want string }{
+		{`{"a": 1, "a": 2}`, `line 1: key "a" is given twice`},
+		{"{\"a\": 1,\n \"c\": {\"a\": 1,\n \"a\": 2}}", `line 3: key "a" is given twice`},
+		{`{"b": [{"a": 1, "a": 1}]}`, `key "a" is given twice`},
+		{`{"c": {"a": 1}, "b": [], "c": {}}`, `key "c" is given twice`},
+	} {
+		err := Strict([]byte(c.doc), &d)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v; want %q", c.doc, err, c.want)
+		}
+	}
+}

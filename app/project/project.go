@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -62,7 +61,7 @@ func Load(path string) (*Project, error) { return LoadRelinked(path, nil) }
 // where it is now. The files are read and embedded, so the project saved
 // afterwards no longer names them.
 func LoadRelinked(path string, relink map[string]string) (*Project, error) {
-	b, err := os.ReadFile(path)
+	b, err := safefile.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("project %s: no such file", path)

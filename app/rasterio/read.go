@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"orogen/app/safefile"
 	"orogen/sim"
 )
 
@@ -56,6 +56,9 @@ func ReadHeights(path string) (*sim.Field, error) {
 		}
 		if err := matchSidecar(path, f, m); err != nil {
 			return nil, err
+		}
+		if !(math.Abs(m.Min) <= MaxValue && math.Abs(m.Max) <= MaxValue) {
+			return nil, fmt.Errorf("rasterio: %s: values %g to %g: each must be within ±%g: fix min_m and max_m in the sidecar of %s", m.src, m.Min, m.Max, float64(MaxValue), path)
 		}
 		span := m.Max - m.Min
 		for i, v := range f.Data {
@@ -149,7 +152,7 @@ func readExt(path, what string) (string, error) {
 
 // readFile reads path, naming it in the error.
 func readFile(path string) ([]byte, error) {
-	b, err := os.ReadFile(path)
+	b, err := safefile.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("rasterio: %s: %w", path, unwrapPath(err))
 	}
@@ -160,10 +163,10 @@ func readFile(path string) ([]byte, error) {
 // LegacySidecarPath), or nil if there is none.
 func readSidecar(path string) (*Meta, error) {
 	sp := SidecarPath(path)
-	b, err := os.ReadFile(sp)
+	b, err := safefile.ReadFile(sp)
 	if errors.Is(err, fs.ErrNotExist) {
 		sp = LegacySidecarPath(path)
-		b, err = os.ReadFile(sp)
+		b, err = safefile.ReadFile(sp)
 	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -179,8 +182,13 @@ func readSidecar(path string) (*Meta, error) {
 	return m, nil
 }
 
-// matchSidecar checks that m, if not nil, has f's size, and copies its cell
-// size into f.
+// MaxValue bounds the values a sidecar may map 16-bit values to (heights
+// in metres, drainage areas in m², ...): far inside float32, whose
+// infinities a larger one would make.
+const MaxValue = 1e30
+
+// matchSidecar checks that m, if not nil, has f's size and a cell size in
+// [0.001, 1e6] m, and copies its cell size into f.
 func matchSidecar(path string, f *sim.Field, m *Meta) error {
 	if m == nil {
 		return nil
@@ -188,6 +196,9 @@ func matchSidecar(path string, f *sim.Field, m *Meta) error {
 	if m.Width != f.W || m.Height != f.H {
 		return fmt.Errorf("rasterio: %s: image is %d×%d, sidecar %s says %d×%d: wrong file or wrong sidecar",
 			path, f.W, f.H, m.src, m.Width, m.Height)
+	}
+	if !(m.CellSize >= 1e-3 && m.CellSize <= 1e6) {
+		return fmt.Errorf("rasterio: %s: cell size %g m: must be in [0.001, 1e6] m: fix cell_size_m in the sidecar of %s", m.src, m.CellSize, path)
 	}
 	f.Cell = m.CellSize
 	if m.SouthUp {

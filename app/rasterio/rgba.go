@@ -26,7 +26,7 @@ func WriteRGBA(path string, img *image.NRGBA, cell, lo, hi float64, o Options) e
 	if err := m.check(); err != nil {
 		return fmt.Errorf("rasterio: %s: %w", path, err)
 	}
-	err := safefile.Write(
+	err := safefile.WriteIn(o.Set,
 		safefile.File{Path: path, Fill: func(w io.Writer) error {
 			return writePNGRows(w, img.Rect.Dx(), img.Rect.Dy(), 6, 8, func(y int, dst []byte) {
 				copy(dst, img.Pix[y*img.Stride:])

@@ -49,6 +49,10 @@ type Options struct {
 	// SouthUp writes a .r16 or .raw file's rows from the south edge
 	// north, as Unity's RAW import expects (Meta.SouthUp).
 	SouthUp bool
+	// Set, if not nil, stages the files in it instead of saving them at
+	// once: they reach their final names when the set is committed (a
+	// run's or a build's outputs, saved as one).
+	Set *safefile.Set
 }
 
 // WriteWith is Write with options; every file it writes (raster, sidecar,
@@ -121,7 +125,7 @@ func WriteWith(path string, f *sim.Field, o Options) error {
 			}})
 		}
 	}
-	if err := safefile.Write(files...); err != nil {
+	if err := safefile.WriteIn(o.Set, files...); err != nil {
 		return fmt.Errorf("rasterio: %w", err)
 	}
 	return nil

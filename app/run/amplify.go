@@ -126,7 +126,7 @@ func (j *Job) writeAmplified(s *engine.Snapshot, rep *Report) error {
 		}
 	}
 	if j.Opt.OutPreview != "" {
-		if err := WritePNG(j.Opt.OutPreview, viewer.Relief(nil, s, viewer.DefaultOptions())); err != nil {
+		if err := WritePNGIn(j.set, j.Opt.OutPreview, viewer.Relief(nil, s, viewer.DefaultOptions())); err != nil {
 			return err
 		}
 	}

@@ -10,7 +10,7 @@ var errNoBudget = export.ErrNoBudget
 // writeWaterOutputs writes --out-lakes and --out-rivers.
 func (j *Job) writeWaterOutputs(s *engine.Snapshot) error {
 	if j.Opt.OutLakes != "" {
-		if err := export.WriteLakes(j.Opt.OutLakes, s); err != nil {
+		if err := export.WriteLakesIn(j.set, j.Opt.OutLakes, s); err != nil {
 			return err
 		}
 	}

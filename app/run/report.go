@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strings"
+	"time"
 
 	"github.com/schollz/progressbar/v3"
 
@@ -235,23 +237,36 @@ func (r *Report) finish(j *Job) {
 }
 
 // Save writes the report as indented JSON, atomically.
-func (r *Report) Save(path string) error {
-	if err := safefile.WriteJSON(path, r); err != nil {
+func (r *Report) Save(path string) error { return r.saveIn(nil, path) }
+
+// saveIn is Save in set (nil: at once).
+func (r *Report) saveIn(set *safefile.Set, path string) error {
+	if err := safefile.WriteJSONIn(set, path, r); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
 	return nil
 }
 
-// Progress is the progress bar of a headless run on stderr (`orogen run`,
-// `orogen erode`); a nil writer draws nothing.
-type Progress struct{ pb *progressbar.ProgressBar }
+// Progress is the progress of a headless run on stderr (`orogen run`,
+// `orogen erode`): a bar on a terminal, lines elsewhere (NewProgress); a
+// nil writer draws nothing.
+type Progress struct {
+	pb    *progressbar.ProgressBar
+	lines *progressLines
+}
 
-// NewProgress returns a bar of steps steps described by desc, writing to w.
+// NewProgress returns the progress of steps steps described by desc,
+// written to w: on a terminal a bar redrawn in place; into a file or a
+// pipe, where carriage returns would pile up on one line, a line on the
+// first step and then at most one every ProgressEvery.
 func NewProgress(w io.Writer, steps int, desc string) Progress {
 	if w == nil {
 		return Progress{}
 	}
-	return Progress{progressbar.NewOptions(steps,
+	if !isTerminal(w) {
+		return Progress{lines: &progressLines{w: w, total: steps}}
+	}
+	return Progress{pb: progressbar.NewOptions(steps,
 		progressbar.OptionSetWriter(w),
 		progressbar.OptionSetDescription(desc),
 		progressbar.OptionShowCount(),
@@ -263,8 +278,41 @@ func NewProgress(w io.Writer, steps int, desc string) Progress {
 	)}
 }
 
+// ProgressEvery is how often a progress that is not on a terminal prints
+// a line.
+const ProgressEvery = 5 * time.Second
+
+// progressLines is a Progress written as lines.
+type progressLines struct {
+	w        io.Writer
+	n, total int
+	last     time.Time
+}
+
+// isTerminal reports whether w is a terminal (a character device that is
+// not /dev/null).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	return f.Name() != os.DevNull
+}
+
 // Step counts one step and sets the description.
 func (b Progress) Step(desc string) {
+	if l := b.lines; l != nil {
+		l.n++
+		if now := time.Now(); l.n == 1 || now.Sub(l.last) >= ProgressEvery {
+			l.last = now
+			fmt.Fprintf(l.w, "step %d of %d (%d%%): %s\n", l.n, l.total, 100*l.n/max(l.total, 1), strings.Join(strings.Fields(desc), " "))
+		}
+		return
+	}
 	if b.pb == nil {
 		return
 	}

@@ -8,7 +8,6 @@ import (
 	"image/png"
 	"io"
 	"math"
-	"os"
 
 	"orogen/app/rasterio"
 	"orogen/app/safefile"
@@ -161,7 +160,7 @@ func (j *Job) writeRockIndex(path string, idx []uint8, leg RockLegend, sw, sh in
 	if err != nil {
 		return err
 	}
-	return safefile.Write(
+	return safefile.WriteIn(j.set,
 		safefile.File{Path: path, Fill: func(w io.Writer) error { return png.Encode(w, img) }},
 		safefile.File{Path: rasterio.SidecarPath(path), Fill: func(w io.Writer) error {
 			_, err := w.Write(append(b, '\n'))
@@ -172,7 +171,7 @@ func (j *Job) writeRockIndex(path string, idx []uint8, leg RockLegend, sw, sh in
 
 // ReadGeology reads a geology JSON file (package geology's Spec), checked.
 func ReadGeology(path string) (*geology.Spec, error) {
-	b, err := os.ReadFile(path)
+	b, err := safefile.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("--geology: %w", err)
 	}

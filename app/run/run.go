@@ -156,6 +156,10 @@ type Job struct {
 
 	amp    int             // --out-size's factor (1: none)
 	ampRes *amplify.Result // the amplified terrain, once made
+
+	// set holds the outputs while Run writes them, committed together
+	// (nil: each file saved at once).
+	set *safefile.Set
 }
 
 // Prepare loads the scene, applies the overrides, reads the uplift and
@@ -255,6 +259,12 @@ func Prepare(o Options) (*Job, error) {
 		init = f.Data
 	}
 
+	// Before the fields are loaded: refuse what cannot fit.
+	if amp, err := o.amplifyFactor(w, h); err == nil {
+		if err := checkMemory(w, h, amp); err != nil {
+			return nil, err
+		}
+	}
 	var up []float32
 	umax := sc.Uplift.UmaxMPerYr
 	if o.Umax != nil {
@@ -277,8 +287,8 @@ func Prepare(o Options) (*Job, error) {
 	}
 	if o.TargetHeight != nil {
 		th := *o.TargetHeight
-		if !(th > 0) || math.IsInf(th, 0) {
-			return nil, fmt.Errorf("--target-height %g: must be a positive height in metres", th)
+		if !(th >= 1 && th <= 1e5) {
+			return nil, fmt.Errorf("--target-height %g: must be a height in [1, 1e5] metres", th)
 		}
 		if !(umax > 0) {
 			return nil, errors.New("--target-height needs a positive uplift (--umax)")
@@ -378,6 +388,9 @@ func (j *Job) prepareRun(w, h int, cell, umax float64) error {
 	if err := j.planExports(w*j.amp, h*j.amp); err != nil {
 		return err
 	}
+	if err := j.claimOutputs(); err != nil {
+		return err
+	}
 	if err := j.prepareConstraints(); err != nil {
 		return err
 	}
@@ -472,15 +485,19 @@ func (o Options) apply(sc *scene.Scene) error {
 	if o.Cell != 0 && !(o.Cell >= 1e-3 && o.Cell <= 1e6) {
 		return fmt.Errorf("--cell %g: must be a size in metres in [0.001, 1e6]", o.Cell)
 	}
-	if o.Steps < 0 {
-		return fmt.Errorf("--steps %d: must be >= 0", o.Steps)
+	if o.Steps < 0 || o.Steps > MaxSteps {
+		return fmt.Errorf("--steps %d: must be in [0, %d]", o.Steps, MaxSteps)
 	}
 	if v := o.InitNoise; v != nil && !(*v >= 0 && *v <= 1e4) {
 		return fmt.Errorf("--init-noise %g: must be in [0, 1e4] metres", *v)
 	}
-	if o.Tolerance < 0 || math.IsNaN(o.Tolerance) {
-		return fmt.Errorf("--tolerance %g: must be > 0 m/yr", o.Tolerance)
+	if !(o.Tolerance >= 0 && o.Tolerance <= MaxTolerance) {
+		return fmt.Errorf("--tolerance %g: must be > 0 and <= %g m/yr (the scene's is 1e-6)", o.Tolerance, MaxTolerance)
 	}
+	if v := o.Umax; v != nil && !(math.Abs(*v) <= MaxUmax) {
+		return fmt.Errorf("--umax %g: must be within ±%g m/yr (5e-4 is a fast mountain range)", *v, MaxUmax)
+	}
+
 	if o.Engine != "" {
 		k, err := engines.Parse(o.Engine)
 		if err != nil {
@@ -546,11 +563,20 @@ func applyEdges(e *scene.Edges, spec string) error {
 		*e = scene.Edges{North: k, South: k, East: k, West: k}
 		return nil
 	}
+	seen := map[string]bool{}
 	for _, part := range strings.Split(spec, ",") {
 		side, k, ok := strings.Cut(strings.TrimSpace(part), "=")
 		if !ok {
 			return bad(fmt.Sprintf("%q is not side=kind", part))
 		}
+		long := map[string]string{"n": "north", "s": "south", "e": "east", "w": "west"}[side]
+		if long == "" {
+			long = side
+		}
+		if seen[long] {
+			return bad(fmt.Sprintf("%s is given twice", long))
+		}
+		seen[long] = true
 		v, err := kind(k)
 		if err != nil {
 			return err
@@ -591,9 +617,12 @@ func loadHeights(sc *scene.Scene, name string, fromCLI bool) (*sim.Field, error)
 	return f, nil
 }
 
-// Run steps the engine, writes the outputs and returns the report. A
-// cancelled ctx stops after the current step; outputs and report are still
-// written for the steps done, and ctx's error is returned with the report.
+// Run steps the engine, writes the outputs and returns the report. The
+// outputs and the report are staged in one safefile.Set and committed
+// together, the report last; a failure while writing leaves earlier files
+// as they were. A cancelled ctx stops after the current step, or stops
+// the save, and nothing is written: the error is an *InterruptedError
+// (wrapping ctx's error), returned with the report.
 //
 // A run --until-converged steps through the adaptive scheme of package
 // settle unless Options.FixedDt (or a refined graph run, whose stages
@@ -652,23 +681,65 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 	}
 	bar.Done()
 	rep.WallS = time.Since(start).Seconds()
+	if runErr != nil && ctx.Err() != nil && errors.Is(runErr, ctx.Err()) {
+		// Interrupted: the outputs of an earlier run stay as they were.
+		return rep, &InterruptedError{Steps: rep.Steps, Of: j.Steps, Err: runErr}
+	}
 	rep.finish(j)
 	if s := j.Engine.Snapshot(); s != nil {
 		rep.analyze(j.heights(s), s.W, s.H, s.Cell, j.Engine.Params().Edges)
 	}
-	if err := j.writeOutputs(rep); err != nil {
-		return rep, err
+	// The outputs and then the report are staged and committed as one
+	// set: a failure or an interrupt while writing leaves the files of an
+	// earlier run as they were.
+	j.set = &safefile.Set{Cancel: ctx.Err}
+	defer func() { j.set = nil }()
+	err = j.writeOutputs(rep)
+	if err == nil && j.Opt.Report != "" {
+		err = rep.saveIn(j.set, j.Opt.Report)
 	}
-	if j.Opt.Report != "" {
-		if err := rep.Save(j.Opt.Report); err != nil {
-			return rep, err
+	if err == nil {
+		err = j.set.Commit()
+	}
+	if err != nil {
+		j.set.Abort()
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			return rep, &InterruptedError{Steps: rep.Steps, Of: j.Steps, Saving: true, Err: err}
 		}
+		return rep, err
 	}
 	return rep, runErr
 }
 
+// InterruptedError is Run's error when its context was cancelled (Ctrl+C):
+// nothing was written over earlier outputs.
+type InterruptedError struct {
+	Steps, Of int  // steps done of the steps asked for (the cap)
+	Saving    bool // the interrupt came while the outputs were written
+	Err       error
+}
+
+func (e *InterruptedError) Error() string {
+	if e.Saving {
+		return fmt.Sprintf("interrupted while saving, after %d steps: nothing written, existing outputs are unchanged", e.Steps)
+	}
+	return fmt.Sprintf("interrupted after %d of %d steps: nothing written, existing outputs are unchanged", e.Steps, e.Of)
+}
+
+func (e *InterruptedError) Unwrap() error { return e.Err }
+
 // ConvergeCap is the step cap of --until-converged without --steps.
 const ConvergeCap = 100000
+
+// The bounds of the command line's values: MaxSteps steps (a run that
+// long takes days at any size), a tolerance of MaxTolerance m/yr (any
+// terrain passes it at once) and an uplift of MaxUmax m/yr (2 000 times
+// a fast mountain range).
+const (
+	MaxSteps     = 10_000_000
+	MaxTolerance = 1.0
+	MaxUmax      = 1.0
+)
 
 // Adaptive reports whether Run takes longer steps while the terrain
 // settles: with --until-converged, unless --fixed-dt or a refined graph
@@ -700,7 +771,7 @@ func (j *Job) writeOutputs(rep *Report) error {
 		return err
 	}
 	if j.Opt.OutPreview != "" {
-		if err := WritePNG(j.Opt.OutPreview, viewer.Relief(nil, s, viewer.DefaultOptions())); err != nil {
+		if err := WritePNGIn(j.set, j.Opt.OutPreview, viewer.Relief(nil, s, viewer.DefaultOptions())); err != nil {
 			return err
 		}
 	}
@@ -725,6 +796,51 @@ func (j *Job) writeOutputs(rep *Report) error {
 	return nil
 }
 
+// claimOutputs refuses, before the run, two outputs that would write one
+// file (a path given twice, a report named like a raster's sidecar, a
+// tile of one output named like another), and removes the temporary
+// files that killed saves of them left (safefile.RemoveStale).
+func (j *Job) claimOutputs() error {
+	var c export.Claims
+	o := j.Opt
+	for _, r := range []struct{ flag, path string }{
+		{"--out", o.Out}, {"--out-drainage", o.OutDrainage}, {"--out-water", o.OutWater},
+		{"--out-rivers", o.OutRivers}, {"--out-alluvium", o.OutAlluvium},
+	} {
+		if r.path == "" {
+			continue
+		}
+		files := export.RasterFiles(r.path, o.VRT)
+		if p := j.plans[r.path]; p != nil {
+			files = p.AllFiles(r.path)
+		}
+		if err := c.Claim(r.flag+" "+r.path, files...); err != nil {
+			return err
+		}
+	}
+	for _, r := range []struct {
+		flag  string
+		files []string
+	}{
+		{"--out-rock", []string{o.OutRock, rasterio.SidecarPath(o.OutRock)}},
+		{"--out-preview", []string{o.OutPreview}},
+		{"--out-lakes", []string{o.OutLakes}},
+		{"--report", []string{o.Report}},
+	} {
+		if r.files[0] == "" {
+			continue
+		}
+		if err := c.Claim(r.flag+" "+r.files[0], r.files...); err != nil {
+			return err
+		}
+	}
+	// The temporary files a killed run left beside these outputs go now.
+	for _, f := range c.Files() {
+		safefile.RemoveStale(f)
+	}
+	return nil
+}
+
 // exporting reports whether the raster outputs go through app/export.
 func (o Options) exporting() bool { return o.Target != "" || o.ExportSize != 0 || o.Tiles != "" }
 
@@ -741,6 +857,14 @@ func (j *Job) planExports(w, h int) error {
 	rows, cols, err := export.ParseTiles(j.Opt.Tiles)
 	if err != nil {
 		return fmt.Errorf("--tiles: %w", err)
+	}
+	if j.Opt.ExportSize == 0 && tgt.Sizes != nil {
+		// The target takes fixed sizes: the smallest that loses no cell.
+		j.Opt.ExportSize = tgt.SizeFor(max(w, h))
+		if j.Opt.Progress != nil {
+			fmt.Fprintf(j.Opt.Progress, "--target %s: --export-size %d, the smallest size it takes not below the %d×%d grid (give --export-size for another)\n",
+				tgt.Name, j.Opt.ExportSize, w, h)
+		}
 	}
 	j.plans = map[string]*export.Plan{}
 	for _, o := range []struct{ path, kind string }{
@@ -779,8 +903,11 @@ func (j *Job) planExports(w, h int) error {
 func (j *Job) writeRaster(path string, f *sim.Field) error {
 	p := j.plans[path]
 	if p == nil {
-		return rasterio.WriteWith(path, f, j.Opt.writeOptions(path))
+		o := j.Opt.writeOptions(path)
+		o.Set = j.set
+		return rasterio.WriteWith(path, f, o)
 	}
+	p.Set = j.set
 	files, em, err := p.Write(path, f)
 	if err != nil {
 		return err
@@ -810,8 +937,11 @@ func CheckPNGPath(path string) error {
 }
 
 // WritePNG saves img as an 8-bit PNG at path, atomically.
-func WritePNG(path string, img image.Image) error {
-	return safefile.Write(safefile.File{Path: path, Fill: func(w io.Writer) error {
+func WritePNG(path string, img image.Image) error { return WritePNGIn(nil, path, img) }
+
+// WritePNGIn is WritePNG in set (nil: at once).
+func WritePNGIn(set *safefile.Set, path string, img image.Image) error {
+	return safefile.WriteIn(set, safefile.File{Path: path, Fill: func(w io.Writer) error {
 		return png.Encode(w, img)
 	}})
 }

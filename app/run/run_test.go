@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -274,9 +275,15 @@ func TestBadInputs(t *testing.T) {
 	}
 }
 
-func TestCancelledRunStillWrites(t *testing.T) {
+// TestCancelledRunWritesNothing: a run cancelled (Ctrl+C) after 3 steps
+// stops there and writes nothing over the outputs of an earlier run, the
+// report included; its error says so and wraps context.Canceled (issue
+// 31.2).
+func TestCancelledRunWritesNothing(t *testing.T) {
 	dir := t.TempDir()
-	job, err := Prepare(Options{Scene: "cone", Size: 32, Steps: 1000, Out: filepath.Join(dir, "h.png")})
+	out, rep := filepath.Join(dir, "h.png"), filepath.Join(dir, "r.json")
+	os.WriteFile(out, []byte("earlier"), 0o644)
+	job, err := Prepare(Options{Scene: "cone", Size: 32, Steps: 1000, Out: out, Report: rep})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,12 +294,16 @@ func TestCancelledRunStillWrites(t *testing.T) {
 			cancel()
 		}
 	}
-	rep, err := job.Run(ctx)
-	if err == nil || rep == nil || rep.Steps != 3 {
-		t.Fatalf("cancelled run: err %v, steps %v; want context.Canceled after 3 steps", err, rep)
+	r, err := job.Run(ctx)
+	var ie *InterruptedError
+	if !errors.Is(err, context.Canceled) || !errors.As(err, &ie) || r == nil || r.Steps != 3 || ie.Steps != 3 {
+		t.Fatalf("cancelled run: err %v, report %v; want an InterruptedError after 3 steps", err, r)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "h.png")); err != nil {
-		t.Fatalf("cancelled run wrote no heightmap: %v", err)
+	if b, _ := os.ReadFile(out); string(b) != "earlier" {
+		t.Error("the cancelled run wrote h.png")
+	}
+	if _, err := os.Stat(rep); err == nil {
+		t.Error("the cancelled run wrote its report")
 	}
 }
 

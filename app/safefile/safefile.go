@@ -2,8 +2,12 @@
 // temporary file in its destination directory, flushed and fsynced, and
 // only then renamed over the final name, so a failed or interrupted save
 // never leaves a half-written file and never damages the previous one.
-// A killed save's temporary file is removed by a later save of the same
-// file once it is StaleAfter old. Errors name the path.
+// A killed save's temporary file (".NAME.PID-RANDOM.tmp") is removed by a
+// later save of the same file once its process is gone or it is
+// StaleAfter old; CleanDir removes those of a folder. A Set stages several
+// files and commits them together (a run's outputs, a build). ReadFile
+// refuses inputs that are not regular files (a FIFO, a device). Errors
+// name the path.
 package safefile
 
 import (
@@ -15,7 +19,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 )
@@ -39,11 +42,11 @@ func Write(files ...File) error {
 	var temps []string
 	defer func() {
 		for _, t := range temps {
-			os.Remove(t) // already renamed ones are gone: the error is expected
+			removeTemp(t) // already renamed ones are gone: the error is expected
 		}
 	}()
 	for _, o := range files {
-		t, err := stage(o)
+		t, err := stage(o, nil, nil)
 		if err != nil {
 			return err
 		}
@@ -63,12 +66,14 @@ func Write(files ...File) error {
 
 // StaleAfter is the age beyond which a temporary file of a save that
 // never finished (the process was killed, the machine lost power) is
-// removed by the next save of the same file. A save in progress keeps
-// its temporary file younger than that: it writes to it all along.
+// removed by the next save of the same file, when its name does not say
+// that its process is gone (see abandoned). A save in progress keeps its
+// temporary file younger than that: it writes to it all along.
 const StaleAfter = 10 * time.Minute
 
 // removeStale removes the temporary files of earlier saves of path that
-// are older than StaleAfter. It is best effort.
+// will not finish: their process is gone, or they are older than
+// StaleAfter. It is best effort.
 func removeStale(path string) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
@@ -78,34 +83,42 @@ func removeStale(path string) {
 	if err != nil {
 		return
 	}
-	prefix := "." + base + "."
 	for _, e := range ents {
 		n := e.Name()
-		if !e.Type().IsRegular() || !strings.HasPrefix(n, prefix) || !strings.HasSuffix(n, ".tmp") {
+		if !e.Type().IsRegular() {
 			continue
 		}
-		if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > StaleAfter {
+		if fi, err := e.Info(); err == nil && abandoned(base, n, fi.ModTime()) {
 			os.Remove(filepath.Join(dir, n))
 		}
 	}
 }
 
 // stage writes o into a new temporary file in o's directory, flushed and
-// synced, and returns its name.
-func stage(o File) (string, error) {
+// synced, and returns its name. cancel, if set, is asked before every
+// write (an error stops the save); tee, if set, receives a copy of the
+// bytes.
+func stage(o File, cancel func() error, tee io.Writer) (string, error) {
 	removeStale(o.Path)
 	dir := filepath.Dir(o.Path)
 	mode := fs.FileMode(0o644)
 	if fi, err := os.Stat(o.Path); err == nil {
 		mode = fi.Mode().Perm()
 	}
-	tf, err := os.CreateTemp(dir, "."+filepath.Base(o.Path)+".*.tmp")
+	tf, err := os.CreateTemp(dir, tempPattern(o.Path))
 	if err != nil {
 		return "", fmt.Errorf("%s: cannot create a file in %s: %w: check that the directory exists and is writable", o.Path, dir, Cause(err))
 	}
+	remember(tf.Name())
 	var dst io.Writer = tf
 	if f := fault(); f != nil {
 		dst = f.wrap(tf)
+	}
+	if tee != nil {
+		dst = io.MultiWriter(dst, tee)
+	}
+	if cancel != nil {
+		dst = &cancelWriter{w: dst, cancel: cancel}
 	}
 	bw := bufio.NewWriterSize(dst, 1<<16)
 	err = o.Fill(bw)
@@ -120,27 +133,34 @@ func stage(o File) (string, error) {
 		err = cerr
 	}
 	if err != nil {
-		os.Remove(tf.Name())
+		removeTemp(tf.Name())
 		return "", fmt.Errorf("%s: write failed: %w", o.Path, Cause(err))
 	}
 	return tf.Name(), nil
 }
 
 // A diskFault makes the files Write stages fail once limit bytes of one
-// have been written, as a full disk does (see FailAfter).
+// have been written, as a full disk does (see FailAfter), or, with
+// stall, block there for good (see StallAfter).
 type diskFault struct {
-	limit int64
-	err   error
+	limit   int64
+	err     error
+	stall   bool
+	stalled func()
 }
 
 // faultWriter is a staged file's writer under a diskFault.
 type faultWriter struct {
-	w    io.Writer
-	left int64
-	err  error
+	w       io.Writer
+	left    int64
+	err     error
+	stall   bool
+	stalled func()
 }
 
-func (d *diskFault) wrap(w io.Writer) io.Writer { return &faultWriter{w: w, left: d.limit, err: d.err} }
+func (d *diskFault) wrap(w io.Writer) io.Writer {
+	return &faultWriter{w: w, left: d.limit, err: d.err, stall: d.stall, stalled: d.stalled}
+}
 
 func (f *faultWriter) Write(p []byte) (int, error) {
 	if int64(len(p)) <= f.left {
@@ -149,6 +169,12 @@ func (f *faultWriter) Write(p []byte) (int, error) {
 	}
 	n, _ := f.w.Write(p[:f.left])
 	f.left = 0
+	if f.stall {
+		if f.stalled != nil {
+			f.stalled()
+		}
+		select {} // a disk that stopped answering: only the process's end ends this
+	}
 	return n, &fs.PathError{Op: "write", Path: "(staged file)", Err: f.err}
 }
 
@@ -173,6 +199,23 @@ func FailAfter(limit int64, err error) (restore func()) {
 	defer faults.Unlock()
 	prev := faults.d
 	faults.d = &diskFault{limit: max(limit, 0), err: err}
+	return func() {
+		faults.Lock()
+		defer faults.Unlock()
+		faults.d = prev
+	}
+}
+
+// StallAfter makes every file Write stages from now on block for good
+// once limit bytes of it are written, as a hung network disk does, until
+// the returned function is called (writes already blocked stay so);
+// stalled, if set, is called as each write blocks. It is for process
+// tests of an interrupt in the middle of a save; nothing else calls it.
+func StallAfter(limit int64, stalled func()) (restore func()) {
+	faults.Lock()
+	defer faults.Unlock()
+	prev := faults.d
+	faults.d = &diskFault{limit: max(limit, 0), stall: true, stalled: stalled}
 	return func() {
 		faults.Lock()
 		defer faults.Unlock()

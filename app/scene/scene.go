@@ -16,6 +16,7 @@ import (
 
 	"orogen/app/engines"
 	"orogen/app/jsondoc"
+	"orogen/app/safefile"
 	"orogen/assets"
 	"orogen/sim/engine"
 	"orogen/sim/geology"
@@ -413,7 +414,7 @@ func Load(nameOrPath string) (*Scene, error) {
 		s.embedded = true
 		return s, nil
 	}
-	b, err := os.ReadFile(nameOrPath)
+	b, err := safefile.ReadFile(nameOrPath)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("scene: %s: no such file, and not a preset (presets: %s)", nameOrPath, strings.Join(PresetNames(), ", "))
@@ -464,6 +465,9 @@ func (s *Scene) ReadFile(name string) ([]byte, error) {
 // Open opens a file the scene names, on disk or embedded.
 func (s *Scene) Open(name string) (io.ReadCloser, error) {
 	if p := s.Path(name); p != "" {
+		if err := safefile.CheckRegular(p); err != nil {
+			return nil, fmt.Errorf("scene %s: %w", s.Name, err)
+		}
 		f, err := os.Open(p)
 		if err != nil {
 			return nil, fmt.Errorf("scene %s: %w", s.Name, err)

@@ -37,6 +37,9 @@ func DecodeSpec(b []byte, s *Spec) error {
 	if _, err := d.Token(); err != io.EOF {
 		return errors.New("geology: trailing data after the JSON object")
 	}
+	if n := len(s.Deformations); n > MaxDeformations {
+		return fmt.Errorf("geology: %d deformations; the limit is %d (each one is evaluated at every cell, every step)", n, MaxDeformations)
+	}
 	return nil
 }
 

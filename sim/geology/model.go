@@ -57,6 +57,10 @@ type Spec struct {
 // (Roudier et al. 1993, Table 1), a middling rock.
 const DefaultKdRef = 0.5
 
+// MaxDeformations bounds a geology's deformations, each evaluated at
+// every cell of every step: more would cost minutes a step at any size.
+const MaxDeformations = 256
+
 // MaxLayers bounds the expanded stack: exposed-layer maps are 8-bit, and
 // index MaxLayers is alluvium's.
 const MaxLayers = 254
@@ -141,6 +145,9 @@ func (s *Spec) rockTable() (map[string]Rock, error) {
 // Compile checks the spec and returns its model, or an error naming the
 // first problem.
 func (s Spec) Compile() (*Model, error) {
+	if n := len(s.Deformations); n > MaxDeformations {
+		return nil, fmt.Errorf("geology: %d deformations; the limit is %d (each one is evaluated at every cell, every step)", n, MaxDeformations)
+	}
 	if !finite(s.Base) || math.Abs(s.Base) > maxThickness {
 		return nil, fmt.Errorf("geology: base %g m must be finite and within ±%g m", s.Base, float64(maxThickness))
 	}

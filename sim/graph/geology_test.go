@@ -26,6 +26,7 @@ func halves(t *testing.T, x0 float64) *geology.Model {
 // TestSteadyStatePerRock: the graph's steady state per node obeys
 // s = (u/k_cell)^(1/n) A^(-m/n) with k_cell = k·Kd/KdRef, on two rocks.
 func TestSteadyStatePerRock(t *testing.T) {
+	skipNumericsUnderRace(t)
 	mesh := sampleMesh(t, 10e3, 10e3, 150, 7)
 	const u, k = 5e-4, 2e-6
 	up := make([]float32, mesh.N)
@@ -82,7 +83,7 @@ func TestGeologyDeterministic(t *testing.T) {
 	}
 	run := func(procs int) ([]float32, []float32) {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-		mesh := sampleMesh(t, 30e3, 20e3, 100, 11)
+		mesh := sampleMesh(t, 30e3, 20e3, raceSpacing(100), 11)
 		up := make([]float32, mesh.N)
 		for i := range up {
 			up[i] = float32(1e-3 * (1 + math.Sin(mesh.X[i]/3000)))

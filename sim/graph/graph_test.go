@@ -20,6 +20,27 @@ func sampleMesh(tb testing.TB, w, h, r float64, seed uint64) *Mesh {
 	return newSampledMesh(tb, w, h, r, seed, false)
 }
 
+// skipNumericsUnderRace skips, under make race (-race -short), a test of
+// the numerics alone on a mesh of thousands of nodes: the race detector
+// finds nothing there that the tests across GOMAXPROCS miss (those run on
+// a coarser mesh there, raceSpacing), and together they ran past 10
+// minutes on a loaded 2-core machine. make unit runs them all.
+func skipNumericsUnderRace(tb testing.TB) {
+	if raceDetector && testing.Short() {
+		tb.Skip("numerics only: skipped under -race -short (make unit runs it)")
+	}
+}
+
+// raceSpacing is the sample spacing r of a determinism test, coarser
+// under -race -short: less than half the nodes, still several of the
+// parallel loops' blocks (measureBlock, stackBlock).
+func raceSpacing(r float64) float64 {
+	if raceDetector && testing.Short() {
+		return 1.5 * r
+	}
+	return r
+}
+
 // newSampledMesh is sampleMesh with the samples put in Z-curve order
 // (SortSamples) when sorted is true, as app/engines does.
 func newSampledMesh(tb testing.TB, w, h, r float64, seed uint64, sorted bool) *Mesh {
@@ -157,6 +178,7 @@ func isNbr(m *Mesh, i int, j int32) bool {
 }
 
 func TestDrainsToOutlets(t *testing.T) {
+	skipNumericsUnderRace(t)
 	for _, seed := range []uint64{1, 2, 3} {
 		m := sampleMesh(t, 20e3, 15e3, 100, seed)
 		up := make([]float32, m.N)
@@ -193,6 +215,7 @@ func TestDrainsToOutlets(t *testing.T) {
 // TestSteadyState runs uniform uplift to steady state and checks the
 // slope–area law s = (u/k)^(1/n) A^(−m/n) at every node, along its receiver.
 func TestSteadyState(t *testing.T) {
+	skipNumericsUnderRace(t)
 	for _, c := range []struct {
 		m, n, k float64
 	}{
@@ -252,7 +275,7 @@ func heightBytes(h []float32) []byte {
 func TestDeterministic(t *testing.T) {
 	run := func(procs int) ([]byte, []int32) {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-		m := sampleMesh(t, 30e3, 20e3, 60, 11)
+		m := sampleMesh(t, 30e3, 20e3, raceSpacing(60), 11)
 		up := make([]float32, m.N)
 		for i := range up {
 			up[i] = float32(1e-3 * (1 + math.Sin(m.X[i]/3000)))

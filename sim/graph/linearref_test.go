@@ -107,6 +107,7 @@ func (m *Mesh) barycentricRef(t int, px, py float64, values []float32) float32 {
 // triangles, centres on shared edges when the grid and the samples align),
 // with the triangles as given (counter-clockwise) and reversed.
 func TestLinearMatchesReference(t *testing.T) {
+	skipNumericsUnderRace(t)
 	m := sampleMesh(t, 4000, 3000, 40, 3)
 	v := make([]float32, m.N)
 	for i := range v {

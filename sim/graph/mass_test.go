@@ -21,6 +21,7 @@ import (
 // store under 1% of their uplift), and the uplift is Σ u·Δt·area over
 // the nodes that are not outlets.
 func TestMassBudgetCloses(t *testing.T) {
+	skipNumericsUnderRace(t)
 	const w, h, r = 12e3, 9e3, 250.0
 	s, err := poisson.Bridson(w, h, r, 9)
 	if err != nil {

@@ -77,8 +77,14 @@
 // rock: the initial terrain volume = terrain + suspended sediment +
 // Budget.SedimentOut (m³). Dissolving and deposition move exactly what
 // the float32 terrain gave or took into the sediment (an amount under
-// half an ulp of the height moves nothing), so the rock account closes
-// to the rounding of the sediment (about 1e-9 of the rock moved).
+// half an ulp of the height moves nothing). Each thermal pipe's soil is
+// one float32 product that both of its cells book, summed per cell in
+// float64; what a cell's float32 height cannot take (amounts under half
+// an ulp, 1.2e-4 m at 2 km) it carries to its next thermal step, and
+// Mass counts it with the terrain. So the rock account closes to the
+// rounding of the sediment (about 1e-9 of the rock moved; before the
+// carry, thermal erosion on a 128² terrain 2 km high made rock from
+// nothing, 1 % of that moved in 3 000 steps).
 //
 // Execution: each step is three sweeps over blocks of rows (PhaseNames:
 // flux, erosion, transport), each reading one set of buffers and writing
@@ -112,9 +118,9 @@
 // with p = −∇b·v (sin α = tan α/sqrt(1+tan²α), tan α = p/|v|), one
 // division and one root for three divisions and two roots, and the
 // largest speed is the root of the largest |v|². The thermal pipes
-// (eqs. 14-15) give the same results, bit for bit, as before: the flux
-// sweep stores each cell's outflow q·Σexcess_i along with q, so that the
-// transport sweep forms only the inflows.
+// (eqs. 14-15): the flux sweep stores q per cell, and the transport
+// sweep forms each cell's net gain over its 8 pipes, q_j·excess_j in from
+// higher neighbours and q·excess_i out to lower ones (pipe), in float64.
 //
 // An Engine is owned by one goroutine: Step, the setters, the accessors
 // and Snapshot must not run concurrently. Setters take effect at the next

@@ -156,7 +156,7 @@ type Engine struct {
 	hard           []float32 // hardness R
 	rs             rockState // hardness from the rock (geology.go)
 	q              []float32 // thermal outflow per metre of excess height
-	tout           []float32 // thermal outflow q·Σexcess (ΔS), m (eq. 14)
+	trem           []float32 // thermal change the float32 terrain could not hold yet, m (addExact)
 	tact           []bool    // per row: some cell of it has a thermal outflow this step
 	rain           []float32 // rain map, nil for 1
 	in             []float32 // water added per second, m/s
@@ -241,7 +241,7 @@ func New(cfg Config) (*Engine, error) {
 	e.d, e.d1, e.s, e.s1 = slab.take(n), slab.take(n), slab.take(n), slab.take(n)
 	e.fL, e.fR, e.fT, e.fB = slab.take(n), slab.take(n), slab.take(n), slab.take(n)
 	e.vx, e.vy, e.hard, e.q, e.in = slab.take(n), slab.take(n), slab.take(n), slab.take(n), slab.take(n)
-	e.tout = slab.take(n)
+	e.trem = slab.take(n)
 	e.tact = make([]bool, e.h)
 	e.surf = slab.take(e.nb * 3 * e.srow)
 	e.escr = slab.take(e.nb * 3 * e.srow)
@@ -529,7 +529,7 @@ func (e *Engine) Stats() StepStats { return e.stats }
 func (e *Engine) Mass() Mass {
 	return Mass{
 		RockInitial: e.rock0,
-		Rock:        sumArea(e.b[e.cur], e.cell),
+		Rock:        sumArea(e.b[e.cur], e.cell) + sumArea(e.trem, e.cell),
 		Suspended:   sumArea(e.s, e.cell),
 		SedimentOut: e.budget.SedimentOut,
 	}

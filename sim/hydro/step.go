@@ -314,9 +314,26 @@ func pos(v float32) float32 {
 }
 
 // excess returns the drop from a to b beyond td, or 0.
-func excess(a, b, td float32) float32 {
-	if ex := a - b - td; ex > 0 {
-		return ex
+// addExact returns b + d rounded to float32 and what the rounding left
+// out: the thermal pipes move amounts far below ulp(b)/2 on high terrain,
+// and a cell that cannot take them carries them in trem to its next
+// thermal step instead of losing or making rock.
+func addExact(b float32, d float64) (sum, rem float32) {
+	t := float64(b) + d
+	sum = float32(t)
+	return sum, float32(t - float64(sum))
+}
+
+// pipe is the soil, in metres, that cell o (height bo, thermal factor
+// qo) gains through its pipe to neighbour n in a step: q_n·excess when n
+// stands higher than the talus drop td, −q_o·excess when o does (eq. 15).
+// Both cells of a pipe form the same float32 product.
+func pipe(qn, bn, qo, bo, td float32) float64 {
+	if ex := bn - bo - td; ex > 0 {
+		return float64(qn * ex)
+	}
+	if ex := bo - bn - td; ex > 0 {
+		return -float64(qo * ex)
 	}
 	return 0
 }
@@ -339,25 +356,25 @@ func (e *Engine) neighbourRows(y int) (rt, rb int, hasT, hasB bool) {
 // thermalRow computes q for row y: the cell's thermal outflow ΔS =
 // Δt·K_t·R·H/2 (eq. 14), H its largest excess drop over the talus drop,
 // divided by the sum of its excess drops, so that the pipe to neighbour i
-// carries q·excess_i (eq. 15), and the outflow q·Σexcess_i into tout:
-// moveBlock takes that from the cell (the sum is the one it would form,
-// in the same order, so the soil moved is the same to the bit) and adds
-// q_j·excess_j from each higher neighbour j.
+// carries q·excess_i (eq. 15): moveBlock takes q·excess_i from the cell
+// for each lower neighbour i and adds q_j·excess_j from each higher
+// neighbour j (pipe), so each pipe's soil leaves one cell and reaches the
+// other to the bit.
 func (e *Engine) thermalRow(y int) {
 	w := e.w
 	row := y * w
 	rt, rb, hasT, hasB := e.neighbourRows(y)
 	b := e.b[e.cur]
 	bC, bT, bB := b[row:row+w:row+w], b[rt:rt+w:rt+w], b[rb:rb+w:rb+w]
-	q, hard, out := e.q[row:row+w:row+w], e.hard[row:row+w:row+w], e.tout[row:row+w:row+w]
+	q, hard := e.q[row:row+w:row+w], e.hard[row:row+w:row+w]
 	c := &e.c
 	tanO, tanD, k := c.tanO, c.tanD, c.dtKt2
 	// active says whether any cell of the row has an outflow.
 	var active bool
 	if hasT && hasB {
 		for _, x := range [2]int{0, w - 1} {
-			q[x], out[x] = e.thermalEdge(bC, bT, bB, hard[x], x, true, true)
-			active = active || out[x] > 0
+			q[x] = e.thermalEdge(bC, bT, bB, hard[x], x, true, true)
+			active = active || q[x] > 0
 		}
 		for x := 1; x < w-1; x++ {
 			bi := bC[x]
@@ -380,28 +397,26 @@ func (e *Engine) thermalRow(y int) {
 			add(bi - bC[x+1] - tanO)
 			add(bi - bT[x+1] - tanD)
 			add(bi - bB[x+1] - tanD)
-			var qi, ds float32
+			var qi float32
 			if sum > 0 {
 				qi = k * hard[x] * hmax / sum
-				ds = qi * sum
-				active = true
+				active = active || qi > 0
 			}
-			q[x], out[x] = qi, ds
+			q[x] = qi
 		}
 		e.tact[y] = active
 		return
 	}
 	for x := range w {
-		q[x], out[x] = e.thermalEdge(bC, bT, bB, hard[x], x, hasT, hasB)
-		active = active || out[x] > 0
+		q[x] = e.thermalEdge(bC, bT, bB, hard[x], x, hasT, hasB)
+		active = active || q[x] > 0
 	}
 	e.tact[y] = active
 }
 
 // thermalEdge is thermalRow on one cell at x with the boundary rules:
-// neighbours exist per hasT, hasB and the boundary. It returns q and the
-// cell's outflow ΔS.
-func (e *Engine) thermalEdge(bC, bT, bB []float32, hard float32, x int, hasT, hasB bool) (q, ds float32) {
+// neighbours exist per hasT, hasB and the boundary. It returns q.
+func (e *Engine) thermalEdge(bC, bT, bB []float32, hard float32, x int, hasT, hasB bool) float32 {
 	w := e.w
 	c := &e.c
 	tanO, tanD := c.tanO, c.tanD
@@ -449,10 +464,9 @@ func (e *Engine) thermalEdge(bC, bT, bB []float32, hard float32, x int, hasT, ha
 		}
 	}
 	if sum > 0 {
-		q = c.dtKt2 * hard * hmax / sum
-		return q, q * sum
+		return c.dtKt2 * hard * hmax / sum
 	}
-	return 0, 0
+	return 0
 }
 
 // erodeBlock is PhaseErosion on one row block. It reads the fluxes of the
@@ -799,28 +813,24 @@ func (e *Engine) moveBlock(blk int) {
 			maxDh = max(maxDh, hi, -lo)
 			continue
 		}
-		outr := e.tout[row : row+w : row+w]
+		remr := e.trem[row : row+w : row+w]
 		for x := 0; x < w; x++ {
-			bo := bC[x]
-			bf := bnr[x]
+			bo, qo := bC[x], qC[x]
+			// net is the soil the cell gains through its pipes: q_j·excess_j
+			// from each higher neighbour j, less q·excess_i to each lower
+			// one i, every product the float32 one both cells of the pipe
+			// form, summed in float64 so that what one cell loses the
+			// other gains.
+			var net float64
 			if hasT && hasB && x > 0 && x < w-1 {
-				// Interior cell: the inflows q_j·excess_j from the higher
-				// neighbours. Most pipes carry nothing, so the branches
-				// in excess are well predicted.
-				var gain float32
-				gain += qT[x] * excess(bT[x], bo, tanO)
-				gain += qB[x] * excess(bB[x], bo, tanO)
-				gain += qC[x-1] * excess(bC[x-1], bo, tanO)
-				gain += qT[x-1] * excess(bT[x-1], bo, tanD)
-				gain += qB[x-1] * excess(bB[x-1], bo, tanD)
-				gain += qC[x+1] * excess(bC[x+1], bo, tanO)
-				gain += qT[x+1] * excess(bT[x+1], bo, tanD)
-				gain += qB[x+1] * excess(bB[x+1], bo, tanD)
-				bf += gain - outr[x]
+				// Interior cell. Most pipes carry nothing, so the branches
+				// in pipe are well predicted.
+				net = pipe(qT[x], bT[x], qo, bo, tanO) + pipe(qB[x], bB[x], qo, bo, tanO) +
+					pipe(qC[x-1], bC[x-1], qo, bo, tanO) + pipe(qT[x-1], bT[x-1], qo, bo, tanD) +
+					pipe(qB[x-1], bB[x-1], qo, bo, tanD) + pipe(qC[x+1], bC[x+1], qo, bo, tanO) +
+					pipe(qT[x+1], bT[x+1], qo, bo, tanD) + pipe(qB[x+1], bB[x+1], qo, bo, tanD)
 			} else {
-				// The inflows q_j·excess_j from higher neighbours, with
-				// the neighbours of thermalEdge.
-				var gain float32
+				// The pipes of thermalEdge.
 				xl, xr := x-1, x+1
 				hasL, hasR := x > 0, x < w-1
 				if wrap {
@@ -833,31 +843,32 @@ func (e *Engine) moveBlock(blk int) {
 					}
 				}
 				if hasT {
-					gain += qT[x] * excess(bT[x], bo, tanO)
+					net += pipe(qT[x], bT[x], qo, bo, tanO)
 				}
 				if hasB {
-					gain += qB[x] * excess(bB[x], bo, tanO)
+					net += pipe(qB[x], bB[x], qo, bo, tanO)
 				}
 				if hasL {
-					gain += qC[xl] * excess(bC[xl], bo, tanO)
+					net += pipe(qC[xl], bC[xl], qo, bo, tanO)
 					if hasT {
-						gain += qT[xl] * excess(bT[xl], bo, tanD)
+						net += pipe(qT[xl], bT[xl], qo, bo, tanD)
 					}
 					if hasB {
-						gain += qB[xl] * excess(bB[xl], bo, tanD)
+						net += pipe(qB[xl], bB[xl], qo, bo, tanD)
 					}
 				}
 				if hasR {
-					gain += qC[xr] * excess(bC[xr], bo, tanO)
+					net += pipe(qC[xr], bC[xr], qo, bo, tanO)
 					if hasT {
-						gain += qT[xr] * excess(bT[xr], bo, tanD)
+						net += pipe(qT[xr], bT[xr], qo, bo, tanD)
 					}
 					if hasB {
-						gain += qB[xr] * excess(bB[xr], bo, tanD)
+						net += pipe(qB[xr], bB[xr], qo, bo, tanD)
 					}
 				}
-				bf += gain - outr[x]
 			}
+			var bf float32
+			bf, remr[x] = addExact(bnr[x], net+float64(remr[x]))
 			bnr[x] = bf
 			if dh := bf - bo; dh > hi {
 				hi = dh

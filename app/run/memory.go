@@ -1,0 +1,114 @@
+package run
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"math"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"strings"
+)
+
+// Memory of a run, measured (docs/MEMORY.md): the peak resident memory of
+// `orogen run --steps 2` on the grid engine is about BytesPerCell a cell
+// (350 to 380 at 512² to 4096²), and an --out-size amplification adds
+// about BytesPerFineCell a cell of the amplified grid; baseBytes is the
+// program's own.
+const (
+	BytesPerCell     = 380
+	BytesPerFineCell = 32
+	baseBytes        = 64 << 20
+)
+
+// EstimateBytes is the peak memory, bytes, of a run on a w×h grid whose
+// outputs are amplified by amp (1: none).
+func EstimateBytes(w, h, amp int) int64 {
+	cells := int64(w) * int64(h)
+	return baseBytes + BytesPerCell*cells + BytesPerFineCell*cells*int64(amp)*int64(amp)
+}
+
+// availableMemory returns the memory the process may still use, bytes:
+// the kernel's MemAvailable, or less under a cgroup (container) limit;
+// 0 when it cannot tell (not Linux). Tests replace it.
+var availableMemory = func() int64 {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	var avail int64
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		if f := strings.Fields(sc.Text()); len(f) >= 2 && f[0] == "MemAvailable:" {
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			avail = kb << 10
+		}
+	}
+	if lim, cur := cgroupBytes("memory.max"), cgroupBytes("memory.current"); lim > 0 && lim-cur < avail {
+		avail = max(lim-cur, 0)
+	}
+	return avail
+}
+
+// cgroupBytes reads a cgroup v2 memory file of the process's cgroup
+// ("max" and errors: 0).
+func cgroupBytes(name string) int64 {
+	b, err := os.ReadFile("/sys/fs/cgroup/" + name)
+	if err != nil {
+		return 0
+	}
+	v, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	if err != nil {
+		return 0
+	}
+	return v
+}
+
+// checkMemory refuses, before anything is allocated, a run on a w×h grid
+// (outputs amplified by amp) that cannot fit in the memory available,
+// naming the size that would; otherwise it sets the Go memory limit to the
+// memory available (unless GOMEMLIMIT sets it), so the collector works
+// harder near it instead of the process dying of it.
+func checkMemory(w, h, amp int) error {
+	avail := availableMemory()
+	if avail <= 0 {
+		return nil
+	}
+	need := EstimateBytes(w, h, amp)
+	if need > avail {
+		// The largest longer side that fits, the shape and factor kept.
+		long := max(w, h)
+		lo, hi := 0, long
+		for lo < hi {
+			mid := (lo + hi + 1) / 2
+			mw, mh := max(1, w*mid/long), max(1, h*mid/long)
+			if EstimateBytes(mw, mh, amp) <= avail {
+				lo = mid
+			} else {
+				hi = mid - 1
+			}
+		}
+		fits := "no grid fits"
+		if lo >= 3 {
+			fits = fmt.Sprintf("--size %d fits", lo)
+		}
+		return fmt.Errorf("a %d×%d run%s needs about %s (%d bytes a cell, docs/MEMORY.md) and %s is available: %s",
+			w, h, ampNote(amp), gb(need), BytesPerCell, gb(avail), fits)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(avail)
+	}
+	return nil
+}
+
+func ampNote(amp int) string {
+	if amp <= 1 {
+		return ""
+	}
+	return fmt.Sprintf(" amplified ×%d", amp)
+}
+
+func gb(b int64) string {
+	return strconv.FormatFloat(math.Round(float64(b)/(1<<30)*10)/10, 'f', -1, 64) + " GB"
+}

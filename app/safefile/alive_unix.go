@@ -1,0 +1,14 @@
+//go:build unix
+
+package safefile
+
+import (
+	"errors"
+	"syscall"
+)
+
+// processAlive reports whether a process with this id exists.
+func processAlive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || !errors.Is(err, syscall.ESRCH)
+}
