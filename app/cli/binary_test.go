@@ -78,8 +78,11 @@ func readmeLines(t testing.TB, prefix string) []string {
 }
 
 // runLine runs one README command line (words split on blanks, "orogen"
-// the binary) in dir.
-func runLine(t *testing.T, dir, line string) {
+// the binary) in dir; it must succeed.
+func runLine(t *testing.T, dir, line string) { runLineExit(t, dir, line, 0) }
+
+// runLineExit runs one command line in dir and wants exit status code.
+func runLineExit(t *testing.T, dir, line string, code int) {
 	t.Helper()
 	args := strings.Fields(line)
 	if len(args) == 0 || args[0] != "orogen" {
@@ -87,7 +90,8 @@ func runLine(t *testing.T, dir, line string) {
 	}
 	cmd := exec.Command(orogenBinary(t), args[1:]...)
 	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("%s: %v\n%s", line, err, out)
+	out, err := cmd.CombinedOutput()
+	if got := cmd.ProcessState.ExitCode(); got != code {
+		t.Fatalf("%s: exit %d (%v); want %d\n%s", line, got, err, code, out)
 	}
 }

@@ -165,7 +165,7 @@ second Ctrl+C stops a save at once).`,
 				return fmt.Errorf("--tolerance %g: must be > 0 m/yr", o.Tolerance)
 			}
 			if !quiet {
-				o.Progress = stderr
+				o.Progress, o.Meter = stderr, &progressMeter{w: stderr}
 			}
 			o.Coefficients = coefficients()
 			job, err := run.Prepare(o)

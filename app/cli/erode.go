@@ -92,7 +92,7 @@ stable step is accepted with a warning.`,
 				}
 			}
 			if !quiet {
-				o.Progress = stderr
+				o.Progress, o.Meter = stderr, &progressMeter{w: stderr}
 			}
 			job, err := erode.Prepare(o)
 			if err != nil {

@@ -149,7 +149,7 @@ func TestClearErrors(t *testing.T) {
 		{append(run, "--steps", "20000000"), "--steps 20000000: must be in [0, 10000000]"},
 		{append(run, "--tolerance", "1e300"), "--tolerance 1e+300: must be > 0 and <= 1 m/yr"},
 		{append(run, "--edges", "north=closed,n=outlet"), "north is given twice"},
-		{append(run, "--roudier-alpha", "1"), "the --roudier-* flags set Roudier's engine's coefficients, not the grid engine's"},
+		{append(run, "--roudier-alpha", "1"), "--roudier-alpha is a coefficient of Roudier's processes (engine roudier), not of the grid engine"},
 		{[]string{"render", "-q", "--scene", "cone", "--grid", "16", "--steps", "1", "--color", "rock", "--out", p("r.png")}, "--color rock colours the exposed rock, and the scene has no geology"},
 		{[]string{"blend", "cone", "default", "--size", "16", "--mask", p("mask.tif"), "--out", p("b.tif")}, "mask.tif: value 2 at cell (2, 0) is outside [0, 1]"},
 		{append(run, "--geology", p("geo.json")), "geology: 300 deformations; the limit is 256"},

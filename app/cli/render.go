@@ -114,7 +114,7 @@ overlays are 2D only (--color slope colours the 3D view by slope).
 				o.Seed = &seed
 			}
 			if !quiet {
-				o.Progress = stderr
+				o.Progress, o.Meter = stderr, &progressMeter{w: stderr}
 			}
 			if f.Changed("grid") && (o.Size < 3 || o.Size > 16384) {
 				return fmt.Errorf("--grid %d: must be in [3, 16384] cells per side (--size is the picture's)", o.Size)

@@ -44,7 +44,8 @@ type Options struct {
 	Out, OutWater, OutSediment, OutHardness string
 	Report                                  string
 
-	Progress io.Writer                // progress bar; nil for none
+	Progress io.Writer                // messages; nil for none
+	Meter    run.Meter                // the progress; nil for none
 	OnStep   func(st hydro.StepStats) // called after every step, if set
 }
 
@@ -163,7 +164,11 @@ func ParseSource(s string) (hydro.Source, error) {
 func (j *Job) Run(ctx context.Context) (*Report, error) {
 	e := j.Engine
 	rep := newReport(j)
-	bar := run.NewProgress(j.Opt.Progress, j.Opt.Steps, "eroding")
+	bar := j.Opt.Meter
+	if bar == nil {
+		bar = run.NoMeter{}
+	}
+	bar.Start(j.Opt.Steps, "eroding")
 	start := time.Now()
 	var runErr error
 	for range j.Opt.Steps {

@@ -37,7 +37,7 @@ func (o *Options) applyCoefficients(sc *scene.Scene) error {
 			return fmt.Errorf("--%s: no engine has this coefficient", f)
 		}
 		if c.Kind != ent.Kind {
-			return fmt.Errorf("--%s applies to the %s engine only (this run's is %s): add --engine %s", f, engines.Label(c.Kind), ent.Kind, c.Kind)
+			return fmt.Errorf("--%s is a coefficient of %s (engine %s), not of the %s engine: drop it or add --engine %s", f, engines.Label(c.Kind), c.Kind, ent.Kind, c.Kind)
 		}
 		v = c.Set(v, o.Coefficients[f])
 	}

@@ -72,7 +72,7 @@ func TestRoudierBadParams(t *testing.T) {
 	}{
 		{"roudier", map[string]float64{"roudier-gamma": math.NaN()}, "gamma"},
 		{"roudier", map[string]float64{"roudier-transport": -1}, "transport"},
-		{"grid", map[string]float64{"roudier-alpha": 0.02}, "--roudier-alpha applies to the Roudier's processes engine only"},
+		{"grid", map[string]float64{"roudier-alpha": 0.02}, "--roudier-alpha is a coefficient of Roudier's processes (engine roudier), not of the grid engine"},
 		{"roudier", map[string]float64{"voxel-size": 1}, "--voxel-size: no engine"},
 	} {
 		o := Options{Scene: "default", Engine: c.engine, Size: 16, Steps: 1, Coefficients: c.flags}

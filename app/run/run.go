@@ -123,9 +123,11 @@ type Options struct {
 	// Roudier's engine, their alluvium.
 	OutSediment string
 
-	// Progress receives a progress bar (nil: none). OnStep, if set, is
-	// called after every step.
+	// Progress receives the run's messages (what an export wrote, the
+	// sizes chosen; nil: none), Meter its progress (nil: none). OnStep, if
+	// set, is called after every step.
 	Progress io.Writer
+	Meter    Meter
 	OnStep   func(engine.StepStats)
 
 	// Coefficients are the command line's values of the engine's own
@@ -642,7 +644,11 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 	}
 	j.drv = d
 	defer d.Finish()
-	bar := NewProgress(j.Opt.Progress, j.Steps, desc)
+	bar := j.Opt.Meter
+	if bar == nil {
+		bar = NoMeter{}
+	}
+	bar.Start(j.Steps, desc)
 	rep := newReport(j)
 	rep.Scheme = "fixed"
 	if j.Adaptive() {
@@ -954,3 +960,10 @@ func anyNonZero(v []float32) bool {
 	}
 	return false
 }
+
+// NoMeter is a Meter that shows nothing.
+type NoMeter struct{}
+
+func (NoMeter) Start(int, string) {}
+func (NoMeter) Step(string)       {}
+func (NoMeter) Done()             {}
