@@ -693,7 +693,8 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 		rep.finishGraph(j)
 	}
 	if s := j.Engine.Snapshot(); s != nil {
-		rep.analyze(j.heights(s), s.W, s.H, s.Cell, j.Engine.Params().Edges)
+		p := j.Engine.Params()
+		rep.analyze(j.heights(s), s.W, s.H, s.Cell, p.Edges, ConstantTalus(p))
 	}
 	if err := j.writeOutputs(rep); err != nil {
 		return rep, err
