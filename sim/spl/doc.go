@@ -22,6 +22,11 @@
 // dist D > 0 drain to a virtual node of height 0 at distance D (the natural
 // edges of Błaszczuk et al. 2023, §III.B.5).
 //
+// New heights are flushed to zero when subnormal (sim.Flush): on land
+// without uplift draining to base level at 0 the solve decays heights
+// geometrically, and float32 rounding would otherwise hold them at
+// 1e-45 m, the smallest subnormal, for ever.
+//
 // ErodeClamp is Erode for n = 1 without uplift followed by a constant talus
 // limit (package talus), in one pass that walks two independent ranges of
 // trees at once; its results are those of the two passes, bit for bit. Units: heights m, dt yr, u m/yr,

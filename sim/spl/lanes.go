@@ -3,6 +3,7 @@ package spl
 import (
 	"math"
 
+	"orogen/sim"
 	"orogen/sim/talus"
 )
 
@@ -123,7 +124,7 @@ func (x *eroder) node(k int) int {
 	}
 	f := kdt * am / d
 	c := 1 / (1 + f)
-	v := float32(float64(x.hs[k])*c + (f*c)*hr)
+	v := sim.Flush(float32(float64(x.hs[k])*c + (f*c)*hr))
 	x.he[k] = v
 	n := 0
 	if x.limit && r != k {
