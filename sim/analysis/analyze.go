@@ -91,7 +91,7 @@ type Rivers struct {
 
 // Drainage says whether the map's drainage is consistent.
 type Drainage struct {
-	Pits       int     `json:"pits"`                    // cells with no lower neighbour before routing (not counting edges water leaves by)
+	Pits       int     `json:"pits"`                    // cells with no lower neighbour before routing (not counting edges water leaves by nor the base-level plain)
 	ToEdge     float64 `json:"fraction_to_edge"`        // fraction of the cells whose water leaves the map
 	Outlets    int     `json:"outlets"`                 // edge outlets draining MinArea cells or more
 	Basins     []Basin `json:"largest_basins"`          // the five largest, largest first
@@ -142,7 +142,7 @@ func Analyze(f *sim.Field, o Options) (*Result, error) {
 			r.Base++
 		}
 	}
-	r.Drainage.Pits = countPits(f.Data, f.W, f.H, o.Edges)
+	r.Drainage.Pits = countPits(f.Data, f.W, f.H, o.Edges, base)
 	h := f.Data
 	var raised []bool
 	if o.Fill {
@@ -193,12 +193,13 @@ func Analyze(f *sim.Field, o Options) (*Result, error) {
 }
 
 // countPits counts the cells with no strictly lower neighbour, except those
-// on an edge water leaves by (Outlet or Natural: flow drains them out).
-func countPits(h []float32, w, ht int, e flow.Edges) int {
+// on an edge water leaves by (Outlet or Natural: flow drains them out) and
+// those of the base-level plain base marks (nil: none).
+func countPits(h []float32, w, ht int, e flow.Edges, base []bool) int {
 	pits := 0
 	for y := range ht {
 		for x := range w {
-			if lets(e, x, y, w, ht) {
+			if lets(e, x, y, w, ht) || (base != nil && base[y*w+x]) {
 				continue
 			}
 			v := h[y*w+x]

@@ -97,6 +97,9 @@ func TestBasePlainNotLakes(t *testing.T) {
 	if want := w*h - (f.W-2)*(f.H-2); plain.Base != want {
 		t.Errorf("%d base-level cells; want %d (the plain and the mountain's edge ring at 0)", plain.Base, want)
 	}
+	if plain.Drainage.Pits != 0 {
+		t.Errorf("%d pits; want 0 (the flat plain is base level, not a field of pits)", plain.Drainage.Pits)
+	}
 	if plain.Hack == nil || alone.Hack == nil || math.Abs(plain.Hack.H-alone.Hack.H) > 1e-9 || math.Abs(plain.Hack.C-alone.Hack.C) > 1e-9 {
 		t.Errorf("Hack on the plain %+v; want the mountain's alone, %+v", plain.Hack, alone.Hack)
 	}
