@@ -405,16 +405,25 @@ func (a *App) drawProfilePath(dl *imgui.DrawList) {
 
 // analysisFigures is the Analysis panel's part of the script report.
 type analysisFigures struct {
-	Step          int     `json:"step"`
-	HackH         float64 `json:"hack_h"`
-	HackC         float64 `json:"hack_c"`
-	HackPoints    int     `json:"hack_points"`
-	Concavity     float64 `json:"concavity"`
-	ProfileCells  int     `json:"profile_cells"`
-	ProfileKm     float64 `json:"profile_km"`
-	ProfileRising int     `json:"profile_area_decreases"` // steps where the area falls downstream: 0
-	BasinPixels   int     `json:"basin_pixels"`
-	Error         string  `json:"error,omitempty"`
+	Step       int     `json:"step"`
+	HackH      float64 `json:"hack_h"`
+	HackC      float64 `json:"hack_c"`
+	HackPoints int     `json:"hack_points"`
+	Concavity  float64 `json:"concavity"`
+	// The realism check: channel concavity, threshold spike, planar share,
+	// aspect anisotropy, the verdict's criteria and how many are inside.
+	ChannelConcavity float64 `json:"channel_concavity"`
+	Spike            float64 `json:"threshold_spike"`
+	Planar           float64 `json:"planar_share"`
+	Anisotropy       float64 `json:"anisotropy"`
+	Criteria         int     `json:"criteria"`
+	CriteriaInside   int     `json:"criteria_inside"`
+	Natural          bool    `json:"natural"`
+	ProfileCells     int     `json:"profile_cells"`
+	ProfileKm        float64 `json:"profile_km"`
+	ProfileRising    int     `json:"profile_area_decreases"` // steps where the area falls downstream: 0
+	BasinPixels      int     `json:"basin_pixels"`
+	Error            string  `json:"error,omitempty"`
 }
 
 func (a *App) analysisReport() *analysisFigures {
@@ -437,6 +446,18 @@ func (a *App) analysisReport() *analysisFigures {
 	}
 	if s := r.SlopeA; s != nil {
 		f.Concavity = s.Concavity
+	}
+	if c := r.Channels; c != nil {
+		f.ChannelConcavity = c.Concavity
+	}
+	if re := r.Realism; re != nil {
+		f.Spike, f.Planar, f.Anisotropy = re.Spike, re.Planar, re.Anisotropy
+	}
+	f.Criteria, f.Natural = len(r.Verdict.Criteria), r.Verdict.Natural
+	for _, c := range r.Verdict.Criteria {
+		if c.Inside {
+			f.CriteriaInside++
+		}
 	}
 	if n := len(u.profKm); n > 0 {
 		f.ProfileCells, f.ProfileKm = n, u.profKm[n-1]
