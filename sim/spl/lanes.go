@@ -81,8 +81,8 @@ func (x *eroder) pairs(a, b, n int) (int, int, int) {
 		da, db := float64(ds[a]), float64(ds[b])
 		fa, fb := kdt*math.Sqrt(as[a])/da, kdt*math.Sqrt(as[b])/db
 		ca, cb := 1/(1+fa), 1/(1+fb)
-		va := float32(float64(hs[a])*ca + (fa*ca)*float64(he[ra]))
-		vb := float32(float64(hs[b])*cb + (fb*cb)*float64(he[rb]))
+		va := sim.Flush(float32(float64(hs[a])*ca + (fa*ca)*float64(he[ra])))
+		vb := sim.Flush(float32(float64(hs[b])*cb + (fb*cb)*float64(he[rb])))
 		he[a], he[b] = va, vb
 		if limit {
 			if lim := float64(hs[ra]) + tan*da; float64(va) > lim {

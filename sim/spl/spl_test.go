@@ -173,14 +173,22 @@ func TestDecayReachesZero(t *testing.T) {
 	if hs[1] != 0 {
 		t.Errorf("after 3000 steps of decay by 1/(1+F), F = %g: height %g; want 0", p.K*p.Dt*100/100, hs[1])
 	}
-	hs, he := []float32{0, 1}, make([]float32, 2)
-	for range 3000 {
-		ErodeClamp(hs, he, rp, ds, as, Lanes{A0: 0, A1: 2}, p, math.Inf(1))
-		if v := hs[1]; v != 0 && math.Abs(float64(v)) < 0x1p-126 {
-			t.Fatalf("ErodeClamp left a subnormal height %g", v)
+	// Two lanes of the same chain: ErodeClamp's two-lane loop (pairs) and
+	// its one-node path both flush.
+	hs, he := []float32{0, 1, 0, 1}, make([]float32, 4)
+	rp2, ds2, as2 := []int32{0, 0, 2, 2}, []float32{0, 100, 0, 100}, []float64{2e4, 1e4, 2e4, 1e4}
+	for _, l := range []Lanes{{A0: 0, A1: 2}, {A0: 0, A1: 2, B0: 2, B1: 4}} {
+		hs[1], hs[3] = 1, 1
+		for range 3000 {
+			ErodeClamp(hs, he, rp2, ds2, as2, l, p, math.Inf(1))
+			for _, v := range hs {
+				if v != 0 && math.Abs(float64(v)) < 0x1p-126 {
+					t.Fatalf("ErodeClamp %+v left a subnormal height %g", l, v)
+				}
+			}
 		}
-	}
-	if hs[1] != 0 {
-		t.Errorf("ErodeClamp: height %g after the decay; want 0", hs[1])
+		if hs[1] != 0 {
+			t.Errorf("ErodeClamp %+v: height %g after the decay; want 0", l, hs[1])
+		}
 	}
 }
