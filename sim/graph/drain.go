@@ -3,6 +3,7 @@ package graph
 import (
 	"math"
 
+	"orogen/sim"
 	"orogen/sim/cellheap"
 )
 
@@ -18,7 +19,8 @@ import (
 //  2. fill: Priority-Flood+ε (Barnes et al. 2014) from the grid's border
 //     and from the cells under a lake's water (water > 0, which are meant
 //     to lie below their outlet) raises whatever pit is left, cell by
-//     cell, one float32 step above the cell it drains to.
+//     cell, one float32 step above the cell it drains to (stepUp: never
+//     to a subnormal height).
 //
 // Afterwards every cell but the border's and the lakes' has a strictly
 // lower neighbour on a path that leaves the grid or reaches a lake. A
@@ -31,6 +33,7 @@ func (g *OnGrid) drain(hgt, water []float32) {
 	m := e.m
 	w, h := g.w, g.h
 	hs := e.Heights()
+	sim.FlushSubnormals(hgt) // the triangles' blend of tiny heights
 	inv := 1 / g.cell
 	for i, r := range e.rec {
 		if int(r) == i || !(hs[i] > hs[r]) {
@@ -44,7 +47,7 @@ func (g *OnGrid) drain(hgt, water []float32) {
 			t := float64(k) / float64(n)
 			cx := min(w-1, max(0, int(math.Round(x0+(x1-x0)*t))))
 			cy := min(h-1, max(0, int(math.Round(y0+(y1-y0)*t))))
-			if v := float32(hi + (hr-hi)*t); v < hgt[cy*w+cx] {
+			if v := sim.Flush(float32(hi + (hr-hi)*t)); v < hgt[cy*w+cx] {
 				hgt[cy*w+cx] = v
 			}
 		}
@@ -91,7 +94,7 @@ func fillPits(hgt, water []float32, w, h int) {
 			c, _ = open.Pop()
 		}
 		cx, cy := int(c)%w, int(c)/w
-		up := math.Nextafter32(hgt[c], float32(math.Inf(1)))
+		up := stepUp(hgt[c])
 		for d := range 8 {
 			x, y := cx+d8x[d], cy+d8y[d]
 			if x < 0 || y < 0 || x >= w || y >= h {
@@ -110,6 +113,19 @@ func fillPits(hgt, water []float32, w, h int) {
 			}
 		}
 	}
+}
+
+// stepUp returns the next float32 above v, skipping the subnormals: from
+// 0 (a plain at base level) the first step is 2^−126 m, not 1e-45 m.
+func stepUp(v float32) float32 {
+	up := math.Nextafter32(v, float32(math.Inf(1)))
+	if up > -sim.SmallestNormal32 && up < sim.SmallestNormal32 {
+		if up > 0 {
+			return sim.SmallestNormal32
+		}
+		return 0
+	}
+	return up
 }
 
 // Neighbour offsets in the order E, SE, S, SW, W, NW, N, NE.

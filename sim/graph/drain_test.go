@@ -91,3 +91,26 @@ func TestSnapshotDrains(t *testing.T) {
 	}
 	t.Logf("plain raster: %d pits; snapshot: 0", rawPits)
 }
+
+// A flat plain at base level 0 is filled with steps that drain it, never
+// with subnormal heights (1e-45 m): the first step above 0 is 2^−126 m.
+func TestFillPlainNoSubnormals(t *testing.T) {
+	const w, h = 9, 7
+	hgt := make([]float32, w*h)
+	hgt[3*w+4] = -2 // a pit in the plain
+	fillPits(hgt, nil, w, h)
+	if p := pitsOn(hgt, nil, w, h); p != 0 {
+		t.Errorf("%d pits after the fill; want 0", p)
+	}
+	for i, v := range hgt {
+		if v != 0 && math.Abs(float64(v)) < 0x1p-126 {
+			t.Fatalf("cell %d filled to the subnormal %g", i, v)
+		}
+	}
+	if got := stepUp(0); got != 0x1p-126 {
+		t.Errorf("stepUp(0) = %g; want 2^-126", got)
+	}
+	if got := stepUp(-0x1p-126); got != 0 {
+		t.Errorf("stepUp(-2^-126) = %g; want 0", got)
+	}
+}
