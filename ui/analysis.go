@@ -18,7 +18,7 @@ const winAnalysis = "Analysis"
 
 // latin1 spells the signs of analysis texts that ImGui's default font
 // (Latin-1) lacks.
-var latin1 = strings.NewReplacer("θ", "theta", "–", "-", "≥", ">=", "−", "-", "·", "*")
+var latin1 = strings.NewReplacer("θ", "theta", "–", "-", "≥", ">=", "≤", "<=", "−", "-", "·", "*")
 
 // analysisUI is the Analysis window's state: the live analyst (started
 // when the window or the basin overlay is first shown), the picked river
@@ -218,15 +218,32 @@ func (a *App) analysisWindow() {
 	if s := r.SlopeA; s != nil {
 		textWrapped(fmt.Sprintf("slope-area theta %.3f   k_s %.3g   r² %.3f", s.Concavity, s.Ks, s.R2))
 	}
+	if c := r.Channels; c != nil {
+		textWrapped(fmt.Sprintf("channels   theta %.3f   r² %.3f   (%d cells draining >= %g cells)", c.Concavity, c.R2, c.Points, r.ChannelArea))
+	}
 	d := r.Drainage
-	textWrapped(fmt.Sprintf("%d pits, %.1f %% drains off the map, %d outlets", d.Pits, 100*d.ToEdge, d.Outlets))
+	textWrapped(fmt.Sprintf("%d pits, %.1f %% drains off the map, %d outlets, %d cells of base-level plain", d.Pits, 100*d.ToEdge, d.Outlets, r.Base))
 	textWrapped(fmt.Sprintf("relief %.0f m   hypsometric integral %.3f   mean slope %.1f°   density %.2f km/km²", r.Relief, r.Hypsometric, r.MeanSlope, r.Density))
-	col := imgui.Vec4{X: 0.4, Y: 0.9, Z: 0.4, W: 1}
-	if !(r.Verdict.HackInside && r.Verdict.CoefInside && r.Verdict.ConcavityInside) {
-		col = imgui.Vec4{X: 1, Y: 0.6, Z: 0.3, W: 1}
+	if re := r.Realism; re != nil {
+		textWrapped(fmt.Sprintf("spike %.3g at %.2f°   planar %.2f %%   anisotropy %.3f   hilltops %.0f %% convex",
+			re.Spike, re.Talus, 100*re.Planar, re.Anisotropy, 100*re.HilltopConvex))
+	}
+	good, bad := imgui.Vec4{X: 0.4, Y: 0.9, Z: 0.4, W: 1}, imgui.Vec4{X: 1, Y: 0.6, Z: 0.3, W: 1}
+	for _, c := range r.Verdict.Criteria {
+		col := good
+		if !c.Inside {
+			col = bad
+		}
+		imgui.PushStyleColorVec4(imgui.ColText, col)
+		textWrapped(latin1.Replace(c.Describe()))
+		imgui.PopStyleColor()
+	}
+	col := good
+	if !r.Verdict.Natural {
+		col = bad
 	}
 	imgui.PushStyleColorVec4(imgui.ColText, col)
-	textWrapped(latin1.Replace(r.Verdict.Line))
+	textWrapped(latin1.Replace(strings.SplitN(r.Verdict.Line, ":", 2)[0]))
 	imgui.PopStyleColor()
 	a.analysisPlots(l)
 	imgui.End()
@@ -388,16 +405,25 @@ func (a *App) drawProfilePath(dl *imgui.DrawList) {
 
 // analysisFigures is the Analysis panel's part of the script report.
 type analysisFigures struct {
-	Step          int     `json:"step"`
-	HackH         float64 `json:"hack_h"`
-	HackC         float64 `json:"hack_c"`
-	HackPoints    int     `json:"hack_points"`
-	Concavity     float64 `json:"concavity"`
-	ProfileCells  int     `json:"profile_cells"`
-	ProfileKm     float64 `json:"profile_km"`
-	ProfileRising int     `json:"profile_area_decreases"` // steps where the area falls downstream: 0
-	BasinPixels   int     `json:"basin_pixels"`
-	Error         string  `json:"error,omitempty"`
+	Step       int     `json:"step"`
+	HackH      float64 `json:"hack_h"`
+	HackC      float64 `json:"hack_c"`
+	HackPoints int     `json:"hack_points"`
+	Concavity  float64 `json:"concavity"`
+	// The realism check: channel concavity, threshold spike, planar share,
+	// aspect anisotropy, the verdict's criteria and how many are inside.
+	ChannelConcavity float64 `json:"channel_concavity"`
+	Spike            float64 `json:"threshold_spike"`
+	Planar           float64 `json:"planar_share"`
+	Anisotropy       float64 `json:"anisotropy"`
+	Criteria         int     `json:"criteria"`
+	CriteriaInside   int     `json:"criteria_inside"`
+	Natural          bool    `json:"natural"`
+	ProfileCells     int     `json:"profile_cells"`
+	ProfileKm        float64 `json:"profile_km"`
+	ProfileRising    int     `json:"profile_area_decreases"` // steps where the area falls downstream: 0
+	BasinPixels      int     `json:"basin_pixels"`
+	Error            string  `json:"error,omitempty"`
 }
 
 func (a *App) analysisReport() *analysisFigures {
@@ -420,6 +446,18 @@ func (a *App) analysisReport() *analysisFigures {
 	}
 	if s := r.SlopeA; s != nil {
 		f.Concavity = s.Concavity
+	}
+	if c := r.Channels; c != nil {
+		f.ChannelConcavity = c.Concavity
+	}
+	if re := r.Realism; re != nil {
+		f.Spike, f.Planar, f.Anisotropy = re.Spike, re.Planar, re.Anisotropy
+	}
+	f.Criteria, f.Natural = len(r.Verdict.Criteria), r.Verdict.Natural
+	for _, c := range r.Verdict.Criteria {
+		if c.Inside {
+			f.CriteriaInside++
+		}
 	}
 	if n := len(u.profKm); n > 0 {
 		f.ProfileCells, f.ProfileKm = n, u.profKm[n-1]

@@ -26,6 +26,7 @@ import (
 	"orogen/sim"
 	"orogen/sim/analysis"
 	"orogen/sim/engine"
+	"orogen/sim/talus"
 )
 
 // DefaultShare is the largest share of one core the analyst uses.
@@ -143,12 +144,17 @@ func (a *Analyst) loop() {
 }
 
 // Measure analyses snapshot s: its heights routed with its edges, rivers
-// from analysis.DefaultMinArea cells.
+// from analysis.DefaultMinArea cells, the threshold spike at its constant
+// talus angle (else at the slope histogram's mode).
 func Measure(s *engine.Snapshot) *Live {
 	t0 := time.Now()
 	l := &Live{Snap: s}
 	f := &sim.Field{W: s.W, H: s.H, Cell: s.Cell, Data: s.Height}
-	r, err := analysis.Analyze(f, analysis.Options{Edges: s.Param.Edges})
+	talusDeg := 0.0
+	if s.Param.Talus.Mode == talus.ModeConstant {
+		talusDeg = s.Param.Talus.AngleDeg
+	}
+	r, err := analysis.Analyze(f, analysis.Options{Edges: s.Param.Edges, Talus: talusDeg})
 	if err != nil {
 		l.Err = err
 		l.Took = time.Since(t0)

@@ -20,11 +20,11 @@ import (
 // sim/analysis on any heightmap.
 func newAnalyzeCmd(stdout io.Writer) *cobra.Command {
 	var asJSON, fill bool
-	var cell, minArea float64
+	var cell, minArea, channelArea, talus float64
 	var plot, edges string
 	cmd := &cobra.Command{
 		Use:   "analyze FILE",
-		Short: "Measure how natural a heightmap's drainage is (Hack's law, slope–area, ...)",
+		Short: "Measure how natural a heightmap looks (threshold spike, planar share, Hack's law, concavity, ...)",
 		Long: `Route water over a heightmap with Orogen's own routing (D8, lakes through
 their passes; --fill priority-floods the depressions instead) and measure:
 
@@ -37,8 +37,23 @@ their passes; --fill priority-floods the depressions instead) and measure:
     whose water leaves the map, the outlets and the five largest basins;
   - relief, the hypsometric integral, the mean slope and the drainage
     density at the river threshold;
-  - a verdict: inside or outside the published ranges (Hack: h in 0.45–0.7,
-    c in 1–6, Schott et al. 2022; concavity in 0.35–0.65).
+  - realism: the slope histogram of the sloping land (steepest descent,
+    1° or steeper, off the base-level plain) and its threshold spike (the
+    share within ±0.25° of --talus, or of the histogram's mode, over the
+    mean share of a 0.5° bin 2–5° away), the planar share (sloping cells
+    whose slope changes by at most 2 % across one cell), hilltop
+    convexity, the gradient-aspect anisotropy (0/45/90/135° over the
+    mean), and the concavity θ fitted on the channels only (cells draining
+    --channel-area cells or more);
+  - a verdict, natural when every criterion is inside its range, each
+    with its source: threshold spike ≤ 3, planar share ≤ 3 %, anisotropy
+    ≤ 1.1 and pits ≤ 5 % of the cells (measured on two real DEMs), Hack h
+    in 0.45–0.7 and c in 1–6 (Hack 1957; Schott et al. 2022), channel θ
+    in 0.35–0.65 (Whipple and Tucker 1999; Wobus et al. 2006).
+
+The base-level plain (the lowest flat land reaching an edge, the sea or
+the outlets' level) ends the rivers: it is neither routed as lakes nor
+fitted.
 
 FILE is a .png or .r16 with its sidecar, or a .tif in metres (give --cell
 unless a sidecar sits beside it). Water leaves by every edge (--edges
@@ -66,6 +81,12 @@ slope–area plot and the hypsometric curve as a PNG.`,
 			if !(minArea >= 2) {
 				return fmt.Errorf("--min-area %g: want at least 2 cells", minArea)
 			}
+			if !(channelArea >= 2) {
+				return fmt.Errorf("--channel-area %g: want at least 2 cells", channelArea)
+			}
+			if !(talus >= 0 && talus < 90) {
+				return fmt.Errorf("--talus %g: want an angle in degrees in [0, 90) (0: the slope histogram's mode)", talus)
+			}
 			f, err := rasterio.ReadHeights(path)
 			if err != nil {
 				return err
@@ -78,6 +99,7 @@ slope–area plot and the hypsometric curve as a PNG.`,
 			}
 			r, err := analysis.Analyze(f, analysis.Options{
 				Edges: flow.Edges{North: b, South: b, East: b, West: b}, Fill: fill, MinArea: minArea,
+				ChannelArea: channelArea, Talus: talus,
 			})
 			if err != nil {
 				return fmt.Errorf("%s: %w", path, err)
@@ -104,6 +126,8 @@ slope–area plot and the hypsometric curve as a PNG.`,
 	fl.BoolVar(&fill, "fill", false, "priority-flood the depressions before routing instead of routing lakes through their passes")
 	fl.Float64Var(&cell, "cell", 0, "cell size in metres (default: from the sidecar)")
 	fl.Float64Var(&minArea, "min-area", analysis.DefaultMinArea, "river threshold: cells draining at least this many cells are rivers")
+	fl.Float64Var(&channelArea, "channel-area", analysis.DefaultChannelArea, "channel threshold of the concavity fit: cells draining at least this many cells are channels")
+	fl.Float64Var(&talus, "talus", 0, "talus angle in degrees the threshold spike is measured at (0: the slope histogram's mode)")
 	fl.StringVar(&plot, "plot", "", "write the Hack, slope–area and hypsometry plots to this .png")
 	fl.StringVar(&edges, "edges", flow.Natural.String(), "how water leaves at every edge: "+strings.Join(flow.BoundaryNames(), ", "))
 	return cmd
@@ -152,6 +176,27 @@ func describe(path string, r *analysis.Result) string {
 	p("\n")
 	p("terrain        relief %.4g m; hypsometric integral %.3f; mean slope %.2f°; drainage density %.3g km/km²\n",
 		r.Relief, r.Hypsometric, r.MeanSlope, r.Density)
-	p("\n%s\n", r.Verdict.Line)
+	if r.Base > 0 {
+		p("base level     %d cells of flat land at the lowest height reach an edge: rivers end there\n", r.Base)
+	}
+	if c := r.Channels; c != nil {
+		p("channels       concavity θ = %.3f   r² = %.3f   (%d cells draining %g cells or more, slopes over %d steps)\n",
+			c.Concavity, c.R2, c.Points, r.ChannelArea, analysis.ChannelReach)
+	} else {
+		p("channels       no fit: %s\n", r.ChannelErr)
+	}
+	re := r.Realism
+	at := "the talus angle"
+	if re.TalusMode {
+		at = "the mode"
+	}
+	p("realism        %d sloping cells; threshold spike %.3g at %.2f° (%s); planar share %.2f %%; aspect anisotropy %.3f\n",
+		re.Sloping, re.Spike, re.Talus, at, 100*re.Planar, re.Anisotropy)
+	p("  hilltops     %d crest cells, median ∇²h %.3g /m, %.0f %% convex\n", re.Hilltops, re.HilltopCurv, 100*re.HilltopConvex)
+	p("\nverdict\n")
+	for _, c := range r.Verdict.Criteria {
+		p("  %s\n", c.Describe())
+	}
+	p("%s\n", r.Verdict.Line)
 	return b.String()
 }

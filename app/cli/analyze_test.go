@@ -15,7 +15,10 @@ import (
 	"orogen/sim/simtest"
 )
 
-const jacksboro = "testdata/jacksboro.tif" // see testdata/README.md
+const (
+	jacksboro  = "testdata/jacksboro.tif"  // see testdata/README.md
+	bigTujunga = "testdata/bigtujunga.tif" // see testdata/README.md
+)
 
 // analyzeJSON is the part of `orogen analyze --json` the tests read.
 type analyzeJSON struct {
@@ -42,9 +45,26 @@ type analyzeJSON struct {
 	Hypsometric float64 `json:"hypsometric_integral"`
 	Relief      float64 `json:"relief_m"`
 	MeanSlope   float64 `json:"mean_slope_deg"`
-	Verdict     struct {
+	Base        int     `json:"base_level_cells"`
+	Channels    *struct {
+		Concavity, R2 float64
+		Points        int
+	} `json:"channel_concavity"`
+	Realism struct {
+		Spike      float64 `json:"threshold_spike"`
+		Planar     float64 `json:"planar_share"`
+		Anisotropy float64 `json:"anisotropy"`
+	} `json:"realism"`
+	Verdict struct {
+		Natural    bool   `json:"natural"`
 		HackInside bool   `json:"hack_inside"`
 		Line       string `json:"line"`
+		Criteria   []struct {
+			Name   string  `json:"name"`
+			Value  float64 `json:"value"`
+			Inside bool    `json:"inside"`
+			Source string  `json:"source"`
+		} `json:"criteria"`
 	} `json:"verdict"`
 }
 
@@ -119,13 +139,50 @@ func TestAnalyzeRealDEM(t *testing.T) {
 	}
 }
 
+// Both real DEMs read natural with either routing: every criterion of the
+// verdict inside its range, each with its source.
+func TestAnalyzeRealDEMsNatural(t *testing.T) {
+	for _, dem := range []string{jacksboro, bigTujunga} {
+		for _, fill := range []bool{false, true} {
+			args := []string{dem, "--cell", "90"}
+			if fill {
+				args = append(args, "--fill")
+			}
+			r := analyzeCLI(t, args...)
+			if !r.Verdict.Natural || len(r.Verdict.Criteria) != 7 || r.Channels == nil {
+				t.Errorf("%s fill=%v: %s; want natural on all 7 criteria", dem, fill, r.Verdict.Line)
+			}
+			for _, c := range r.Verdict.Criteria {
+				if c.Source == "" {
+					t.Errorf("%s: criterion %s has no source", dem, c.Name)
+				}
+			}
+			t.Logf("%s fill=%v: spike %.3f planar %.4f anisotropy %.3f θ %.3f; %s", dem, fill,
+				r.Realism.Spike, r.Realism.Planar, r.Realism.Anisotropy, r.Channels.Concavity, r.Verdict.Line)
+		}
+	}
+}
+
+// The second real DEM reads as GDAL reads it (testdata/README.md).
+func TestBigTujungaAsGDAL(t *testing.T) {
+	f, err := rasterio.ReadHeights(bigTujunga)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := f.MinMax()
+	if f.W != 256 || f.H != 214 || math.Abs(float64(lo)-485.55554199219) > 1e-4 || math.Abs(float64(hi)-2169.2221679688) > 1e-4 {
+		t.Fatalf("%d×%d, %g..%g m; GDAL reads 256×214, 485.55554199219..2169.2221679688", f.W, f.H, lo, hi)
+	}
+}
+
 func TestAnalyzeText(t *testing.T) {
 	code, stdout, stderr := runCLI("analyze", jacksboro, "--cell", "90", "--min-area", "30")
 	if code != 0 || stderr != "" {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 	for _, want := range []string{"256×256 cells of 90 m", "Hack's law     h = 0.5", "slope–area     exponent = -0.", "pits before routing",
-		"largest      (", "hypsometric integral 0.", "natural: Hack h = "} {
+		"largest      (", "hypsometric integral 0.", "realism        ", "threshold spike 1.", "inside: Hack h 0.5",
+		"(Hack 1957; Schott et al. 2022)", "natural: all 7 criteria inside their ranges"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("no %q in\n%s", want, stdout)
 		}
@@ -195,6 +252,36 @@ func TestAnalyzeErrors(t *testing.T) {
 		code, _, stderr := runCLI(append([]string{"analyze"}, c.args...)...)
 		if code == 0 || !strings.Contains(stderr, c.want) {
 			t.Errorf("analyze %v: exit %d, stderr %q; want an error containing %q", c.args, code, stderr, c.want)
+		}
+	}
+}
+
+// --talus sets the angle the spike is measured at, --channel-area the
+// channel threshold; out-of-range values are one-line errors naming the flag.
+func TestAnalyzeTalusFlags(t *testing.T) {
+	code, stdout, stderr := runCLI("analyze", jacksboro, "--cell", "90", "--talus", "30", "--channel-area", "100", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var r struct {
+		ChannelArea float64 `json:"channel_area_cells"`
+		Realism     struct {
+			Talus float64 `json:"talus_deg"`
+			Mode  bool    `json:"talus_from_mode"`
+			Spike float64 `json:"threshold_spike"`
+		} `json:"realism"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatal(err)
+	}
+	// Jacksboro's slopes near 30° are few and spread: no spike there.
+	if r.Realism.Talus != 30 || r.Realism.Mode || r.ChannelArea != 100 || r.Realism.Spike > 3 {
+		t.Errorf("talus %g (from the mode %v), channel area %g, spike %g; want 30, false, 100 and no spike", r.Realism.Talus, r.Realism.Mode, r.ChannelArea, r.Realism.Spike)
+	}
+	for _, c := range []struct{ flag, val string }{{"--talus", "95"}, {"--talus", "-1"}, {"--channel-area", "1"}} {
+		code, _, stderr := runCLI("analyze", jacksboro, "--cell", "90", c.flag, c.val)
+		if code == 0 || !strings.Contains(stderr, c.flag) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+			t.Errorf("%s %s: exit %d, stderr %q; want a one-line error naming the flag", c.flag, c.val, code, stderr)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"orogen/app/engines"
+	"orogen/app/rasterio"
 	"orogen/app/run"
 	"orogen/sim/engine"
 	"orogen/viewer"
@@ -56,10 +57,18 @@ needs no display or GPU. --overlay uplift tints it with the uplift; the other
 overlays are 2D only (--color slope colours the 3D view by slope).
 
 --size is the picture's size (default: one pixel per cell in 2D, 800x600 in
-3D); --grid sets the simulation's.`,
+3D); --grid sets the simulation's.
+
+--init FILE renders a heightmap (a .png or .r16 with its sidecar, or a
+float .tif in metres) as it is, without simulating: a real DEM drawn as
+Orogen's terrains are. --grid then resamples it to that many cells on its
+longer side over the same extent (so two pictures can share a scale), and
+--cell gives the cell size of a file without one.`,
 		Example: `  orogen render --scene default --steps 200 --view 2d --size 1600x1200 --out map.png
   orogen render --scene cone --grid 256 --steps 50 --overlay slope --out slope.png
-  orogen render --scene default --steps 200 --view 3d --size 1280x720 --yaw 220 --pitch 30 --exaggeration 2 --shadows --out view.png`,
+  orogen render --scene default --steps 200 --view 3d --size 1280x720 --yaw 220 --pitch 30 --exaggeration 2 --shadows --out view.png
+  orogen render --scene default --until-converged --rivers=false --lakes=false --size 320 --out docs/default-hillshade.png
+  orogen render --init app/cli/testdata/bigtujunga.tif --cell 90 --grid 147 --rivers=false --lakes=false --out docs/bigtujunga-hillshade.png`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			f := cmd.Flags()
@@ -113,6 +122,26 @@ overlays are 2D only (--color slope colours the 3D view by slope).
 			if f.Changed("seed") {
 				o.Seed = &seed
 			}
+			if o.Init != "" {
+				for _, name := range []string{"steps", "until-converged", "engine", "samples"} {
+					if f.Changed(name) {
+						return fmt.Errorf("--%s: --init renders the heightmap as it is, without simulating", name)
+					}
+				}
+				var none float64
+				o.Umax = &none
+			}
+			if f.Changed("cell") && !(o.Cell > 0) {
+				return fmt.Errorf("--cell %g: want a positive cell size in metres", o.Cell)
+			}
+			if o.Init != "" && o.Cell > 0 && o.Size > 0 {
+				// --cell is the file's; the grid's cells cover the same extent.
+				hf, err := rasterio.ReadHeights(o.Init)
+				if err != nil {
+					return err
+				}
+				o.Cell *= float64(max(hf.W, hf.H)) / float64(o.Size)
+			}
 			if !quiet {
 				o.Progress, o.Meter = stderr, &progressMeter{w: stderr}
 			}
@@ -126,9 +155,11 @@ overlays are 2D only (--color slope colours the 3D view by slope).
 			if _, own := job.Engine.(engine.Stratified); color == "rock" && job.Scene.Geology == nil && !own {
 				return errors.New("--color rock colours the exposed rock, and the scene has no geology: give --geology FILE.json, a scene with a geology or --engine roudier")
 			}
-			rep, err := job.Run(cmd.Context())
-			if err != nil {
-				return err
+			var rep *run.Report
+			if o.Init == "" {
+				if rep, err = job.Run(cmd.Context()); err != nil {
+					return err
+				}
 			}
 			s := job.Snapshot()
 			var img *image.RGBA
@@ -146,8 +177,12 @@ overlays are 2D only (--color slope colours the 3D view by slope).
 			}
 			if !quiet {
 				b := img.Bounds()
-				fmt.Fprintf(stderr, "%s: %d×%d, %d steps (%.3g Myr) → %s (%d×%d, %s)\n",
-					rep.Scene, rep.Width, rep.Height, rep.Steps, rep.Years/1e6, out, b.Dx(), b.Dy(), view)
+				if rep == nil {
+					fmt.Fprintf(stderr, "%s: %d×%d cells of %.4g m → %s (%d×%d, %s)\n", o.Init, s.W, s.H, s.Cell, out, b.Dx(), b.Dy(), view)
+				} else {
+					fmt.Fprintf(stderr, "%s: %d×%d, %d steps (%.3g Myr) → %s (%d×%d, %s)\n",
+						rep.Scene, rep.Width, rep.Height, rep.Steps, rep.Years/1e6, out, b.Dx(), b.Dy(), view)
+				}
 			}
 			return nil
 		},
@@ -156,6 +191,9 @@ overlays are 2D only (--color slope colours the 3D view by slope).
 	f.StringVar(&o.Scene, "scene", "default", "scene file or preset")
 	f.IntVar(&o.Size, "grid", 0, "grid cells per side (default: the scene's)")
 	f.IntVar(&o.Steps, "steps", 0, "number of steps (default: the scene's)")
+	f.BoolVar(&o.UntilConverged, "until-converged", false, "run until the terrain settles (--steps caps it), as orogen run --until-converged")
+	f.StringVar(&o.Init, "init", "", "render this heightmap (.png or .r16 with its sidecar, or float .tif in metres) as it is, without simulating")
+	f.Float64Var(&o.Cell, "cell", 0, "cell size in metres (default: the scene's domain / --grid, or the --init file's)")
 	f.StringVar(&o.Engine, "engine", "", "erosion engine ("+engines.Names()+"; default: the scene's); graph scenes draw their stream arcs as rivers")
 	f.IntVar(&o.Samples, "samples", 0, "graph engine: number of Poisson nodes (default: the scene's, or size²/4)")
 	f.Uint64Var(&seed, "seed", 0, "random seed (default: the scene's)")

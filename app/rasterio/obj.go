@@ -32,7 +32,7 @@ func encodeOBJ(w io.Writer, f *sim.Field, _, _ float32) error {
 		for x := 0; x < f.W; x++ {
 			buf = append(buf, 'v')
 			num(float64(x) * f.Cell)
-			num(float64(f.Data[y*f.W+x]))
+			num(float64(sim.Flush(f.Data[y*f.W+x])))
 			num(float64(y) * f.Cell)
 			buf = append(buf, '\n')
 			if err := flush(false); err != nil {

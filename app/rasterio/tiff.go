@@ -81,7 +81,8 @@ const (
 )
 
 // encodeTIFF writes f as a little-endian, uncompressed, single-sample 32-bit
-// float TIFF in strips. lo and hi are unused: values are stored as they are.
+// float TIFF in strips. lo and hi are unused: values are stored as they
+// are, except subnormal ones, stored as 0 (sim.Flush).
 //
 // It is a GeoTIFF without a projection: ModelPixelScale is (Cell, Cell,
 // 0) and ModelTiepoint puts the north-west corner of the raster at model
@@ -174,7 +175,7 @@ func encodeTIFFAt(w io.Writer, f *sim.Field, ox, oy float64) error {
 	for y := 0; y < f.H; y++ {
 		buf = buf[:0]
 		for _, v := range f.Data[y*f.W : (y+1)*f.W] {
-			buf = le.AppendUint32(buf, math.Float32bits(v))
+			buf = le.AppendUint32(buf, math.Float32bits(sim.Flush(v))) // no subnormal heights: 0 is meant
 		}
 		if _, err := w.Write(buf); err != nil {
 			return err

@@ -3,8 +3,12 @@ package rasterio
 import (
 	"encoding/binary"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"orogen/sim"
 )
 
 func TestDecodeTIFFBigEndian(t *testing.T) {
@@ -161,5 +165,39 @@ func TestDecodeTIFFTruncated(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "truncated") {
 			t.Fatalf("prefix of %d bytes: got error %v; want one saying truncated", n, err)
 		}
+	}
+}
+
+// Subnormal heights (1e-45 m where an engine meant 0) are written as 0 by
+// the float TIFF and the OBJ writers; normal ones as they are.
+func TestWritersFlushSubnormals(t *testing.T) {
+	dir := t.TempDir()
+	f := sim.NewField(3, 3, 10)
+	sub := math.Float32frombits(1)
+	f.Data = []float32{sub, -sub, 0x1p-126, 5, 0, 1e-30, -7, sub * 3, 2}
+	path := filepath.Join(dir, "h.tif")
+	if err := Write(path, f); err != nil {
+		t.Fatal(err)
+	}
+	g, err := ReadHeights(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []float32{0, 0, 0x1p-126, 5, 0, 1e-30, -7, 0, 2}
+	for i, v := range g.Data {
+		if v != want[i] {
+			t.Errorf("cell %d: read %g; want %g", i, v, want[i])
+		}
+	}
+	obj := filepath.Join(dir, "h.obj")
+	if err := Write(obj, f); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "e-45") {
+		t.Error("the OBJ holds a subnormal height")
 	}
 }

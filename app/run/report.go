@@ -10,6 +10,7 @@ import (
 	"orogen/sim/analysis"
 	"orogen/sim/engine"
 	"orogen/sim/flow"
+	"orogen/sim/talus"
 	"orogen/sim/water"
 )
 
@@ -126,25 +127,34 @@ type FinalStats struct {
 	Analysis FinalAnalysis `json:"analysis"`
 }
 
-// FinalAnalysis holds Hack's law and slope–area of the final terrain, or
+// FinalAnalysis holds Hack's law, slope–area, the concavity of the
+// channels, the realism measures and the verdict of the final terrain, or
 // why they could not be measured (Error: a flat terrain, no rivers yet).
 type FinalAnalysis struct {
-	Hack      *analysis.Hack      `json:"hack"`
-	SlopeArea *analysis.SlopeArea `json:"slope_area"`
-	Verdict   string              `json:"verdict,omitempty"`
-	Error     string              `json:"error,omitempty"`
+	Hack      *analysis.Hack       `json:"hack"`
+	SlopeArea *analysis.SlopeArea  `json:"slope_area"`
+	Channels  *analysis.SlopeArea  `json:"channel_concavity,omitempty"`
+	Realism   *analysis.Realism    `json:"realism,omitempty"`
+	Natural   bool                 `json:"natural"`
+	Criteria  []analysis.Criterion `json:"criteria,omitempty"`
+	Verdict   string               `json:"verdict,omitempty"`
+	Error     string               `json:"error,omitempty"`
 }
 
-// analyze fills r.Final.Analysis from the heights hs of the final terrain.
-func (r *Report) analyze(hs []float32, w, h int, cell float64, edges flow.Edges) {
-	a, err := analysis.Analyze(&sim.Field{W: w, H: h, Cell: cell, Data: hs}, analysis.Options{Edges: edges})
+// analyze fills r.Final.Analysis from the heights hs of the final terrain;
+// talus is the run's constant talus angle in degrees (0: none, or one that
+// varies: the spike is then measured at the slope histogram's mode).
+func (r *Report) analyze(hs []float32, w, h int, cell float64, edges flow.Edges, talus float64) {
+	a, err := analysis.Analyze(&sim.Field{W: w, H: h, Cell: cell, Data: hs}, analysis.Options{Edges: edges, Talus: talus})
 	if err != nil {
 		r.Final.Analysis = FinalAnalysis{Error: err.Error()}
 		return
 	}
-	fa := FinalAnalysis{Hack: a.Hack, SlopeArea: a.SlopeA, Verdict: a.Verdict.Line}
-	if a.HackErr != "" || a.SlopeErr != "" {
-		fa.Error = strings.TrimPrefix(a.HackErr+"; "+a.SlopeErr, "; ")
+	fa := FinalAnalysis{Hack: a.Hack, SlopeArea: a.SlopeA, Channels: a.Channels, Realism: a.Realism,
+		Natural: a.Verdict.Natural, Criteria: a.Verdict.Criteria, Verdict: a.Verdict.Line}
+	if a.HackErr != "" || a.SlopeErr != "" || a.ChannelErr != "" {
+		fa.Error = strings.TrimPrefix(strings.TrimPrefix(a.HackErr+"; "+a.SlopeErr, "; ")+"; "+a.ChannelErr, "; ")
+		fa.Error = strings.TrimSuffix(fa.Error, "; ")
 	}
 	r.Final.Analysis = fa
 }
@@ -250,4 +260,14 @@ type Meter interface {
 	Start(steps int, desc string)
 	Step(desc string)
 	Done()
+}
+
+// ConstantTalus returns p's talus angle in degrees when one angle holds
+// everywhere, else 0 (no limit, or an angle that varies by height or
+// noise), for the threshold spike of analysis.Options.Talus.
+func ConstantTalus(p engine.Params) float64 {
+	if p.Talus.Mode == talus.ModeConstant {
+		return p.Talus.AngleDeg
+	}
+	return 0
 }

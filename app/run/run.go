@@ -693,7 +693,8 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 	}
 	rep.finish(j)
 	if s := j.Engine.Snapshot(); s != nil {
-		rep.analyze(j.heights(s), s.W, s.H, s.Cell, j.Engine.Params().Edges)
+		p := j.Engine.Params()
+		rep.analyze(j.heights(s), s.W, s.H, s.Cell, p.Edges, ConstantTalus(p))
 	}
 	// The outputs and then the report are staged and committed as one
 	// set: a failure or an interrupt while writing leaves the files of an

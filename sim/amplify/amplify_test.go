@@ -668,3 +668,24 @@ func TestStrictTalus(t *testing.T) {
 		})
 	}
 }
+
+// Nothing below base level: the cubic undershoots beside the outlet edges
+// at 0 (2 620 fine cells at ×4, down to −17 m, before floorAtBase), but no fine cell
+// of the result lies below the coarse terrain's lowest height, at any
+// factor.
+func TestNothingBelowBase(t *testing.T) {
+	s := settled(t, 64)
+	base := slices.Min(s.Height)
+	for _, f := range []int{2, 4} {
+		r := run(t, s, DefaultOptions(f))
+		if lo := slices.Min(r.Height); lo < base {
+			below := 0
+			for _, v := range r.Height {
+				if v < base {
+					below++
+				}
+			}
+			t.Errorf("×%d: %d fine cells below base level %g m, the lowest at %g m; want none", f, below, base, lo)
+		}
+	}
+}

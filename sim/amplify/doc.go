@@ -22,7 +22,9 @@
 //     5-tap cell average of the cubic per axis, solved by fixed-point
 //     sweeps to 10⁻⁶ of the relief (solveControl). Exact means cost some
 //     sharpening: the cubic undershoots beside steep steps (the fine
-//     surface along an outlet edge dips below base level).
+//     surface along an outlet edge dips below base level; before the
+//     drainage pass, dry cells below the coarse terrain's lowest height
+//     are raised to it, floorAtBase, so nothing ends below base level).
 //  2. Hillslope detail. Per octave (wavelengths across the flow of F, F/2,
 //     ... 2 fine cells: the scales the coarse grid cannot hold), |n| − E|n|
 //     of gradient noise n (sim/noise) sampled 4 times longer along the flow

@@ -46,6 +46,7 @@ func (p *prep) run(ctx context.Context, x0, y0, w, h int) (*Result, error) {
 	d := drainer{w: RW, h: RH, hgt: hgt, wat: wat, riv: riv,
 		north: lets(ry0 > 0, open.North), south: lets(ry1 < p.H, open.South),
 		west: lets(rx0 > 0, open.West), east: lets(rx1 < p.W, open.East)}
+	p.floorAtBase(hgt, wat)
 	st, err := d.drain(ctx)
 	if err != nil {
 		return nil, err
@@ -62,6 +63,7 @@ func (p *prep) run(ctx context.Context, x0, y0, w, h int) (*Result, error) {
 			p.applyCorrection(hgt, riv, wat, mu, RW, cw, ch, lo, hi)
 		})
 		// The pass deposits where water slows: drain again.
+		p.floorAtBase(hgt, wat)
 		s2, err := d.drain(ctx)
 		if err != nil {
 			return nil, err
@@ -93,6 +95,24 @@ func (p *prep) run(ctx context.Context, x0, y0, w, h int) (*Result, error) {
 		r.Rock = p.rock(r.Height, x0*F, y0*F, r.W, r.H)
 	}
 	return r, ctx.Err()
+}
+
+// floorAtBase raises every dry fine cell below base level, the coarse
+// terrain's lowest height, to it: the cubic base surface undershoots beside
+// steep steps, along an outlet edge below the sea or the outlets' level,
+// and the drainage pass that follows only cuts paths down to an outlet,
+// never below it. The cell means move by the undershoot's share of the
+// cell (a few metres over a coarse cell of an outlet edge).
+func (p *prep) floorAtBase(hgt, wat []float32) {
+	base := p.s.Height[0]
+	for _, v := range p.s.Height {
+		base = min(base, v)
+	}
+	for i, v := range hgt {
+		if v < base && (wat == nil || !(wat[i] > 0)) {
+			hgt[i] = base
+		}
+	}
 }
 
 // fine returns the region's fine heights, river depths and lake water

@@ -285,7 +285,7 @@ func TestFill(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p := countPits(filled, w, h, e); p != 0 {
+		if p := countPits(filled, w, h, e, nil); p != 0 {
 			t.Errorf("%+v: %d pits after the fill; want 0", e, p)
 		}
 		for i := range raw {
@@ -312,7 +312,7 @@ func TestFill(t *testing.T) {
 			t.Errorf("inside cell %d filled to %g; want just above the 7 m rim cell", i, filled[i])
 		}
 	}
-	if p := countPits(bowl, 5, 5, natural); p != 1 {
+	if p := countPits(bowl, 5, 5, natural, nil); p != 1 {
 		t.Errorf("%d pits in the bowl; want 1", p)
 	}
 }

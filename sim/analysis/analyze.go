@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"sync"
 
 	"orogen/sim"
@@ -16,36 +15,45 @@ import (
 // counted in the drainage density.
 const DefaultMinArea = 50
 
-// The published ranges the verdict compares with: Hack's law on real
-// rivers (Schott et al. 2022, §5) and the concavity of typical bedrock
-// rivers (Whipple and Tucker 1999; Wobus et al. 2006).
-var (
-	HackRange      = [2]float64{0.45, 0.7}
-	HackCoefRange  = [2]float64{1, 6}
-	ConcavityRange = [2]float64{0.35, 0.65}
-)
-
 // Options choose how Analyze routes and measures.
 type Options struct {
-	Edges   flow.Edges // the edges water leaves by
-	Fill    bool       // priority-flood the depressions (Fill) instead of routing lakes through their passes
-	MinArea float64    // river threshold in cells; 0: DefaultMinArea
+	Edges       flow.Edges // the edges water leaves by
+	Fill        bool       // priority-flood the depressions (Fill) instead of routing lakes through their passes
+	MinArea     float64    // river threshold in cells; 0: DefaultMinArea
+	ChannelArea float64    // channel threshold of the concavity fit in cells; 0: DefaultChannelArea
+	Talus       float64    // talus angle in degrees the threshold spike is measured at; 0: the slope histogram's mode
 }
 
 // Result is what Analyze measures on a heightmap. Lengths are metres unless
 // a name says km; areas m² unless it says km².
 type Result struct {
-	Width    int        `json:"width"`
-	Height   int        `json:"height"`
-	Cell     float64    `json:"cell_size_m"`
-	Fill     bool       `json:"fill"`
-	MinArea  float64    `json:"min_area_cells"`
-	Hack     *Hack      `json:"hack"` // nil when it cannot be fitted (HackError says why)
-	HackErr  string     `json:"hack_error,omitempty"`
-	SlopeA   *SlopeArea `json:"slope_area"` // nil when it cannot be fitted
+	Width   int     `json:"width"`
+	Height  int     `json:"height"`
+	Cell    float64 `json:"cell_size_m"`
+	Fill    bool    `json:"fill"`
+	MinArea float64 `json:"min_area_cells"`
+	// Base counts the cells of the base-level plain (BaseLevel): rivers
+	// end there, and no fit reads them.
+	Base int `json:"base_level_cells"`
+	// Hack is fitted on the river cells off the base-level plain; nil when
+	// it cannot be fitted (HackErr says why).
+	Hack    *Hack  `json:"hack"`
+	HackErr string `json:"hack_error,omitempty"`
+	// SlopeA is the slope–area relation of every river cell, its slope the
+	// drop to its receiver; nil when it cannot be fitted.
+	SlopeA   *SlopeArea `json:"slope_area"`
 	SlopeErr string     `json:"slope_area_error,omitempty"`
-	Drainage Drainage   `json:"drainage"`
-	Relief   float64    `json:"relief_m"`
+	// Channels is the concavity fitted on the channels only
+	// (ChannelConcavity: ChannelArea cells or more, off the base-level
+	// plain): the θ the verdict reads; nil when it cannot be fitted.
+	ChannelArea float64    `json:"channel_area_cells"`
+	Channels    *SlopeArea `json:"channel_concavity"`
+	ChannelErr  string     `json:"channel_concavity_error,omitempty"`
+	// Realism holds the slope histogram, threshold spike, planar share,
+	// hilltop convexity and aspect anisotropy (MeasureRealism).
+	Realism  *Realism `json:"realism"`
+	Drainage Drainage `json:"drainage"`
+	Relief   float64  `json:"relief_m"`
 	// Hypsometric is the hypsometric integral (mean − min)/(max − min)
 	// (Pike and Wilson 1971), and HypsoCurve[k] the fraction of the map at
 	// or above relative height k/100.
@@ -83,7 +91,7 @@ type Rivers struct {
 
 // Drainage says whether the map's drainage is consistent.
 type Drainage struct {
-	Pits       int     `json:"pits"`                    // cells with no lower neighbour before routing (not counting edges water leaves by)
+	Pits       int     `json:"pits"`                    // cells with no lower neighbour before routing (not counting edges water leaves by nor the base-level plain)
 	ToEdge     float64 `json:"fraction_to_edge"`        // fraction of the cells whose water leaves the map
 	Outlets    int     `json:"outlets"`                 // edge outlets draining MinArea cells or more
 	Basins     []Basin `json:"largest_basins"`          // the five largest, largest first
@@ -96,14 +104,6 @@ type Basin struct {
 	Y      int     `json:"y"`
 	AreaKm float64 `json:"area_km2"`
 	Cells  int     `json:"cells"`
-}
-
-// Verdict compares the fits with published ranges.
-type Verdict struct {
-	HackInside      bool   `json:"hack_inside"`
-	CoefInside      bool   `json:"hack_c_inside"`
-	ConcavityInside bool   `json:"concavity_inside"`
-	Line            string `json:"line"`
 }
 
 // Analyze routes heights f (lakes through their passes, or filled when
@@ -121,12 +121,28 @@ func Analyze(f *sim.Field, o Options) (*Result, error) {
 	if !(minCells >= 2) || math.IsInf(minCells, 0) {
 		return nil, fmt.Errorf("analysis: river threshold %g cells: need at least 2 cells", minCells)
 	}
+	chanCells := o.ChannelArea
+	if chanCells == 0 {
+		chanCells = DefaultChannelArea
+	}
+	if !(chanCells >= 2) || math.IsInf(chanCells, 0) {
+		return nil, fmt.Errorf("analysis: channel threshold %g cells: need at least 2 cells", chanCells)
+	}
+	if !(o.Talus >= 0 && o.Talus < 90) {
+		return nil, fmt.Errorf("analysis: talus angle %g°: need an angle in [0, 90) degrees (0: the slope histogram's mode)", o.Talus)
+	}
 	lo, hi := f.MinMax()
 	if lo == hi {
 		return nil, fmt.Errorf("analysis: all %d cells are at %g m: a flat map has no drainage to measure", len(f.Data), lo)
 	}
-	r := &Result{Width: f.W, Height: f.H, Cell: f.Cell, Fill: o.Fill, MinArea: minCells}
-	r.Drainage.Pits = countPits(f.Data, f.W, f.H, o.Edges)
+	r := &Result{Width: f.W, Height: f.H, Cell: f.Cell, Fill: o.Fill, MinArea: minCells, ChannelArea: chanCells}
+	base := BaseLevel(f, o.Edges)
+	for _, b := range base {
+		if b {
+			r.Base++
+		}
+	}
+	r.Drainage.Pits = countPits(f.Data, f.W, f.H, o.Edges, base)
 	h := f.Data
 	var raised []bool
 	if o.Fill {
@@ -137,7 +153,7 @@ func Analyze(f *sim.Field, o Options) (*Result, error) {
 	}
 	g := flow.NewGraph(f.W, f.H, f.Cell, o.Edges, 0)
 	g.Update(h)
-	t := TreeOf(g)
+	t := CutTree(TreeOf(g), base)
 	area := g.Accumulate(nil, t.CellArea)
 	r.Drainage.LargestRaw = largestLabel(g.Label)
 	minArea := minCells * t.CellArea
@@ -145,12 +161,20 @@ func Analyze(f *sim.Field, o Options) (*Result, error) {
 		return nil, fmt.Errorf("analysis: no drainage: at most %d cells drain downhill to one cell, fewer than the river threshold of %g cells (noise, or a map of pits?); lower --min-area to measure it anyway",
 			r.Drainage.LargestRaw, minCells)
 	}
-	length := t.Length(nil)
 	r.drainage(g, area, minCells)
-	if hk, err := fitHack(area, length, minArea); err != nil {
+	if base != nil {
+		area = t.Area(area)
+	}
+	length := t.Length(nil)
+	if hk, err := FitHackMasked(area, length, base, minArea); err != nil {
 		r.HackErr = err.Error()
 	} else {
 		r.Hack = &hk
+	}
+	if sa, err := channelConcavity(t, area, h, base, raised, chanCells*t.CellArea); err != nil {
+		r.ChannelErr = err.Error()
+	} else {
+		r.Channels = &sa
 	}
 	if sa, err := fitSlopeArea(t, area, h, raised, minArea); err != nil {
 		r.SlopeErr = err.Error()
@@ -162,18 +186,20 @@ func Analyze(f *sim.Field, o Options) (*Result, error) {
 	}
 	r.rivers(t, area, length, h, raised, minArea)
 	r.terrain(f, lo, hi)
-	r.Verdict = verdict(r.Hack, r.SlopeA)
+	r.Realism = measureRealism(f, base, o.Talus)
+	r.Verdict = verdict(r)
 	r.Tree, r.Heights, r.Area, r.Length = t, h, area, length
 	return r, nil
 }
 
 // countPits counts the cells with no strictly lower neighbour, except those
-// on an edge water leaves by (Outlet or Natural: flow drains them out).
-func countPits(h []float32, w, ht int, e flow.Edges) int {
+// on an edge water leaves by (Outlet or Natural: flow drains them out) and
+// those of the base-level plain base marks (nil: none).
+func countPits(h []float32, w, ht int, e flow.Edges, base []bool) int {
 	pits := 0
 	for y := range ht {
 		for x := range w {
-			if lets(e, x, y, w, ht) {
+			if lets(e, x, y, w, ht) || (base != nil && base[y*w+x]) {
 				continue
 			}
 			v := h[y*w+x]
@@ -303,34 +329,3 @@ func (r *Result) terrain(f *sim.Field, lo, hi float32) {
 }
 
 func inside(v float64, r [2]float64) bool { return v >= r[0] && v <= r[1] }
-
-func verdict(hk *Hack, sa *SlopeArea) Verdict {
-	var v Verdict
-	word := func(in bool) string {
-		if in {
-			return "inside"
-		}
-		return "OUTSIDE"
-	}
-	var parts []string
-	if hk != nil {
-		v.HackInside, v.CoefInside = inside(hk.H, HackRange), inside(hk.C, HackCoefRange)
-		parts = append(parts, fmt.Sprintf("Hack h = %.3f %s [%g, %g], c = %.2f %s [%g, %g] (Schott et al. 2022)",
-			hk.H, word(v.HackInside), HackRange[0], HackRange[1], hk.C, word(v.CoefInside), HackCoefRange[0], HackCoefRange[1]))
-	} else {
-		parts = append(parts, "Hack's law: no fit")
-	}
-	if sa != nil {
-		v.ConcavityInside = inside(sa.Concavity, ConcavityRange)
-		parts = append(parts, fmt.Sprintf("concavity θ = %.3f %s [%g, %g] (typical rivers)",
-			sa.Concavity, word(v.ConcavityInside), ConcavityRange[0], ConcavityRange[1]))
-	} else {
-		parts = append(parts, "slope–area: no fit")
-	}
-	lead := "natural"
-	if !(v.HackInside && v.CoefInside && v.ConcavityInside) {
-		lead = "unnatural"
-	}
-	v.Line = lead + ": " + strings.Join(parts, "; ")
-	return v
-}

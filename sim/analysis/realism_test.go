@@ -3,6 +3,7 @@ package analysis
 import (
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"testing"
 
 	"orogen/sim"
@@ -194,4 +195,20 @@ func TestBaseLevel(t *testing.T) {
 
 func flowClosed() flow.Edges {
 	return flow.Edges{North: flow.Closed, South: flow.Closed, East: flow.Closed, West: flow.Closed}
+}
+
+// BenchmarkMeasureRealism times the realism measures alone (Analyze runs
+// them after routing) on the smooth random surface, 256² to 1024².
+func BenchmarkMeasureRealism(b *testing.B) {
+	for _, n := range []int{256, 512, 1024} {
+		f := waves(n, n, 30, 3, 1)
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				if _, err := MeasureRealism(f, natural, 30); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

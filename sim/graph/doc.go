@@ -71,6 +71,16 @@
 // Converged holds back until the last stage. Mesh() then changes between
 // steps; each Mesh stays immutable.
 //
+// # On a grid
+//
+// OnGrid shows the engine on a W×H grid: node values interpolated over the
+// triangles (Mesh.Linear), and the snapshot's heights then made to drain
+// as the graph does (drain.go): every descending arc is carved into the
+// cells it crosses at its own linearly falling height, and what pits the
+// triangles still leave are filled by Priority-Flood+ε (Barnes et al.
+// 2014) from the border and the lakes, so that D8 on the raster leaves
+// the grid or reaches a lake.
+//
 // # Units and boundary conditions
 //
 // Lengths and heights are metres, times years, uplift m/yr, k yr⁻¹ (m^(1−2m)

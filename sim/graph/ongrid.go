@@ -157,6 +157,8 @@ func (g *OnGrid) Raster(values []float32) []float32 {
 
 // Snapshot returns the engine's state on the grid: heights, drainage area
 // and lake water depth (WaterDepth) rasterized with Mesh.Linear, the
+// heights then carved along the stream arcs and their leftover pits filled
+// (drain: D8 on them drains off the grid or into a lake), the
 // uplift raster given to SetUplift, D8 steepest-descent receivers of the
 // rasterized heights (for flow arrows), and the stream arcs of the last
 // step (every node but the roots to its receiver) with the drainage area
@@ -189,6 +191,7 @@ func (g *OnGrid) Snapshot() *engine.Snapshot {
 	} else {
 		s.Water = g.Raster(e.WaterDepth(nil))
 	}
+	g.drain(s.Height, s.Water)
 	if e.upField != nil {
 		s.Uplift = slices.Clone(e.upField.Data)
 	}

@@ -28,6 +28,11 @@
 // lakes' share of it and close the budget exactly; the deposition term
 // G·Qs/A of Yuan et al. 2019 enters Erode as a per-node source (its us).
 //
+// New heights are flushed to zero when subnormal (sim.Flush): on land
+// without uplift draining to base level at 0 the solve decays heights
+// geometrically, and float32 rounding would otherwise hold them at
+// 1e-45 m, the smallest subnormal, for ever.
+//
 // ErodeClamp is Erode for n = 1 without uplift followed by a constant talus
 // limit (package talus), in one pass that walks two independent ranges of
 // trees at once; its results are those of the two passes, bit for bit. Units: heights m, dt yr, u m/yr,

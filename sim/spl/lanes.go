@@ -3,6 +3,7 @@ package spl
 import (
 	"math"
 
+	"orogen/sim"
 	"orogen/sim/talus"
 )
 
@@ -80,8 +81,8 @@ func (x *eroder) pairs(a, b, n int) (int, int, int) {
 		da, db := float64(ds[a]), float64(ds[b])
 		fa, fb := kdt*math.Sqrt(as[a])/da, kdt*math.Sqrt(as[b])/db
 		ca, cb := 1/(1+fa), 1/(1+fb)
-		va := float32(float64(hs[a])*ca + (fa*ca)*float64(he[ra]))
-		vb := float32(float64(hs[b])*cb + (fb*cb)*float64(he[rb]))
+		va := sim.Flush(float32(float64(hs[a])*ca + (fa*ca)*float64(he[ra])))
+		vb := sim.Flush(float32(float64(hs[b])*cb + (fb*cb)*float64(he[rb])))
 		he[a], he[b] = va, vb
 		if limit {
 			if lim := float64(hs[ra]) + tan*da; float64(va) > lim {
@@ -123,7 +124,7 @@ func (x *eroder) node(k int) int {
 	}
 	f := kdt * am / d
 	c := 1 / (1 + f)
-	v := float32(float64(x.hs[k])*c + (f*c)*hr)
+	v := sim.Flush(float32(float64(x.hs[k])*c + (f*c)*hr))
 	x.he[k] = v
 	n := 0
 	if x.limit && r != k {

@@ -3,6 +3,8 @@ package spl
 import (
 	"fmt"
 	"math"
+
+	"orogen/sim"
 )
 
 // Params are the stream power law coefficients.
@@ -92,11 +94,11 @@ func Erode(hs []float32, rp []int32, ds []float32, as []float64, us []float32, l
 			// wait for hr: the chain from receiver to donor stays short.
 			f := kdt * am / d
 			c := 1 / (1 + f)
-			hs[k] = float32(a*c + (f*c)*hr)
+			hs[k] = sim.Flush(float32(a*c + (f*c)*hr))
 			continue
 		}
 		f := kdt * am / math.Pow(d, p.N)
-		hs[k] = float32(hr + solveDelta(a-hr, f, p.N))
+		hs[k] = sim.Flush(float32(hr + solveDelta(a-hr, f, p.N)))
 	}
 }
 

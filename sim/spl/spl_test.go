@@ -154,3 +154,41 @@ func TestValidate(t *testing.T) {
 		}
 	}
 }
+
+// Without uplift a node draining to base level at 0 decays geometrically;
+// it must reach 0, never stall at a subnormal height (1e-45 m) as float32
+// rounding of h/(1+F) would hold it, in Erode and in ErodeClamp alike.
+func TestDecayReachesZero(t *testing.T) {
+	p := Params{K: 1e-6, M: 0.5, N: 1, Dt: 1e5}
+	hs := []float32{0, 1}
+	rp := []int32{0, 0}
+	ds := []float32{0, 100}
+	as := []float64{2e4, 1e4}
+	for range 3000 {
+		Erode(hs, rp, ds, as, nil, 0, 2, p)
+		if v := hs[1]; v != 0 && math.Abs(float64(v)) < 0x1p-126 {
+			t.Fatalf("Erode left a subnormal height %g", v)
+		}
+	}
+	if hs[1] != 0 {
+		t.Errorf("after 3000 steps of decay by 1/(1+F), F = %g: height %g; want 0", p.K*p.Dt*100/100, hs[1])
+	}
+	// Two lanes of the same chain: ErodeClamp's two-lane loop (pairs) and
+	// its one-node path both flush.
+	hs, he := []float32{0, 1, 0, 1}, make([]float32, 4)
+	rp2, ds2, as2 := []int32{0, 0, 2, 2}, []float32{0, 100, 0, 100}, []float64{2e4, 1e4, 2e4, 1e4}
+	for _, l := range []Lanes{{A0: 0, A1: 2}, {A0: 0, A1: 2, B0: 2, B1: 4}} {
+		hs[1], hs[3] = 1, 1
+		for range 3000 {
+			ErodeClamp(hs, he, rp2, ds2, as2, l, p, math.Inf(1))
+			for _, v := range hs {
+				if v != 0 && math.Abs(float64(v)) < 0x1p-126 {
+					t.Fatalf("ErodeClamp %+v left a subnormal height %g", l, v)
+				}
+			}
+		}
+		if hs[1] != 0 {
+			t.Errorf("ErodeClamp %+v: height %g after the decay; want 0", l, hs[1])
+		}
+	}
+}
