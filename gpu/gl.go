@@ -35,6 +35,8 @@ const (
 	glTimestamp               = 0x8E28
 	glQueryResult             = 0x8866
 	glMaxShaderStorageBlock   = 0x90DE
+	glMaxComputeStorageBlocks = 0x90DB
+	glMaxStorageBindings      = 0x90DD
 	glNoError                 = 0
 	glOutOfMemory             = 0x0505
 	glContextLost             = 0x0507
@@ -167,6 +169,10 @@ func (c *glContext) info(platform string) Info {
 		i.MemoryMiB = int(kib[0]) / 1024
 	}
 	c.gl.GetInteger64v(glMaxShaderStorageBlock, &i.MaxBufferBytes)
+	var blocks, bindings int32
+	c.gl.GetIntegerv(glMaxComputeStorageBlocks, &blocks)
+	c.gl.GetIntegerv(glMaxStorageBindings, &bindings)
+	i.MaxStorageBuffers, i.MaxBindings = int(blocks), int(bindings)
 	c.gl.GetError()
 	return i
 }
@@ -313,14 +319,12 @@ func (c *glContext) Timestamp() Query {
 	return q
 }
 
-func (c *glContext) Elapsed(from, to Query) (int64, error) {
-	a, b := from.(*glQuery), to.(*glQuery)
-	var ta, tb uint64
-	c.gl.GetQueryObjectui64v(a.id, glQueryResult, &ta)
-	c.gl.GetQueryObjectui64v(b.id, glQueryResult, &tb)
-	c.gl.DeleteQueries(1, &a.id)
-	c.gl.DeleteQueries(1, &b.id)
-	return int64(tb - ta), c.check("reading a timer")
+func (c *glContext) Time(q Query) (int64, error) {
+	gq := q.(*glQuery)
+	var t uint64
+	c.gl.GetQueryObjectui64v(gq.id, glQueryResult, &t)
+	c.gl.DeleteQueries(1, &gq.id)
+	return int64(t), c.check("reading a timer")
 }
 
 func (c *glContext) Finish() error {

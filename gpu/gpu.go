@@ -20,6 +20,10 @@ type Info struct {
 	// MaxBufferBytes is the largest storage buffer the driver allows
 	// (GL_MAX_SHADER_STORAGE_BLOCK_SIZE).
 	MaxBufferBytes int64
+	// MaxStorageBuffers is the number of storage buffers a compute
+	// program may use (GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS), and
+	// MaxBindings the number of binding slots.
+	MaxStorageBuffers, MaxBindings int
 	// Software is true for a software rasterizer (Mesa llvmpipe or
 	// softpipe, lavapipe, SwiftShader, Microsoft's GDI Generic or Basic
 	// Render driver): correct but slower than the CPU engines.
@@ -90,9 +94,9 @@ type Context interface {
 	// earlier dispatches are visible.
 	Dispatch(p Program, gx, gy, gz int)
 	// Timestamp records the device's clock once the work before is done;
-	// Elapsed returns the nanoseconds between two (waiting for them).
+	// Time returns it, ns, waiting for it, and releases the query.
 	Timestamp() Query
-	Elapsed(from, to Query) (ns int64, err error)
+	Time(q Query) (ns int64, err error)
 	// Finish waits for all work and returns the first error the device
 	// reported since the last check (out of memory, a lost context).
 	Finish() error

@@ -25,7 +25,7 @@ type device struct {
 	info Info
 	work chan func()
 	gone chan struct{} // closed when the thread has released the context
-	mu   sync.Mutex // guards closed
+	mu   sync.Mutex    // guards closed
 	done bool
 	ctx  *glContext
 	plat platform
