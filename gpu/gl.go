@@ -42,9 +42,6 @@ const (
 	glContextLost             = 0x0507
 	glGPUMemTotalNVX          = 0x9048 // GL_GPU_MEMORY_INFO_TOTAL_AVAILABLE_MEMORY_NVX, KiB
 	glTextureFreeMemoryATI    = 0x87FC
-	glR32UI                   = 0x8236
-	glRedInteger              = 0x8D94
-	glUnsignedInt             = 0x1405
 )
 
 // glFuncs are the OpenGL 4.3 functions the package calls, each loaded by
@@ -75,7 +72,6 @@ type glFuncs struct {
 	BufferSubData       func(target uint32, off, size int, data unsafe.Pointer)
 	GetBufferSubData    func(target uint32, off, size int, data unsafe.Pointer)
 	CopyBufferSubData   func(rt, wt uint32, ro, wo, size int)
-	ClearBufferData     func(target, internal, format, kind uint32, data unsafe.Pointer)
 	BindBufferBase      func(target, index, b uint32)
 	DispatchCompute     func(x, y, z uint32)
 	MemoryBarrier       func(bits uint32)
@@ -205,8 +201,13 @@ func (c *glContext) NewBuffer(size int) (Buffer, error) {
 		c.gl.DeleteBuffers(1, &b.id)
 		return nil, err
 	}
-	var zero uint32
-	c.gl.ClearBufferData(glShaderStorageBuffer, glR32UI, glRedInteger, glUnsignedInt, unsafe.Pointer(&zero))
+	// Zeroed by copies from a zero block: on NVIDIA's driver (580) a
+	// glClearBufferData landed after the glBufferSubData that followed it.
+	zero := make([]byte, min(size, 16<<20))
+	for off := 0; off < size; off += len(zero) {
+		c.gl.BufferSubData(glShaderStorageBuffer, off, min(len(zero), size-off), unsafe.Pointer(&zero[0]))
+	}
+	runtime.KeepAlive(zero)
 	c.buffers[b] = struct{}{}
 	return b, c.check("clearing a buffer")
 }
