@@ -56,8 +56,12 @@ const (
 	storageBlocks = 11
 )
 
-// group is the work group's side, cells (16×16, as in common.glsl).
-const group = 16
+// group is the work group's width, cells, and rows the cells each
+// invocation does along y (16×16 invocations, ROWS in common.glsl).
+const (
+	group = 16
+	rows  = 4
+)
 
 // redHeader is the bytes of Red before the partial sums: acc[8] doubles
 // and stats[8] uints.
@@ -105,7 +109,7 @@ type params struct {
 // Bytes returns the device memory an n×m grid needs, bytes.
 func Bytes(w, h int) int64 {
 	n := int64(w) * int64(h)
-	groups := int64((w+group-1)/group) * int64((h+group-1)/group)
+	groups := int64((w+group-1)/group) * int64((h+group*rows-1)/(group*rows))
 	// b×2, d, d1, s, s1, hard, q, tout, in: 10 floats; f 4, v 2.
 	return n*4*16 + groups*64 + redHeader
 }
@@ -124,7 +128,7 @@ func New(dev gpu.Device, cfg hydro.Config) (*Engine, error) {
 	t := cfg.Terrain
 	e := &Engine{dev: dev, w: t.W, h: t.H, n: t.W * t.H, cell: t.Cell, p: cfg.Params,
 		sources: append([]hydro.Source(nil), cfg.Sources...), warning: cfg.Params.Warning(cfg.Terrain.Cell)}
-	e.gx, e.gy = (e.w+group-1)/group, (e.h+group-1)/group
+	e.gx, e.gy = (e.w+group-1)/group, (e.h+group*rows-1)/(group*rows)
 	info := dev.Info()
 	if info.MaxStorageBuffers > 0 && info.MaxStorageBuffers < storageBlocks {
 		return nil, fmt.Errorf("hydrogpu: %s allows %d storage buffers per kernel; the erosion kernel needs %d", info.Renderer, info.MaxStorageBuffers, storageBlocks)

@@ -5,6 +5,14 @@
 
 layout(local_size_x = 16, local_size_y = 16) in;
 
+// Each invocation does ROWS cells, one in each of ROWS 16×16 blocks
+// stacked along y, so that a group covers 16×(16·ROWS) cells and the
+// group's reductions are spread over more cells.
+const int ROWS = 4;
+
+// cellY returns the row of the invocation's k-th cell.
+int cellY(int k) { return int(gl_WorkGroupID.y) * 16 * ROWS + k * 16 + int(gl_LocalInvocationID.y); }
+
 // Per-step constants, written by the host (hydrogpu.params), std430.
 layout(std430, binding = 0) readonly buffer Params {
 	double area;   // cell², m²
@@ -41,24 +49,30 @@ int xr(int x) { return x < P.W - 1 ? x + 1 : (wrap() ? 0 : -1); }
 int yt(int y) { return y > 0 ? y - 1 : (wrap() ? P.H - 1 : -1); }
 int yb(int y) { return y < P.H - 1 ? y + 1 : (wrap() ? 0 : -1); }
 
-// The work group's reduction: four values per invocation summed in a
-// fixed tree order into part[group*8 + slot ...].
+// The work group's reduction: up to four values per invocation summed in
+// a fixed tree order into part[group*8 + slot ...], and up to two maxima
+// (non-negative) of which the group's largest goes to stats[k] by one
+// atomic per group (max commutes exactly; an atomic per cell on one
+// address serializes the whole grid).
 shared double red[4][256];
+shared float redMax[2][256];
 
-void groupSums(int slot, int count, double v0, double v1, double v2, double v3) {
+void groupSums(int slot, int count, double v0, double v1, double v2, double v3,
+	int maxSlot, int maxCount, float m0, float m1) {
 	uint t = gl_LocalInvocationIndex;
 	red[0][t] = v0; red[1][t] = v1; red[2][t] = v2; red[3][t] = v3;
+	redMax[0][t] = m0; redMax[1][t] = m1;
 	barrier();
 	for (uint s = 128u; s > 0u; s >>= 1) {
 		if (t < s) {
 			for (int k = 0; k < count; k++) red[k][t] += red[k][t + s];
+			for (int k = 0; k < maxCount; k++) redMax[k][t] = max(redMax[k][t], redMax[k][t + s]);
 		}
 		barrier();
 	}
 	if (t == 0u) {
 		uint g = gl_WorkGroupID.y * uint(P.groupsX) + gl_WorkGroupID.x;
 		for (int k = 0; k < count; k++) R.part[g * 8u + uint(slot + k)] = red[k][0];
+		for (int k = 0; k < maxCount; k++) atomicMax(R.stats[maxSlot + k], floatBitsToUint(max(redMax[k][0], 0.0)));
 	}
 }
-
-void statMax(int k, float v) { atomicMax(R.stats[k], floatBitsToUint(max(v, 0.0))); }

@@ -14,9 +14,12 @@ layout(std430, binding = 9) buffer Hard { float hard[]; };
 const float dEps = 1e-6;
 
 void main() {
-	int x = int(gl_GlobalInvocationID.x), y = int(gl_GlobalInvocationID.y);
+	int x = int(gl_GlobalInvocationID.x);
 	double evap = 0.0, dissolved = 0.0, sum1 = 0.0, stored = 0.0;
-	if (x < P.W && y < P.H) {
+	float depth = 0.0, fastest = 0.0;
+	for (int k = 0; k < ROWS; k++) {
+		int y = cellY(k);
+		if (x >= P.W || y >= P.H) continue;
 		int i = y * P.W + x;
 		int l = xl(x), r = xr(x), t = yt(y), bo = yb(y);
 		vec4 fo = f[i];
@@ -82,12 +85,12 @@ void main() {
 		bn[i] = bi;
 		s1[i] = si;
 		d[i] = df;
-		evap = double(d3 - df);
-		dissolved = double(d3 - d2);
-		sum1 = double(si);
-		stored = double(df);
-		statMax(0, df);
-		statMax(1, speed);
+		evap += double(d3 - df);
+		dissolved += double(d3 - d2);
+		sum1 += double(si);
+		stored += double(df);
+		depth = max(depth, df);
+		fastest = max(fastest, speed);
 	}
-	groupSums(1, 4, evap, dissolved, sum1, stored);
+	groupSums(1, 4, evap, dissolved, sum1, stored, 0, 2, depth, fastest);
 }

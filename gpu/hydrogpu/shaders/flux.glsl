@@ -17,10 +17,16 @@ void addExcess(float ex, inout float sum, inout float hmax) {
 	if (ex > 0.0) { sum += ex; hmax = max(hmax, ex); }
 }
 
+shared uint scaledCount;
+
 void main() {
-	int x = int(gl_GlobalInvocationID.x), y = int(gl_GlobalInvocationID.y);
+	if (gl_LocalInvocationIndex == 0u) scaledCount = 0u;
+	barrier();
+	int x = int(gl_GlobalInvocationID.x);
 	double out_ = 0.0;
-	if (x < P.W && y < P.H) {
+	for (int k = 0; k < ROWS; k++) {
+		int y = cellY(k);
+		if (x >= P.W || y >= P.H) continue;
 		int i = y * P.W + x;
 		int l = xl(x), r = xr(x), t = yt(y), bo = yb(y);
 		float di = d[i] + P.dt * inflow[i];
@@ -35,10 +41,10 @@ void main() {
 		float fl = max(0.0, fo.x + dl), fr = max(0.0, fo.y + dr), ft = max(0.0, fo.z + dtp), fb = max(0.0, fo.w + db);
 		float sum = fl + fr + ft + fb;
 		if (sum > 0.0) {
-			float k = di * P.vol / sum;
-			if (k < 1.0) {
-				fl *= k; fr *= k; ft *= k; fb *= k;
-				atomicAdd(R.stats[3], 1u);
+			float ks = di * P.vol / sum;
+			if (ks < 1.0) {
+				fl *= ks; fr *= ks; ft *= ks; fb *= ks;
+				atomicAdd(scaledCount, 1u);
 			}
 		}
 		f[i] = vec4(fl, fr, ft, fb);
@@ -74,5 +80,6 @@ void main() {
 		q[i] = qi;
 		tout[i] = ds;
 	}
-	groupSums(0, 1, out_, 0.0, 0.0, 0.0);
+	groupSums(0, 1, out_, 0.0, 0.0, 0.0, 0, 0, 0.0, 0.0);
+	if (gl_LocalInvocationIndex == 0u && scaledCount > 0u) atomicAdd(R.stats[3], scaledCount);
 }

@@ -49,9 +49,12 @@ float excess(float a, float c, float td) {
 }
 
 void main() {
-	int x = int(gl_GlobalInvocationID.x), y = int(gl_GlobalInvocationID.y);
+	int x = int(gl_GlobalInvocationID.x);
 	double snew = 0.0;
-	if (x < P.W && y < P.H) {
+	float dh = 0.0;
+	for (int k = 0; k < ROWS; k++) {
+		int y = cellY(k);
+		if (x >= P.W || y >= P.H) continue;
 		int i = y * P.W + x;
 		vec2 vi = v[i];
 		float px = float(x) - vi.x * P.dtCell;
@@ -69,7 +72,7 @@ void main() {
 			val = sampleEdge(px, py, float(x), float(y));
 		}
 		s[i] = val;
-		snew = double(val);
+		snew += double(val);
 		float bo = b[i];
 		float bf = bn[i];
 		if (P.thermal != 0) {
@@ -92,7 +95,7 @@ void main() {
 			bf += gain - tout[i];
 			bn[i] = bf;
 		}
-		statMax(2, abs(bf - bo));
+		dh = max(dh, abs(bf - bo));
 	}
-	groupSums(5, 1, snew, 0.0, 0.0, 0.0);
+	groupSums(5, 1, snew, 0.0, 0.0, 0.0, 2, 1, dh, 0.0);
 }
