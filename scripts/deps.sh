@@ -5,12 +5,15 @@ set -euo pipefail
 # git and make build everything; the desktop app links cimgui-go and Ebiten
 # through cgo (a C/C++ compiler, X11 and OpenGL headers) and its test opens
 # a real window under Xvfb (xvfb-run needs xauth). gdal-bin (gdalinfo)
-# checks the exported files in the tests. The Windows build:
+# checks the exported files in the tests. The GPU tests (gpu/,
+# gpu/hydrogpu, orogen erode --device gpu) run compute shaders on Mesa's
+# llvmpipe through headless EGL (libegl1 from libegl-dev, libegl-mesa0,
+# libgl1-mesa-dri); orogen opens libEGL at run time. The Windows build:
 # MinGW-w64 cross-compiles the app (cgo), Wine runs the Windows binaries in
 # the tests (wintest, scripts/check-release.sh); zip packs the release.
 pkgs=(git make ca-certificates gcc g++ pkg-config
 	libx11-dev libxrandr-dev libxcursor-dev libxinerama-dev libxi-dev libxxf86vm-dev
-	libgl1-mesa-dev libgl1-mesa-dri libasound2-dev xvfb xauth gdal-bin
+	libgl1-mesa-dev libgl1-mesa-dri libegl-dev libegl-mesa0 libasound2-dev xvfb xauth gdal-bin
 	gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 binutils-mingw-w64-x86-64 wine wine64 zip unzip)
 missing=()
 for p in "${pkgs[@]}"; do
