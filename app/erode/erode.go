@@ -230,8 +230,8 @@ func (j *Job) writeOutputs() error {
 // contract"). Times are milliseconds; per-step arrays have one entry per
 // step.
 type Report struct {
-	Version    int                  `json:"version"`
-	Engine     string               `json:"engine"`
+	Version int    `json:"version"`
+	Engine  string `json:"engine"`
 	// Device is where the pass ran: "cpu", or the GPU's renderer,
 	// version, vendor and platform; Fallback says why a gpu or auto run
 	// ran on the CPU.
