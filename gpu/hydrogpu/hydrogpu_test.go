@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strings"
 	"testing"
 
 	"orogen/gpu"
@@ -206,4 +207,33 @@ func TestTerrainMatchesCPU(t *testing.T) {
 		}
 		t.Logf("%s: water residual %.3g m³ of %.4g m³ in; rock residual %.3g m³, suspended %.4g m³, out %.4g m³", name, bu.Residual(), moved, m.Residual(), m.Suspended, m.SedimentOut)
 	}
+}
+
+// capped is a device whose driver reports a smaller storage buffer cap.
+type capped struct {
+	gpu.Device
+	max int64
+}
+
+func (c capped) Info() gpu.Info {
+	i := c.Device.Info()
+	i.MaxBufferBytes = c.max
+	return i
+}
+
+// TestBufferCapIsAnError: a grid whose fields exceed the driver's largest
+// storage buffer (llvmpipe's is 128 MiB, 4096² at the 16 bytes a cell of
+// the fluxes) is refused with a one-line error naming the cap, which
+// app/compute turns into a fall back to the CPU.
+func TestBufferCapIsAnError(t *testing.T) {
+	dev := capped{device(t), 16 * 1000}
+	_, err := New(dev, config(40, 30, hydro.Open, 1))
+	if err == nil || !strings.Contains(err.Error(), "needs storage buffers of") {
+		t.Fatalf("New on a 40×30 grid with a 16000-byte buffer cap: %v", err)
+	}
+	e, err := New(dev, config(25, 40, hydro.Open, 1))
+	if err != nil {
+		t.Fatalf("25×40 cells fit a 16000-byte cap: %v", err)
+	}
+	e.Close()
 }
