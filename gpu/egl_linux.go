@@ -59,11 +59,14 @@ func (p *eglPlatform) destroy() {
 	p.f.DestroyContext(p.dpy, p.ctx)
 }
 
+// eglNames are the names libEGL is opened by, in order.
+var eglNames = []string{"libEGL.so.1", "libEGL.so"}
+
 // loadEGL opens libEGL and its core functions.
 func loadEGL() (*eglFuncs, error) {
 	var lib uintptr
 	var err error
-	for _, name := range []string{"libEGL.so.1", "libEGL.so"} {
+	for _, name := range eglNames {
 		if lib, err = purego.Dlopen(name, purego.RTLD_NOW|purego.RTLD_GLOBAL); err == nil {
 			break
 		}
