@@ -77,6 +77,7 @@ type Engine struct {
 	cell    float64
 	p       hydro.Params
 	sources []hydro.Source
+	rain    []float32 // the rain map, nil for 1
 	warning string
 	gx, gy  int
 
@@ -127,7 +128,7 @@ func New(dev gpu.Device, cfg hydro.Config) (*Engine, error) {
 	}
 	t := cfg.Terrain
 	e := &Engine{dev: dev, w: t.W, h: t.H, n: t.W * t.H, cell: t.Cell, p: cfg.Params,
-		sources: append([]hydro.Source(nil), cfg.Sources...), warning: cfg.Params.Warning(cfg.Terrain.Cell)}
+		sources: append([]hydro.Source(nil), cfg.Sources...), rain: append([]float32(nil), cfg.Rain...), warning: cfg.Params.Warning(cfg.Terrain.Cell)}
 	e.gx, e.gy = (e.w+group-1)/group, (e.h+group*rows-1)/(group*rows)
 	info := dev.Info()
 	if info.MaxStorageBuffers > 0 && info.MaxStorageBuffers < storageBlocks {
@@ -204,6 +205,49 @@ func New(dev gpu.Device, cfg hydro.Config) (*Engine, error) {
 		return nil, err
 	}
 	return e, nil
+}
+
+// SetParams replaces the parameters from the next step on, as
+// hydro.Engine.SetParams does (a change of boundary clears the fluxes
+// through the map's edges).
+func (e *Engine) SetParams(p hydro.Params) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	if e.err != nil {
+		return e.err
+	}
+	old := e.p
+	e.p, e.warning = p, p.Warning(e.cell)
+	in, vol := hydro.Inflow(e.w, e.h, e.cell, p, e.rain, e.sources)
+	e.inVol = vol
+	var f []float32
+	if old.Boundary != p.Boundary {
+		f = e.read(e.f, 4*e.n)
+		for y := range e.h {
+			f[4*(y*e.w)] = 0         // fL of the west column
+			f[4*(y*e.w+e.w-1)+1] = 0 // fR of the east column
+		}
+		for x := range e.w {
+			f[4*x+2] = 0               // fT of the north row
+			f[4*((e.h-1)*e.w+x)+3] = 0 // fB of the south row
+		}
+	}
+	err := e.dev.Do(func(c gpu.Context) error {
+		if f != nil {
+			if err := c.Write(e.f, 0, floatBytes(f)); err != nil {
+				return err
+			}
+		}
+		if err := c.Write(e.in, 0, floatBytes(in)); err != nil {
+			return err
+		}
+		return c.Write(e.par, 0, e.paramBytes())
+	})
+	if err != nil {
+		e.err = err
+	}
+	return err
 }
 
 // free releases the engine's buffers (on the device's thread).

@@ -273,3 +273,34 @@ func TestReproducible(t *testing.T) {
 		}
 	}
 }
+
+// TestSetParamsMatchesCPU: new parameters (more rain, walls instead of
+// open edges) take effect at the next step as on the CPU.
+func TestSetParamsMatchesCPU(t *testing.T) {
+	ce, ge := pair(t, config(30, 26, hydro.Open, 5))
+	for range 3 {
+		ce.Step()
+		ge.Step()
+	}
+	p := ce.Params()
+	p.Kr *= 3
+	p.Boundary = hydro.Walls
+	if err := ce.SetParams(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := ge.SetParams(p); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		ce.Step()
+		ge.Step()
+	}
+	if err := ge.Err(); err != nil {
+		t.Fatal(err)
+	}
+	near(t, "water", ce.Water(), ge.Water(), 1e-4, 1e-9)
+	near(t, "terrain", ce.Terrain(), ge.Terrain(), 1e-6, 0)
+	if cb, gb := ce.Budget(), ge.Budget(); math.Abs(cb.RainIn-gb.RainIn) > 1e-9*cb.RainIn {
+		t.Errorf("rain in: CPU %g, GPU %g", cb.RainIn, gb.RainIn)
+	}
+}
