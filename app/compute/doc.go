@@ -1,6 +1,7 @@
 // Package compute chooses where the hydraulic pass runs: the CPU engine
 // (sim/hydro) or the GPU one (gpu/hydrogpu), for `--device cpu|gpu|auto`
-// of orogen erode, run and build. With no usable GPU, a run falls back
+// of orogen erode and orogen run (its --out-hydro-steps), and for the
+// app's detail pass (app/detail.NewOn, Settings: compute device). With no usable GPU, a run falls back
 // to the CPU and says why in one line; it never fails for want of one.
 //
 //   - cpu: sim/hydro.
