@@ -197,8 +197,9 @@ type Engine struct {
 	rock0  float64 // Σb·cell² at the start (Mass.RockInitial)
 }
 
-// Check returns an error naming what is wrong with cfg, the checks New
-// makes (the sources are checked by New against the map).
+// Check returns an error naming what is wrong with cfg: the checks New
+// makes of the terrain, fields, parameters and sources (the alluvium of
+// a geology is checked by New).
 func (cfg Config) Check() error {
 	t := cfg.Terrain
 	if t == nil {
