@@ -11,7 +11,7 @@ OUT := out
 # `make fuzz FUZZTIME=1m` for more.
 FUZZTIME ?= 5s
 # Packages with goroutines, run again under the race detector.
-RACE_PKGS := ./sim/... ./app/... ./uplifttree/... ./brushes/... ./viewer/... ./ui/...
+RACE_PKGS := ./sim/... ./gpu/... ./app/... ./uplifttree/... ./brushes/... ./viewer/... ./ui/...
 
 .PHONY: all build run test unit race fuzz bench soak lint deps clean release release-check
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/AllenDang/cimgui-go/imgui"
 
+	"orogen/app/compute"
 	"orogen/sim/hydro"
 )
 
@@ -23,6 +24,12 @@ func (a *App) detailPanel() {
 	run := a.s.Detail()
 	if run == nil {
 		textWrapped("Runs rain, flowing water, sediment and talus slides (Jákó & Tóth 2011) on the current terrain. The stream-power engine pauses; Keep makes the result its new terrain.")
+		// Settings: Compute device (gpu: any OpenGL 4.3 device; auto: a
+		// hardware GPU, else the CPU; the log says why it fell back).
+		dev := int32(a.s.ComputeDevice())
+		if imgui.ComboStrarr("compute device", &dev, []string{"cpu", "gpu", "auto"}, 3) && dev >= 0 {
+			a.s.SetComputeDevice(compute.Device(dev))
+		}
 		if imgui.Button("Start on this terrain") {
 			a.do("detail", "start")
 			d.p = a.s.DetailParams()
@@ -53,6 +60,7 @@ func (a *App) detailPanel() {
 	}
 	st := f.Stats
 	imgui.TextUnformatted(fmt.Sprintf("step %d   %.0f s   %.1f steps/s", st.Step, st.Time, f.StepsPerSec))
+	textWrapped("on " + f.Device)
 	imgui.TextUnformatted(fmt.Sprintf("deepest water %.2f m   fastest %.1f m/s", st.MaxDepth, st.MaxSpeed))
 	b := st.Budget
 	imgui.TextUnformatted(fmt.Sprintf("water: rain %.3g m³, evaporated %.3g, out %.3g, stored %.3g", b.RainIn, b.Evaporated, b.Outflow, b.Stored))

@@ -179,9 +179,15 @@ second Ctrl+C stops a save at once).`,
 			if err != nil {
 				return err
 			}
+			if a := rep.Amplify; a != nil && a.HydroFallback != "" {
+				fmt.Fprintln(stderr, "orogen:", a.HydroFallback)
+			}
 			notConverged := notConverging(o, rep)
 			if quiet {
 				return notConverged
+			}
+			if a := rep.Amplify; a != nil && a.HydroDevice != "" {
+				fmt.Fprintln(stderr, "orogen: hydraulic pass on", a.HydroDevice)
 			}
 			conv := ""
 			switch {
@@ -242,7 +248,8 @@ second Ctrl+C stops a save at once).`,
 	f.BoolVar(&o.VRT, "vrt", false, "write a GDAL virtual raster NAME.r16.vrt beside every .r16 output")
 	f.StringVar(&o.Target, "target", "", "export the raster outputs for unreal (.png/.r16, 127…8129), unity (.raw, 33…4097), godot (.r16, 33…4097) or generic; the import scales go in the sidecar and to stderr")
 	f.BoolVar(&o.StrictTalus, "strict-talus", false, "with --out-size: hold every amplified cell off the river beds to the talus angle (a last pass lowers the crests the amplification sharpened to keep each grid cell's mean height; the means move by up to a few times tan θ·cell/4 there)")
-	f.IntVar(&o.OutHydroSteps, "out-hydro-steps", 0, "with --out-size: finish the amplified terrain with this many steps of the hydraulic pass (sim/hydro at the fine resolution, grids up to 4096²): it rounds the ravines and moves the cell means by a few % of the relief")
+	f.IntVar(&o.OutHydroSteps, "out-hydro-steps", 0, "with --out-size: finish the amplified terrain with this many steps of the hydraulic pass (sim/hydro at the fine resolution, grids up to 4096², 8192² on a GPU): it rounds the ravines and moves the cell means by a few % of the relief")
+	f.Var(&o.HydroDevice, "device", "where --out-hydro-steps runs: cpu, gpu (any OpenGL 4.3 GPU, a software one too) or auto (a hardware GPU if there is one, else the CPU); without a usable GPU it runs on the CPU and says why")
 	f.IntVar(&o.OutSize, "out-size", 0, "amplify the heightmap, water, river and rock outputs to N per side: 2, 4 or 8 times the grid's longer side (sim/amplify: detail that follows the drainage, not a resample); --export-size then resamples the amplified terrain; not with --out-drainage, --out-alluvium or --out-lakes")
 	f.IntVar(&o.ExportSize, "export-size", 0, "pixels per side of the raster outputs, resampled bicubically from the grid (default: the grid's; with --target unreal, unity or godot, the smallest size the target takes not below the grid, said on stderr)")
 	f.StringVar(&o.Tiles, "tiles", "", "split each raster output into RxC tiles sharing their edges, NAME_x{col}_y{row}.ext (Unreal World Partition); --export-size is the whole")

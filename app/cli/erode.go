@@ -62,7 +62,8 @@ Defaults depend on the cell size: pipes one cell long with a cross-section
 of a cell squared, and a time step of half the stable one. A --dt above the
 stable step is accepted with a warning.`,
 		Example: `  orogen erode --in dem.tif --cell 30 --steps 2000 --out eroded.tif --out-water water.tif --report r.json
-  orogen erode --in height.png --steps 500 --source 100,80,3,50 --boundary walls --out eroded.png`,
+  orogen erode --in height.png --steps 500 --source 100,80,3,50 --boundary walls --out eroded.png
+  orogen erode --in dem.tif --cell 30 --steps 2000 --device auto --out eroded.tif`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			fs := cmd.Flags()
@@ -98,6 +99,12 @@ stable step is accepted with a warning.`,
 			if err != nil {
 				return err
 			}
+			if job.Hydro.Fallback != "" {
+				fmt.Fprintln(stderr, "orogen:", job.Hydro.Fallback)
+			}
+			if !quiet && job.Hydro.OnGPU() {
+				fmt.Fprintln(stderr, "orogen: on the GPU:", job.Hydro.Device)
+			}
 			if w := job.Engine.Warning(); w != "" {
 				fmt.Fprintln(stderr, "orogen: warning:", w)
 			}
@@ -106,8 +113,8 @@ stable step is accepted with a warning.`,
 				return err
 			}
 			if !quiet {
-				fmt.Fprintf(stderr, "%s: %d×%d, %d steps (%.4g s simulated) in %.1f s; eroded %.3g m³, deposited %.3g m³, water stored %.3g m³, outflow %.3g m³\n",
-					o.In, rep.Width, rep.Height, rep.Steps, rep.SimulatedS, rep.WallS, rep.Soil.Eroded, rep.Soil.Deposited, rep.Water.Stored, rep.Water.Outflow)
+				fmt.Fprintf(stderr, "%s: %d×%d, %d steps (%.4g s simulated) in %.1f s on %s; eroded %.3g m³, deposited %.3g m³, water stored %.3g m³, outflow %.3g m³\n",
+					o.In, rep.Width, rep.Height, rep.Steps, rep.SimulatedS, rep.WallS, rep.Device, rep.Soil.Eroded, rep.Soil.Deposited, rep.Water.Stored, rep.Water.Outflow)
 			}
 			return nil
 		},
@@ -129,6 +136,7 @@ stable step is accepted with a warning.`,
 	f.StringVar(&o.OutSediment, "out-sediment", "", "suspended sediment mask, metres")
 	f.StringVar(&o.OutHardness, "out-hardness", "", "hardness mask")
 	f.StringVar(&o.Report, "report", "", "JSON report: per-step timings by phase, heights, water budget")
+	f.Var(&o.Device, "device", "where to compute: cpu, gpu (any OpenGL 4.3 GPU, a software one too) or auto (a hardware GPU if there is one, else the CPU); without a usable GPU it runs on the CPU and says why")
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress bar or summary")
 	return cmd
 }

@@ -27,6 +27,7 @@ package detail
 import (
 	"fmt"
 
+	"orogen/app/compute"
 	"orogen/app/runner"
 	"orogen/sim"
 	"orogen/sim/engine"
@@ -68,6 +69,8 @@ type Frame struct {
 	Params hydro.Params
 	// Warning is the engine's Δt warning ("" when Δt is stable).
 	Warning string
+	// Device is where the pass runs: "cpu", or the GPU's report.
+	Device string
 }
 
 // Runner steps a hydro.Engine on its own goroutine.
@@ -82,16 +85,50 @@ func New(cfg hydro.Config, o runner.Options) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runner.New(&driver{e: e, stale: true}, o)
+	return runner.New(&driver{e: e, device: "cpu", stale: true}, o)
+}
+
+// NewOn is New on the device d asks for (package compute): on a GPU where
+// there is a usable one, else on the CPU, with the line saying why in
+// the returned Hydro's Fallback. Close the Hydro after the Runner: it
+// holds the GPU.
+func NewOn(d compute.Device, cfg hydro.Config, o runner.Options) (*Runner, *compute.Hydro, error) {
+	h, err := compute.NewHydro(d, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	e, ok := h.Engine.(hydroEngine)
+	if !ok {
+		h.Close()
+		return nil, nil, fmt.Errorf("detail: the engine on %s cannot change its parameters", h.Device)
+	}
+	r, err := runner.New(&driver{e: e, device: h.Device, gpuErr: h.Err, stale: true}, o)
+	if err != nil {
+		h.Close()
+		return nil, nil, err
+	}
+	return r, h, nil
+}
+
+// hydroEngine is what the pass needs of an engine: *hydro.Engine and
+// *hydrogpu.Engine have it.
+type hydroEngine interface {
+	Step() hydro.StepStats
+	SetParams(hydro.Params) error
+	Snapshot() *hydro.Snapshot
+	Stats() hydro.StepStats
+	Warning() string
 }
 
 // driver is the detail pass's part of the runner. Only the runner's
 // goroutine calls it.
 type driver struct {
-	e      *hydro.Engine
-	last   *Frame // the frame of the last snapshot
-	stale  bool   // the engine differs from last
-	broken bool   // a step panicked: the engine's fields may disagree
+	e      hydroEngine
+	device string
+	gpuErr func() error // the GPU's error (a lost context); nil on the CPU
+	last   *Frame       // the frame of the last snapshot
+	stale  bool         // the engine differs from last
+	broken bool         // a step panicked: the engine's fields may disagree
 }
 
 // Apply applies SetParams.
@@ -110,6 +147,11 @@ func (d *driver) Apply(c Command) (runner.Effect, error) {
 func (d *driver) Step() error {
 	d.stale = true
 	d.e.Step()
+	if d.gpuErr != nil {
+		if err := d.gpuErr(); err != nil {
+			return fmt.Errorf("detail: %w", err)
+		}
+	}
 	return nil
 }
 
@@ -124,7 +166,7 @@ func (d *driver) Panicked(v any) error {
 func (d *driver) Frame(st runner.State) *Frame {
 	if d.stale && !d.broken {
 		s := d.e.Snapshot()
-		d.last = &Frame{Snap: s.View(ShownDepthM), Stats: s.Stats, Params: s.Param, Warning: d.e.Warning()}
+		d.last = &Frame{Snap: s.View(ShownDepthM), Stats: s.Stats, Params: s.Param, Warning: d.e.Warning(), Device: d.device}
 		d.stale = false
 	}
 	f := *d.last

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"orogen/app/compute"
 	"orogen/app/rasterio"
 	"orogen/app/run"
 	"orogen/app/safefile"
@@ -44,6 +45,10 @@ type Options struct {
 	Out, OutWater, OutSediment, OutHardness string
 	Report                                  string
 
+	// Device is where the pass runs (package compute): the CPU, a GPU,
+	// or a hardware GPU if there is one.
+	Device compute.Device
+
 	Progress io.Writer                // messages; nil for none
 	Meter    run.Meter                // the progress; nil for none
 	OnStep   func(st hydro.StepStats) // called after every step, if set
@@ -52,8 +57,11 @@ type Options struct {
 // Job is a prepared run.
 type Job struct {
 	Opt    Options
-	Engine *hydro.Engine
-	Init   []float32 // the initial heights
+	Engine compute.Engine
+	// Hydro is the engine with the device it runs on; Hydro.Fallback is
+	// the line saying why a GPU run is on the CPU.
+	Hydro *compute.Hydro
+	Init  []float32 // the initial heights
 }
 
 // MaxSteps bounds Options.Steps.
@@ -115,11 +123,11 @@ func Prepare(o Options) (*Job, error) {
 	if o.Override != nil {
 		o.Override(&cfg.Params)
 	}
-	e, err := hydro.New(cfg)
+	h, err := compute.NewHydro(o.Device, cfg)
 	if err != nil {
 		return nil, err
 	}
-	return &Job{Opt: o, Engine: e, Init: append([]float32(nil), f.Data...)}, nil
+	return &Job{Opt: o, Engine: h.Engine, Hydro: h, Init: append([]float32(nil), f.Data...)}, nil
 }
 
 // readMap reads a per-cell map that must match the terrain's size.
@@ -163,6 +171,7 @@ func ParseSource(s string) (hydro.Source, error) {
 // written for the steps done, and ctx's error is returned with the report.
 func (j *Job) Run(ctx context.Context) (*Report, error) {
 	e := j.Engine
+	defer j.Hydro.Close()
 	rep := newReport(j)
 	bar := j.Opt.Meter
 	if bar == nil {
@@ -177,6 +186,9 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 			break
 		}
 		st := e.Step()
+		if err := j.Hydro.Err(); err != nil {
+			return rep, err
+		}
 		rep.add(st)
 		if j.Opt.OnStep != nil {
 			j.Opt.OnStep(st)
@@ -222,8 +234,13 @@ func (j *Job) writeOutputs() error {
 // contract"). Times are milliseconds; per-step arrays have one entry per
 // step.
 type Report struct {
-	Version    int                  `json:"version"`
-	Engine     string               `json:"engine"`
+	Version int    `json:"version"`
+	Engine  string `json:"engine"`
+	// Device is where the pass ran: "cpu", or the GPU's renderer,
+	// version, vendor and platform; Fallback says why a gpu or auto run
+	// ran on the CPU.
+	Device     string               `json:"device"`
+	Fallback   string               `json:"device_fallback,omitempty"`
 	Input      string               `json:"input"`
 	Width      int                  `json:"width"`
 	Height     int                  `json:"height"`
@@ -294,7 +311,7 @@ func newReport(j *Job) *Report {
 	p := j.Engine.Params()
 	dt, limit := j.Engine.StableDt()
 	r := &Report{
-		Version: 1, Engine: "hydro", Input: j.Opt.In, Width: w, Height: h, CellSize: cell,
+		Version: 1, Engine: "hydro", Device: j.Hydro.Device, Fallback: j.Hydro.Fallback, Input: j.Opt.In, Width: w, Height: h, CellSize: cell,
 		Params: ReportParams{Params: p, StableDt: dt, Limit: limit,
 			Sources: j.Engine.Sources(), RainMap: j.Opt.RainMap, Hardness: j.Opt.Hardness},
 		Warning: j.Engine.Warning(),

@@ -51,6 +51,9 @@ type Prefs struct {
 	LastDir string `json:"last_dir"`
 	// OpenLast reopens LastProject at start-up.
 	OpenLast bool `json:"open_last"`
+	// ComputeDevice is where the detail pass runs: "cpu" (or ""), "gpu"
+	// or "auto" (package compute).
+	ComputeDevice string `json:"compute_device,omitempty"`
 }
 
 // Default returns the preferences of a first run: a 1600×1000 window, scale

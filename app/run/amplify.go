@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"fmt"
+	"orogen/app/compute"
 	"time"
 
 	"orogen/sim"
@@ -25,6 +26,11 @@ type AmplifyReport struct {
 	// height|, metres: how far the amplified terrain, averaged back,
 	// strays from the simulated one.
 	MeanErrorM float64 `json:"cell_mean_error_m"`
+	// HydroDevice is where the hydraulic pass ran ("cpu" or the GPU's
+	// report; "" without one), HydroFallback why a gpu or auto pass ran
+	// on the CPU.
+	HydroDevice   string `json:"hydro_device,omitempty"`
+	HydroFallback string `json:"hydro_fallback,omitempty"`
 }
 
 // amplifyFactor checks --out-size against the w×h grid and returns the
@@ -72,6 +78,14 @@ func (j *Job) amplified(s *engine.Snapshot, rep *Report) (*amplify.Result, error
 	o.Seed = j.Scene.Seed
 	o.StrictTalus = j.Opt.StrictTalus
 	o.HydroSteps = j.Opt.OutHydroSteps
+	var hydroDevice, hydroFallback string
+	if o.HydroSteps > 0 {
+		hydroDevice = "cpu"
+		if j.Opt.HydroDevice != compute.CPU {
+			o.HydroPass = &compute.Pass{D: j.Opt.HydroDevice,
+				Note: func(s string) { hydroFallback = s }, Used: func(s string) { hydroDevice = s }}
+		}
+	}
 	if j.Opt.Raster == "gaussian" {
 		c := *s
 		c.Height = j.heights(s)
@@ -84,7 +98,8 @@ func (j *Job) amplified(s *engine.Snapshot, rep *Report) (*amplify.Result, error
 	}
 	if rep != nil {
 		rep.Amplify = &AmplifyReport{Factor: j.amp, Width: r.W, Height: r.H, CellSize: r.Cell,
-			Seconds: time.Since(start).Seconds(), Segments: r.Stats.Segments, Pits: r.Stats.Pits}
+			Seconds: time.Since(start).Seconds(), Segments: r.Stats.Segments, Pits: r.Stats.Pits,
+			HydroDevice: hydroDevice, HydroFallback: hydroFallback}
 		rep.Amplify.MeanErrorM, _ = amplify.MeanError(s.Height, s.W, s.H, r.Height, r.W)
 	}
 	j.ampRes = r

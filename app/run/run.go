@@ -13,6 +13,7 @@ import (
 	"io"
 	"io/fs"
 	"math"
+	"orogen/app/compute"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -113,6 +114,9 @@ type Options struct {
 	OutSize       int
 	StrictTalus   bool
 	OutHydroSteps int
+	// HydroDevice is where the hydraulic pass of OutHydroSteps runs
+	// (package compute; the CPU by default).
+	HydroDevice compute.Device
 
 	// Geology is a geology JSON file (package geology) that replaces the
 	// scene's; OutRock the exposed layer per cell as an 8-bit PNG with a

@@ -3,6 +3,7 @@ package session
 import (
 	"slices"
 
+	"orogen/app/compute"
 	"orogen/app/detail"
 	"orogen/app/runner"
 	"orogen/app/worker"
@@ -14,6 +15,7 @@ import (
 // sediment and hardness, and the stream-power engine is paused.
 type detailPass struct {
 	run        *detail.Runner // nil: no pass open
+	hydro      *compute.Hydro // the pass's engine and device (closed after run)
 	wasRunning bool           // the stream-power engine ran before the pass
 	p          hydro.Params   // the parameters in force (kept for the next pass)
 }
@@ -48,15 +50,38 @@ func (s *Session) StartDetail() error {
 			cfg.Alluvium = slices.Clone(f.Snap.Alluvium)
 		}
 	}
-	r, err := detail.New(cfg, runner.Options{Duty: s.opt.Duty})
+	r, h, err := detail.NewOn(s.ComputeDevice(), cfg, runner.Options{Duty: s.opt.Duty})
 	if err != nil {
 		return err
 	}
+	if h.Fallback != "" {
+		s.logf(Warn, "%s", h.Fallback)
+	}
 	s.det.wasRunning = f.Running
 	s.wk.Send(runner.Pause{})
-	s.det.run, s.det.p = r, p
-	s.logf(Info, "hydraulic erosion started on the terrain of step %d (dt %.3g s)", f.Snap.Step, p.Dt)
+	s.det.run, s.det.hydro, s.det.p = r, h, p
+	s.logf(Info, "hydraulic erosion started on the terrain of step %d (dt %.3g s) on %s", f.Snap.Step, p.Dt, h.Device)
 	return nil
+}
+
+// ComputeDevice returns where the next detail pass runs (Settings:
+// Compute device, kept in the preferences; the CPU without them).
+func (s *Session) ComputeDevice() compute.Device {
+	if s.opt.Prefs == nil || s.opt.Prefs.ComputeDevice == "" {
+		return compute.CPU
+	}
+	d, err := compute.ParseDevice(s.opt.Prefs.ComputeDevice)
+	if err != nil {
+		return compute.CPU
+	}
+	return d
+}
+
+// SetComputeDevice sets where the next detail pass runs.
+func (s *Session) SetComputeDevice(d compute.Device) {
+	if s.opt.Prefs != nil {
+		s.opt.Prefs.ComputeDevice = d.String()
+	}
 }
 
 // SetDetailParams changes the open detail pass's parameters from its next
@@ -100,8 +125,9 @@ func (s *Session) EndDetail(keep bool) {
 		return
 	}
 	r.Close()
+	s.det.hydro.Close()
 	f := r.Frame()
-	s.det.run = nil
+	s.det.run, s.det.hydro = nil, nil
 	if keep {
 		s.wk.Send(worker.SetHeights{H: f.Terrain().Data})
 		s.logf(Info, "kept the hydraulic pass (%d steps, %.0f s simulated) as the terrain", f.Snap.Step, f.Snap.Time)

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"orogen/sim/engine"
+	"orogen/sim/hydro"
 )
 
 // Options tune an amplification. The zero value of a field takes its
@@ -31,6 +32,10 @@ type Options struct {
 	// steps of the hydraulic pass (sim/hydro), at most MaxHydroSteps, on
 	// at most 4096² fine cells (see the package doc).
 	HydroSteps int
+	// HydroPass, if not nil, runs the hydraulic pass instead of
+	// sim/hydro's Engine (app/compute gives the GPU engine's, which takes
+	// fine grids up to MaxHydroPassCells).
+	HydroPass HydroRunner
 	// RiverArea is the drainage area, m², from which a coarse cell carries
 	// a carved river bed; 0: the area of RiverCells(Factor) coarse cells.
 	RiverArea float64
@@ -63,6 +68,13 @@ func RiverCells(factor int) int {
 		return 16
 	}
 	return 4
+}
+
+// A HydroRunner runs the hydraulic pass: steps steps of sim/hydro's
+// model on cfg, returning the terrain after them. Implementations are
+// pointers, so that Options stay comparable.
+type HydroRunner interface {
+	RunHydro(ctx context.Context, cfg hydro.Config, steps int) ([]float32, error)
 }
 
 // DefaultOptions returns the defaults for a factor: Detail 1, every other

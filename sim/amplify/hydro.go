@@ -13,6 +13,10 @@ import (
 // some twenty fields per cell, about 1.7 GB at 4096².
 const maxHydroCells = 4096 * 4096
 
+// MaxHydroPassCells bounds the fine cells of a pass run by
+// Options.HydroPass (8192²).
+const MaxHydroPassCells = 8192 * 8192
+
 // MaxHydroSteps bounds Options.HydroSteps.
 const MaxHydroSteps = 10000
 
@@ -25,7 +29,9 @@ const MaxHydroSteps = 10000
 // HydroSteps/3 fine cells: within a window's margin when that is under
 // 16 coarse cells.
 func (p *prep) hydroPass(ctx context.Context, hgt, wat []float32, RW, RH int) error {
-	if RW*RH > maxHydroCells {
+	if p.o.HydroPass != nil && RW*RH > maxHydroCells && RW*RH <= MaxHydroPassCells {
+		// The pass runs elsewhere (the GPU): it keeps nothing here.
+	} else if RW*RH > maxHydroCells {
 		return fmt.Errorf("amplify: HydroSteps on %d×%d fine cells: the hydraulic pass keeps about 100 bytes a cell and takes at most 4096² cells; amplify less or without it", RW, RH)
 	}
 	hp := hydro.DefaultParams(p.fcell)
@@ -35,19 +41,31 @@ func (p *prep) hydroPass(ctx context.Context, hgt, wat []float32, RW, RH int) er
 			hp.TalusDeg = talus.DefaultAngleDeg
 		}
 	}
-	e, err := hydro.New(hydro.Config{Terrain: &sim.Field{W: RW, H: RH, Cell: p.fcell, Data: hgt}, Params: hp})
-	if err != nil {
-		return fmt.Errorf("amplify: the hydraulic pass: %w", err)
-	}
-	for range p.o.HydroSteps {
-		if err := ctx.Err(); err != nil {
-			return err
+	cfg := hydro.Config{Terrain: &sim.Field{W: RW, H: RH, Cell: p.fcell, Data: hgt}, Params: hp}
+	var out []float32
+	if p.o.HydroPass != nil {
+		var err error
+		if out, err = p.o.HydroPass.RunHydro(ctx, cfg, p.o.HydroSteps); err != nil {
+			return fmt.Errorf("amplify: the hydraulic pass: %w", err)
 		}
-		e.Step()
+		if len(out) != RW*RH {
+			return fmt.Errorf("amplify: the hydraulic pass gave %d heights for %d×%d fine cells", len(out), RW, RH)
+		}
+	} else {
+		e, err := hydro.New(cfg)
+		if err != nil {
+			return fmt.Errorf("amplify: the hydraulic pass: %w", err)
+		}
+		for range p.o.HydroSteps {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			e.Step()
+		}
+		out = e.Terrain()
 	}
-	out := e.Terrain()
 	if i := sim.FirstNonFinite(out); i >= 0 {
-		return fmt.Errorf("amplify: the hydraulic pass left fine cell (%d, %d) without a height (%s)", i%RW, i/RW, e.Warning())
+		return fmt.Errorf("amplify: the hydraulic pass left fine cell (%d, %d) without a height (%s)", i%RW, i/RW, hp.Warning(p.fcell))
 	}
 	for i, v := range out {
 		if wat[i] == 0 {

@@ -197,37 +197,54 @@ type Engine struct {
 	rock0  float64 // Σb·cell² at the start (Mass.RockInitial)
 }
 
-// New returns an engine for cfg, or an error naming what is wrong with it.
-func New(cfg Config) (*Engine, error) {
+// Check returns an error naming what is wrong with cfg: the checks New
+// makes of the terrain, fields, parameters and sources (the alluvium of
+// a geology is checked by New).
+func (cfg Config) Check() error {
 	t := cfg.Terrain
 	if t == nil {
-		return nil, fmt.Errorf("hydro: no terrain")
+		return fmt.Errorf("hydro: no terrain")
 	}
 	if t.W < 3 || t.H < 3 || t.W > 1<<15 || t.H > 1<<15 {
-		return nil, fmt.Errorf("hydro: terrain is %d×%d cells: each side must be in [3, 32768]", t.W, t.H)
+		return fmt.Errorf("hydro: terrain is %d×%d cells: each side must be in [3, 32768]", t.W, t.H)
 	}
 	n := t.W * t.H
 	if len(t.Data) != n {
-		return nil, fmt.Errorf("hydro: terrain has %d values for %d×%d cells", len(t.Data), t.W, t.H)
+		return fmt.Errorf("hydro: terrain has %d values for %d×%d cells", len(t.Data), t.W, t.H)
 	}
 	if !(t.Cell > 0 && t.Cell <= 1e5) {
-		return nil, fmt.Errorf("hydro: cell size %g m: must be > 0 and <= 1e5", t.Cell)
+		return fmt.Errorf("hydro: cell size %g m: must be > 0 and <= 1e5", t.Cell)
 	}
 	if err := cfg.Params.Validate(); err != nil {
-		return nil, err
+		return err
 	}
 	if err := checkField("terrain height", t.Data, n, math.Inf(-1), math.Inf(1)); err != nil {
-		return nil, err
+		return err
 	}
 	if err := checkField("water depth", cfg.Water, n, 0, 1e6); err != nil {
-		return nil, err
+		return err
 	}
 	if err := checkField("hardness", cfg.Hardness, n, 0, 1); err != nil {
-		return nil, err
+		return err
 	}
 	if err := checkField("rain map", cfg.Rain, n, 0, 1e6); err != nil {
+		return err
+	}
+	for k, s := range cfg.Sources {
+		if err := checkSource(k, s, t.W, t.H); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// New returns an engine for cfg, or an error naming what is wrong with it.
+func New(cfg Config) (*Engine, error) {
+	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
+	t := cfg.Terrain
+	n := t.W * t.H
 	e := &Engine{w: t.W, h: t.H, n: n, cell: t.Cell}
 	e.srow = staggered(t.W)
 	e.rows = max(1, blockCells/e.w)
@@ -258,9 +275,6 @@ func New(cfg Config) (*Engine, error) {
 	}
 	if cfg.Rain != nil {
 		e.rain = append([]float32(nil), cfg.Rain...)
-	}
-	if err := e.checkSources(cfg.Sources); err != nil {
-		return nil, err
 	}
 	e.sources = append([]Source(nil), cfg.Sources...)
 	e.part = make([]partial, e.nb)
@@ -304,14 +318,22 @@ func checkField(what string, v []float32, n int, lo, hi float64) error {
 
 func (e *Engine) checkSources(src []Source) error {
 	for k, s := range src {
-		switch {
-		case !(s.X >= 0 && s.X <= float64(e.w-1) && s.Y >= 0 && s.Y <= float64(e.h-1)):
-			return fmt.Errorf("hydro: source %d at (%g, %g): outside the %d×%d map (cells from 0)", k+1, s.X, s.Y, e.w, e.h)
-		case !(s.Radius >= 0 && s.Radius <= 1e5):
-			return fmt.Errorf("hydro: source %d radius %g: must be finite and >= 0 cells", k+1, s.Radius)
-		case !(s.Rate >= 0 && s.Rate <= 1e9):
-			return fmt.Errorf("hydro: source %d rate %g: must be finite, >= 0 and <= 1e9 m³/s", k+1, s.Rate)
+		if err := checkSource(k, s, e.w, e.h); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// checkSource checks source k (from 0) on a w×h map.
+func checkSource(k int, s Source, w, h int) error {
+	switch {
+	case !(s.X >= 0 && s.X <= float64(w-1) && s.Y >= 0 && s.Y <= float64(h-1)):
+		return fmt.Errorf("hydro: source %d at (%g, %g): outside the %d×%d map (cells from 0)", k+1, s.X, s.Y, w, h)
+	case !(s.Radius >= 0 && s.Radius <= 1e5):
+		return fmt.Errorf("hydro: source %d radius %g: must be finite and >= 0 cells", k+1, s.Radius)
+	case !(s.Rate >= 0 && s.Rate <= 1e9):
+		return fmt.Errorf("hydro: source %d rate %g: must be finite, >= 0 and <= 1e9 m³/s", k+1, s.Rate)
 	}
 	return nil
 }
@@ -406,39 +428,52 @@ func (e *Engine) clearEdgeFluxes() {
 
 // buildInflow fills in, the water each cell gets per second, m/s.
 func (e *Engine) buildInflow() {
-	kr := e.p.Kr
-	for i := range e.in {
+	e.inVol = fillInflow(e.in, e.w, e.h, e.cell, e.p.Kr, e.rain, e.sources)
+}
+
+// Inflow returns the water each cell of a w×h map of cells of cell metres
+// gets per second, m/s (K_r times the rain map, nil for 1, plus the
+// sources spread over their discs, eq. 1), and its total, m³/s: what an
+// Engine adds each step, for another implementation of the model.
+func Inflow(w, h int, cell float64, p Params, rain []float32, sources []Source) (in []float32, vol float64) {
+	in = make([]float32, w*h)
+	return in, fillInflow(in, w, h, cell, p.Kr, rain, sources)
+}
+
+// fillInflow fills in and returns Σ in · cell², m³/s.
+func fillInflow(in []float32, w, h int, cell, kr float64, rain []float32, sources []Source) float64 {
+	for i := range in {
 		r := kr
-		if e.rain != nil {
-			r *= float64(e.rain[i])
+		if rain != nil {
+			r *= float64(rain[i])
 		}
-		e.in[i] = float32(r)
+		in[i] = float32(r)
 	}
-	area := e.cell * e.cell
-	for _, s := range e.sources {
+	area := cell * cell
+	for _, s := range sources {
 		var cells []int
-		x0, x1 := max(0, int(math.Floor(s.X-s.Radius))), min(e.w-1, int(math.Ceil(s.X+s.Radius)))
-		y0, y1 := max(0, int(math.Floor(s.Y-s.Radius))), min(e.h-1, int(math.Ceil(s.Y+s.Radius)))
+		x0, x1 := max(0, int(math.Floor(s.X-s.Radius))), min(w-1, int(math.Ceil(s.X+s.Radius)))
+		y0, y1 := max(0, int(math.Floor(s.Y-s.Radius))), min(h-1, int(math.Ceil(s.Y+s.Radius)))
 		for y := y0; y <= y1; y++ {
 			for x := x0; x <= x1; x++ {
 				if math.Hypot(float64(x)-s.X, float64(y)-s.Y) <= s.Radius {
-					cells = append(cells, y*e.w+x)
+					cells = append(cells, y*w+x)
 				}
 			}
 		}
 		if len(cells) == 0 {
-			cells = append(cells, int(math.Round(s.Y))*e.w+int(math.Round(s.X)))
+			cells = append(cells, int(math.Round(s.Y))*w+int(math.Round(s.X)))
 		}
 		r := s.Rate / (float64(len(cells)) * area)
 		for _, i := range cells {
-			e.in[i] = float32(float64(e.in[i]) + r)
+			in[i] = float32(float64(in[i]) + r)
 		}
 	}
 	var sum float64
-	for _, v := range e.in {
+	for _, v := range in {
 		sum += float64(v)
 	}
-	e.inVol = sum * area
+	return sum * area
 }
 
 // Params returns the current parameters.

@@ -1,0 +1,522 @@
+package hydrogpu
+
+import (
+	"embed"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"time"
+
+	"orogen/gpu"
+	"orogen/sim/hydro"
+)
+
+//go:embed shaders/*.glsl
+var shaders embed.FS
+
+// kernel returns the source of one kernel: the version line, the shared
+// declarations and the kernel's own file.
+func kernel(name string) string {
+	common, _ := shaders.ReadFile("shaders/common.glsl")
+	own, _ := shaders.ReadFile("shaders/" + name + ".glsl")
+	return "#version 430\n" + string(common) + "\n" + string(own)
+}
+
+// Kernels, in the order a step runs them.
+const (
+	KFlux = iota
+	KErode
+	KMove
+	KFinish
+	KFix
+	NumKernels
+)
+
+// KernelNames are the kernels' names, as in their .glsl files and the
+// benchmark's metrics.
+var KernelNames = [NumKernels]string{"flux", "erode", "move", "finish", "fix"}
+
+// Storage bindings, as in the shaders.
+const (
+	bindParams = 0
+	bindB      = 1
+	bindBN     = 2
+	bindD      = 3
+	bindD1     = 4
+	bindS      = 5
+	bindS1     = 6
+	bindF      = 7
+	bindV      = 8
+	bindHard   = 9
+	bindQ      = 10
+	bindTout   = 11
+	bindIn     = 12
+	bindRed    = 15
+	// storageBlocks is the most storage buffers one kernel uses (erode).
+	storageBlocks = 11
+)
+
+// group is the work group's width, cells, and rows the cells each
+// invocation does along y (16×16 invocations, ROWS in common.glsl).
+const (
+	group = 16
+	rows  = 4
+)
+
+// redHeader is the bytes of Red before the partial sums: acc[8] doubles
+// and stats[8] uints.
+const redHeader = 8*8 + 8*4
+
+// Engine is sim/hydro's virtual-pipe model on a GPU. Its state lives in
+// the device's memory; Step and Run queue work on the device's thread,
+// and the accessors read the fields back. An Engine is owned by one
+// goroutine, as hydro.Engine is.
+type Engine struct {
+	dev     gpu.Device
+	w, h, n int
+	cell    float64
+	p       hydro.Params
+	sources []hydro.Source
+	rain    []float32 // the rain map, nil for 1
+	warning string
+	gx, gy  int
+
+	b                                               [2]gpu.Buffer
+	d, d1, s, s1, f, v, hard, q, tout, in, par, red gpu.Buffer
+	progs                                           [NumKernels]gpu.Program
+	cur                                             int
+
+	inVol  float64
+	step   int
+	time   float64
+	budget hydro.Budget
+	rock0  float64
+	stats  hydro.StepStats
+	err    error
+	// Kernel holds the milliseconds each kernel took in the last timed
+	// step (Step times every step; Run does not).
+	Kernel [NumKernels]float64
+}
+
+// params is Params in common.glsl, std430.
+type params struct {
+	Area, Dtd                                   float64
+	W, H, Boundary, Thermal, GroupsX, Groups    int32
+	Dt, Kf, Vol, InvArea, InvCell, HalfInvCell  float32
+	Kc, Cmax, InvLMax, Dtks, Dtkd, Dtkhks, Rmin float32
+	EvapKeep, DtCell, DtKt2, TanO, TanD         float32
+}
+
+// Bytes returns the device memory an n×m grid needs, bytes.
+func Bytes(w, h int) int64 {
+	n := int64(w) * int64(h)
+	groups := int64((w+group-1)/group) * int64((h+group*rows-1)/(group*rows))
+	// b×2, d, d1, s, s1, hard, q, tout, in: 10 floats; f 4, v 2.
+	return n*4*16 + groups*64 + redHeader
+}
+
+// New uploads cfg's terrain and state to dev and compiles the kernels.
+// The configuration is checked as hydro.New checks it; a geology is not
+// supported on the GPU yet, nor are grids whose fields exceed the
+// driver's largest storage buffer. Errors are one line.
+func New(dev gpu.Device, cfg hydro.Config) (*Engine, error) {
+	if err := cfg.Check(); err != nil {
+		return nil, err
+	}
+	if cfg.Geology != nil {
+		return nil, fmt.Errorf("hydrogpu: a geology (hardness from the rock) runs on the CPU only")
+	}
+	t := cfg.Terrain
+	e := &Engine{dev: dev, w: t.W, h: t.H, n: t.W * t.H, cell: t.Cell, p: cfg.Params,
+		sources: append([]hydro.Source(nil), cfg.Sources...), rain: append([]float32(nil), cfg.Rain...), warning: cfg.Params.Warning(cfg.Terrain.Cell)}
+	e.gx, e.gy = (e.w+group-1)/group, (e.h+group*rows-1)/(group*rows)
+	info := dev.Info()
+	if info.MaxStorageBuffers > 0 && info.MaxStorageBuffers < storageBlocks {
+		return nil, fmt.Errorf("hydrogpu: %s allows %d storage buffers per kernel; the erosion kernel needs %d", info.Renderer, info.MaxStorageBuffers, storageBlocks)
+	}
+	if info.MaxBindings > 0 && info.MaxBindings <= bindRed {
+		return nil, fmt.Errorf("hydrogpu: %s has %d storage bindings; the kernels need %d", info.Renderer, info.MaxBindings, bindRed+1)
+	}
+	if big := int64(e.n) * 16; info.MaxBufferBytes > 0 && big > info.MaxBufferBytes {
+		return nil, fmt.Errorf("hydrogpu: a %d×%d grid needs storage buffers of %d MiB; %s allows %d MiB",
+			e.w, e.h, big>>20, info.Renderer, info.MaxBufferBytes>>20)
+	}
+	if need := Bytes(e.w, e.h); info.MemoryMiB > 0 && need>>20 > int64(info.MemoryMiB) {
+		return nil, fmt.Errorf("hydrogpu: a %d×%d grid needs %d MiB of GPU memory; %s has %d MiB", e.w, e.h, need>>20, info.Renderer, info.MemoryMiB)
+	}
+	hard := cfg.Hardness
+	if hard == nil {
+		hard = make([]float32, e.n)
+		for i := range hard {
+			hard[i] = 1
+		}
+	}
+	in, vol := hydro.Inflow(e.w, e.h, e.cell, e.p, cfg.Rain, cfg.Sources)
+	e.inVol = vol
+	var water float64
+	for _, v := range cfg.Water {
+		water += float64(v)
+	}
+	e.budget.Initial = water * e.cell * e.cell
+	e.budget.Stored = e.budget.Initial
+	e.rock0 = sumArea(t.Data, e.cell)
+	e.stats.SedimentFix = 1
+	e.stats.Budget = e.budget
+	err := dev.Do(func(c gpu.Context) error {
+		for k, name := range KernelNames {
+			p, err := c.Program("hydro-"+name, kernel(name))
+			if err != nil {
+				return err
+			}
+			e.progs[k] = p
+		}
+		n4 := e.n * 4
+		for _, a := range []struct {
+			b    *gpu.Buffer
+			size int
+		}{
+			{&e.b[0], n4}, {&e.b[1], n4}, {&e.d, n4}, {&e.d1, n4}, {&e.s, n4}, {&e.s1, n4},
+			{&e.f, 4 * n4}, {&e.v, 2 * n4}, {&e.hard, n4}, {&e.q, n4}, {&e.tout, n4}, {&e.in, n4},
+			{&e.par, binary.Size(params{})}, {&e.red, redHeader + e.gx*e.gy*64},
+		} {
+			b, err := c.NewBuffer(a.size)
+			if err != nil {
+				e.free(c)
+				return err
+			}
+			*a.b = b
+		}
+		for _, u := range []struct {
+			b gpu.Buffer
+			v []float32
+		}{{e.b[0], t.Data}, {e.b[1], t.Data}, {e.d, cfg.Water}, {e.hard, hard}, {e.in, in}} {
+			if err := c.Write(u.b, 0, floatBytes(u.v)); err != nil {
+				e.free(c)
+				return err
+			}
+		}
+		if err := c.Write(e.par, 0, e.paramBytes()); err != nil {
+			e.free(c)
+			return err
+		}
+		return c.Finish()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// SetParams replaces the parameters from the next step on, as
+// hydro.Engine.SetParams does (a change of boundary clears the fluxes
+// through the map's edges).
+func (e *Engine) SetParams(p hydro.Params) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	if e.err != nil {
+		return e.err
+	}
+	old := e.p
+	e.p, e.warning = p, p.Warning(e.cell)
+	in, vol := hydro.Inflow(e.w, e.h, e.cell, p, e.rain, e.sources)
+	e.inVol = vol
+	var f []float32
+	if old.Boundary != p.Boundary {
+		f = e.read(e.f, 4*e.n)
+		for y := range e.h {
+			f[4*(y*e.w)] = 0         // fL of the west column
+			f[4*(y*e.w+e.w-1)+1] = 0 // fR of the east column
+		}
+		for x := range e.w {
+			f[4*x+2] = 0               // fT of the north row
+			f[4*((e.h-1)*e.w+x)+3] = 0 // fB of the south row
+		}
+	}
+	err := e.dev.Do(func(c gpu.Context) error {
+		if f != nil {
+			if err := c.Write(e.f, 0, floatBytes(f)); err != nil {
+				return err
+			}
+		}
+		if err := c.Write(e.in, 0, floatBytes(in)); err != nil {
+			return err
+		}
+		return c.Write(e.par, 0, e.paramBytes())
+	})
+	if err != nil {
+		e.err = err
+	}
+	return err
+}
+
+// free releases the engine's buffers (on the device's thread).
+func (e *Engine) free(c gpu.Context) {
+	for _, b := range []gpu.Buffer{e.b[0], e.b[1], e.d, e.d1, e.s, e.s1, e.f, e.v, e.hard, e.q, e.tout, e.in, e.par, e.red} {
+		if b != nil {
+			c.Free(b)
+		}
+	}
+}
+
+// Close releases the engine's device memory (not the device).
+func (e *Engine) Close() {
+	e.dev.Do(func(c gpu.Context) error { e.free(c); return nil })
+}
+
+// paramBytes returns the per-step constants as sim/hydro's prepare makes
+// them, in float32 where it rounds to float32.
+func (e *Engine) paramBytes() []byte {
+	p, cell := e.p, e.cell
+	tan := math.Tan(p.TalusDeg * math.Pi / 180)
+	dt := float32(p.Dt)
+	q := params{
+		Area: cell * cell, Dtd: p.Dt,
+		W: int32(e.w), H: int32(e.h), Boundary: int32(p.Boundary), GroupsX: int32(e.gx), Groups: int32(e.gx * e.gy),
+		Dt: dt, Kf: float32(p.Dt * p.A * p.G / p.L), Vol: float32(cell * cell / p.Dt),
+		InvArea: float32(1 / (cell * cell)), InvCell: float32(1 / cell), HalfInvCell: float32(0.5 / cell),
+		Kc: float32(p.Kc), Cmax: float32(p.CMax), InvLMax: float32(1 / p.LMax),
+		Dtks: dt * float32(p.Ks), Dtkd: dt * float32(p.Kd), Dtkhks: dt * float32(p.Kh*p.Ks), Rmin: float32(p.RMin),
+		EvapKeep: float32(max(0, 1-p.Ke*p.Dt)), DtCell: float32(p.Dt / cell),
+		DtKt2: float32(min(p.Dt*p.Kt, 2.0/9) / 2),
+		TanO:  float32(tan * cell), TanD: float32(tan * cell * math.Sqrt2),
+	}
+	if p.Kt > 0 {
+		q.Thermal = 1
+	}
+	buf := make([]byte, 0, binary.Size(q))
+	buf, _ = binary.Append(buf, binary.LittleEndian, q)
+	return buf
+}
+
+// dispatch queues one step's kernels.
+func (e *Engine) dispatch(c gpu.Context, timed bool) [NumKernels + 1]gpu.Query {
+	var qs [NumKernels + 1]gpu.Query
+	c.Bind(bindParams, e.par)
+	c.Bind(bindB, e.b[e.cur])
+	c.Bind(bindBN, e.b[1-e.cur])
+	for _, b := range []struct {
+		slot int
+		buf  gpu.Buffer
+	}{{bindD, e.d}, {bindD1, e.d1}, {bindS, e.s}, {bindS1, e.s1}, {bindF, e.f}, {bindV, e.v},
+		{bindHard, e.hard}, {bindQ, e.q}, {bindTout, e.tout}, {bindIn, e.in}, {bindRed, e.red}} {
+		c.Bind(b.slot, b.buf)
+	}
+	stamp := func(k int) {
+		if timed {
+			qs[k] = c.Timestamp()
+		}
+	}
+	stamp(0)
+	c.Dispatch(e.progs[KFlux], e.gx, e.gy, 1)
+	stamp(1)
+	c.Dispatch(e.progs[KErode], e.gx, e.gy, 1)
+	stamp(2)
+	c.Dispatch(e.progs[KMove], e.gx, e.gy, 1)
+	stamp(3)
+	c.Dispatch(e.progs[KFinish], 1, 1, 1)
+	stamp(4)
+	if e.p.Boundary != hydro.Open {
+		c.Dispatch(e.progs[KFix], e.gx, e.gy, 1)
+	}
+	stamp(5)
+	e.cur = 1 - e.cur
+	return qs
+}
+
+// advance books a step on the host side.
+func (e *Engine) advance() {
+	e.step++
+	e.time += e.p.Dt
+	e.budget.RainIn += e.p.Dt * e.inVol
+}
+
+// Err returns the first device error (lost context, out of memory); once
+// set, Step and Run do nothing.
+func (e *Engine) Err() error { return e.err }
+
+// Step runs one step, reads back its statistics and returns them, with
+// each kernel's time (Kernel) from timer queries.
+func (e *Engine) Step() hydro.StepStats {
+	if e.err != nil {
+		return e.stats
+	}
+	start := time.Now()
+	var head [redHeader]byte
+	var ns [NumKernels]int64
+	err := e.dev.Do(func(c gpu.Context) error {
+		qs := e.dispatch(c, true)
+		var ts [NumKernels + 1]int64
+		for k, q := range qs {
+			t, err := c.Time(q)
+			if err != nil {
+				return err
+			}
+			ts[k] = t
+		}
+		for k := range ns {
+			ns[k] = ts[k+1] - ts[k]
+		}
+		if err := c.Read(e.red, 0, head[:]); err != nil {
+			return err
+		}
+		return c.Finish()
+	})
+	if err != nil {
+		e.err = err
+		return e.stats
+	}
+	e.advance()
+	for k := range ns {
+		e.Kernel[k] = float64(ns[k]) / 1e6
+	}
+	e.readStats(head[:])
+	st := &e.stats
+	st.Phase[hydro.PhaseFlux] = time.Duration(ns[KFlux])
+	st.Phase[hydro.PhaseErosion] = time.Duration(ns[KErode])
+	st.Phase[hydro.PhaseTransport] = time.Duration(ns[KMove] + ns[KFinish] + ns[KFix])
+	st.Total = time.Since(start)
+	return *st
+}
+
+// Run runs n steps without reading anything back between them, and then
+// the statistics of the last.
+func (e *Engine) Run(n int) error {
+	if e.err != nil || n <= 0 {
+		return e.err
+	}
+	var head [redHeader]byte
+	err := e.dev.Do(func(c gpu.Context) error {
+		for range n {
+			e.dispatch(c, false)
+		}
+		return c.Read(e.red, 0, head[:])
+	})
+	if err != nil {
+		e.err = err
+		return err
+	}
+	for range n {
+		e.advance()
+	}
+	e.readStats(head[:])
+	return nil
+}
+
+// readStats fills e.stats and the budget from Red's header.
+func (e *Engine) readStats(head []byte) {
+	acc := func(k int) float64 { return math.Float64frombits(binary.LittleEndian.Uint64(head[8*k:])) }
+	stat := func(k int) uint32 { return binary.LittleEndian.Uint32(head[64+4*k:]) }
+	e.budget.Outflow, e.budget.Evaporated, e.budget.Dissolved = acc(0), acc(1), acc(2)
+	e.budget.Stored, e.budget.SedimentOut = acc(3), acc(4)
+	st := &e.stats
+	st.Step, st.Time = e.step, e.time
+	st.SedimentFix = acc(5)
+	st.MaxDepth = float64(math.Float32frombits(stat(4)))
+	st.MaxSpeed = float64(math.Float32frombits(stat(5)))
+	st.MaxDh = float64(math.Float32frombits(stat(6)))
+	st.Scaled = int(stat(7))
+	st.Budget = e.budget
+}
+
+// read returns a field from the device.
+func (e *Engine) read(b gpu.Buffer, floats int) []float32 {
+	out := make([]float32, floats)
+	if e.err != nil {
+		return out
+	}
+	buf := make([]byte, 4*floats)
+	if err := e.dev.Do(func(c gpu.Context) error { return c.Read(b, 0, buf) }); err != nil {
+		e.err = err
+		return out
+	}
+	for i := range out {
+		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(buf[4*i:]))
+	}
+	return out
+}
+
+// Terrain returns a copy of the terrain heights b, metres.
+func (e *Engine) Terrain() []float32 { return e.read(e.b[e.cur], e.n) }
+
+// Water returns a copy of the water depths d, metres.
+func (e *Engine) Water() []float32 { return e.read(e.d, e.n) }
+
+// Sediment returns a copy of the suspended sediment s, metres.
+func (e *Engine) Sediment() []float32 { return e.read(e.s, e.n) }
+
+// Hardness returns a copy of the hardness R.
+func (e *Engine) Hardness() []float32 { return e.read(e.hard, e.n) }
+
+// Velocity returns copies of the velocity components, m/s.
+func (e *Engine) Velocity() (vx, vy []float32) {
+	v := e.read(e.v, 2*e.n)
+	vx, vy = make([]float32, e.n), make([]float32, e.n)
+	for i := range vx {
+		vx[i], vy[i] = v[2*i], v[2*i+1]
+	}
+	return vx, vy
+}
+
+// Flux returns copies of the outflow fluxes f^L, f^R, f^T, f^B, m³/s.
+func (e *Engine) Flux() (l, r, t, b []float32) {
+	f := e.read(e.f, 4*e.n)
+	l, r, t, b = make([]float32, e.n), make([]float32, e.n), make([]float32, e.n), make([]float32, e.n)
+	for i := range l {
+		l[i], r[i], t[i], b[i] = f[4*i], f[4*i+1], f[4*i+2], f[4*i+3]
+	}
+	return
+}
+
+// Snapshot reads the state back as sim/hydro's snapshot.
+func (e *Engine) Snapshot() *hydro.Snapshot {
+	vx, vy := e.Velocity()
+	return &hydro.Snapshot{W: e.w, H: e.h, Cell: e.cell, Step: e.step, Time: e.time, Stats: e.stats, Param: e.p,
+		Terrain: e.Terrain(), Water: e.Water(), Sediment: e.Sediment(), Hardness: e.Hardness(), VX: vx, VY: vy}
+}
+
+// Stats returns the statistics of the last step read back.
+func (e *Engine) Stats() hydro.StepStats { return e.stats }
+
+// Budget returns the water account as of the last step read back.
+func (e *Engine) Budget() hydro.Budget { return e.budget }
+
+// Mass returns the rock account (reads the terrain and sediment back).
+func (e *Engine) Mass() hydro.Mass {
+	return hydro.Mass{RockInitial: e.rock0, Rock: sumArea(e.Terrain(), e.cell),
+		Suspended: sumArea(e.Sediment(), e.cell), SedimentOut: e.budget.SedimentOut}
+}
+
+// Size returns the grid size and the cell size in metres.
+func (e *Engine) Size() (w, h int, cell float64) { return e.w, e.h, e.cell }
+
+// Params returns the parameters.
+func (e *Engine) Params() hydro.Params { return e.p }
+
+// StableDt returns Params().StableDt for the cell size.
+func (e *Engine) StableDt() (float64, string) { return e.p.StableDt(e.cell) }
+
+// Sources returns a copy of the point sources.
+func (e *Engine) Sources() []hydro.Source { return append([]hydro.Source(nil), e.sources...) }
+
+// Warning returns hydro's warning for the parameters, or "".
+func (e *Engine) Warning() string { return e.warning }
+
+// Device returns the device the engine runs on.
+func (e *Engine) Device() gpu.Device { return e.dev }
+
+func sumArea(v []float32, cell float64) float64 {
+	var s float64
+	for _, x := range v {
+		s += float64(x)
+	}
+	return s * cell * cell
+}
+
+func floatBytes(v []float32) []byte {
+	out := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(out[4*i:], math.Float32bits(x))
+	}
+	return out
+}
