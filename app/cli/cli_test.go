@@ -3,11 +3,14 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"orogen/app/engines"
 	"orogen/app/version"
 )
 
@@ -88,6 +91,24 @@ func TestPresetsListed(t *testing.T) {
 	for _, p := range []string{"default", "cone", "steps", "gradient"} {
 		if !strings.Contains(stdout, p) {
 			t.Errorf("presets output lacks %s: %q", p, stdout)
+		}
+	}
+}
+
+// TestEnginesListed: `orogen engines`, through the real binary as the
+// README gives it, lists every registered engine with its label.
+func TestEnginesListed(t *testing.T) {
+	line := readmeLines(t, "orogen engines")
+	if len(line) != 1 {
+		t.Fatalf("README: %q; want one orogen engines line", line)
+	}
+	out, err := exec.Command(orogenBinary(t), strings.Fields(line[0])[1:]...).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range engines.Kinds() {
+		if want := fmt.Sprintf("%-8s %s: ", k, engines.Label(k)); !strings.Contains(string(out), want) {
+			t.Errorf("orogen engines: %q; want a line starting %q", out, want)
 		}
 	}
 }
