@@ -94,6 +94,34 @@ func TestOutputCollisionsRefused(t *testing.T) {
 	}
 }
 
+// TestErodeOutputCollisionsRefused: orogen erode refuses two outputs on
+// one file, and a report on a raster's sidecar, before it runs (issue
+// 31.1, 31.3).
+func TestErodeOutputCollisionsRefused(t *testing.T) {
+	dir := t.TempDir()
+	p := func(n string) string { return filepath.Join(dir, n) }
+	in := filepath.Join(t.TempDir(), "in.tif")
+	if code, _, stderr := runCLI("run", "-q", "--scene", "cone", "--size", "24", "--steps", "1", "--out", in); code != 0 {
+		t.Fatal(stderr)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--out", p("a.tif"), "--out-water", p("a.tif")}, "--out " + p("a.tif") + " and --out-water " + p("a.tif") + " both write " + p("a.tif")},
+		{[]string{"--out-sediment", p("s.png"), "--report", p("s.png.json")}, "both write " + p("s.png.json")},
+		{[]string{"--out-hardness", p("h.tif"), "--out-sediment", p("x/../h.tif")}, "both write"},
+	} {
+		code, _, stderr := runCLI(append([]string{"erode", "-q", "--in", in, "--steps", "1"}, c.args...)...)
+		if code == 0 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %q", c.args, code, stderr, c.want)
+		}
+		if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+			t.Errorf("%v: wrote %d files", c.args, len(ents))
+		}
+	}
+}
+
 // TestClearErrors: each value the issue found surfacing as an engine's
 // message, or silently accepted, gets a one-line error naming the flag or
 // the file and what to do (issue 31.7).

@@ -133,36 +133,52 @@ func temporaries(dir string) []string {
 }
 
 // TestInterruptKeepsOutputs: Ctrl+C (SIGINT) during the steps of a run
-// whose outputs exist writes nothing over them, exits 130 and says so in
-// one line (issue 31.2).
+// or an erode whose outputs exist writes nothing over them, exits 130 and
+// says so in one line (issue 31.2).
 func TestInterruptKeepsOutputs(t *testing.T) {
 	dir := t.TempDir()
-	out, rep := filepath.Join(dir, "good.tif"), filepath.Join(dir, "r.json")
-	if code, _, stderr := runCLI("run", "-q", "--scene", "cone", "--size", "32", "--steps", "2", "--out", out); code != 0 {
+	in := filepath.Join(dir, "in.tif")
+	if code, _, stderr := runCLI("run", "-q", "--scene", "cone", "--size", "48", "--steps", "2", "--out", in); code != 0 {
 		t.Fatal(stderr)
 	}
-	good, _ := os.ReadFile(out)
-	goodSide, _ := os.ReadFile(out + ".json")
-	p := startOrogen(t, -1, "run", "--scene", "cone", "--size", "48", "--steps", "1000000", "--out", out, "--report", rep)
-	p.await(t, "step 1 of 1000000") // not a terminal: progress lines
-	if err := p.cmd.Process.Signal(syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	code, last := p.wait(t)
-	if code != 130 || !strings.HasPrefix(last, "orogen: interrupted after ") || !strings.HasSuffix(last, "steps: nothing written, existing outputs are unchanged") {
-		t.Errorf("exit %d, last line %q; want 130 and the interrupt said", code, last)
-	}
-	if b, _ := os.ReadFile(out); string(b) != string(good) {
-		t.Error("good.tif was written over")
-	}
-	if b, _ := os.ReadFile(out + ".json"); string(b) != string(goodSide) {
-		t.Error("good.tif.json was written over")
-	}
-	if _, err := os.Stat(rep); err == nil {
-		t.Error("the report was written")
-	}
-	if l := temporaries(dir); len(l) > 0 {
-		t.Errorf("left %v", l)
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"run", []string{"run", "--scene", "cone", "--size", "48", "--steps", "1000000"}},
+		{"erode", []string{"erode", "--in", in, "--steps", "1000000"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, rep := filepath.Join(dir, c.name+"-good.tif"), filepath.Join(dir, c.name+"-r.json")
+			first := append(append([]string{}, c.args...), "-q", "--out", out)
+			first[len(c.args)-1] = "2"
+			if code, _, stderr := runCLI(first...); code != 0 {
+				t.Fatal(stderr)
+			}
+			good, _ := os.ReadFile(out)
+			goodSide, _ := os.ReadFile(out + ".json")
+			p := startOrogen(t, -1, append(append([]string{}, c.args...), "--out", out, "--report", rep)...)
+			p.await(t, "step 1 of 1000000") // not a terminal: progress lines
+			if err := p.cmd.Process.Signal(syscall.SIGINT); err != nil {
+				t.Fatal(err)
+			}
+			code, last := p.wait(t)
+			if code != 130 || !strings.HasPrefix(last, "orogen: interrupted after ") || !strings.HasSuffix(last, "steps: nothing written, existing outputs are unchanged") {
+				t.Errorf("exit %d, last line %q; want 130 and the interrupt said", code, last)
+			}
+			if b, _ := os.ReadFile(out); string(b) != string(good) {
+				t.Error("the output was written over")
+			}
+			if b, _ := os.ReadFile(out + ".json"); string(b) != string(goodSide) {
+				t.Error("the output's sidecar was written over")
+			}
+			if _, err := os.Stat(rep); err == nil {
+				t.Error("the report was written")
+			}
+			if l := temporaries(dir); len(l) > 0 {
+				t.Errorf("left %v", l)
+			}
+		})
 	}
 }
 

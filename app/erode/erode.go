@@ -8,6 +8,7 @@ package erode
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"orogen/app/compute"
+	"orogen/app/export"
 	"orogen/app/rasterio"
 	"orogen/app/run"
 	"orogen/app/safefile"
@@ -75,16 +77,26 @@ func Prepare(o Options) (*Job, error) {
 	if o.Steps < 1 || o.Steps > MaxSteps {
 		return nil, fmt.Errorf("--steps %d: must be in [1, %d]", o.Steps, MaxSteps)
 	}
-	for _, out := range []string{o.Out, o.OutWater, o.OutSediment, o.OutHardness} {
-		if out != "" {
-			if err := rasterio.CheckPath(out); err != nil {
-				return nil, err
-			}
+	var claims export.Claims
+	for _, out := range []struct{ flag, path string }{
+		{"--out", o.Out}, {"--out-water", o.OutWater}, {"--out-sediment", o.OutSediment}, {"--out-hardness", o.OutHardness},
+	} {
+		if out.path == "" {
+			continue
+		}
+		if err := rasterio.CheckPath(out.path); err != nil {
+			return nil, err
+		}
+		if err := claims.Claim(out.flag+" "+out.path, export.RasterFiles(out.path, false)...); err != nil {
+			return nil, err
 		}
 	}
 	if o.Report != "" {
 		if err := safefile.CheckDir(o.Report); err != nil {
 			return nil, fmt.Errorf("report: %w", err)
+		}
+		if err := claims.Claim("--report "+o.Report, o.Report); err != nil {
+			return nil, err
 		}
 	}
 	if !(o.Cell == 0 || o.Cell >= 1e-3 && o.Cell <= 1e5) {
@@ -166,9 +178,12 @@ func ParseSource(s string) (hydro.Source, error) {
 	return hydro.Source{X: v[0], Y: v[1], Radius: v[2], Rate: v[3]}, nil
 }
 
-// Run steps the engine, writes the outputs and returns the report. A
-// cancelled ctx stops after the current step; outputs and report are still
-// written for the steps done, and ctx's error is returned with the report.
+// Run steps the engine, writes the outputs and returns the report. The
+// outputs and the report are staged in one safefile.Set and committed
+// together, the report last, so a failure while writing leaves the files
+// of an earlier run as they were. A cancelled ctx stops after the current
+// step, or stops the save, and nothing is written: the error is a
+// *run.InterruptedError (wrapping ctx's error), returned with the report.
 func (j *Job) Run(ctx context.Context) (*Report, error) {
 	e := j.Engine
 	defer j.Hydro.Close()
@@ -197,19 +212,33 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 	}
 	bar.Done()
 	rep.WallS = time.Since(start).Seconds()
-	rep.finish(j)
-	if err := j.writeOutputs(); err != nil {
-		return rep, err
+	if runErr != nil {
+		// Interrupted: the outputs of an earlier run stay as they were.
+		return rep, &run.InterruptedError{Steps: rep.Steps, Of: j.Opt.Steps, Err: runErr}
 	}
-	if j.Opt.Report != "" {
-		if err := rep.Save(j.Opt.Report); err != nil {
-			return rep, err
+	rep.finish(j)
+	set := &safefile.Set{Cancel: ctx.Err}
+	err := j.writeOutputs(set)
+	if err == nil && j.Opt.Report != "" {
+		if err = safefile.WriteJSONIn(set, j.Opt.Report, rep); err != nil {
+			err = fmt.Errorf("report: %w", err)
 		}
 	}
-	return rep, runErr
+	if err == nil {
+		err = set.Commit()
+	}
+	if err != nil {
+		set.Abort()
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			return rep, &run.InterruptedError{Steps: rep.Steps, Of: j.Opt.Steps, Saving: true, Err: err}
+		}
+		return rep, err
+	}
+	return rep, nil
 }
 
-func (j *Job) writeOutputs() error {
+// writeOutputs stages the rasters asked for in set.
+func (j *Job) writeOutputs(set *safefile.Set) error {
 	s := j.Engine.Snapshot()
 	for _, o := range []struct {
 		path string
@@ -223,7 +252,7 @@ func (j *Job) writeOutputs() error {
 		if o.path == "" {
 			continue
 		}
-		if err := rasterio.Write(o.path, s.Field(o.data)); err != nil {
+		if err := rasterio.WriteWith(o.path, s.Field(o.data), rasterio.Options{Set: set}); err != nil {
 			return err
 		}
 	}
