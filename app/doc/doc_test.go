@@ -823,3 +823,45 @@ func BenchmarkStroke(b *testing.B) {
 		})
 	}
 }
+
+// TestTerrainEdit: SetTerrain resamples the heights to the grid, the
+// engine spec starts from them, the project carries them, and undo and
+// redo swap them (issue 30: a kept hydraulic pass survives a save).
+func TestTerrainEdit(t *testing.T) {
+	d := testDoc(t, 3, 24, 16)
+	if d.Terrain() != nil {
+		t.Fatal("a new document has a terrain")
+	}
+	f := sim.NewField(48, 32, 1)
+	for i := range f.Data {
+		f.Data[i] = float32(i % 48)
+	}
+	v := d.TerrainVersion()
+	if err := d.SetTerrain(f, "import heights"); err != nil {
+		t.Fatal(err)
+	}
+	if d.TerrainVersion() == v || d.Terrain().W != 24 || d.Terrain().H != 16 || !d.Dirty() {
+		t.Fatalf("after SetTerrain: version %d→%d, %d×%d, dirty %v", v, d.TerrainVersion(), d.Terrain().W, d.Terrain().H, d.Dirty())
+	}
+	spec, err := d.EngineSpec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if spec.Init == nil || !slices.Equal(spec.Init, d.Terrain().Data) {
+		t.Fatal("the engine does not start from the terrain")
+	}
+	if p := d.Project(); p.Terrain == nil || !slices.Equal(p.Terrain.Data, d.Terrain().Data) {
+		t.Fatal("the project does not hold the terrain")
+	}
+	if label, ok, err := d.Undo(); !ok || err != nil || label != "import heights" || d.Terrain() != nil {
+		t.Fatalf("undo: %q %v %v, terrain %v", label, ok, err, d.Terrain() != nil)
+	}
+	if _, ok, err := d.Redo(); !ok || err != nil || d.Terrain() == nil {
+		t.Fatal("redo did not bring the terrain back")
+	}
+	bad := sim.NewField(2, 2, 1)
+	bad.Data[1] = float32(math.Inf(1))
+	if err := d.SetTerrain(bad, "x"); err == nil {
+		t.Fatal("a terrain of infinite heights was taken")
+	}
+}

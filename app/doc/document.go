@@ -47,6 +47,9 @@ type Doc struct {
 	upVer, changed uint64
 
 	export *export.Profile // never modified: SetExport replaces it
+
+	terrain *sim.Field // never modified: SetTerrain replaces it
+	terVer  uint64
 }
 
 // FromScene returns a document of a scene, a preset or a scene file: an
@@ -88,6 +91,10 @@ func New(p *project.Project) (*Doc, error) {
 		view: q.View, limit: DefaultUndoLimit, export: q.Export.Clone(),
 	}
 	d.view.Extra = maps.Clone(d.view.Extra)
+	if q.Terrain != nil {
+		d.terrain = q.Terrain.Clone()
+		d.terrain.Cell = d.cell
+	}
 	for name, f := range q.Layers {
 		g := f.Clone()
 		g.Cell = d.cell
@@ -162,6 +169,9 @@ func (d *Doc) Project() *project.Project {
 		sc.Init = &in
 	}
 	p := &project.Project{Scene: &sc, Layers: map[string]*sim.Field{}, View: d.view, Export: d.export.Clone()}
+	if d.terrain != nil {
+		p.Terrain = d.terrain.Clone()
+	}
 	p.View.Extra = maps.Clone(d.view.Extra)
 	for _, name := range d.tree.LayerNames() {
 		if l := d.layers[name]; l != nil {

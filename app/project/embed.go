@@ -52,7 +52,7 @@ func (p *Project) SelfContained() bool {
 // An error names the file that could not be read or the layer name that
 // clashes.
 func (p *Project) Embed() (*Project, error) {
-	q := &Project{Scene: p.Scene, Layers: p.Layers, View: p.View, Export: p.Export}
+	q := &Project{Scene: p.Scene, Layers: p.Layers, View: p.View, Export: p.Export, Terrain: p.Terrain}
 	if p.SelfContained() {
 		return q, nil
 	}

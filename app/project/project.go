@@ -42,7 +42,17 @@ type Project struct {
 	// older releases refuse a project holding one (unknown key), and read
 	// every other.
 	Export *export.Profile
+	// Terrain, if not nil, holds the heights, metres, the engine starts
+	// from (Scene.Width×Scene.Height cells): a kept hydraulic pass or
+	// imported heights. It takes the place of the scene's initial heights
+	// image. Optional, like Export: older releases refuse a project
+	// holding one.
+	Terrain *sim.Field
 }
+
+// TerrainName is the name the project's terrain (Project.Terrain) goes by
+// in error messages.
+const TerrainName = "terrain"
 
 // fileJSON is the file's top level.
 type fileJSON struct {
@@ -51,6 +61,7 @@ type fileJSON struct {
 	Layers  map[string]layerJSON `json:"layers,omitempty"`
 	View    json.RawMessage      `json:"view,omitempty"`
 	Export  json.RawMessage      `json:"export,omitempty"`
+	Terrain *layerJSON           `json:"terrain,omitempty"`
 }
 
 // Load reads the project file at path (see Parse).
@@ -130,6 +141,11 @@ func parse(b []byte, dir string, relink map[string]string) (*Project, error) {
 			return nil, fmt.Errorf("project: %w", err)
 		}
 	}
+	if f.Terrain != nil {
+		if p.Terrain, err = decodeLayer(TerrainName, *f.Terrain, sc.Width, sc.Height, cell); err != nil {
+			return nil, fmt.Errorf("project: %w", err)
+		}
+	}
 	q, err := p.Embed()
 	if err != nil {
 		return nil, fmt.Errorf("project: %w", err)
@@ -197,6 +213,11 @@ func (p *Project) Validate() error {
 			return fmt.Errorf("project: %w", err)
 		}
 	}
+	if p.Terrain != nil {
+		if err := checkLayer(TerrainName, p.Terrain, p.Scene.Width, p.Scene.Height); err != nil {
+			return fmt.Errorf("project: %w", err)
+		}
+	}
 	return nil
 }
 
@@ -255,6 +276,13 @@ func (p *Project) marshal(dir string) ([]byte, error) {
 			return nil, fmt.Errorf("project: layer %q: %w", name, err)
 		}
 	}
+	if q.Terrain != nil {
+		t, err := encodeLayer(q.Terrain)
+		if err != nil {
+			return nil, fmt.Errorf("project: terrain: %w", err)
+		}
+		f.Terrain = &t
+	}
 	b, err := json.MarshalIndent(&f, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("project: %w", err)
@@ -286,6 +314,9 @@ func relative(dir, file, name string) string {
 // change: the scene and its tree, the layers and the view are copied.
 func (p *Project) Clone() *Project {
 	c := &Project{View: p.View.clone(), Export: p.Export.Clone()}
+	if p.Terrain != nil {
+		c.Terrain = p.Terrain.Clone()
+	}
 	if p.Scene != nil {
 		c.Scene = CloneScene(p.Scene)
 	}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -429,4 +430,50 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Marshal after Parse changed:\n%s\n%s", out, out2)
 		}
 	})
+}
+
+// TestTerrain: the terrain the engine starts from (a kept hydraulic pass,
+// imported heights) is saved and read back bit for bit, cloned, and
+// refused with a message naming it when it does not fit the grid or is
+// not finite.
+func TestTerrain(t *testing.T) {
+	vals := []float32{0, 1.5, -2, 3e3, 1e-3, 7, 8, 9, 10, 11, 12, 4000.25}
+	ok := minimal(`"paint": `+layerJSON(t, 4, 3, make([]float32, 12)), `, "terrain": `+layerJSON(t, 4, 3, vals))
+	p, err := project.Parse([]byte(ok), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Terrain == nil || !slices.Equal(p.Terrain.Data, vals) {
+		t.Fatalf("terrain read as %v; want %v", p.Terrain, vals)
+	}
+	b, err := p.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := project.Parse(b, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(q.Terrain.Data, vals) {
+		t.Fatalf("after a round trip the terrain is %v", q.Terrain.Data)
+	}
+	c := q.Clone()
+	c.Terrain.Data[0] = 99
+	if q.Terrain.Data[0] != 0 {
+		t.Fatal("Clone shares the terrain")
+	}
+	nan := slices.Clone(vals)
+	nan[3] = float32(math.NaN())
+	for _, bad := range []struct{ doc, want string }{
+		{minimal(`"paint": `+layerJSON(t, 4, 3, make([]float32, 12)), `, "terrain": `+layerJSON(t, 4, 2, vals[:8])), `layer "terrain"`},
+		{minimal(`"paint": `+layerJSON(t, 4, 3, make([]float32, 12)), `, "terrain": `+layerJSON(t, 4, 3, nan)), `layer "terrain"`},
+	} {
+		if _, err := project.Parse([]byte(bad.doc), ""); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("bad terrain: %v; want an error naming %s", err, bad.want)
+		}
+	}
+	q.Terrain = sim.NewField(5, 3, 1)
+	if err := q.Validate(); err == nil {
+		t.Error("a terrain of the wrong size validated")
+	}
 }

@@ -6,7 +6,6 @@ import (
 	"orogen/app/compute"
 	"orogen/app/detail"
 	"orogen/app/runner"
-	"orogen/app/worker"
 	"orogen/sim/hydro"
 )
 
@@ -129,8 +128,14 @@ func (s *Session) EndDetail(keep bool) {
 	f := r.Frame()
 	s.det.run, s.det.hydro = nil, nil
 	if keep {
-		s.wk.Send(worker.SetHeights{H: f.Terrain().Data})
-		s.logf(Info, "kept the hydraulic pass (%d steps, %.0f s simulated) as the terrain", f.Snap.Step, f.Snap.Time)
+		// A document edit: saved with the project, undoable; the next
+		// Sync restarts the engine from it at step 0.
+		if err := s.doc.SetTerrain(f.Terrain(), "keep the hydraulic pass"); err != nil {
+			s.logf(Error, "hydraulic pass not kept: %v", err)
+		} else {
+			s.logf(Info, "kept the hydraulic pass (%d steps, %.0f s simulated) as the terrain (saved with the project; undo returns to the terrain before)", f.Snap.Step, f.Snap.Time)
+			s.Sync()
+		}
 	} else {
 		s.logf(Info, "discarded the hydraulic pass")
 	}

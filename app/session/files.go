@@ -19,7 +19,6 @@ import (
 	"orogen/app/project"
 	"orogen/app/rasterio"
 	"orogen/app/scene"
-	"orogen/app/worker"
 	"orogen/sim"
 	"orogen/sim/engine"
 	"orogen/sim/invert"
@@ -280,7 +279,8 @@ func (s *Session) ImportUplift(path string) error {
 
 // ImportHeightmap replaces the simulation's heights by a heightmap in
 // metres (.png/.r16 with sidecar, .tif), resampled to the grid; the engine
-// restarts from them at step 0.
+// restarts from them at step 0. It is a document edit, saved with the
+// project and undoable.
 func (s *Session) ImportHeightmap(path string) error {
 	f, err := rasterio.ReadHeights(path)
 	if err != nil {
@@ -291,8 +291,11 @@ func (s *Session) ImportHeightmap(path string) error {
 		f = f.Resample(sc.Width, sc.Height)
 		s.logf(Info, "resampled %s to the %d×%d grid", filepath.Base(path), sc.Width, sc.Height)
 	}
-	s.wk.Send(worker.SetHeights{H: f.Data})
-	s.logf(Info, "imported heights from %s into the simulation", path)
+	if err := s.doc.SetTerrain(f, "import heights"); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	s.Sync()
+	s.logf(Info, "imported heights from %s into the simulation (saved with the project; undo returns to the terrain before)", path)
 	return nil
 }
 

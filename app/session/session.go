@@ -81,6 +81,9 @@ type engineKey struct {
 	// every edit (and undo restores the old pointer), so identity tells a
 	// change.
 	Geology *geology.Spec
+	// Terrain is doc.TerrainVersion: a new terrain (a kept hydraulic
+	// pass, imported heights, their undo) restarts the engine from it.
+	Terrain uint64
 }
 
 // New opens d (saved at path, "" for untitled) and starts its simulation.
@@ -189,7 +192,7 @@ func (s *Session) setDoc(d *doc.Doc, path string) error {
 func (s *Session) want(p engine.Params) engineKey {
 	sc := s.doc.Scene()
 	return engineKey{Kind: sc.Engine, Samples: sc.Samples, Uplift: s.doc.UpliftVersion(), Params: p, Geology: sc.Geology,
-		Coefficients: sc.EngineCoefficients()}
+		Coefficients: sc.EngineCoefficients(), Terrain: s.doc.TerrainVersion()}
 }
 
 // Sync hands the worker the document's changes since the last Sync (see
@@ -209,8 +212,9 @@ func (s *Session) Sync() {
 	want := s.want(p)
 	switch {
 	case want == s.sent:
-	case want.Kind != s.sent.Kind || want.Samples != s.sent.Samples:
-		// A new engine kind or node count: the terrain restarts.
+	case want.Kind != s.sent.Kind || want.Samples != s.sent.Samples || want.Terrain != s.sent.Terrain:
+		// A new engine kind or node count, or a new terrain to start
+		// from: the terrain restarts.
 		if err := s.ResetTerrain(); err != nil {
 			s.logf(Error, "engine not changed: %v", err)
 		}
@@ -257,8 +261,10 @@ func (s *Session) Sync() {
 // engine.
 func (s *Session) SentParams() engine.Params { return s.sent.Params }
 
-// ResetTerrain restarts the engine from the flat start with the current
-// document (its engine kind, node count, uplift and parameters).
+// ResetTerrain restarts the engine at step 0 with the current document
+// (its engine kind, node count, uplift and parameters), from its terrain
+// (a kept hydraulic pass, imported heights), its initial heights or the
+// flat start.
 func (s *Session) ResetTerrain() error {
 	s.EndDetail(false)
 	spec, err := s.doc.EngineSpec()
@@ -270,7 +276,14 @@ func (s *Session) ResetTerrain() error {
 	if spec.Geology == nil {
 		s.sent.Geology = nil
 	}
-	s.logf(Info, "terrain reset to the flat start (%s)", spec.Label())
+	from := "the flat start"
+	switch {
+	case s.doc.Terrain() != nil:
+		from = "the kept terrain"
+	case spec.Init != nil:
+		from = "the initial heights"
+	}
+	s.logf(Info, "terrain reset to %s (%s)", from, spec.Label())
 	return nil
 }
 

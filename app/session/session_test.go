@@ -365,6 +365,34 @@ func TestDetailPass(t *testing.T) {
 			t.Fatalf("cell %d: engine %g m, kept %g m; want within [0, %g) above", i, h, kept[i], noise)
 		}
 	}
+	start := slices.Clone(f.Snap.Height)
+
+	// The kept pass is saved with the project (issue 30): a reopened
+	// project starts from the same heights, bit for bit.
+	path := filepath.Join(t.TempDir(), "kept"+ProjectExt)
+	if err := s.SaveAs(path); err != nil {
+		t.Fatal(err)
+	}
+	s2, _, _ := open(t, 32)
+	if err := s2.Open(path); err != nil {
+		t.Fatal(err)
+	}
+	if g := settle(t, s2); g.Snap.Step != 0 || !slices.Equal(g.Snap.Height, start) {
+		t.Fatalf("reopened: step %d, same heights %v; want step 0 on the kept terrain", g.Snap.Step, slices.Equal(g.Snap.Height, start))
+	}
+	// Undo returns to the terrain before the pass: the flat start.
+	if label, ok, err := s2.Undo(); ok || err != nil {
+		t.Fatalf("a reopened project undid %q (%v)", label, err)
+	}
+	if label, ok, err := s.Undo(); !ok || err != nil || label != "keep the hydraulic pass" {
+		t.Fatalf("undo: %q %v %v; want the kept pass undone", label, ok, err)
+	}
+	if g := settle(t, s); g.Snap.Step != 0 || slices.Max(g.Snap.Height) >= noise {
+		t.Fatalf("after undo: step %d, highest %g m; want step 0 on the flat start (< %g m)", g.Snap.Step, slices.Max(g.Snap.Height), noise)
+	}
+	if s.Doc().Terrain() != nil || !s.Dirty() {
+		t.Fatal("after undo the document still holds the terrain, or counts as saved")
+	}
 }
 
 // TestAutosaveAndRecovery: unsaved work goes to the recovery file, which
