@@ -134,12 +134,14 @@ func Check(p *project.Project, o Options) error {
 	if err := claims.Claim("the build report", report); err != nil {
 		return err
 	}
+	amp := 1 // the largest amplification an output asks for
 	for i, out := range p.Export.Outputs {
 		path := filepath.Join(o.OutDir, filepath.FromSlash(out.FileName(o.Name)))
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return fmt.Errorf("build: output %d (%s): cannot make its folder: %w", i+1, out.Path, safefile.Cause(err))
 		}
 		files := []string{path}
+		side := out.Size
 		switch out.Kind {
 		case "preview", "mesh":
 			if err := safefile.CheckDir(path); err != nil {
@@ -151,12 +153,21 @@ func Check(p *project.Project, o Options) error {
 				return fmt.Errorf("build: output %d (%s): %w", i+1, out.Path, err)
 			}
 			files = pl.AllFiles(path)
+			side = max(pl.W, pl.H)
 		}
+		amp = max(amp, ampFactor(side, max(sc.Width, sc.Height)))
 		if err := claims.Claim(fmt.Sprintf("output %d (%s)", i+1, out.FileName(o.Name)), files...); err != nil {
 			return fmt.Errorf("build: %w", err)
 		}
 	}
-	return safefile.CheckDir(report)
+	if err := safefile.CheckDir(report); err != nil {
+		return err
+	}
+	// Before anything is simulated: refuse a build that cannot fit.
+	if err := run.CheckMemory(sc.Width, sc.Height, amp, "build", "a grid of %d cells a side (the scene's width and height)"); err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
+	return nil
 }
 
 // Build simulates p and writes its profile's outputs and the build report

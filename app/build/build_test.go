@@ -17,6 +17,7 @@ import (
 
 	"orogen/app/export"
 	"orogen/app/project"
+	"orogen/app/run"
 	"orogen/app/safefile"
 	"orogen/app/scene"
 )
@@ -210,6 +211,28 @@ func TestBadBuilds(t *testing.T) {
 	if l := leftovers(t, dir); len(l) > 0 {
 		t.Errorf("full disk: left %v", l)
 	}
+
+	// A build whose amplified output cannot fit in the memory available is
+	// refused before it simulates, and names the grid that would fit
+	// (issue 31.4); without the amplification it fits.
+	func() {
+		defer func(f func() int64) { run.AvailableMemory = f }(run.AvailableMemory)
+		run.AvailableMemory = func() int64 { return run.EstimateBytes(32, 24, 1) + 1<<10 }
+		dir := t.TempDir()
+		p := cone(t, 2)
+		p.Export = prof(export.Output{Kind: "heightmap", Format: "png", Size: 255, Path: "big"})
+		_, err := Build(context.Background(), p, Options{OutDir: dir, Name: "c"})
+		if err == nil || !strings.Contains(err.Error(), "build: a 32×24 build amplified ×8 needs about") || !strings.Contains(err.Error(), "cells a side (the scene's width and height) fits") {
+			t.Errorf("amplified past the memory: got %v", err)
+		}
+		if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+			t.Errorf("amplified past the memory: wrote %d files", len(ents))
+		}
+		p.Export = prof(export.Output{Kind: "heightmap", Format: "png", Size: 32, Path: "small"})
+		if _, err := Build(context.Background(), p, Options{OutDir: dir, Name: "c"}); err != nil {
+			t.Errorf("a build at the grid's size: %v", err)
+		}
+	}()
 
 	// Cancelled before the outputs.
 	ctx, cancel := context.WithCancel(context.Background())

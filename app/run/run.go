@@ -267,7 +267,7 @@ func Prepare(o Options) (*Job, error) {
 
 	// Before the fields are loaded: refuse what cannot fit.
 	if amp, err := o.amplifyFactor(w, h); err == nil {
-		if err := checkMemory(w, h, amp); err != nil {
+		if err := CheckMemory(w, h, amp, "run", "--size %d"); err != nil {
 			return nil, err
 		}
 	}
@@ -696,16 +696,21 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 		return rep, &InterruptedError{Steps: rep.Steps, Of: j.Steps, Err: runErr}
 	}
 	rep.finish(j)
-	if s := j.Engine.Snapshot(); s != nil {
+	// One snapshot (and one raster of a graph's heights) serves the
+	// analysis and every output: at 4096² each copy is hundreds of MB.
+	s := j.Engine.Snapshot()
+	var hs []float32
+	if s != nil {
+		hs = j.heights(s)
 		p := j.Engine.Params()
-		rep.analyze(j.heights(s), s.W, s.H, s.Cell, p.Edges, ConstantTalus(p))
+		rep.analyze(hs, s.W, s.H, s.Cell, p.Edges, ConstantTalus(p))
 	}
 	// The outputs and then the report are staged and committed as one
 	// set: a failure or an interrupt while writing leaves the files of an
 	// earlier run as they were.
 	j.set = &safefile.Set{Cancel: ctx.Err}
 	defer func() { j.set = nil }()
-	err = j.writeOutputs(rep)
+	err = j.writeOutputs(rep, s, hs)
 	if err == nil && j.Opt.Report != "" {
 		err = rep.saveIn(j.set, j.Opt.Report)
 	}
@@ -762,14 +767,14 @@ func (j *Job) Adaptive() bool {
 	return j.Scene.UntilConverged && !j.Opt.FixedDt && j.Refine == 0 && !perStep
 }
 
-// writeOutputs writes the heightmap, masks and preview the options ask for.
-// A graph run's are rasterized on the run's grid.
-func (j *Job) writeOutputs(rep *Report) error {
+// writeOutputs writes the heightmap, masks and preview the options ask for
+// from the engine's final snapshot s and its heights hs (j.heights). A
+// graph run's are rasterized on the run's grid.
+func (j *Job) writeOutputs(rep *Report, s *engine.Snapshot, hs []float32) error {
 	if j.Opt.Out == "" && j.Opt.OutDrainage == "" && j.Opt.OutWater == "" && j.Opt.OutPreview == "" &&
 		j.Opt.OutLakes == "" && j.Opt.OutRivers == "" && j.Opt.OutRock == "" && j.Opt.OutAlluvium == "" && j.Opt.OutSediment == "" {
 		return nil
 	}
-	s := j.Engine.Snapshot()
 	if j.amp > 1 {
 		return j.writeAmplified(s, rep)
 	}
@@ -790,7 +795,7 @@ func (j *Job) writeOutputs(rep *Report) error {
 		path string
 		data []float32
 	}{
-		{j.Opt.Out, j.heights(s)},
+		{j.Opt.Out, hs},
 		{j.Opt.OutDrainage, s.Area},
 		{j.Opt.OutWater, s.Water},
 		{j.Opt.OutAlluvium, s.Alluvium},
