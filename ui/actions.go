@@ -256,6 +256,13 @@ func init() {
 		{name: "await-param", label: "Wait until slider NAME reads VALUE", spec: awaitParamSpec, run: (*App).awaitParam},
 		{name: "await-settled", label: "Wait until the terrain has settled and the engine rests", spec: noArgs, run: (*App).awaitSettled},
 		{name: "await-typing", label: "Wait until a slider's typed field (Ctrl+click) has the keyboard", spec: noArgs, run: (*App).awaitTyping},
+		{name: "await-tool", label: "Wait until the tool NAME is chosen", spec: script.Spec{Min: 1, Max: -1}, run: (*App).awaitTool},
+		{name: "await-section", label: "Wait until the Cross-section window shows a line's profile (drag: until a line is being dragged)", spec: script.Spec{Min: 0, Max: 1, Check: func(c script.Command) error {
+			if len(c.Args) == 0 {
+				return nil
+			}
+			return c.Choice(0, "what", "drag")
+		}}, run: (*App).awaitSection},
 		{name: "await-painting", label: "Wait until a paint stroke is under way", spec: noArgs, run: (*App).awaitPainting},
 		{name: "await-new-dialog", label: "Wait until File → New's dialog is up", spec: noArgs, run: (*App).awaitNewDialog},
 		{name: "slow-frames", label: "Make every frame take MS milliseconds more (tests low frame rates)", spec: script.Spec{Min: 1, Max: 1, Check: func(c script.Command) error { return c.Nums(0) }}, run: (*App).slowFrames},

@@ -105,10 +105,9 @@ func (r *guiRenderer) render(target *ebiten.Image) {
 				dst = target.SubImage(clip).(*ebiten.Image)
 			}
 			// Indices are 16-bit and count from the command's VtxOffset:
-			// a list of more than 65 536 vertices (the cross-section's
-			// strata) is split into commands that each start further in
-			// (BackendFlagsRendererHasVtxOffset, set by newApp). Drawn
-			// from the list's start, they wrapped into stray lines.
+			// a list of more than 65 536 vertices is split into commands
+			// that each start further in (BackendFlagsRendererHasVtxOffset,
+			// set by newApp).
 			vtx := int(cmd.VtxOffset())
 			if vtx >= len(r.draw) {
 				continue

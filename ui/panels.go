@@ -30,10 +30,12 @@ func (a *App) toolsWindow() {
 		return
 	}
 	imgui.SeparatorText("Tool")
+	recordWindowRect(winTools)
 	for t := toolPaint; t < numTools; t++ {
 		if imgui.RadioButtonBool(toolNames[t], a.tool == t) {
 			a.tool = t
 		}
+		recordItemRect(toolNames[t])
 	}
 	switch a.tool {
 	case toolPaint:

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -31,6 +32,9 @@ type signalFile struct {
 	// (MapX0 + Zoom·x, MapY0 + Zoom·y).
 	MapX0, MapY0, Zoom float64
 	Frames             int `json:"frames"`
+	// Items are the rectangles of the tools' radio buttons (by tool
+	// name) and of windows (by window name), as last drawn.
+	Items map[string][4]float32 `json:"items"`
 }
 
 // signal writes the window's layout to path (a named pipe the test
@@ -38,12 +42,33 @@ type signalFile struct {
 func (a *App) signal(args []string) error {
 	ox, oy := a.mapToScreen(0, 0)
 	s := signalFile{Sliders: sliderRects, Map: [4]float32{a.vp.x, a.vp.y, a.vp.x + a.vp.w, a.vp.y + a.vp.h},
-		MapX0: ox, MapY0: oy, Zoom: a.view.Zoom, Frames: a.frames}
+		MapX0: ox, MapY0: oy, Zoom: a.view.Zoom, Frames: a.frames, Items: itemRects}
 	b, err := json.Marshal(s)
 	if err != nil {
 		return err
 	}
 	return os.WriteFile(args[0], b, 0o644)
+}
+
+// awaitTool holds the script until the tool of that name is chosen.
+func (a *App) awaitTool(args []string) error {
+	want := strings.Join(args, " ")
+	if !slices.Contains(toolNames[:], want) {
+		return fmt.Errorf("no tool %q (tools: %s)", want, strings.Join(toolNames[:], ", "))
+	}
+	a.waitFor("the "+want+" tool", func() bool { return toolNames[a.tool] == want })
+	return nil
+}
+
+// awaitSection holds the script until the Cross-section window has drawn
+// a line's profile, or with "drag", until a line is being dragged.
+func (a *App) awaitSection(args []string) error {
+	if len(args) > 0 {
+		a.waitFor("a cross-section line being dragged", func() bool { return a.sec.dragging })
+		return nil
+	}
+	a.waitFor("the cross-section", func() bool { return a.sec.set && a.sec.drawn > 0 })
+	return nil
 }
 
 // awaitLog holds the script until the log holds the text.

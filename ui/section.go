@@ -28,6 +28,7 @@ type section struct {
 	al    []float64 // alluvium per column, m
 	disp  []float64 // per column: the undeformed z is z − disp
 	model *geology.Model
+	drawn int // frames the window has drawn this line's profile in
 }
 
 // setSection sets the line, in cells, and shows the window.
@@ -121,6 +122,7 @@ func (a *App) sectionWindow() {
 	if !open {
 		a.sec.set = false
 	}
+	recordWindowRect(winSection)
 	s := a.s.Snapshot()
 	if s == nil || len(s.Height) != s.W*s.H || s.W < 2 || s.H < 2 {
 		textDisabled("No terrain yet.")
@@ -181,14 +183,18 @@ func (a *App) sectionWindow() {
 			dl.AddRectFilled(vec2(x0, runTop), vec2(x0+cw+0.5, pos.Y+h), pal[runLayer])
 		}
 	}
-	pts := make([]imgui.Vec2, n)
+	// The profile as a path: cimgui-go's AddPolyline hands C a copy of
+	// its first point only, and C read the rest past it (the stray lines
+	// of issue 30, new every frame).
+	dl.PathClear()
 	for c := range n {
-		pts[c] = vec2(pos.X+(float32(c)+0.5)*cw, yOf(sc.h[c]))
+		dl.PathLineTo(vec2(pos.X+(float32(c)+0.5)*cw, yOf(sc.h[c])))
 	}
-	dl.AddPolyline(&pts[0], int32(n), rgba(255, 255, 255, 255), 0, 1.5)
+	dl.PathStrokeV(rgba(255, 255, 255, 255), 0, 1.5)
 	dl.AddTextVec2(vec2(pos.X+4, pos.Y+2), rgba(255, 255, 255, 220), "A")
 	dl.AddTextVec2(vec2(pos.X+w-12, pos.Y+2), rgba(255, 255, 255, 220), "B")
 	imgui.Dummy(vec2(w, h))
+	sc.drawn++
 	textDisabled(fmt.Sprintf("A-B %.1f km; terrain %.0f to %.0f m; shown from %.0f m. Drag another line with the Cross-section tool.", length/1000, lo, hi, zb))
 	imgui.End()
 }

@@ -91,6 +91,23 @@ var sliderTyping struct {
 // real X events.
 var sliderRects = map[string][4]float32{}
 
+// itemRects are the screen rectangles of other items the window test
+// clicks (the tools' radio buttons, by tool name) and of windows it looks
+// at in screenshots (by window name), as last drawn.
+var itemRects = map[string][4]float32{}
+
+// recordItemRect records the last item's rectangle under name.
+func recordItemRect(name string) {
+	lo, hi := imgui.ItemRectMin(), imgui.ItemRectMax()
+	itemRects[name] = [4]float32{lo.X, lo.Y, hi.X, hi.Y}
+}
+
+// recordWindowRect records the current window's rectangle under name.
+func recordWindowRect(name string) {
+	p, sz := imgui.WindowPos(), imgui.WindowSize()
+	itemRects[name] = [4]float32{p.X, p.Y, p.X + sz.X, p.Y + sz.Y}
+}
+
 // valueSlider draws a slider over [lo, hi] for v and returns the new value
 // and whether the user changed it this frame. Ctrl+click or double-click
 // opens a typed field (Enter or leaving it applies, Escape cancels); a
