@@ -56,7 +56,7 @@ the outlets' level) ends the rivers: it is neither routed as lakes nor
 fitted.
 
 FILE is a .png or .r16 with its sidecar, or a .tif in metres (give --cell
-unless a sidecar sits beside it). Water leaves by every edge (--edges
+unless a sidecar sits beside it or it is a GeoTIFF in projected metres). Water leaves by every edge (--edges
 natural: an edge cell with no lower neighbour drains out of the map).
 --json prints the figures as JSON; --plot writes the Hack scatter, the
 slope–area plot and the hypsometric curve as a PNG.`,
@@ -95,7 +95,7 @@ slope–area plot and the hypsometric curve as a PNG.`,
 				f.Cell = cell
 			}
 			if f.Cell == 0 {
-				return fmt.Errorf("%s has no cell size: give --cell in metres (or put a sidecar beside it)", path)
+				return fmt.Errorf("%s has no cell size (no sidecar, and no GeoTIFF pixel size in projected metres): give --cell in metres", path)
 			}
 			r, err := analysis.Analyze(f, analysis.Options{
 				Edges: flow.Edges{North: b, South: b, East: b, West: b}, Fill: fill, MinArea: minArea,

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"image/png"
 	"math"
@@ -235,12 +236,26 @@ func TestAnalyzeErrors(t *testing.T) {
 	if err := rasterio.Write(flat, &sim.Field{W: 30, H: 30, Cell: 10, Data: simtest.Uniform(30, 30, 5)}); err != nil {
 		t.Fatal(err)
 	}
+	// The Jacksboro DEM with its linear unit turned from metres (9001) to
+	// feet (9002): a GeoTIFF whose pixel size is not in metres.
+	b, err := os.ReadFile(jacksboro)
+	if err != nil {
+		t.Fatal(err)
+	}
+	metres := []byte{0x04, 0x0c, 0, 0, 1, 0, 0x29, 0x23} // key 3076, inline, count 1, 9001
+	if bytes.Count(b, metres) != 1 {
+		t.Fatal("the Jacksboro DEM does not name its linear unit once")
+	}
+	feet := filepath.Join(dir, "feet.tif")
+	if err := os.WriteFile(feet, bytes.Replace(b, metres, []byte{0x04, 0x0c, 0, 0, 1, 0, 0x2a, 0x23}, 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{}, "accepts 1 arg"},
-		{[]string{jacksboro}, "no cell size: give --cell"},
+		{[]string{feet}, "no cell size (no sidecar, and no GeoTIFF pixel size in projected metres): give --cell"},
 		{[]string{jacksboro, "--cell", "-3"}, "--cell -3"},
 		{[]string{jacksboro, "--cell", "90", "--min-area", "1"}, "--min-area 1"},
 		{[]string{jacksboro, "--cell", "90", "--edges", "sideways"}, "--edges"},

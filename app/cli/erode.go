@@ -52,7 +52,8 @@ running water dissolves, carries and deposits soil, slopes steeper than the
 talus angle slide. Time is in seconds, lengths in metres.
 
 The input is a .png or .r16 with its sidecar (which gives the metres and the
-cell size), or a float .tif (give --cell unless a sidecar sits beside it).
+cell size), or a float .tif (give --cell unless a sidecar sits beside it or
+it is a GeoTIFF in projected metres, such as UTM).
 Outputs are written like those of orogen run: .png (16-bit), .r16, .tif
 (32-bit float, metres) or .obj, each raster with its sidecar. The report has
 per-step timings by phase and the water budget (rain in, evaporated,

@@ -110,7 +110,7 @@ func Prepare(o Options) (*Job, error) {
 		f.Cell = o.Cell
 	}
 	if !(f.Cell > 0) {
-		return nil, fmt.Errorf("heights: %s has no cell size (a .tif without sidecar): give --cell in metres", o.In)
+		return nil, fmt.Errorf("heights: %s has no cell size (no sidecar, and no GeoTIFF pixel size in projected metres): give --cell in metres", o.In)
 	}
 	cfg := hydro.Config{Terrain: f, Sources: o.Sources}
 	if cfg.Rain, err = readMap("rain map", o.RainMap, f); err != nil {

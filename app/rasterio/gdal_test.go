@@ -184,3 +184,53 @@ func TestSidecarsDoNotCollide(t *testing.T) {
 		}
 	}
 }
+
+// TestGeoTIFFCellSize: a GeoTIFF's pixel size is its cell size when GDAL
+// wrote it in a projected system in metres (the two real DEMs in
+// app/cli/testdata, UTM at 90 m), and no cell size when it is in degrees
+// or in feet, so the caller asks for --cell instead of taking degrees or
+// feet for metres.
+func TestGeoTIFFCellSize(t *testing.T) {
+	for _, name := range []string{"jacksboro.tif", "bigtujunga.tif"} {
+		f, err := ReadHeights(filepath.Join("..", "cli", "testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Cell != 90 {
+			t.Errorf("%s: cell %g m; want 90 (its UTM pixel size)", name, f.Cell)
+		}
+	}
+	bin, err := exec.LookPath("gdal_translate")
+	if err != nil {
+		t.Skip("gdal_translate not found: install gdal-bin (scripts/deps.sh does)")
+	}
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src.tif")
+	f := testField(16, 12, 3)
+	f.Cell = 30
+	if err := Write(src, f); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		args []string
+		want float64
+	}{
+		{"utm.tif", []string{"-a_srs", "EPSG:32633", "-a_ullr", "500000", "4000360", "500480", "4000000"}, 30},
+		{"degrees.tif", []string{"-a_srs", "EPSG:4326", "-a_ullr", "10", "45.0036", "10.0048", "45"}, 0},
+		{"feet.tif", []string{"-a_srs", "EPSG:2227", "-a_ullr", "6000000", "2000360", "6000480", "2000000"}, 0},
+	} {
+		out := filepath.Join(dir, c.name)
+		args := append(append([]string{"-q", "-of", "GTiff"}, c.args...), src, out)
+		if b, err := exec.Command(bin, args...).CombinedOutput(); err != nil {
+			t.Fatalf("gdal_translate %v: %v\n%s", args, err, b)
+		}
+		g, err := ReadHeights(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Cell != c.want {
+			t.Errorf("%s: cell %g; want %g", c.name, g.Cell, c.want)
+		}
+	}
+}

@@ -22,7 +22,9 @@ const readExts = ".png, .r16, .raw, .tif, .tiff"
 //     A PNG of any bit depth or colour model is read as DecodePNG reads it.
 //   - .tif and .tiff: values are metres as stored (integer TIFFs too). If a
 //     sidecar sits beside the file, Cell comes from it and its width and
-//     height must match; otherwise Cell is 0 and the caller decides.
+//     height must match; otherwise Cell is the GeoTIFF pixel size when it
+//     is in metres (Orogen's own files, a projected system in metres), or
+//     0 and the caller decides.
 //
 // NaN or infinite heights are an error.
 func ReadHeights(path string) (*sim.Field, error) {

@@ -425,21 +425,41 @@ func decodeTIFF(b []byte) (*sim.Field, error) {
 	return &sim.Field{W: W, H: H, Data: data, Cell: t.pixelScale()}, nil
 }
 
-// pixelScale returns the GeoTIFF cell size (ModelPixelScale X when it
-// equals Y and is positive and finite), or 0.
+// GeoKeys (OGC 19-008r4) that tell whether ModelPixelScale is in metres.
+const (
+	geoKeyModelType       = 1024 // GTModelTypeGeoKey: 1 projected, 2 geographic
+	geoKeyProjLinearUnits = 3076 // ProjLinearUnitsGeoKey: 9001 metre
+	modelTypeProjected    = 1
+	linearUnitMetre       = 9001
+)
+
+// pixelScale returns the GeoTIFF cell size in metres (ModelPixelScale X
+// when it equals Y and is positive and finite), or 0 when the file has
+// none or gives it in other units. The scale is taken as metres when the
+// GeoKeys name no model (Orogen's own files) or a projected one in metres
+// (a DEM GDAL wrote in UTM, say); a geographic model (degrees) or other
+// linear units (feet) give 0, and the caller asks for the cell size.
 func (t *tiffFile) pixelScale() float64 {
 	e, ok := t.ifd[tagModelPixelScale]
 	if !ok || e.typ != typeDouble || e.count < 2 {
 		return 0
 	}
-	if keys, err := t.values(tagGeoKeyDirectory); err != nil || len(keys) < 4 {
+	keys, err := t.values(tagGeoKeyDirectory)
+	if err != nil || len(keys) < 4 {
 		return 0
-	} else {
-		n := int(keys[3])
-		for i := 0; i < n && 4+4*i+3 < len(keys); i++ {
-			if keys[4+4*i] == 1024 { // GTModelTypeGeoKey: projected or geographic
-				return 0
-			}
+	}
+	geo := map[uint32]uint32{} // the keys whose value is in the directory
+	for i := 0; i < int(keys[3]) && 4+4*i+3 < len(keys); i++ {
+		k := keys[4+4*i:]
+		if k[1] == 0 && k[2] == 1 {
+			geo[k[0]] = k[3]
+		} else {
+			geo[k[0]] = math.MaxUint32 // stored elsewhere: not a unit code
+		}
+	}
+	if m, ok := geo[geoKeyModelType]; ok {
+		if m != modelTypeProjected || geo[geoKeyProjLinearUnits] != linearUnitMetre {
+			return 0
 		}
 	}
 	p := int64(t.bo.Uint32(t.b[e.at:]))
