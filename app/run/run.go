@@ -702,6 +702,9 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 	var hs []float32
 	if s != nil {
 		hs = j.heights(s)
+		// The engine's scratch goes back before the analysis and the
+		// outputs take their memory (docs/MEMORY.md).
+		engine.Release(j.Engine)
 		p := j.Engine.Params()
 		rep.analyze(hs, s.W, s.H, s.Cell, p.Edges, ConstantTalus(p))
 	}

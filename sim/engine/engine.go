@@ -189,3 +189,20 @@ func Deposits(e Engine) bool {
 	d, ok := e.(Depositing)
 	return ok && d.Deposits()
 }
+
+// Releaser is an engine that can drop the scratch buffers its steps
+// reuse: a run calls Release after its last step and snapshot, before
+// writing its outputs, so the memory goes to them. The engine stays
+// whole: its next Step grows the buffers again and gives the results it
+// would have given without the Release.
+type Releaser interface {
+	Engine
+	Release()
+}
+
+// Release calls e's Release if it is a Releaser.
+func Release(e Engine) {
+	if r, ok := e.(Releaser); ok {
+		r.Release()
+	}
+}
