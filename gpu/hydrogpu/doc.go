@@ -52,13 +52,33 @@
 // account (Budget) and the rock account (Mass) close on the GPU as on the
 // CPU, to float32 rounding of the fields.
 //
+// Large grids: where the largest field (the fluxes, 16 bytes a cell)
+// exceeds the driver's largest storage buffer (llvmpipe allows 128 MiB,
+// 2896² cells; NVIDIA's driver takes 8192² whole), the grid is split into
+// bands of whole rows of work groups, each field a buffer per band that
+// holds the band's rows and two halo rows of the bands beside it above
+// and below (wrapping; a 1-row band takes them from two bands). The
+// kernels are compiled with SPLIT: each dispatch covers one band, row()
+// maps a row to its place in the band's buffers, and after each kernel
+// the halo rows of what it wrote and the next ones read beside a cell
+// are copied from the bands that own them (the fluxes and thermal
+// outflows after flux, the water and sediment after erode, the terrain
+// after move). Two halo rows suffice: the kernels read one row away, and
+// the semi-Lagrangian trace is at most a cell long (|v|·Δt ≤ Δx: a
+// cell's outflow is capped at its water, so (f_in + f_out)·Δt/Δx² ≤ d1 +
+// d2 = 2·d̄), which float32 rounding can carry past a row boundary into
+// the second. Bands are group-aligned, so every work group sums the same
+// cells and a split grid's results are the unsplit one's bit for bit
+// (TestSplitMatchesWhole, with a cap forced down to split a 40×257
+// grid into 5 bands). At 8192² on llvmpipe: 9 bands, a step in about a
+// minute on two shared cores, 6 GB of memory (TestLarge with
+// OROGEN_GPU_LARGE=8192).
+//
 // Limits: a geology (hardness from the rock, SetGeology) runs on the CPU
-// only; a grid whose largest field (the fluxes, 16 bytes a cell) exceeds
-// the driver's largest storage buffer is refused with an error naming it
-// (llvmpipe allows 128 MiB, so 2896² cells; NVIDIA's driver takes 8192²),
-// as is one that exceeds the card's memory (Bytes, 64 bytes a cell).
-// app/compute turns each of these into a run on the CPU with one line
-// saying why.
+// only; a grid too wide for one band of 64 rows within the largest
+// storage buffer is refused with an error naming it, as is one that
+// exceeds the card's memory (Bytes, 64 bytes a cell). app/compute turns
+// each of these into a run on the CPU with one line saying why.
 //
 // Speed (BenchmarkHydroGPU, default parameters, open edges, driver
 // 580.159.04): on an NVIDIA H100 80GB HBM3, 1024² 7 100 steps/s, 4096²
