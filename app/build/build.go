@@ -27,7 +27,14 @@
 // 2, 4 or 8 that reaches its size (8 beyond), routed again at the fine
 // resolution for its masks, splat and flow maps, then resampled to the
 // exact size. Each factor is amplified once per build and seeded by the
-// scene's seed; the report gives the factor per output.
+// scene's seed; the report gives the factor per output. A profile's
+// hydro_steps finish each amplified terrain with that many steps of the
+// hydraulic pass (sim/hydro) on the device its "device" names (cpu when
+// it names none; Options.Device, `orogen build --device` and the app's
+// Settings override it; app/compute falls back to the CPU with a line
+// saying why); the report names the device per output. The CPU and the
+// GPU give different bits (float order): a build is reproducible on one
+// device.
 package build
 
 import (
@@ -44,6 +51,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"orogen/app/compute"
 	"orogen/app/doc"
 	"orogen/app/export"
 	"orogen/app/project"
@@ -68,8 +76,12 @@ type Options struct {
 	// Progress, if set, is called on the build's goroutine with the
 	// fraction done (0 to 1) and what is under way.
 	Progress func(frac float64, what string)
-	// Log, if set, receives a line per output (and the engine scales).
+	// Log, if set, receives a line per output (and the engine scales),
+	// and one per hydraulic pass naming its device.
 	Log io.Writer
+	// Device, if not nil, is where the profile's hydraulic pass runs
+	// instead of its "device".
+	Device *compute.Device
 }
 
 // Report is the JSON build report.
@@ -94,8 +106,14 @@ type OutputReport struct {
 	Engine *rasterio.EngineMeta `json:"engine,omitempty"`
 	// Amplified is the factor of the amplified terrain the output was
 	// made from (0: the simulated grid's).
-	Amplified int    `json:"amplified,omitempty"`
-	Files     []File `json:"files"`
+	Amplified int `json:"amplified,omitempty"`
+	// HydroSteps and HydroDevice are the hydraulic pass that finished the
+	// amplified terrain and where it ran ("cpu" or the GPU's report), and
+	// HydroFallback why a gpu or auto pass ran on the CPU.
+	HydroSteps    int    `json:"hydro_steps,omitempty"`
+	HydroDevice   string `json:"hydro_device,omitempty"`
+	HydroFallback string `json:"hydro_fallback,omitempty"`
+	Files         []File `json:"files"`
 }
 
 // File is one file written, relative to the output folder (slashes).
@@ -129,6 +147,10 @@ func Check(p *project.Project, o Options) error {
 		return errors.New("build: no output folder")
 	}
 	sc := p.Scene
+	dev, err := hydroDevice(p.Export, o)
+	if err != nil {
+		return err
+	}
 	var claims export.Claims
 	report := filepath.Join(o.OutDir, ReportName)
 	if err := claims.Claim("the build report", report); err != nil {
@@ -140,6 +162,7 @@ func Check(p *project.Project, o Options) error {
 			return fmt.Errorf("build: output %d (%s): cannot make its folder: %w", i+1, out.Path, safefile.Cause(err))
 		}
 		files := []string{path}
+		side := out.Size
 		switch out.Kind {
 		case "preview", "mesh":
 			if err := safefile.CheckDir(path); err != nil {
@@ -151,6 +174,14 @@ func Check(p *project.Project, o Options) error {
 				return fmt.Errorf("build: output %d (%s): %w", i+1, out.Path, err)
 			}
 			files = pl.AllFiles(path)
+			side = max(pl.W, pl.H)
+		}
+		if f := ampFactor(side, max(sc.Width, sc.Height)); f > 0 && p.Export.HydroSteps > 0 {
+			cells := f * sc.Width * f * sc.Height
+			if cells > amplify.MaxHydroPassCells || dev == compute.CPU && cells > cpuHydroCells {
+				return fmt.Errorf("build: output %d (%s): the hydraulic pass (hydro_steps) on %d×%d amplified cells: the CPU takes up to 4096², a GPU (device gpu or auto) 8192²: give a smaller size or drop hydro_steps",
+					i+1, out.Path, f*sc.Width, f*sc.Height)
+			}
 		}
 		if err := claims.Claim(fmt.Sprintf("output %d (%s)", i+1, out.FileName(o.Name)), files...); err != nil {
 			return fmt.Errorf("build: %w", err)
@@ -202,7 +233,10 @@ func Build(ctx context.Context, p *project.Project, o Options) (*Report, error) 
 		return nil, fmt.Errorf("build: simulation: %w", err)
 	}
 	s := job.Snapshot()
-	t := &terrains{s: s, height: s.Height, in: export.InputsOf(s), seed: sc.Seed}
+	t := &terrains{s: s, height: s.Height, in: export.InputsOf(s), seed: sc.Seed, hydroSteps: p.Export.HydroSteps, log: o.Log}
+	if t.device, err = hydroDevice(p.Export, o); err != nil {
+		return nil, err
+	}
 	defer t.release()
 
 	r := &Report{Project: o.Name, Orogen: version.String(), Grid: [2]int{s.W, s.H}, CellM: s.Cell, Engine: spec.Label(),
@@ -252,6 +286,26 @@ func Build(ctx context.Context, p *project.Project, o Options) (*Report, error) 
 	return r, nil
 }
 
+// cpuHydroCells is the most fine cells sim/amplify's hydraulic pass takes
+// on the CPU.
+const cpuHydroCells = 4096 * 4096
+
+// hydroDevice returns where the profile's hydraulic pass runs: o.Device,
+// else the profile's device, else the CPU.
+func hydroDevice(p *export.Profile, o Options) (compute.Device, error) {
+	if o.Device != nil {
+		return *o.Device, nil
+	}
+	if p.Device == "" {
+		return compute.CPU, nil
+	}
+	d, err := compute.ParseDevice(p.Device)
+	if err != nil {
+		return 0, fmt.Errorf("build: export profile \"device\" %q: use cpu, gpu or auto", p.Device)
+	}
+	return d, nil
+}
+
 // writeOutput writes one output to path and lists its files (full paths
 // in Files[i].Path, checksums to come).
 func writeOutput(ctx context.Context, out *export.Output, path string, t *terrains, o Options, set *safefile.Set) (*OutputReport, error) {
@@ -274,6 +328,9 @@ func writeOutput(ctx context.Context, out *export.Output, path string, t *terrai
 		return nil, err
 	}
 	or.Amplified = factor
+	if ft := t.fine[factor]; factor > 0 && ft != nil && ft.hydroDevice != "" {
+		or.HydroSteps, or.HydroDevice, or.HydroFallback = t.hydroSteps, ft.hydroDevice, ft.hydroFallback
+	}
 	switch out.Kind {
 	case "preview":
 		img := viewer.Relief(nil, s, viewer.DefaultOptions())
@@ -361,6 +418,11 @@ type terrains struct {
 	in     *export.Inputs
 	seed   uint64
 	fine   map[int]*fineTerrain
+	// hydroSteps and device are the hydraulic pass that finishes each
+	// amplified terrain; log gets a line per pass.
+	hydroSteps int
+	device     compute.Device
+	log        io.Writer
 	// gcPercent is the collector's setting before the first
 	// amplification, put back by release (0: untouched).
 	gcPercent int
@@ -377,10 +439,13 @@ func (t *terrains) release() {
 }
 
 type fineTerrain struct {
-	res    *amplify.Result
-	plain  *engine.Snapshot // heights, water, rock: not routed
-	routed *engine.Snapshot // with the fine drainage
-	in     *export.Inputs   // of routed
+	res *amplify.Result
+	// hydroDevice is where its hydraulic pass ran, "" without one, and
+	// hydroFallback why it ran on the CPU.
+	hydroDevice, hydroFallback string
+	plain                      *engine.Snapshot // heights, water, rock: not routed
+	routed                     *engine.Snapshot // with the fine drainage
+	in                         *export.Inputs   // of routed
 }
 
 // ampFactor is the factor of sim/amplify that makes an output of side
@@ -413,6 +478,14 @@ func (t *terrains) at(ctx context.Context, side int, routed bool) (*engine.Snaps
 	if ft == nil {
 		o := amplify.DefaultOptions(f)
 		o.Seed = t.seed
+		o.HydroSteps = t.hydroSteps
+		var dev, fallback string
+		if o.HydroSteps > 0 {
+			dev = "cpu"
+			if t.device != compute.CPU {
+				o.HydroPass = &compute.Pass{D: t.device, Note: func(s string) { fallback = s }, Used: func(s string) { dev = s }}
+			}
+		}
 		r, err := amplify.Amplify(ctx, &c, o)
 		if err != nil {
 			return nil, nil, nil, 0, fmt.Errorf("amplifying ×%d: %w", f, err)
@@ -430,7 +503,13 @@ func (t *terrains) at(ctx context.Context, side int, routed bool) (*engine.Snaps
 			// half that (BenchmarkUnreal4033's peak memory).
 			t.gcPercent = debug.SetGCPercent(50)
 		}
-		ft = &fineTerrain{res: r, plain: plain}
+		ft = &fineTerrain{res: r, plain: plain, hydroDevice: dev, hydroFallback: fallback}
+		if dev != "" && t.log != nil {
+			if fallback != "" {
+				fmt.Fprintln(t.log, fallback)
+			}
+			fmt.Fprintf(t.log, "×%d: hydraulic pass (%d steps) on %s\n", f, o.HydroSteps, dev)
+		}
 		r.River = nil // no output reads the beds: let them go
 		// The amplification's working arrays are garbage now: collect
 		// them before the fine routing and the exports allocate theirs,
