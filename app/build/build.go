@@ -50,6 +50,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"orogen/app/compute"
 	"orogen/app/doc"
@@ -82,6 +83,18 @@ type Options struct {
 	// Device, if not nil, is where the profile's hydraulic pass runs
 	// instead of its "device".
 	Device *compute.Device
+	// Hydro, if set, is called on the build's goroutine after each
+	// hydraulic pass.
+	Hydro func(HydroRun)
+}
+
+// HydroRun is one hydraulic pass of a build: the amplification factor it
+// finished, its steps, where it ran (Fallback: why on the CPU) and how
+// long it took.
+type HydroRun struct {
+	Factor, Steps    int
+	Device, Fallback string
+	Seconds          float64
 }
 
 // Report is the JSON build report.
@@ -233,7 +246,7 @@ func Build(ctx context.Context, p *project.Project, o Options) (*Report, error) 
 		return nil, fmt.Errorf("build: simulation: %w", err)
 	}
 	s := job.Snapshot()
-	t := &terrains{s: s, height: s.Height, in: export.InputsOf(s), seed: sc.Seed, hydroSteps: p.Export.HydroSteps, log: o.Log}
+	t := &terrains{s: s, height: s.Height, in: export.InputsOf(s), seed: sc.Seed, hydroSteps: p.Export.HydroSteps, log: o.Log, hydro: o.Hydro}
 	if t.device, err = hydroDevice(p.Export, o); err != nil {
 		return nil, err
 	}
@@ -423,6 +436,7 @@ type terrains struct {
 	hydroSteps int
 	device     compute.Device
 	log        io.Writer
+	hydro      func(HydroRun)
 	// gcPercent is the collector's setting before the first
 	// amplification, put back by release (0: untouched).
 	gcPercent int
@@ -480,11 +494,13 @@ func (t *terrains) at(ctx context.Context, side int, routed bool) (*engine.Snaps
 		o.Seed = t.seed
 		o.HydroSteps = t.hydroSteps
 		var dev, fallback string
+		var took time.Duration
 		if o.HydroSteps > 0 {
+			// On the CPU too, for the time (sim/hydro either way: the
+			// same bits as amplify's own pass).
 			dev = "cpu"
-			if t.device != compute.CPU {
-				o.HydroPass = &compute.Pass{D: t.device, Note: func(s string) { fallback = s }, Used: func(s string) { dev = s }}
-			}
+			o.HydroPass = &compute.Pass{D: t.device, Note: func(s string) { fallback = s }, Used: func(s string) { dev = s },
+				Done: func(_ string, _ int, d time.Duration) { took += d }}
 		}
 		r, err := amplify.Amplify(ctx, &c, o)
 		if err != nil {
@@ -509,6 +525,9 @@ func (t *terrains) at(ctx context.Context, side int, routed bool) (*engine.Snaps
 				fmt.Fprintln(t.log, fallback)
 			}
 			fmt.Fprintf(t.log, "×%d: hydraulic pass (%d steps) on %s\n", f, o.HydroSteps, dev)
+		}
+		if dev != "" && t.hydro != nil {
+			t.hydro(HydroRun{Factor: f, Steps: o.HydroSteps, Device: dev, Fallback: fallback, Seconds: took.Seconds()})
 		}
 		r.River = nil // no output reads the beds: let them go
 		// The amplification's working arrays are garbage now: collect

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"orogen/gpu"
 	"orogen/gpu/hydrogpu"
@@ -177,11 +178,13 @@ func NewHydro(d Device, cfg hydro.Config) (*Hydro, error) {
 // Pass is the hydraulic pass of sim/amplify (Options.HydroPass) on the
 // device D asks for. Note, if not nil, gets the line saying why a pass
 // fell back to the CPU (once); Used, if not nil, the device each pass
-// ran on.
+// ran on; Done, if not nil, the device, steps and time of each pass that
+// finished.
 type Pass struct {
 	D    Device
 	Note func(string)
 	Used func(string)
+	Done func(device string, steps int, d time.Duration)
 	said bool
 }
 
@@ -199,6 +202,7 @@ func (p *Pass) RunHydro(ctx context.Context, cfg hydro.Config, steps int) ([]flo
 	if p.Used != nil {
 		p.Used(h.Device)
 	}
+	start := time.Now()
 	if err := h.Run(ctx, steps); err != nil {
 		return nil, err
 	}
@@ -206,6 +210,9 @@ func (p *Pass) RunHydro(ctx context.Context, cfg hydro.Config, steps int) ([]flo
 		return nil, err
 	}
 	out := h.Engine.Terrain()
+	if p.Done != nil {
+		p.Done(h.Device, steps, time.Since(start))
+	}
 	if i := sim.FirstNonFinite(out); i >= 0 {
 		w, _, _ := h.Engine.Size()
 		return nil, fmt.Errorf("the hydraulic pass on %s left cell (%d, %d) without a height", h.Device, i%w, i/w)
