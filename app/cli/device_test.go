@@ -246,3 +246,48 @@ func TestBuildDevice(t *testing.T) {
 		}
 	}
 }
+
+// TestErodeGeologyDevice: orogen erode --geology runs on the GPU (it fell
+// back to the CPU before the rock kernel), and its terrain is the CPU's
+// within float32 rounding.
+func TestErodeGeologyDevice(t *testing.T) {
+	dev, err := gpu.Open(gpu.Options{AllowSoftware: true})
+	if err != nil {
+		t.Skipf("no OpenGL 4.3 device: %v", err)
+	}
+	dev.Close()
+	dir := t.TempDir()
+	in, geo := filepath.Join(dir, "h.tif"), filepath.Join(dir, "geo.json")
+	writeHills(t, in, 40, 36)
+	if err := os.WriteFile(geo, []byte(`{"base":-100,"stack":[{"repeat":10,"layers":[{"name":"soft","thickness":20,"rock":"Clay"},{"name":"hard","thickness":10,"rock":"Quartzite"}]}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var heights [2][]float32
+	for k, device := range []string{"cpu", "gpu"} {
+		out, r := filepath.Join(dir, device+".tif"), filepath.Join(dir, device+".json")
+		code, _, stderr := runCLI("erode", "-q", "--in", in, "--steps", "30", "--geology", geo, "--device", device, "--out", out, "--report", r)
+		if code != 0 {
+			t.Fatalf("--device %s: exit %d: %s", device, code, stderr)
+		}
+		var rep map[string]any
+		b, _ := os.ReadFile(r)
+		if err := json.Unmarshal(b, &rep); err != nil {
+			t.Fatal(err)
+		}
+		if d, _ := rep["device"].(string); (device == "gpu") == (d == "cpu") {
+			t.Errorf("--geology --device %s ran on %q (%s)", device, d, stderr)
+		}
+		f, err := rasterio.ReadHeights(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		heights[k] = f.Data
+	}
+	var worst float64
+	for i := range heights[0] {
+		worst = math.Max(worst, math.Abs(float64(heights[0][i])-float64(heights[1][i])))
+	}
+	if worst > 0.02 { // 1e-4 of the 200 m relief
+		t.Errorf("--geology: the GPU's terrain differs from the CPU's by up to %.3g m", worst)
+	}
+}

@@ -150,15 +150,7 @@ func NewHydro(d Device, cfg hydro.Config) (*Hydro, error) {
 	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
-	var fallback string
-	if d != CPU && cfg.Geology != nil {
-		fallback = fmt.Sprintf("--device %s: a geology runs on the CPU only: running on the CPU", d)
-		d = CPU
-	}
-	dev, why := Open(d)
-	if why != "" {
-		fallback = why
-	}
+	dev, fallback := Open(d)
 	if dev != nil {
 		e, err := hydrogpu.New(dev, cfg)
 		if err == nil {

@@ -74,10 +74,20 @@
 // minute on two shared cores, 6 GB of memory (TestLarge with
 // OROGEN_GPU_LARGE=8192).
 //
-// Limits: a geology (hardness from the rock, SetGeology) runs on the CPU
-// only; a grid too wide for one band of 64 rows within the largest
+// Geology: with hydro.Config.Geology a sixth kernel, rock, runs before
+// flux: each cell's hardness becomes max(R_min, K_d) of the rock exposed
+// there, the layer found as geology.Model.LayerOf does (a binary search
+// over the undeformed stack's tops, in float64, at the terrain height
+// less the cell's displacement from geology.Map) or alluvium where at
+// least geology.MinAlluvium lies; move then adds the step's change of
+// terrain to the alluvium (sim/hydro's rockHardness and deposit). The
+// tops and hardnesses (up to 255 layers) ride in Params; the
+// displacement is a float64 field. TestGeologyMatchesCPU holds the
+// hardness, alluvium and terrain to the CPU's within float32 rounding.
+//
+// Limits: a grid too wide for one band of 64 rows within the largest
 // storage buffer is refused with an error naming it, as is one that
-// exceeds the card's memory (Bytes, 64 bytes a cell). app/compute turns
+// exceeds the card's memory (Bytes, 68 bytes a cell). app/compute turns
 // each of these into a run on the CPU with one line saying why.
 //
 // Speed (BenchmarkHydroGPU, default parameters, open edges, driver

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"orogen/gpu"
+	"orogen/sim/geology"
 	"orogen/sim/hydro"
 )
 
@@ -56,6 +57,8 @@ const (
 	bindQ      = 10
 	bindTout   = 11
 	bindIn     = 12
+	bindAlluv  = 13
+	bindDisp   = 14
 	bindRed    = 15
 	// storageBlocks is the most storage buffers one kernel uses (erode).
 	storageBlocks = 11
@@ -88,8 +91,11 @@ type Engine struct {
 
 	b                                     [2]*field
 	d, d1, s, s1, f, v, hard, q, tout, in *field
+	alluv, disp                           *field // the alluvium (zero without a geology); the displacement (a geology only)
+	geo                                   *geology.Map
 	red                                   gpu.Buffer
 	progs                                 [NumKernels]gpu.Program
+	rock                                  gpu.Program // the hardness from the rock (a geology only)
 	cur                                   int
 	bands                                 []band     // one, or the bands of a split grid
 	halo                                  int        // halo rows of each band's buffers: 0, or halo when split
@@ -115,27 +121,35 @@ type params struct {
 	Kc, Cmax, InvLMax, Dtks, Dtkd, Dtkhks, Rmin float32
 	EvapKeep, DtCell, DtKt2, TanO, TanD         float32
 	Band0, BandRows, GroupY0, Pad               int32
+	Geology, NTops, AlluvLayer, Pad2            int32
+	Tops                                        [maxLayers]float64
+	RockHard                                    [maxLayers]float32
 }
 
-// Bytes returns the device memory an n×m grid needs, bytes.
+// maxLayers bounds a geology's layers and alluvium (its rock is a uint8
+// a cell; the tables in Params).
+const maxLayers = 256
+
+// Bytes returns the device memory an n×m grid needs, bytes (8 more a
+// cell with a geology: the displacement).
 func Bytes(w, h int) int64 {
 	n := int64(w) * int64(h)
 	groups := int64((w+group-1)/group) * int64((h+group*rows-1)/(group*rows))
-	// b×2, d, d1, s, s1, hard, q, tout, in: 10 floats; f 4, v 2.
-	return n*4*16 + groups*64 + redHeader
+	// b×2, d, d1, s, s1, hard, q, tout, in, alluvium: 11 floats; f 4, v 2.
+	return n*4*17 + groups*64 + redHeader
 }
 
 // New uploads cfg's terrain and state to dev and compiles the kernels.
-// The configuration is checked as hydro.New checks it; a geology is not
-// supported on the GPU yet. A grid whose fields exceed the driver's
+// The configuration is checked as hydro.New checks it; a geology takes
+// the hardness from the rock every step, as on the CPU. A grid whose fields exceed the driver's
 // largest storage buffer is split into bands of rows, each field a buffer
 // per band. Errors are one line.
 func New(dev gpu.Device, cfg hydro.Config) (*Engine, error) {
 	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
-	if cfg.Geology != nil {
-		return nil, fmt.Errorf("hydrogpu: a geology (hardness from the rock) runs on the CPU only")
+	if g := cfg.Geology; g != nil && g.NumLayers()+1 > maxLayers {
+		return nil, fmt.Errorf("hydrogpu: a geology of %d layers: the GPU takes %d", g.NumLayers(), maxLayers-1)
 	}
 	t := cfg.Terrain
 	e := &Engine{dev: dev, w: t.W, h: t.H, n: t.W * t.H, cell: t.Cell, p: cfg.Params,
@@ -153,6 +167,10 @@ func New(dev gpu.Device, cfg hydro.Config) (*Engine, error) {
 	}
 	if need := Bytes(e.w, e.h); info.MemoryMiB > 0 && need>>20 > int64(info.MemoryMiB) {
 		return nil, fmt.Errorf("hydrogpu: a %d×%d grid needs %d MiB of GPU memory; %s has %d MiB", e.w, e.h, need>>20, info.Renderer, info.MemoryMiB)
+	}
+	var alluvium []float32
+	if cfg.Geology != nil {
+		alluvium = cfg.Alluvium
 	}
 	hard := cfg.Hardness
 	if hard == nil {
@@ -172,6 +190,15 @@ func New(dev gpu.Device, cfg hydro.Config) (*Engine, error) {
 	e.rock0 = sumArea(t.Data, e.cell)
 	e.stats.SedimentFix = 1
 	e.stats.Budget = e.budget
+	var disp []float32 // float64 per cell, as two float32 words
+	if cfg.Geology != nil {
+		e.geo = cfg.Geology.Map(e.w, e.h, e.cell)
+		disp = make([]float32, 2*e.n)
+		for i := range e.n {
+			u := math.Float64bits(e.geo.Displacement(i))
+			disp[2*i], disp[2*i+1] = math.Float32frombits(uint32(u)), math.Float32frombits(uint32(u>>32))
+		}
+	}
 	err := dev.Do(func(c gpu.Context) error {
 		split := len(e.bands) > 1
 		for k, name := range KernelNames {
@@ -185,13 +212,29 @@ func New(dev gpu.Device, cfg hydro.Config) (*Engine, error) {
 			}
 			e.progs[k] = p
 		}
-		for _, a := range []struct {
+		fields := []struct {
 			f     **field
 			comps int
 		}{
 			{&e.b[0], 1}, {&e.b[1], 1}, {&e.d, 1}, {&e.d1, 1}, {&e.s, 1}, {&e.s1, 1},
-			{&e.f, 4}, {&e.v, 2}, {&e.hard, 1}, {&e.q, 1}, {&e.tout, 1}, {&e.in, 1},
-		} {
+			{&e.f, 4}, {&e.v, 2}, {&e.hard, 1}, {&e.q, 1}, {&e.tout, 1}, {&e.in, 1}, {&e.alluv, 1},
+		}
+		if e.geo != nil {
+			name := "hydro-rock"
+			if split {
+				name += "-split"
+			}
+			p, err := c.Program(name, kernel("rock", split))
+			if err != nil {
+				return err
+			}
+			e.rock = p
+			fields = append(fields, struct {
+				f     **field
+				comps int
+			}{&e.disp, 2})
+		}
+		for _, a := range fields {
 			fd, err := e.newField(c, a.comps)
 			if err != nil {
 				e.free(c)
@@ -213,7 +256,7 @@ func New(dev gpu.Device, cfg hydro.Config) (*Engine, error) {
 		for _, u := range []struct {
 			f *field
 			v []float32
-		}{{e.b[0], t.Data}, {e.b[1], t.Data}, {e.d, cfg.Water}, {e.hard, hard}, {e.in, in}} {
+		}{{e.b[0], t.Data}, {e.b[1], t.Data}, {e.d, cfg.Water}, {e.hard, hard}, {e.in, in}, {e.disp, disp}, {e.alluv, alluvium}} {
 			if err := e.writeField(c, u.f, u.v); err != nil {
 				e.free(c)
 				return err
@@ -274,7 +317,7 @@ func (e *Engine) SetParams(p hydro.Params) error {
 
 // free releases the engine's buffers (on the device's thread).
 func (e *Engine) free(c gpu.Context) {
-	for _, fd := range []*field{e.b[0], e.b[1], e.d, e.d1, e.s, e.s1, e.f, e.v, e.hard, e.q, e.tout, e.in} {
+	for _, fd := range []*field{e.b[0], e.b[1], e.d, e.d1, e.s, e.s1, e.f, e.v, e.hard, e.q, e.tout, e.in, e.alluv, e.disp} {
 		e.freeField(c, fd)
 	}
 	for k := range e.bands {
@@ -322,6 +365,16 @@ func (e *Engine) paramBytes(b band) []byte {
 		TanO:  float32(tan * cell), TanD: float32(tan * cell * math.Sqrt2),
 		Band0: int32(b.r0), BandRows: int32(b.rows), GroupY0: int32(b.g0),
 	}
+	if e.geo != nil {
+		m := e.geo.Model()
+		q.Geology, q.NTops, q.AlluvLayer = 1, int32(m.NumLayers()), int32(m.NumLayers())
+		for i := range m.NumLayers() {
+			_, q.Tops[i] = m.Bounds(i)
+		}
+		for i := range m.NumLayers() + 1 {
+			q.RockHard[i] = float32(max(p.RMin, m.Rock(i).Kd)) // as sim/hydro's rockHardness
+		}
+	}
 	if p.Kt > 0 {
 		q.Thermal = 1
 	}
@@ -339,8 +392,10 @@ func (e *Engine) bind(c gpu.Context, k int) {
 		slot int
 		f    *field
 	}{{bindD, e.d}, {bindD1, e.d1}, {bindS, e.s}, {bindS1, e.s1}, {bindF, e.f}, {bindV, e.v},
-		{bindHard, e.hard}, {bindQ, e.q}, {bindTout, e.tout}, {bindIn, e.in}} {
-		c.Bind(b.slot, b.f.bufs[k])
+		{bindHard, e.hard}, {bindQ, e.q}, {bindTout, e.tout}, {bindIn, e.in}, {bindAlluv, e.alluv}, {bindDisp, e.disp}} {
+		if b.f != nil {
+			c.Bind(b.slot, b.f.bufs[k])
+		}
 	}
 	c.Bind(bindRed, e.red)
 }
@@ -372,6 +427,14 @@ func (e *Engine) dispatch(c gpu.Context, timed bool) [NumKernels + 1]gpu.Query {
 		}
 	}
 	stamp(0)
+	if e.geo != nil {
+		for i, b := range e.bands {
+			if split {
+				e.bind(c, i)
+			}
+			c.Dispatch(e.rock, e.gx, b.gy, 1)
+		}
+	}
 	each(KFlux, e.f, e.q)
 	stamp(1)
 	each(KErode, e.d, e.s1)
@@ -527,11 +590,34 @@ func (e *Engine) Flux() (l, r, t, b []float32) {
 	return
 }
 
-// Snapshot reads the state back as sim/hydro's snapshot.
+// Alluvium returns a copy of the alluvium's thickness per cell, m (nil
+// without a geology).
+func (e *Engine) Alluvium() []float32 {
+	if e.geo == nil {
+		return nil
+	}
+	return e.read(e.alluv)
+}
+
+// Geology returns the geology the hardness comes from, or nil.
+func (e *Engine) Geology() *geology.Model {
+	if e.geo == nil {
+		return nil
+	}
+	return e.geo.Model()
+}
+
+// Snapshot reads the state back as sim/hydro's snapshot (with a geology,
+// the rock exposed at the end of the step, as on the CPU).
 func (e *Engine) Snapshot() *hydro.Snapshot {
 	vx, vy := e.Velocity()
-	return &hydro.Snapshot{W: e.w, H: e.h, Cell: e.cell, Step: e.step, Time: e.time, Stats: e.stats, Param: e.p,
+	s := &hydro.Snapshot{W: e.w, H: e.h, Cell: e.cell, Step: e.step, Time: e.time, Stats: e.stats, Param: e.p,
 		Terrain: e.Terrain(), Water: e.Water(), Sediment: e.Sediment(), Hardness: e.Hardness(), VX: vx, VY: vy}
+	if e.geo != nil {
+		s.Geology, s.Alluvium = e.geo.Model(), e.Alluvium()
+		s.Rock = e.geo.Exposed(make([]uint8, e.n), s.Terrain, s.Alluvium)
+	}
+	return s
 }
 
 // Stats returns the statistics of the last step read back.

@@ -35,6 +35,15 @@ layout(std430, binding = 0) readonly buffer Params {
 	int bandRows;  // SPLIT: the band's rows
 	int groupY0;   // SPLIT: the band's first row of work groups
 	int pad_;
+	// With a geology (the rock kernel, and the alluvium in move): the
+	// tops of the undeformed stack's layers (NumLayers of them, m), and
+	// the hardness of each layer, alluvium's at index alluvLayer.
+	int geology;
+	int nTops;
+	int alluvLayer;
+	int pad2_;
+	double tops[256];
+	float rockHard[256];
 } P;
 
 // groupY returns the row of the invocation's work group in the grid.

@@ -1,5 +1,6 @@
-// PhaseTransport: semi-Lagrangian sediment transport (eq. 12) and the
-// thermal inflows and outflows applied to the new terrain.
+// PhaseTransport: semi-Lagrangian sediment transport (eq. 12), the
+// thermal inflows and outflows applied to the new terrain, and with a
+// geology the alluvium.
 layout(std430, binding = 1) readonly buffer B { float b[]; };
 layout(std430, binding = 2) buffer BN { float bn[]; };
 layout(std430, binding = 5) writeonly buffer S { float s[]; };
@@ -7,6 +8,7 @@ layout(std430, binding = 6) readonly buffer S1 { float s1[]; };
 layout(std430, binding = 8) readonly buffer V { vec2 v[]; };
 layout(std430, binding = 10) readonly buffer Q { float q[]; };
 layout(std430, binding = 11) readonly buffer Tout { float tout[]; };
+layout(std430, binding = 13) buffer Alluv { float alluv[]; };
 
 // wrapInto is k modulo n in [0, n) (GLSL's % is undefined for negative
 // operands).
@@ -94,6 +96,11 @@ void main() {
 			}
 			bf += gain - tout[i];
 			bn[i] = bf;
+		}
+		if (P.geology != 0) {
+			// The alluvium: what the step added to the terrain less what
+			// it took (sim/hydro's deposit).
+			alluv[i] = float(max(0.0lf, double(alluv[i]) + double(bf) - double(bo)));
 		}
 		dh = max(dh, abs(bf - bo));
 	}
