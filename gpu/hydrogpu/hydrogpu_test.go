@@ -202,7 +202,9 @@ func TestTerrainMatchesCPU(t *testing.T) {
 	}{"CPU": ce, "GPU": ge} {
 		bu, m := e.Budget(), e.Mass()
 		moved := bu.RainIn + bu.Initial
-		if r := bu.Residual(); math.Abs(r) > 1e-4*moved {
+		// The residual is float32 rounding of the depths, about 7e-7 of
+		// the water in on either device (see the package doc).
+		if r := bu.Residual(); math.Abs(r) > 1e-5*moved {
 			t.Errorf("%s water budget: residual %.4g m³ of %.4g m³ (%+v)", name, r, moved, bu)
 		}
 		if r := m.Residual(); math.Abs(r) > 1e-6*m.RockInitial {
