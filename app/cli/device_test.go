@@ -150,6 +150,9 @@ func TestRunHydroDevice(t *testing.T) {
 // fall back to the CPU and say why. A bad device, in the profile or the
 // flag, is a one-line error.
 func TestBuildDevice(t *testing.T) {
+	if testing.Short() {
+		t.Skip("five builds through the real binary (no goroutine of this package to race): the full run has it")
+	}
 	dir := t.TempDir()
 	b, err := os.ReadFile(filepath.Join("..", "project", "testdata", "v1", "cone.orogen.json"))
 	if err != nil {
@@ -224,7 +227,20 @@ func TestBuildDevice(t *testing.T) {
 			t.Errorf("%s %v: the pass ran on %q; stderr %q", filepath.Base(c.proj), c.args, d, stderr)
 		}
 	}
-	o, stderr := build(onGPU, "--device", "auto")
+	// --help's example, on a project named as it names it (its profile
+	// says gpu, --device auto overrides it).
+	code, help, _ := runCLI("build", "--help")
+	var example []string
+	for _, l := range strings.Split(help, "\n") {
+		if f := strings.Fields(l); len(f) == 5 && strings.Join(f[:2], " ") == "orogen build" && f[3] == "--device" {
+			example = f[2:]
+		}
+	}
+	if code != 0 || example == nil {
+		t.Fatalf("build --help (exit %d) has no --device example", code)
+	}
+	write(strings.TrimSuffix(example[0], ".orogen.json"), map[string]any{"outputs": outputs, "hydro_steps": 20, "device": "gpu"})
+	o, stderr := build(filepath.Join(dir, example[0]), example[1:]...)
 	if d := o["hydro_device"]; (software || openErr != nil) && (d != "cpu" || o["hydro_fallback"] == nil || !strings.Contains(stderr, "running on the CPU")) {
 		t.Errorf("--device auto without a hardware GPU: ran on %v (stderr %q); want the CPU and why", d, stderr)
 	} else if !software && openErr == nil && d == "cpu" {
