@@ -61,7 +61,7 @@ var settingsSpec = script.Spec{Max: 1, Check: func(c script.Command) error {
 
 // settings is the settings action: with an argument it sets the compute
 // device (cpu, gpu or auto), without one it opens the window. Either way
-// the device report is probed once.
+// the device report is probed once (a script waits for it).
 func (a *App) settings(args []string) error {
 	if len(args) == 1 {
 		d, err := compute.ParseDevice(args[0])
@@ -74,6 +74,8 @@ func (a *App) settings(args []string) error {
 		a.prefsUI.open = true
 	}
 	a.startProbe()
+	// A script goes on once the report is in (settingsWindow polls it).
+	a.waitFor("the device report", func() bool { return a.prefsUI.report != nil })
 	return nil
 }
 
