@@ -141,9 +141,9 @@ func Bytes(w, h int) int64 {
 
 // New uploads cfg's terrain and state to dev and compiles the kernels.
 // The configuration is checked as hydro.New checks it; a geology takes
-// the hardness from the rock every step, as on the CPU. A grid whose fields exceed the driver's
-// largest storage buffer is split into bands of rows, each field a buffer
-// per band. Errors are one line.
+// the hardness from the rock every step, as on the CPU. A grid whose
+// fields exceed the driver's largest storage buffer is split into bands
+// of rows, each field a buffer per band. Errors are one line.
 func New(dev gpu.Device, cfg hydro.Config) (*Engine, error) {
 	if err := cfg.Check(); err != nil {
 		return nil, err
@@ -190,14 +190,8 @@ func New(dev gpu.Device, cfg hydro.Config) (*Engine, error) {
 	e.rock0 = sumArea(t.Data, e.cell)
 	e.stats.SedimentFix = 1
 	e.stats.Budget = e.budget
-	var disp []float32 // float64 per cell, as two float32 words
 	if cfg.Geology != nil {
 		e.geo = cfg.Geology.Map(e.w, e.h, e.cell)
-		disp = make([]float32, 2*e.n)
-		for i := range e.n {
-			u := math.Float64bits(e.geo.Displacement(i))
-			disp[2*i], disp[2*i+1] = math.Float32frombits(uint32(u)), math.Float32frombits(uint32(u>>32))
-		}
 	}
 	err := dev.Do(func(c gpu.Context) error {
 		split := len(e.bands) > 1
@@ -256,8 +250,20 @@ func New(dev gpu.Device, cfg hydro.Config) (*Engine, error) {
 		for _, u := range []struct {
 			f *field
 			v []float32
-		}{{e.b[0], t.Data}, {e.b[1], t.Data}, {e.d, cfg.Water}, {e.hard, hard}, {e.in, in}, {e.disp, disp}, {e.alluv, alluvium}} {
+		}{{e.b[0], t.Data}, {e.b[1], t.Data}, {e.d, cfg.Water}, {e.hard, hard}, {e.in, in}, {e.alluv, alluvium}} {
 			if err := e.writeField(c, u.f, u.v); err != nil {
+				e.free(c)
+				return err
+			}
+		}
+		if e.geo != nil {
+			// The displacement, float64 a cell.
+			err := e.writeRows(c, e.disp, func(g int, out []byte) {
+				for x := range e.w {
+					binary.LittleEndian.PutUint64(out[8*x:], math.Float64bits(e.geo.Displacement(g*e.w+x)))
+				}
+			})
+			if err != nil {
 				e.free(c)
 				return err
 			}

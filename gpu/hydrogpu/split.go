@@ -127,14 +127,21 @@ func (e *Engine) writeField(c gpu.Context, fd *field, v []float32) error {
 		return nil
 	}
 	rowFloats := e.w * fd.comps
+	return e.writeRows(c, fd, func(g int, out []byte) {
+		for i, x := range v[g*rowFloats : (g+1)*rowFloats] {
+			binary.LittleEndian.PutUint32(out[4*i:], math.Float32bits(x))
+		}
+	})
+}
+
+// writeRows uploads a field whose grid row g fill writes into out (the
+// row's bytes) into every band's buffer, its halo rows included.
+func (e *Engine) writeRows(c gpu.Context, fd *field, fill func(g int, out []byte)) error {
+	rowBytes := e.w * fd.comps * 4
 	for k, b := range e.bands {
-		buf := make([]byte, (b.rows+2*e.halo)*rowFloats*4)
+		buf := make([]byte, (b.rows+2*e.halo)*rowBytes)
 		for at := range b.rows + 2*e.halo {
-			g := e.gridRow(b, at)
-			out := buf[at*rowFloats*4:]
-			for i, x := range v[g*rowFloats : (g+1)*rowFloats] {
-				binary.LittleEndian.PutUint32(out[4*i:], math.Float32bits(x))
-			}
+			fill(e.gridRow(b, at), buf[at*rowBytes:(at+1)*rowBytes])
 		}
 		if err := c.Write(fd.bufs[k], 0, buf); err != nil {
 			return err
