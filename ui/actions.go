@@ -225,6 +225,8 @@ func init() {
 			items: []item{
 				{menu: "Edit", label: "Paste node", key: ctrl(imgui.KeyV)},
 				{menu: "Edit", label: "Paste instance", key: ctrlShift(imgui.KeyV), args: []string{"instance"}}}},
+		{name: "settings", label: "Open Settings, or set the compute device of the detail pass and builds (cpu, gpu, auto)", spec: settingsSpec, run: (*App).settings,
+			items: []item{{menu: "Edit", label: "Settings...", sep: true}}},
 		{name: "wrap", label: "Wrap the selected Uplift Tree node in an operator TYPE (the node becomes its child)", spec: choiceArg("operator", wrapTypes()...), run: (*App).wrapNode},
 		{name: "copy-region", label: "Copy cells X0 Y0 to X1 Y1 (inclusive) of the paint layer", spec: fourNums, run: (*App).copyRegionAction},
 		{name: "paste-region", label: "Paste the copied region centred on cell X Y [turned ANGLE degrees, scaled SCALE]", spec: script.Spec{Min: 2, Max: 4, Check: checkPasteRegion}, run: (*App).pasteRegionAction},

@@ -117,6 +117,7 @@ type App struct {
 	arcs          arcLayer   // the stream graph's arcs over the map
 	det           detailUI   // the hydraulic detail pass's panel
 	exp           exportUI   // the export profile editor and File → Build
+	prefsUI       settingsUI // Edit → Settings… (settings.go)
 	anl           analysisUI // the Analysis panel and its analyst
 	amp           ampUI      // the Amplify preview's picture and drag
 	mapW, mapH    int

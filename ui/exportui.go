@@ -121,6 +121,7 @@ func (a *App) startBuild(args []string) error {
 		return nil
 	}
 	o := build.Options{OutDir: dir, Name: name}
+	a.buildSettings(&o) // Settings: Compute device
 	if err := build.Check(p, o); err != nil {
 		return err
 	}

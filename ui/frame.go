@@ -35,6 +35,7 @@ func (a *App) buildFrame() {
 	a.drawModal()
 	a.newDialogWindow()
 	a.helpWindows()
+	a.settingsWindow()
 	a.exportWindows()
 	a.shortcuts()
 }

@@ -27,7 +27,14 @@
 // 2, 4 or 8 that reaches its size (8 beyond), routed again at the fine
 // resolution for its masks, splat and flow maps, then resampled to the
 // exact size. Each factor is amplified once per build and seeded by the
-// scene's seed; the report gives the factor per output.
+// scene's seed; the report gives the factor per output. A profile's
+// hydro_steps finish each amplified terrain with that many steps of the
+// hydraulic pass (sim/hydro) on the device its "device" names (cpu when
+// it names none; Options.Device, `orogen build --device` and the app's
+// Settings override it; app/compute falls back to the CPU with a line
+// saying why); the report names the device per output. The CPU and the
+// GPU give different bits (float order): a build is reproducible on one
+// device.
 package build
 
 import (
@@ -43,7 +50,9 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"time"
 
+	"orogen/app/compute"
 	"orogen/app/doc"
 	"orogen/app/export"
 	"orogen/app/project"
@@ -68,8 +77,24 @@ type Options struct {
 	// Progress, if set, is called on the build's goroutine with the
 	// fraction done (0 to 1) and what is under way.
 	Progress func(frac float64, what string)
-	// Log, if set, receives a line per output (and the engine scales).
+	// Log, if set, receives a line per output (and the engine scales),
+	// and one per hydraulic pass naming its device.
 	Log io.Writer
+	// Device, if not nil, is where the profile's hydraulic pass runs
+	// instead of its "device".
+	Device *compute.Device
+	// Hydro, if set, is called on the build's goroutine after each
+	// hydraulic pass.
+	Hydro func(HydroRun)
+}
+
+// HydroRun is one hydraulic pass of a build: the amplification factor it
+// finished, its steps, where it ran (Fallback: why on the CPU) and how
+// long it took.
+type HydroRun struct {
+	Factor, Steps    int
+	Device, Fallback string
+	Seconds          float64
 }
 
 // Report is the JSON build report.
@@ -94,8 +119,14 @@ type OutputReport struct {
 	Engine *rasterio.EngineMeta `json:"engine,omitempty"`
 	// Amplified is the factor of the amplified terrain the output was
 	// made from (0: the simulated grid's).
-	Amplified int    `json:"amplified,omitempty"`
-	Files     []File `json:"files"`
+	Amplified int `json:"amplified,omitempty"`
+	// HydroSteps and HydroDevice are the hydraulic pass that finished the
+	// amplified terrain and where it ran ("cpu" or the GPU's report), and
+	// HydroFallback why a gpu or auto pass ran on the CPU.
+	HydroSteps    int    `json:"hydro_steps,omitempty"`
+	HydroDevice   string `json:"hydro_device,omitempty"`
+	HydroFallback string `json:"hydro_fallback,omitempty"`
+	Files         []File `json:"files"`
 }
 
 // File is one file written, relative to the output folder (slashes).
@@ -129,6 +160,10 @@ func Check(p *project.Project, o Options) error {
 		return errors.New("build: no output folder")
 	}
 	sc := p.Scene
+	dev, err := hydroDevice(p.Export, o)
+	if err != nil {
+		return err
+	}
 	var claims export.Claims
 	report := filepath.Join(o.OutDir, ReportName)
 	if err := claims.Claim("the build report", report); err != nil {
@@ -154,6 +189,13 @@ func Check(p *project.Project, o Options) error {
 			}
 			files = pl.AllFiles(path)
 			side = max(pl.W, pl.H)
+		}
+		if f := ampFactor(side, max(sc.Width, sc.Height)); f > 0 && p.Export.HydroSteps > 0 {
+			cells := f * sc.Width * f * sc.Height
+			if cells > amplify.MaxHydroPassCells || dev == compute.CPU && cells > cpuHydroCells {
+				return fmt.Errorf("build: output %d (%s): the hydraulic pass (hydro_steps) on %d×%d amplified cells: the CPU takes up to 4096², a GPU (device gpu or auto) 8192²: give a smaller size or drop hydro_steps",
+					i+1, out.Path, f*sc.Width, f*sc.Height)
+			}
 		}
 		amp = max(amp, ampFactor(side, max(sc.Width, sc.Height)))
 		if err := claims.Claim(fmt.Sprintf("output %d (%s)", i+1, out.FileName(o.Name)), files...); err != nil {
@@ -213,7 +255,10 @@ func Build(ctx context.Context, p *project.Project, o Options) (*Report, error) 
 		return nil, fmt.Errorf("build: simulation: %w", err)
 	}
 	s := job.Snapshot()
-	t := &terrains{s: s, height: s.Height, in: export.InputsOf(s), seed: sc.Seed}
+	t := &terrains{s: s, height: s.Height, in: export.InputsOf(s), seed: sc.Seed, hydroSteps: p.Export.HydroSteps, log: o.Log, hydro: o.Hydro}
+	if t.device, err = hydroDevice(p.Export, o); err != nil {
+		return nil, err
+	}
 	defer t.release()
 
 	r := &Report{Project: o.Name, Orogen: version.String(), Grid: [2]int{s.W, s.H}, CellM: s.Cell, Engine: spec.Label(),
@@ -263,6 +308,26 @@ func Build(ctx context.Context, p *project.Project, o Options) (*Report, error) 
 	return r, nil
 }
 
+// cpuHydroCells is the most fine cells sim/amplify's hydraulic pass takes
+// on the CPU.
+const cpuHydroCells = 4096 * 4096
+
+// hydroDevice returns where the profile's hydraulic pass runs: o.Device,
+// else the profile's device, else the CPU.
+func hydroDevice(p *export.Profile, o Options) (compute.Device, error) {
+	if o.Device != nil {
+		return *o.Device, nil
+	}
+	if p.Device == "" {
+		return compute.CPU, nil
+	}
+	d, err := compute.ParseDevice(p.Device)
+	if err != nil {
+		return 0, fmt.Errorf("build: export profile \"device\" %q: use cpu, gpu or auto", p.Device)
+	}
+	return d, nil
+}
+
 // writeOutput writes one output to path and lists its files (full paths
 // in Files[i].Path, checksums to come).
 func writeOutput(ctx context.Context, out *export.Output, path string, t *terrains, o Options, set *safefile.Set) (*OutputReport, error) {
@@ -285,6 +350,9 @@ func writeOutput(ctx context.Context, out *export.Output, path string, t *terrai
 		return nil, err
 	}
 	or.Amplified = factor
+	if ft := t.fine[factor]; factor > 0 && ft != nil && ft.hydroDevice != "" {
+		or.HydroSteps, or.HydroDevice, or.HydroFallback = t.hydroSteps, ft.hydroDevice, ft.hydroFallback
+	}
 	switch out.Kind {
 	case "preview":
 		img := viewer.Relief(nil, s, viewer.DefaultOptions())
@@ -372,6 +440,12 @@ type terrains struct {
 	in     *export.Inputs
 	seed   uint64
 	fine   map[int]*fineTerrain
+	// hydroSteps and device are the hydraulic pass that finishes each
+	// amplified terrain; log gets a line per pass.
+	hydroSteps int
+	device     compute.Device
+	log        io.Writer
+	hydro      func(HydroRun)
 	// gcPercent is the collector's setting before the first
 	// amplification, put back by release (0: untouched).
 	gcPercent int
@@ -388,10 +462,13 @@ func (t *terrains) release() {
 }
 
 type fineTerrain struct {
-	res    *amplify.Result
-	plain  *engine.Snapshot // heights, water, rock: not routed
-	routed *engine.Snapshot // with the fine drainage
-	in     *export.Inputs   // of routed
+	res *amplify.Result
+	// hydroDevice is where its hydraulic pass ran, "" without one, and
+	// hydroFallback why it ran on the CPU.
+	hydroDevice, hydroFallback string
+	plain                      *engine.Snapshot // heights, water, rock: not routed
+	routed                     *engine.Snapshot // with the fine drainage
+	in                         *export.Inputs   // of routed
 }
 
 // ampFactor is the factor of sim/amplify that makes an output of side
@@ -424,6 +501,16 @@ func (t *terrains) at(ctx context.Context, side int, routed bool) (*engine.Snaps
 	if ft == nil {
 		o := amplify.DefaultOptions(f)
 		o.Seed = t.seed
+		o.HydroSteps = t.hydroSteps
+		var dev, fallback string
+		var took time.Duration
+		if o.HydroSteps > 0 {
+			// On the CPU too, for the time (sim/hydro either way: the
+			// same bits as amplify's own pass).
+			dev = "cpu"
+			o.HydroPass = &compute.Pass{D: t.device, Note: func(s string) { fallback = s }, Used: func(s string) { dev = s },
+				Done: func(_ string, _ int, d time.Duration) { took += d }}
+		}
 		r, err := amplify.Amplify(ctx, &c, o)
 		if err != nil {
 			return nil, nil, nil, 0, fmt.Errorf("amplifying ×%d: %w", f, err)
@@ -441,7 +528,16 @@ func (t *terrains) at(ctx context.Context, side int, routed bool) (*engine.Snaps
 			// half that (BenchmarkUnreal4033's peak memory).
 			t.gcPercent = debug.SetGCPercent(50)
 		}
-		ft = &fineTerrain{res: r, plain: plain}
+		ft = &fineTerrain{res: r, plain: plain, hydroDevice: dev, hydroFallback: fallback}
+		if dev != "" && t.log != nil {
+			if fallback != "" {
+				fmt.Fprintln(t.log, fallback)
+			}
+			fmt.Fprintf(t.log, "×%d: hydraulic pass (%d steps) on %s\n", f, o.HydroSteps, dev)
+		}
+		if dev != "" && t.hydro != nil {
+			t.hydro(HydroRun{Factor: f, Steps: o.HydroSteps, Device: dev, Fallback: fallback, Seconds: took.Seconds()})
+		}
 		r.River = nil // no output reads the beds: let them go
 		// The amplification's working arrays are garbage now: collect
 		// them before the fine routing and the exports allocate theirs,

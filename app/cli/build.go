@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"orogen/app/build"
+	"orogen/app/compute"
 	"orogen/app/export"
 	"orogen/app/project"
 	"orogen/app/scene"
@@ -17,6 +18,7 @@ import (
 func newBuildCmd(stderr io.Writer) *cobra.Command {
 	var outDir, preset string
 	var quiet bool
+	var device compute.Device
 	cmd := &cobra.Command{
 		Use:   "build PROJECT.orogen.json",
 		Short: "Simulate a project and write every output of its export profile",
@@ -32,10 +34,17 @@ the project's: the heightmap at the target's size nearest the grid, slope,
 flow, water and curvature masks, the default splat map, a flow map and a
 preview.
 
+A profile's "hydro_steps" finish each amplified output (one larger than the
+grid) with that many steps of the hydraulic pass; its "device" (cpu when it
+names none) or --device says where that pass runs: cpu, gpu or auto (a
+hardware GPU if there is one, else the CPU). The report names the device
+per output; without a usable GPU the pass runs on the CPU and says why.
+
 Everything is checked before the simulation starts; a failure leaves no
 partial file under a final name.`,
 		Example: `  orogen build alps.orogen.json --out-dir build/
-  orogen build alps.orogen.json --preset unreal`,
+  orogen build alps.orogen.json --preset unreal
+  orogen build alps.orogen.json --device auto`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path := args[0]
@@ -56,6 +65,12 @@ partial file under a final name.`,
 				outDir = filepath.Join(filepath.Dir(path), name+"-build")
 			}
 			o := build.Options{OutDir: outDir, Name: name}
+			if cmd.Flags().Changed("device") {
+				o.Device = &device
+				if p.Export != nil && p.Export.HydroSteps == 0 {
+					fmt.Fprintln(stderr, "orogen: --device: the export profile has no hydraulic pass (\"hydro_steps\"): nothing runs on a device")
+				}
+			}
 			if !quiet {
 				o.Log = stderr
 				last := -1
@@ -85,5 +100,6 @@ partial file under a final name.`,
 	f.StringVar(&outDir, "out-dir", "", "output folder (default: NAME-build beside the project)")
 	f.StringVar(&preset, "preset", "", "build a ready-made profile instead of the project's: "+strings.Join(export.Presets, ", "))
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress or summary")
+	f.Var(&device, "device", "where the profile's hydraulic pass (\"hydro_steps\") runs, instead of its \"device\": cpu, gpu (any OpenGL 4.3 GPU, a software one too) or auto (a hardware GPU if there is one, else the CPU)")
 	return cmd
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -137,5 +138,172 @@ func TestRunHydroDevice(t *testing.T) {
 	}
 	if worst > 1e-3*(hi-lo) {
 		t.Errorf("--device gpu: the amplified terrain differs from the CPU's by up to %.3g m (relief %.0f m)", worst, hi-lo)
+	}
+}
+
+// TestBuildDevice runs orogen build (the real binary) on a project whose
+// export profile finishes its amplified heightmap (the 32×24 grid ×2)
+// with 20 steps of the hydraulic pass: --device cpu, gpu and auto, and
+// the profile's own "device". The report names the device per output;
+// gpu runs on any OpenGL 4.3 device (llvmpipe in CI) and auto keeps a
+// software one off, with the line saying why; with no device at all both
+// fall back to the CPU and say why. A bad device, in the profile or the
+// flag, is a one-line error.
+func TestBuildDevice(t *testing.T) {
+	if testing.Short() {
+		t.Skip("five builds through the real binary (no goroutine of this package to race): the full run has it")
+	}
+	dir := t.TempDir()
+	b, err := os.ReadFile(filepath.Join("..", "project", "testdata", "v1", "cone.orogen.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var proj map[string]any
+	if err := json.Unmarshal(b, &proj); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name string, export map[string]any) string {
+		t.Helper()
+		proj["export"] = export
+		b, _ := json.Marshal(proj)
+		p := filepath.Join(dir, name+".orogen.json")
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	outputs := []any{map[string]any{"kind": "heightmap", "format": "tif", "size": 64, "path": "h"}}
+	cone := write("cone", map[string]any{"outputs": outputs, "hydro_steps": 20})
+	onGPU := write("ongpu", map[string]any{"outputs": outputs, "hydro_steps": 20, "device": "gpu"})
+	build := func(proj string, args ...string) (map[string]any, string) {
+		t.Helper()
+		out := filepath.Join(dir, "out-"+strings.Join(args, ""))
+		cmd := exec.Command(orogenBinary(t), append([]string{"build", proj, "--out-dir", out}, args...)...)
+		stderr, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("build %v: %v\n%s", args, err, stderr)
+		}
+		rb, err := os.ReadFile(filepath.Join(out, "build-report.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rep struct {
+			Outputs []map[string]any `json:"outputs"`
+		}
+		if err := json.Unmarshal(rb, &rep); err != nil || len(rep.Outputs) != 1 {
+			t.Fatalf("report: %v\n%s", err, rb)
+		}
+		o := rep.Outputs[0]
+		if o["amplified"] != 2.0 || o["hydro_steps"] != 20.0 {
+			t.Errorf("build %v: output %v; want amplified 2, hydro_steps 20", args, o)
+		}
+		return o, string(stderr)
+	}
+	if o, _ := build(cone); o["hydro_device"] != "cpu" {
+		t.Errorf("no device anywhere: the pass ran on %v; want the CPU", o["hydro_device"])
+	}
+	if o, _ := build(cone, "--device", "cpu"); o["hydro_device"] != "cpu" {
+		t.Errorf("--device cpu: the pass ran on %v", o["hydro_device"])
+	}
+	dev, openErr := gpu.Open(gpu.Options{AllowSoftware: true})
+	var software bool
+	if openErr == nil {
+		software = dev.Info().Software
+		dev.Close()
+	}
+	for _, c := range []struct {
+		proj string
+		args []string
+	}{{cone, []string{"--device", "gpu"}}, {onGPU, nil}} {
+		o, stderr := build(c.proj, c.args...)
+		d, _ := o["hydro_device"].(string)
+		if openErr != nil {
+			if d != "cpu" || o["hydro_fallback"] == nil || !strings.Contains(stderr, "running on the CPU") {
+				t.Errorf("%v without a GPU: ran on %q, stderr %q; want the CPU and a line saying why", c.args, d, stderr)
+			}
+			continue
+		}
+		if d == "cpu" || !strings.Contains(stderr, "hydraulic pass (20 steps) on "+d) {
+			t.Errorf("%s %v: the pass ran on %q; stderr %q", filepath.Base(c.proj), c.args, d, stderr)
+		}
+	}
+	// --help's example, on a project named as it names it (its profile
+	// says gpu, --device auto overrides it).
+	code, help, _ := runCLI("build", "--help")
+	var example []string
+	for _, l := range strings.Split(help, "\n") {
+		if f := strings.Fields(l); len(f) == 5 && strings.Join(f[:2], " ") == "orogen build" && f[3] == "--device" {
+			example = f[2:]
+		}
+	}
+	if code != 0 || example == nil {
+		t.Fatalf("build --help (exit %d) has no --device example", code)
+	}
+	write(strings.TrimSuffix(example[0], ".orogen.json"), map[string]any{"outputs": outputs, "hydro_steps": 20, "device": "gpu"})
+	o, stderr := build(filepath.Join(dir, example[0]), example[1:]...)
+	if d := o["hydro_device"]; (software || openErr != nil) && (d != "cpu" || o["hydro_fallback"] == nil || !strings.Contains(stderr, "running on the CPU")) {
+		t.Errorf("--device auto without a hardware GPU: ran on %v (stderr %q); want the CPU and why", d, stderr)
+	} else if !software && openErr == nil && d == "cpu" {
+		t.Errorf("--device auto with a hardware GPU ran on the CPU: %q", stderr)
+	}
+	for _, c := range []struct {
+		export map[string]any
+		args   []string
+		want   string
+	}{
+		{map[string]any{"outputs": outputs, "hydro_steps": 20, "device": "tpu"}, nil, `"device" "tpu": use cpu, gpu, auto`},
+		{map[string]any{"outputs": outputs, "hydro_steps": 20}, []string{"--device", "tpu"}, "use cpu, gpu or auto"},
+	} {
+		p := write("bad", c.export)
+		cmd := exec.Command(orogenBinary(t), append([]string{"build", p, "--out-dir", filepath.Join(dir, "bad")}, c.args...)...)
+		out, err := cmd.CombinedOutput()
+		if err == nil || !strings.Contains(string(out), c.want) || strings.Count(strings.TrimSpace(string(out)), "\n") > 0 {
+			t.Errorf("%v %v: %v, %q; want one line saying %q", c.export, c.args, err, out, c.want)
+		}
+	}
+}
+
+// TestErodeGeologyDevice: orogen erode --geology runs on the GPU (it fell
+// back to the CPU before the rock kernel), and its terrain is the CPU's
+// within float32 rounding.
+func TestErodeGeologyDevice(t *testing.T) {
+	dev, err := gpu.Open(gpu.Options{AllowSoftware: true})
+	if err != nil {
+		t.Skipf("no OpenGL 4.3 device: %v", err)
+	}
+	dev.Close()
+	dir := t.TempDir()
+	in, geo := filepath.Join(dir, "h.tif"), filepath.Join(dir, "geo.json")
+	writeHills(t, in, 40, 36)
+	if err := os.WriteFile(geo, []byte(`{"base":-100,"stack":[{"repeat":10,"layers":[{"name":"soft","thickness":20,"rock":"Clay"},{"name":"hard","thickness":10,"rock":"Quartzite"}]}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var heights [2][]float32
+	for k, device := range []string{"cpu", "gpu"} {
+		out, r := filepath.Join(dir, device+".tif"), filepath.Join(dir, device+".json")
+		code, _, stderr := runCLI("erode", "-q", "--in", in, "--steps", "30", "--geology", geo, "--device", device, "--out", out, "--report", r)
+		if code != 0 {
+			t.Fatalf("--device %s: exit %d: %s", device, code, stderr)
+		}
+		var rep map[string]any
+		b, _ := os.ReadFile(r)
+		if err := json.Unmarshal(b, &rep); err != nil {
+			t.Fatal(err)
+		}
+		if d, _ := rep["device"].(string); (device == "gpu") == (d == "cpu") {
+			t.Errorf("--geology --device %s ran on %q (%s)", device, d, stderr)
+		}
+		f, err := rasterio.ReadHeights(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		heights[k] = f.Data
+	}
+	var worst float64
+	for i := range heights[0] {
+		worst = math.Max(worst, math.Abs(float64(heights[0][i])-float64(heights[1][i])))
+	}
+	if worst > 0.02 { // 1e-4 of the 200 m relief
+		t.Errorf("--geology: the GPU's terrain differs from the CPU's by up to %.3g m", worst)
 	}
 }

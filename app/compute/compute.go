@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"orogen/gpu"
 	"orogen/gpu/hydrogpu"
@@ -149,15 +150,7 @@ func NewHydro(d Device, cfg hydro.Config) (*Hydro, error) {
 	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
-	var fallback string
-	if d != CPU && cfg.Geology != nil {
-		fallback = fmt.Sprintf("--device %s: a geology runs on the CPU only: running on the CPU", d)
-		d = CPU
-	}
-	dev, why := Open(d)
-	if why != "" {
-		fallback = why
-	}
+	dev, fallback := Open(d)
 	if dev != nil {
 		e, err := hydrogpu.New(dev, cfg)
 		if err == nil {
@@ -177,11 +170,13 @@ func NewHydro(d Device, cfg hydro.Config) (*Hydro, error) {
 // Pass is the hydraulic pass of sim/amplify (Options.HydroPass) on the
 // device D asks for. Note, if not nil, gets the line saying why a pass
 // fell back to the CPU (once); Used, if not nil, the device each pass
-// ran on.
+// ran on; Done, if not nil, the device, steps and time of each pass that
+// finished.
 type Pass struct {
 	D    Device
 	Note func(string)
 	Used func(string)
+	Done func(device string, steps int, d time.Duration)
 	said bool
 }
 
@@ -199,6 +194,7 @@ func (p *Pass) RunHydro(ctx context.Context, cfg hydro.Config, steps int) ([]flo
 	if p.Used != nil {
 		p.Used(h.Device)
 	}
+	start := time.Now()
 	if err := h.Run(ctx, steps); err != nil {
 		return nil, err
 	}
@@ -206,6 +202,9 @@ func (p *Pass) RunHydro(ctx context.Context, cfg hydro.Config, steps int) ([]flo
 		return nil, err
 	}
 	out := h.Engine.Terrain()
+	if p.Done != nil {
+		p.Done(h.Device, steps, time.Since(start))
+	}
 	if i := sim.FirstNonFinite(out); i >= 0 {
 		w, _, _ := h.Engine.Size()
 		return nil, fmt.Errorf("the hydraulic pass on %s left cell (%d, %d) without a height", h.Device, i%w, i/w)

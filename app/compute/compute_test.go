@@ -28,9 +28,9 @@ func terrain() hydro.Config {
 	return hydro.Config{Terrain: f, Params: hydro.DefaultParams(30)}
 }
 
-// TestFallbacks: the CPU is taken without a word; a geology keeps a gpu
-// run on the CPU with one line saying why; a bad configuration is an
-// error, not a fall back.
+// TestFallbacks: the CPU is taken without a word; a gpu run with a
+// geology is on the GPU where there is one, else on the CPU with one line
+// saying why; a bad configuration is an error, not a fall back.
 func TestFallbacks(t *testing.T) {
 	h, err := NewHydro(CPU, terrain())
 	if err != nil || h.OnGPU() || h.Device != "cpu" || h.Fallback != "" {
@@ -41,9 +41,17 @@ func TestFallbacks(t *testing.T) {
 		t.Fatal(err)
 	}
 	h, err = NewHydro(GPU, cfg)
-	if err != nil || h.OnGPU() || !strings.Contains(h.Fallback, "geology") || strings.Contains(h.Fallback, "\n") {
-		t.Fatalf("gpu with a geology: %+v, %v", h, err)
+	if err != nil {
+		t.Fatal(err)
 	}
+	dev, why := Open(GPU)
+	if dev != nil {
+		dev.Close()
+	}
+	if why == "" && (!h.OnGPU() || h.Fallback != "") || why != "" && (h.OnGPU() || h.Fallback == "" || strings.Contains(h.Fallback, "\n")) {
+		t.Fatalf("gpu with a geology: %+v; want the GPU where there is one (%q), else the CPU and why", h, why)
+	}
+	h.Close()
 	bad := terrain()
 	bad.Params.Dt = -1
 	if _, err := NewHydro(GPU, bad); err == nil {

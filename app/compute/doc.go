@@ -10,6 +10,6 @@
 //   - auto: a hardware GPU if there is one, else the CPU (a software
 //     rasterizer is not taken).
 //
-// The GPU engine does not take a geology (hardness from the rock): such a
-// run stays on the CPU and says so.
+// A geology (hardness from the rock) runs on either: the GPU engine
+// computes the exposed rock and the alluvium per cell as the CPU does.
 package compute

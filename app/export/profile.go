@@ -8,13 +8,25 @@ import (
 	"strings"
 
 	"orogen/app/jsondoc"
+	"orogen/sim/amplify"
 )
 
 // Profile is a project's export profile: the outputs `orogen build` and
 // the app's File → Build write, in order.
 type Profile struct {
 	Outputs []Output `json:"outputs"`
+	// HydroSteps, when > 0, finishes each amplified terrain (an output
+	// larger than the grid) with that many steps of the hydraulic pass
+	// (sim/amplify's Options.HydroSteps, at most amplify.MaxHydroSteps).
+	HydroSteps int `json:"hydro_steps,omitempty"`
+	// Device is where that pass runs: "cpu" (also when empty), "gpu" or
+	// "auto" (app/compute); `orogen build --device` and the app's
+	// Settings override it.
+	Device string `json:"device,omitempty"`
 }
+
+// Devices are the values of Profile.Device.
+var Devices = []string{"cpu", "gpu", "auto"}
 
 // Output is one entry of a profile. Path is relative to the build's
 // output folder, without or with the extension of Format; "{project}"
@@ -71,7 +83,7 @@ func (p *Profile) Clone() *Profile {
 	if p == nil {
 		return nil
 	}
-	c := &Profile{Outputs: slices.Clone(p.Outputs)}
+	c := &Profile{Outputs: slices.Clone(p.Outputs), HydroSteps: p.HydroSteps, Device: p.Device}
 	for i, o := range c.Outputs {
 		if o.Rules != nil {
 			r := &Rules{Layers: slices.Clone(o.Rules.Layers)}
@@ -88,10 +100,17 @@ func (p *Profile) Clone() *Profile {
 // with a problem: an unknown kind, format, mask or target; a format the
 // kind or target does not take; a size or tiling the target refuses; a
 // path that is empty, absolute, climbs out of the output folder with
-// "..", or is used twice; rules that do not validate.
+// "..", or is used twice; rules that do not validate; hydro_steps or
+// device out of range.
 func (p *Profile) Validate() error {
 	if len(p.Outputs) == 0 {
 		return fmt.Errorf("export profile: no outputs: add at least one")
+	}
+	if p.HydroSteps < 0 || p.HydroSteps > amplify.MaxHydroSteps {
+		return fmt.Errorf("export profile: \"hydro_steps\" %d: give 0 (no hydraulic pass) to %d", p.HydroSteps, amplify.MaxHydroSteps)
+	}
+	if p.Device != "" && !slices.Contains(Devices, p.Device) {
+		return fmt.Errorf("export profile: \"device\" %q: use %s", p.Device, strings.Join(Devices, ", "))
 	}
 	seen := map[string]int{}
 	for i, o := range p.Outputs {

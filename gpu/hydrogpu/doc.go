@@ -52,13 +52,59 @@
 // account (Budget) and the rock account (Mass) close on the GPU as on the
 // CPU, to float32 rounding of the fields.
 //
-// Limits: a geology (hardness from the rock, SetGeology) runs on the CPU
-// only; a grid whose largest field (the fluxes, 16 bytes a cell) exceeds
-// the driver's largest storage buffer is refused with an error naming it
-// (llvmpipe allows 128 MiB, so 2896² cells; NVIDIA's driver takes 8192²),
-// as is one that exceeds the card's memory (Bytes, 64 bytes a cell).
-// app/compute turns each of these into a run on the CPU with one line
-// saying why.
+// The water account's residual is that rounding, not a leak, and the
+// same on both devices: rain added to a float32 depth, and each cell's
+// own update from the flows in and out, round; it comes to some 7e-7 of
+// the rain in, of either sign. On the same input and steps: the default
+// preset at 256², 1 000 steps, CPU +4 949 m³ and llvmpipe +4 948 m³ of
+// 7.5e9 m³ of rain; at 1024², 500 steps, on an H100 machine, CPU
+// +1 492 m³ and the H100 +1 460 m³ of 1.95e9 m³ (the −3 582 m³ an H100
+// run of 2 000 steps reported earlier is of this kind). The rock
+// account's residual is larger on the GPU than on the CPU (1e-8 of the
+// rock against 1e-14 at 80², 300 steps), still far within float32
+// rounding of the terrain: the CPU engine carries the rounding
+// remainder of the thermal pipes per cell (addExact), the kernels do
+// not yet.
+//
+// Large grids: where the largest field (the fluxes, 16 bytes a cell)
+// exceeds the driver's largest storage buffer (llvmpipe allows 128 MiB,
+// 2896² cells; NVIDIA's driver takes 8192² whole), the grid is split into
+// bands of whole rows of work groups, each field a buffer per band that
+// holds the band's rows and two halo rows of the bands beside it above
+// and below (wrapping; a 1-row band takes them from two bands). The
+// kernels are compiled with SPLIT: each dispatch covers one band, row()
+// maps a row to its place in the band's buffers, and after each kernel
+// the halo rows of what it wrote and the next ones read beside a cell
+// are copied from the bands that own them (the fluxes and thermal
+// outflows after flux, the water and sediment after erode, the terrain
+// after move). Two halo rows suffice: the kernels read one row away, and
+// the semi-Lagrangian trace is at most a cell long (|v|·Δt ≤ Δx: a
+// cell's outflow is capped at its water, so (f_in + f_out)·Δt/Δx² ≤ d1 +
+// d2 = 2·d̄), which float32 rounding can carry past a row boundary into
+// the second. Bands are group-aligned, so every work group sums the same
+// cells and a split grid's results are the unsplit one's bit for bit
+// (TestSplitMatchesWhole, with a cap forced down to split a 40×257
+// grid into 5 bands). At 8192² on llvmpipe: 9 bands, a step in about a
+// minute on two shared cores, 6 GB of memory (TestLarge with
+// OROGEN_GPU_LARGE=8192); end to end, `orogen run --size 1024 --out-size
+// 8192 --out-hydro-steps 2 --device gpu` finished its amplified terrain
+// on llvmpipe (12.5 min wall on the loaded machine, 8.2 GB at the peak).
+//
+// Geology: with hydro.Config.Geology a sixth kernel, rock, runs before
+// flux: each cell's hardness becomes max(R_min, K_d) of the rock exposed
+// there, the layer found as geology.Model.LayerOf does (a binary search
+// over the undeformed stack's tops, in float64, at the terrain height
+// less the cell's displacement from geology.Map) or alluvium where at
+// least geology.MinAlluvium lies; move then adds the step's change of
+// terrain to the alluvium (sim/hydro's rockHardness and deposit). The
+// tops and hardnesses (up to 255 layers) ride in Params; the
+// displacement is a float64 field. TestGeologyMatchesCPU holds the
+// hardness, alluvium and terrain to the CPU's within float32 rounding.
+//
+// Limits: a grid too wide for one band of 64 rows within the largest
+// storage buffer is refused with an error naming it, as is one that
+// exceeds the card's memory (Bytes, 68 bytes a cell). app/compute turns
+// each of these into a run on the CPU with one line saying why.
 //
 // Speed (BenchmarkHydroGPU, default parameters, open edges, driver
 // 580.159.04): on an NVIDIA H100 80GB HBM3, 1024² 7 100 steps/s, 4096²
@@ -66,7 +112,9 @@
 // 152 bytes a cell and step: some 40 % of the card's 3.35 TB/s); on an
 // H200, 7 800, 556 and 138 steps/s (1.4 TB/s, some 30 % of its 4.8 TB/s).
 // Per step at 4096² on the H100: flux 0.55 ms, erode 0.66, move 0.66,
-// finish 0.05.
+// finish 0.05. Measured again on an H100 after the bands, the rock kernel
+// and the alluvium in move (unsplit grids, no geology): 7 099, 525 and
+// 131 steps/s, the kernels' times unchanged.
 //
 // An Engine is owned by one goroutine, as hydro.Engine is. Step runs one
 // step and reads its statistics back (with per-kernel times from timer

@@ -8,18 +8,24 @@ import (
 	"time"
 
 	"orogen/gpu"
+	"orogen/sim/geology"
 	"orogen/sim/hydro"
 )
 
 //go:embed shaders/*.glsl
 var shaders embed.FS
 
-// kernel returns the source of one kernel: the version line, the shared
-// declarations and the kernel's own file.
-func kernel(name string) string {
+// kernel returns the source of one kernel: the version line, SPLIT for
+// a grid split into bands, the shared declarations and the kernel's own
+// file.
+func kernel(name string, split bool) string {
 	common, _ := shaders.ReadFile("shaders/common.glsl")
 	own, _ := shaders.ReadFile("shaders/" + name + ".glsl")
-	return "#version 430\n" + string(common) + "\n" + string(own)
+	def := ""
+	if split {
+		def = "#define SPLIT 1\n"
+	}
+	return "#version 430\n" + def + string(common) + "\n" + string(own)
 }
 
 // Kernels, in the order a step runs them.
@@ -51,6 +57,8 @@ const (
 	bindQ      = 10
 	bindTout   = 11
 	bindIn     = 12
+	bindAlluv  = 13
+	bindDisp   = 14
 	bindRed    = 15
 	// storageBlocks is the most storage buffers one kernel uses (erode).
 	storageBlocks = 11
@@ -81,10 +89,17 @@ type Engine struct {
 	warning string
 	gx, gy  int
 
-	b                                               [2]gpu.Buffer
-	d, d1, s, s1, f, v, hard, q, tout, in, par, red gpu.Buffer
-	progs                                           [NumKernels]gpu.Program
-	cur                                             int
+	b                                     [2]*field
+	d, d1, s, s1, f, v, hard, q, tout, in *field
+	alluv, disp                           *field // the alluvium (zero without a geology); the displacement (a geology only)
+	geo                                   *geology.Map
+	red                                   gpu.Buffer
+	progs                                 [NumKernels]gpu.Program
+	rock                                  gpu.Program // the hardness from the rock (a geology only)
+	cur                                   int
+	bands                                 []band     // one, or the bands of a split grid
+	halo                                  int        // halo rows of each band's buffers: 0, or halo when split
+	copies                                []haloCopy // the halo rows to bring up to date after a kernel
 
 	inVol  float64
 	step   int
@@ -105,26 +120,36 @@ type params struct {
 	Dt, Kf, Vol, InvArea, InvCell, HalfInvCell  float32
 	Kc, Cmax, InvLMax, Dtks, Dtkd, Dtkhks, Rmin float32
 	EvapKeep, DtCell, DtKt2, TanO, TanD         float32
+	Band0, BandRows, GroupY0, Pad               int32
+	Geology, NTops, AlluvLayer, Pad2            int32
+	Tops                                        [maxLayers]float64
+	RockHard                                    [maxLayers]float32
 }
 
-// Bytes returns the device memory an n×m grid needs, bytes.
+// maxLayers bounds a geology's layers and alluvium (its rock is a uint8
+// a cell; the tables in Params).
+const maxLayers = 256
+
+// Bytes returns the device memory an n×m grid needs, bytes (8 more a
+// cell with a geology: the displacement).
 func Bytes(w, h int) int64 {
 	n := int64(w) * int64(h)
 	groups := int64((w+group-1)/group) * int64((h+group*rows-1)/(group*rows))
-	// b×2, d, d1, s, s1, hard, q, tout, in: 10 floats; f 4, v 2.
-	return n*4*16 + groups*64 + redHeader
+	// b×2, d, d1, s, s1, hard, q, tout, in, alluvium: 11 floats; f 4, v 2.
+	return n*4*17 + groups*64 + redHeader
 }
 
 // New uploads cfg's terrain and state to dev and compiles the kernels.
-// The configuration is checked as hydro.New checks it; a geology is not
-// supported on the GPU yet, nor are grids whose fields exceed the
-// driver's largest storage buffer. Errors are one line.
+// The configuration is checked as hydro.New checks it; a geology takes
+// the hardness from the rock every step, as on the CPU. A grid whose
+// fields exceed the driver's largest storage buffer is split into bands
+// of rows, each field a buffer per band. Errors are one line.
 func New(dev gpu.Device, cfg hydro.Config) (*Engine, error) {
 	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
-	if cfg.Geology != nil {
-		return nil, fmt.Errorf("hydrogpu: a geology (hardness from the rock) runs on the CPU only")
+	if g := cfg.Geology; g != nil && g.NumLayers()+1 > maxLayers {
+		return nil, fmt.Errorf("hydrogpu: a geology of %d layers: the GPU takes %d", g.NumLayers(), maxLayers-1)
 	}
 	t := cfg.Terrain
 	e := &Engine{dev: dev, w: t.W, h: t.H, n: t.W * t.H, cell: t.Cell, p: cfg.Params,
@@ -137,12 +162,15 @@ func New(dev gpu.Device, cfg hydro.Config) (*Engine, error) {
 	if info.MaxBindings > 0 && info.MaxBindings <= bindRed {
 		return nil, fmt.Errorf("hydrogpu: %s has %d storage bindings; the kernels need %d", info.Renderer, info.MaxBindings, bindRed+1)
 	}
-	if big := int64(e.n) * 16; info.MaxBufferBytes > 0 && big > info.MaxBufferBytes {
-		return nil, fmt.Errorf("hydrogpu: a %d×%d grid needs storage buffers of %d MiB; %s allows %d MiB",
-			e.w, e.h, big>>20, info.Renderer, info.MaxBufferBytes>>20)
+	if err := e.layout(info.MaxBufferBytes, info.Renderer); err != nil {
+		return nil, err
 	}
 	if need := Bytes(e.w, e.h); info.MemoryMiB > 0 && need>>20 > int64(info.MemoryMiB) {
 		return nil, fmt.Errorf("hydrogpu: a %d×%d grid needs %d MiB of GPU memory; %s has %d MiB", e.w, e.h, need>>20, info.Renderer, info.MemoryMiB)
+	}
+	var alluvium []float32
+	if cfg.Geology != nil {
+		alluvium = cfg.Alluvium
 	}
 	hard := cfg.Hardness
 	if hard == nil {
@@ -162,40 +190,85 @@ func New(dev gpu.Device, cfg hydro.Config) (*Engine, error) {
 	e.rock0 = sumArea(t.Data, e.cell)
 	e.stats.SedimentFix = 1
 	e.stats.Budget = e.budget
+	if cfg.Geology != nil {
+		e.geo = cfg.Geology.Map(e.w, e.h, e.cell)
+	}
 	err := dev.Do(func(c gpu.Context) error {
+		split := len(e.bands) > 1
 		for k, name := range KernelNames {
-			p, err := c.Program("hydro-"+name, kernel(name))
+			pname := "hydro-" + name
+			if split {
+				pname += "-split"
+			}
+			p, err := c.Program(pname, kernel(name, split))
 			if err != nil {
 				return err
 			}
 			e.progs[k] = p
 		}
-		n4 := e.n * 4
-		for _, a := range []struct {
-			b    *gpu.Buffer
-			size int
+		fields := []struct {
+			f     **field
+			comps int
 		}{
-			{&e.b[0], n4}, {&e.b[1], n4}, {&e.d, n4}, {&e.d1, n4}, {&e.s, n4}, {&e.s1, n4},
-			{&e.f, 4 * n4}, {&e.v, 2 * n4}, {&e.hard, n4}, {&e.q, n4}, {&e.tout, n4}, {&e.in, n4},
-			{&e.par, binary.Size(params{})}, {&e.red, redHeader + e.gx*e.gy*64},
-		} {
-			b, err := c.NewBuffer(a.size)
+			{&e.b[0], 1}, {&e.b[1], 1}, {&e.d, 1}, {&e.d1, 1}, {&e.s, 1}, {&e.s1, 1},
+			{&e.f, 4}, {&e.v, 2}, {&e.hard, 1}, {&e.q, 1}, {&e.tout, 1}, {&e.in, 1}, {&e.alluv, 1},
+		}
+		if e.geo != nil {
+			name := "hydro-rock"
+			if split {
+				name += "-split"
+			}
+			p, err := c.Program(name, kernel("rock", split))
+			if err != nil {
+				return err
+			}
+			e.rock = p
+			fields = append(fields, struct {
+				f     **field
+				comps int
+			}{&e.disp, 2})
+		}
+		for _, a := range fields {
+			fd, err := e.newField(c, a.comps)
 			if err != nil {
 				e.free(c)
 				return err
 			}
-			*a.b = b
+			*a.f = fd
 		}
-		for _, u := range []struct {
-			b gpu.Buffer
-			v []float32
-		}{{e.b[0], t.Data}, {e.b[1], t.Data}, {e.d, cfg.Water}, {e.hard, hard}, {e.in, in}} {
-			if err := c.Write(u.b, 0, floatBytes(u.v)); err != nil {
+		var err error
+		if e.red, err = c.NewBuffer(redHeader + e.gx*e.gy*64); err != nil {
+			e.free(c)
+			return err
+		}
+		for k := range e.bands {
+			if e.bands[k].par, err = c.NewBuffer(binary.Size(params{})); err != nil {
 				e.free(c)
 				return err
 			}
 		}
-		if err := c.Write(e.par, 0, e.paramBytes()); err != nil {
+		for _, u := range []struct {
+			f *field
+			v []float32
+		}{{e.b[0], t.Data}, {e.b[1], t.Data}, {e.d, cfg.Water}, {e.hard, hard}, {e.in, in}, {e.alluv, alluvium}} {
+			if err := e.writeField(c, u.f, u.v); err != nil {
+				e.free(c)
+				return err
+			}
+		}
+		if e.geo != nil {
+			// The displacement, float64 a cell.
+			err := e.writeRows(c, e.disp, func(g int, out []byte) {
+				for x := range e.w {
+					binary.LittleEndian.PutUint64(out[8*x:], math.Float64bits(e.geo.Displacement(g*e.w+x)))
+				}
+			})
+			if err != nil {
+				e.free(c)
+				return err
+			}
+		}
+		if err := e.writeParams(c); err != nil {
 			e.free(c)
 			return err
 		}
@@ -223,7 +296,7 @@ func (e *Engine) SetParams(p hydro.Params) error {
 	e.inVol = vol
 	var f []float32
 	if old.Boundary != p.Boundary {
-		f = e.read(e.f, 4*e.n)
+		f = e.read(e.f)
 		for y := range e.h {
 			f[4*(y*e.w)] = 0         // fL of the west column
 			f[4*(y*e.w+e.w-1)+1] = 0 // fR of the east column
@@ -234,15 +307,13 @@ func (e *Engine) SetParams(p hydro.Params) error {
 		}
 	}
 	err := e.dev.Do(func(c gpu.Context) error {
-		if f != nil {
-			if err := c.Write(e.f, 0, floatBytes(f)); err != nil {
-				return err
-			}
-		}
-		if err := c.Write(e.in, 0, floatBytes(in)); err != nil {
+		if err := e.writeField(c, e.f, f); err != nil {
 			return err
 		}
-		return c.Write(e.par, 0, e.paramBytes())
+		if err := e.writeField(c, e.in, in); err != nil {
+			return err
+		}
+		return e.writeParams(c)
 	})
 	if err != nil {
 		e.err = err
@@ -252,11 +323,29 @@ func (e *Engine) SetParams(p hydro.Params) error {
 
 // free releases the engine's buffers (on the device's thread).
 func (e *Engine) free(c gpu.Context) {
-	for _, b := range []gpu.Buffer{e.b[0], e.b[1], e.d, e.d1, e.s, e.s1, e.f, e.v, e.hard, e.q, e.tout, e.in, e.par, e.red} {
-		if b != nil {
-			c.Free(b)
+	for _, fd := range []*field{e.b[0], e.b[1], e.d, e.d1, e.s, e.s1, e.f, e.v, e.hard, e.q, e.tout, e.in, e.alluv, e.disp} {
+		e.freeField(c, fd)
+	}
+	for k := range e.bands {
+		if e.bands[k].par != nil {
+			c.Free(e.bands[k].par)
+			e.bands[k].par = nil
 		}
 	}
+	if e.red != nil {
+		c.Free(e.red)
+		e.red = nil
+	}
+}
+
+// writeParams writes each band's parameters.
+func (e *Engine) writeParams(c gpu.Context) error {
+	for _, b := range e.bands {
+		if err := c.Write(b.par, 0, e.paramBytes(b)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Close releases the engine's device memory (not the device).
@@ -265,8 +354,8 @@ func (e *Engine) Close() {
 }
 
 // paramBytes returns the per-step constants as sim/hydro's prepare makes
-// them, in float32 where it rounds to float32.
-func (e *Engine) paramBytes() []byte {
+// them, in float32 where it rounds to float32, and band b's rows.
+func (e *Engine) paramBytes(b band) []byte {
 	p, cell := e.p, e.cell
 	tan := math.Tan(p.TalusDeg * math.Pi / 180)
 	dt := float32(p.Dt)
@@ -280,6 +369,17 @@ func (e *Engine) paramBytes() []byte {
 		EvapKeep: float32(max(0, 1-p.Ke*p.Dt)), DtCell: float32(p.Dt / cell),
 		DtKt2: float32(min(p.Dt*p.Kt, 2.0/9) / 2),
 		TanO:  float32(tan * cell), TanD: float32(tan * cell * math.Sqrt2),
+		Band0: int32(b.r0), BandRows: int32(b.rows), GroupY0: int32(b.g0),
+	}
+	if e.geo != nil {
+		m := e.geo.Model()
+		q.Geology, q.NTops, q.AlluvLayer = 1, int32(m.NumLayers()), int32(m.NumLayers())
+		for i := range m.NumLayers() {
+			_, q.Tops[i] = m.Bounds(i)
+		}
+		for i := range m.NumLayers() + 1 {
+			q.RockHard[i] = float32(max(p.RMin, m.Rock(i).Kd)) // as sim/hydro's rockHardness
+		}
 	}
 	if p.Kt > 0 {
 		q.Thermal = 1
@@ -289,35 +389,68 @@ func (e *Engine) paramBytes() []byte {
 	return buf
 }
 
-// dispatch queues one step's kernels.
-func (e *Engine) dispatch(c gpu.Context, timed bool) [NumKernels + 1]gpu.Query {
-	var qs [NumKernels + 1]gpu.Query
-	c.Bind(bindParams, e.par)
-	c.Bind(bindB, e.b[e.cur])
-	c.Bind(bindBN, e.b[1-e.cur])
+// bind attaches band k's buffers to the kernels' binding slots.
+func (e *Engine) bind(c gpu.Context, k int) {
+	c.Bind(bindParams, e.bands[k].par)
+	c.Bind(bindB, e.b[e.cur].bufs[k])
+	c.Bind(bindBN, e.b[1-e.cur].bufs[k])
 	for _, b := range []struct {
 		slot int
-		buf  gpu.Buffer
+		f    *field
 	}{{bindD, e.d}, {bindD1, e.d1}, {bindS, e.s}, {bindS1, e.s1}, {bindF, e.f}, {bindV, e.v},
-		{bindHard, e.hard}, {bindQ, e.q}, {bindTout, e.tout}, {bindIn, e.in}, {bindRed, e.red}} {
-		c.Bind(b.slot, b.buf)
+		{bindHard, e.hard}, {bindQ, e.q}, {bindTout, e.tout}, {bindIn, e.in}, {bindAlluv, e.alluv}, {bindDisp, e.disp}} {
+		if b.f != nil {
+			c.Bind(b.slot, b.f.bufs[k])
+		}
 	}
+	c.Bind(bindRed, e.red)
+}
+
+// dispatch queues one step's kernels: each over every band, and on a
+// split grid the halo rows of what a kernel wrote that the next ones read
+// of the rows beside a cell (the fluxes and thermal outflows after flux,
+// the water and the sediment after erode, the new terrain after move).
+func (e *Engine) dispatch(c gpu.Context, timed bool) [NumKernels + 1]gpu.Query {
+	var qs [NumKernels + 1]gpu.Query
 	stamp := func(k int) {
 		if timed {
 			qs[k] = c.Timestamp()
 		}
 	}
+	split := len(e.bands) > 1
+	if !split {
+		e.bind(c, 0)
+	}
+	each := func(k int, syncs ...*field) {
+		for i, b := range e.bands {
+			if split {
+				e.bind(c, i)
+			}
+			c.Dispatch(e.progs[k], e.gx, b.gy, 1)
+		}
+		for _, fd := range syncs {
+			e.sync(c, fd)
+		}
+	}
 	stamp(0)
-	c.Dispatch(e.progs[KFlux], e.gx, e.gy, 1)
+	if e.geo != nil {
+		for i, b := range e.bands {
+			if split {
+				e.bind(c, i)
+			}
+			c.Dispatch(e.rock, e.gx, b.gy, 1)
+		}
+	}
+	each(KFlux, e.f, e.q)
 	stamp(1)
-	c.Dispatch(e.progs[KErode], e.gx, e.gy, 1)
+	each(KErode, e.d, e.s1)
 	stamp(2)
-	c.Dispatch(e.progs[KMove], e.gx, e.gy, 1)
+	each(KMove, e.b[1-e.cur])
 	stamp(3)
 	c.Dispatch(e.progs[KFinish], 1, 1, 1)
 	stamp(4)
 	if e.p.Boundary != hydro.Open {
-		c.Dispatch(e.progs[KFix], e.gx, e.gy, 1)
+		each(KFix)
 	}
 	stamp(5)
 	e.cur = 1 - e.cur
@@ -420,37 +553,32 @@ func (e *Engine) readStats(head []byte) {
 }
 
 // read returns a field from the device.
-func (e *Engine) read(b gpu.Buffer, floats int) []float32 {
-	out := make([]float32, floats)
+func (e *Engine) read(fd *field) []float32 {
+	out := make([]float32, e.n*fd.comps)
 	if e.err != nil {
 		return out
 	}
-	buf := make([]byte, 4*floats)
-	if err := e.dev.Do(func(c gpu.Context) error { return c.Read(b, 0, buf) }); err != nil {
+	if err := e.dev.Do(func(c gpu.Context) error { return e.readField(c, fd, out) }); err != nil {
 		e.err = err
-		return out
-	}
-	for i := range out {
-		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(buf[4*i:]))
 	}
 	return out
 }
 
 // Terrain returns a copy of the terrain heights b, metres.
-func (e *Engine) Terrain() []float32 { return e.read(e.b[e.cur], e.n) }
+func (e *Engine) Terrain() []float32 { return e.read(e.b[e.cur]) }
 
 // Water returns a copy of the water depths d, metres.
-func (e *Engine) Water() []float32 { return e.read(e.d, e.n) }
+func (e *Engine) Water() []float32 { return e.read(e.d) }
 
 // Sediment returns a copy of the suspended sediment s, metres.
-func (e *Engine) Sediment() []float32 { return e.read(e.s, e.n) }
+func (e *Engine) Sediment() []float32 { return e.read(e.s) }
 
 // Hardness returns a copy of the hardness R.
-func (e *Engine) Hardness() []float32 { return e.read(e.hard, e.n) }
+func (e *Engine) Hardness() []float32 { return e.read(e.hard) }
 
 // Velocity returns copies of the velocity components, m/s.
 func (e *Engine) Velocity() (vx, vy []float32) {
-	v := e.read(e.v, 2*e.n)
+	v := e.read(e.v)
 	vx, vy = make([]float32, e.n), make([]float32, e.n)
 	for i := range vx {
 		vx[i], vy[i] = v[2*i], v[2*i+1]
@@ -460,7 +588,7 @@ func (e *Engine) Velocity() (vx, vy []float32) {
 
 // Flux returns copies of the outflow fluxes f^L, f^R, f^T, f^B, m³/s.
 func (e *Engine) Flux() (l, r, t, b []float32) {
-	f := e.read(e.f, 4*e.n)
+	f := e.read(e.f)
 	l, r, t, b = make([]float32, e.n), make([]float32, e.n), make([]float32, e.n), make([]float32, e.n)
 	for i := range l {
 		l[i], r[i], t[i], b[i] = f[4*i], f[4*i+1], f[4*i+2], f[4*i+3]
@@ -468,11 +596,34 @@ func (e *Engine) Flux() (l, r, t, b []float32) {
 	return
 }
 
-// Snapshot reads the state back as sim/hydro's snapshot.
+// Alluvium returns a copy of the alluvium's thickness per cell, m (nil
+// without a geology).
+func (e *Engine) Alluvium() []float32 {
+	if e.geo == nil {
+		return nil
+	}
+	return e.read(e.alluv)
+}
+
+// Geology returns the geology the hardness comes from, or nil.
+func (e *Engine) Geology() *geology.Model {
+	if e.geo == nil {
+		return nil
+	}
+	return e.geo.Model()
+}
+
+// Snapshot reads the state back as sim/hydro's snapshot (with a geology,
+// the rock exposed at the end of the step, as on the CPU).
 func (e *Engine) Snapshot() *hydro.Snapshot {
 	vx, vy := e.Velocity()
-	return &hydro.Snapshot{W: e.w, H: e.h, Cell: e.cell, Step: e.step, Time: e.time, Stats: e.stats, Param: e.p,
+	s := &hydro.Snapshot{W: e.w, H: e.h, Cell: e.cell, Step: e.step, Time: e.time, Stats: e.stats, Param: e.p,
 		Terrain: e.Terrain(), Water: e.Water(), Sediment: e.Sediment(), Hardness: e.Hardness(), VX: vx, VY: vy}
+	if e.geo != nil {
+		s.Geology, s.Alluvium = e.geo.Model(), e.Alluvium()
+		s.Rock = e.geo.Exposed(make([]uint8, e.n), s.Terrain, s.Alluvium)
+	}
+	return s
 }
 
 // Stats returns the statistics of the last step read back.
@@ -511,12 +662,4 @@ func sumArea(v []float32, cell float64) float64 {
 		s += float64(x)
 	}
 	return s * cell * cell
-}
-
-func floatBytes(v []float32) []byte {
-	out := make([]byte, 4*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint32(out[4*i:], math.Float32bits(x))
-	}
-	return out
 }

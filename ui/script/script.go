@@ -29,6 +29,8 @@
 //	load-geology PATH              a geology JSON: layers, rocks, deformations
 //	detail start|run|pause|keep|discard
 //	                               the hydraulic detail pass on the terrain
+//	settings [cpu|gpu|auto]        open Settings, or set the compute device
+//	                               of the detail pass and builds
 //	undo                           undo the last edit
 //	redo                           redo it
 //	new [PRESET [SIZE [ENGINE]]]   a new project on a preset (File → New's

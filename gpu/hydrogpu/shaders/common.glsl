@@ -10,8 +10,14 @@ layout(local_size_x = 16, local_size_y = 16) in;
 // group's reductions are spread over more cells.
 const int ROWS = 4;
 
-// cellY returns the row of the invocation's k-th cell.
-int cellY(int k) { return int(gl_WorkGroupID.y) * 16 * ROWS + k * 16 + int(gl_LocalInvocationID.y); }
+// SPLIT (defined 1 by the host for a grid split into bands) makes each
+// dispatch cover one band of rows, whose fields are buffers of their own
+// holding the band's rows and HALO rows of the bands beside it above and
+// below (wrapping where the map wraps); see hydrogpu's package doc.
+#ifndef SPLIT
+#define SPLIT 0
+#endif
+const int HALO = 2;
 
 // Per-step constants, written by the host (hydrogpu.params), std430.
 layout(std430, binding = 0) readonly buffer Params {
@@ -25,7 +31,49 @@ layout(std430, binding = 0) readonly buffer Params {
 	float dt, kf, vol, invArea, invCell, halfInvCell;
 	float kc, cmax, invLMax, dtks, dtkd, dtkhks, rmin, evapKeep;
 	float dtCell, dtKt2, tanO, tanD;
+	int band0;     // SPLIT: the band's first row
+	int bandRows;  // SPLIT: the band's rows
+	int groupY0;   // SPLIT: the band's first row of work groups
+	int pad_;
+	// With a geology (the rock kernel, and the alluvium in move): the
+	// tops of the undeformed stack's layers (NumLayers of them, m), and
+	// the hardness of each layer, alluvium's at index alluvLayer.
+	int geology;
+	int nTops;
+	int alluvLayer;
+	int pad2_;
+	double tops[256];
+	float rockHard[256];
 } P;
+
+// groupY returns the row of the invocation's work group in the grid.
+int groupY() {
+#if SPLIT
+	return int(gl_WorkGroupID.y) + P.groupY0;
+#else
+	return int(gl_WorkGroupID.y);
+#endif
+}
+
+// cellY returns the row of the invocation's k-th cell.
+int cellY(int k) { return groupY() * 16 * ROWS + k * 16 + int(gl_LocalInvocationID.y); }
+
+// row returns the index of row yy's first cell in the fields' buffers:
+// yy·W, or with SPLIT its place in the band's buffers, whose rows run
+// from band0 - HALO to band0 + bandRows + HALO - 1 (a row across the
+// wrapped edge is taken on the band's side; the clamp only keeps an
+// impossible row inside the buffers: the kernels read at most HALO rows
+// from their own, the semi-Lagrangian trace being at most a cell long).
+int row(int yy) {
+#if SPLIT
+	int d = yy - P.band0;
+	if (d >= P.bandRows + HALO) d -= P.H;
+	else if (d < -HALO) d += P.H;
+	return (clamp(d, -HALO, P.bandRows + HALO - 1) + HALO) * P.W;
+#else
+	return yy * P.W;
+#endif
+}
 
 // Running sums: the water account and the step's extremes, then per work
 // group partial sums (8 doubles each). Sums are formed in a fixed order
@@ -71,7 +119,7 @@ void groupSums(int slot, int count, double v0, double v1, double v2, double v3,
 		barrier();
 	}
 	if (t == 0u) {
-		uint g = gl_WorkGroupID.y * uint(P.groupsX) + gl_WorkGroupID.x;
+		uint g = uint(groupY()) * uint(P.groupsX) + gl_WorkGroupID.x;
 		for (int k = 0; k < count; k++) R.part[g * 8u + uint(slot + k)] = red[k][0];
 		for (int k = 0; k < maxCount; k++) atomicMax(R.stats[maxSlot + k], floatBitsToUint(max(redMax[k][0], 0.0)));
 	}

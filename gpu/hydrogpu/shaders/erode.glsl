@@ -20,13 +20,13 @@ void main() {
 	for (int k = 0; k < ROWS; k++) {
 		int y = cellY(k);
 		if (x >= P.W || y >= P.H) continue;
-		int i = y * P.W + x;
+		int i = row(y) + x;
 		int l = xl(x), r = xr(x), t = yt(y), bo = yb(y);
 		vec4 fo = f[i];
-		float inL = l >= 0 ? f[y * P.W + l].y : 0.0;
-		float inR = r >= 0 ? f[y * P.W + r].x : 0.0;
-		float inT = t >= 0 ? f[t * P.W + x].w : 0.0;
-		float inB = bo >= 0 ? f[bo * P.W + x].z : 0.0;
+		float inL = l >= 0 ? f[row(y) + l].y : 0.0;
+		float inR = r >= 0 ? f[row(y) + r].x : 0.0;
+		float inT = t >= 0 ? f[row(t) + x].w : 0.0;
+		float inB = bo >= 0 ? f[row(bo) + x].z : 0.0;
 		// Eqs. 5-6.
 		float dV = P.dt * ((inL + inR + inT + inB) - (fo.x + fo.y + fo.z + fo.w));
 		float da = d1[i];
@@ -49,8 +49,8 @@ void main() {
 			int gt = wrap() ? t : max(y - 1, 0), gb = wrap() ? bo : min(y + 1, P.H - 1);
 			float gxs = (wrap() || gr - gl == 2) ? P.halfInvCell : P.invCell;
 			float gys = (wrap() || gb - gt == 2) ? P.halfInvCell : P.invCell;
-			float gx = (b[y * P.W + gr] - b[y * P.W + gl]) * gxs;
-			float gy = (b[gb * P.W + x] - b[gt * P.W + x]) * gys;
+			float gx = (b[row(y) + gr] - b[row(y) + gl]) * gxs;
+			float gy = (b[row(gb) + x] - b[row(gt) + x]) * gys;
 			float sd = -(gx * vx + gy * vy) / speed;
 			if (sd > 0.0) {
 				float lim = 1.0 - da * P.invLMax;

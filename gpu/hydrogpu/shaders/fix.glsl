@@ -7,7 +7,7 @@ void main() {
 	for (int k = 0; k < ROWS; k++) {
 		int y = cellY(k);
 		if (x >= P.W || y >= P.H) continue;
-		int i = y * P.W + x;
+		int i = row(y) + x;
 		s[i] *= float(R.acc[5]);
 	}
 }

@@ -27,16 +27,16 @@ void main() {
 	for (int k = 0; k < ROWS; k++) {
 		int y = cellY(k);
 		if (x >= P.W || y >= P.H) continue;
-		int i = y * P.W + x;
+		int i = row(y) + x;
 		int l = xl(x), r = xr(x), t = yt(y), bo = yb(y);
 		float di = d[i] + P.dt * inflow[i];
 		float hi = P.kf * (b[i] + di);
 		d1[i] = di;
 		float dl = 0.0, dr = 0.0, dtp = 0.0, db = 0.0;
-		if (l >= 0) dl = hi - surf(y * P.W + l); else if (open()) dl = P.kf * di;
-		if (r >= 0) dr = hi - surf(y * P.W + r); else if (open()) dr = P.kf * di;
-		if (t >= 0) dtp = hi - surf(t * P.W + x); else if (open()) dtp = P.kf * di;
-		if (bo >= 0) db = hi - surf(bo * P.W + x); else if (open()) db = P.kf * di;
+		if (l >= 0) dl = hi - surf(row(y) + l); else if (open()) dl = P.kf * di;
+		if (r >= 0) dr = hi - surf(row(y) + r); else if (open()) dr = P.kf * di;
+		if (t >= 0) dtp = hi - surf(row(t) + x); else if (open()) dtp = P.kf * di;
+		if (bo >= 0) db = hi - surf(row(bo) + x); else if (open()) db = P.kf * di;
 		vec4 fo = f[i];
 		float fl = max(0.0, fo.x + dl), fr = max(0.0, fo.y + dr), ft = max(0.0, fo.z + dtp), fb = max(0.0, fo.w + db);
 		float sum = fl + fr + ft + fb;
@@ -60,17 +60,17 @@ void main() {
 		if (P.thermal != 0) {
 			float bi = b[i];
 			float s = 0.0, hmax = 0.0;
-			if (t >= 0) addExcess(bi - b[t * P.W + x] - P.tanO, s, hmax);
-			if (bo >= 0) addExcess(bi - b[bo * P.W + x] - P.tanO, s, hmax);
+			if (t >= 0) addExcess(bi - b[row(t) + x] - P.tanO, s, hmax);
+			if (bo >= 0) addExcess(bi - b[row(bo) + x] - P.tanO, s, hmax);
 			if (l >= 0) {
-				addExcess(bi - b[y * P.W + l] - P.tanO, s, hmax);
-				if (t >= 0) addExcess(bi - b[t * P.W + l] - P.tanD, s, hmax);
-				if (bo >= 0) addExcess(bi - b[bo * P.W + l] - P.tanD, s, hmax);
+				addExcess(bi - b[row(y) + l] - P.tanO, s, hmax);
+				if (t >= 0) addExcess(bi - b[row(t) + l] - P.tanD, s, hmax);
+				if (bo >= 0) addExcess(bi - b[row(bo) + l] - P.tanD, s, hmax);
 			}
 			if (r >= 0) {
-				addExcess(bi - b[y * P.W + r] - P.tanO, s, hmax);
-				if (t >= 0) addExcess(bi - b[t * P.W + r] - P.tanD, s, hmax);
-				if (bo >= 0) addExcess(bi - b[bo * P.W + r] - P.tanD, s, hmax);
+				addExcess(bi - b[row(y) + r] - P.tanO, s, hmax);
+				if (t >= 0) addExcess(bi - b[row(t) + r] - P.tanD, s, hmax);
+				if (bo >= 0) addExcess(bi - b[row(bo) + r] - P.tanD, s, hmax);
 			}
 			if (s > 0.0) {
 				qi = P.dtKt2 * hard[i] * hmax / s;

@@ -1,5 +1,6 @@
-// PhaseTransport: semi-Lagrangian sediment transport (eq. 12) and the
-// thermal inflows and outflows applied to the new terrain.
+// PhaseTransport: semi-Lagrangian sediment transport (eq. 12), the
+// thermal inflows and outflows applied to the new terrain, and with a
+// geology the alluvium.
 layout(std430, binding = 1) readonly buffer B { float b[]; };
 layout(std430, binding = 2) buffer BN { float bn[]; };
 layout(std430, binding = 5) writeonly buffer S { float s[]; };
@@ -7,6 +8,7 @@ layout(std430, binding = 6) readonly buffer S1 { float s1[]; };
 layout(std430, binding = 8) readonly buffer V { vec2 v[]; };
 layout(std430, binding = 10) readonly buffer Q { float q[]; };
 layout(std430, binding = 11) readonly buffer Tout { float tout[]; };
+layout(std430, binding = 13) buffer Alluv { float alluv[]; };
 
 // wrapInto is k modulo n in [0, n) (GLSL's % is undefined for negative
 // operands).
@@ -22,7 +24,7 @@ float at(int xx, int yy) {
 	} else if (xx < 0 || yy < 0 || xx >= P.W || yy >= P.H) {
 		return 0.0;
 	}
-	return s1[yy * P.W + xx];
+	return s1[row(yy) + xx];
 }
 
 // sampleEdge is sim/hydro's: walls clamp the point into the map, open
@@ -55,7 +57,7 @@ void main() {
 	for (int k = 0; k < ROWS; k++) {
 		int y = cellY(k);
 		if (x >= P.W || y >= P.H) continue;
-		int i = y * P.W + x;
+		int i = row(y) + x;
 		vec2 vi = v[i];
 		float px = float(x) - vi.x * P.dtCell;
 		float py = float(y) - vi.y * P.dtCell;
@@ -63,7 +65,7 @@ void main() {
 		if (px >= 0.0 && py >= 0.0 && px < float(P.W - 1) && py < float(P.H - 1)) {
 			int x0 = int(px), y0 = int(py);
 			float tx = px - float(x0), ty = py - float(y0);
-			int j = y0 * P.W + x0;
+			int j = row(y0) + x0; // row y0 + 1 follows it, in a band's buffers too
 			float s00 = s1[j], s01 = s1[j + 1], s10 = s1[j + P.W], s11 = s1[j + P.W + 1];
 			float a = s00 + tx * (s01 - s00);
 			float c = s10 + tx * (s11 - s10);
@@ -80,20 +82,25 @@ void main() {
 			// sim/hydro's order: N, S, W, NW, SW, E, NE, SE.
 			int l = xl(x), r = xr(x), t = yt(y), bb = yb(y);
 			float gain = 0.0;
-			if (t >= 0) gain += q[t * P.W + x] * excess(b[t * P.W + x], bo, P.tanO);
-			if (bb >= 0) gain += q[bb * P.W + x] * excess(b[bb * P.W + x], bo, P.tanO);
+			if (t >= 0) gain += q[row(t) + x] * excess(b[row(t) + x], bo, P.tanO);
+			if (bb >= 0) gain += q[row(bb) + x] * excess(b[row(bb) + x], bo, P.tanO);
 			if (l >= 0) {
-				gain += q[y * P.W + l] * excess(b[y * P.W + l], bo, P.tanO);
-				if (t >= 0) gain += q[t * P.W + l] * excess(b[t * P.W + l], bo, P.tanD);
-				if (bb >= 0) gain += q[bb * P.W + l] * excess(b[bb * P.W + l], bo, P.tanD);
+				gain += q[row(y) + l] * excess(b[row(y) + l], bo, P.tanO);
+				if (t >= 0) gain += q[row(t) + l] * excess(b[row(t) + l], bo, P.tanD);
+				if (bb >= 0) gain += q[row(bb) + l] * excess(b[row(bb) + l], bo, P.tanD);
 			}
 			if (r >= 0) {
-				gain += q[y * P.W + r] * excess(b[y * P.W + r], bo, P.tanO);
-				if (t >= 0) gain += q[t * P.W + r] * excess(b[t * P.W + r], bo, P.tanD);
-				if (bb >= 0) gain += q[bb * P.W + r] * excess(b[bb * P.W + r], bo, P.tanD);
+				gain += q[row(y) + r] * excess(b[row(y) + r], bo, P.tanO);
+				if (t >= 0) gain += q[row(t) + r] * excess(b[row(t) + r], bo, P.tanD);
+				if (bb >= 0) gain += q[row(bb) + r] * excess(b[row(bb) + r], bo, P.tanD);
 			}
 			bf += gain - tout[i];
 			bn[i] = bf;
+		}
+		if (P.geology != 0) {
+			// The alluvium: what the step added to the terrain less what
+			// it took (sim/hydro's deposit).
+			alluv[i] = float(max(0.0lf, double(alluv[i]) + double(bf) - double(bo)));
 		}
 		dh = max(dh, abs(bf - bo));
 	}
