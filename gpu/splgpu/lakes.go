@@ -1,0 +1,207 @@
+package splgpu
+
+import (
+	"encoding/binary"
+	"fmt"
+	"slices"
+
+	"orogen/gpu"
+)
+
+// lakes routes every pit's basin out through its pass (Cordonnier et al.
+// 2016, §4.3). The pits' basins and the outlets' (one node, 0) are the
+// nodes of the pass graph; its minimum spanning tree, the tree Prim's
+// algorithm grows from the outlets on the CPU engine, is built here by
+// Borůvka's algorithm: each round, every component but the outlets'
+// takes its lowest pass to another component, found on the device over
+// the boundary cells (passmin, passarg, passout); the small graph of
+// components is merged on the CPU (union-find). The tree, oriented from
+// the outlets, gives each basin its pass cell and the cell across; the
+// carve kernel reverses the path from the pass to the pit. It returns
+// the number of pits.
+func (e *Engine) lakes(c gpu.Context) (int, error) {
+	m32, err := e.getCtl(c, 1)
+	if err != nil {
+		return 0, err
+	}
+	m := int(m32)
+	if m == 0 {
+		return 0, nil
+	}
+	roots := make([]int32, m)
+	if err := readInts(c, e.pb[0], roots); err != nil {
+		return 0, err
+	}
+	slices.Sort(roots) // the kernel lists them in any order
+	if err := c.Write(e.pb[0], 0, intBytes(roots)); err != nil {
+		return 0, err
+	}
+	// Basins 1..m are the pits in cell order; 0 is the outlets.
+	basin := make(map[int32]int32, m)
+	for b, r := range roots {
+		basin[r] = int32(b + 1)
+	}
+	of := func(root int32) int32 { return basin[root] } // 0 when not a pit's root
+	uf := make([]int32, m+1)
+	for i := range uf {
+		uf[i] = int32(i)
+	}
+	var find func(x int32) int32
+	find = func(x int32) int32 {
+		for uf[x] != x {
+			uf[x] = uf[uf[x]]
+			x = uf[x]
+		}
+		return x
+	}
+	type edge struct{ a, b, ca, cb int32 } // basins a, b; cells ca in a, cb in b (-1 outside)
+	var tree []edge
+	bind := func() {
+		c.Bind(slotPar, e.par)
+		c.Bind(slotCtl, e.ctl)
+		c.Bind(slotH, e.hb)
+		c.Bind(slotD, e.db)
+		c.Bind(slotLab, e.lab)
+		c.Bind(5, e.pb[0]) // pits
+		c.Bind(6, e.pb[1]) // component of each root cell
+		c.Bind(7, e.bb[0]) // components in, pass from out, pass cells in
+		c.Bind(8, e.ab[0]) // lowest pass key
+		c.Bind(9, e.ab[1]) // lowest pass edge
+		c.Bind(10, e.bb[1])
+	}
+	bind()
+	e.cells(c, "cmapclear", e.n)
+	comp := make([]int32, m)
+	dense := make([]int32, m+1)
+	for round := 0; ; round++ {
+		// Dense component numbers, 0 for the outlets'.
+		for i := range dense {
+			dense[i] = -1
+		}
+		dense[find(0)] = 0
+		nc := int32(0)
+		for b := 1; b <= m; b++ {
+			r := find(int32(b))
+			if dense[r] < 0 {
+				nc++
+				dense[r] = nc
+			}
+			comp[b-1] = dense[r]
+		}
+		if nc == 0 {
+			break
+		}
+		if round > 64 {
+			return 0, fmt.Errorf("splgpu: the pass graph did not connect in %d rounds", round)
+		}
+		if err := c.Write(e.bb[0], 0, intBytes(comp)); err != nil {
+			return 0, err
+		}
+		if err := e.setCtl(c, 6, uint32(nc)); err != nil {
+			return 0, err
+		}
+		e.cells(c, "cmap", m)
+		e.cells(c, "passreset", int(nc)+1)
+		e.cells(c, "passmin", e.n)
+		e.cells(c, "passarg", e.n)
+		e.cells(c, "passout", int(nc)+1)
+		arg := make([]int32, nc+1)
+		from := make([]int32, nc+1)
+		to := make([]int32, nc+1)
+		for _, r := range []struct {
+			b   gpu.Buffer
+			dst []int32
+		}{{e.ab[1], arg}, {e.bb[0], from}, {e.bb[1], to}} {
+			if err := readInts(c, r.b, r.dst); err != nil {
+				return 0, err
+			}
+		}
+		merged := false
+		for k := int32(1); k <= nc; k++ {
+			if arg[k] == -1 {
+				continue
+			}
+			idx := uint32(arg[k])
+			ca := int32(idx >> 4)
+			cb := int32(-1)
+			if d := idx & 15; d < 8 {
+				cb = ca + int32(dxs[d]) + int32(dys[d])*int32(e.w)
+			}
+			a := of(from[k])
+			b := int32(0)
+			if to[k] >= 0 {
+				b = of(to[k])
+			}
+			if ra, rb := find(a), find(b); ra != rb {
+				// The outlets' component stays the root of the union.
+				if rb == find(0) {
+					uf[ra] = rb
+				} else {
+					uf[rb] = ra
+				}
+				tree = append(tree, edge{a, b, ca, cb})
+				merged = true
+			}
+		}
+		if !merged {
+			return 0, fmt.Errorf("splgpu: %d basins have no pass to the outlets", nc)
+		}
+	}
+	// Orient the tree from the outlets: each basin's pass is its edge to
+	// the basin it was reached from.
+	adj := make([][]int32, m+1)
+	for k, t := range tree {
+		adj[t.a] = append(adj[t.a], int32(k))
+		adj[t.b] = append(adj[t.b], int32(k))
+	}
+	pass := make([]int32, m)
+	out := make([]int32, m)
+	for i := range pass {
+		pass[i] = -1
+	}
+	seen := make([]bool, m+1)
+	seen[0] = true
+	queue := []int32{0}
+	for len(queue) > 0 {
+		x := queue[0]
+		queue = queue[1:]
+		for _, k := range adj[x] {
+			t := tree[k]
+			y, p, o := t.a, t.ca, t.cb
+			if y == x {
+				y, p, o = t.b, t.cb, t.ca
+			}
+			if seen[y] {
+				continue
+			}
+			seen[y] = true
+			pass[y-1], out[y-1] = p, o
+			queue = append(queue, y)
+		}
+	}
+	if err := c.Write(e.bb[0], 0, intBytes(pass)); err != nil {
+		return 0, err
+	}
+	if err := c.Write(e.bb[1], 0, intBytes(out)); err != nil {
+		return 0, err
+	}
+	e.cells(c, "carve", m)
+	return m, nil
+}
+
+// Neighbour offsets in sim/flow's order E, SE, S, SW, W, NW, N, NE.
+var (
+	dxs = [8]int{1, 1, 0, -1, -1, -1, 0, 1}
+	dys = [8]int{0, 1, 1, 1, 0, -1, -1, -1}
+)
+
+func readInts(c gpu.Context, b gpu.Buffer, dst []int32) error {
+	buf := make([]byte, 4*len(dst))
+	if err := c.Read(b, 0, buf); err != nil {
+		return err
+	}
+	for i := range dst {
+		dst[i] = int32(binary.LittleEndian.Uint32(buf[4*i:]))
+	}
+	return nil
+}
