@@ -142,7 +142,7 @@ func (g *gridOn) SetRainMap(r []float32) error {
 	return g.Engine.SetRainMap(r)
 }
 
-func (g *gridOn) Step() engine.StepStats { return g.shift(g.Engine.Step()) }
+func (g *gridOn) Step() engine.StepStats  { return g.shift(g.Engine.Step()) }
 func (g *gridOn) Stats() engine.StepStats { return g.shift(g.Engine.Stats()) }
 
 // shift counts the steps done on the GPU before a move to the CPU.

@@ -950,3 +950,46 @@ func intBytes(v []int32) []byte {
 	}
 	return out
 }
+
+// runForest runs the area, erosion and talus phases on the receiver codes
+// given (0-7 a neighbour, 8 a root) and heights h, without uplift, and
+// returns the drainage counts, the eroded and the limited heights. For
+// the tests: any forest of neighbour links, not only D8's.
+func (e *Engine) runForest(codes []uint32, h []float32) (area []uint32, he, hl []float32, err error) {
+	words := make([]byte, 4*e.n)
+	for i, c := range codes {
+		binary.LittleEndian.PutUint32(words[4*i:], c|c<<8)
+	}
+	up := e.up
+	e.up = nil
+	defer func() { e.up = up }()
+	var fin, efin int
+	err = e.dev.Do(func(c gpu.Context) error {
+		if err := c.Write(e.par, 0, e.paramBytes()); err != nil {
+			return err
+		}
+		if err := c.Write(e.db, 0, words); err != nil {
+			return err
+		}
+		if err := c.Write(e.hb, 0, floatBytes(h)); err != nil {
+			return err
+		}
+		e.bindCommon(c)
+		if _, err := e.area(c); err != nil {
+			return err
+		}
+		var err error
+		if efin, _, err = e.erode(c); err != nil {
+			return err
+		}
+		fin, _, err = e.talus(c, efin)
+		return err
+	})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	area = e.readWords(e.lab, e.n)
+	he = e.readFloats(e.hb) // talusinit keeps the eroded heights in H
+	hl = e.readFloats(e.ab[fin])
+	return area, he, hl, e.sync(upParams)
+}

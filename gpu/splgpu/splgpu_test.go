@@ -92,3 +92,15 @@ func TestStepsMatchCPU(t *testing.T) {
 		})
 	}
 }
+
+// TestConformance runs the engine contract's suite on the GPU engine.
+func TestConformance(t *testing.T) {
+	dev := device(t)
+	enginetest.Run(t, func(t testing.TB, c enginetest.Config) engine.Engine {
+		e, err := New(dev, grid.Config{W: c.W, H: c.H, Cell: c.Cell, Up: c.Up, InitNoise: 1, Seed: c.Seed, Params: engine.DefaultParams()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}, enginetest.Options{})
+}

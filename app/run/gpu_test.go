@@ -1,0 +1,91 @@
+package run
+
+import (
+	"context"
+	"math"
+	"os"
+	"strconv"
+	"testing"
+
+	"orogen/app/compute"
+	"orogen/app/engines"
+)
+
+// settled runs the default preset at n² until it settles, on device d,
+// and returns its report; the test is skipped when the GPU engine does
+// not run (no OpenGL 4.3 device).
+func settled(t testing.TB, n int, d compute.Device) *Report {
+	t.Helper()
+	j, err := Prepare(Options{Scene: "default", Size: n, UntilConverged: true, HydroDevice: d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dev, why := engines.DeviceOf(j.Engine); d != compute.CPU && dev == "cpu" {
+		t.Skip(why)
+	}
+	rep, err := j.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Converged {
+		t.Fatalf("%s, %d²: not converged after %d steps", d, n, rep.Steps)
+	}
+	// Every cell drains to an outlet: the receivers lead to a fixed root.
+	s := j.Engine.Snapshot()
+	state := make([]int8, len(s.Receivers)) // 0 unknown, 1 on the walk, 2 drains
+	for i := range state {
+		var path []int
+		k := i
+		for state[k] == 0 {
+			state[k] = 1
+			path = append(path, k)
+			if r := int(s.Receivers[k]); r != k {
+				k = r
+				continue
+			}
+			x, y := k%s.W, k/s.W
+			if x != 0 && y != 0 && x != s.W-1 && y != s.H-1 {
+				t.Fatalf("%s: cell %d drains to a pit at (%d, %d)", d, i, x, y)
+			}
+			state[k] = 2
+		}
+		if state[k] == 1 {
+			t.Fatalf("%s: cell %d drains into a cycle through cell %d", d, i, k)
+		}
+		for _, c := range path {
+			state[c] = 2
+		}
+	}
+	return rep
+}
+
+// TestGPUSettlesLikeCPU settles the default preset on the CPU engine and
+// on the GPU engine (Mesa's llvmpipe here) and compares the terrains by
+// the measures: max and mean height within 3 %, Hack's exponent
+// within 0.03, every cell draining. The two differ by rounding and by
+// the passes chosen among equal heights, so they are not equal cell by
+// cell. 128² (about 2 s on llvmpipe); OROGEN_GPU_SIZE sets another size.
+func TestGPUSettlesLikeCPU(t *testing.T) {
+	n := 128
+	if v, err := strconv.Atoi(os.Getenv("OROGEN_GPU_SIZE")); err == nil && v > 0 {
+		n = v
+	}
+	g := settled(t, n, compute.GPU)
+	c := settled(t, n, compute.CPU)
+	rel := func(a, b float64) float64 { return math.Abs(a-b) / math.Abs(b) }
+	t.Logf("%d²: steps %d/%d, max %.1f/%.1f m, mean %.2f/%.2f m (GPU/CPU)", n, g.Steps, c.Steps, g.MaxHeight, c.MaxHeight, g.MeanHeight, c.MeanHeight)
+	if r := rel(g.MaxHeight, c.MaxHeight); r > 0.03 {
+		t.Errorf("max height %.1f m on the GPU, %.1f m on the CPU: %.1f %% apart; want within 3 %%", g.MaxHeight, c.MaxHeight, 100*r)
+	}
+	if r := rel(g.MeanHeight, c.MeanHeight); r > 0.03 {
+		t.Errorf("mean height %.2f m on the GPU, %.2f m on the CPU: %.1f %% apart; want within 3 %%", g.MeanHeight, c.MeanHeight, 100*r)
+	}
+	gh, ch := g.Final.Analysis.Hack, c.Final.Analysis.Hack
+	if gh == nil || ch == nil {
+		t.Fatalf("Hack's law not fitted: GPU %q, CPU %q", g.Final.Analysis.Error, c.Final.Analysis.Error)
+	}
+	t.Logf("Hack h %.4f/%.4f", gh.H, ch.H)
+	if d := math.Abs(gh.H - ch.H); d > 0.03 {
+		t.Errorf("Hack exponent %.3f on the GPU, %.3f on the CPU; want within 0.03", gh.H, ch.H)
+	}
+}
