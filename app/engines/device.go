@@ -91,6 +91,14 @@ type gridOn struct {
 	years         float64 // their time
 }
 
+// Close gives the GPU engine's device memory back at once (it also goes
+// when the engine is collected).
+func (g *gridOn) Close() {
+	if g.gpu != nil {
+		g.gpu.Close()
+	}
+}
+
 func (g *gridOn) Device() string   { return g.dev }
 func (g *gridOn) Fallback() string { return g.fallback }
 

@@ -2,13 +2,17 @@ package run
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"orogen/app/compute"
 	"orogen/app/engines"
+	"orogen/sim/engine"
 )
 
 // settled runs the default preset at n² until it settles, on device d,
@@ -87,5 +91,114 @@ func TestGPUSettlesLikeCPU(t *testing.T) {
 	t.Logf("Hack h %.4f/%.4f", gh.H, ch.H)
 	if d := math.Abs(gh.H - ch.H); d > 0.03 {
 		t.Errorf("Hack exponent %.3f on the GPU, %.3f on the CPU; want within 0.03", gh.H, ch.H)
+	}
+}
+
+// gpuSizes are the sides the GPU benchmarks sweep: OROGEN_GPU_SIZES
+// ("1024,2048"), else 1024, 2048 and 4096 on a hardware GPU and 256 on a
+// software one.
+func gpuSizes(b *testing.B, soft bool) []int {
+	if v := os.Getenv("OROGEN_GPU_SIZES"); v != "" {
+		var out []int
+		for _, f := range strings.Split(v, ",") {
+			n, err := strconv.Atoi(f)
+			if err != nil {
+				b.Fatalf("OROGEN_GPU_SIZES %q: %v", v, err)
+			}
+			out = append(out, n)
+		}
+		return out
+	}
+	if soft {
+		return []int{256}
+	}
+	return []int{1024, 2048, 4096}
+}
+
+// BenchmarkStepGPU times whole steps of the default preset on the GPU
+// engine (--device gpu) after 50 warm-up steps (5 from 8192² on), with
+// each phase's milliseconds from the device's timer queries.
+func BenchmarkStepGPU(b *testing.B) {
+	dev, why := compute.Shared(compute.GPU)
+	if dev == nil {
+		b.Skip(why)
+	}
+	b.Logf("device: %s", dev.Info())
+	for _, n := range gpuSizes(b, dev.Info().Software) {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			j, err := Prepare(Options{Scene: "default", Size: n, HydroDevice: compute.GPU})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if d, why := engines.DeviceOf(j.Engine); d == "cpu" {
+				b.Skip(why)
+			}
+			e := j.Engine
+			if c, ok := e.(interface{ Close() }); ok {
+				defer c.Close()
+			}
+			warm := 50
+			if n >= 8192 {
+				warm = 5
+			}
+			t0 := time.Now()
+			for range warm {
+				e.Step()
+			}
+			b.Logf("%d²: %d warm-up steps in %.2f s", n, warm, time.Since(t0).Seconds())
+			var phases [engine.NumPhases]float64
+			b.ResetTimer()
+			for range b.N {
+				st := e.Step()
+				for i, d := range st.Phase {
+					phases[i] += d.Seconds() * 1e3
+				}
+			}
+			b.StopTimer()
+			if err := e.Err(); err != nil {
+				b.Fatal(err)
+			}
+			for i, name := range engine.PhaseNames {
+				if phases[i] > 0 {
+					b.ReportMetric(phases[i]/float64(b.N), name+"-ms")
+				}
+			}
+			b.ReportMetric(b.Elapsed().Seconds()*1e3/float64(b.N), "step-ms")
+			st := e.Stats()
+			b.Logf("%d²: lakes %d, receivers changed %.4f, max|Δh| %.3g m", n, st.Lakes, st.RecvChanged, st.MaxDh)
+		})
+	}
+}
+
+// BenchmarkConvergeGPU is BenchmarkConverge on the GPU engine: the
+// default preset from a flat start to steady state, seconds and steps.
+func BenchmarkConvergeGPU(b *testing.B) {
+	dev, why := compute.Shared(compute.GPU)
+	if dev == nil {
+		b.Skip(why)
+	}
+	for _, n := range gpuSizes(b, dev.Info().Software) {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			var steps, secs float64
+			for range b.N {
+				b.StopTimer()
+				j, err := Prepare(Options{Scene: "default", Size: n, UntilConverged: true, HydroDevice: compute.GPU})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				rep, err := j.Run(context.Background())
+				if err != nil {
+					b.Fatal(err)
+				}
+				if !rep.Converged {
+					b.Fatalf("%d²: not converged after %d steps", n, rep.Steps)
+				}
+				steps += float64(rep.Steps)
+				secs += rep.WallS
+			}
+			b.ReportMetric(steps/float64(b.N), "steps")
+			b.ReportMetric(secs/float64(b.N), "s-to-settle")
+		})
 	}
 }

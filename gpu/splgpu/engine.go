@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
+	"sync"
 	"time"
 
 	"orogen/gpu"
@@ -97,6 +99,9 @@ type Engine struct {
 	vol    float64 // the heights' volume, m³
 	kinds  []uint8
 	routed bool
+	pits   int // the pits the last routing listed
+	// areaBuf holds the area's counts after the area phase.
+	areaBuf gpu.Buffer
 
 	par, ctl, hb, ub, db, lab, kf gpu.Buffer
 	pb, ab, bb, qb                [2]gpu.Buffer
@@ -105,6 +110,7 @@ type Engine struct {
 	qc                            int // qb[qc] takes the heights at the start of the next step
 	rounds                        [4]int
 
+	bufs   *owned    // the buffers, freed by Close or when collected
 	hcache []float32 // the heights read back, nil when stale
 	// Kernel holds the milliseconds each phase took in the last step.
 	Kernel [NumKernels]float64
@@ -228,7 +234,7 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 			size int
 		}{
 			{&e.par, binary.Size(params{})}, {&e.ctl, ctlHeader + e.gx*e.gy*24},
-			{&e.hb, n4}, {&e.ub, n4}, {&e.db, n4}, {&e.lab, n4}, {&e.kf, n4},
+			{&e.hb, n4}, {&e.ub, n4}, {&e.db, n4}, {&e.lab, n4}, {&e.kf, 4}, // kf grows with k noise (upload)
 			{&e.pb[0], n4}, {&e.pb[1], n4}, {&e.ab[0], n4}, {&e.ab[1], n4}, {&e.bb[0], n4}, {&e.bb[1], n4},
 			{&e.qb[0], n4}, {&e.qb[1], n4},
 		}
@@ -260,7 +266,40 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	// An engine dropped without Close (the app replaces engines) gives
+	// its device memory back when it is collected.
+	e.bufs = &owned{dev: dev, kf: e.kf, all: e.buffers()}
+	runtime.AddCleanup(e, func(o *owned) { o.free() }, e.bufs)
 	return e, nil
+}
+
+// owned is what a collected engine frees: its buffers on its device.
+type owned struct {
+	dev  gpu.Device
+	kf   gpu.Buffer
+	all  []gpu.Buffer
+	once sync.Once
+}
+
+func (o *owned) free() {
+	o.once.Do(func() {
+		o.dev.Do(func(c gpu.Context) error {
+			for _, b := range o.all {
+				c.Free(b)
+			}
+			c.Free(o.kf)
+			return nil
+		})
+	})
+}
+
+// buffers lists the engine's buffers but k's factor.
+func (e *Engine) buffers() []gpu.Buffer {
+	all := []gpu.Buffer{e.par, e.ctl, e.hb, e.ub, e.db, e.lab}
+	all = append(all, e.pb[:]...)
+	all = append(all, e.ab[:]...)
+	all = append(all, e.bb[:]...)
+	return append(all, e.qb[:]...)
 }
 
 // kinds returns sim/flow's kind of every cell (interior, fixed, natural).
@@ -372,28 +411,38 @@ func (e *Engine) upload(c gpu.Context, what int) error {
 		}
 	}
 	if e.kn != nil && what&upKNoise != 0 {
+		if e.kf.Size() < 4*e.n {
+			b, err := c.NewBuffer(4 * e.n)
+			if err != nil {
+				return err
+			}
+			c.Free(e.kf)
+			e.kf = b
+			if e.bufs != nil {
+				e.bufs.kf = b
+			}
+		}
 		return c.Write(e.kf, 0, floatBytes(e.kn))
 	}
 	return nil
 }
 
-// free releases the engine's buffers (on the device's thread).
+// free releases the buffers of an engine New could not finish (on the
+// device's thread).
 func (e *Engine) free(c gpu.Context) {
-	all := []gpu.Buffer{e.par, e.ctl, e.hb, e.ub, e.db, e.lab, e.kf}
-	all = append(all, e.pb[:]...)
-	all = append(all, e.ab[:]...)
-	all = append(all, e.bb[:]...)
-	all = append(all, e.qb[:]...)
-	for _, b := range all {
+	for _, b := range append(e.buffers(), e.kf) {
 		if b != nil {
 			c.Free(b)
 		}
 	}
 }
 
-// Close releases the engine's device memory (not the device).
+// Close releases the engine's device memory (not the device); the
+// engine does nothing after it.
 func (e *Engine) Close() {
-	e.dev.Do(func(c gpu.Context) error { e.free(c); return nil })
+	if e.bufs != nil {
+		e.bufs.free()
+	}
 	e.err = fmt.Errorf("splgpu: engine closed")
 }
 
@@ -672,7 +721,6 @@ func (e *Engine) Step() engine.StepStats {
 			return err
 		}
 		prev, prev2 := e.qb[e.qc], e.qb[1-e.qc]
-		c.Copy(prev, 0, e.hb, 0, 4*e.n)
 		e.bindCommon(c)
 		stamps[KRoute] = c.Timestamp()
 		c.Bind(slotLab, e.lab)
@@ -818,6 +866,9 @@ const maxRounds = 40
 // place; it returns the dispatches.
 func (e *Engine) label(c gpu.Context) (int, error) {
 	guess := max(1, e.rounds[0])
+	if e.step%16 == 15 {
+		guess = max(1, guess-1)
+	}
 	done := 0
 	for done < maxRounds {
 		for k := 0; k < guess; k++ {
@@ -829,12 +880,13 @@ func (e *Engine) label(c gpu.Context) (int, error) {
 			e.cells(c, "label", e.n)
 		}
 		done += guess
-		a, err := e.getCtl(c, 0)
-		if err != nil {
+		var b [8]byte
+		if err := c.Read(e.ctl, 0, b[:]); err != nil {
 			return 0, err
 		}
-		if a == 0 {
+		if binary.LittleEndian.Uint32(b[:]) == 0 {
 			e.rounds[0] = done
+			e.pits = int(binary.LittleEndian.Uint32(b[4:]))
 			return done, nil
 		}
 		guess = 1
@@ -844,10 +896,20 @@ func (e *Engine) label(c gpu.Context) (int, error) {
 
 // jump runs rounds of kernel name from the buffers of index s until no
 // pointer moves, and returns the index holding the result and the
-// rounds. With copyA the destination values start as a copy of the
-// source (the area's scatter adds into them).
-func (e *Engine) jump(c gpu.Context, name string, s int, phase int, copyA bool) (int, int, error) {
+// rounds. With three the values rotate through three buffers (the
+// area's counts, three(r)), the pointers through two.
+//
+// With fixed > 0 it runs exactly fixed rounds without reading anything
+// back: the erosion and the talus limit run on the forest whose depth the
+// area's rounds measured.
+func (e *Engine) jump(c gpu.Context, name string, s int, phase int, three bool, fixed int) (int, int, error) {
 	guess := max(1, e.rounds[phase])
+	if e.step%16 == 15 {
+		guess = max(1, guess-1) // now and then, try one round fewer: the forest may have become shallower
+	}
+	if fixed > 0 {
+		guess = fixed
+	}
 	r := 0
 	for r < maxRounds {
 		for k := 0; k < guess; k++ {
@@ -857,17 +919,23 @@ func (e *Engine) jump(c gpu.Context, name string, s int, phase int, copyA bool) 
 					return 0, 0, err
 				}
 			}
-			if copyA {
-				c.Copy(e.ab[dst], 0, e.ab[src], 0, 4*e.n)
-			}
 			c.Bind(slotPs, e.pb[src])
 			c.Bind(slotPd, e.pb[dst])
-			c.Bind(slotAs, e.ab[src])
-			c.Bind(slotAd, e.ab[dst])
-			c.Bind(slotBs, e.bb[src])
-			c.Bind(slotBd, e.bb[dst])
+			if three {
+				c.Bind(slotAs, e.three(r))
+				c.Bind(slotAd, e.three(r+1))
+				c.Bind(slotBd, e.three(r+2))
+			} else {
+				c.Bind(slotAs, e.ab[src])
+				c.Bind(slotAd, e.ab[dst])
+				c.Bind(slotBs, e.bb[src])
+				c.Bind(slotBd, e.bb[dst])
+			}
 			e.cells(c, name, e.n)
 			r++
+		}
+		if fixed > 0 {
+			return (s + r) % 2, r, nil
 		}
 		a, err := e.getCtl(c, 0)
 		if err != nil {
@@ -875,6 +943,9 @@ func (e *Engine) jump(c gpu.Context, name string, s int, phase int, copyA bool) 
 		}
 		if a == 0 {
 			e.rounds[phase] = r
+			if three {
+				return r, r, nil // the count buffer is three(r)
+			}
 			return (s + r) % 2, r, nil
 		}
 		guess = 1
@@ -893,24 +964,37 @@ func (e *Engine) bindInit(c gpu.Context, s int) {
 // and leaves it in Lab.
 func (e *Engine) area(c gpu.Context) (int, error) {
 	e.bindInit(c, 0)
+	c.Bind(slotBd, e.three(1)) // the first round's destination, cleared
 	e.cells(c, "areainit", e.n)
-	fin, r, err := e.jump(c, "arearound", 0, 1, true)
+	fin, r, err := e.jump(c, "arearound", 0, 1, true, 0)
 	if err != nil {
 		return 0, err
 	}
-	c.Copy(e.lab, 0, e.ab[fin], 0, 4*e.n)
+	e.areaBuf = e.three(fin)
 	return r, nil
+}
+
+// three is the count buffer of index k of the area's rotation: ab[0],
+// ab[1], bb[0].
+func (e *Engine) three(k int) gpu.Buffer {
+	return [3]gpu.Buffer{e.ab[0], e.ab[1], e.bb[0]}[k%3]
 }
 
 // erode applies the uplift and the implicit erosion; the eroded heights
 // end in ab[fin].
 func (e *Engine) erode(c gpu.Context) (fin, rounds int, err error) {
 	e.bindCommon(c)
-	e.bindInit(c, 0)
+	c.Bind(slotAs, e.areaBuf)
+	// The maps go to the pair the counts are not in.
+	s := 0
+	if e.areaBuf != e.ab[1] {
+		s = 1
+	}
+	e.bindInit(c, s)
 	c.Bind(slotUp, e.ub)
 	c.Bind(slotKF, e.kf)
 	e.cells(c, "erodeinit", e.n)
-	return e.jump(c, "affine", 0, 2, false)
+	return e.jump(c, "affine", s, 2, false, e.rounds[1])
 }
 
 // talus limits the slopes along the receivers from the eroded heights in
@@ -924,7 +1008,7 @@ func (e *Engine) talus(c gpu.Context, he int) (fin, rounds int, err error) {
 	if e.p.Talus.Mode == talus.ModeOff {
 		return s, 0, nil
 	}
-	return e.jump(c, "minplus", s, 3, false)
+	return e.jump(c, "minplus", s, 3, false, e.rounds[1])
 }
 
 func volume(h []float32, cell float64) float64 {

@@ -20,11 +20,7 @@ import (
 // carve kernel reverses the path from the pass to the pit. It returns
 // the number of pits.
 func (e *Engine) lakes(c gpu.Context) (int, error) {
-	m32, err := e.getCtl(c, 1)
-	if err != nil {
-		return 0, err
-	}
-	m := int(m32)
+	m := e.pits
 	if m == 0 {
 		return 0, nil
 	}
@@ -37,11 +33,12 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 		return 0, err
 	}
 	// Basins 1..m are the pits in cell order; 0 is the outlets.
-	basin := make(map[int32]int32, m)
-	for b, r := range roots {
-		basin[r] = int32(b + 1)
+	of := func(root int32) int32 { // 0 when not a pit's root
+		if b, ok := slices.BinarySearch(roots, root); ok {
+			return int32(b + 1)
+		}
+		return 0
 	}
-	of := func(root int32) int32 { return basin[root] } // 0 when not a pit's root
 	uf := make([]int32, m+1)
 	for i := range uf {
 		uf[i] = int32(i)

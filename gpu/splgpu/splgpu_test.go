@@ -51,44 +51,58 @@ func pair(t *testing.T, c grid.Config) (*grid.Engine, *Engine) {
 	return ce, ge
 }
 
+// TestStepsMatchCPU steps both engines from the same start: the first
+// routing is sim/flow's D8 cell for cell but on the paths the lakes
+// reversed, with as many lakes as on the CPU (the passes may differ
+// where pairs of cells tie: each engine picks in its own order); after 30 steps, where those choices have moved
+// rivers, the terrains agree in mean height within 2 % and in max height
+// within 6 % (measured: 1.0 % and 4.9 % at most).
 func TestStepsMatchCPU(t *testing.T) {
 	outlets := flow.Edges{}
 	mixed := flow.Edges{North: flow.Outlet, South: flow.Closed, East: flow.Natural, West: flow.Closed}
 	for _, tc := range []struct {
-		name  string
-		edges flow.Edges
-	}{{"outlets", outlets}, {"mixed", mixed}} {
+		name   string
+		edges  flow.Edges
+		knoise float64
+	}{{"outlets", outlets, 0}, {"mixed", mixed, 0}, {"knoise", outlets, 0.5}} {
 		t.Run(tc.name, func(t *testing.T) {
-			ce, ge := pair(t, config(48, tc.edges))
-			for s := 1; s <= 30; s++ {
-				cs := ce.Step()
-				gs := ge.Step()
-				if err := ge.Err(); err != nil {
-					t.Fatal(err)
-				}
-				if s <= 3 || s%10 == 0 {
-					t.Logf("step %d: lakes %d/%d clamped %d/%d maxdh %.4g/%.4g rounds %v", s, cs.Lakes, gs.Lakes, cs.Clamped, gs.Clamped, cs.MaxDh, gs.MaxDh, ge.Rounds)
-				}
+			c := config(48, tc.edges)
+			c.Params.KNoise = tc.knoise
+			ce, ge := pair(t, c)
+			// sim/flow's D8 receivers of the start, before the lakes.
+			g := flow.NewGraph(c.W, c.H, c.Cell, c.Params.Edges, 0)
+			g.Route(ce.Heights())
+			d8 := append([]int32(nil), g.Rec...)
+			cs, gs := ce.Step(), ge.Step()
+			if err := ge.Err(); err != nil {
+				t.Fatal(err)
 			}
-			ch, gh := ce.Heights(), ge.Heights()
-			var worst float64
-			at := 0
-			for i := range ch {
-				if d := math.Abs(float64(ch[i] - gh[i])); d > worst {
-					worst, at = d, i
-				}
+			if cs.Lakes != gs.Lakes {
+				t.Errorf("step 1: %d lakes on the GPU; want %d", gs.Lakes, cs.Lakes)
 			}
-			_, chi, cmean := engine.HeightFigures(ch)
-			_, ghi, gmean := engine.HeightFigures(gh)
-			t.Logf("max %g/%g mean %g/%g worst diff %g at %d", chi, ghi, cmean, gmean, worst, at)
 			rec, _ := ge.Receivers()
-			diff := 0
-			for i, r := range ce.Graph().Rec {
-				if rec[i] != r {
-					diff++
+			codes := ge.readWords(ge.db, ge.n)
+			for i, r := range d8 {
+				if rec[i] != r && codes[i]&16 == 0 {
+					t.Errorf("step 1: cell %d drains to %d; want %d (D8; not on a reversed path)", i, rec[i], r)
 				}
 			}
-			t.Logf("receivers differing: %d", diff)
+			for range 29 {
+				ce.Step()
+				ge.Step()
+			}
+			if err := ge.Err(); err != nil {
+				t.Fatal(err)
+			}
+			_, chi, cmean := engine.HeightFigures(ce.Heights())
+			_, ghi, gmean := engine.HeightFigures(ge.Heights())
+			t.Logf("after 30 steps: max %.1f/%.1f m, mean %.2f/%.2f m (GPU/CPU)", ghi, chi, gmean, cmean)
+			if r := math.Abs(gmean-cmean) / cmean; r > 0.02 {
+				t.Errorf("mean height %.2f m; want %.2f m within 2 %%", gmean, cmean)
+			}
+			if r := math.Abs(ghi-chi) / chi; r > 0.06 {
+				t.Errorf("max height %.1f m; want %.1f m within 6 %%", ghi, chi)
+			}
 		})
 	}
 }

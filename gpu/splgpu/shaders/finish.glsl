@@ -6,7 +6,10 @@ layout(std430, binding = 2) buffer Hb { float h[]; };
 layout(std430, binding = 3) buffer Db { uint dcode[]; };
 layout(std430, binding = 7) readonly buffer A0b { float hl[]; };
 layout(std430, binding = 11) readonly buffer Q0b { float prev[]; };
-layout(std430, binding = 12) readonly buffer Q1b { float prev2[]; };
+// Q1 holds the heights two steps back; it takes the heights after this
+// step, the next step's heights before it (each cell read, then written,
+// by its own invocation).
+layout(std430, binding = 12) buffer Q1b { float prev2[]; };
 
 shared double red[3][256];
 shared uint sClamp, sChanged, sMax, sMax2;
@@ -28,6 +31,7 @@ void main() {
 		dcode[i] = c | (w & 16u) | (c << 8);
 		float d = abs(v - prev[i]);
 		float d2 = abs(v - prev2[i]);
+		prev2[i] = v;
 		atomicMax(sMax, floatBitsToUint(d));
 		atomicMax(sMax2, floatBitsToUint(d2));
 		s0 = double(e); s1 = double(v); s2 = abs(double(v) - double(prev[i]));
