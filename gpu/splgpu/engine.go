@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"sync"
 	"time"
+	"unsafe"
 
 	"orogen/gpu"
 	"orogen/sim"
@@ -53,7 +54,7 @@ const (
 	slotPar, slotCtl, slotH, slotD, slotLab = 0, 1, 2, 3, 4
 	slotPs, slotPd, slotAs, slotAd, slotBs  = 5, 6, 7, 8, 9
 	slotBd, slotUp, slotKF                  = 10, 11, 12
-	slotQ0, slotQ1                          = 11, 12
+	slotQ0, slotQ1, slotCnt                 = 11, 12, 13
 	// storageBlocks is the most storage buffers one kernel uses
 	// (erodeinit).
 	storageBlocks = 10
@@ -67,8 +68,9 @@ const ctlHeader = 16*4 + 4*8
 const group = 256
 
 // BytesPerCell is the device memory a cell takes: heights, uplift,
-// codes, labels, the previous two steps' heights, k's factor and three
-// pairs of pointer-jumping buffers (pointers, two values), 4 bytes each.
+// codes, basin labels, drainage counts, the previous two steps' heights
+// and three pairs of pointer-jumping buffers (pointers, two values), 4
+// bytes each; k's factor adds 4 with k noise.
 const BytesPerCell = 4 * 13
 
 // Bytes returns the device memory a w×h grid needs, bytes.
@@ -100,10 +102,14 @@ type Engine struct {
 	kinds  []uint8
 	routed bool
 	pits   int // the pits the last routing listed
+	// lakeList are the last routing's lakes, parents first (Spill,
+	// Level, Start and Len unset: lakesOn measures them).
+	lakeList []flow.Lake
 	// areaBuf holds the area's counts after the area phase.
 	areaBuf gpu.Buffer
 
 	par, ctl, hb, ub, db, lab, kf gpu.Buffer
+	cnt                           gpu.Buffer // the last step's drainage area, cells
 	pb, ab, bb, qb                [2]gpu.Buffer
 	progs                         map[string]gpu.Program
 	gx, gy                        int // the grid of a field pass's work groups
@@ -180,8 +186,8 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 	if info.MaxStorageBuffers > 0 && info.MaxStorageBuffers < storageBlocks {
 		return nil, fmt.Errorf("splgpu: %s allows %d storage buffers per kernel; the erosion kernel needs %d", info.Renderer, info.MaxStorageBuffers, storageBlocks)
 	}
-	if info.MaxBindings > 0 && info.MaxBindings <= slotKF {
-		return nil, fmt.Errorf("splgpu: %s has %d storage bindings; the kernels need %d", info.Renderer, info.MaxBindings, slotKF+1)
+	if info.MaxBindings > 0 && info.MaxBindings <= slotCnt {
+		return nil, fmt.Errorf("splgpu: %s has %d storage bindings; the kernels need %d", info.Renderer, info.MaxBindings, slotCnt+1)
 	}
 	if big := int64(n) * 4; info.MaxBufferBytes > 0 && big > info.MaxBufferBytes {
 		return nil, fmt.Errorf("splgpu: a %d×%d grid needs storage buffers of %d MiB; %s allows %d MiB",
@@ -234,7 +240,7 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 			size int
 		}{
 			{&e.par, binary.Size(params{})}, {&e.ctl, ctlHeader + e.gx*e.gy*24},
-			{&e.hb, n4}, {&e.ub, n4}, {&e.db, n4}, {&e.lab, n4}, {&e.kf, 4}, // kf grows with k noise (upload)
+			{&e.hb, n4}, {&e.ub, n4}, {&e.db, n4}, {&e.lab, n4}, {&e.cnt, n4}, {&e.kf, 4}, // kf grows with k noise (upload)
 			{&e.pb[0], n4}, {&e.pb[1], n4}, {&e.ab[0], n4}, {&e.ab[1], n4}, {&e.bb[0], n4}, {&e.bb[1], n4},
 			{&e.qb[0], n4}, {&e.qb[1], n4},
 		}
@@ -295,7 +301,7 @@ func (o *owned) free() {
 
 // buffers lists the engine's buffers but k's factor.
 func (e *Engine) buffers() []gpu.Buffer {
-	all := []gpu.Buffer{e.par, e.ctl, e.hb, e.ub, e.db, e.lab}
+	all := []gpu.Buffer{e.par, e.ctl, e.hb, e.ub, e.db, e.lab, e.cnt}
 	all = append(all, e.pb[:]...)
 	all = append(all, e.ab[:]...)
 	all = append(all, e.bb[:]...)
@@ -599,30 +605,25 @@ func (e *Engine) SetHeights(h []float32) error {
 
 func (e *Engine) readFloats(b gpu.Buffer) []float32 {
 	out := make([]float32, e.n)
-	buf := make([]byte, 4*e.n)
-	if e.err == nil {
-		if err := e.dev.Do(func(c gpu.Context) error { return c.Read(b, 0, buf) }); err != nil {
-			e.err = err
-		}
-	}
-	for i := range out {
-		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(buf[4*i:]))
-	}
+	e.read(b, unsafe.Slice((*byte)(unsafe.Pointer(&out[0])), 4*e.n))
 	return out
 }
 
 func (e *Engine) readWords(b gpu.Buffer, n int) []uint32 {
 	out := make([]uint32, n)
-	buf := make([]byte, 4*n)
-	if e.err == nil {
-		if err := e.dev.Do(func(c gpu.Context) error { return c.Read(b, 0, buf) }); err != nil {
-			e.err = err
-		}
-	}
-	for i := range out {
-		out[i] = binary.LittleEndian.Uint32(buf[4*i:])
-	}
+	e.read(b, unsafe.Slice((*byte)(unsafe.Pointer(&out[0])), 4*n))
 	return out
+}
+
+// read copies the start of b into dst (the host is little-endian, as the
+// fields are: amd64, arm64).
+func (e *Engine) read(b gpu.Buffer, dst []byte) {
+	if e.err != nil {
+		return
+	}
+	if err := e.dev.Do(func(c gpu.Context) error { return c.Read(b, 0, dst) }); err != nil {
+		e.err = err
+	}
 }
 
 // Receivers returns the receiver of every cell after the last step
@@ -638,7 +639,7 @@ func (e *Engine) Receivers() (rec []int32, area []float32) {
 		return rec, area
 	}
 	codes := e.readWords(e.db, e.n)
-	counts := e.readWords(e.lab, e.n)
+	counts := e.readWords(e.cnt, e.n)
 	w := int32(e.w)
 	off := [8]int32{1, w + 1, w, w - 1, -1, -w - 1, -w, -w + 1}
 	ca := e.cell * e.cell
@@ -652,9 +653,9 @@ func (e *Engine) Receivers() (rec []int32, area []float32) {
 	return rec, area
 }
 
-// Snapshot reads the state back: heights, receivers and area from the
-// device, the lakes and their water from sim/flow's routing of those
-// heights on the CPU.
+// Snapshot reads the state back: heights, receivers, area and the basins
+// of the last routing from the device; the lakes' spills, levels and
+// water measured on the heights, as sim/flow's LakesOn and WaterDepth do.
 func (e *Engine) Snapshot() *engine.Snapshot {
 	hs := append([]float32(nil), e.Heights()...)
 	s := &engine.Snapshot{Kind: grid.Kind, W: e.w, H: e.h, Cell: e.cell, Step: e.step, Time: e.time, Stats: e.stats, Param: e.p,
@@ -663,14 +664,7 @@ func (e *Engine) Snapshot() *engine.Snapshot {
 		s.Uplift = append([]float32(nil), e.up...)
 	}
 	s.Receivers, s.Area = e.Receivers()
-	if e.routed {
-		g := flow.NewGraph(e.w, e.h, e.cell, e.p.Edges, e.p.NaturalDist)
-		g.Update(hs)
-		s.Lakes = g.LakesOn(hs)
-		s.Water = g.WaterDepth(nil, hs)
-	} else {
-		s.Water = make([]float32, e.n)
-	}
+	s.Lakes, s.Water = e.lakesOn(hs)
 	return s
 }
 
@@ -993,6 +987,7 @@ func (e *Engine) erode(c gpu.Context) (fin, rounds int, err error) {
 	e.bindInit(c, s)
 	c.Bind(slotUp, e.ub)
 	c.Bind(slotKF, e.kf)
+	c.Bind(slotCnt, e.cnt)
 	e.cells(c, "erodeinit", e.n)
 	return e.jump(c, "affine", s, 2, false, e.rounds[1])
 }
@@ -1072,7 +1067,7 @@ func (e *Engine) runForest(codes []uint32, h []float32) (area []uint32, he, hl [
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	area = e.readWords(e.lab, e.n)
+	area = e.readWords(e.cnt, e.n)
 	he = e.readFloats(e.hb) // talusinit keeps the eroded heights in H
 	hl = e.readFloats(e.ab[fin])
 	return area, he, hl, e.sync(upParams)

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"orogen/gpu"
+	"orogen/sim/flow"
 )
 
 // lakes routes every pit's basin out through its pass (Cordonnier et al.
@@ -21,6 +22,7 @@ import (
 // the number of pits.
 func (e *Engine) lakes(c gpu.Context) (int, error) {
 	m := e.pits
+	e.lakeList = e.lakeList[:0]
 	if m == 0 {
 		return 0, nil
 	}
@@ -159,6 +161,8 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 	seen := make([]bool, m+1)
 	seen[0] = true
 	queue := []int32{0}
+	lakeOf := make([]int32, m+1) // basin -> its index in lakeList
+	lakeOf[0] = -1
 	for len(queue) > 0 {
 		x := queue[0]
 		queue = queue[1:]
@@ -174,6 +178,8 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 			seen[y] = true
 			pass[y-1], out[y-1] = p, o
 			queue = append(queue, y)
+			lakeOf[y] = int32(len(e.lakeList))
+			e.lakeList = append(e.lakeList, flow.Lake{Root: roots[y-1], Pass: p, Outflow: o, Down: lakeOf[x]})
 		}
 	}
 	if err := c.Write(e.bb[0], 0, intBytes(pass)); err != nil {
@@ -201,4 +207,40 @@ func readInts(c gpu.Context, b gpu.Buffer, dst []int32) error {
 		dst[i] = int32(binary.LittleEndian.Uint32(buf[4*i:]))
 	}
 	return nil
+}
+
+// lakesOn returns the last routing's lakes with their spills and levels
+// measured on heights hs, and the depth of their water over each cell
+// (0 where dry): sim/flow's LakesOn and WaterDepth, the basins' cells
+// read from the labels of the routing.
+func (e *Engine) lakesOn(hs []float32) ([]flow.Lake, []float32) {
+	water := make([]float32, e.n)
+	if len(e.lakeList) == 0 || !e.routed {
+		return nil, water
+	}
+	lakes := append([]flow.Lake(nil), e.lakeList...)
+	for k := range lakes {
+		lk := &lakes[k]
+		lk.Spill = hs[lk.Pass]
+		if lk.Outflow >= 0 {
+			lk.Spill = max(lk.Spill, hs[lk.Outflow])
+		}
+		lk.Level = lk.Spill
+		if lk.Down >= 0 {
+			lk.Level = max(lk.Level, lakes[lk.Down].Level)
+		}
+	}
+	byRoot := make(map[int32]float32, len(lakes))
+	for _, lk := range lakes {
+		byRoot[lk.Root] = lk.Level
+	}
+	lab := e.readWords(e.lab, e.n)
+	for i, r := range lab {
+		if lvl, ok := byRoot[int32(r)]; ok {
+			if d := lvl - hs[i]; d > 0 {
+				water[i] = d
+			}
+		}
+	}
+	return lakes, water
 }

@@ -87,6 +87,27 @@ func TestStepsMatchCPU(t *testing.T) {
 					t.Errorf("step 1: cell %d drains to %d; want %d (D8; not on a reversed path)", i, rec[i], r)
 				}
 			}
+			// The lakes of the snapshot: the same pits, water only in their
+			// basins, as much as on the CPU within 20 % (ties move passes).
+			gsn, csn := ge.Snapshot(), ce.Snapshot()
+			roots := map[int32]bool{}
+			for _, lk := range csn.Lakes {
+				roots[lk.Root] = true
+			}
+			for _, lk := range gsn.Lakes {
+				if !roots[lk.Root] || lk.Level < lk.Spill {
+					t.Errorf("GPU lake %+v: no CPU lake at its root, or its level below its spill", lk)
+				}
+			}
+			var gw, cw float64
+			for i := range gsn.Water {
+				gw += float64(gsn.Water[i])
+				cw += float64(csn.Water[i])
+			}
+			t.Logf("step 1: %d lakes, water %.4g/%.4g m·cells (GPU/CPU)", len(gsn.Lakes), gw, cw)
+			if len(gsn.Lakes) != len(csn.Lakes) || math.Abs(gw-cw) > 0.2*cw {
+				t.Errorf("step 1: %d lakes holding %.4g m·cells of water; want %d holding %.4g", len(gsn.Lakes), gw, len(csn.Lakes), cw)
+			}
 			for range 29 {
 				ce.Step()
 				ge.Step()
