@@ -44,7 +44,9 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"orogen/app/compute"
 	"orogen/app/doc"
+	"orogen/app/engines"
 	"orogen/app/export"
 	"orogen/app/project"
 	"orogen/app/rasterio"
@@ -70,6 +72,10 @@ type Options struct {
 	Progress func(frac float64, what string)
 	// Log, if set, receives a line per output (and the engine scales).
 	Log io.Writer
+	// Device is where the grid engine runs (package compute: the CPU by
+	// default; gpu or auto: gpu/splgpu, falling back to the CPU with a
+	// line to Log saying why).
+	Device compute.Device
 }
 
 // Report is the JSON build report.
@@ -186,6 +192,7 @@ func Build(ctx context.Context, p *project.Project, o Options) (*Report, error) 
 	if err != nil {
 		return nil, fmt.Errorf("build: %w", err)
 	}
+	spec.Device = o.Device
 	// The simulation is 70% of the bar, the outputs the rest.
 	const simShare = 0.7
 	var job *run.Job
@@ -195,6 +202,12 @@ func Build(ctx context.Context, p *project.Project, o Options) (*Report, error) 
 	}
 	if job, err = run.NewJob(sc, spec, ro); err != nil {
 		return nil, fmt.Errorf("build: %w", err)
+	}
+	if dev, why := engines.DeviceOf(job.Engine); o.Log != nil && (why != "" || dev != "cpu") {
+		if why == "" {
+			why = "grid engine on " + dev
+		}
+		fmt.Fprintln(o.Log, why)
 	}
 	progress(0, "simulating")
 	rep, err := job.Run(ctx)

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"orogen/app/build"
+	"orogen/app/compute"
 	"orogen/app/export"
 	"orogen/app/project"
 	"orogen/app/scene"
@@ -17,6 +18,7 @@ import (
 func newBuildCmd(stderr io.Writer) *cobra.Command {
 	var outDir, preset string
 	var quiet bool
+	var device compute.Device
 	cmd := &cobra.Command{
 		Use:   "build PROJECT.orogen.json",
 		Short: "Simulate a project and write every output of its export profile",
@@ -55,7 +57,7 @@ partial file under a final name.`,
 			if outDir == "" {
 				outDir = filepath.Join(filepath.Dir(path), name+"-build")
 			}
-			o := build.Options{OutDir: outDir, Name: name}
+			o := build.Options{OutDir: outDir, Name: name, Device: device}
 			if !quiet {
 				o.Log = stderr
 				last := -1
@@ -85,5 +87,6 @@ partial file under a final name.`,
 	f.StringVar(&outDir, "out-dir", "", "output folder (default: NAME-build beside the project)")
 	f.StringVar(&preset, "preset", "", "build a ready-made profile instead of the project's: "+strings.Join(export.Presets, ", "))
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress or summary")
+	f.Var(&device, "device", "where the grid engine runs: cpu, gpu (any OpenGL 4.3 GPU, a software one too) or auto (a hardware GPU if there is one, else the CPU); without a usable GPU, or with parameters the GPU engine does not run, it runs on the CPU and says why")
 	return cmd
 }

@@ -152,6 +152,7 @@ func (s *Session) setDoc(d *doc.Doc, path string) error {
 	if err != nil {
 		return err
 	}
+	spec.Device = s.ComputeDevice() // the grid engine on the GPU (app/engines)
 	// The constraints are handed over with the engine, so its first step
 	// has them.
 	oldDoc, oldCons := s.doc, s.cons
@@ -265,6 +266,7 @@ func (s *Session) ResetTerrain() error {
 	if err != nil {
 		return err
 	}
+	spec.Device = s.ComputeDevice()
 	s.amp.after = s.wk.SendSeq(worker.Reset{Spec: spec, C: s.handConstraints(), KeepFactors: true})
 	s.sent = s.want(spec.Params)
 	if spec.Geology == nil {
