@@ -23,7 +23,7 @@ import (
 var shaders embed.FS
 
 // Kernels, by the names of their .glsl files.
-var kernelNames = []string{"route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
+var kernelNames = []string{"diffuse", "sumh", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
 	"carve", "areainit", "arearound", "erodeinit", "affine", "talusinit", "minplus", "finish", "reduce"}
 
 // kernel returns the source of one kernel: the version line, the shared
@@ -36,7 +36,8 @@ func kernel(name string) string {
 
 // Phases of a step, as Engine.Kernel reports them.
 const (
-	KRoute = iota
+	KHill = iota
+	KRoute
 	KLabel
 	KLakes
 	KArea
@@ -47,7 +48,7 @@ const (
 )
 
 // KernelNames are the phases' names in the benchmark's metrics.
-var KernelNames = [NumKernels]string{"route", "label", "lakes", "area", "erode", "talus", "finish"}
+var KernelNames = [NumKernels]string{"hillslope", "route", "label", "lakes", "area", "erode", "talus", "finish"}
 
 // Storage bindings, as in the shaders.
 const (
@@ -77,7 +78,7 @@ const BytesPerCell = 4 * 13
 func Bytes(w, h int) int64 {
 	n := int64(w) * int64(h)
 	groups := (n + group - 1) / group
-	return n*BytesPerCell + ctlHeader + groups*24 + 256
+	return n*BytesPerCell + ctlHeader + groups*32 + 256 + 24*int64(w+h)
 }
 
 // Engine is the grid stream-power engine (sim/grid's detachment-limited
@@ -110,6 +111,9 @@ type Engine struct {
 
 	par, ctl, hb, ub, db, lab, kf gpu.Buffer
 	cnt                           gpu.Buffer // the last step's drainage area, cells
+	fx, fy, dx, dy                gpu.Buffer // the diffusion's factors and lines along x and y
+	difKey                        [6]float64 // what fx, fy, dx, dy were made for
+	difLines                      [2]int     // the lines of the x and y sweeps
 	pb, ab, bb, qb                [2]gpu.Buffer
 	progs                         map[string]gpu.Program
 	gx, gy                        int // the grid of a field pass's work groups
@@ -132,9 +136,7 @@ func Supports(p engine.Params) error {
 	switch {
 	case p.N != 1:
 		why = fmt.Sprintf("n = %g (the GPU solve is n = 1)", p.N)
-	case p.Kappa > 0:
-		why = "hillslope diffusion"
-	case p.CreepSc > 0:
+	case p.Kappa > 0 && p.CreepSc > 0:
 		why = "nonlinear creep"
 	case p.G > 0:
 		why = "deposition (G > 0)"
@@ -239,7 +241,8 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 			b    *gpu.Buffer
 			size int
 		}{
-			{&e.par, binary.Size(params{})}, {&e.ctl, ctlHeader + e.gx*e.gy*24},
+			{&e.par, binary.Size(params{})}, {&e.ctl, ctlHeader + e.gx*e.gy*32},
+			{&e.fx, 24 * e.w}, {&e.fy, 24 * e.h}, {&e.dx, 32}, {&e.dy, 32},
 			{&e.hb, n4}, {&e.ub, n4}, {&e.db, n4}, {&e.lab, n4}, {&e.cnt, n4}, {&e.kf, 4}, // kf grows with k noise (upload)
 			{&e.pb[0], n4}, {&e.pb[1], n4}, {&e.ab[0], n4}, {&e.ab[1], n4}, {&e.bb[0], n4}, {&e.bb[1], n4},
 			{&e.qb[0], n4}, {&e.qb[1], n4},
@@ -301,7 +304,7 @@ func (o *owned) free() {
 
 // buffers lists the engine's buffers but k's factor.
 func (e *Engine) buffers() []gpu.Buffer {
-	all := []gpu.Buffer{e.par, e.ctl, e.hb, e.ub, e.db, e.lab, e.cnt}
+	all := []gpu.Buffer{e.par, e.ctl, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy}
 	all = append(all, e.pb[:]...)
 	all = append(all, e.ab[:]...)
 	all = append(all, e.bb[:]...)
@@ -705,7 +708,8 @@ func (e *Engine) Step() engine.StepStats {
 	t0 := time.Now()
 	var st engine.StepStats
 	var ctl [16]uint32
-	var acc [3]float64
+	var acc [4]float64
+	diffuse := e.p.Kappa > 0 && e.p.Dt > 0
 	var stamps [NumKernels + 1]gpu.Query
 	lakes := 0
 	err := e.dev.Do(func(c gpu.Context) error {
@@ -716,6 +720,13 @@ func (e *Engine) Step() engine.StepStats {
 		}
 		prev, prev2 := e.qb[e.qc], e.qb[1-e.qc]
 		e.bindCommon(c)
+		stamps[KHill] = c.Timestamp()
+		if diffuse {
+			if err := e.diffuse(c); err != nil {
+				return err
+			}
+			e.bindCommon(c)
+		}
 		stamps[KRoute] = c.Timestamp()
 		c.Bind(slotLab, e.lab)
 		c.Bind(slotPs, e.pb[0])
@@ -786,10 +797,14 @@ func (e *Engine) Step() engine.StepStats {
 	e.routed = true
 	ca := e.cell * e.cell
 	v0 := e.vol
-	v2 := v0 + e.p.Dt*e.upSum*ca
+	v1 := v0
+	if diffuse {
+		v1 = acc[3] * ca
+	}
+	v2 := v1 + e.p.Dt*e.upSum*ca
 	v3, v4 := acc[0]*ca, acc[1]*ca
-	st.Mass.Uplift = v2 - v0
-	st.Mass.Eroded, st.Mass.Talus, st.Mass.Stored = v2-v3, v3-v4, v4-v0
+	st.Mass.Uplift = v2 - v1
+	st.Mass.Diffused, st.Mass.Eroded, st.Mass.Talus, st.Mass.Stored = v0-v1, v2-v3, v3-v4, v4-v0
 	e.vol = v4
 	st.Clamped = int(ctl[2])
 	st.RecvChanged = float64(ctl[3]) / float64(e.n)
@@ -800,6 +815,7 @@ func (e *Engine) Step() engine.StepStats {
 	}
 	st.MeanDh = acc[2] / float64(e.n)
 	st.Lakes = lakes
+	st.Phase[engine.PhaseHillslope] = ms(e.Kernel[KHill])
 	st.Phase[engine.PhaseRouting] = ms(e.Kernel[KRoute])
 	st.Phase[engine.PhaseStack] = ms(e.Kernel[KLabel])
 	st.Phase[engine.PhaseLakes] = ms(e.Kernel[KLakes])
@@ -1071,4 +1087,96 @@ func (e *Engine) runForest(codes []uint32, h []float32) (area []uint32, he, hl [
 	he = e.readFloats(e.hb) // talusinit keeps the eroded heights in H
 	hl = e.readFloats(e.ab[fin])
 	return area, he, hl, e.sync(upParams)
+}
+
+// diffuse runs the hillslope term on H: the x sweep, the y sweep
+// (sim/hillslope's Diffuser, fixed edges the Outlet ones) and Σ h.
+func (e *Engine) diffuse(c gpu.Context) error {
+	p := e.p
+	fix := [4]bool{p.Edges.North == flow.Outlet, p.Edges.South == flow.Outlet, p.Edges.West == flow.Outlet, p.Edges.East == flow.Outlet}
+	r := p.Kappa * p.Dt / (e.cell * e.cell)
+	key := [6]float64{r, b2f(fix[0]), b2f(fix[1]), b2f(fix[2]), b2f(fix[3]), 1}
+	if key != e.difKey {
+		fx, fxFirst, fxLast := factor(e.w, r, fix[2], fix[3])
+		fy, fyFirst, fyLast := factor(e.h, r, fix[0], fix[1])
+		lines := func(lo, hi, n, first, last, along, across int) []byte {
+			return intBytes([]int32{int32(lo), int32(hi), int32(n), int32(first), int32(last), int32(along), int32(across), 0})
+		}
+		ylo, yhi := 0, e.h
+		if fix[0] {
+			ylo = 1
+		}
+		if fix[1] {
+			yhi = e.h - 1
+		}
+		xlo, xhi := 0, e.w
+		if fix[2] {
+			xlo = 1
+		}
+		if fix[3] {
+			xhi = e.w - 1
+		}
+		for _, u := range []struct {
+			b gpu.Buffer
+			v []byte
+		}{{e.fx, fx}, {e.fy, fy}, {e.dx, lines(ylo, yhi, e.w, fxFirst, fxLast, 1, e.w)}, {e.dy, lines(xlo, xhi, e.h, fyFirst, fyLast, e.w, 1)}} {
+			if err := c.Write(u.b, 0, u.v); err != nil {
+				return err
+			}
+		}
+		e.difKey = key
+		e.difLines = [2]int{yhi - ylo, xhi - xlo}
+	}
+	c.Bind(slotH, e.hb)
+	c.Bind(slotPs, e.pb[0]) // scratch
+	c.Bind(slotUp, e.dx)
+	c.Bind(slotKF, e.fx)
+	e.cells(c, "diffuse", e.difLines[0])
+	c.Bind(slotUp, e.dy)
+	c.Bind(slotKF, e.fy)
+	e.cells(c, "diffuse", e.difLines[1])
+	e.cells(c, "sumh", e.n)
+	return nil
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// factor is sim/hillslope's line factorization of (I + r·L)x = d over n
+// cells, the start and end fixed or free: per cell m, inv and cp as
+// float64 (Fac in diffuse.glsl), and the cells written back.
+func factor(n int, r float64, fixStart, fixEnd bool) (out []byte, first, last int) {
+	first, last = 0, n-1
+	if fixStart {
+		first = 1
+	}
+	if fixEnd {
+		last = n - 2
+	}
+	out = make([]byte, 0, 24*n)
+	prevCp := 0.0
+	for i := range n {
+		a, b, c := 0.0, 1.0, 0.0
+		if i >= first && i <= last {
+			if i > 0 {
+				a = -r
+				b += r
+			}
+			if i < n-1 {
+				c = -r
+				b += r
+			}
+		}
+		inv := 1 / (b - a*prevCp)
+		m, cp := -a*inv, c*inv
+		prevCp = cp
+		out = binary.LittleEndian.AppendUint64(out, math.Float64bits(m))
+		out = binary.LittleEndian.AppendUint64(out, math.Float64bits(inv))
+		out = binary.LittleEndian.AppendUint64(out, math.Float64bits(cp))
+	}
+	return out, first, last
 }

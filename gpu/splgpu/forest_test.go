@@ -8,6 +8,7 @@ import (
 	"orogen/sim/engine"
 	"orogen/sim/flow"
 	"orogen/sim/grid"
+	"orogen/sim/hillslope"
 )
 
 // Receiver forests that trap pointer jumping done by a fixed count of
@@ -173,5 +174,40 @@ func TestForests(t *testing.T) {
 			}
 			t.Logf("rounds %v", e.rounds)
 		})
+	}
+}
+
+// TestDiffusionMatchesCPU runs one hillslope step (both sweeps) on random
+// heights against sim/hillslope's Diffuser, for r = κ·dt/cell² from 0.1
+// to 50 and outlets on two edges (fixed) and free edges on the others:
+// equal but for float32 rounding of the elimination's intermediates (the
+// CPU keeps them in float64).
+func TestDiffusionMatchesCPU(t *testing.T) {
+	const w, h = 53, 37
+	rng := rand.New(rand.NewPCG(9, 1))
+	hs := make([]float32, w*h)
+	for i := range hs {
+		hs[i] = float32(500 * rng.Float64())
+	}
+	for _, r := range []float64{0.1, 2, 50} {
+		p := engine.DefaultParams()
+		p.Edges = flow.Edges{North: flow.Outlet, South: flow.Closed, East: flow.Natural, West: flow.Outlet}
+		p.Kappa = r * 100 * 100 / p.Dt
+		e, err := New(device(t), grid.Config{W: w, H: h, Cell: 100, Init: hs, Params: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.dev.Do(e.diffuse); err != nil {
+			t.Fatal(err)
+		}
+		got := e.readFloats(e.hb)
+		e.Close()
+		want := append([]float32(nil), hs...)
+		hillslope.NewDiffuser(w, h).Step(want, 100, p.Kappa, p.Dt, hillslope.Edges{North: true, West: true})
+		for i := range want {
+			if d := math.Abs(float64(got[i] - want[i])); d > 1e-4 {
+				t.Fatalf("r = %g: cell %d: got %g; want %g", r, i, got[i], want[i])
+			}
+		}
 	}
 }

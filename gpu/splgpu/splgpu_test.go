@@ -9,6 +9,7 @@ import (
 	"orogen/sim/engine/enginetest"
 	"orogen/sim/flow"
 	"orogen/sim/grid"
+	"orogen/sim/hillslope"
 )
 
 // device opens any OpenGL 4.3 device, Mesa's llvmpipe included, once for
@@ -61,17 +62,23 @@ func TestStepsMatchCPU(t *testing.T) {
 	outlets := flow.Edges{}
 	mixed := flow.Edges{North: flow.Outlet, South: flow.Closed, East: flow.Natural, West: flow.Closed}
 	for _, tc := range []struct {
-		name   string
-		edges  flow.Edges
-		knoise float64
-	}{{"outlets", outlets, 0}, {"mixed", mixed, 0}, {"knoise", outlets, 0.5}} {
+		name          string
+		edges         flow.Edges
+		knoise, kappa float64
+	}{{"outlets", outlets, 0, 0}, {"mixed", mixed, 0, 0}, {"knoise", outlets, 0.5, 0}, {"diffusion", mixed, 0, 1}} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := config(48, tc.edges)
 			c.Params.KNoise = tc.knoise
+			c.Params.Kappa = tc.kappa
 			ce, ge := pair(t, c)
-			// sim/flow's D8 receivers of the start, before the lakes.
+			// sim/flow's D8 receivers of the start (after the hillslope
+			// term), before the lakes.
+			h0 := append([]float32(nil), ce.Heights()...)
+			if tc.kappa > 0 {
+				hillslope.NewDiffuser(c.W, c.H).Step(h0, c.Cell, tc.kappa, c.Params.Dt, hillslope.Edges{North: true})
+			}
 			g := flow.NewGraph(c.W, c.H, c.Cell, c.Params.Edges, 0)
-			g.Route(ce.Heights())
+			g.Route(h0)
 			d8 := append([]int32(nil), g.Rec...)
 			cs, gs := ce.Step(), ge.Step()
 			if err := ge.Err(); err != nil {
@@ -128,14 +135,20 @@ func TestStepsMatchCPU(t *testing.T) {
 	}
 }
 
-// TestConformance runs the engine contract's suite on the GPU engine.
+// TestConformance runs the engine contract's suite on the GPU engine,
+// without and with hillslope diffusion (whose volume the rock account
+// books as Diffused).
 func TestConformance(t *testing.T) {
 	dev := device(t)
-	enginetest.Run(t, func(t testing.TB, c enginetest.Config) engine.Engine {
-		e, err := New(dev, grid.Config{W: c.W, H: c.H, Cell: c.Cell, Up: c.Up, InitNoise: 1, Seed: c.Seed, Params: engine.DefaultParams()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return e
-	}, enginetest.Options{})
+	for _, kappa := range []float64{0, 0.5} {
+		p := engine.DefaultParams()
+		p.Kappa = kappa
+		enginetest.Run(t, func(t testing.TB, c enginetest.Config) engine.Engine {
+			e, err := New(dev, grid.Config{W: c.W, H: c.H, Cell: c.Cell, Up: c.Up, InitNoise: 1, Seed: c.Seed, Params: p})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return e
+		}, enginetest.Options{})
+	}
 }

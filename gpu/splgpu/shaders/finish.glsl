@@ -46,7 +46,7 @@ void main() {
 	}
 	if (t == 0u) {
 		uint g = groupIndex();
-		part[g * 3u] = red[0][0]; part[g * 3u + 1u] = red[1][0]; part[g * 3u + 2u] = red[2][0];
+		part[g * 4u] = red[0][0]; part[g * 4u + 1u] = red[1][0]; part[g * 4u + 2u] = red[2][0];
 		if (sClamp != 0u) atomicAdd(ctl[CTL_CLAMPED], sClamp);
 		if (sChanged != 0u) atomicAdd(ctl[CTL_CHANGED], sChanged);
 		atomicMax(ctl[CTL_MAXDH], sMax);

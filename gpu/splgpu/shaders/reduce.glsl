@@ -1,22 +1,23 @@
 // The finish's partial sums added in a fixed order (each invocation a
 // strided run of groups, then a tree): the same sums run to run.
-// ctl[7] is the number of groups.
-shared double red[3][256];
+// ctl[7] is the number of groups; acc[3] is the hillslope term's Σ h
+// (sumh), stale when it did not run.
+shared double red[4][256];
 
 void main() {
 	uint t = gl_LocalInvocationIndex;
 	uint ng = ctl[7];
-	double s0 = 0.0, s1 = 0.0, s2 = 0.0;
+	double s[4] = double[4](0.0, 0.0, 0.0, 0.0);
 	for (uint g = t; g < ng; g += 256u) {
-		s0 += part[g * 3u]; s1 += part[g * 3u + 1u]; s2 += part[g * 3u + 2u];
+		for (uint k = 0u; k < 4u; k++) s[k] += part[g * 4u + k];
 	}
-	red[0][t] = s0; red[1][t] = s1; red[2][t] = s2;
+	for (uint k = 0u; k < 4u; k++) red[k][t] = s[k];
 	barrier();
-	for (uint s = 128u; s > 0u; s >>= 1) {
-		if (t < s) {
-			red[0][t] += red[0][t + s]; red[1][t] += red[1][t + s]; red[2][t] += red[2][t + s];
+	for (uint h = 128u; h > 0u; h >>= 1) {
+		if (t < h) {
+			for (uint k = 0u; k < 4u; k++) red[k][t] += red[k][t + h];
 		}
 		barrier();
 	}
-	if (t == 0u) { acc[0] = red[0][0]; acc[1] = red[1][0]; acc[2] = red[2][0]; }
+	if (t == 0u) { for (uint k = 0u; k < 4u; k++) acc[k] = red[k][0]; }
 }
