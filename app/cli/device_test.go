@@ -190,3 +190,14 @@ func TestBuildGridDevice(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want the build and a line naming its device or why not the GPU", code, stderr)
 	}
 }
+
+// TestReadmeGridDevice runs the README's grid-engine --device example
+// through the real binary: it settles wherever it runs (auto takes no
+// software rasterizer, so here it is the CPU and says why).
+func TestReadmeGridDevice(t *testing.T) {
+	lines := readmeLines(t, "orogen run --scene default --size 128 --until-converged --device")
+	if len(lines) != 1 {
+		t.Fatalf("README: %d grid --device examples; want 1", len(lines))
+	}
+	runLine(t, t.TempDir(), lines[0])
+}

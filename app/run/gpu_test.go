@@ -117,7 +117,9 @@ func gpuSizes(b *testing.B, soft bool) []int {
 
 // BenchmarkStepGPU times whole steps of the default preset on the GPU
 // engine (--device gpu) after 50 warm-up steps (5 from 8192² on), with
-// each phase's milliseconds from the device's timer queries.
+// each phase's milliseconds from the device's timer queries;
+// OROGEN_GPU_KAPPA sets the hillslope diffusivity (BenchmarkStep's is
+// 0.01 m²/yr; the preset's 0).
 func BenchmarkStepGPU(b *testing.B) {
 	dev, why := compute.Shared(compute.GPU)
 	if dev == nil {
@@ -126,7 +128,11 @@ func BenchmarkStepGPU(b *testing.B) {
 	b.Logf("device: %s", dev.Info())
 	for _, n := range gpuSizes(b, dev.Info().Software) {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			j, err := Prepare(Options{Scene: "default", Size: n, HydroDevice: compute.GPU})
+			o := Options{Scene: "default", Size: n, HydroDevice: compute.GPU}
+			if v, err := strconv.ParseFloat(os.Getenv("OROGEN_GPU_KAPPA"), 64); err == nil {
+				o.Diffusion = &v // as BenchmarkStep's κ = 0.01 m²/yr
+			}
+			j, err := Prepare(o)
 			if err != nil {
 				b.Fatal(err)
 			}
