@@ -371,10 +371,10 @@ func resetCodes(n int) []byte {
 // params is Par in common.glsl, std430.
 type params struct {
 	W, H, N, EdgeN, EdgeS, EdgeE, EdgeW, HasUp int32
-	HasKF, TalusOn, pad0, pad1                 int32
+	HasKF, TalusOn, _, _                       int32
 	Cell, Diag, NatD, Tan                      float32
-	M, pad2, pad3, pad4                        float32
-	Kdt, Dtd, CellArea, pad5                   float64
+	M, _, _, _                                 float32
+	Kdt, Dtd, CellArea, _                      float64
 }
 
 func (e *Engine) paramBytes() []byte {

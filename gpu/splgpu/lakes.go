@@ -45,8 +45,7 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 	for i := range uf {
 		uf[i] = int32(i)
 	}
-	var find func(x int32) int32
-	find = func(x int32) int32 {
+	find := func(x int32) int32 {
 		for uf[x] != x {
 			uf[x] = uf[uf[x]]
 			x = uf[x]
