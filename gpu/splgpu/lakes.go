@@ -66,11 +66,13 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 		c.Bind(8, e.ab[0]) // lowest pass key
 		c.Bind(9, e.ab[1]) // lowest pass edge
 		c.Bind(10, e.bb[1])
+		c.Bind(slotCnt, e.cnt) // the boundary cells (the counts come later in the step)
 	}
 	bind()
 	e.cells(c, "cmapclear", e.n)
 	comp := make([]int32, m)
 	dense := make([]int32, m+1)
+	list := 0 // boundary cells listed by the first round
 	for round := 0; ; round++ {
 		// Dense component numbers, 0 for the outlets'.
 		for i := range dense {
@@ -98,10 +100,22 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 		if err := e.setCtl(c, 6, uint32(nc)); err != nil {
 			return 0, err
 		}
+		// The first round visits every cell and lists the basins'
+		// boundary cells; the later ones visit the list.
+		mode, visit := uint32(2), list
+		if round == 0 {
+			mode, visit = 1, e.n
+			if err := e.setCtl(c, 8, 0); err != nil {
+				return 0, err
+			}
+		}
+		if err := e.setCtl(c, 9, mode); err != nil {
+			return 0, err
+		}
 		e.cells(c, "cmap", m)
 		e.cells(c, "passreset", int(nc)+1)
-		e.cells(c, "passmin", e.n)
-		e.cells(c, "passarg", e.n)
+		e.cells(c, "passmin", visit)
+		e.cells(c, "passarg", visit)
 		e.cells(c, "passout", int(nc)+1)
 		arg := make([]int32, nc+1)
 		from := make([]int32, nc+1)
@@ -113,6 +127,13 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 			if err := readInts(c, r.b, r.dst); err != nil {
 				return 0, err
 			}
+		}
+		if round == 0 {
+			n, err := e.getCtl(c, 8)
+			if err != nil {
+				return 0, err
+			}
+			list = int(n)
 		}
 		merged := false
 		for k := int32(1); k <= nc; k++ {

@@ -9,6 +9,10 @@ layout(std430, binding = 4) readonly buffer Lb { int lab[]; };
 layout(std430, binding = 6) readonly buffer Cmp { int cmp[]; };
 layout(std430, binding = 8) buffer Key { uint key[]; };
 layout(std430, binding = 9) buffer Arg { uint arg[]; };
+// The cells of the pits' basins next to another basin or off a Natural
+// edge: listed by the first round's passmin (ctl[9] = 1), the only cells
+// later rounds visit (ctl[9] = 2; ctl[8] of them).
+layout(std430, binding = 13) buffer List { int list[]; };
 
 void offer(int a, uint k, uint idx) {
 	atomicMin(key[a], k);
@@ -16,17 +20,31 @@ void offer(int a, uint k, uint idx) {
 
 void main() {
 	int i = cellIndex();
-	if (i >= P.n) return;
-	int a = cmp[lab[i]];
+	uint mode = ctl[9];
+	if (mode == 2u) {
+		if (i >= int(ctl[8])) return;
+		i = list[i];
+	} else if (i >= P.n) {
+		return;
+	}
+	int li = lab[i];
+	int a = cmp[li];
 	if (a == 0) return;
 	int x = i % P.W, y = i / P.W;
 	float hi = h[i];
+	bool edge = false;
 	for (int k = 0; k < 8; k++) {
 		int nx = x + DX[k], ny = y + DY[k];
 		if (nx < 0 || ny < 0 || nx >= P.W || ny >= P.H) continue;
 		int j = ny * P.W + nx;
-		if (cmp[lab[j]] == a) continue;
+		int lj = lab[j];
+		if (lj != li) edge = true;
+		if (cmp[lj] == a) continue;
 		offer(a, ordKey(max(hi, h[j])), (uint(i) << 4) | uint(k));
 	}
-	if (kindOf(x, y) == NATURAL) offer(a, ordKey(hi), (uint(i) << 4) | 8u);
+	if (kindOf(x, y) == NATURAL) {
+		edge = true;
+		offer(a, ordKey(hi), (uint(i) << 4) | 8u);
+	}
+	if (edge && mode == 1u) list[atomicAdd(ctl[8], 1u)] = i;
 }
