@@ -99,6 +99,15 @@ func (g *gridOn) Close() {
 	}
 }
 
+// LakeDetail is the GPU engine's last lakes phase: the milliseconds
+// that reversed the paths and the Borůvka rounds (0, 0 on the CPU).
+func (g *gridOn) LakeDetail() (carveMs float64, rounds int) {
+	if g.gpu == nil {
+		return 0, 0
+	}
+	return g.gpu.CarveMs, g.gpu.LakeRounds
+}
+
 func (g *gridOn) Device() string   { return g.dev }
 func (g *gridOn) Fallback() string { return g.fallback }
 

@@ -153,14 +153,25 @@ func BenchmarkStepGPU(b *testing.B) {
 			}
 			b.Logf("%d²: %d warm-up steps in %.2f s", n, warm, time.Since(t0).Seconds())
 			var phases [engine.NumPhases]float64
+			var carve, rounds, lakes float64
+			ld, _ := e.(interface{ LakeDetail() (float64, int) })
 			b.ResetTimer()
 			for range b.N {
 				st := e.Step()
 				for i, d := range st.Phase {
 					phases[i] += d.Seconds() * 1e3
 				}
+				if ld != nil {
+					c, r := ld.LakeDetail()
+					carve, rounds, lakes = carve+c, rounds+float64(r), lakes+float64(st.Lakes)
+				}
 			}
 			b.StopTimer()
+			if ld != nil {
+				b.ReportMetric(carve/float64(b.N), "carve-ms")
+				b.ReportMetric(rounds/float64(b.N), "boruvka-rounds")
+				b.ReportMetric(lakes/float64(b.N), "lakes")
+			}
 			if err := e.Err(); err != nil {
 				b.Fatal(err)
 			}

@@ -103,6 +103,14 @@ type Engine struct {
 	kinds  []uint8
 	routed bool
 	pits   int // the pits the last routing listed
+	// lakeRounds is the Borůvka rounds of the last step's lakes.
+	lakeRounds  int
+	carveStamps [2]gpu.Query // around the carve kernel, when it ran
+	// CarveMs is the part of the last step's lakes phase that reversed
+	// the paths (the rest finds the passes), and LakeRounds its Borůvka
+	// rounds.
+	CarveMs    float64
+	LakeRounds int
 	// lakeList are the last routing's lakes, parents first (Spill,
 	// Level, Start and Len unset: lakesOn measures them).
 	lakeList []flow.Lake
@@ -712,6 +720,7 @@ func (e *Engine) Step() engine.StepStats {
 	diffuse := e.p.Kappa > 0 && e.p.Dt > 0
 	var stamps [NumKernels + 1]gpu.Query
 	lakes := 0
+	e.lakeRounds = 0
 	err := e.dev.Do(func(c gpu.Context) error {
 		hdr := make([]byte, 64)
 		binary.LittleEndian.PutUint32(hdr[7*4:], uint32(e.gx*e.gy))
@@ -785,6 +794,19 @@ func (e *Engine) Step() engine.StepStats {
 		}
 		for k := range NumKernels {
 			e.Kernel[k] = float64(ts[k+1]-ts[k]) / 1e6
+		}
+		e.CarveMs, e.LakeRounds = 0, e.lakeRounds
+		if q := e.carveStamps; q[0] != nil {
+			t0, err := c.Time(q[0])
+			if err != nil {
+				return err
+			}
+			t1, err := c.Time(q[1])
+			if err != nil {
+				return err
+			}
+			e.CarveMs = float64(t1-t0) / 1e6
+			e.carveStamps = [2]gpu.Query{}
 		}
 		return c.Finish()
 	})

@@ -89,6 +89,7 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 			comp[b-1] = dense[r]
 		}
 		if nc == 0 {
+			e.lakeRounds = round
 			break
 		}
 		if round > 64 {
@@ -208,7 +209,9 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 	if err := c.Write(e.bb[1], 0, intBytes(out)); err != nil {
 		return 0, err
 	}
+	q := c.Timestamp()
 	e.cells(c, "carve", m)
+	e.carveStamps = [2]gpu.Query{q, c.Timestamp()}
 	return m, nil
 }
 
