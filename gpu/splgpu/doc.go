@@ -12,8 +12,10 @@
 // it follows the receivers:
 //
 //	hillslope  with κ > 0: sim/hillslope's Diffuser, an x sweep then a y
-//	           sweep of backward Euler, one tridiagonal line an invocation
-//	           (the factorization from the host, float64 elimination)
+//	           sweep of backward Euler, one tridiagonal line a work group:
+//	           its two recurrences are affine, so chunks compose their
+//	           maps and a scan in shared memory joins them (the
+//	           factorization from the host, float64 throughout)
 //	route      D8 steepest descent, sim/flow's ties (E, SE, S, SW, W, NW,
 //	           N, NE) and hysteresis (flow.Hysteresis, dropped on paths the
 //	           lakes reversed); a receiver is a 4-bit direction code

@@ -23,7 +23,7 @@ import (
 var shaders embed.FS
 
 // Kernels, by the names of their .glsl files.
-var kernelNames = []string{"diffuse", "sumh", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
+var kernelNames = []string{"diffscan", "sumh", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
 	"carve", "areainit", "arearound", "erodeinit", "affine", "talusinit", "minplus", "finish", "reduce"}
 
 // kernel returns the source of one kernel: the version line, the shared
@@ -1112,7 +1112,8 @@ func (e *Engine) runForest(codes []uint32, h []float32) (area []uint32, he, hl [
 }
 
 // diffuse runs the hillslope term on H: the x sweep, the y sweep
-// (sim/hillslope's Diffuser, fixed edges the Outlet ones) and Σ h.
+// (sim/hillslope's Diffuser, fixed edges the Outlet ones), each line by
+// a work group scanning the recurrences (diffscan.glsl), and Σ h.
 func (e *Engine) diffuse(c gpu.Context) error {
 	p := e.p
 	fix := [4]bool{p.Edges.North == flow.Outlet, p.Edges.South == flow.Outlet, p.Edges.West == flow.Outlet, p.Edges.East == flow.Outlet}
@@ -1151,12 +1152,13 @@ func (e *Engine) diffuse(c gpu.Context) error {
 	}
 	c.Bind(slotH, e.hb)
 	c.Bind(slotPs, e.pb[0]) // scratch
+	// One work group a line.
 	c.Bind(slotUp, e.dx)
 	c.Bind(slotKF, e.fx)
-	e.cells(c, "diffuse", e.difLines[0])
+	e.cells(c, "diffscan", group*e.difLines[0])
 	c.Bind(slotUp, e.dy)
 	c.Bind(slotKF, e.fy)
-	e.cells(c, "diffuse", e.difLines[1])
+	e.cells(c, "diffscan", group*e.difLines[1])
 	e.cells(c, "sumh", e.n)
 	return nil
 }

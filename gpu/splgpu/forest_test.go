@@ -183,30 +183,38 @@ func TestForests(t *testing.T) {
 // equal but for float32 rounding of the elimination's intermediates (the
 // CPU keeps them in float64).
 func TestDiffusionMatchesCPU(t *testing.T) {
-	const w, h = 53, 37
-	rng := rand.New(rand.NewPCG(9, 1))
-	hs := make([]float32, w*h)
-	for i := range hs {
-		hs[i] = float32(500 * rng.Float64())
-	}
-	for _, r := range []float64{0.1, 2, 50} {
-		p := engine.DefaultParams()
-		p.Edges = flow.Edges{North: flow.Outlet, South: flow.Closed, East: flow.Natural, West: flow.Outlet}
-		p.Kappa = r * 100 * 100 / p.Dt
-		e, err := New(device(t), grid.Config{W: w, H: h, Cell: 100, Init: hs, Params: p})
-		if err != nil {
-			t.Fatal(err)
+	// Lines shorter than a work group (one cell a chunk, empty chunks)
+	// and longer (several cells a chunk, a short last one).
+	for _, sz := range [][2]int{{53, 37}, {601, 5}, {5, 601}} {
+		w, h := sz[0], sz[1]
+		rng := rand.New(rand.NewPCG(9, 1))
+		hs := make([]float32, w*h)
+		for i := range hs {
+			hs[i] = float32(500 * rng.Float64())
 		}
-		if err := e.dev.Do(e.diffuse); err != nil {
-			t.Fatal(err)
+		rs := []float64{0.1, 2, 50}
+		if w*h > 3000 {
+			rs = rs[1:2]
 		}
-		got := e.readFloats(e.hb)
-		e.Close()
-		want := append([]float32(nil), hs...)
-		hillslope.NewDiffuser(w, h).Step(want, 100, p.Kappa, p.Dt, hillslope.Edges{North: true, West: true})
-		for i := range want {
-			if d := math.Abs(float64(got[i] - want[i])); d > 1e-4 {
-				t.Fatalf("r = %g: cell %d: got %g; want %g", r, i, got[i], want[i])
+		for _, r := range rs {
+			p := engine.DefaultParams()
+			p.Edges = flow.Edges{North: flow.Outlet, South: flow.Closed, East: flow.Natural, West: flow.Outlet}
+			p.Kappa = r * 100 * 100 / p.Dt
+			e, err := New(device(t), grid.Config{W: w, H: h, Cell: 100, Init: hs, Params: p})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := e.dev.Do(e.diffuse); err != nil {
+				t.Fatal(err)
+			}
+			got := e.readFloats(e.hb)
+			e.Close()
+			want := append([]float32(nil), hs...)
+			hillslope.NewDiffuser(w, h).Step(want, 100, p.Kappa, p.Dt, hillslope.Edges{North: true, West: true})
+			for i := range want {
+				if d := math.Abs(float64(got[i] - want[i])); d > 1e-4 {
+					t.Fatalf("%d×%d, r = %g: cell %d: got %g; want %g", w, h, r, i, got[i], want[i])
+				}
 			}
 		}
 	}
