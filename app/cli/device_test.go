@@ -169,9 +169,9 @@ func TestRunGridDevice(t *testing.T) {
 	if code != 0 || soft != strings.Contains(stderr, "software rasterizer") {
 		t.Errorf("--device auto on a software rasterizer %v: exit %d, %q", soft, code, stderr)
 	}
-	code, _, stderr = runCLI("run", "--scene", "default", "--size", "48", "--steps", "2", "--n", "1.5", "--device", "gpu", "--out", filepath.Join(dir, "n.tif"))
-	if code != 0 || !strings.Contains(stderr, "n = 1.5") || !strings.Contains(stderr, "running on the CPU") {
-		t.Errorf("--device gpu --n 1.5: exit %d, %q; want the CPU and why", code, stderr)
+	code, _, stderr = runCLI("run", "--scene", "default", "--size", "48", "--steps", "2", "--rain", "0.5", "--device", "gpu", "--out", filepath.Join(dir, "r.tif"))
+	if code != 0 || !strings.Contains(stderr, "water budget") || !strings.Contains(stderr, "running on the CPU") {
+		t.Errorf("--device gpu --rain 0.5: exit %d, %q; want the CPU and why", code, stderr)
 	}
 }
 

@@ -119,7 +119,7 @@ func gpuSizes(b *testing.B, soft bool) []int {
 // engine (--device gpu) after 50 warm-up steps (5 from 8192² on), with
 // each phase's milliseconds from the device's timer queries;
 // OROGEN_GPU_KAPPA sets the hillslope diffusivity (BenchmarkStep's is
-// 0.01 m²/yr; the preset's 0).
+// 0.01 m²/yr; the preset's 0), OROGEN_GPU_N the slope exponent.
 func BenchmarkStepGPU(b *testing.B) {
 	dev, why := compute.Shared(compute.GPU)
 	if dev == nil {
@@ -131,6 +131,9 @@ func BenchmarkStepGPU(b *testing.B) {
 			o := Options{Scene: "default", Size: n, HydroDevice: compute.GPU}
 			if v, err := strconv.ParseFloat(os.Getenv("OROGEN_GPU_KAPPA"), 64); err == nil {
 				o.Diffusion = &v // as BenchmarkStep's κ = 0.01 m²/yr
+			}
+			if v, err := strconv.ParseFloat(os.Getenv("OROGEN_GPU_N"), 64); err == nil {
+				o.N = &v // n ≠ 1: Newton's steps
 			}
 			j, err := Prepare(o)
 			if err != nil {

@@ -23,7 +23,7 @@ import (
 var shaders embed.FS
 
 // Kernels, by the names of their .glsl files.
-var kernelNames = []string{"diffscan", "sumh", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
+var kernelNames = []string{"diffscan", "sumh", "newton", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
 	"carve", "areainit", "arearound", "erodeinit", "affine", "talusinit", "minplus", "finish", "reduce"}
 
 // kernel returns the source of one kernel: the version line, the shared
@@ -111,6 +111,8 @@ type Engine struct {
 	// rounds.
 	CarveMs    float64
 	LakeRounds int
+	// NewtonSteps is the last step's Newton steps (n ≠ 1; 0 for n = 1).
+	NewtonSteps int
 	// lakeList are the last routing's lakes, parents first (Spill,
 	// Level, Start and Len unset: lakesOn measures them).
 	lakeList []flow.Lake
@@ -142,8 +144,6 @@ type Engine struct {
 func Supports(p engine.Params) error {
 	why := ""
 	switch {
-	case p.N != 1:
-		why = fmt.Sprintf("n = %g (the GPU solve is n = 1)", p.N)
 	case p.Kappa > 0 && p.CreepSc > 0:
 		why = "nonlinear creep"
 	case p.G > 0:
@@ -381,7 +381,7 @@ type params struct {
 	W, H, N, EdgeN, EdgeS, EdgeE, EdgeW, HasUp int32
 	HasKF, TalusOn, _, _                       int32
 	Cell, Diag, NatD, Tan                      float32
-	M, _, _, _                                 float32
+	M, N1, _, _                                float32
 	Kdt, Dtd, CellArea, _                      float64
 }
 
@@ -394,7 +394,7 @@ func (e *Engine) paramBytes() []byte {
 	q := params{W: int32(e.w), H: int32(e.h), N: int32(e.n),
 		EdgeN: int32(p.Edges.North), EdgeS: int32(p.Edges.South), EdgeE: int32(p.Edges.East), EdgeW: int32(p.Edges.West),
 		Cell: float32(e.cell), Diag: float32(e.cell * math.Sqrt2), NatD: float32(nat),
-		M: float32(p.M), Kdt: p.K * p.Dt, Dtd: p.Dt, CellArea: e.cell * e.cell}
+		M: float32(p.M), N1: float32(p.N), Kdt: p.K * p.Dt, Dtd: p.Dt, CellArea: e.cell * e.cell}
 	if e.up != nil {
 		q.HasUp = 1
 	}
@@ -720,7 +720,7 @@ func (e *Engine) Step() engine.StepStats {
 	diffuse := e.p.Kappa > 0 && e.p.Dt > 0
 	var stamps [NumKernels + 1]gpu.Query
 	lakes := 0
-	e.lakeRounds = 0
+	e.lakeRounds, e.NewtonSteps = 0, 0
 	err := e.dev.Do(func(c gpu.Context) error {
 		hdr := make([]byte, 64)
 		binary.LittleEndian.PutUint32(hdr[7*4:], uint32(e.gx*e.gy))
@@ -1027,7 +1027,55 @@ func (e *Engine) erode(c gpu.Context) (fin, rounds int, err error) {
 	c.Bind(slotKF, e.kf)
 	c.Bind(slotCnt, e.cnt)
 	e.cells(c, "erodeinit", e.n)
-	return e.jump(c, "affine", s, 2, false, e.rounds[1])
+	if e.p.N == 1 {
+		return e.jump(c, "affine", s, 2, false, e.rounds[1])
+	}
+	return e.newton(c)
+}
+
+// maxNewton bounds the Newton steps of n ≠ 1; each is a solve of the
+// forest's affine maps.
+const maxNewton = 12
+
+// newton solves the step for n ≠ 1 by Newton's method from the uplifted
+// heights (in H): each step linearizes every node's equation at the
+// current heights and solves the affine maps; it stops when every node's
+// equation holds (the count newton.glsl makes, read back each step). The
+// eroded heights end in ab[fin].
+func (e *Engine) newton(c gpu.Context) (fin, rounds int, err error) {
+	x, xi := e.hb, -1
+	for it := 0; it < maxNewton; it++ {
+		s := 0
+		if xi == 0 {
+			s = 1
+		}
+		if err := e.setCtl(c, 0, 0); err != nil {
+			return 0, 0, err
+		}
+		e.bindCommon(c)
+		c.Bind(slotAs, x)
+		e.bindInit(c, s)
+		c.Bind(slotKF, e.kf)
+		c.Bind(slotCnt, e.cnt)
+		e.cells(c, "newton", e.n)
+		left, err := e.getCtl(c, 0)
+		if err != nil {
+			return 0, 0, err
+		}
+		if left == 0 {
+			break
+		}
+		if xi, rounds, err = e.jump(c, "affine", s, 2, false, e.rounds[1]); err != nil {
+			return 0, 0, err
+		}
+		x = e.ab[xi]
+		e.NewtonSteps = it + 1
+	}
+	if xi < 0 { // no erosion: the uplifted heights are the solution
+		c.Copy(e.ab[0], 0, e.hb, 0, 4*e.n)
+		xi = 0
+	}
+	return xi, rounds, nil
 }
 
 // talus limits the slopes along the receivers from the eroded heights in

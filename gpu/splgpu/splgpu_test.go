@@ -62,14 +62,16 @@ func TestStepsMatchCPU(t *testing.T) {
 	outlets := flow.Edges{}
 	mixed := flow.Edges{North: flow.Outlet, South: flow.Closed, East: flow.Natural, West: flow.Closed}
 	for _, tc := range []struct {
-		name          string
-		edges         flow.Edges
-		knoise, kappa float64
-	}{{"outlets", outlets, 0, 0}, {"mixed", mixed, 0, 0}, {"knoise", outlets, 0.5, 0}, {"diffusion", mixed, 0, 1}} {
+		name             string
+		edges            flow.Edges
+		knoise, kappa, n float64
+	}{{"outlets", outlets, 0, 0, 1}, {"mixed", mixed, 0, 0, 1}, {"knoise", outlets, 0.5, 0, 1},
+		{"diffusion", mixed, 0, 1, 1}, {"n=1.5", outlets, 0, 0, 1.5}, {"n=0.7", mixed, 0, 0, 0.7}} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := config(48, tc.edges)
 			c.Params.KNoise = tc.knoise
 			c.Params.Kappa = tc.kappa
+			c.Params.N = tc.n
 			ce, ge := pair(t, c)
 			// sim/flow's D8 receivers of the start (after the hillslope
 			// term), before the lakes.

@@ -10,7 +10,7 @@ layout(std430, binding = 0) readonly buffer Par {
 	int W, H, n, edgeN, edgeS, edgeE, edgeW, hasUp;
 	int hasKF, talusOn, pad0, pad1;
 	float cell, diag, natD, tanT;
-	float m, pad2, pad3, pad4;
+	float m, n1, pad3, pad4;    // m; n1 the slope exponent n
 	double kdt, dtd, cellArea, pad5;
 } P;
 
