@@ -55,7 +55,7 @@ const (
 	slotPar, slotCtl, slotH, slotD, slotLab = 0, 1, 2, 3, 4
 	slotPs, slotPd, slotAs, slotAd, slotBs  = 5, 6, 7, 8, 9
 	slotBd, slotUp, slotKF                  = 10, 11, 12
-	slotQ0, slotQ1, slotCnt                 = 11, 12, 13
+	slotQ0, slotQ1, slotCnt, slotPart       = 11, 12, 13, 14
 	// storageBlocks is the most storage buffers one kernel uses
 	// (erodeinit).
 	storageBlocks = 10
@@ -122,13 +122,19 @@ type Engine struct {
 	par, ctl, hb, ub, db, lab, kf gpu.Buffer
 	cnt                           gpu.Buffer // the last step's drainage area, cells
 	fx, fy, dx, dy                gpu.Buffer // the diffusion's factors and lines along x and y
-	difKey                        [6]float64 // what fx, fy, dx, dy were made for
-	difLines                      [2]int     // the lines of the x and y sweeps
-	pb, ab, bb, qb                [2]gpu.Buffer
-	progs                         map[string]gpu.Program
-	gx, gy                        int // the grid of a field pass's work groups
-	qc                            int // qb[qc] takes the heights at the start of the next step
-	rounds                        [4]int
+	part                          gpu.Buffer // the work groups' partial sums
+	// The lakes' small arrays the host writes: the pits' roots sorted,
+	// and per component or basin its component, pass cell or the pass's
+	// basins (lkA) and the cell across (lkB). Writes to them never touch
+	// a grid-sized buffer the device may still be using.
+	lkR, lkA, lkB  gpu.Buffer
+	difKey         [6]float64 // what fx, fy, dx, dy were made for
+	difLines       [2]int     // the lines of the x and y sweeps
+	pb, ab, bb, qb [2]gpu.Buffer
+	progs          map[string]gpu.Program
+	gx, gy         int // the grid of a field pass's work groups
+	qc             int // qb[qc] takes the heights at the start of the next step
+	rounds         [4]int
 
 	bufs   *owned    // the buffers, freed by Close or when collected
 	hcache []float32 // the heights read back, nil when stale
@@ -196,8 +202,8 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 	if info.MaxStorageBuffers > 0 && info.MaxStorageBuffers < storageBlocks {
 		return nil, fmt.Errorf("splgpu: %s allows %d storage buffers per kernel; the erosion kernel needs %d", info.Renderer, info.MaxStorageBuffers, storageBlocks)
 	}
-	if info.MaxBindings > 0 && info.MaxBindings <= slotCnt {
-		return nil, fmt.Errorf("splgpu: %s has %d storage bindings; the kernels need %d", info.Renderer, info.MaxBindings, slotCnt+1)
+	if info.MaxBindings > 0 && info.MaxBindings <= slotPart {
+		return nil, fmt.Errorf("splgpu: %s has %d storage bindings; the kernels need %d", info.Renderer, info.MaxBindings, slotPart+1)
 	}
 	if big := int64(n) * 4; info.MaxBufferBytes > 0 && big > info.MaxBufferBytes {
 		return nil, fmt.Errorf("splgpu: a %d×%d grid needs storage buffers of %d MiB; %s allows %d MiB",
@@ -249,7 +255,8 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 			b    *gpu.Buffer
 			size int
 		}{
-			{&e.par, binary.Size(params{})}, {&e.ctl, ctlHeader + e.gx*e.gy*32},
+			{&e.par, binary.Size(params{})}, {&e.ctl, ctlHeader}, {&e.part, e.gx * e.gy * 32},
+			{&e.lkR, 4}, {&e.lkA, 4}, {&e.lkB, 4}, // grown by the lakes (grow)
 			{&e.fx, 24 * e.w}, {&e.fy, 24 * e.h}, {&e.dx, 32}, {&e.dy, 32},
 			{&e.hb, n4}, {&e.ub, n4}, {&e.db, n4}, {&e.lab, n4}, {&e.cnt, n4}, {&e.kf, 4}, // kf grows with k noise (upload)
 			{&e.pb[0], n4}, {&e.pb[1], n4}, {&e.ab[0], n4}, {&e.ab[1], n4}, {&e.bb[0], n4}, {&e.bb[1], n4},
@@ -294,14 +301,25 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 type owned struct {
 	dev  gpu.Device
 	kf   gpu.Buffer
+	mu   sync.Mutex
 	all  []gpu.Buffer
 	once sync.Once
 }
 
+// set replaces the buffers freed (after one was grown).
+func (o *owned) set(all []gpu.Buffer) {
+	o.mu.Lock()
+	o.all = all
+	o.mu.Unlock()
+}
+
 func (o *owned) free() {
 	o.once.Do(func() {
+		o.mu.Lock()
+		all := o.all
+		o.mu.Unlock()
 		o.dev.Do(func(c gpu.Context) error {
-			for _, b := range o.all {
+			for _, b := range all {
 				c.Free(b)
 			}
 			c.Free(o.kf)
@@ -312,7 +330,7 @@ func (o *owned) free() {
 
 // buffers lists the engine's buffers but k's factor.
 func (e *Engine) buffers() []gpu.Buffer {
-	all := []gpu.Buffer{e.par, e.ctl, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy}
+	all := []gpu.Buffer{e.par, e.ctl, e.part, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.lkR, e.lkA, e.lkB}
 	all = append(all, e.pb[:]...)
 	all = append(all, e.ab[:]...)
 	all = append(all, e.bb[:]...)
@@ -866,6 +884,7 @@ func (e *Engine) bindCommon(c gpu.Context) {
 	c.Bind(slotH, e.hb)
 	c.Bind(slotD, e.db)
 	c.Bind(slotLab, e.lab)
+	c.Bind(slotPart, e.part)
 }
 
 // cells dispatches kernel name over count invocations.

@@ -31,7 +31,12 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 		return 0, err
 	}
 	slices.Sort(roots) // the kernel lists them in any order
-	if err := c.Write(e.pb[0], 0, intBytes(roots)); err != nil {
+	for _, b := range []*gpu.Buffer{&e.lkR, &e.lkA, &e.lkB} {
+		if err := e.grow(c, b, 4*(m+1)); err != nil {
+			return 0, err
+		}
+	}
+	if err := c.Write(e.lkR, 0, intBytes(roots)); err != nil {
 		return 0, err
 	}
 	// Basins 1..m are the pits in cell order; 0 is the outlets.
@@ -60,12 +65,12 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 		c.Bind(slotH, e.hb)
 		c.Bind(slotD, e.db)
 		c.Bind(slotLab, e.lab)
-		c.Bind(5, e.pb[0]) // pits
-		c.Bind(6, e.pb[1]) // component of each root cell
-		c.Bind(7, e.bb[0]) // components in, pass from out, pass cells in
-		c.Bind(8, e.ab[0]) // lowest pass key
-		c.Bind(9, e.ab[1]) // lowest pass edge
-		c.Bind(10, e.bb[1])
+		c.Bind(5, e.lkR)       // the pits' roots, sorted
+		c.Bind(6, e.pb[1])     // component of each root cell
+		c.Bind(7, e.lkA)       // components in, pass from out, pass cells in
+		c.Bind(8, e.ab[0])     // lowest pass key
+		c.Bind(9, e.ab[1])     // lowest pass edge
+		c.Bind(10, e.lkB)      // pass to out, cells across in
 		c.Bind(slotCnt, e.cnt) // the boundary cells (the counts come later in the step)
 	}
 	bind()
@@ -95,7 +100,7 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 		if round > 64 {
 			return 0, fmt.Errorf("splgpu: the pass graph did not connect in %d rounds", round)
 		}
-		if err := c.Write(e.bb[0], 0, intBytes(comp)); err != nil {
+		if err := c.Write(e.lkA, 0, intBytes(comp)); err != nil {
 			return 0, err
 		}
 		if err := e.setCtl(c, 6, uint32(nc)); err != nil {
@@ -124,7 +129,7 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 		for _, r := range []struct {
 			b   gpu.Buffer
 			dst []int32
-		}{{e.ab[1], arg}, {e.bb[0], from}, {e.bb[1], to}} {
+		}{{e.ab[1], arg}, {e.lkA, from}, {e.lkB, to}} {
 			if err := readInts(c, r.b, r.dst); err != nil {
 				return 0, err
 			}
@@ -203,10 +208,10 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 			e.lakeList = append(e.lakeList, flow.Lake{Root: roots[y-1], Pass: p, Outflow: o, Down: lakeOf[x]})
 		}
 	}
-	if err := c.Write(e.bb[0], 0, intBytes(pass)); err != nil {
+	if err := c.Write(e.lkA, 0, intBytes(pass)); err != nil {
 		return 0, err
 	}
-	if err := c.Write(e.bb[1], 0, intBytes(out)); err != nil {
+	if err := c.Write(e.lkB, 0, intBytes(out)); err != nil {
 		return 0, err
 	}
 	q := c.Timestamp()
@@ -266,4 +271,22 @@ func (e *Engine) lakesOn(hs []float32) ([]flow.Lake, []float32) {
 		}
 	}
 	return lakes, water
+}
+
+// grow makes *b at least size bytes (a new buffer, twice the size asked,
+// when it is smaller; the old one freed).
+func (e *Engine) grow(c gpu.Context, b *gpu.Buffer, size int) error {
+	if (*b).Size() >= size {
+		return nil
+	}
+	nb, err := c.NewBuffer(2 * size)
+	if err != nil {
+		return err
+	}
+	c.Free(*b)
+	*b = nb
+	if e.bufs != nil {
+		e.bufs.set(e.buffers())
+	}
+	return nil
 }

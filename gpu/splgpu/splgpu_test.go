@@ -154,3 +154,31 @@ func TestConformance(t *testing.T) {
 		}, enginetest.Options{})
 	}
 }
+
+// TestFlatStart steps a flat start without noise: every interior cell is
+// a pit (the lakes' arrays as long as the grid), every basin must be
+// routed out, and the first step's lakes are the CPU engine's.
+func TestFlatStart(t *testing.T) {
+	c := config(40, flow.Edges{North: flow.Outlet, South: flow.Closed, East: flow.Natural, West: flow.Closed})
+	c.InitNoise = 0
+	ce, ge := pair(t, c)
+	for s := 1; s <= 3; s++ {
+		cs, gs := ce.Step(), ge.Step()
+		if err := ge.Err(); err != nil {
+			t.Fatal(err)
+		}
+		if s == 1 && cs.Lakes != gs.Lakes {
+			t.Errorf("step 1: %d lakes; want %d", gs.Lakes, cs.Lakes)
+		}
+		rec, _ := ge.Receivers()
+		for i := range rec {
+			k, steps := i, 0
+			for int(rec[k]) != k && steps <= len(rec) {
+				k, steps = int(rec[k]), steps+1
+			}
+			if ge.kinds[k] == kindInterior || steps > len(rec) {
+				t.Fatalf("step %d: cell %d does not drain out (ends at %d after %d steps)", s, i, k, steps)
+			}
+		}
+	}
+}

@@ -17,12 +17,16 @@ layout(std430, binding = 0) readonly buffer Par {
 // Control words and sums: ctl[0] active pointers of the last round,
 // ctl[1] pits listed, ctl[2] clamped, ctl[3] receivers changed, ctl[4]
 // max |Δh| (float bits), ctl[5] max |Δh| over two steps; acc the reduced
-// sums (Σ he, Σ h, Σ |Δh|); part the work groups' partial sums.
+// sums (Σ he, Σ h, Σ |Δh|, Σ h after the hillslope term). A buffer of
+// its own, small: the host writes words of it between dispatches, and
+// a driver may copy a whole buffer the device still uses to take a write.
 layout(std430, binding = 1) buffer Ctl {
 	uint ctl[16];
 	double acc[4];
-	double part[];
 };
+
+// The work groups' partial sums, four a group.
+layout(std430, binding = 14) buffer Part { double part[]; };
 
 const int CTL_ACTIVE = 0, CTL_PITS = 1, CTL_CLAMPED = 2, CTL_CHANGED = 3, CTL_MAXDH = 4, CTL_MAXDH2 = 5;
 
