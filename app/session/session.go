@@ -59,6 +59,7 @@ type Session struct {
 	det detailPass
 
 	lastErr, lastCmdErr error  // the worker's errors already logged
+	lastFallback        string // the worker's device fallback already logged
 	badParams           uint64 // doc.Changed when invalid parameters were logged
 
 	auto autosaver
@@ -252,6 +253,10 @@ func (s *Session) Sync() {
 		s.logf(Error, "engine refused a change: %v", f.CmdErr)
 	}
 	s.lastCmdErr = f.CmdErr
+	if f.Fallback != "" && f.Fallback != s.lastFallback {
+		s.logf(Info, "%s", f.Fallback) // the grid engine asked for on the GPU runs on the CPU
+	}
+	s.lastFallback = f.Fallback
 }
 
 // SentParams returns the stream-power parameters last handed to the
