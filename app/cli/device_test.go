@@ -161,9 +161,13 @@ func TestRunGridDevice(t *testing.T) {
 	}
 	soft := dev.Info().Software
 	dev.Close()
-	code, _, stderr := runCLI("run", "--scene", "default", "--size", "48", "--steps", "10", "--device", "gpu", "--out", filepath.Join(dir, "g.tif"))
+	rep := filepath.Join(dir, "g.json")
+	code, _, stderr := runCLI("run", "--scene", "default", "--size", "48", "--steps", "10", "--device", "gpu", "--out", filepath.Join(dir, "g.tif"), "--report", rep)
 	if code != 0 || !strings.Contains(stderr, "grid engine on") {
 		t.Errorf("--device gpu: exit %d, %q; want the grid engine on the GPU", code, stderr)
+	}
+	if b, err := os.ReadFile(rep); err != nil || !strings.Contains(string(b), `"device": "`) || strings.Contains(string(b), `"device": "cpu"`) {
+		t.Errorf("--device gpu: the report does not name the GPU (%v)", err)
 	}
 	code, _, stderr = runCLI("run", "--scene", "default", "--size", "48", "--steps", "2", "--device", "auto", "--out", filepath.Join(dir, "a.tif"))
 	if code != 0 || soft != strings.Contains(stderr, "software rasterizer") {

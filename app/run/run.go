@@ -655,6 +655,7 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 	}
 	bar.Start(j.Steps, desc)
 	rep := newReport(j)
+	rep.Device, rep.DeviceFallback = engines.DeviceOf(j.Engine)
 	rep.Scheme = "fixed"
 	if j.Adaptive() {
 		rep.Scheme = "adaptive"
