@@ -71,7 +71,9 @@ const group = 256
 // BytesPerCell is the device memory a cell takes: heights, uplift,
 // codes, basin labels, drainage counts, the previous two steps' heights
 // and three pairs of pointer-jumping buffers (pointers, two values), 4
-// bytes each; k's factor adds 4 with k noise.
+// bytes each; k's factor adds 4 with k noise, and the lakes' arrays 12 to
+// 15 bytes a pit (a pit in every tenth cell from a flat start with noise,
+// fewer once rivers have formed).
 const BytesPerCell = 4 * 13
 
 // Bytes returns the device memory a w×h grid needs, bytes.

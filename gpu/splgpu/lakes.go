@@ -273,13 +273,15 @@ func (e *Engine) lakesOn(hs []float32) ([]flow.Lake, []float32) {
 	return lakes, water
 }
 
-// grow makes *b at least size bytes (a new buffer, twice the size asked,
-// when it is smaller; the old one freed).
+// grow makes *b at least size bytes (a new buffer, a quarter more than
+// asked but no more than a grid's worth of ints, when it is smaller; the
+// old one freed): with every cell a pit the three arrays take 12 bytes a
+// cell, 15 at most.
 func (e *Engine) grow(c gpu.Context, b *gpu.Buffer, size int) error {
 	if (*b).Size() >= size {
 		return nil
 	}
-	nb, err := c.NewBuffer(2 * size)
+	nb, err := c.NewBuffer(min(size+size/4, max(size, 4*(e.n+1))))
 	if err != nil {
 		return err
 	}
