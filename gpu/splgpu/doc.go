@@ -69,8 +69,11 @@
 // Memory: 52 bytes a cell (13 float or int fields: heights, uplift,
 // direction codes, basin labels, drainage counts, the two previous
 // steps' heights, three pairs of pointer-jumping buffers), 4 more with k
-// noise; 3.5 GB at 8192². New refuses a grid that does not fit the
-// card's memory or the driver's largest buffer, naming the size.
+// noise, and 12 to 15 bytes a pit for the lakes' arrays the host writes
+// (small buffers of their own: a driver may copy a whole buffer the
+// device still uses to take a write); 3.5 GB at 8192². New refuses a grid
+// that does not fit the card's memory or the driver's largest buffer,
+// naming the size.
 //
 // An Engine is owned by one goroutine, as sim/grid's is; its device work
 // runs on the device's thread (gpu.Device.Do). Snapshots read the fields
