@@ -222,3 +222,36 @@ func BenchmarkConvergeGPU(b *testing.B) {
 		})
 	}
 }
+
+// TestGPULakesLikeCPU runs the lakes preset without its rain (the water
+// budget runs on the CPU only) on both engines: its sinking basins keep
+// lakes routed through their passes, which the GPU engine must fill as
+// the CPU engine does: as many lake cells within 25 %, the deepest lake
+// within 10 %, max and mean height within 3 % (64², 60 steps).
+func TestGPULakesLikeCPU(t *testing.T) {
+	run := func(d compute.Device) *Report {
+		j, err := Prepare(Options{Scene: "lakes", Size: 64, Steps: 60, Rain: ptr(0.0), HydroDevice: d})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if dev, why := engines.DeviceOf(j.Engine); d != compute.CPU && dev == "cpu" {
+			t.Skip(why)
+		}
+		rep, err := j.Run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	g, c := run(compute.GPU), run(compute.CPU)
+	t.Logf("lake cells %d/%d, deepest %.1f/%.1f m, max %.1f/%.1f m, mean %.2f/%.2f m (GPU/CPU)",
+		g.Final.LakeCells, c.Final.LakeCells, g.Final.MaxLakeDepth, c.Final.MaxLakeDepth, g.MaxHeight, c.MaxHeight, g.MeanHeight, c.MeanHeight)
+	if c.Final.LakeCells == 0 {
+		t.Fatal("the CPU engine kept no lakes: the test needs them")
+	}
+	rel := func(a, b float64) float64 { return math.Abs(a-b) / math.Abs(b) }
+	if rel(float64(g.Final.LakeCells), float64(c.Final.LakeCells)) > 0.25 || rel(g.Final.MaxLakeDepth, c.Final.MaxLakeDepth) > 0.1 ||
+		rel(g.MaxHeight, c.MaxHeight) > 0.03 || rel(g.MeanHeight, c.MeanHeight) > 0.03 {
+		t.Errorf("the GPU's lakes or heights differ from the CPU's beyond the tolerances")
+	}
+}
