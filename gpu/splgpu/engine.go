@@ -57,12 +57,11 @@ const (
 	slotBd, slotUp, slotKF                  = 10, 11, 12
 	slotQ0, slotQ1, slotCnt, slotPart       = 11, 12, 13, 14
 	// storageBlocks is the most storage buffers one kernel uses
-	// (erodeinit).
-	storageBlocks = 10
+	// (erodeinit, with Par and Ctl).
+	storageBlocks = 11
 )
 
-// ctlHeader is the bytes of Ctl before the partial sums: ctl[16] uints
-// and acc[4] doubles.
+// ctlHeader is the bytes of Ctl: ctl[16] uints and acc[4] doubles.
 const ctlHeader = 16*4 + 4*8
 
 // group is the work group's size, cells.
@@ -84,9 +83,10 @@ func Bytes(w, h int) int64 {
 }
 
 // Engine is the grid stream-power engine (sim/grid's detachment-limited
-// law with n = 1) on a GPU. Its state lives in the device's memory; Step
-// queues a step's kernels on the device's thread and reads back its
-// statistics. An Engine is owned by one goroutine, as grid.Engine is.
+// law, with the hillslope term and the talus limit) on a GPU. Its state
+// lives in the device's memory; Step queues a step's kernels on the
+// device's thread and reads back its statistics. An Engine is owned by
+// one goroutine, as grid.Engine is.
 type Engine struct {
 	dev     gpu.Device
 	w, h, n int
@@ -135,7 +135,7 @@ type Engine struct {
 	pb, ab, bb, qb [2]gpu.Buffer
 	progs          map[string]gpu.Program
 	gx, gy         int // the grid of a field pass's work groups
-	qc             int // qb[qc] takes the heights at the start of the next step
+	qc             int // qb[qc] holds the heights at the start of the next step
 	rounds         [4]int
 
 	bufs   *owned    // the buffers, freed by Close or when collected
