@@ -52,12 +52,14 @@ func pair(t *testing.T, c grid.Config) (*grid.Engine, *Engine) {
 	return ce, ge
 }
 
-// TestStepsMatchCPU steps both engines from the same start: the first
-// routing is sim/flow's D8 cell for cell but on the paths the lakes
-// reversed, with as many lakes as on the CPU (the passes may differ
-// where pairs of cells tie: each engine picks in its own order); after 30 steps, where those choices have moved
-// rivers, the terrains agree in mean height within 2 % and in max height
-// within 6 % (measured: 1.0 % and 4.9 % at most).
+// TestStepsMatchCPU steps both engines from the same start, for edges of
+// every kind, k noise, diffusion and n ≠ 1: the first routing is
+// sim/flow's D8 cell for cell but on the paths the lakes reversed, with
+// as many lakes as on the CPU (the passes may differ where pairs of cells
+// tie: each engine picks in its own order) holding as much water; after
+// 20 steps, where those choices have moved rivers, the terrains agree in
+// mean height within 2 % and in max height within 6 % (measured on
+// llvmpipe: 1.1 % and 2.8 % at most; 4.9 % after 30 steps).
 func TestStepsMatchCPU(t *testing.T) {
 	outlets := flow.Edges{}
 	mixed := flow.Edges{North: flow.Outlet, South: flow.Closed, East: flow.Natural, West: flow.Closed}
@@ -117,7 +119,7 @@ func TestStepsMatchCPU(t *testing.T) {
 			if len(gsn.Lakes) != len(csn.Lakes) || math.Abs(gw-cw) > 0.2*cw {
 				t.Errorf("step 1: %d lakes holding %.4g m·cells of water; want %d holding %.4g", len(gsn.Lakes), gw, len(csn.Lakes), cw)
 			}
-			for range 29 {
+			for range 19 {
 				ce.Step()
 				ge.Step()
 			}
@@ -126,7 +128,7 @@ func TestStepsMatchCPU(t *testing.T) {
 			}
 			_, chi, cmean := engine.HeightFigures(ce.Heights())
 			_, ghi, gmean := engine.HeightFigures(ge.Heights())
-			t.Logf("after 30 steps: max %.1f/%.1f m, mean %.2f/%.2f m (GPU/CPU)", ghi, chi, gmean, cmean)
+			t.Logf("after 20 steps: max %.1f/%.1f m, mean %.2f/%.2f m (GPU/CPU)", ghi, chi, gmean, cmean)
 			if r := math.Abs(gmean-cmean) / cmean; r > 0.02 {
 				t.Errorf("mean height %.2f m; want %.2f m within 2 %%", gmean, cmean)
 			}
@@ -145,13 +147,17 @@ func TestConformance(t *testing.T) {
 	for _, kappa := range []float64{0, 0.5} {
 		p := engine.DefaultParams()
 		p.Kappa = kappa
+		o := enginetest.Options{}
+		if kappa > 0 {
+			o = enginetest.Options{Size: 32, Steps: 10} // the diffusion's account; the rest is the same engine
+		}
 		enginetest.Run(t, func(t testing.TB, c enginetest.Config) engine.Engine {
 			e, err := New(dev, grid.Config{W: c.W, H: c.H, Cell: c.Cell, Up: c.Up, InitNoise: 1, Seed: c.Seed, Params: p})
 			if err != nil {
 				t.Fatal(err)
 			}
 			return e
-		}, enginetest.Options{})
+		}, o)
 	}
 }
 
