@@ -54,6 +54,7 @@ import (
 
 	"orogen/app/compute"
 	"orogen/app/doc"
+	"orogen/app/engines"
 	"orogen/app/export"
 	"orogen/app/project"
 	"orogen/app/rasterio"
@@ -80,8 +81,10 @@ type Options struct {
 	// Log, if set, receives a line per output (and the engine scales),
 	// and one per hydraulic pass naming its device.
 	Log io.Writer
-	// Device, if not nil, is where the profile's hydraulic pass runs
-	// instead of its "device".
+	// Device, if not nil, is where the build computes instead of the
+	// profile's "device" (the CPU when it names none): the grid engine
+	// (gpu/splgpu, which falls back to the CPU with a line to Log saying
+	// why) and the hydraulic pass of amplified outputs.
 	Device *compute.Device
 	// Hydro, if set, is called on the build's goroutine after each
 	// hydraulic pass.
@@ -160,7 +163,7 @@ func Check(p *project.Project, o Options) error {
 		return errors.New("build: no output folder")
 	}
 	sc := p.Scene
-	dev, err := hydroDevice(p.Export, o)
+	dev, err := buildDevice(p.Export, o)
 	if err != nil {
 		return err
 	}
@@ -239,6 +242,11 @@ func Build(ctx context.Context, p *project.Project, o Options) (*Report, error) 
 	if err != nil {
 		return nil, fmt.Errorf("build: %w", err)
 	}
+	dev, err := buildDevice(p.Export, o)
+	if err != nil {
+		return nil, err
+	}
+	spec.Device = dev
 	// The simulation is 70% of the bar, the outputs the rest.
 	const simShare = 0.7
 	var job *run.Job
@@ -249,16 +257,19 @@ func Build(ctx context.Context, p *project.Project, o Options) (*Report, error) 
 	if job, err = run.NewJob(sc, spec, ro); err != nil {
 		return nil, fmt.Errorf("build: %w", err)
 	}
+	if dev, why := engines.DeviceOf(job.Engine); o.Log != nil && (why != "" || dev != "cpu") {
+		if why == "" {
+			why = "grid engine on " + dev
+		}
+		fmt.Fprintln(o.Log, why)
+	}
 	progress(0, "simulating")
 	rep, err := job.Run(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("build: simulation: %w", err)
 	}
 	s := job.Snapshot()
-	t := &terrains{s: s, height: s.Height, in: export.InputsOf(s), seed: sc.Seed, hydroSteps: p.Export.HydroSteps, log: o.Log, hydro: o.Hydro}
-	if t.device, err = hydroDevice(p.Export, o); err != nil {
-		return nil, err
-	}
+	t := &terrains{s: s, height: s.Height, in: export.InputsOf(s), seed: sc.Seed, hydroSteps: p.Export.HydroSteps, log: o.Log, hydro: o.Hydro, device: dev}
 	defer t.release()
 
 	r := &Report{Project: o.Name, Orogen: version.String(), Grid: [2]int{s.W, s.H}, CellM: s.Cell, Engine: spec.Label(),
@@ -312,9 +323,10 @@ func Build(ctx context.Context, p *project.Project, o Options) (*Report, error) 
 // on the CPU.
 const cpuHydroCells = 4096 * 4096
 
-// hydroDevice returns where the profile's hydraulic pass runs: o.Device,
-// else the profile's device, else the CPU.
-func hydroDevice(p *export.Profile, o Options) (compute.Device, error) {
+// buildDevice returns where the build computes (the grid engine and the
+// profile's hydraulic pass): o.Device, else the profile's device, else the
+// CPU.
+func buildDevice(p *export.Profile, o Options) (compute.Device, error) {
 	if o.Device != nil {
 		return *o.Device, nil
 	}

@@ -67,9 +67,6 @@ partial file under a final name.`,
 			o := build.Options{OutDir: outDir, Name: name}
 			if cmd.Flags().Changed("device") {
 				o.Device = &device
-				if p.Export != nil && p.Export.HydroSteps == 0 {
-					fmt.Fprintln(stderr, "orogen: --device: the export profile has no hydraulic pass (\"hydro_steps\"): nothing runs on a device")
-				}
 			}
 			if !quiet {
 				o.Log = stderr
@@ -100,6 +97,6 @@ partial file under a final name.`,
 	f.StringVar(&outDir, "out-dir", "", "output folder (default: NAME-build beside the project)")
 	f.StringVar(&preset, "preset", "", "build a ready-made profile instead of the project's: "+strings.Join(export.Presets, ", "))
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress or summary")
-	f.Var(&device, "device", "where the profile's hydraulic pass (\"hydro_steps\") runs, instead of its \"device\": cpu, gpu (any OpenGL 4.3 GPU, a software one too) or auto (a hardware GPU if there is one, else the CPU)")
+	f.Var(&device, "device", "where the build computes, instead of the export profile's \"device\": the grid engine and the hydraulic pass of amplified outputs (\"hydro_steps\"): cpu, gpu (any OpenGL 4.3 GPU, a software one too) or auto (a hardware GPU if there is one, else the CPU); without a usable GPU, or with parameters the GPU engine does not run, the engine runs on the CPU and says why")
 	return cmd
 }

@@ -172,6 +172,11 @@ second Ctrl+C stops a save at once).`,
 			if err != nil {
 				return err
 			}
+			if dev, why := engines.DeviceOf(job.Engine); why != "" {
+				fmt.Fprintln(stderr, "orogen:", why)
+			} else if dev != "cpu" && !quiet {
+				fmt.Fprintln(stderr, "orogen: grid engine on", dev)
+			}
 			if err := job.SetRefine(refine); err != nil {
 				return err
 			}
@@ -249,7 +254,7 @@ second Ctrl+C stops a save at once).`,
 	f.StringVar(&o.Target, "target", "", "export the raster outputs for unreal (.png/.r16, 127…8129), unity (.raw, 33…4097), godot (.r16, 33…4097) or generic; the import scales go in the sidecar and to stderr")
 	f.BoolVar(&o.StrictTalus, "strict-talus", false, "with --out-size: hold every amplified cell off the river beds to the talus angle (a last pass lowers the crests the amplification sharpened to keep each grid cell's mean height; the means move by up to a few times tan θ·cell/4 there)")
 	f.IntVar(&o.OutHydroSteps, "out-hydro-steps", 0, "with --out-size: finish the amplified terrain with this many steps of the hydraulic pass (sim/hydro at the fine resolution, grids up to 4096², 8192² on a GPU): it rounds the ravines and moves the cell means by a few % of the relief")
-	f.Var(&o.HydroDevice, "device", "where --out-hydro-steps runs: cpu, gpu (any OpenGL 4.3 GPU, a software one too) or auto (a hardware GPU if there is one, else the CPU); without a usable GPU it runs on the CPU and says why")
+	f.Var(&o.HydroDevice, "device", "where the grid engine and --out-hydro-steps run: cpu, gpu (any OpenGL 4.3 GPU, a software one too) or auto (a hardware GPU if there is one, else the CPU); without a usable GPU it runs on the CPU and says why")
 	f.IntVar(&o.OutSize, "out-size", 0, "amplify the heightmap, water, river and rock outputs to N per side: 2, 4 or 8 times the grid's longer side (sim/amplify: detail that follows the drainage, not a resample); --export-size then resamples the amplified terrain; not with --out-drainage, --out-alluvium or --out-lakes")
 	f.IntVar(&o.ExportSize, "export-size", 0, "pixels per side of the raster outputs, resampled bicubically from the grid (default: the grid's; with --target unreal, unity or godot, the smallest size the target takes not below the grid, said on stderr)")
 	f.StringVar(&o.Tiles, "tiles", "", "split each raster output into RxC tiles sharing their edges, NAME_x{col}_y{row}.ext (Unreal World Partition); --export-size is the whole")

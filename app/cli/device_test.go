@@ -87,13 +87,16 @@ func TestErodeDevice(t *testing.T) {
 
 // TestRunHydroDevice: orogen run's hydraulic finishing pass of an
 // amplified output runs where --device says, the report names the device,
-// and the GPU's terrain is the CPU's within float32 rounding.
+// and the GPU's terrain is the CPU's within float32 rounding. The terrain
+// is grown by the stream graph, which runs on the CPU whatever --device
+// says (the grid engine would run on the GPU too: TestRunGridDevice), so
+// that only the pass differs.
 func TestRunHydroDevice(t *testing.T) {
 	dir := t.TempDir()
 	run := func(device string) ([]float32, map[string]any) {
 		t.Helper()
 		out, r := filepath.Join(dir, device+".tif"), filepath.Join(dir, device+".json")
-		code, _, stderr := runCLI("run", "-q", "--scene", "cone", "--size", "32", "--steps", "20", "--seed", "2",
+		code, _, stderr := runCLI("run", "-q", "--scene", "cone", "--engine", "graph", "--size", "32", "--steps", "20", "--seed", "2",
 			"--out-size", "64", "--out-hydro-steps", "30", "--device", device, "--out", out, "--report", r)
 		if code != 0 {
 			t.Fatalf("--device %s: exit %d: %s", device, code, stderr)
@@ -306,4 +309,67 @@ func TestErodeGeologyDevice(t *testing.T) {
 	if worst > 0.02 { // 1e-4 of the 200 m relief
 		t.Errorf("--geology: the GPU's terrain differs from the CPU's by up to %.3g m", worst)
 	}
+}
+
+// TestRunGridDevice: orogen run --device gpu runs the grid engine on the
+// GPU (gpu/splgpu; Mesa's llvmpipe here) and says so; --device auto takes
+// no software rasterizer and says why; parameters the GPU engine does not
+// run keep the engine on the CPU with one line saying why; the terrains
+// of the CPU and the GPU are alike (TestGPUSettlesLikeCPU in app/run
+// measures how alike).
+func TestRunGridDevice(t *testing.T) {
+	dir := t.TempDir()
+	dev, err := gpu.Open(gpu.Options{AllowSoftware: true})
+	if err != nil {
+		code, _, stderr := runCLI("run", "--scene", "default", "--size", "32", "--steps", "2", "--device", "gpu", "--out", filepath.Join(dir, "g.tif"))
+		if code != 0 || !strings.Contains(stderr, "running on the CPU") {
+			t.Errorf("no GPU: exit %d, %q; want the run on the CPU and why", code, stderr)
+		}
+		return
+	}
+	soft := dev.Info().Software
+	dev.Close()
+	rep := filepath.Join(dir, "g.json")
+	code, _, stderr := runCLI("run", "--scene", "default", "--size", "48", "--steps", "10", "--device", "gpu", "--out", filepath.Join(dir, "g.tif"), "--report", rep)
+	if code != 0 || !strings.Contains(stderr, "grid engine on") {
+		t.Errorf("--device gpu: exit %d, %q; want the grid engine on the GPU", code, stderr)
+	}
+	if b, err := os.ReadFile(rep); err != nil || !strings.Contains(string(b), `"device": "`) || strings.Contains(string(b), `"device": "cpu"`) {
+		t.Errorf("--device gpu: the report does not name the GPU (%v)", err)
+	}
+	code, _, stderr = runCLI("run", "--scene", "default", "--size", "48", "--steps", "2", "--device", "auto", "--out", filepath.Join(dir, "a.tif"))
+	if code != 0 || soft != strings.Contains(stderr, "software rasterizer") {
+		t.Errorf("--device auto on a software rasterizer %v: exit %d, %q", soft, code, stderr)
+	}
+	code, _, stderr = runCLI("run", "--scene", "default", "--size", "48", "--steps", "2", "--rain", "0.5", "--device", "gpu", "--out", filepath.Join(dir, "r.tif"))
+	if code != 0 || !strings.Contains(stderr, "water budget") || !strings.Contains(stderr, "running on the CPU") {
+		t.Errorf("--device gpu --rain 0.5: exit %d, %q; want the CPU and why", code, stderr)
+	}
+}
+
+// TestBuildGridDevice: orogen build --device gpu simulates the project on
+// the GPU engine and says where, or says why it did not.
+func TestBuildGridDevice(t *testing.T) {
+	dir := t.TempDir()
+	proj := filepath.Join(dir, "cone.orogen.json")
+	b, err := os.ReadFile(filepath.Join("..", "project", "testdata", "v1", "cone.orogen.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(proj, b, 0o644)
+	code, _, stderr := runCLI("build", proj, "--preset", "generic", "--device", "gpu", "--out-dir", filepath.Join(dir, "out"))
+	if code != 0 || !(strings.Contains(stderr, "grid engine on") || strings.Contains(stderr, "running on the CPU")) {
+		t.Errorf("exit %d, stderr %q; want the build and a line naming its device or why not the GPU", code, stderr)
+	}
+}
+
+// TestReadmeGridDevice runs the README's grid-engine --device example
+// through the real binary: it settles wherever it runs (auto takes no
+// software rasterizer, so here it is the CPU and says why).
+func TestReadmeGridDevice(t *testing.T) {
+	lines := readmeLines(t, "orogen run --scene default --size 128 --until-converged --device")
+	if len(lines) != 1 {
+		t.Fatalf("README: %d grid --device examples; want 1", len(lines))
+	}
+	runLine(t, t.TempDir(), lines[0])
 }

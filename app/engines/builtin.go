@@ -19,15 +19,7 @@ func init() {
 			if s.Samples != 0 {
 				return nil, ErrSamplesGrid
 			}
-			e, err := grid.New(grid.Config{W: s.W, H: s.H, Cell: s.Cell, Up: s.Up, Init: s.Init, InitNoise: s.InitNoise,
-				Seed: s.Seed, Params: s.Params})
-			if err != nil {
-				return nil, err
-			}
-			if s.Geology != nil {
-				e.SetGeology(s.Geology)
-			}
-			return e, nil
+			return newGrid(s)
 		}})
 	Register(Entry{Kind: graph.Kind, Label: "stream graph",
 		Help: "the same equations on Poisson-disc nodes joined by Delaunay triangles (Cordonnier et al. 2016): " +

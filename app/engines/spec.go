@@ -3,6 +3,7 @@ package engines
 import (
 	"errors"
 	"fmt"
+	"orogen/app/compute"
 
 	"orogen/sim/engine"
 	"orogen/sim/geology"
@@ -30,6 +31,11 @@ type Spec struct {
 	// Geology is the rock under the terrain (nil: uniform rock); the grid
 	// and the stream graph erode it differentially (engine.Geologic).
 	Geology *geology.Model
+	// Device is where the engine computes (package compute): the grid
+	// engine runs on the GPU for gpu and auto (gpu/splgpu), falling back
+	// to the CPU with a line saying why (DeviceOf); the other engines
+	// run on the CPU whatever it says.
+	Device compute.Device
 }
 
 // ErrSamplesGrid is the error of a node count given to an engine that

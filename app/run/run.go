@@ -114,8 +114,8 @@ type Options struct {
 	OutSize       int
 	StrictTalus   bool
 	OutHydroSteps int
-	// HydroDevice is where the hydraulic pass of OutHydroSteps runs
-	// (package compute; the CPU by default).
+	// HydroDevice is where the grid engine and the hydraulic pass of
+	// OutHydroSteps run (package compute; the CPU by default): --device.
 	HydroDevice compute.Device
 
 	// Geology is a geology JSON file (package geology) that replaces the
@@ -313,7 +313,7 @@ func Prepare(o Options) (*Job, error) {
 		return nil, err
 	}
 	spec := engines.Spec{Kind: ent.Kind, W: w, H: h, Cell: cell, Up: up, Init: init,
-		InitNoise: noise, Seed: sc.Seed, Params: p, Geology: geo}
+		InitNoise: noise, Seed: sc.Seed, Params: p, Geology: geo, Device: o.HydroDevice}
 	spec.Coefficients = sc.EngineCoefficients()
 	if ent.Nodes {
 		spec.Samples = sc.Samples
@@ -360,6 +360,7 @@ func prepareProject(o Options) (*Job, error) {
 	if o.UntilConverged {
 		sc.UntilConverged = true
 	}
+	spec.Device = o.HydroDevice
 	j := &Job{Opt: o, Scene: sc, spec: spec}
 	if j.Engine, err = engines.New(spec); err != nil {
 		return nil, err
@@ -654,6 +655,7 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 	}
 	bar.Start(j.Steps, desc)
 	rep := newReport(j)
+	rep.Device, rep.DeviceFallback = engines.DeviceOf(j.Engine)
 	rep.Scheme = "fixed"
 	if j.Adaptive() {
 		rep.Scheme = "adaptive"

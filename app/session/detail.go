@@ -64,7 +64,9 @@ func (s *Session) StartDetail() error {
 }
 
 // ComputeDevice returns where the next detail pass runs (Settings:
-// Compute device, kept in the preferences; the CPU without them).
+// Compute device, kept in the preferences; the CPU without them), and
+// where the grid engine runs from the next new, opened or reset terrain
+// on (app/engines: gpu/splgpu, falling back to the CPU).
 func (s *Session) ComputeDevice() compute.Device {
 	if s.opt.Prefs == nil || s.opt.Prefs.ComputeDevice == "" {
 		return compute.CPU

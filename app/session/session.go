@@ -59,6 +59,7 @@ type Session struct {
 	det detailPass
 
 	lastErr, lastCmdErr error  // the worker's errors already logged
+	lastFallback        string // the worker's device fallback already logged
 	badParams           uint64 // doc.Changed when invalid parameters were logged
 
 	auto autosaver
@@ -155,6 +156,7 @@ func (s *Session) setDoc(d *doc.Doc, path string) error {
 	if err != nil {
 		return err
 	}
+	spec.Device = s.ComputeDevice() // the grid engine on the GPU (app/engines)
 	// The constraints are handed over with the engine, so its first step
 	// has them.
 	oldDoc, oldCons := s.doc, s.cons
@@ -255,6 +257,10 @@ func (s *Session) Sync() {
 		s.logf(Error, "engine refused a change: %v", f.CmdErr)
 	}
 	s.lastCmdErr = f.CmdErr
+	if f.Fallback != "" && f.Fallback != s.lastFallback {
+		s.logf(Info, "%s", f.Fallback) // the grid engine asked for on the GPU runs on the CPU
+	}
+	s.lastFallback = f.Fallback
 }
 
 // SentParams returns the stream-power parameters last handed to the
@@ -271,6 +277,7 @@ func (s *Session) ResetTerrain() error {
 	if err != nil {
 		return err
 	}
+	spec.Device = s.ComputeDevice()
 	s.amp.after = s.wk.SendSeq(worker.Reset{Spec: spec, C: s.handConstraints(), KeepFactors: true})
 	s.sent = s.want(spec.Params)
 	if spec.Geology == nil {

@@ -72,6 +72,11 @@ type Frame struct {
 	Snap   *engine.Snapshot // never nil; shared, read-only
 	Engine engine.Kind      // the engine's kind
 	Nodes  int              // the engine's node count (cells, or graph nodes)
+	// Device is where the engine computes ("cpu", or the GPU's one-line
+	// report: the grid engine built with engines.Spec.Device), and
+	// Fallback the line saying why an engine asked for on a GPU runs on
+	// the CPU ("" otherwise; engines.DeviceOf).
+	Device, Fallback string
 	// Converged: the terrain has settled; the last step, at the user's
 	// dt, changed no height faster than ConvergedTol. The worker steps
 	// with adaptive time steps (package settle) until then, and rests
@@ -344,11 +349,14 @@ func (d *driver) Frame(s runner.State) *Frame {
 	if d.paramsShown == 0 && d.snap.Step > d.paramsStep {
 		d.paramsShown = d.snap.Step
 	}
+	dev, why := engines.DeviceOf(e)
 	f := &Frame{
 		State:       s,
 		Snap:        d.snap,
 		Engine:      d.dr.Spec().Kind,
 		Nodes:       len(e.Heights()),
+		Device:      dev,
+		Fallback:    why,
 		Converged:   d.conv,
 		Dt:          d.last.Dt,
 		StepMs:      ms(d.last.Total),

@@ -1,0 +1,233 @@
+package engines
+
+import (
+	"fmt"
+
+	"orogen/app/compute"
+	"orogen/gpu/splgpu"
+	"orogen/sim/engine"
+	"orogen/sim/geology"
+	"orogen/sim/grid"
+	"orogen/sim/water"
+)
+
+// Devices reports where an engine built with Spec.Device runs: Device
+// names it ("cpu", or the GPU's one-line report) and Fallback, when not
+// "", is the one line saying why a gpu or auto engine runs on the CPU
+// (no usable GPU, parameters the GPU engine does not run, a geology).
+// Engines built for the CPU do not implement it.
+type Devices interface {
+	Device() string
+	Fallback() string
+}
+
+// DeviceOf returns where e runs and why it fell back to the CPU, if it
+// did: ("cpu", "") for an engine built for the CPU.
+func DeviceOf(e engine.Engine) (device, fallback string) {
+	if d, ok := e.(Devices); ok {
+		return d.Device(), d.Fallback()
+	}
+	return "cpu", ""
+}
+
+// newGrid builds the grid engine on the device s asks for: on the CPU
+// sim/grid itself; on gpu or auto the GPU engine (gpu/splgpu) in a
+// gridOn that moves to the CPU when the GPU cannot go on.
+func newGrid(s Spec) (engine.Engine, error) {
+	cfg := grid.Config{W: s.W, H: s.H, Cell: s.Cell, Up: s.Up, Init: s.Init, InitNoise: s.InitNoise,
+		Seed: s.Seed, Params: s.Params}
+	if s.Device == compute.CPU {
+		e, err := grid.New(cfg)
+		if err != nil {
+			return nil, err
+		}
+		if s.Geology != nil {
+			e.SetGeology(s.Geology)
+		}
+		return e, nil
+	}
+	dev, why := compute.Shared(s.Device)
+	if dev != nil {
+		switch err := splgpu.Supports(s.Params); {
+		case err != nil:
+			why = fmt.Sprintf("--device %s: %v: running on the CPU", s.Device, err)
+		case s.Geology != nil:
+			why = fmt.Sprintf("--device %s: a geology runs on the CPU only: running on the CPU", s.Device)
+		default:
+			g, err := splgpu.New(dev, cfg)
+			if err == nil {
+				return &gridOn{Engine: g, gpu: g, dev: dev.Info().String(), spec: s}, nil
+			}
+			if _, cerr := grid.New(grid.Config{W: s.W, H: s.H, Cell: s.Cell, Params: s.Params}); cerr != nil {
+				return nil, cerr // the configuration itself is wrong
+			}
+			why = fmt.Sprintf("--device %s: %v: running on the CPU", s.Device, err)
+		}
+	}
+	e, err := grid.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if s.Geology != nil {
+		e.SetGeology(s.Geology)
+	}
+	return &gridOn{Engine: e, cpu: e, dev: "cpu", fallback: why, spec: s}, nil
+}
+
+// gridOn is the grid engine on the GPU (gpu is set) or, after a
+// fallback, on the CPU (cpu is set). A change the GPU engine does not
+// run (parameters splgpu.Supports refuses, a rain map, a geology) moves
+// it to the CPU for good: the heights read back become a grid.Engine's
+// initial heights, its steps and time continuing the count.
+type gridOn struct {
+	engine.Engine
+	gpu           *splgpu.Engine
+	cpu           *grid.Engine
+	dev, fallback string
+	spec          Spec
+	up            []float32
+	upSet         bool
+	steps         int     // steps done on the GPU before the move
+	years         float64 // their time
+}
+
+// Close gives the GPU engine's device memory back at once (it also goes
+// when the engine is collected).
+func (g *gridOn) Close() {
+	if g.gpu != nil {
+		g.gpu.Close()
+	}
+}
+
+// LakeDetail is the GPU engine's last lakes phase: the milliseconds
+// that reversed the paths and the Borůvka rounds (0, 0 on the CPU).
+func (g *gridOn) LakeDetail() (carveMs float64, rounds int) {
+	if g.gpu == nil {
+		return 0, 0
+	}
+	return g.gpu.CarveMs, g.gpu.LakeRounds
+}
+
+func (g *gridOn) Device() string   { return g.dev }
+func (g *gridOn) Fallback() string { return g.fallback }
+
+// toCPU moves the engine to the CPU with parameters p, saying why.
+func (g *gridOn) toCPU(p engine.Params, why error) error {
+	up := g.spec.Up
+	if g.upSet {
+		up = g.up
+	}
+	e, err := grid.New(grid.Config{W: g.spec.W, H: g.spec.H, Cell: g.spec.Cell, Up: up, Init: g.gpu.Heights(), Params: p})
+	if err != nil {
+		return err
+	}
+	st := g.gpu.Stats()
+	g.steps, g.years = st.Step, st.Time
+	g.gpu.Close()
+	g.Engine, g.cpu, g.gpu = e, e, nil
+	g.dev = "cpu"
+	g.fallback = fmt.Sprintf("--device %s: %v: continuing on the CPU", g.spec.Device, why)
+	return nil
+}
+
+func (g *gridOn) SetParams(p engine.Params) error {
+	if g.gpu != nil {
+		if err := p.Validate(); err != nil {
+			return err
+		}
+		if err := splgpu.Supports(p); err != nil {
+			return g.toCPU(p, err)
+		}
+	}
+	return g.Engine.SetParams(p)
+}
+
+func (g *gridOn) SetUplift(u []float32) error {
+	if err := g.Engine.SetUplift(u); err != nil {
+		return err
+	}
+	g.up, g.upSet = u, true
+	return nil
+}
+
+func (g *gridOn) SetRainMap(r []float32) error {
+	if g.gpu != nil && r != nil {
+		if err := g.toCPU(g.gpu.Params(), fmt.Errorf("the lakes' water budget (a rain map) runs on the CPU only")); err != nil {
+			return err
+		}
+	}
+	return g.Engine.SetRainMap(r)
+}
+
+func (g *gridOn) Step() engine.StepStats  { return g.shift(g.Engine.Step()) }
+func (g *gridOn) Stats() engine.StepStats { return g.shift(g.Engine.Stats()) }
+
+// shift counts the steps done on the GPU before a move to the CPU.
+func (g *gridOn) shift(st engine.StepStats) engine.StepStats {
+	st.Step += g.steps
+	st.Time += g.years
+	return st
+}
+
+func (g *gridOn) Snapshot() *engine.Snapshot {
+	s := g.Engine.Snapshot()
+	s.Step += g.steps
+	s.Time += g.years
+	s.Stats = g.shift(s.Stats)
+	return s
+}
+
+func (g *gridOn) Constrainable() {}
+
+func (g *gridOn) Summary() engine.Summary {
+	if g.cpu != nil {
+		return g.cpu.Summary()
+	}
+	return g.gpu.Summary()
+}
+
+func (g *gridOn) Deposits() bool { return g.cpu != nil && g.cpu.Deposits() }
+
+func (g *gridOn) Water() *water.Model {
+	if g.cpu != nil {
+		return g.cpu.Water()
+	}
+	return nil
+}
+
+func (g *gridOn) SetGeology(m *geology.Model) {
+	if m == nil && g.gpu != nil {
+		return
+	}
+	if g.gpu != nil {
+		if err := g.toCPU(g.gpu.Params(), fmt.Errorf("a geology runs on the CPU only")); err != nil {
+			return
+		}
+	}
+	g.cpu.SetGeology(m)
+}
+
+func (g *gridOn) SetGeologyMap(m *geology.Map) error {
+	if g.gpu != nil {
+		if err := g.toCPU(g.gpu.Params(), fmt.Errorf("a geology runs on the CPU only")); err != nil {
+			return err
+		}
+	}
+	return g.cpu.SetGeologyMap(m)
+}
+
+func (g *gridOn) Geology() *geology.Model {
+	if g.cpu != nil {
+		return g.cpu.Geology()
+	}
+	return nil
+}
+
+var (
+	_ engine.MapGeologic   = (*gridOn)(nil)
+	_ engine.Constrainable = (*gridOn)(nil)
+	_ engine.Summarizer    = (*gridOn)(nil)
+	_ engine.Depositing    = (*gridOn)(nil)
+	_ engine.Watered       = (*gridOn)(nil)
+	_ Devices              = (*gridOn)(nil)
+)

@@ -1,0 +1,257 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"orogen/app/compute"
+	"orogen/app/engines"
+	"orogen/sim/engine"
+)
+
+// settled runs the default preset at n² until it settles, on device d,
+// and returns its report; the test is skipped when the GPU engine does
+// not run (no OpenGL 4.3 device).
+func settled(t testing.TB, n int, d compute.Device) *Report {
+	t.Helper()
+	j, err := Prepare(Options{Scene: "default", Size: n, UntilConverged: true, HydroDevice: d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dev, why := engines.DeviceOf(j.Engine); d != compute.CPU && dev == "cpu" {
+		t.Skip(why)
+	}
+	rep, err := j.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Converged {
+		t.Fatalf("%s, %d²: not converged after %d steps", d, n, rep.Steps)
+	}
+	// Every cell drains to an outlet: the receivers lead to a fixed root.
+	s := j.Engine.Snapshot()
+	state := make([]int8, len(s.Receivers)) // 0 unknown, 1 on the walk, 2 drains
+	for i := range state {
+		var path []int
+		k := i
+		for state[k] == 0 {
+			state[k] = 1
+			path = append(path, k)
+			if r := int(s.Receivers[k]); r != k {
+				k = r
+				continue
+			}
+			x, y := k%s.W, k/s.W
+			if x != 0 && y != 0 && x != s.W-1 && y != s.H-1 {
+				t.Fatalf("%s: cell %d drains to a pit at (%d, %d)", d, i, x, y)
+			}
+			state[k] = 2
+		}
+		if state[k] == 1 {
+			t.Fatalf("%s: cell %d drains into a cycle through cell %d", d, i, k)
+		}
+		for _, c := range path {
+			state[c] = 2
+		}
+	}
+	return rep
+}
+
+// TestGPUSettlesLikeCPU settles the default preset on the CPU engine and
+// on the GPU engine (Mesa's llvmpipe here) and compares the terrains by
+// the measures: max and mean height within 3 %, Hack's exponent
+// within 0.03, every cell draining. The two differ by rounding and by
+// the passes chosen among equal heights, so they are not equal cell by
+// cell. 128² (about 2 s on llvmpipe); OROGEN_GPU_SIZE sets another size.
+func TestGPUSettlesLikeCPU(t *testing.T) {
+	n := 128
+	if v, err := strconv.Atoi(os.Getenv("OROGEN_GPU_SIZE")); err == nil && v > 0 {
+		n = v
+	}
+	g := settled(t, n, compute.GPU)
+	c := settled(t, n, compute.CPU)
+	rel := func(a, b float64) float64 { return math.Abs(a-b) / math.Abs(b) }
+	t.Logf("%d²: steps %d/%d, max %.1f/%.1f m, mean %.2f/%.2f m (GPU/CPU)", n, g.Steps, c.Steps, g.MaxHeight, c.MaxHeight, g.MeanHeight, c.MeanHeight)
+	if r := rel(g.MaxHeight, c.MaxHeight); r > 0.03 {
+		t.Errorf("max height %.1f m on the GPU, %.1f m on the CPU: %.1f %% apart; want within 3 %%", g.MaxHeight, c.MaxHeight, 100*r)
+	}
+	if r := rel(g.MeanHeight, c.MeanHeight); r > 0.03 {
+		t.Errorf("mean height %.2f m on the GPU, %.2f m on the CPU: %.1f %% apart; want within 3 %%", g.MeanHeight, c.MeanHeight, 100*r)
+	}
+	gh, ch := g.Final.Analysis.Hack, c.Final.Analysis.Hack
+	if gh == nil || ch == nil {
+		t.Fatalf("Hack's law not fitted: GPU %q, CPU %q", g.Final.Analysis.Error, c.Final.Analysis.Error)
+	}
+	t.Logf("Hack h %.4f/%.4f", gh.H, ch.H)
+	if d := math.Abs(gh.H - ch.H); d > 0.03 {
+		t.Errorf("Hack exponent %.3f on the GPU, %.3f on the CPU; want within 0.03", gh.H, ch.H)
+	}
+}
+
+// gpuSizes are the sides the GPU benchmarks sweep: OROGEN_GPU_SIZES
+// ("1024,2048"), else 1024, 2048 and 4096 on a hardware GPU and 256 on a
+// software one.
+func gpuSizes(b *testing.B, soft bool) []int {
+	if v := os.Getenv("OROGEN_GPU_SIZES"); v != "" {
+		var out []int
+		for _, f := range strings.Split(v, ",") {
+			n, err := strconv.Atoi(f)
+			if err != nil {
+				b.Fatalf("OROGEN_GPU_SIZES %q: %v", v, err)
+			}
+			out = append(out, n)
+		}
+		return out
+	}
+	if soft {
+		return []int{256}
+	}
+	return []int{1024, 2048, 4096}
+}
+
+// BenchmarkStepGPU times whole steps of the default preset on the GPU
+// engine (--device gpu) after 50 warm-up steps (5 from 8192² on), with
+// each phase's milliseconds from the device's timer queries;
+// OROGEN_GPU_KAPPA sets the hillslope diffusivity (BenchmarkStep's is
+// 0.01 m²/yr; the preset's 0), OROGEN_GPU_N the slope exponent.
+func BenchmarkStepGPU(b *testing.B) {
+	dev, why := compute.Shared(compute.GPU)
+	if dev == nil {
+		b.Skip(why)
+	}
+	b.Logf("device: %s", dev.Info())
+	for _, n := range gpuSizes(b, dev.Info().Software) {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			o := Options{Scene: "default", Size: n, HydroDevice: compute.GPU}
+			if v, err := strconv.ParseFloat(os.Getenv("OROGEN_GPU_KAPPA"), 64); err == nil {
+				o.Diffusion = &v // as BenchmarkStep's κ = 0.01 m²/yr
+			}
+			if v, err := strconv.ParseFloat(os.Getenv("OROGEN_GPU_N"), 64); err == nil {
+				o.N = &v // n ≠ 1: Newton's steps
+			}
+			j, err := Prepare(o)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if d, why := engines.DeviceOf(j.Engine); d == "cpu" {
+				b.Skip(why)
+			}
+			e := j.Engine
+			if c, ok := e.(interface{ Close() }); ok {
+				defer c.Close()
+			}
+			warm := 50
+			if n >= 8192 {
+				warm = 5
+			}
+			t0 := time.Now()
+			for range warm {
+				e.Step()
+			}
+			b.Logf("%d²: %d warm-up steps in %.2f s", n, warm, time.Since(t0).Seconds())
+			var phases [engine.NumPhases]float64
+			var carve, rounds, lakes float64
+			ld, _ := e.(interface{ LakeDetail() (float64, int) })
+			b.ResetTimer()
+			for range b.N {
+				st := e.Step()
+				for i, d := range st.Phase {
+					phases[i] += d.Seconds() * 1e3
+				}
+				if ld != nil {
+					c, r := ld.LakeDetail()
+					carve, rounds, lakes = carve+c, rounds+float64(r), lakes+float64(st.Lakes)
+				}
+			}
+			b.StopTimer()
+			if ld != nil {
+				b.ReportMetric(carve/float64(b.N), "carve-ms")
+				b.ReportMetric(rounds/float64(b.N), "boruvka-rounds")
+				b.ReportMetric(lakes/float64(b.N), "lakes")
+			}
+			if err := e.Err(); err != nil {
+				b.Fatal(err)
+			}
+			for i, name := range engine.PhaseNames {
+				if phases[i] > 0 {
+					b.ReportMetric(phases[i]/float64(b.N), name+"-ms")
+				}
+			}
+			b.ReportMetric(b.Elapsed().Seconds()*1e3/float64(b.N), "step-ms")
+			st := e.Stats()
+			b.Logf("%d²: lakes %d, receivers changed %.4f, max|Δh| %.3g m", n, st.Lakes, st.RecvChanged, st.MaxDh)
+		})
+	}
+}
+
+// BenchmarkConvergeGPU is BenchmarkConverge on the GPU engine: the
+// default preset from a flat start to steady state, seconds and steps.
+func BenchmarkConvergeGPU(b *testing.B) {
+	dev, why := compute.Shared(compute.GPU)
+	if dev == nil {
+		b.Skip(why)
+	}
+	for _, n := range gpuSizes(b, dev.Info().Software) {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			var steps, secs float64
+			for range b.N {
+				b.StopTimer()
+				j, err := Prepare(Options{Scene: "default", Size: n, UntilConverged: true, HydroDevice: compute.GPU})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				rep, err := j.Run(context.Background())
+				if err != nil {
+					b.Fatal(err)
+				}
+				if !rep.Converged {
+					b.Fatalf("%d²: not converged after %d steps", n, rep.Steps)
+				}
+				steps += float64(rep.Steps)
+				secs += rep.WallS
+			}
+			b.ReportMetric(steps/float64(b.N), "steps")
+			b.ReportMetric(secs/float64(b.N), "s-to-settle")
+		})
+	}
+}
+
+// TestGPULakesLikeCPU runs the lakes preset without its rain (the water
+// budget runs on the CPU only) on both engines: its sinking basins keep
+// lakes routed through their passes, which the GPU engine must fill as
+// the CPU engine does: as many lake cells within 25 %, the deepest lake
+// within 10 %, max and mean height within 3 % (64², 60 steps).
+func TestGPULakesLikeCPU(t *testing.T) {
+	run := func(d compute.Device) *Report {
+		j, err := Prepare(Options{Scene: "lakes", Size: 64, Steps: 60, Rain: ptr(0.0), HydroDevice: d})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if dev, why := engines.DeviceOf(j.Engine); d != compute.CPU && dev == "cpu" {
+			t.Skip(why)
+		}
+		rep, err := j.Run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	g, c := run(compute.GPU), run(compute.CPU)
+	t.Logf("lake cells %d/%d, deepest %.1f/%.1f m, max %.1f/%.1f m, mean %.2f/%.2f m (GPU/CPU)",
+		g.Final.LakeCells, c.Final.LakeCells, g.Final.MaxLakeDepth, c.Final.MaxLakeDepth, g.MaxHeight, c.MaxHeight, g.MeanHeight, c.MeanHeight)
+	if c.Final.LakeCells == 0 {
+		t.Fatal("the CPU engine kept no lakes: the test needs them")
+	}
+	rel := func(a, b float64) float64 { return math.Abs(a-b) / math.Abs(b) }
+	if rel(float64(g.Final.LakeCells), float64(c.Final.LakeCells)) > 0.25 || rel(g.Final.MaxLakeDepth, c.Final.MaxLakeDepth) > 0.1 ||
+		rel(g.MaxHeight, c.MaxHeight) > 0.03 || rel(g.MeanHeight, c.MeanHeight) > 0.03 {
+		t.Errorf("the GPU's lakes or heights differ from the CPU's beyond the tolerances")
+	}
+}

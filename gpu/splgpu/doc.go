@@ -1,0 +1,84 @@
+// Package splgpu is sim/grid's stream-power engine on a GPU: the same
+// equation, dh/dt = u − k A^m s^n + κ∇²h, the talus limit and the lakes
+// routed through their passes, as OpenGL 4.3 compute kernels
+// (shaders/*.glsl) on package gpu's runtime. It implements engine.Engine
+// (and Constrainable, Summarizer); app/engines builds it for
+// `--engine grid --device gpu|auto` and moves to sim/grid, saying why,
+// for what it does not run (Supports: nonlinear creep, deposition,
+// random hillslope routing, the lakes' water budget, a talus angle that
+// varies, a geology).
+//
+// A step, every phase over the whole grid and in log-depth rounds where
+// it follows the receivers:
+//
+//	hillslope  with κ > 0: sim/hillslope's Diffuser, an x sweep then a y
+//	           sweep of backward Euler, one tridiagonal line a work group:
+//	           its two recurrences are affine, so chunks compose their
+//	           maps and a scan in shared memory joins them (the
+//	           factorization from the host, float64 throughout)
+//	route      D8 steepest descent, sim/flow's ties (E, SE, S, SW, W, NW,
+//	           N, NE) and hysteresis (flow.Hysteresis, dropped on paths the
+//	           lakes reversed); a receiver is a 4-bit direction code
+//	label      each cell's basin (its root) by pointer jumping, in place,
+//	           two hops a dispatch
+//	lakes      the pits' basins routed out through their passes
+//	           (Cordonnier et al. 2016, §4.3): the minimum spanning tree
+//	           of the pass graph (the tree Prim's algorithm grows from the
+//	           outlets on the CPU engine) by Borůvka's rounds, each
+//	           component's lowest pass (max(h_i, h_j) over its boundary,
+//	           ties to the first cell and direction) found on the device
+//	           with integer atomics, the few components merged on the host
+//	           by union-find; the path from each pass down to its pit
+//	           reversed by one invocation a basin
+//	area       exact drainage area by pointer jumping over the receiver
+//	           forest: after round k a cell holds the cells of its
+//	           subtree less than 2^k steps above it and points to its
+//	           2^k-th receiver; counts are 32-bit integers added with
+//	           atomics (exact, so the same in any order)
+//	erosion    uplift and the implicit step of Braun and Willett 2013,
+//	           h_i = (a_i + F_i h_r)/(1 + F_i), an affine map of the
+//	           receiver's height; maps composed by pointer jumping. For
+//	           n ≠ 1, Newton's method on the whole forest from the uplifted
+//	           heights: each step linearizes every node's equation
+//	           δ − δ0 + F·δ^n = 0 at the current heights (an affine map
+//	           again) and solves it the same way, until every node's
+//	           Newton step is within a few float32 ulps (6 to 8 steps in
+//	           the tests; at most 12)
+//	talus      h_i ≤ h_r + tan θ·d_i along the receivers, min-plus maps
+//	           x ↦ min(a, x + b) composed the same way
+//	finish     statistics and the rock account: Σ in float64 per work
+//	           group in a fixed tree order, then the groups in order
+//
+// Rounds stop when no pointer moves, not after a count fixed from the
+// grid's size: ⌈log₂ n⌉ rounds would do, but the count of the last step
+// (read back once a step, one fewer tried every 16 steps) is what the
+// forest needs; erosion and talus reuse the area's count (the same
+// forest). The tests run a chain through every cell, a comb and a star
+// against plain-Go walks.
+//
+// What differs from sim/grid: floats are float32 where the CPU engine
+// keeps float64 in a walk (the composed maps, the talus limit rounded to
+// nearest rather than down, the diffusion's eliminated values), and where
+// several pairs of cells give a basin the same pass height the two pick
+// different ones. Terrains therefore differ cell by cell but not in
+// their figures: the default preset settled at 256² (llvmpipe) and 1024²
+// (an H200) has the CPU's max and mean height within 0.3 %; Hack's
+// exponent within 0.001 at 256² and 0.03 at 1024² (about the spread
+// between two seeds of the CPU engine itself, 0.02).
+//
+// Memory: 52 bytes a cell (13 float or int fields: heights, uplift,
+// direction codes, basin labels, drainage counts, the two previous
+// steps' heights, three pairs of pointer-jumping buffers), 4 more with k
+// noise, and 12 to 15 bytes a pit for the lakes' arrays the host writes
+// (small buffers of their own: a driver may copy a whole buffer the
+// device still uses to take a write); 3.5 GB at 8192². New refuses a grid
+// that does not fit the card's memory or the driver's largest buffer,
+// naming the size.
+//
+// An Engine is owned by one goroutine, as sim/grid's is; its device work
+// runs on the device's thread (gpu.Device.Do). Snapshots read the fields
+// back; the lakes' spills, levels and water are measured on the host from
+// the basins and passes of the last routing (sim/flow's LakesOn and
+// WaterDepth). An engine dropped without Close gives its memory back
+// when it is collected.
+package splgpu

@@ -1,0 +1,1275 @@
+package splgpu
+
+import (
+	"embed"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"time"
+	"unsafe"
+
+	"orogen/gpu"
+	"orogen/sim"
+	"orogen/sim/engine"
+	"orogen/sim/flow"
+	"orogen/sim/grid"
+	"orogen/sim/talus"
+)
+
+//go:embed shaders/*.glsl
+var shaders embed.FS
+
+// Kernels, by the names of their .glsl files.
+var kernelNames = []string{"diffscan", "sumh", "newton", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
+	"carve", "areainit", "arearound", "erodeinit", "affine", "talusinit", "minplus", "finish", "reduce"}
+
+// kernel returns the source of one kernel: the version line, the shared
+// declarations and the kernel's own file.
+func kernel(name string) string {
+	common, _ := shaders.ReadFile("shaders/common.glsl")
+	own, _ := shaders.ReadFile("shaders/" + name + ".glsl")
+	return "#version 430\n" + string(common) + "\n" + string(own)
+}
+
+// Phases of a step, as Engine.Kernel reports them.
+const (
+	KHill = iota
+	KRoute
+	KLabel
+	KLakes
+	KArea
+	KErode
+	KTalus
+	KFinish
+	NumKernels
+)
+
+// KernelNames are the phases' names in the benchmark's metrics.
+var KernelNames = [NumKernels]string{"hillslope", "route", "label", "lakes", "area", "erode", "talus", "finish"}
+
+// Storage bindings, as in the shaders.
+const (
+	slotPar, slotCtl, slotH, slotD, slotLab = 0, 1, 2, 3, 4
+	slotPs, slotPd, slotAs, slotAd, slotBs  = 5, 6, 7, 8, 9
+	slotBd, slotUp, slotKF                  = 10, 11, 12
+	slotQ0, slotQ1, slotCnt, slotPart       = 11, 12, 13, 14
+	// storageBlocks is the most storage buffers one kernel uses
+	// (erodeinit, with Par and Ctl).
+	storageBlocks = 11
+)
+
+// ctlHeader is the bytes of Ctl: ctl[16] uints and acc[4] doubles.
+const ctlHeader = 16*4 + 4*8
+
+// group is the work group's size, cells.
+const group = 256
+
+// BytesPerCell is the device memory a cell takes: heights, uplift,
+// codes, basin labels, drainage counts, the previous two steps' heights
+// and three pairs of pointer-jumping buffers (pointers, two values), 4
+// bytes each; k's factor adds 4 with k noise, and the lakes' arrays 12 to
+// 15 bytes a pit (a pit in every tenth cell from a flat start with noise,
+// fewer once rivers have formed).
+const BytesPerCell = 4 * 13
+
+// Bytes returns the device memory a w×h grid needs, bytes.
+func Bytes(w, h int) int64 {
+	n := int64(w) * int64(h)
+	groups := (n + group - 1) / group
+	return n*BytesPerCell + ctlHeader + groups*32 + 256 + 24*int64(w+h)
+}
+
+// Engine is the grid stream-power engine (sim/grid's detachment-limited
+// law, with the hillslope term and the talus limit) on a GPU. Its state
+// lives in the device's memory; Step queues a step's kernels on the
+// device's thread and reads back its statistics. An Engine is owned by
+// one goroutine, as grid.Engine is.
+type Engine struct {
+	dev     gpu.Device
+	w, h, n int
+	cell    float64
+	p       engine.Params
+	step    int
+	time    float64
+	stats   engine.StepStats
+	err     error
+
+	up     []float32 // host copy of the uplift, nil for none
+	upSum  float64   // Σ u over the cells that move, m/yr
+	kn     []float32
+	knKey  [4]float64
+	vol    float64 // the heights' volume, m³
+	kinds  []uint8
+	routed bool
+	pits   int // the pits the last routing listed
+	// lakeRounds is the Borůvka rounds of the last step's lakes.
+	lakeRounds  int
+	carveStamps [2]gpu.Query // around the carve kernel, when it ran
+	// CarveMs is the part of the last step's lakes phase that reversed
+	// the paths (the rest finds the passes), and LakeRounds its Borůvka
+	// rounds.
+	CarveMs    float64
+	LakeRounds int
+	// NewtonSteps is the last step's Newton steps (n ≠ 1; 0 for n = 1).
+	NewtonSteps int
+	// lakeList are the last routing's lakes, parents first (Spill,
+	// Level, Start and Len unset: lakesOn measures them).
+	lakeList []flow.Lake
+	// areaBuf holds the area's counts after the area phase.
+	areaBuf gpu.Buffer
+
+	par, ctl, hb, ub, db, lab, kf gpu.Buffer
+	cnt                           gpu.Buffer // the last step's drainage area, cells
+	fx, fy, dx, dy                gpu.Buffer // the diffusion's factors and lines along x and y
+	part                          gpu.Buffer // the work groups' partial sums
+	// The lakes' small arrays the host writes: the pits' roots sorted,
+	// and per component or basin its component, pass cell or the pass's
+	// basins (lkA) and the cell across (lkB). Writes to them never touch
+	// a grid-sized buffer the device may still be using.
+	lkR, lkA, lkB  gpu.Buffer
+	difKey         [6]float64 // what fx, fy, dx, dy were made for
+	difLines       [2]int     // the lines of the x and y sweeps
+	pb, ab, bb, qb [2]gpu.Buffer
+	progs          map[string]gpu.Program
+	gx, gy         int // the grid of a field pass's work groups
+	qc             int // qb[qc] holds the heights at the start of the next step
+	rounds         [4]int
+
+	bufs   *owned    // the buffers, freed by Close or when collected
+	hcache []float32 // the heights read back, nil when stale
+	// Kernel holds the milliseconds each phase took in the last step.
+	Kernel [NumKernels]float64
+	// Rounds holds the pointer-jumping rounds of the last step's label,
+	// area, erosion and talus phases.
+	Rounds [4]int
+}
+
+// Supports returns nil if the GPU engine runs p, else an error saying
+// what runs on the CPU only.
+func Supports(p engine.Params) error {
+	why := ""
+	switch {
+	case p.Kappa > 0 && p.CreepSc > 0:
+		why = "nonlinear creep"
+	case p.G > 0:
+		why = "deposition (G > 0)"
+	case p.Routing == flow.RoutingRandom:
+		why = "random hillslope routing"
+	case p.Rain > 0:
+		why = "the lakes' water budget (rain)"
+	case p.Talus.Mode != talus.ModeOff && p.Talus.Mode != talus.ModeConstant:
+		why = "a talus angle that varies"
+	}
+	if why != "" {
+		return fmt.Errorf("splgpu: %s runs on the CPU only", why)
+	}
+	return nil
+}
+
+// Config describes a new engine, as grid.Config does.
+type Config = grid.Config
+
+// New uploads c's terrain to dev and compiles the kernels. The
+// parameters must pass Supports; grids whose fields exceed the driver's
+// largest storage buffer or the card's memory are refused. Errors are
+// one line.
+func New(dev gpu.Device, c Config) (*Engine, error) {
+	if c.W < 3 || c.H < 3 || c.W > 1<<15 || c.H > 1<<15 {
+		return nil, fmt.Errorf("splgpu: size %d×%d: each side must be in [3, 32768]", c.W, c.H)
+	}
+	if int64(c.W)*int64(c.H) > 1<<28 {
+		return nil, fmt.Errorf("splgpu: a %d×%d grid has more than 2^28 cells, the GPU engine's limit", c.W, c.H)
+	}
+	if !(c.Cell >= 1e-3 && c.Cell <= 1e6) {
+		return nil, fmt.Errorf("splgpu: cell size %g m: must be in [0.001, 1e6] m", c.Cell)
+	}
+	if math.IsNaN(c.InitNoise) || math.IsInf(c.InitNoise, 0) || c.InitNoise < 0 {
+		return nil, fmt.Errorf("splgpu: initial noise %g m: must be finite and >= 0", c.InitNoise)
+	}
+	if err := c.Params.Validate(); err != nil {
+		return nil, err
+	}
+	if err := Supports(c.Params); err != nil {
+		return nil, err
+	}
+	n := c.W * c.H
+	e := &Engine{dev: dev, w: c.W, h: c.H, n: n, cell: c.Cell, p: c.Params, progs: map[string]gpu.Program{}}
+	groups := (n + group - 1) / group
+	e.gx = min(groups, 32768)
+	e.gy = (groups + e.gx - 1) / e.gx
+	info := dev.Info()
+	if info.MaxStorageBuffers > 0 && info.MaxStorageBuffers < storageBlocks {
+		return nil, fmt.Errorf("splgpu: %s allows %d storage buffers per kernel; the erosion kernel needs %d", info.Renderer, info.MaxStorageBuffers, storageBlocks)
+	}
+	if info.MaxBindings > 0 && info.MaxBindings <= slotPart {
+		return nil, fmt.Errorf("splgpu: %s has %d storage bindings; the kernels need %d", info.Renderer, info.MaxBindings, slotPart+1)
+	}
+	if big := int64(n) * 4; info.MaxBufferBytes > 0 && big > info.MaxBufferBytes {
+		return nil, fmt.Errorf("splgpu: a %d×%d grid needs storage buffers of %d MiB; %s allows %d MiB",
+			e.w, e.h, big>>20, info.Renderer, info.MaxBufferBytes>>20)
+	}
+	if need := Bytes(e.w, e.h); info.MemoryMiB > 0 && need>>20 > int64(info.MemoryMiB) {
+		return nil, fmt.Errorf("splgpu: a %d×%d grid needs %d MiB of GPU memory (%d bytes a cell); %s has %d MiB: use a smaller --size",
+			e.w, e.h, need>>20, BytesPerCell, info.Renderer, info.MemoryMiB)
+	}
+	e.kinds = kinds(e.w, e.h, e.p.Edges)
+	hgt := make([]float32, n)
+	if c.Init != nil {
+		if len(c.Init) != n {
+			return nil, fmt.Errorf("splgpu: %d initial heights for a %d×%d grid", len(c.Init), c.W, c.H)
+		}
+		if err := sim.CheckFinite("splgpu: initial heights", "cell", c.Init); err != nil {
+			return nil, err
+		}
+		copy(hgt, c.Init)
+	}
+	if c.InitNoise > 0 {
+		// As grid.New: the same generator and order, fixed cells skipped.
+		rng := rand.New(rand.NewPCG(c.Seed, 0x6f726f67656e))
+		for i := range hgt {
+			r := rng.Float64()
+			if e.kinds[i] != kindFixed {
+				hgt[i] += float32(r * c.InitNoise)
+			}
+		}
+	}
+	if c.Up != nil {
+		if err := checkUplift(c.Up, n, c.W, c.H); err != nil {
+			return nil, err
+		}
+		e.setUp(c.Up)
+	}
+	e.kn, e.knKey = grid.KNoise(e.kn, e.knKey, e.w, e.h, e.cell, e.p)
+	e.vol = volume(hgt, e.cell)
+	err := dev.Do(func(cx gpu.Context) error {
+		for _, name := range kernelNames {
+			p, err := cx.Program("spl-"+name, kernel(name))
+			if err != nil {
+				return err
+			}
+			e.progs[name] = p
+		}
+		n4 := n * 4
+		allocs := []struct {
+			b    *gpu.Buffer
+			size int
+		}{
+			{&e.par, binary.Size(params{})}, {&e.ctl, ctlHeader}, {&e.part, e.gx * e.gy * 32},
+			{&e.lkR, 4}, {&e.lkA, 4}, {&e.lkB, 4}, // grown by the lakes (grow)
+			{&e.fx, 24 * e.w}, {&e.fy, 24 * e.h}, {&e.dx, 32}, {&e.dy, 32},
+			{&e.hb, n4}, {&e.ub, n4}, {&e.db, n4}, {&e.lab, n4}, {&e.cnt, n4}, {&e.kf, 4}, // kf grows with k noise (upload)
+			{&e.pb[0], n4}, {&e.pb[1], n4}, {&e.ab[0], n4}, {&e.ab[1], n4}, {&e.bb[0], n4}, {&e.bb[1], n4},
+			{&e.qb[0], n4}, {&e.qb[1], n4},
+		}
+		for _, a := range allocs {
+			b, err := cx.NewBuffer(a.size)
+			if err != nil {
+				e.free(cx)
+				return err
+			}
+			*a.b = b
+		}
+		hb := floatBytes(hgt)
+		for _, b := range []gpu.Buffer{e.hb, e.qb[0], e.qb[1]} {
+			if err := cx.Write(b, 0, hb); err != nil {
+				e.free(cx)
+				return err
+			}
+		}
+		if err := e.upload(cx, upAll); err != nil {
+			e.free(cx)
+			return err
+		}
+		if err := cx.Write(e.db, 0, resetCodes(n)); err != nil {
+			e.free(cx)
+			return err
+		}
+		return cx.Finish()
+	})
+	if err != nil {
+		return nil, err
+	}
+	// An engine dropped without Close (the app replaces engines) gives
+	// its device memory back when it is collected.
+	e.bufs = &owned{dev: dev, kf: e.kf, all: e.buffers()}
+	runtime.AddCleanup(e, func(o *owned) { o.free() }, e.bufs)
+	return e, nil
+}
+
+// owned is what a collected engine frees: its buffers on its device.
+type owned struct {
+	dev  gpu.Device
+	kf   gpu.Buffer
+	mu   sync.Mutex
+	all  []gpu.Buffer
+	once sync.Once
+}
+
+// set replaces the buffers freed (after one was grown).
+func (o *owned) set(all []gpu.Buffer) {
+	o.mu.Lock()
+	o.all = all
+	o.mu.Unlock()
+}
+
+func (o *owned) free() {
+	o.once.Do(func() {
+		o.mu.Lock()
+		all := o.all
+		o.mu.Unlock()
+		o.dev.Do(func(c gpu.Context) error {
+			for _, b := range all {
+				c.Free(b)
+			}
+			c.Free(o.kf)
+			return nil
+		})
+	})
+}
+
+// buffers lists the engine's buffers but k's factor.
+func (e *Engine) buffers() []gpu.Buffer {
+	all := []gpu.Buffer{e.par, e.ctl, e.part, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.lkR, e.lkA, e.lkB}
+	all = append(all, e.pb[:]...)
+	all = append(all, e.ab[:]...)
+	all = append(all, e.bb[:]...)
+	return append(all, e.qb[:]...)
+}
+
+// kinds returns sim/flow's kind of every cell (interior, fixed, natural).
+func kinds(w, h int, ed flow.Edges) []uint8 {
+	of := func(b flow.Boundary) uint8 {
+		switch b {
+		case flow.Outlet:
+			return kindFixed
+		case flow.Natural:
+			return kindNatural
+		}
+		return kindInterior
+	}
+	rank := [3]int{kindInterior: 0, kindFixed: 2, kindNatural: 1}
+	pick := func(a, b uint8) uint8 {
+		if rank[a] >= rank[b] {
+			return a
+		}
+		return b
+	}
+	k := make([]uint8, w*h)
+	for y := range h {
+		for x := range w {
+			v := uint8(kindInterior)
+			if y == 0 {
+				v = pick(v, of(ed.North))
+			}
+			if y == h-1 {
+				v = pick(v, of(ed.South))
+			}
+			if x == w-1 {
+				v = pick(v, of(ed.East))
+			}
+			if x == 0 {
+				v = pick(v, of(ed.West))
+			}
+			k[y*w+x] = v
+		}
+	}
+	return k
+}
+
+const (
+	kindInterior = 0
+	kindFixed    = 1
+	kindNatural  = 2
+)
+
+// resetCodes are the direction words of a grid never routed: no last
+// receiver (15), so the first routing takes the steepest everywhere and
+// counts every receiver as changed.
+func resetCodes(n int) []byte {
+	out := make([]byte, 4*n)
+	for i := range n {
+		binary.LittleEndian.PutUint32(out[4*i:], 8|15<<8)
+	}
+	return out
+}
+
+// params is Par in common.glsl, std430.
+type params struct {
+	W, H, N, EdgeN, EdgeS, EdgeE, EdgeW, HasUp int32
+	HasKF, TalusOn, _, _                       int32
+	Cell, Diag, NatD, Tan                      float32
+	M, N1, _, _                                float32
+	Kdt, Dtd, CellArea, _                      float64
+}
+
+func (e *Engine) paramBytes() []byte {
+	p := e.p
+	nat := p.NaturalDist
+	if nat <= 0 {
+		nat = float64(max(e.w, e.h)) * e.cell
+	}
+	q := params{W: int32(e.w), H: int32(e.h), N: int32(e.n),
+		EdgeN: int32(p.Edges.North), EdgeS: int32(p.Edges.South), EdgeE: int32(p.Edges.East), EdgeW: int32(p.Edges.West),
+		Cell: float32(e.cell), Diag: float32(e.cell * math.Sqrt2), NatD: float32(nat),
+		M: float32(p.M), N1: float32(p.N), Kdt: p.K * p.Dt, Dtd: p.Dt, CellArea: e.cell * e.cell}
+	if e.up != nil {
+		q.HasUp = 1
+	}
+	if e.kn != nil {
+		q.HasKF = 1
+	}
+	if tan, ok := p.Talus.Limiter(3, 3, e.cell).ConstantTan(); ok && p.Talus.Mode == talus.ModeConstant {
+		q.TalusOn, q.Tan = 1, float32(tan)
+	}
+	buf := make([]byte, 0, binary.Size(q))
+	buf, _ = binary.Append(buf, binary.LittleEndian, q)
+	return buf
+}
+
+// What upload writes.
+const (
+	upParams = 1 << iota
+	upUplift
+	upKNoise
+	upAll = upParams | upUplift | upKNoise
+)
+
+// upload writes the parameters, the uplift and k's factor, as what says.
+func (e *Engine) upload(c gpu.Context, what int) error {
+	if err := c.Write(e.par, 0, e.paramBytes()); err != nil {
+		return err
+	}
+	if e.up != nil && what&upUplift != 0 {
+		if err := c.Write(e.ub, 0, floatBytes(e.up)); err != nil {
+			return err
+		}
+	}
+	if e.kn != nil && what&upKNoise != 0 {
+		if e.kf.Size() < 4*e.n {
+			b, err := c.NewBuffer(4 * e.n)
+			if err != nil {
+				return err
+			}
+			c.Free(e.kf)
+			e.kf = b
+			if e.bufs != nil {
+				e.bufs.kf = b
+			}
+		}
+		return c.Write(e.kf, 0, floatBytes(e.kn))
+	}
+	return nil
+}
+
+// free releases the buffers of an engine New could not finish (on the
+// device's thread).
+func (e *Engine) free(c gpu.Context) {
+	for _, b := range append(e.buffers(), e.kf) {
+		if b != nil {
+			c.Free(b)
+		}
+	}
+}
+
+// Close releases the engine's device memory (not the device); the
+// engine does nothing after it.
+func (e *Engine) Close() {
+	if e.bufs != nil {
+		e.bufs.free()
+	}
+	e.err = fmt.Errorf("splgpu: engine closed")
+}
+
+func checkUplift(u []float32, n, w, h int) error {
+	if len(u) != n {
+		return fmt.Errorf("splgpu: %d uplift values for a %d×%d grid", len(u), w, h)
+	}
+	if err := sim.CheckFinite("splgpu: uplift", "cell", u); err != nil {
+		return err
+	}
+	for i, v := range u {
+		if math.Abs(float64(v)) > 1 {
+			return fmt.Errorf("splgpu: uplift %g m/yr at cell %d: absurd (|u| must be <= 1 m/yr)", v, i)
+		}
+	}
+	return nil
+}
+
+func (e *Engine) setUp(u []float32) {
+	e.up = append(e.up[:0], u...)
+	e.upSum = 0
+	for i, v := range u {
+		if e.kinds[i] != kindFixed {
+			e.upSum += float64(v)
+		}
+	}
+}
+
+// SetUplift replaces the uplift (m/yr, W·H values; nil for none) from the
+// next step on.
+func (e *Engine) SetUplift(u []float32) error {
+	if u == nil {
+		e.up, e.upSum = nil, 0
+		return e.sync(upParams)
+	}
+	if err := checkUplift(u, e.n, e.w, e.h); err != nil {
+		return err
+	}
+	e.setUp(u)
+	return e.sync(upParams | upUplift)
+}
+
+// sync uploads the parameters and, as what says, the uplift and k's
+// factor.
+func (e *Engine) sync(what int) error {
+	if e.err != nil {
+		return e.err
+	}
+	if err := e.dev.Do(func(c gpu.Context) error { return e.upload(c, what) }); err != nil {
+		e.err = err
+		return err
+	}
+	return nil
+}
+
+// SetParams replaces the parameters from the next step on. Parameters
+// the GPU engine does not run (Supports) are refused and change nothing.
+func (e *Engine) SetParams(p engine.Params) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	if err := Supports(p); err != nil {
+		return err
+	}
+	if e.err != nil {
+		return e.err
+	}
+	edges := p.Edges != e.p.Edges || p.NaturalDist != e.p.NaturalDist
+	e.p = p
+	key := e.knKey
+	e.kn, e.knKey = grid.KNoise(e.kn, e.knKey, e.w, e.h, e.cell, e.p)
+	what := upParams
+	if e.knKey != key {
+		what |= upKNoise
+	}
+	if edges {
+		e.kinds = kinds(e.w, e.h, p.Edges)
+		if e.up != nil {
+			e.setUp(e.up)
+		}
+		e.routed = false
+		if err := e.dev.Do(func(c gpu.Context) error { return c.Write(e.db, 0, resetCodes(e.n)) }); err != nil {
+			e.err = err
+			return err
+		}
+	}
+	return e.sync(what)
+}
+
+// Params returns the parameters in force.
+func (e *Engine) Params() engine.Params { return e.p }
+
+// SetRainMap refuses a rain map: the lakes' water budget runs on the CPU
+// engine only. nil is accepted.
+func (e *Engine) SetRainMap(r []float32) error {
+	if r != nil {
+		return fmt.Errorf("splgpu: the lakes' water budget (a rain map) runs on the CPU only")
+	}
+	return nil
+}
+
+// Size returns the grid size and the cell size in metres.
+func (e *Engine) Size() (w, h int, cell float64) { return e.w, e.h, e.cell }
+
+// Stats returns the statistics of the last step.
+func (e *Engine) Stats() engine.StepStats { return e.stats }
+
+// Err returns the first device error or non-finite step; once set, Step
+// does nothing.
+func (e *Engine) Err() error { return e.err }
+
+// Converged reports whether the last step changed no height faster than
+// tol m/yr, or the last two together did not (as grid.Engine.Converged).
+func (e *Engine) Converged(tol float64) bool {
+	if e.step == 0 {
+		return false
+	}
+	return e.stats.MaxDh/e.p.Dt < tol || e.stats.MaxDh2/(2*e.p.Dt) < tol
+}
+
+// Device returns the device the engine runs on.
+func (e *Engine) Device() gpu.Device { return e.dev }
+
+// Heights returns the heights read back from the device (cached until the
+// next step); the caller must not modify them.
+func (e *Engine) Heights() []float32 {
+	if e.hcache == nil {
+		e.hcache = e.readFloats(e.hb)
+	}
+	return e.hcache
+}
+
+// SetHeights replaces the heights (W·H finite values) from the next step
+// on; the routing starts afresh.
+func (e *Engine) SetHeights(h []float32) error {
+	if len(h) != e.n {
+		return fmt.Errorf("splgpu: %d heights for a %d×%d grid", len(h), e.w, e.h)
+	}
+	if err := sim.CheckFinite("splgpu: heights", "cell", h); err != nil {
+		return err
+	}
+	e.vol = volume(h, e.cell)
+	e.hcache = nil
+	b := floatBytes(h)
+	return e.dev.Do(func(c gpu.Context) error {
+		for _, x := range []gpu.Buffer{e.hb, e.qb[0], e.qb[1]} {
+			if err := c.Write(x, 0, b); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func (e *Engine) readFloats(b gpu.Buffer) []float32 {
+	out := make([]float32, e.n)
+	e.read(b, unsafe.Slice((*byte)(unsafe.Pointer(&out[0])), 4*e.n))
+	return out
+}
+
+func (e *Engine) readWords(b gpu.Buffer, n int) []uint32 {
+	out := make([]uint32, n)
+	e.read(b, unsafe.Slice((*byte)(unsafe.Pointer(&out[0])), 4*n))
+	return out
+}
+
+// read copies the start of b into dst (the host is little-endian, as the
+// fields are: amd64, arm64).
+func (e *Engine) read(b gpu.Buffer, dst []byte) {
+	if e.err != nil {
+		return
+	}
+	if err := e.dev.Do(func(c gpu.Context) error { return c.Read(b, 0, dst) }); err != nil {
+		e.err = err
+	}
+}
+
+// Receivers returns the receiver of every cell after the last step
+// (itself for roots), and the drainage area, m².
+func (e *Engine) Receivers() (rec []int32, area []float32) {
+	rec = make([]int32, e.n)
+	area = make([]float32, e.n)
+	if !e.routed {
+		for i := range rec {
+			rec[i] = int32(i)
+			area[i] = float32(e.cell * e.cell)
+		}
+		return rec, area
+	}
+	codes := e.readWords(e.db, e.n)
+	counts := e.readWords(e.cnt, e.n)
+	w := int32(e.w)
+	off := [8]int32{1, w + 1, w, w - 1, -1, -w - 1, -w, -w + 1}
+	ca := e.cell * e.cell
+	for i, c := range codes {
+		rec[i] = int32(i)
+		if k := c & 15; k < 8 {
+			rec[i] += off[k]
+		}
+		area[i] = float32(float64(counts[i]) * ca)
+	}
+	return rec, area
+}
+
+// Snapshot reads the state back: heights, receivers, area and the basins
+// of the last routing from the device; the lakes' spills, levels and
+// water measured on the heights, as sim/flow's LakesOn and WaterDepth do.
+func (e *Engine) Snapshot() *engine.Snapshot {
+	hs := append([]float32(nil), e.Heights()...)
+	s := &engine.Snapshot{Kind: grid.Kind, W: e.w, H: e.h, Cell: e.cell, Step: e.step, Time: e.time, Stats: e.stats, Param: e.p,
+		Height: hs}
+	if e.up != nil {
+		s.Uplift = append([]float32(nil), e.up...)
+	}
+	s.Receivers, s.Area = e.Receivers()
+	s.Lakes, s.Water = e.lakesOn(hs)
+	return s
+}
+
+// Summary measures the final terrain on the cells (engine.Summarizer).
+func (e *Engine) Summary() engine.Summary {
+	var s engine.Summary
+	s.MinHeight, s.MaxHeight, s.MeanHeight = engine.HeightFigures(e.Heights())
+	if e.step > 0 {
+		sn := e.Snapshot()
+		for _, a := range sn.Area {
+			s.MaxDrainage = max(s.MaxDrainage, float64(a))
+		}
+		for _, d := range sn.Water {
+			if d > 0 {
+				s.LakeCells++
+				s.MaxLakeDepth = max(s.MaxLakeDepth, float64(d))
+			}
+		}
+	}
+	return s
+}
+
+// Constrainable: the heights are the grid's cells and the erosion is the
+// stream-power law (engine.Constrainable).
+func (e *Engine) Constrainable() {}
+
+var (
+	_ engine.Constrainable = (*Engine)(nil)
+	_ engine.Summarizer    = (*Engine)(nil)
+)
+
+// Step advances the terrain by one time step and reads back its
+// statistics, with each phase's time (Kernel) from timer queries.
+func (e *Engine) Step() engine.StepStats {
+	if e.err != nil {
+		return e.stats
+	}
+	t0 := time.Now()
+	var st engine.StepStats
+	var ctl [16]uint32
+	var acc [4]float64
+	diffuse := e.p.Kappa > 0 && e.p.Dt > 0
+	var stamps [NumKernels + 1]gpu.Query
+	lakes := 0
+	e.lakeRounds, e.NewtonSteps = 0, 0
+	err := e.dev.Do(func(c gpu.Context) error {
+		hdr := make([]byte, 64)
+		binary.LittleEndian.PutUint32(hdr[7*4:], uint32(e.gx*e.gy))
+		if err := c.Write(e.ctl, 0, hdr); err != nil {
+			return err
+		}
+		prev, prev2 := e.qb[e.qc], e.qb[1-e.qc]
+		e.bindCommon(c)
+		stamps[KHill] = c.Timestamp()
+		if diffuse {
+			if err := e.diffuse(c); err != nil {
+				return err
+			}
+			e.bindCommon(c)
+		}
+		stamps[KRoute] = c.Timestamp()
+		c.Bind(slotLab, e.lab)
+		c.Bind(slotPs, e.pb[0])
+		e.cells(c, "route", e.n)
+		stamps[KLabel] = c.Timestamp()
+		r, err := e.label(c)
+		if err != nil {
+			return err
+		}
+		e.Rounds[0] = r
+		stamps[KLakes] = c.Timestamp()
+		if lakes, err = e.lakes(c); err != nil {
+			return err
+		}
+		stamps[KArea] = c.Timestamp()
+		if e.Rounds[1], err = e.area(c); err != nil {
+			return err
+		}
+		stamps[KErode] = c.Timestamp()
+		fin, rr, err := e.erode(c)
+		if err != nil {
+			return err
+		}
+		e.Rounds[2] = rr
+		stamps[KTalus] = c.Timestamp()
+		fin, rr, err = e.talus(c, fin)
+		if err != nil {
+			return err
+		}
+		e.Rounds[3] = rr
+		stamps[KFinish] = c.Timestamp()
+		e.bindCommon(c)
+		c.Bind(slotAs, e.ab[fin])
+		c.Bind(slotQ0, prev)
+		c.Bind(slotQ1, prev2)
+		e.cells(c, "finish", e.n)
+		c.Dispatch(e.progs["reduce"], 1, 1, 1)
+		stamps[NumKernels] = c.Timestamp()
+		buf := make([]byte, ctlHeader)
+		if err := c.Read(e.ctl, 0, buf); err != nil {
+			return err
+		}
+		for k := range ctl {
+			ctl[k] = binary.LittleEndian.Uint32(buf[4*k:])
+		}
+		for k := range acc {
+			acc[k] = math.Float64frombits(binary.LittleEndian.Uint64(buf[64+8*k:]))
+		}
+		var ts [NumKernels + 1]int64
+		for k, q := range stamps {
+			t, err := c.Time(q)
+			if err != nil {
+				return err
+			}
+			ts[k] = t
+		}
+		for k := range NumKernels {
+			e.Kernel[k] = float64(ts[k+1]-ts[k]) / 1e6
+		}
+		e.CarveMs, e.LakeRounds = 0, e.lakeRounds
+		if q := e.carveStamps; q[0] != nil {
+			t0, err := c.Time(q[0])
+			if err != nil {
+				return err
+			}
+			t1, err := c.Time(q[1])
+			if err != nil {
+				return err
+			}
+			e.CarveMs = float64(t1-t0) / 1e6
+			e.carveStamps = [2]gpu.Query{}
+		}
+		return c.Finish()
+	})
+	if err != nil {
+		e.err = err
+		return e.stats
+	}
+	e.qc = 1 - e.qc
+	e.hcache = nil
+	e.routed = true
+	ca := e.cell * e.cell
+	v0 := e.vol
+	v1 := v0
+	if diffuse {
+		v1 = acc[3] * ca
+	}
+	v2 := v1 + e.p.Dt*e.upSum*ca
+	v3, v4 := acc[0]*ca, acc[1]*ca
+	st.Mass.Uplift = v2 - v1
+	st.Mass.Diffused, st.Mass.Eroded, st.Mass.Talus, st.Mass.Stored = v0-v1, v2-v3, v3-v4, v4-v0
+	e.vol = v4
+	st.Clamped = int(ctl[2])
+	st.RecvChanged = float64(ctl[3]) / float64(e.n)
+	st.MaxDh = float64(math.Float32frombits(ctl[4]))
+	st.MaxDh2 = float64(math.Float32frombits(ctl[5]))
+	if e.step == 0 {
+		st.MaxDh2 = math.NaN()
+	}
+	st.MeanDh = acc[2] / float64(e.n)
+	st.Lakes = lakes
+	st.Phase[engine.PhaseHillslope] = ms(e.Kernel[KHill])
+	st.Phase[engine.PhaseRouting] = ms(e.Kernel[KRoute])
+	st.Phase[engine.PhaseStack] = ms(e.Kernel[KLabel])
+	st.Phase[engine.PhaseLakes] = ms(e.Kernel[KLakes])
+	st.Phase[engine.PhaseArea] = ms(e.Kernel[KArea])
+	st.Phase[engine.PhaseErosion] = ms(e.Kernel[KErode])
+	st.Phase[engine.PhaseTalus] = ms(e.Kernel[KTalus])
+	st.Phase[engine.PhaseLayout] = ms(e.Kernel[KFinish])
+	if math.IsNaN(st.MeanDh) || math.IsInf(st.MeanDh, 0) {
+		e.err = fmt.Errorf("splgpu: step %d produced non-finite heights: the parameters (k %g, m %g, dt %g) or the uplift are too extreme", e.step+1, e.p.K, e.p.M, e.p.Dt)
+		st.Mass = engine.Mass{}
+	}
+	e.step++
+	e.time += e.p.Dt
+	st.Step, st.Time, st.Dt = e.step, e.time, e.p.Dt
+	st.Total = time.Since(t0)
+	e.stats = st
+	return st
+}
+
+func ms(v float64) time.Duration { return time.Duration(v * 1e6) }
+
+// bindCommon binds the buffers every kernel may read at fixed slots.
+func (e *Engine) bindCommon(c gpu.Context) {
+	c.Bind(slotPar, e.par)
+	c.Bind(slotCtl, e.ctl)
+	c.Bind(slotH, e.hb)
+	c.Bind(slotD, e.db)
+	c.Bind(slotLab, e.lab)
+	c.Bind(slotPart, e.part)
+}
+
+// cells dispatches kernel name over count invocations.
+func (e *Engine) cells(c gpu.Context, name string, count int) {
+	groups := max(1, (count+group-1)/group)
+	gx := min(groups, 32768)
+	c.Dispatch(e.progs[name], gx, (groups+gx-1)/gx, 1)
+}
+
+// setCtl writes ctl[k] = v.
+func (e *Engine) setCtl(c gpu.Context, k int, v uint32) error {
+	var b [4]byte
+	binary.LittleEndian.PutUint32(b[:], v)
+	return c.Write(e.ctl, 4*k, b[:])
+}
+
+func (e *Engine) getCtl(c gpu.Context, k int) (uint32, error) {
+	var b [4]byte
+	if err := c.Read(e.ctl, 4*k, b[:]); err != nil {
+		return 0, err
+	}
+	return binary.LittleEndian.Uint32(b[:]), nil
+}
+
+// maxRounds bounds the pointer-jumping rounds: 2^40 steps is beyond any
+// chain of a grid of 2^28 cells.
+const maxRounds = 40
+
+// label points every cell at its basin's root by pointer jumping, in
+// place; it returns the dispatches.
+func (e *Engine) label(c gpu.Context) (int, error) {
+	guess := max(1, e.rounds[0])
+	if e.step%16 == 15 {
+		guess = max(1, guess-1)
+	}
+	done := 0
+	for done < maxRounds {
+		for k := 0; k < guess; k++ {
+			if k == guess-1 {
+				if err := e.setCtl(c, 0, 0); err != nil {
+					return 0, err
+				}
+			}
+			e.cells(c, "label", e.n)
+		}
+		done += guess
+		var b [8]byte
+		if err := c.Read(e.ctl, 0, b[:]); err != nil {
+			return 0, err
+		}
+		if binary.LittleEndian.Uint32(b[:]) == 0 {
+			e.rounds[0] = done
+			e.pits = int(binary.LittleEndian.Uint32(b[4:]))
+			return done, nil
+		}
+		guess = 1
+	}
+	return 0, fmt.Errorf("splgpu: basin labels did not converge in %d rounds", maxRounds)
+}
+
+// jump runs rounds of kernel name from the buffers of index s until no
+// pointer moves, and returns the index holding the result and the
+// rounds. With three the values rotate through three buffers (the
+// area's counts, three(r)), the pointers through two.
+//
+// With fixed > 0 it runs exactly fixed rounds without reading anything
+// back: the erosion and the talus limit run on the forest whose depth the
+// area's rounds measured.
+func (e *Engine) jump(c gpu.Context, name string, s int, phase int, three bool, fixed int) (int, int, error) {
+	guess := max(1, e.rounds[phase])
+	if e.step%16 == 15 {
+		guess = max(1, guess-1) // now and then, try one round fewer: the forest may have become shallower
+	}
+	if fixed > 0 {
+		guess = fixed
+	}
+	r := 0
+	for r < maxRounds {
+		for k := 0; k < guess; k++ {
+			src, dst := (s+r)%2, (s+r+1)%2
+			if k == guess-1 {
+				if err := e.setCtl(c, 0, 0); err != nil {
+					return 0, 0, err
+				}
+			}
+			c.Bind(slotPs, e.pb[src])
+			c.Bind(slotPd, e.pb[dst])
+			if three {
+				c.Bind(slotAs, e.three(r))
+				c.Bind(slotAd, e.three(r+1))
+				c.Bind(slotBd, e.three(r+2))
+			} else {
+				c.Bind(slotAs, e.ab[src])
+				c.Bind(slotAd, e.ab[dst])
+				c.Bind(slotBs, e.bb[src])
+				c.Bind(slotBd, e.bb[dst])
+			}
+			e.cells(c, name, e.n)
+			r++
+		}
+		if fixed > 0 {
+			return (s + r) % 2, r, nil
+		}
+		a, err := e.getCtl(c, 0)
+		if err != nil {
+			return 0, 0, err
+		}
+		if a == 0 {
+			e.rounds[phase] = r
+			if three {
+				return r, r, nil // the count buffer is three(r)
+			}
+			return (s + r) % 2, r, nil
+		}
+		guess = 1
+	}
+	return 0, 0, fmt.Errorf("splgpu: pointer jumping (%s) did not converge in %d rounds", name, maxRounds)
+}
+
+// bindInit binds the destination slots of index s for an init kernel.
+func (e *Engine) bindInit(c gpu.Context, s int) {
+	c.Bind(slotPd, e.pb[s])
+	c.Bind(slotAd, e.ab[s])
+	c.Bind(slotBd, e.bb[s])
+}
+
+// area accumulates the drainage area (cell counts) over the receivers
+// and leaves it in Lab.
+func (e *Engine) area(c gpu.Context) (int, error) {
+	e.bindInit(c, 0)
+	c.Bind(slotBd, e.three(1)) // the first round's destination, cleared
+	e.cells(c, "areainit", e.n)
+	fin, r, err := e.jump(c, "arearound", 0, 1, true, 0)
+	if err != nil {
+		return 0, err
+	}
+	e.areaBuf = e.three(fin)
+	return r, nil
+}
+
+// three is the count buffer of index k of the area's rotation: ab[0],
+// ab[1], bb[0].
+func (e *Engine) three(k int) gpu.Buffer {
+	return [3]gpu.Buffer{e.ab[0], e.ab[1], e.bb[0]}[k%3]
+}
+
+// erode applies the uplift and the implicit erosion; the eroded heights
+// end in ab[fin].
+func (e *Engine) erode(c gpu.Context) (fin, rounds int, err error) {
+	e.bindCommon(c)
+	c.Bind(slotAs, e.areaBuf)
+	// The maps go to the pair the counts are not in.
+	s := 0
+	if e.areaBuf != e.ab[1] {
+		s = 1
+	}
+	e.bindInit(c, s)
+	c.Bind(slotUp, e.ub)
+	c.Bind(slotKF, e.kf)
+	c.Bind(slotCnt, e.cnt)
+	e.cells(c, "erodeinit", e.n)
+	if e.p.N == 1 {
+		return e.jump(c, "affine", s, 2, false, e.rounds[1])
+	}
+	return e.newton(c)
+}
+
+// maxNewton bounds the Newton steps of n ≠ 1; each is a solve of the
+// forest's affine maps.
+const maxNewton = 12
+
+// newton solves the step for n ≠ 1 by Newton's method from the uplifted
+// heights (in H): each step linearizes every node's equation at the
+// current heights and solves the affine maps; it stops when every node's
+// equation holds (the count newton.glsl makes, read back each step). The
+// eroded heights end in ab[fin].
+func (e *Engine) newton(c gpu.Context) (fin, rounds int, err error) {
+	x, xi := e.hb, -1
+	for it := 0; it < maxNewton; it++ {
+		s := 0
+		if xi == 0 {
+			s = 1
+		}
+		if err := e.setCtl(c, 0, 0); err != nil {
+			return 0, 0, err
+		}
+		e.bindCommon(c)
+		c.Bind(slotAs, x)
+		e.bindInit(c, s)
+		c.Bind(slotKF, e.kf)
+		c.Bind(slotCnt, e.cnt)
+		e.cells(c, "newton", e.n)
+		left, err := e.getCtl(c, 0)
+		if err != nil {
+			return 0, 0, err
+		}
+		if left == 0 {
+			break
+		}
+		if xi, rounds, err = e.jump(c, "affine", s, 2, false, e.rounds[1]); err != nil {
+			return 0, 0, err
+		}
+		x = e.ab[xi]
+		e.NewtonSteps = it + 1
+	}
+	if xi < 0 { // no erosion: the uplifted heights are the solution
+		c.Copy(e.ab[0], 0, e.hb, 0, 4*e.n)
+		xi = 0
+	}
+	return xi, rounds, nil
+}
+
+// talus limits the slopes along the receivers from the eroded heights in
+// ab[he]; the limited heights end in ab[fin], the eroded ones in H.
+func (e *Engine) talus(c gpu.Context, he int) (fin, rounds int, err error) {
+	s := 1 - he
+	e.bindCommon(c)
+	c.Bind(slotAs, e.ab[he])
+	e.bindInit(c, s)
+	e.cells(c, "talusinit", e.n)
+	if e.p.Talus.Mode == talus.ModeOff {
+		return s, 0, nil
+	}
+	return e.jump(c, "minplus", s, 3, false, e.rounds[1])
+}
+
+func volume(h []float32, cell float64) float64 {
+	var s float64
+	for _, v := range h {
+		s += float64(v)
+	}
+	return s * cell * cell
+}
+
+func floatBytes(v []float32) []byte {
+	out := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(out[4*i:], math.Float32bits(x))
+	}
+	return out
+}
+
+func intBytes(v []int32) []byte {
+	out := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(out[4*i:], uint32(x))
+	}
+	return out
+}
+
+// runForest runs the area, erosion and talus phases on the receiver codes
+// given (0-7 a neighbour, 8 a root) and heights h, without uplift, and
+// returns the drainage counts, the eroded and the limited heights. For
+// the tests: any forest of neighbour links, not only D8's.
+func (e *Engine) runForest(codes []uint32, h []float32) (area []uint32, he, hl []float32, err error) {
+	words := make([]byte, 4*e.n)
+	for i, c := range codes {
+		binary.LittleEndian.PutUint32(words[4*i:], c|c<<8)
+	}
+	up := e.up
+	e.up = nil
+	defer func() { e.up = up }()
+	var fin, efin int
+	err = e.dev.Do(func(c gpu.Context) error {
+		if err := c.Write(e.par, 0, e.paramBytes()); err != nil {
+			return err
+		}
+		if err := c.Write(e.db, 0, words); err != nil {
+			return err
+		}
+		if err := c.Write(e.hb, 0, floatBytes(h)); err != nil {
+			return err
+		}
+		e.bindCommon(c)
+		if _, err := e.area(c); err != nil {
+			return err
+		}
+		var err error
+		if efin, _, err = e.erode(c); err != nil {
+			return err
+		}
+		fin, _, err = e.talus(c, efin)
+		return err
+	})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	area = e.readWords(e.cnt, e.n)
+	he = e.readFloats(e.hb) // talusinit keeps the eroded heights in H
+	hl = e.readFloats(e.ab[fin])
+	return area, he, hl, e.sync(upParams)
+}
+
+// diffuse runs the hillslope term on H: the x sweep, the y sweep
+// (sim/hillslope's Diffuser, fixed edges the Outlet ones), each line by
+// a work group scanning the recurrences (diffscan.glsl), and Σ h.
+func (e *Engine) diffuse(c gpu.Context) error {
+	p := e.p
+	fix := [4]bool{p.Edges.North == flow.Outlet, p.Edges.South == flow.Outlet, p.Edges.West == flow.Outlet, p.Edges.East == flow.Outlet}
+	r := p.Kappa * p.Dt / (e.cell * e.cell)
+	key := [6]float64{r, b2f(fix[0]), b2f(fix[1]), b2f(fix[2]), b2f(fix[3]), 1}
+	if key != e.difKey {
+		fx, fxFirst, fxLast := factor(e.w, r, fix[2], fix[3])
+		fy, fyFirst, fyLast := factor(e.h, r, fix[0], fix[1])
+		lines := func(lo, hi, n, first, last, along, across int) []byte {
+			return intBytes([]int32{int32(lo), int32(hi), int32(n), int32(first), int32(last), int32(along), int32(across), 0})
+		}
+		ylo, yhi := 0, e.h
+		if fix[0] {
+			ylo = 1
+		}
+		if fix[1] {
+			yhi = e.h - 1
+		}
+		xlo, xhi := 0, e.w
+		if fix[2] {
+			xlo = 1
+		}
+		if fix[3] {
+			xhi = e.w - 1
+		}
+		for _, u := range []struct {
+			b gpu.Buffer
+			v []byte
+		}{{e.fx, fx}, {e.fy, fy}, {e.dx, lines(ylo, yhi, e.w, fxFirst, fxLast, 1, e.w)}, {e.dy, lines(xlo, xhi, e.h, fyFirst, fyLast, e.w, 1)}} {
+			if err := c.Write(u.b, 0, u.v); err != nil {
+				return err
+			}
+		}
+		e.difKey = key
+		e.difLines = [2]int{yhi - ylo, xhi - xlo}
+	}
+	c.Bind(slotH, e.hb)
+	c.Bind(slotPs, e.pb[0]) // scratch
+	// One work group a line.
+	c.Bind(slotUp, e.dx)
+	c.Bind(slotKF, e.fx)
+	e.cells(c, "diffscan", group*e.difLines[0])
+	c.Bind(slotUp, e.dy)
+	c.Bind(slotKF, e.fy)
+	e.cells(c, "diffscan", group*e.difLines[1])
+	e.cells(c, "sumh", e.n)
+	return nil
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// factor is sim/hillslope's line factorization of (I + r·L)x = d over n
+// cells, the start and end fixed or free: per cell m, inv and cp as
+// float64 (Fac in diffuse.glsl), and the cells written back.
+func factor(n int, r float64, fixStart, fixEnd bool) (out []byte, first, last int) {
+	first, last = 0, n-1
+	if fixStart {
+		first = 1
+	}
+	if fixEnd {
+		last = n - 2
+	}
+	out = make([]byte, 0, 24*n)
+	prevCp := 0.0
+	for i := range n {
+		a, b, c := 0.0, 1.0, 0.0
+		if i >= first && i <= last {
+			if i > 0 {
+				a = -r
+				b += r
+			}
+			if i < n-1 {
+				c = -r
+				b += r
+			}
+		}
+		inv := 1 / (b - a*prevCp)
+		m, cp := -a*inv, c*inv
+		prevCp = cp
+		out = binary.LittleEndian.AppendUint64(out, math.Float64bits(m))
+		out = binary.LittleEndian.AppendUint64(out, math.Float64bits(inv))
+		out = binary.LittleEndian.AppendUint64(out, math.Float64bits(cp))
+	}
+	return out, first, last
+}

@@ -1,0 +1,294 @@
+package splgpu
+
+import (
+	"encoding/binary"
+	"fmt"
+	"slices"
+
+	"orogen/gpu"
+	"orogen/sim/flow"
+)
+
+// lakes routes every pit's basin out through its pass (Cordonnier et al.
+// 2016, §4.3). The pits' basins and the outlets' (one node, 0) are the
+// nodes of the pass graph; its minimum spanning tree, the tree Prim's
+// algorithm grows from the outlets on the CPU engine, is built here by
+// Borůvka's algorithm: each round, every component but the outlets'
+// takes its lowest pass to another component, found on the device over
+// the boundary cells (passmin, passarg, passout); the small graph of
+// components is merged on the CPU (union-find). The tree, oriented from
+// the outlets, gives each basin its pass cell and the cell across; the
+// carve kernel reverses the path from the pass to the pit. It returns
+// the number of pits.
+func (e *Engine) lakes(c gpu.Context) (int, error) {
+	m := e.pits
+	e.lakeList = e.lakeList[:0]
+	if m == 0 {
+		return 0, nil
+	}
+	roots := make([]int32, m)
+	if err := readInts(c, e.pb[0], roots); err != nil {
+		return 0, err
+	}
+	slices.Sort(roots) // the kernel lists them in any order
+	for _, b := range []*gpu.Buffer{&e.lkR, &e.lkA, &e.lkB} {
+		if err := e.grow(c, b, 4*(m+1)); err != nil {
+			return 0, err
+		}
+	}
+	if err := c.Write(e.lkR, 0, intBytes(roots)); err != nil {
+		return 0, err
+	}
+	// Basins 1..m are the pits in cell order; 0 is the outlets.
+	of := func(root int32) int32 { // 0 when not a pit's root
+		if b, ok := slices.BinarySearch(roots, root); ok {
+			return int32(b + 1)
+		}
+		return 0
+	}
+	uf := make([]int32, m+1)
+	for i := range uf {
+		uf[i] = int32(i)
+	}
+	find := func(x int32) int32 {
+		for uf[x] != x {
+			uf[x] = uf[uf[x]]
+			x = uf[x]
+		}
+		return x
+	}
+	type edge struct{ a, b, ca, cb int32 } // basins a, b; cells ca in a, cb in b (-1 outside)
+	var tree []edge
+	bind := func() {
+		c.Bind(slotPar, e.par)
+		c.Bind(slotCtl, e.ctl)
+		c.Bind(slotH, e.hb)
+		c.Bind(slotD, e.db)
+		c.Bind(slotLab, e.lab)
+		c.Bind(5, e.lkR)       // the pits' roots, sorted
+		c.Bind(6, e.pb[1])     // component of each root cell
+		c.Bind(7, e.lkA)       // components in, pass from out, pass cells in
+		c.Bind(8, e.ab[0])     // lowest pass key
+		c.Bind(9, e.ab[1])     // lowest pass edge
+		c.Bind(10, e.lkB)      // pass to out, cells across in
+		c.Bind(slotCnt, e.cnt) // the boundary cells (the counts come later in the step)
+	}
+	bind()
+	e.cells(c, "cmapclear", e.n)
+	comp := make([]int32, m)
+	dense := make([]int32, m+1)
+	list := 0 // boundary cells listed by the first round
+	for round := 0; ; round++ {
+		// Dense component numbers, 0 for the outlets'.
+		for i := range dense {
+			dense[i] = -1
+		}
+		dense[find(0)] = 0
+		nc := int32(0)
+		for b := 1; b <= m; b++ {
+			r := find(int32(b))
+			if dense[r] < 0 {
+				nc++
+				dense[r] = nc
+			}
+			comp[b-1] = dense[r]
+		}
+		if nc == 0 {
+			e.lakeRounds = round
+			break
+		}
+		if round > 64 {
+			return 0, fmt.Errorf("splgpu: the pass graph did not connect in %d rounds", round)
+		}
+		if err := c.Write(e.lkA, 0, intBytes(comp)); err != nil {
+			return 0, err
+		}
+		if err := e.setCtl(c, 6, uint32(nc)); err != nil {
+			return 0, err
+		}
+		// The first round visits every cell and lists the basins'
+		// boundary cells; the later ones visit the list.
+		mode, visit := uint32(2), list
+		if round == 0 {
+			mode, visit = 1, e.n
+			if err := e.setCtl(c, 8, 0); err != nil {
+				return 0, err
+			}
+		}
+		if err := e.setCtl(c, 9, mode); err != nil {
+			return 0, err
+		}
+		e.cells(c, "cmap", m)
+		e.cells(c, "passreset", int(nc)+1)
+		e.cells(c, "passmin", visit)
+		e.cells(c, "passarg", visit)
+		e.cells(c, "passout", int(nc)+1)
+		arg := make([]int32, nc+1)
+		from := make([]int32, nc+1)
+		to := make([]int32, nc+1)
+		for _, r := range []struct {
+			b   gpu.Buffer
+			dst []int32
+		}{{e.ab[1], arg}, {e.lkA, from}, {e.lkB, to}} {
+			if err := readInts(c, r.b, r.dst); err != nil {
+				return 0, err
+			}
+		}
+		if round == 0 {
+			n, err := e.getCtl(c, 8)
+			if err != nil {
+				return 0, err
+			}
+			list = int(n)
+		}
+		merged := false
+		for k := int32(1); k <= nc; k++ {
+			if arg[k] == -1 {
+				continue
+			}
+			idx := uint32(arg[k])
+			ca := int32(idx >> 4)
+			cb := int32(-1)
+			if d := idx & 15; d < 8 {
+				cb = ca + int32(dxs[d]) + int32(dys[d])*int32(e.w)
+			}
+			a := of(from[k])
+			b := int32(0)
+			if to[k] >= 0 {
+				b = of(to[k])
+			}
+			if ra, rb := find(a), find(b); ra != rb {
+				// The outlets' component stays the root of the union.
+				if rb == find(0) {
+					uf[ra] = rb
+				} else {
+					uf[rb] = ra
+				}
+				tree = append(tree, edge{a, b, ca, cb})
+				merged = true
+			}
+		}
+		if !merged {
+			return 0, fmt.Errorf("splgpu: %d basins have no pass to the outlets", nc)
+		}
+	}
+	// Orient the tree from the outlets: each basin's pass is its edge to
+	// the basin it was reached from.
+	adj := make([][]int32, m+1)
+	for k, t := range tree {
+		adj[t.a] = append(adj[t.a], int32(k))
+		adj[t.b] = append(adj[t.b], int32(k))
+	}
+	pass := make([]int32, m)
+	out := make([]int32, m)
+	for i := range pass {
+		pass[i] = -1
+	}
+	seen := make([]bool, m+1)
+	seen[0] = true
+	queue := []int32{0}
+	lakeOf := make([]int32, m+1) // basin -> its index in lakeList
+	lakeOf[0] = -1
+	for len(queue) > 0 {
+		x := queue[0]
+		queue = queue[1:]
+		for _, k := range adj[x] {
+			t := tree[k]
+			y, p, o := t.a, t.ca, t.cb
+			if y == x {
+				y, p, o = t.b, t.cb, t.ca
+			}
+			if seen[y] {
+				continue
+			}
+			seen[y] = true
+			pass[y-1], out[y-1] = p, o
+			queue = append(queue, y)
+			lakeOf[y] = int32(len(e.lakeList))
+			e.lakeList = append(e.lakeList, flow.Lake{Root: roots[y-1], Pass: p, Outflow: o, Down: lakeOf[x]})
+		}
+	}
+	if err := c.Write(e.lkA, 0, intBytes(pass)); err != nil {
+		return 0, err
+	}
+	if err := c.Write(e.lkB, 0, intBytes(out)); err != nil {
+		return 0, err
+	}
+	q := c.Timestamp()
+	e.cells(c, "carve", m)
+	e.carveStamps = [2]gpu.Query{q, c.Timestamp()}
+	return m, nil
+}
+
+// Neighbour offsets in sim/flow's order E, SE, S, SW, W, NW, N, NE.
+var (
+	dxs = [8]int{1, 1, 0, -1, -1, -1, 0, 1}
+	dys = [8]int{0, 1, 1, 1, 0, -1, -1, -1}
+)
+
+func readInts(c gpu.Context, b gpu.Buffer, dst []int32) error {
+	buf := make([]byte, 4*len(dst))
+	if err := c.Read(b, 0, buf); err != nil {
+		return err
+	}
+	for i := range dst {
+		dst[i] = int32(binary.LittleEndian.Uint32(buf[4*i:]))
+	}
+	return nil
+}
+
+// lakesOn returns the last routing's lakes with their spills and levels
+// measured on heights hs, and the depth of their water over each cell
+// (0 where dry): sim/flow's LakesOn and WaterDepth, the basins' cells
+// read from the labels of the routing.
+func (e *Engine) lakesOn(hs []float32) ([]flow.Lake, []float32) {
+	water := make([]float32, e.n)
+	if len(e.lakeList) == 0 || !e.routed {
+		return nil, water
+	}
+	lakes := append([]flow.Lake(nil), e.lakeList...)
+	for k := range lakes {
+		lk := &lakes[k]
+		lk.Spill = hs[lk.Pass]
+		if lk.Outflow >= 0 {
+			lk.Spill = max(lk.Spill, hs[lk.Outflow])
+		}
+		lk.Level = lk.Spill
+		if lk.Down >= 0 {
+			lk.Level = max(lk.Level, lakes[lk.Down].Level)
+		}
+	}
+	byRoot := make(map[int32]float32, len(lakes))
+	for _, lk := range lakes {
+		byRoot[lk.Root] = lk.Level
+	}
+	lab := e.readWords(e.lab, e.n)
+	for i, r := range lab {
+		if lvl, ok := byRoot[int32(r)]; ok {
+			if d := lvl - hs[i]; d > 0 {
+				water[i] = d
+			}
+		}
+	}
+	return lakes, water
+}
+
+// grow makes *b at least size bytes (a new buffer, a quarter more than
+// asked but no more than a grid's worth of ints, when it is smaller; the
+// old one freed): with every cell a pit the three arrays take 12 bytes a
+// cell, 15 at most.
+func (e *Engine) grow(c gpu.Context, b *gpu.Buffer, size int) error {
+	if (*b).Size() >= size {
+		return nil
+	}
+	nb, err := c.NewBuffer(min(size+size/4, max(size, 4*(e.n+1))))
+	if err != nil {
+		return err
+	}
+	c.Free(*b)
+	*b = nb
+	if e.bufs != nil {
+		e.bufs.set(e.buffers())
+	}
+	return nil
+}

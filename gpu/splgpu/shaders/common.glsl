@@ -1,0 +1,94 @@
+// Shared by every kernel of the stream-power engine (package splgpu).
+// Fields are row-major, index y*W + x, row 0 north. A cell's receiver is
+// a direction code: 0-7 the neighbours E, SE, S, SW, W, NW, N, NE (as in
+// sim/flow), 8 the cell itself (a root).
+
+layout(local_size_x = 256) in;
+
+// Per-run constants, written by the host (splgpu.params), std430.
+layout(std430, binding = 0) readonly buffer Par {
+	int W, H, n, edgeN, edgeS, edgeE, edgeW, hasUp;
+	int hasKF, talusOn, pad0, pad1;
+	float cell, diag, natD, tanT;
+	float m, n1, pad3, pad4;    // m; n1 the slope exponent n
+	double kdt, dtd, cellArea, pad5;
+} P;
+
+// Control words and sums: ctl[0] active pointers of the last round,
+// ctl[1] pits listed, ctl[2] clamped, ctl[3] receivers changed, ctl[4]
+// max |Δh| (float bits), ctl[5] max |Δh| over two steps; acc the reduced
+// sums (Σ he, Σ h, Σ |Δh|, Σ h after the hillslope term). A buffer of
+// its own, small: the host writes words of it between dispatches, and
+// a driver may copy a whole buffer the device still uses to take a write.
+layout(std430, binding = 1) buffer Ctl {
+	uint ctl[16];
+	double acc[4];
+};
+
+// The work groups' partial sums, four a group.
+layout(std430, binding = 14) buffer Part { double part[]; };
+
+const int CTL_ACTIVE = 0, CTL_PITS = 1, CTL_CLAMPED = 2, CTL_CHANGED = 3, CTL_MAXDH = 4, CTL_MAXDH2 = 5;
+
+// Cell kinds, as sim/flow's.
+const int INTERIOR = 0, FIXED = 1, NATURAL = 2;
+const float INV_SQRT2 = 0.70710677;
+
+// cellIndex is the invocation's cell over a 2D grid of 1D work groups.
+int cellIndex() {
+	return int((gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * 256u + gl_LocalInvocationID.x);
+}
+
+// groupIndex is the invocation's work group, linear.
+uint groupIndex() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
+
+const int DX[8] = int[8](1, 1, 0, -1, -1, -1, 0, 1);
+const int DY[8] = int[8](0, 1, 1, 1, 0, -1, -1, -1);
+
+int edgeKind(int b) { return b == 0 ? FIXED : (b == 2 ? NATURAL : INTERIOR); }
+int rank(int k) { return k == FIXED ? 2 : (k == NATURAL ? 1 : 0); }
+int pick(int a, int b) { return rank(a) >= rank(b) ? a : b; }
+
+// kindOf is the kind of cell (x, y): its edge's, a corner taking the
+// first of outlet, natural, closed on its two edges.
+int kindOf(int x, int y) {
+	int k = INTERIOR;
+	if (y == 0) k = pick(k, edgeKind(P.edgeN));
+	if (y == P.H - 1) k = pick(k, edgeKind(P.edgeS));
+	if (x == P.W - 1) k = pick(k, edgeKind(P.edgeE));
+	if (x == 0) k = pick(k, edgeKind(P.edgeW));
+	return k;
+}
+
+// recOf is the receiver of cell i with direction code c.
+int recOf(int i, uint c) {
+	if (c >= 8u) return i;
+	return i + DX[c] + DY[c] * P.W;
+}
+
+// distOf is the distance from cell i to its receiver, metres: a root on a
+// Natural edge drains to the virtual node at natD, other roots are fixed.
+float distOf(uint c, int kind) {
+	if (c >= 8u) return kind == NATURAL ? P.natD : 0.0;
+	return (c & 1u) == 1u ? P.diag : P.cell;
+}
+
+// Work-group counts without a per-cell atomic on one address: flagCount
+// adds the group's count to ctl[slot] once.
+shared uint groupCount;
+
+void countBegin() {
+	if (gl_LocalInvocationIndex == 0u) groupCount = 0u;
+	barrier();
+}
+
+void countEnd(int slot) {
+	barrier();
+	if (gl_LocalInvocationIndex == 0u && groupCount != 0u) atomicAdd(ctl[slot], groupCount);
+}
+
+// ordKey maps a float to an unsigned key of the same order.
+uint ordKey(float v) {
+	uint b = floatBitsToUint(v);
+	return (b & 0x80000000u) != 0u ? ~b : (b | 0x80000000u);
+}

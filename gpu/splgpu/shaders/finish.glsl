@@ -1,0 +1,55 @@
+// The step's end: the limited heights into H, and its statistics: cells
+// the talus limit lowered, receivers changed since the last step, the
+// largest change over one and two steps (float bits, atomic max), and
+// per work group Σ he, Σ h and Σ |Δh| in a fixed tree order.
+layout(std430, binding = 2) buffer Hb { float h[]; };
+layout(std430, binding = 3) buffer Db { uint dcode[]; };
+layout(std430, binding = 7) readonly buffer A0b { float hl[]; };
+layout(std430, binding = 11) readonly buffer Q0b { float prev[]; };
+// Q1 holds the heights two steps back; it takes the heights after this
+// step, the next step's heights before it (each cell read, then written,
+// by its own invocation).
+layout(std430, binding = 12) buffer Q1b { float prev2[]; };
+
+shared double red[3][256];
+shared uint sClamp, sChanged, sMax, sMax2;
+
+void main() {
+	uint t = gl_LocalInvocationIndex;
+	if (t == 0u) { sClamp = 0u; sChanged = 0u; sMax = 0u; sMax2 = 0u; }
+	barrier();
+	int i = cellIndex();
+	double s0 = 0.0, s1 = 0.0, s2 = 0.0;
+	if (i < P.n) {
+		float e = h[i];
+		float v = hl[i];
+		if (v < e) atomicAdd(sClamp, 1u);
+		h[i] = v;
+		uint w = dcode[i];
+		uint c = w & 15u;
+		if (c != ((w >> 8) & 15u)) atomicAdd(sChanged, 1u);
+		dcode[i] = c | (w & 16u) | (c << 8);
+		float d = abs(v - prev[i]);
+		float d2 = abs(v - prev2[i]);
+		prev2[i] = v;
+		atomicMax(sMax, floatBitsToUint(d));
+		atomicMax(sMax2, floatBitsToUint(d2));
+		s0 = double(e); s1 = double(v); s2 = abs(double(v) - double(prev[i]));
+	}
+	red[0][t] = s0; red[1][t] = s1; red[2][t] = s2;
+	barrier();
+	for (uint s = 128u; s > 0u; s >>= 1) {
+		if (t < s) {
+			red[0][t] += red[0][t + s]; red[1][t] += red[1][t + s]; red[2][t] += red[2][t + s];
+		}
+		barrier();
+	}
+	if (t == 0u) {
+		uint g = groupIndex();
+		part[g * 4u] = red[0][0]; part[g * 4u + 1u] = red[1][0]; part[g * 4u + 2u] = red[2][0];
+		if (sClamp != 0u) atomicAdd(ctl[CTL_CLAMPED], sClamp);
+		if (sChanged != 0u) atomicAdd(ctl[CTL_CHANGED], sChanged);
+		atomicMax(ctl[CTL_MAXDH], sMax);
+		atomicMax(ctl[CTL_MAXDH2], sMax2);
+	}
+}
