@@ -32,11 +32,11 @@ func benchTerrain(n int) []float32 {
 
 // bytesPerCell is the least the five kernels move per cell and step,
 // counting each field read or written once (neighbours come from cache):
-// flux reads b, d, in, hard and f (16 B) and writes d1, f, q and tout;
+// flux reads b, d, in, hard and f (16 B) and writes d1, f and q;
 // erode reads b, d1, s, hard and f and writes b', d, s1, v (8 B) and
-// hard; move reads b, b', s1, v, q and tout and writes s and b'; fix
-// (walls and wrap only) reads and writes s.
-const bytesPerCell = 32 + 28 + 32 + 24 + 28 + 8
+// hard; move reads b, b', s1, v, q and trem and writes s, b' and trem;
+// fix (walls and wrap only) reads and writes s.
+const bytesPerCell = 32 + 24 + 32 + 24 + 32 + 8
 
 // BenchmarkHydroGPU times steps on the first GPU (a software rasterizer
 // too) at 30 m cells with the default parameters, open edges, after 50

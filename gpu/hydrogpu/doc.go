@@ -16,7 +16,7 @@
 //	        the hardness, softening, evaporation
 //	move    eq. 12, semi-Lagrangian transport (bilinear; walls clamp,
 //	        open edges read clear water, wrap wraps), and the thermal
-//	        inflows and outflows applied to the new terrain
+//	        pipes' soil applied to the new terrain (its rounding carried)
 //	finish  the step's sums into the water account, the sediment
 //	        correction factor, the extremes
 //	fix     the sediment scaled back to its total (walls and wrap only)
@@ -59,12 +59,14 @@
 // preset at 256², 1 000 steps, CPU +4 949 m³ and llvmpipe +4 948 m³ of
 // 7.5e9 m³ of rain; at 1024², 500 steps, on an H100 machine, CPU
 // +1 492 m³ and the H100 +1 460 m³ of 1.95e9 m³ (the −3 582 m³ an H100
-// run of 2 000 steps reported earlier is of this kind). The rock
-// account's residual is larger on the GPU than on the CPU (1e-8 of the
-// rock against 1e-14 at 80², 300 steps), still far within float32
-// rounding of the terrain: the CPU engine carries the rounding
-// remainder of the thermal pipes per cell (addExact), the kernels do
-// not yet.
+// run of 2 000 steps reported earlier is of this kind). The rock account
+// closes as on the CPU: move forms each thermal pipe's soil as the
+// float32 product both its cells form (sim/hydro's pipe), sums a cell's
+// pipes in float64 with the rounding its terrain could not hold before,
+// and carries the new rounding on (trem, which Mass counts), as the CPU
+// engine's addExact does: on high terrain a pipe moves less than half a
+// float32 step (TestThermalMassBudgetHighTerrain: 1 000 steps at 2 km
+// made 428 m³ of rock before, 3e-4 m³ now).
 //
 // Large grids: where the largest field (the fluxes, 16 bytes a cell)
 // exceeds the driver's largest storage buffer (llvmpipe allows 128 MiB,

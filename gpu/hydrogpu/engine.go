@@ -55,7 +55,7 @@ const (
 	bindV      = 8
 	bindHard   = 9
 	bindQ      = 10
-	bindTout   = 11
+	bindTrem   = 11 // the thermal change the float32 terrain could not hold yet, m
 	bindIn     = 12
 	bindAlluv  = 13
 	bindDisp   = 14
@@ -90,7 +90,7 @@ type Engine struct {
 	gx, gy  int
 
 	b                                     [2]*field
-	d, d1, s, s1, f, v, hard, q, tout, in *field
+	d, d1, s, s1, f, v, hard, q, trem, in *field
 	alluv, disp                           *field // the alluvium (zero without a geology); the displacement (a geology only)
 	geo                                   *geology.Map
 	red                                   gpu.Buffer
@@ -135,7 +135,7 @@ const maxLayers = 256
 func Bytes(w, h int) int64 {
 	n := int64(w) * int64(h)
 	groups := int64((w+group-1)/group) * int64((h+group*rows-1)/(group*rows))
-	// b×2, d, d1, s, s1, hard, q, tout, in, alluvium: 11 floats; f 4, v 2.
+	// b×2, d, d1, s, s1, hard, q, trem, in, alluvium: 11 floats; f 4, v 2.
 	return n*4*17 + groups*64 + redHeader
 }
 
@@ -211,7 +211,7 @@ func New(dev gpu.Device, cfg hydro.Config) (*Engine, error) {
 			comps int
 		}{
 			{&e.b[0], 1}, {&e.b[1], 1}, {&e.d, 1}, {&e.d1, 1}, {&e.s, 1}, {&e.s1, 1},
-			{&e.f, 4}, {&e.v, 2}, {&e.hard, 1}, {&e.q, 1}, {&e.tout, 1}, {&e.in, 1}, {&e.alluv, 1},
+			{&e.f, 4}, {&e.v, 2}, {&e.hard, 1}, {&e.q, 1}, {&e.trem, 1}, {&e.in, 1}, {&e.alluv, 1},
 		}
 		if e.geo != nil {
 			name := "hydro-rock"
@@ -323,7 +323,7 @@ func (e *Engine) SetParams(p hydro.Params) error {
 
 // free releases the engine's buffers (on the device's thread).
 func (e *Engine) free(c gpu.Context) {
-	for _, fd := range []*field{e.b[0], e.b[1], e.d, e.d1, e.s, e.s1, e.f, e.v, e.hard, e.q, e.tout, e.in, e.alluv, e.disp} {
+	for _, fd := range []*field{e.b[0], e.b[1], e.d, e.d1, e.s, e.s1, e.f, e.v, e.hard, e.q, e.trem, e.in, e.alluv, e.disp} {
 		e.freeField(c, fd)
 	}
 	for k := range e.bands {
@@ -398,7 +398,7 @@ func (e *Engine) bind(c gpu.Context, k int) {
 		slot int
 		f    *field
 	}{{bindD, e.d}, {bindD1, e.d1}, {bindS, e.s}, {bindS1, e.s1}, {bindF, e.f}, {bindV, e.v},
-		{bindHard, e.hard}, {bindQ, e.q}, {bindTout, e.tout}, {bindIn, e.in}, {bindAlluv, e.alluv}, {bindDisp, e.disp}} {
+		{bindHard, e.hard}, {bindQ, e.q}, {bindTrem, e.trem}, {bindIn, e.in}, {bindAlluv, e.alluv}, {bindDisp, e.disp}} {
 		if b.f != nil {
 			c.Bind(b.slot, b.f.bufs[k])
 		}
@@ -634,7 +634,7 @@ func (e *Engine) Budget() hydro.Budget { return e.budget }
 
 // Mass returns the rock account (reads the terrain and sediment back).
 func (e *Engine) Mass() hydro.Mass {
-	return hydro.Mass{RockInitial: e.rock0, Rock: sumArea(e.Terrain(), e.cell),
+	return hydro.Mass{RockInitial: e.rock0, Rock: sumArea(e.Terrain(), e.cell) + sumArea(e.read(e.trem), e.cell),
 		Suspended: sumArea(e.Sediment(), e.cell), SedimentOut: e.budget.SedimentOut}
 }
 

@@ -6,7 +6,6 @@ layout(std430, binding = 4) writeonly buffer D1 { float d1[]; };
 layout(std430, binding = 7) buffer F { vec4 f[]; };   // fL, fR, fT, fB, m³/s
 layout(std430, binding = 9) readonly buffer Hard { float hard[]; };
 layout(std430, binding = 10) writeonly buffer Q { float q[]; };
-layout(std430, binding = 11) writeonly buffer Tout { float tout[]; };
 layout(std430, binding = 12) readonly buffer In { float inflow[]; };
 
 // The water surface b + d1, scaled by Δt·A·g/l (as sim/hydro's surface).
@@ -56,7 +55,7 @@ void main() {
 		}
 		// Thermal outflow over 8 pipes, in sim/hydro's order: N, S, W, NW,
 		// SW, E, NE, SE.
-		float qi = 0.0, ds = 0.0;
+		float qi = 0.0;
 		if (P.thermal != 0) {
 			float bi = b[i];
 			float s = 0.0, hmax = 0.0;
@@ -72,13 +71,9 @@ void main() {
 				if (t >= 0) addExcess(bi - b[row(t) + r] - P.tanD, s, hmax);
 				if (bo >= 0) addExcess(bi - b[row(bo) + r] - P.tanD, s, hmax);
 			}
-			if (s > 0.0) {
-				qi = P.dtKt2 * hard[i] * hmax / s;
-				ds = qi * s;
-			}
+			if (s > 0.0) qi = P.dtKt2 * hard[i] * hmax / s;
 		}
 		q[i] = qi;
-		tout[i] = ds;
 	}
 	groupSums(0, 1, out_, 0.0, 0.0, 0.0, 0, 0, 0.0, 0.0);
 	if (gl_LocalInvocationIndex == 0u && scaledCount > 0u) atomicAdd(R.stats[3], scaledCount);

@@ -7,7 +7,7 @@ layout(std430, binding = 5) writeonly buffer S { float s[]; };
 layout(std430, binding = 6) readonly buffer S1 { float s1[]; };
 layout(std430, binding = 8) readonly buffer V { vec2 v[]; };
 layout(std430, binding = 10) readonly buffer Q { float q[]; };
-layout(std430, binding = 11) readonly buffer Tout { float tout[]; };
+layout(std430, binding = 11) buffer Trem { float trem[]; };
 layout(std430, binding = 13) buffer Alluv { float alluv[]; };
 
 // wrapInto is k modulo n in [0, n) (GLSL's % is undefined for negative
@@ -45,9 +45,23 @@ float sampleEdge(float px, float py, float x, float y) {
 	return a + ty * (c - a);
 }
 
-float excess(float a, float c, float td) {
-	float ex = a - c - td;
-	return ex > 0.0 ? ex : 0.0;
+// pipe is the soil, m, that a cell (height bo, thermal factor qo) gains
+// through its pipe to neighbour n: q_n·excess when n stands higher than
+// the talus drop td, −q_o·excess when the cell does (eq. 15), as
+// sim/hydro's pipe: both cells of a pipe form the same float32 product,
+// so what one loses the other gains to the bit.
+double pipe(float qn, float bn_, float qo, float bo, float td) {
+	precise float ex = bn_ - bo - td;
+	if (ex > 0.0) {
+		precise float m = qn * ex;
+		return double(m);
+	}
+	ex = bo - bn_ - td;
+	if (ex > 0.0) {
+		precise float m = qo * ex;
+		return -double(m);
+	}
+	return 0.0lf;
 }
 
 void main() {
@@ -78,23 +92,29 @@ void main() {
 		float bo = b[i];
 		float bf = bn[i];
 		if (P.thermal != 0) {
-			// The inflows q_j·excess_j from the higher neighbours, in
-			// sim/hydro's order: N, S, W, NW, SW, E, NE, SE.
+			// The soil the cell gains through its 8 pipes, in sim/hydro's
+			// order (N, S, W, NW, SW, E, NE, SE), summed in float64 with
+			// what the float32 terrain could not hold before (trem), added
+			// to the terrain with the rounding carried on (addExact): on
+			// high terrain a pipe moves less than half a float32 step.
 			int l = xl(x), r = xr(x), t = yt(y), bb = yb(y);
-			float gain = 0.0;
-			if (t >= 0) gain += q[row(t) + x] * excess(b[row(t) + x], bo, P.tanO);
-			if (bb >= 0) gain += q[row(bb) + x] * excess(b[row(bb) + x], bo, P.tanO);
+			float qo = q[i];
+			double net = 0.0lf;
+			if (t >= 0) net += pipe(q[row(t) + x], b[row(t) + x], qo, bo, P.tanO);
+			if (bb >= 0) net += pipe(q[row(bb) + x], b[row(bb) + x], qo, bo, P.tanO);
 			if (l >= 0) {
-				gain += q[row(y) + l] * excess(b[row(y) + l], bo, P.tanO);
-				if (t >= 0) gain += q[row(t) + l] * excess(b[row(t) + l], bo, P.tanD);
-				if (bb >= 0) gain += q[row(bb) + l] * excess(b[row(bb) + l], bo, P.tanD);
+				net += pipe(q[row(y) + l], b[row(y) + l], qo, bo, P.tanO);
+				if (t >= 0) net += pipe(q[row(t) + l], b[row(t) + l], qo, bo, P.tanD);
+				if (bb >= 0) net += pipe(q[row(bb) + l], b[row(bb) + l], qo, bo, P.tanD);
 			}
 			if (r >= 0) {
-				gain += q[row(y) + r] * excess(b[row(y) + r], bo, P.tanO);
-				if (t >= 0) gain += q[row(t) + r] * excess(b[row(t) + r], bo, P.tanD);
-				if (bb >= 0) gain += q[row(bb) + r] * excess(b[row(bb) + r], bo, P.tanD);
+				net += pipe(q[row(y) + r], b[row(y) + r], qo, bo, P.tanO);
+				if (t >= 0) net += pipe(q[row(t) + r], b[row(t) + r], qo, bo, P.tanD);
+				if (bb >= 0) net += pipe(q[row(bb) + r], b[row(bb) + r], qo, bo, P.tanD);
 			}
-			bf += gain - tout[i];
+			precise double sum = double(bf) + (net + double(trem[i]));
+			bf = float(sum);
+			trem[i] = float(sum - double(bf));
 			bn[i] = bf;
 		}
 		if (P.geology != 0) {
