@@ -236,20 +236,7 @@ func TestAnalyzeErrors(t *testing.T) {
 	if err := rasterio.Write(flat, &sim.Field{W: 30, H: 30, Cell: 10, Data: simtest.Uniform(30, 30, 5)}); err != nil {
 		t.Fatal(err)
 	}
-	// The Jacksboro DEM with its linear unit turned from metres (9001) to
-	// feet (9002): a GeoTIFF whose pixel size is not in metres.
-	b, err := os.ReadFile(jacksboro)
-	if err != nil {
-		t.Fatal(err)
-	}
-	metres := []byte{0x04, 0x0c, 0, 0, 1, 0, 0x29, 0x23} // key 3076, inline, count 1, 9001
-	if bytes.Count(b, metres) != 1 {
-		t.Fatal("the Jacksboro DEM does not name its linear unit once")
-	}
-	feet := filepath.Join(dir, "feet.tif")
-	if err := os.WriteFile(feet, bytes.Replace(b, metres, []byte{0x04, 0x0c, 0, 0, 1, 0, 0x2a, 0x23}, 1), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	feet := jacksboroInFeet(t, dir)
 	for _, c := range []struct {
 		args []string
 		want string
@@ -299,4 +286,24 @@ func TestAnalyzeTalusFlags(t *testing.T) {
 			t.Errorf("%s %s: exit %d, stderr %q; want a one-line error naming the flag", c.flag, c.val, code, stderr)
 		}
 	}
+}
+
+// jacksboroInFeet writes into dir the Jacksboro DEM with its linear unit
+// turned from metres (GeoKey 3076 = 9001) to feet (9002): a GeoTIFF whose
+// pixel size is not in metres, so commands ask for --cell.
+func jacksboroInFeet(t *testing.T, dir string) string {
+	t.Helper()
+	b, err := os.ReadFile(jacksboro)
+	if err != nil {
+		t.Fatal(err)
+	}
+	metres := []byte{0x04, 0x0c, 0, 0, 1, 0, 0x29, 0x23} // key 3076, inline, count 1, 9001
+	if bytes.Count(b, metres) != 1 {
+		t.Fatal("the Jacksboro DEM does not name its linear unit once")
+	}
+	feet := filepath.Join(dir, "feet.tif")
+	if err := os.WriteFile(feet, bytes.Replace(b, metres, []byte{0x04, 0x0c, 0, 0, 1, 0, 0x2a, 0x23}, 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return feet
 }

@@ -170,7 +170,7 @@ func TestInvertCLI(t *testing.T) {
 	}{
 		{[]string{"invert", "--out", out}, "--in is required"},
 		{[]string{"invert", "--in", "testdata/jacksboro.tif", "--cell", "90"}, "--out is required"},
-		{[]string{"invert", "--in", "testdata/jacksboro.tif", "--out", out}, "--cell"},
+		{[]string{"invert", "--in", jacksboroInFeet(t, dir), "--out", out}, "--cell"},
 		{[]string{"invert", "--in", "testdata/jacksboro.tif", "--cell", "90", "--out", out, "--lakes", "drain"}, "--lakes"},
 		{[]string{"invert", "--in", "testdata/jacksboro.tif", "--cell", "90", "--out", out, "--smooth", "-3"}, "smoothing radius"},
 		{[]string{"invert", "--in", "testdata/jacksboro.tif", "--cell", "90", "--out", out, "--k", "-1"}, "k"},
