@@ -167,10 +167,10 @@ func TestCreepSteadyHilltop(t *testing.T) {
 // engines take: r = κ·dt/cell² = 5 000 (the settle scheme's 4 096 × a
 // base r near 1, and far beyond the r ≈ 25 of the default preset at 512²
 // with κ = 1 m²/yr). Each step is stable (no height outside [0, the
-// uplift so far]), and the relaxed factors let the steep flanks settle:
-// the last steps change no height, and the profile is the steady state's.
-// A factor frozen at each step's start without relaxation alternates
-// between two profiles here (checked by hand with CreepRelax = 1).
+// uplift so far]), and with the mean factors the steep flanks settle: the
+// last step changes no height, and the profile is the steady state's.
+// With the factors of each step's own start instead (Picard), the profile
+// alternates here between two far from it (checked by hand).
 func TestCreepStableAtLongSteps(t *testing.T) {
 	const (
 		n     = 41
