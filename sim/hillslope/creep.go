@@ -49,7 +49,8 @@ const MaxCreepRatio = 0.9
 // settles in 160 steps: a factor that follows the slopes feeds the
 // stream power's captures back. So a face's factor is the mean of f over
 // the Steps since the Creeper was made or Reset, f̄ ← f̄ + (f(S) − f̄)/n
-// at the n-th: it follows the slopes while the terrain forms and freezes
+// at the n-th (after the 64th, every 8th Step updates it, by 8/n): it
+// follows the slopes while the terrain forms and freezes
 // as it settles, so that near rest the creep is linear diffusion with a
 // diffusivity κ·f̄ that varies in space, whose split step is a
 // contraction. Every variant of the default preset at 128² then settles
@@ -66,6 +67,7 @@ type Creeper struct {
 	fx   []float32 // the mean factor of each cell's east face
 	fy   []float32 // the mean factor of each cell's south face
 	n    int       // Steps since NewCreeper or Reset
+	last int       // the Step of the last update of fx and fy
 	pool sync.Pool // *[]float64 scratch
 }
 
@@ -80,7 +82,17 @@ func NewCreeper(w, h int) *Creeper {
 
 // Reset forgets the mean factors: the next Step uses those of its
 // heights.
-func (c *Creeper) Reset() { c.n = 0 }
+func (c *Creeper) Reset() { c.n, c.last = 0, 0 }
+
+// The mean factors are updated every Step up to the creepEveryAfter-th
+// since NewCreeper or Reset, then every creepEvery-th, the slopes of that
+// Step standing for those of the Steps since the last update (weight
+// k/n for k Steps): by then a Step moves the mean by well under 1/64, and
+// the factors' pass is half of a Step's work.
+const (
+	creepEveryAfter = 64
+	creepEvery      = 8
+)
 
 // Step advances h (w×h heights in metres, row-major) by dt years of
 // nonlinear creep with κ = kappa m²/yr and critical slope sc (tangent;
@@ -108,7 +120,10 @@ func (c *Creeper) Step(h []float32, cell, kappa, sc, dt float64, fixed Edges) {
 		panic(fmt.Sprintf("hillslope: kappa·dt/cell² = %v·%v/%v² overflows", kappa, dt, cell))
 	}
 	c.n++
-	c.factors(h, cell, sc)
+	if c.n <= creepEveryAfter || c.n-c.last >= creepEvery {
+		c.factors(h, cell, sc)
+		c.last = c.n
+	}
 	c.solve(h, r, fixed, true)
 	c.solve(h, r, fixed, false)
 }
@@ -153,8 +168,8 @@ func (c *Creeper) solve(d []float32, r float64, fixed Edges, xs bool) {
 	if fixed.East {
 		x1 = w - 1
 	}
-	parallel.Blocks(x1-x0, colBlock, func(_, lo, hi int) {
-		s := c.scratch(2 * ht * colBlock)
+	parallel.Blocks(x1-x0, creepColBlock, func(_, lo, hi int) {
+		s := c.scratch(2 * ht * creepColBlock)
 		c.solveColumns(d, (*s)[:2*ht*(hi-lo)], x0+lo, x0+hi, r, fixed.North, fixed.South)
 		c.pool.Put(s)
 	})
@@ -170,15 +185,17 @@ func (c *Creeper) scratch(n int) *[]float64 {
 
 // factors moves c.fx[i] (the face between cell i and its east
 // neighbour) and c.fy[i] (the face between cell i and its south
-// neighbour) towards the factors f of the slopes of h, by 1/n at the
-// n-th Step since NewCreeper or Reset (their mean). A face's slope has the difference
+// neighbour) towards the factors f of the slopes of h, by k/n at the
+// n-th Step since NewCreeper or Reset, k Steps after the last update
+// (their mean, the slopes of an update standing for the k Steps since
+// the one before). A face's slope has the difference
 // across it as one component and the mean of the two cells' central
 // differences (one-sided on the edges) along it as the other.
 func (c *Creeper) factors(h []float32, cell, sc float64) {
 	w, ht := c.w, c.h
 	inv := 1 / cell
 	isc2 := 1 / (sc * sc)
-	omega := float32(1 / float64(c.n))
+	omega := float32(float64(c.n-c.last) / float64(c.n))
 	if c.n == 1 {
 		clear(c.fx)
 		clear(c.fy)
@@ -402,3 +419,8 @@ func (c *Creeper) solveColumns(h []float32, s []float64, x0, x1 int, r float64, 
 		}
 	}
 }
+
+// creepColBlock is the y sweep's block of columns: narrower than
+// Diffuser's (its scratch is two float64 per cell of the block, 512 KiB
+// at 1024 rows).
+const creepColBlock = 32
