@@ -6,9 +6,10 @@
 //	hillslope  κ∇²h, implicit, stable for any dt (package hillslope,
 //	           Schott et al. 2022, eq. 1); with Params.CreepSc > 0
 //	           nonlinear creep ∇·(κ∇h/(1 − (|∇h|/S_c)²)) (Roering,
-//	           Kirchner and Dietrich 1999; hillslope.Creeper: x then y
-//	           Newton steps, stable for any dt, sub-stepped so that
-//	           r·f_max/m ≤ 2, r = κ·dt/cell², at most 16 sub-steps)
+//	           Kirchner and Dietrich 1999; hillslope.Creeper: one x then
+//	           y backward-Euler sweep per step with the diffusivity
+//	           frozen from its start, relaxed between steps; stable and
+//	           conservative for any dt)
 //	routing    D8 steepest-descent receivers (package flow); with
 //	           Params.Routing "random" the cells draining less than
 //	           Params.ChannelArea (the last step's area) take a

@@ -182,10 +182,19 @@ func (e *Engine) SetParams(p engine.Params) error {
 	edges := p.Edges != e.p.Edges || p.NaturalDist != e.p.NaturalDist
 	e.p = p
 	e.configure(edges)
+	e.resetCreep()
 	if e.wat != nil {
 		return e.wat.SetParams(e.waterParams()) // validated with p
 	}
 	return nil
+}
+
+// resetCreep restarts the creep's mean factors (hillslope.Creeper): the
+// terrain is to evolve towards another rest state.
+func (e *Engine) resetCreep() {
+	if e.creep != nil {
+		e.creep.Reset()
+	}
 }
 
 // Params returns the current parameters.
@@ -194,6 +203,7 @@ func (e *Engine) Params() engine.Params { return e.p }
 // SetUplift replaces the uplift field (m/yr, W*H values; nil for none) from
 // the next step on. The engine keeps its own copy.
 func (e *Engine) SetUplift(u []float32) error {
+	e.resetCreep()
 	if u == nil {
 		e.up = nil
 		return nil
