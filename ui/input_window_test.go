@@ -3,17 +3,9 @@
 package ui_test
 
 import (
-	"context"
-	"encoding/json"
-	"fmt"
 	"math"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"orogen/app/project"
 )
@@ -34,25 +26,7 @@ type layout struct {
 // project through File → New's dialog. The script waits for each
 // effect and signals through a named pipe when the next events may go.
 func TestWindowInput(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the window session runs in the full (non -short) test run")
-	}
-	needDisplay(t)
-	if _, err := exec.LookPath("xdotool"); err != nil {
-		if os.Getenv("OROGEN_WINDOW_TEST") == "1" {
-			t.Fatal("OROGEN_WINDOW_TEST=1 but xdotool is missing: scripts/deps.sh installs it")
-		}
-		t.Skip("no xdotool")
-	}
-	bin := buildOrogen(t)
-	dir := t.TempDir()
-	sig := func(i int) string { return filepath.Join(dir, fmt.Sprintf("signal%d", i)) }
-	for i := 1; i <= 10; i++ {
-		if err := syscall.Mkfifo(sig(i), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	script := strings.NewReplacer("$OUT", dir, "$S", filepath.Join(dir, "signal")).Replace(`
+	x := startX(t, `
 pause
 slow-frames 200
 wait 5
@@ -79,57 +53,15 @@ await-new-dialog
 signal $S10
 await-log new project from the default preset, 512×512 cells
 quit
-`)
-	sp := filepath.Join(dir, "input.script")
-	if err := os.WriteFile(sp, []byte(script), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--script", sp, "--width", fmt.Sprint(winW), "--height", fmt.Sprint(winH))
-	cmd.Env = append(os.Environ(), "OROGEN_CONFIG_DIR="+filepath.Join(dir, "config"))
-	var out strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	// wait reads signal i: the script has reached it.
+`, 10)
+	dir := x.dir
 	wait := func(i int) layout {
 		t.Helper()
-		got := make(chan []byte, 1)
-		go func() { b, _ := os.ReadFile(sig(i)); got <- b }()
-		select {
-		case b := <-got:
-			var l layout
-			if err := json.Unmarshal(b, &l); err != nil {
-				t.Fatalf("signal %d: %v (%q)", i, err, b)
-			}
-			return l
-		case err := <-exited:
-			t.Fatalf("orogen exited before signal %d: %v\n%s", i, err, out.String())
-		}
-		return layout{}
+		var l layout
+		x.wait(i, &l)
+		return l
 	}
-	xdo := func(args ...string) {
-		t.Helper()
-		if b, err := exec.Command("xdotool", args...).CombinedOutput(); err != nil {
-			t.Fatalf("xdotool %v: %v\n%s", args, err, b)
-		}
-	}
-	pt := func(x, y float64) []string {
-		return []string{fmt.Sprint(int(math.Round(x))), fmt.Sprint(int(math.Round(y)))}
-	}
-	win := strings.Fields(func() string {
-		b, err := exec.Command("xdotool", "search", "--sync", "--name", "Orogen").Output()
-		if err != nil {
-			t.Fatalf("xdotool search: %v", err)
-		}
-		return string(b)
-	}())[0]
-	// Window-relative moves: xdotool mousemove --window.
-	move := func(x, y float64) []string { return append([]string{"mousemove", "--window", win}, pt(x, y)...) }
+	xdo, move := x.xdo, x.move
 
 	l := wait(1)
 	// A fast drag across the map: press at A; once the press is seen,
@@ -177,9 +109,7 @@ quit
 	xdo("key", "ctrl+n")
 	wait(10)
 	xdo("key", "Return")
-	if err := <-exited; err != nil {
-		t.Fatalf("orogen --script: %v\n%s", err, out.String())
-	}
+	x.end()
 
 	// The stroke painted its whole path, and Ctrl+Z took it back.
 	p1, err := project.Load(filepath.Join(dir, "p1.orogen.json"))

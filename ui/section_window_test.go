@@ -3,18 +3,9 @@
 package ui_test
 
 import (
-	"context"
-	"encoding/json"
-	"fmt"
 	"image"
-	"math"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
-	"syscall"
 	"testing"
-	"time"
 )
 
 // TestWindowSection drives the Cross-section tool with real X events: a
@@ -26,25 +17,7 @@ import (
 // went to C as one point, and C read the others from whatever followed
 // it).
 func TestWindowSection(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the window session runs in the full (non -short) test run")
-	}
-	needDisplay(t)
-	if _, err := exec.LookPath("xdotool"); err != nil {
-		if os.Getenv("OROGEN_WINDOW_TEST") == "1" {
-			t.Fatal("OROGEN_WINDOW_TEST=1 but xdotool is missing: scripts/deps.sh installs it")
-		}
-		t.Skip("no xdotool")
-	}
-	bin := buildOrogen(t)
-	dir := t.TempDir()
-	sig := func(i int) string { return filepath.Join(dir, fmt.Sprintf("signal%d", i)) }
-	for i := 1; i <= 4; i++ {
-		if err := syscall.Mkfifo(sig(i), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	script := strings.NewReplacer("$OUT", dir, "$S", filepath.Join(dir, "signal")).Replace(`
+	x := startX(t, `
 new strata 256
 steps 20
 wait 3
@@ -60,80 +33,31 @@ wait 3
 screenshot $OUT/b.png
 signal $S4
 quit
-`)
-	sp := filepath.Join(dir, "section.script")
-	if err := os.WriteFile(sp, []byte(script), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--script", sp, "--width", fmt.Sprint(winW), "--height", fmt.Sprint(winH))
-	cmd.Env = append(os.Environ(), "OROGEN_CONFIG_DIR="+filepath.Join(dir, "config"))
-	var out strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	type sectionLayout struct {
+`, 4)
+	var l struct {
 		layout
 		Items map[string][4]float32 `json:"items"`
 	}
-	wait := func(i int) sectionLayout {
-		t.Helper()
-		got := make(chan []byte, 1)
-		go func() { b, _ := os.ReadFile(sig(i)); got <- b }()
-		select {
-		case b := <-got:
-			var l sectionLayout
-			if err := json.Unmarshal(b, &l); err != nil {
-				t.Fatalf("signal %d: %v (%q)", i, err, b)
-			}
-			return l
-		case err := <-exited:
-			t.Fatalf("orogen exited before signal %d: %v\n%s", i, err, out.String())
-		}
-		return sectionLayout{}
-	}
-	xdo := func(args ...string) {
-		t.Helper()
-		if b, err := exec.Command("xdotool", args...).CombinedOutput(); err != nil {
-			t.Fatalf("xdotool %v: %v\n%s", args, err, b)
-		}
-	}
-	win := strings.Fields(func() string {
-		b, err := exec.Command("xdotool", "search", "--sync", "--name", "Orogen").Output()
-		if err != nil {
-			t.Fatalf("xdotool search: %v", err)
-		}
-		return string(b)
-	}())[0]
-	move := func(x, y float64) []string {
-		return []string{"mousemove", "--window", win, fmt.Sprint(int(math.Round(x))), fmt.Sprint(int(math.Round(y)))}
-	}
-
-	l := wait(1)
+	x.wait(1, &l)
 	r, ok := l.Items["Cross-section"]
 	if !ok {
 		t.Fatalf("no Cross-section radio button among %v", l.Items)
 	}
-	xdo(append(move(float64(r[0]+r[2])/2, float64(r[1]+r[3])/2), "click", "1")...)
-	l = wait(2)
+	x.xdo(append(x.move(float64(r[0]+r[2])/2, float64(r[1]+r[3])/2), "click", "1")...)
+	x.wait(2, &l)
 	// Across the map at mid height, from 15 % to 85 % of the 2D view.
 	at := func(f float64) float64 { return float64(l.Map[0]) + f*float64(l.Map[2]-l.Map[0]) }
 	midY := float64(l.Map[1]+l.Map[3]) / 2
 	// Press; once the press is seen, drag to the end and release.
-	xdo(append(move(at(0.15), midY), "mousedown", "1")...)
-	wait(3)
+	x.xdo(append(x.move(at(0.15), midY), "mousedown", "1")...)
+	x.wait(3, &l)
 	for _, f := range []float64{0.3, 0.5, 0.7, 0.85} {
-		xdo(move(at(f), midY)...)
+		x.xdo(x.move(at(f), midY)...)
 	}
-	xdo("mouseup", "1")
-	l = wait(4)
-	if err := <-exited; err != nil {
-		t.Fatalf("orogen --script: %v\n%s", err, out.String())
-	}
+	x.xdo("mouseup", "1")
+	x.wait(4, &l)
+	x.end()
+	dir := x.dir
 
 	a, b := readPNG(t, filepath.Join(dir, "a.png")), readPNG(t, filepath.Join(dir, "b.png"))
 	for _, name := range []string{"Cross-section", "Tools"} {
