@@ -50,10 +50,12 @@ test: deps lint unit race fuzz release-check
 # Under Xvfb, so the real-window test (ui) opens its window; it fails
 # rather than skips when OROGEN_WINDOW_TEST=1 finds no display. Likewise
 # OROGEN_WINE_TEST=1: the Windows build's tests under Wine (wintest) fail
-# rather than skip when Wine or MinGW-w64 is missing.
+# rather than skip when Wine or MinGW-w64 is missing, and OROGEN_GPU_TEST=1
+# the GPU kernels' tests (gpu/gputest) when no OpenGL 4.3 device (Mesa's
+# llvmpipe) opens.
 XVFB := xvfb-run -a -s "-screen 0 1600x1000x24"
 unit:
-	OROGEN_WINDOW_TEST=1 OROGEN_WINE_TEST=1 $(XVFB) $(GO) test -count=1 -timeout 30m ./...
+	OROGEN_WINDOW_TEST=1 OROGEN_WINE_TEST=1 OROGEN_GPU_TEST=1 $(XVFB) $(GO) test -count=1 -timeout 30m ./...
 
 # -timeout: the race detector slows tests 5-10x, and on a loaded 2-core
 # machine one package (sim/graph) ran past go test's default 10 minutes.

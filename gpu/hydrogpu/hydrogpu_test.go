@@ -8,28 +8,14 @@ import (
 	"testing"
 
 	"orogen/gpu"
+	"orogen/gpu/gputest"
 	"orogen/sim"
 	"orogen/sim/hydro"
 	"orogen/sim/noise"
 )
 
-// device opens any OpenGL 4.3 device, Mesa's llvmpipe included, once for
-// the package's tests; they are skipped where there is none.
-func device(t testing.TB) gpu.Device {
-	t.Helper()
-	if testDev == nil && testErr == nil {
-		testDev, testErr = gpu.Open(gpu.Options{AllowSoftware: true})
-	}
-	if testErr != nil {
-		t.Skipf("no OpenGL 4.3 device: %v", testErr)
-	}
-	return testDev
-}
-
-var (
-	testDev gpu.Device
-	testErr error
-)
+// device is the package tests' device (package gputest).
+func device(t testing.TB) gpu.Device { return gputest.Device(t) }
 
 // fractal returns w×h heights of seeded fBm spanning about amp metres.
 func fractal(w, h int, amp float64, seed uint64) []float32 {

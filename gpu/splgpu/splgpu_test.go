@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"orogen/gpu"
+	"orogen/gpu/gputest"
 	"orogen/sim/engine"
 	"orogen/sim/engine/enginetest"
 	"orogen/sim/flow"
@@ -12,23 +13,8 @@ import (
 	"orogen/sim/hillslope"
 )
 
-// device opens any OpenGL 4.3 device, Mesa's llvmpipe included, once for
-// the package's tests; they are skipped where there is none.
-func device(t testing.TB) gpu.Device {
-	t.Helper()
-	if testDev == nil && testErr == nil {
-		testDev, testErr = gpu.Open(gpu.Options{AllowSoftware: true})
-	}
-	if testErr != nil {
-		t.Skipf("no OpenGL 4.3 device: %v", testErr)
-	}
-	return testDev
-}
-
-var (
-	testDev gpu.Device
-	testErr error
-)
+// device is the package tests' device (package gputest).
+func device(t testing.TB) gpu.Device { return gputest.Device(t) }
 
 func config(n int, edges flow.Edges) grid.Config {
 	p := engine.DefaultParams()
