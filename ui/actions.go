@@ -196,6 +196,11 @@ func init() {
 			run: func(a *App, args []string) error { a.v3.cam = a.v3.cam.Orbit(num(args, 0), num(args, 1)); return nil }},
 		{name: "draw3d", label: "Draw the 3D view by software fill or with OpenGL", spec: choiceArg("3D drawing", "fill", "opengl"),
 			run: func(a *App, args []string) error { a.v3.gpu = args[0] == "opengl"; return nil }},
+		{name: "views", label: "Draw the 2D and 3D views with shaders (the graphics card) or on the CPU", spec: choiceArg("views drawing", "shader", "cpu"),
+			run: func(a *App, args []string) error { a.viewsCPU = args[0] == "cpu"; return nil },
+			items: []item{
+				{menu: "View", label: "Draw the views with shaders", args: []string{"shader"}, sep: true, checked: func(a *App) bool { return !a.viewsCPU }},
+				{menu: "View", label: "Draw the views on the CPU", args: []string{"cpu"}, checked: func(a *App) bool { return a.viewsCPU }}}},
 		// Simulation
 		{name: "run", label: "Run the simulation", spec: noArgs, run: (*App).run,
 			items: []item{{menu: "Simulation", label: "Run", hint: "Space", checked: running, enabled: func(a *App) bool { return !running(a) }}}},

@@ -114,6 +114,9 @@ type App struct {
 	pic3D         picture3D // what the 3D picture shows
 	pic3DAt       time.Time // when the 3D picture was last asked for
 	mapImg        *ebiten.Image
+	mapGPU        *ebiten.Image // the 2D relief drawn by the shaders (ui/gpuview.go)
+	gv            *gpuView      // the shaders and the fields on the GPU
+	viewsCPU      bool          // draw the views on the CPU, not with the shaders
 	arcs          arcLayer   // the stream graph's arcs over the map
 	det           detailUI   // the hydraulic detail pass's panel
 	exp           exportUI   // the export profile editor and File → Build
@@ -234,6 +237,11 @@ func newApp(o Options) (*App, error) {
 	}
 	a.rend = newRenderer()
 	a.v3 = newView3D()
+	a.gv = newGPUView()
+	if a.gv.err != nil {
+		a.log.add(levelWarn, "the views' shaders: %v (the views are drawn on the CPU)", a.gv.err)
+	}
+	a.viewsCPU = viewsOnCPUEnv()
 	a.checkRecovery()
 	return a, nil
 }
@@ -321,7 +329,11 @@ func (a *App) Draw(screen *ebiten.Image) {
 		return // nothing changed: the screen keeps the last frame (pace.go)
 	}
 	screen.Fill(colBackground)
-	if a.mode != mode3D && a.mapImg != nil && a.vp.w > 0 && a.vp.h > 0 {
+	mapImg := a.mapImg
+	if a.shaders(a.s.Snapshot()) {
+		mapImg = a.mapGPU
+	}
+	if a.mode != mode3D && mapImg != nil && a.vp.w > 0 && a.vp.h > 0 {
 		r := image.Rect(int(a.vp.x), int(a.vp.y), int(a.vp.x+a.vp.w), int(a.vp.y+a.vp.h))
 		dst := screen.SubImage(r).(*ebiten.Image)
 		op := &ebiten.DrawImageOptions{}
@@ -333,7 +345,7 @@ func (a *App) Draw(screen *ebiten.Image) {
 		} else {
 			op.Filter = ebiten.FilterLinear
 		}
-		dst.DrawImage(a.mapImg, op)
+		dst.DrawImage(mapImg, op)
 		a.drawAmp(dst)
 		a.drawBasins(dst)
 		a.arcs.draw(screen)

@@ -66,6 +66,7 @@ type picture3D struct {
 	cam    viewer.Camera
 	w, h   int
 	gpu    bool
+	shader bool
 	uplift uint64 // as picture2D's
 	shown  bool
 }
@@ -99,7 +100,9 @@ func (a *App) syncPicture() {
 	if up2 {
 		k2.uplift = upVer
 	}
-	k3 := picture3D{snap: snap3, opts: a.v3.opts, cam: a.v3.cam, w: int(a.v3.rect.w), h: int(a.v3.rect.h), gpu: a.v3.gpu, shown: want3D}
+	shader2, shader3 := a.shaders(snap), a.shaders(snap3)
+	k3 := picture3D{snap: snap3, opts: a.v3.opts, cam: a.v3.cam, w: int(a.v3.rect.w), h: int(a.v3.rect.h),
+		gpu: a.v3.gpu || shader3, shader: shader3, shown: want3D}
 	if up3 {
 		k3.uplift = upVer
 	}
@@ -114,12 +117,16 @@ func (a *App) syncPicture() {
 			same3D = true // only the snapshot is new, and too soon
 		}
 	}
+	if shader2 && want2D {
+		a.drawRelief(snap, opts, up2)
+		k2 = picture2D{amp: k2.amp} // the renderer makes no 2D picture
+	}
 	if k2 == a.pic2D && (same3D || !want3D) && want3D == a.pic3D.shown {
 		a.pollPictures()
 		return
 	}
-	j := &renderJob{snap: snap, opts: opts, pic: want2D, pic3D: want3D && !same3D,
-		opts3: k3.opts, cam: k3.cam, w3: k3.w, h3: k3.h, gpu: k3.gpu}
+	j := &renderJob{snap: snap, opts: opts, pic: want2D && !shader2, pic3D: want3D && !same3D,
+		opts3: k3.opts, cam: k3.cam, w3: k3.w, h3: k3.h, gpu: k3.gpu, shader: k3.shader}
 	if amp != nil {
 		j.snap3 = amp.Fine
 		if want2D {
@@ -148,8 +155,12 @@ func (a *App) syncPicture() {
 
 // pollPictures uploads the renderer's finished pictures.
 func (a *App) pollPictures() {
-	if d, ok := a.rend.pollList(); ok {
-		a.v3.drawList(d)
+	if d, s, ok := a.rend.pollList(); ok {
+		if a.pic3D.shader && a.shaders(s) {
+			a.drawTerrain(d, s)
+		} else {
+			a.v3.drawList(d)
+		}
 		a.rend.recycleList(d)
 	}
 	if img, of, ok := a.rend.pollAmp(); ok {
