@@ -117,11 +117,11 @@ type App struct {
 	mapGPU        *ebiten.Image // the 2D relief drawn by the shaders (ui/gpuview.go)
 	gv            *gpuView      // the shaders and the fields on the GPU
 	viewsCPU      bool          // draw the views on the CPU, not with the shaders
-	arcs          arcLayer   // the stream graph's arcs over the map
-	det           detailUI   // the hydraulic detail pass's panel
-	exp           exportUI   // the export profile editor and File → Build
-	anl           analysisUI // the Analysis panel and its analyst
-	amp           ampUI      // the Amplify preview's picture and drag
+	arcs          arcLayer      // the stream graph's arcs over the map
+	det           detailUI      // the hydraulic detail pass's panel
+	exp           exportUI      // the export profile editor and File → Build
+	anl           analysisUI    // the Analysis panel and its analyst
+	amp           ampUI         // the Amplify preview's picture and drag
 	mapW, mapH    int
 
 	mode      viewMode

@@ -66,10 +66,10 @@ type bytesKey struct {
 }
 
 type riversKey struct {
-	snap     *engine.Snapshot
+	snap      *engine.Snapshot
 	thr, maxW float64
-	lakes    bool
-	lo, inv  float32
+	lakes     bool
+	lo, inv   float32
 }
 
 // gpuView holds the shaders, the fields and the pictures.
