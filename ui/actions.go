@@ -254,6 +254,8 @@ func init() {
 				{menu: "Help", label: "About Orogen", args: []string{"about"}}}},
 		{name: "wait", label: "Let N frames pass", spec: oneCount, run: (*App).waitFrames},
 		{name: "screenshot", label: "Save the whole window as a PNG", spec: onePath, run: (*App).screenshotTo},
+		{name: "view-picture", label: "Save the view's picture as drawn (2D: a pixel a cell; 3D: the canvas) and viewer's software picture of it beside (PATH-software.png)", spec: onePath,
+			run: func(a *App, args []string) error { return a.viewPicture(args[0]) }},
 		{name: "report", label: "Write the session's figures as JSON", spec: onePath, run: func(a *App, args []string) error { return a.writeReport(args[0]) }},
 		{name: "expect-vertex", label: "Fail unless vertex V of constraint N stands at H metres", spec: script.Spec{Min: 3, Max: 3, Check: func(c script.Command) error { return c.Nums(0) }}, run: (*App).expectVertexAction},
 		{name: "expect-log", label: "Fail unless the log holds TEXT", spec: script.Spec{Min: 1, Max: -1}, run: (*App).expectLog},

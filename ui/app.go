@@ -117,6 +117,7 @@ type App struct {
 	mapGPU        *ebiten.Image // the 2D relief drawn by the shaders (ui/gpuview.go)
 	gv            *gpuView      // the shaders and the fields on the GPU
 	viewsCPU      bool          // draw the views on the CPU, not with the shaders
+	gpace         gpuPace       // how often the shaders redraw for a new snapshot
 	arcs          arcLayer      // the stream graph's arcs over the map
 	det           detailUI      // the hydraulic detail pass's panel
 	exp           exportUI      // the export profile editor and File → Build
@@ -272,6 +273,7 @@ func (a *App) shutdown() {
 func (a *App) Update() (err error) {
 	a.frames++
 	a.fps.tick(time.Now())
+	a.gpace.frame(time.Now())
 	defer a.survive()
 	sendModifiers(imgui.CurrentIO())
 	a.be.BeginFrame()

@@ -1,10 +1,16 @@
 package ui
 
 import (
+	"fmt"
+	"image"
 	"os"
+	"path/filepath"
+	"strings"
+	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"orogen/app/safefile"
 	"orogen/sim/engine"
 	"orogen/viewer"
 )
@@ -27,21 +33,67 @@ func (a *App) shaderFailed(err error) {
 	a.pic2D, a.pic3D = picture2D{}, picture3D{}
 }
 
+// gpuPace spaces the shaders' redraws for a new snapshot alone by what
+// they cost: on a card a redraw takes a millisecond and every snapshot
+// shows; on Mesa's llvmpipe (the CPU) a 1024² relief takes 100-200 ms
+// under load and the streaming engine would leave no frame for anything
+// else. Each frame's length is measured (the swap waits for the GPU); the
+// frames that drew a picture cost the extra over the others, and a new
+// snapshot alone is drawn once its interval since the last has passed.
+type gpuPace struct {
+	last    time.Time // the start of the last frame
+	drew    bool      // the last frame drew a picture
+	plain   float64   // a frame without a picture, s (moving average)
+	extra   float64   // what a picture adds to its frame, s (moving average)
+	drawnAt time.Time // when the 2D relief was last drawn for a new snapshot
+}
+
+// frame is called at the start of every Update.
+func (p *gpuPace) frame(now time.Time) {
+	if !p.last.IsZero() {
+		dt := now.Sub(p.last).Seconds()
+		if p.drew {
+			p.extra += 0.3 * (max(dt-p.plain, 0) - p.extra)
+		} else {
+			p.plain += 0.1 * (dt - p.plain)
+		}
+	}
+	p.last, p.drew = now, false
+}
+
+// interval is the least time between two redraws for a new snapshot
+// alone: the redraws take at most about a third of the time.
+func (p *gpuPace) interval() time.Duration {
+	return min(time.Duration(2*p.extra*float64(time.Second)), 2*time.Second)
+}
+
 // drawRelief draws the 2D relief of snap by the shaders into a.mapGPU (it
-// redraws only when the snapshot, the options or the uplift changed).
+// redraws when the options or the uplift changed, and for a new snapshot
+// alone as gpuPace allows).
 func (a *App) drawRelief(snap *engine.Snapshot, o viewer.Options, upToo bool) {
 	var up []float32
 	if upToo {
 		up = a.docUplift()
 	}
+	k := a.gv.reliefK
+	if a.mapGPU != nil && k.snap != snap && k.opts == o && k.uplift == firstOf(up) && time.Since(a.gpace.drawnAt) < a.gpace.interval() {
+		return // only the snapshot is new, and too soon
+	}
 	var o3 *viewer.Options3D
 	if a.mode != mode2D && a.v3.opts.UpliftAlpha > 0 {
 		o3 = &a.v3.opts
 	}
+	draws := a.gv.draws
 	img, err := a.gv.reliefImage(snap, up, o, o3)
 	if err != nil {
 		a.shaderFailed(err)
 		return
+	}
+	if a.gv.draws != draws {
+		a.gpace.drew = true
+		if k.snap != snap {
+			a.gpace.drawnAt = time.Now()
+		}
 	}
 	a.mapGPU = img
 }
@@ -78,5 +130,54 @@ func (a *App) drawTerrain(d *viewer.DrawList, s *engine.Snapshot) {
 		v.canvas = ebiten.NewImage(d.W, d.H)
 	}
 	a.gv.drawTerrain(v.canvas, d, surf, s)
+	a.gpace.drew = true
 	v.shown = true
+}
+
+// viewPicture writes the picture the view shows, as drawn (read back from
+// the GPU: the 2D relief at a pixel a cell in the 2D and split modes, the
+// 3D canvas in the 3D mode), to path, and viewer's software picture of the
+// same snapshot (viewer.Relief; viewer.Render3D for the same camera and
+// size) beside it, with "-software" before the extension: the window test
+// compares them.
+func (a *App) viewPicture(path string) error {
+	snap := a.s.Snapshot()
+	var got, want *image.RGBA
+	if a.mode != mode3D {
+		img := a.mapImg
+		if a.shaders(snap) {
+			img = a.mapGPU
+		}
+		if img == nil {
+			return fmt.Errorf("view-picture: the 2D view has no picture yet")
+		}
+		b := img.Bounds()
+		got = image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+		img.ReadPixels(got.Pix)
+		o := a.vopts
+		if snap.Arcs != nil {
+			o.Rivers = false
+		}
+		want = viewer.Relief(nil, snap, o)
+	} else {
+		if !a.v3.shown || a.v3.canvas == nil {
+			return fmt.Errorf("view-picture: the 3D view has no picture yet")
+		}
+		b := a.v3.canvas.Bounds()
+		got = image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+		a.v3.canvas.ReadPixels(got.Pix)
+		want = viewer.Render3D(image.NewRGBA(got.Rect), snap, a.v3.cam, a.v3.opts)
+	}
+	for i := 3; i < len(got.Pix); i += 4 {
+		got.Pix[i] = 255 // the picture is opaque; the read-back alpha is the blend's
+	}
+	soft := strings.TrimSuffix(path, filepath.Ext(path)) + "-software" + filepath.Ext(path)
+	if err := safefile.WriteBytes(path, encodePNG(got)); err != nil {
+		return err
+	}
+	if err := safefile.WriteBytes(soft, encodePNG(want)); err != nil {
+		return err
+	}
+	a.log.add(levelInfo, "view picture %s and %s (%d×%d)", filepath.Base(path), filepath.Base(soft), got.Rect.Dx(), got.Rect.Dy())
+	return nil
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	_ "embed"
 	"fmt"
+	"image"
 	"math"
 	"strconv"
 	"strings"
@@ -32,6 +33,8 @@ var (
 	surfaceKage string
 	//go:embed shaders/rivers.kage
 	riversKage string
+	//go:embed shaders/discs.kage
+	discsKage string
 	//go:embed shaders/mesh.kage
 	meshKage string
 	//go:embed shaders/sky.kage
@@ -66,17 +69,19 @@ type bytesKey struct {
 }
 
 type riversKey struct {
-	snap      *engine.Snapshot
-	thr, maxW float64
-	lakes     bool
-	lo, inv   float32
+	snap          *engine.Snapshot
+	thr, maxW     float64
+	lakes         bool
+	lo, inv       float32
+	rivers, drain bool
 }
 
 // gpuView holds the shaders, the fields and the pictures.
 type gpuView struct {
 	err     error // a shader failed: the views are drawn on the CPU
-	surf    map[int]*ebiten.Shader
-	rivers  *ebiten.Shader
+	surf    map[surfKey]*ebiten.Shader
+	drain   *ebiten.Shader // rivers.kage
+	discSh  *ebiten.Shader // discs.kage
 	mesh    *ebiten.Shader
 	sky     *ebiten.Shader
 	f2, f3  fieldSet // the 2D view's snapshot and the 3D view's (the amplified window's)
@@ -85,6 +90,9 @@ type gpuView struct {
 	surf3   *ebiten.Image
 	surf3K  surf3Key
 	draws   int // pictures drawn, for the report
+	discs   []viewer.Disc
+	vs      []ebiten.Vertex
+	is      []uint16
 }
 
 type reliefKey struct {
@@ -100,10 +108,14 @@ type surf3Key struct {
 }
 
 func newGPUView() *gpuView {
-	g := &gpuView{surf: map[int]*ebiten.Shader{}}
+	g := &gpuView{surf: map[surfKey]*ebiten.Shader{}}
 	var err error
-	if g.rivers, err = ebiten.NewShader([]byte(riversKage)); err != nil {
-		g.err = fmt.Errorf("rivers shader: %w", err)
+	if g.drain, err = ebiten.NewShader([]byte(riversKage)); err != nil {
+		g.err = fmt.Errorf("drainage shader: %w", err)
+		return g
+	}
+	if g.discSh, err = ebiten.NewShader([]byte(discsKage)); err != nil {
+		g.err = fmt.Errorf("river discs shader: %w", err)
 		return g
 	}
 	if g.mesh, err = ebiten.NewShader([]byte(meshKage)); err != nil {
@@ -114,24 +126,40 @@ func newGPUView() *gpuView {
 		g.err = fmt.Errorf("sky shader: %w", err)
 		return g
 	}
-	if _, err := g.surface(2); err != nil {
+	if _, err := g.surface(surfKey{rivers: 1, lakes: 1}); err != nil {
 		g.err = err
 	}
 	return g
 }
 
-// surface returns the surface shader for a river gather radius.
-func (g *gpuView) surface(reach int) (*ebiten.Shader, error) {
-	reach = min(max(reach, 0), 8)
-	if s, ok := g.surf[reach]; ok {
+// surfKey is the constants of one surface program (surface.kage).
+type surfKey struct {
+	mode, ovKind, rivers, lakes, rock, shadows, upTint int
+}
+
+// source returns the program's source.
+func (k surfKey) source() string {
+	r := strings.NewReplacer(
+		"Mode = MODE", "Mode = "+strconv.Itoa(k.mode),
+		"OvKind = OVKIND", "OvKind = "+strconv.Itoa(k.ovKind),
+		"Rivers = RIVERS", "Rivers = "+strconv.Itoa(k.rivers),
+		"Lakes = LAKES", "Lakes = "+strconv.Itoa(k.lakes),
+		"Rock = ROCK", "Rock = "+strconv.Itoa(k.rock),
+		"Shadows = SHADOWS", "Shadows = "+strconv.Itoa(k.shadows),
+		"UpTint = UPTINT", "UpTint = "+strconv.Itoa(k.upTint))
+	return r.Replace(surfaceKage)
+}
+
+// surface returns the surface program for k, compiled on first use.
+func (g *gpuView) surface(k surfKey) (*ebiten.Shader, error) {
+	if s, ok := g.surf[k]; ok {
 		return s, nil
 	}
-	src := strings.Replace(surfaceKage, "Reach = REACH", "Reach = "+strconv.Itoa(reach), 1)
-	s, err := ebiten.NewShader([]byte(src))
+	s, err := ebiten.NewShader([]byte(k.source()))
 	if err != nil {
 		return nil, fmt.Errorf("surface shader: %w", err)
 	}
-	g.surf[reach] = s
+	g.surf[k] = s
 	return s, nil
 }
 
@@ -161,8 +189,8 @@ func (f *fieldSet) load(s *engine.Snapshot) {
 			}
 		}
 		f.w, f.h = s.W, s.H
-		f.hgt, f.area, f.water = ebiten.NewImage(s.W, s.H), ebiten.NewImage(s.W, s.H), ebiten.NewImage(s.W, s.H)
-		f.zero, f.bytes, f.rivers = ebiten.NewImage(s.W, s.H), ebiten.NewImage(s.W, s.H), ebiten.NewImage(s.W, s.H)
+		f.hgt, f.area, f.water = newDataImage(s.W, s.H), newDataImage(s.W, s.H), newDataImage(s.W, s.H)
+		f.zero, f.bytes, f.rivers = newDataImage(s.W, s.H), newDataImage(s.W, s.H), newDataImage(s.W, s.H)
 		f.bytesOf, f.riversOf = bytesKey{}, riversKey{}
 	}
 	f.hgt.WritePixels(floatBytes(s.Height))
@@ -205,26 +233,62 @@ func (f *fieldSet) loadBytes(s *engine.Snapshot, key bytesKey, o viewer.Options,
 	return f.bytes
 }
 
-// riverPass draws the river pass for p (rivers.kage).
+// riverPass draws the river image for p: the drainage pass (rivers.kage)
+// when an overlay reads it, then the river discs (discs.kage).
 func (g *gpuView) riverPass(f *fieldSet, s *engine.Snapshot, p *viewer.SurfaceParams) *ebiten.Image {
-	k := riversKey{snap: f.snap, thr: p.RiverThresholdM2, maxW: p.RiverMaxPx, lakes: p.Lakes, lo: p.DrainLo, inv: p.DrainInv}
+	drain := p.OvKind == viewer.OvDrainage || p.OvKind == viewer.OvStreams
+	k := riversKey{snap: f.snap, thr: p.RiverThresholdM2, maxW: p.RiverMaxPx, lakes: p.Lakes, lo: p.DrainLo, inv: p.DrainInv,
+		rivers: p.Rivers, drain: drain}
 	if f.riversOf == k {
 		return f.rivers
 	}
-	lakes := 0
-	if p.Lakes {
-		lakes = 1
+	if drain {
+		f.rivers.DrawRectShader(f.w, f.h, g.drain, &ebiten.DrawRectShaderOptions{
+			Images: [4]*ebiten.Image{f.areaImg()},
+			Blend:  ebiten.BlendCopy,
+			Uniforms: map[string]any{
+				"Thr": float32(p.RiverThresholdM2), "OvLo": p.DrainLo, "OvScale": p.DrainInv,
+			},
+		})
+	} else {
+		f.rivers.Clear()
 	}
-	f.rivers.DrawRectShader(f.w, f.h, g.rivers, &ebiten.DrawRectShaderOptions{
-		Images: [4]*ebiten.Image{f.areaImg(), f.waterImg()},
-		Blend:  ebiten.BlendCopy,
-		Uniforms: map[string]any{
-			"Thr": float32(p.RiverThresholdM2), "LogThr": float32(math.Log10(p.RiverThresholdM2)),
-			"MaxW": float32(p.RiverMaxPx), "Lakes": lakes, "OvLo": p.DrainLo, "OvScale": p.DrainInv,
-		},
-	})
+	if p.Rivers {
+		g.discs = viewer.RiverDiscs(g.discs, s, p.RiverThresholdM2, p.RiverMaxPx, p.Lakes)
+		g.drawDiscs(f.rivers, viewer.RiverReach(p.RiverMaxPx))
+	}
 	f.riversOf = k
 	return f.rivers
+}
+
+// maxBlend keeps the largest value of every channel.
+var maxBlend = ebiten.Blend{
+	BlendFactorSourceRGB: ebiten.BlendFactorOne, BlendFactorSourceAlpha: ebiten.BlendFactorOne,
+	BlendFactorDestinationRGB: ebiten.BlendFactorOne, BlendFactorDestinationAlpha: ebiten.BlendFactorOne,
+	BlendOperationRGB: ebiten.BlendOperationMax, BlendOperationAlpha: ebiten.BlendOperationMax,
+}
+
+// drawDiscs draws g.discs into dst, a quad each over the cells it may
+// reach, with the maximum as blend.
+func (g *gpuView) drawDiscs(dst *ebiten.Image, reach int) {
+	const perDraw = 16383 // quads whose vertices fit 16-bit indices
+	op := &ebiten.DrawTrianglesShaderOptions{Blend: maxBlend}
+	for k0 := 0; k0 < len(g.discs); k0 += perDraw {
+		ds := g.discs[k0:min(k0+perDraw, len(g.discs))]
+		g.vs, g.is = g.vs[:0], g.is[:0]
+		for q, d := range ds {
+			span := float32(min(reach, int(d.Rho)))
+			x, y := float32(d.X), float32(d.Y)
+			x0, y0, x1, y1 := x-span, y-span, x+span+1, y+span+1
+			for _, c := range [4][2]float32{{x0, y0}, {x1, y0}, {x0, y1}, {x1, y1}} {
+				g.vs = append(g.vs, ebiten.Vertex{DstX: c[0], DstY: c[1], SrcX: c[0], SrcY: c[1], ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1,
+					Custom0: x + 0.5, Custom1: y + 0.5, Custom2: d.Rho, Custom3: d.T})
+			}
+			b := uint16(4 * q)
+			g.is = append(g.is, b, b+1, b+2, b+1, b+3, b+2)
+		}
+		dst.DrawTrianglesShader(g.vs, g.is, g.discSh, op)
+	}
 }
 
 func b2i(b bool) int {
@@ -244,7 +308,16 @@ func rampUniform(r viewer.Ramp) []float32 {
 
 // drawSurface draws the surface shader for p into dst (the fields' size).
 func (g *gpuView) drawSurface(dst *ebiten.Image, f *fieldSet, s *engine.Snapshot, p *viewer.SurfaceParams, mode int, bytes *ebiten.Image) error {
-	sh, err := g.surface(viewer.RiverReach(p.RiverMaxPx))
+	ovKind := p.OvKind
+	if mode == 1 {
+		ovKind = 0
+		if p.Slope3D {
+			ovKind = viewer.OvSlope
+		}
+	}
+	k := surfKey{mode: mode, ovKind: ovKind, rivers: b2i(p.Rivers),
+		lakes: b2i(p.Lakes), rock: b2i(p.Rock && len(p.RockPal) > 0), shadows: b2i(p.Shadows), upTint: b2i(p.UpAlpha > 0)}
+	sh, err := g.surface(k)
 	if err != nil {
 		return err
 	}
@@ -259,28 +332,20 @@ func (g *gpuView) drawSurface(dst *ebiten.Image, f *fieldSet, s *engine.Snapshot
 	for i, c := range p.RockPal[:min(len(p.RockPal), 32)] {
 		copy(pal[3*i:], c[:])
 	}
-	ovKind := p.OvKind
-	if mode == 1 {
-		ovKind = 0
-		if p.Slope3D {
-			ovKind = viewer.OvSlope
-		}
-	}
 	dst.DrawRectShader(f.w, f.h, sh, &ebiten.DrawRectShaderOptions{
 		Images: [4]*ebiten.Image{f.hgt, riv, f.waterImg(), bytes},
 		Blend:  ebiten.BlendCopy,
 		Uniforms: map[string]any{
-			"Mode": mode, "Size": []float32{float32(f.w), float32(f.h)},
+			"Size":  []float32{float32(f.w), float32(f.h)},
 			"Light": p.Light[:], "Ambient": p.Ambient, "Ex": p.Ex, "Cell": p.Cell,
 			"TintLo": p.TintLo, "TintScale": p.TintScale,
 			"BaseN": p.Base.N, "BaseStops": rampUniform(p.Base),
-			"OvKind": ovKind, "OvN": p.Ov.N, "OvStops": rampUniform(p.Ov), "OvColour": p.OvColour[:],
+			"OvN": p.Ov.N, "OvStops": rampUniform(p.Ov), "OvColour": p.OvColour[:],
 			"OvAlpha": p.OvAlpha, "OvScale": p.OvScale,
 			"UpN": p.Up.N, "UpStops": rampUniform(p.Up), "UpAlpha": p.UpAlpha,
-			"Rivers": b2i(p.Rivers), "Lakes": b2i(p.Lakes), "Rock": b2i(p.Rock && len(p.RockPal) > 0),
 			"RockN": min(len(p.RockPal), 32), "RockPal": pal,
 			"River": p.River[:], "RiverLight": p.RiverLight[:], "Shallow": p.Shallow[:], "Deep": p.Deep[:],
-			"Shadows": b2i(p.Shadows), "SunStep": p.SunStep[:], "SunDrop": p.SunDrop * p.Ex,
+			"SunStep": p.SunStep[:], "SunDrop": p.SunDrop * p.Ex,
 		},
 	})
 	g.draws++
@@ -334,7 +399,7 @@ func (g *gpuView) reliefImage(s *engine.Snapshot, up []float32, o viewer.Options
 		if g.relief != nil {
 			g.relief.Deallocate()
 		}
-		g.relief = ebiten.NewImage(s.W, s.H)
+		g.relief = newDataImage(s.W, s.H)
 	}
 	if err := g.drawSurface(g.relief, &g.f2, su, &p, 0, bytes); err != nil {
 		return nil, err
@@ -377,7 +442,7 @@ func (g *gpuView) surface3DImage(s *engine.Snapshot, up []float32, o viewer.Opti
 		if g.surf3 != nil {
 			g.surf3.Deallocate()
 		}
-		g.surf3 = ebiten.NewImage(s.W, s.H)
+		g.surf3 = newDataImage(s.W, s.H)
 	}
 	if err := g.drawSurface(g.surf3, f, su, &p, 1, bytes); err != nil {
 		return nil, err
@@ -415,4 +480,10 @@ func (g *gpuView) drawTerrain(dst *ebiten.Image, d *viewer.DrawList, surf *ebite
 		vs := unsafe.Slice((*ebiten.Vertex)(unsafe.Pointer(unsafe.SliceData(c.Vertices))), len(c.Vertices))
 		dst.DrawTrianglesShader(vs, c.Indices, g.mesh, op)
 	}
+}
+
+// newDataImage returns an image of its own texture: off Ebiten's atlas,
+// so a large field or picture is never copied between atlases.
+func newDataImage(w, h int) *ebiten.Image {
+	return ebiten.NewImageWithOptions(image.Rect(0, 0, w, h), &ebiten.NewImageOptions{Unmanaged: true})
 }

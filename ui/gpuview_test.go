@@ -3,10 +3,8 @@ package ui
 import (
 	"fmt"
 	"image"
-	"math"
 	"os"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -23,9 +21,14 @@ import (
 // not only in a window.
 func TestShadersCompile(t *testing.T) {
 	needShaderDisplay(t)
-	srcs := map[string]string{"rivers": riversKage, "mesh": meshKage, "sky": skyKage}
-	for r := 0; r <= 8; r++ {
-		srcs["surface reach "+strconv.Itoa(r)] = strings.Replace(surfaceKage, "Reach = REACH", "Reach = "+strconv.Itoa(r), 1)
+	srcs := map[string]string{"drainage": riversKage, "discs": discsKage, "mesh": meshKage, "sky": skyKage}
+	for mode := range 2 {
+		for ov := range 6 {
+			for f := range 16 {
+				k := surfKey{mode: mode, ovKind: ov, rivers: f & 1, lakes: f >> 1 & 1, rock: f >> 2 & 1, shadows: f >> 3 & 1, upTint: f >> 3 & 1}
+				srcs[fmt.Sprintf("surface %+v", k)] = k.source()
+			}
+		}
 	}
 	for name, src := range srcs {
 		if _, err := ebiten.NewShader([]byte(src)); err != nil {
@@ -117,10 +120,12 @@ func pixelDiff(a, b []byte, tol int) (maxd int, over float64) {
 // pictures: the relief with viewer.Relief under every overlay, rivers and
 // lakes on and off; the 3D surface with BuildMesh3D's vertex colours on a
 // mesh of one vertex per cell. Tolerance: at most 1 % of the pixels differ
-// by more than 2 levels of 255 in any channel, none by more than 4 (float
-// rounding on the GPU against viewer's integer shading, and the river
-// radius carried in 8 bits); measured on llvmpipe: 3 at most, 0.65 % over
-// 2 with a low sun and exaggeration 3, else under 0.05 %.
+// by more than 2 levels of 255 in any channel, none by more than 4 in 2D
+// (float rounding on the GPU against viewer's integer shading) and 32 in
+// 3D (where river discs overlap, the shaders colour the river by the
+// deepest of them, BuildMesh3D by the one covering most); measured on
+// llvmpipe: 2D at most 1 level apart, 3D 21 at most on 0.5 % of the
+// pixels.
 func TestShaderViewsMatchSoftware(t *testing.T) {
 	needShaderDisplay(t)
 	s := testTerrain(t, 96)
@@ -189,7 +194,7 @@ func TestShaderViewsMatchSoftware(t *testing.T) {
 			}
 			maxd, over := pixelDiff(got, want, 2)
 			t.Logf("%s: largest difference %d, %.3f %% over 2", c.name, maxd, 100*over)
-			if over > 0.01 || maxd > 4 {
+			if over > 0.01 || maxd > 32 {
 				t.Errorf("%s: the shaders' 3D surface differs from BuildMesh3D's colours: largest difference %d, %.2f %% of the pixels by more than 2", c.name, maxd, 100*over)
 			}
 		}
@@ -216,6 +221,31 @@ func TestShaderTiming(t *testing.T) {
 			return g.err
 		}
 		px := make([]byte, 4)
+		sync := func(img *ebiten.Image) { img.SubImage(image.Rect(0, 0, 1, 1)).(*ebiten.Image).ReadPixels(px) }
+		for range 3 {
+			t0 := time.Now()
+			g.f2.valid = false
+			g.f2.load(s)
+			sync(g.f2.water)
+			t1 := time.Now()
+			o := viewer.DefaultOptions()
+			o.Rivers = os.Getenv("OROGEN_SHADER_RIVERS") != "0"
+			o.Lakes = os.Getenv("OROGEN_SHADER_LAKES") != "0"
+			p := viewer.ReliefParams(s, o)
+			t2 := time.Now()
+			g.f2.riversOf = riversKey{}
+			g.f2.rivers.Clear()
+			sync(g.riverPass(&g.f2, s, &p))
+			t3 := time.Now()
+			if g.relief == nil {
+				g.relief = newDataImage(s.W, s.H)
+			}
+			if err := g.drawSurface(g.relief, &g.f2, s, &p, 0, nil); err != nil {
+				return err
+			}
+			sync(g.relief)
+			t.Logf("upload %v, params %v, river pass %v, surface %v", t1.Sub(t0), t2.Sub(t1), t3.Sub(t2), time.Since(t3))
+		}
 		for i := range 3 {
 			t0 := time.Now()
 			o := viewer.DefaultOptions()
@@ -238,8 +268,6 @@ func TestShaderTiming(t *testing.T) {
 			img.SubImage(image.Rect(0, 0, 1, 1)).(*ebiten.Image).ReadPixels(px)
 			t.Logf("3D surface %d² #%d: %v", n, i, time.Since(t0))
 		}
-		_ = math.Pi
-		_ = fmt.Sprint()
 		return nil
 	})
 }

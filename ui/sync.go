@@ -113,7 +113,7 @@ func (a *App) syncPicture() {
 	if !same3D && want3D {
 		old := a.pic3D
 		old.snap = snap3
-		if old == k3 && time.Since(a.pic3DAt) < step3DEvery {
+		if old == k3 && time.Since(a.pic3DAt) < max(step3DEvery, a.gpace.interval()) {
 			same3D = true // only the snapshot is new, and too soon
 		}
 	}

@@ -257,3 +257,41 @@ func (r *renderer) overlayT(i int) float64 {
 func SkyColours() [3][3]float32 {
 	return [3][3]float32{skyHorizon, skyZenith, skyBelow}
 }
+
+// Disc is one river cell's disc: cell (X, Y), ρ (the radius plus half a
+// pixel: it covers the cell at distance d from its centre by ρ - d,
+// clamped to [0, 1]) and T, the river colour's ramp position of the 3D
+// view (0 at the threshold, 1 riverDecadesToDeep decades above).
+type Disc struct {
+	X, Y   int32
+	Rho, T float32
+}
+
+// RiverDiscs appends to dst[:0] the river discs of s as Relief (2D: maxW
+// is RiverMaxPx) or BuildMesh3D at one vertex per cell (3D: maxW is
+// RiverMaxWidth) draws them: a disc on every cell whose drainage area is
+// at least thr and, when lakes are drawn, that holds no water; 1 wide at
+// the threshold, 1.5 wider per decade, at most maxW.
+func RiverDiscs(dst []Disc, s *engine.Snapshot, thr, maxW float64, lakes bool) []Disc {
+	dst = dst[:0]
+	if len(s.Area) != s.W*s.H {
+		return dst
+	}
+	var water []float32
+	if lakes && len(s.Water) == len(s.Area) {
+		water = s.Water
+	}
+	logThr := math.Log10(thr)
+	t32 := float32(thr)
+	for i, a := range s.Area {
+		if !(a >= t32) || !(float64(a) >= thr) || (water != nil && water[i] > 0) {
+			continue
+		}
+		la := math.Log10(float64(a))
+		width := 1 + riverPxPerDecade*float32(la-logThr)
+		rad := min(width, float32(maxW)) / 2
+		dst = append(dst, Disc{X: int32(i % s.W), Y: int32(i / s.W), Rho: rad + 0.5,
+			T: float32(min(max((la-logThr)/riverDecadesToDeep, 0), 1))})
+	}
+	return dst
+}
