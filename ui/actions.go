@@ -194,13 +194,23 @@ func init() {
 			items: []item{{menu: "View", label: "Reset layout"}}},
 		{name: "orbit", label: "Turn the 3D camera by DYAW DPITCH degrees", spec: script.Spec{Min: 2, Max: 2, Check: func(c script.Command) error { return c.Nums(0) }},
 			run: func(a *App, args []string) error { a.v3.cam = a.v3.cam.Orbit(num(args, 0), num(args, 1)); return nil }},
+		{name: "pan", label: "Pan the 2D map by DX DY screen pixels", spec: script.Spec{Min: 2, Max: 2, Check: func(c script.Command) error { return c.Nums(0) }},
+			run: func(a *App, args []string) error { a.view = a.view.Pan(num(args, 0), num(args, 1)); return nil }},
+		{name: "zoom", label: "Zoom the 2D map by a factor about the viewport's centre", spec: script.Spec{Min: 1, Max: 1, Check: func(c script.Command) error { return c.Nums(0) }},
+			run: func(a *App, args []string) error {
+				if f := num(args, 0); f > 0 {
+					a.view = a.view.ZoomAt(float64(a.vp.w)/2, float64(a.vp.h)/2, f, float64(a.vp.w), float64(a.vp.h))
+				}
+				return nil
+			}},
 		{name: "draw3d", label: "Draw the 3D view by software fill or with OpenGL", spec: choiceArg("3D drawing", "fill", "opengl"),
 			run: func(a *App, args []string) error { a.v3.gpu = args[0] == "opengl"; return nil }},
-		{name: "views", label: "Draw the 2D and 3D views with shaders (the graphics card) or on the CPU", spec: choiceArg("views drawing", "shader", "cpu"),
-			run: func(a *App, args []string) error { a.viewsCPU = args[0] == "cpu"; return nil },
+		{name: "views", label: "Draw the 2D and 3D views with shaders (the graphics card), on the CPU, or auto (shaders unless they prove slower)", spec: choiceArg("views drawing", "shader", "cpu", "auto"),
+			run: func(a *App, args []string) error { a.setViews(args[0]); return nil },
 			items: []item{
-				{menu: "View", label: "Draw the views with shaders", args: []string{"shader"}, sep: true, checked: func(a *App) bool { return !a.viewsCPU }},
-				{menu: "View", label: "Draw the views on the CPU", args: []string{"cpu"}, checked: func(a *App) bool { return a.viewsCPU }}}},
+				{menu: "View", label: "Draw the views: auto", args: []string{"auto"}, sep: true, checked: func(a *App) bool { return a.viewsAuto }},
+				{menu: "View", label: "Draw the views with shaders", args: []string{"shader"}, checked: func(a *App) bool { return !a.viewsAuto && !a.viewsCPU }},
+				{menu: "View", label: "Draw the views on the CPU", args: []string{"cpu"}, checked: func(a *App) bool { return !a.viewsAuto && a.viewsCPU }}}},
 		// Simulation
 		{name: "run", label: "Run the simulation", spec: noArgs, run: (*App).run,
 			items: []item{{menu: "Simulation", label: "Run", hint: "Space", checked: running, enabled: func(a *App) bool { return !running(a) }}}},

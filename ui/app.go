@@ -117,6 +117,7 @@ type App struct {
 	mapGPU        *ebiten.Image // the 2D relief drawn by the shaders (ui/gpuview.go)
 	gv            *gpuView      // the shaders and the fields on the GPU
 	viewsCPU      bool          // draw the views on the CPU, not with the shaders
+	viewsAuto     bool          // viewsCPU follows the shaders' measured cost
 	gpace         gpuPace       // how often the shaders redraw for a new snapshot
 	arcs          arcLayer      // the stream graph's arcs over the map
 	det           detailUI      // the hydraulic detail pass's panel
@@ -242,7 +243,7 @@ func newApp(o Options) (*App, error) {
 	if a.gv.err != nil {
 		a.log.add(levelWarn, "the views' shaders: %v (the views are drawn on the CPU)", a.gv.err)
 	}
-	a.viewsCPU = viewsOnCPUEnv()
+	a.setViews(os.Getenv("OROGEN_VIEWS"))
 	a.checkRecovery()
 	return a, nil
 }

@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"image"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -15,10 +14,37 @@ import (
 	"orogen/viewer"
 )
 
-// viewsOnCPU reports whether the views are drawn by the CPU (viewer's
-// software path) instead of the shaders: the View menu's choice, or
-// OROGEN_VIEWS=cpu.
-func viewsOnCPUEnv() bool { return os.Getenv("OROGEN_VIEWS") == "cpu" }
+// setViews sets how the views are drawn: "shader" (by the GPU), "cpu"
+// (viewer's software pictures) or anything else, auto: the shaders, until
+// their pictures prove to cost the frames more than slowShaderPicture
+// each, which happens on a software OpenGL (Mesa's llvmpipe draws them on
+// the same CPU cores, several times slower than viewer's own code); then
+// the CPU. The View menu, the views script command and OROGEN_VIEWS set
+// it.
+func (a *App) setViews(how string) {
+	a.viewsCPU, a.viewsAuto = how == "cpu", how != "cpu" && how != "shader"
+	a.gpace.pictures, a.gpace.extra = 0, 0
+}
+
+// slowShaderPicture is the cost of a shaders' picture to its frame above
+// which auto turns to the CPU; autoAfter the pictures it waits for.
+const (
+	slowShaderPicture = 40 * time.Millisecond
+	autoAfter         = 4
+)
+
+// autoViews turns the views to the CPU, in auto, once the shaders proved
+// slow.
+func (a *App) autoViews() {
+	if !a.viewsAuto || a.viewsCPU || a.gpace.pictures < autoAfter {
+		return
+	}
+	if d := time.Duration(a.gpace.extra * float64(time.Second)); d > slowShaderPicture {
+		a.viewsCPU = true
+		a.pic2D, a.pic3D = picture2D{}, picture3D{}
+		a.log.add(levelInfo, "the graphics driver takes %v a picture (a software OpenGL?): the views are drawn on the CPU (View → Draw the views)", d.Round(time.Millisecond))
+	}
+}
 
 // shaders reports whether the shaders draw the views of s.
 func (a *App) shaders(s *engine.Snapshot) bool {
@@ -41,11 +67,12 @@ func (a *App) shaderFailed(err error) {
 // frames that drew a picture cost the extra over the others, and a new
 // snapshot alone is drawn once its interval since the last has passed.
 type gpuPace struct {
-	last    time.Time // the start of the last frame
-	drew    bool      // the last frame drew a picture
-	plain   float64   // a frame without a picture, s (moving average)
-	extra   float64   // what a picture adds to its frame, s (moving average)
-	drawnAt time.Time // when the 2D relief was last drawn for a new snapshot
+	last     time.Time // the start of the last frame
+	drew     bool      // the last frame drew a picture
+	plain    float64   // a frame without a picture, s (moving average)
+	extra    float64   // what a picture adds to its frame, s (moving average)
+	drawnAt  time.Time // when the 2D relief was last drawn for a new snapshot
+	pictures int       // frames that drew a picture since the views were set
 }
 
 // frame is called at the start of every Update.
@@ -53,6 +80,7 @@ func (p *gpuPace) frame(now time.Time) {
 	if !p.last.IsZero() {
 		dt := now.Sub(p.last).Seconds()
 		if p.drew {
+			p.pictures++
 			p.extra += 0.3 * (max(dt-p.plain, 0) - p.extra)
 		} else {
 			p.plain += 0.1 * (dt - p.plain)

@@ -74,6 +74,7 @@ type picture3D struct {
 // syncPicture asks the renderer for new pictures when what they show
 // changed, and uploads finished ones.
 func (a *App) syncPicture() {
+	a.autoViews()
 	snap := a.s.Snapshot()
 	amp := a.ampPreview()
 	a.amp.on = amp != nil

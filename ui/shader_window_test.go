@@ -1,0 +1,99 @@
+package ui_test
+
+import (
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestWindowShaderViews opens the window on a 128² default scene, pauses
+// the engine and saves the 2D and 3D views as the shaders drew them (read
+// back from the GPU) beside viewer's software pictures of the same
+// snapshot and camera (view-picture), then compares them. Tolerances: the
+// 2D relief is the same picture, pixel for pixel, to float rounding (no
+// channel more than 4 levels of 255 apart, at most 1 % of the pixels more
+// than 2); the 3D view differs in how colours spread over a triangle (the
+// shaders read the surface at every pixel, the software fill blends the
+// vertex colours) and along silhouettes (the edges' coverage): the mean
+// difference stays under 4 levels and 95 % of the pixels within 24.
+func TestWindowShaderViews(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the window session runs in the full (non -short) test run")
+	}
+	needDisplay(t)
+	bin := buildOrogen(t)
+	dir, _ := session(t, bin, `
+pause
+wait 30
+view-picture $OUT/relief.png
+expect-log view picture relief.png
+view 3d
+wait 40
+view-picture $OUT/terrain.png
+expect-log view picture terrain.png
+`, "--size", "128")
+	got, want := readRGBA(t, filepath.Join(dir, "relief.png")), readRGBA(t, filepath.Join(dir, "relief-software.png"))
+	if got.Rect != want.Rect || got.Rect.Dx() != 128 {
+		t.Fatalf("2D: the shaders' picture is %v, the software's %v; want 128×128 both", got.Rect, want.Rect)
+	}
+	maxd, over, mean := compareRGBA(got, want, 2)
+	t.Logf("2D: largest difference %d, %.3f %% over 2, mean %.3f", maxd, 100*over, mean)
+	if maxd > 4 || over > 0.01 {
+		t.Errorf("2D: the shaders' relief differs from viewer.Relief: largest difference %d, %.2f %% over 2", maxd, 100*over)
+	}
+	got, want = readRGBA(t, filepath.Join(dir, "terrain.png")), readRGBA(t, filepath.Join(dir, "terrain-software.png"))
+	if got.Rect != want.Rect || got.Rect.Dx() < 100 {
+		t.Fatalf("3D: the shaders' picture is %v, the software's %v", got.Rect, want.Rect)
+	}
+	maxd, over, mean = compareRGBA(got, want, 24)
+	t.Logf("3D: largest difference %d, %.3f %% over 24, mean %.3f", maxd, 100*over, mean)
+	if mean > 4 || over > 0.05 {
+		t.Errorf("3D: the shaders' terrain differs from viewer.Render3D: mean difference %.2f, %.2f %% of the pixels over 24", mean, 100*over)
+	}
+}
+
+func readRGBA(t *testing.T, path string) *image.RGBA {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	b := img.Bounds()
+	out := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+	for y := range b.Dy() {
+		for x := range b.Dx() {
+			out.Set(x, y, img.At(b.Min.X+x, b.Min.Y+y))
+		}
+	}
+	return out
+}
+
+// compareRGBA returns the largest channel difference, the share of pixels
+// with a channel more than tol apart, and the mean channel difference.
+func compareRGBA(a, b *image.RGBA, tol int) (maxd int, over, mean float64) {
+	n, sum := 0, 0
+	for i := 0; i+3 < len(a.Pix); i += 4 {
+		bad := false
+		for c := range 3 {
+			d := int(a.Pix[i+c]) - int(b.Pix[i+c])
+			if d < 0 {
+				d = -d
+			}
+			sum += d
+			maxd = max(maxd, d)
+			bad = bad || d > tol
+		}
+		if bad {
+			n++
+		}
+	}
+	px := len(a.Pix) / 4
+	return maxd, float64(n) / float64(px), float64(sum) / float64(3*px)
+}
