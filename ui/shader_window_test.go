@@ -8,23 +8,13 @@ import (
 	"testing"
 )
 
-// TestWindowShaderViews opens the window on a 128² default scene, pauses
-// the engine and saves the 2D and 3D views as the shaders drew them (read
-// back from the GPU) beside viewer's software pictures of the same
-// snapshot and camera (view-picture), then compares them. Tolerances: the
-// 2D relief is the same picture, pixel for pixel, to float rounding (no
-// channel more than 4 levels of 255 apart, at most 1 % of the pixels more
-// than 2); the 3D view differs in how colours spread over a triangle (the
-// shaders read the surface at every pixel, the software fill blends the
-// vertex colours) and along silhouettes (the edges' coverage): the mean
-// difference stays under 4 levels and 95 % of the pixels within 24.
-func TestWindowShaderViews(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the window session runs in the full (non -short) test run")
-	}
-	needDisplay(t)
-	bin := buildOrogen(t)
-	dir, _ := session(t, bin, `
+// shaderViewsScript, a part of TestWindowSession's script, draws the
+// views with the shaders (forced: auto would turn to the CPU on llvmpipe),
+// pauses the engine and saves the 2D and 3D views as the shaders drew them
+// (read back from the GPU) beside viewer's software pictures of the same
+// snapshot and camera (view-picture); checkShaderViews compares them.
+const shaderViewsScript = `
+views shader
 pause
 wait 30
 view-picture $OUT/relief.png
@@ -33,13 +23,28 @@ view 3d
 wait 40
 view-picture $OUT/terrain.png
 expect-log view picture terrain.png
-`, "--size", "128")
+view 2d
+views auto
+run
+`
+
+// checkShaderViews compares the pictures of shaderViewsScript. Tolerances:
+// the 2D relief is the same picture, pixel for pixel, to float rounding
+// (no channel more than 4 levels of 255 apart, at most 1 % of the pixels
+// more than 2; measured: 1 level at most); the 3D view differs in how
+// colours spread over a triangle (the shaders read the surface at every
+// pixel, the software fill blends the vertex colours) and along
+// silhouettes: the mean difference stays under 2 levels and at most 1 %
+// of the pixels differ by more than 24 (measured on llvmpipe: mean 0.7,
+// 0.12 % over 24).
+func checkShaderViews(t *testing.T, dir string) {
+	t.Helper()
 	got, want := readRGBA(t, filepath.Join(dir, "relief.png")), readRGBA(t, filepath.Join(dir, "relief-software.png"))
-	if got.Rect != want.Rect || got.Rect.Dx() != 128 {
-		t.Fatalf("2D: the shaders' picture is %v, the software's %v; want 128×128 both", got.Rect, want.Rect)
+	if got.Rect != want.Rect || got.Rect.Dx() < 64 {
+		t.Fatalf("2D: the shaders' picture is %v, the software's %v", got.Rect, want.Rect)
 	}
 	maxd, over, mean := compareRGBA(got, want, 2)
-	t.Logf("2D: largest difference %d, %.3f %% over 2, mean %.3f", maxd, 100*over, mean)
+	t.Logf("shaders, 2D: largest difference %d, %.3f %% over 2, mean %.3f", maxd, 100*over, mean)
 	if maxd > 4 || over > 0.01 {
 		t.Errorf("2D: the shaders' relief differs from viewer.Relief: largest difference %d, %.2f %% over 2", maxd, 100*over)
 	}
@@ -48,8 +53,8 @@ expect-log view picture terrain.png
 		t.Fatalf("3D: the shaders' picture is %v, the software's %v", got.Rect, want.Rect)
 	}
 	maxd, over, mean = compareRGBA(got, want, 24)
-	t.Logf("3D: largest difference %d, %.3f %% over 24, mean %.3f", maxd, 100*over, mean)
-	if mean > 4 || over > 0.05 {
+	t.Logf("shaders, 3D: largest difference %d, %.3f %% over 24, mean %.3f", maxd, 100*over, mean)
+	if mean > 2 || over > 0.01 {
 		t.Errorf("3D: the shaders' terrain differs from viewer.Render3D: mean difference %.2f, %.2f %% of the pixels over 24", mean, 100*over)
 	}
 }
