@@ -1,7 +1,9 @@
 package ui
 
 import (
+	_ "embed"
 	"fmt"
+	"math"
 	"image"
 	"os"
 	"strconv"
@@ -202,6 +204,9 @@ func TestShaderViewsMatchSoftware(t *testing.T) {
 	})
 }
 
+//go:embed shaders/raymarch.kage
+var raymarchKage string
+
 // TestShaderTiming logs how long llvmpipe (or the card) takes to draw a
 // 1024² relief (OROGEN_SHADER_TIMING=1; no assertion: speed goes in the
 // report).
@@ -256,6 +261,66 @@ func TestShaderTiming(t *testing.T) {
 			}
 			img.SubImage(image.Rect(0, 0, 1, 1)).(*ebiten.Image).ReadPixels(px)
 			t.Logf("relief %d² #%d: %v", n, i, time.Since(t0))
+		}
+		// The 3D drawing: the mesh of 128², 256² and 512² vertices drawn
+		// back to front by mesh.kage, against a ray march (raymarch.kage).
+		const cw, ch = 900, 650
+		o3 := viewer.DefaultOptions3D()
+		surf, err := g.surface3DImage(s, nil, o3, viewer.DefaultOptions())
+		if err != nil {
+			return err
+		}
+		cam := viewer.FitCameraAspect(s, 1, viewer.DefaultYawDeg, viewer.DefaultPitchDeg, float64(cw)/ch)
+		canvas := newDataImage(cw, ch)
+		for _, n := range []int{128, 256, 512} {
+			o := o3
+			o.MaxMesh = n
+			m := viewer.BuildMesh3D(nil, s, geometryOnly(o))
+			d := m.Project(nil, cam, cw, ch)
+			for range 2 {
+				t0 := time.Now()
+				g.drawTerrain(canvas, d, surf, s)
+				sync(canvas)
+				t.Logf("3D mesh %d² (%d triangles) on a %d×%d canvas: %v", n, d.Triangles(), cw, ch, time.Since(t0))
+			}
+		}
+		rm, err := ebiten.NewShader([]byte(raymarchKage))
+		if err != nil {
+			return err
+		}
+		c := cam
+		ex, ey, ez := c.Eye()
+		yaw, pitch := c.Yaw*math.Pi/180, c.Pitch*math.Pi/180
+		sy, cy := math.Sincos(yaw)
+		sp, cp := math.Sincos(pitch)
+		hi := 0.0
+		for _, h := range s.Height {
+			hi = max(hi, float64(h))
+		}
+		u := map[string]any{
+			"Size": []float32{float32(s.W), float32(s.H)}, "Cell": float32(s.Cell), "Ex": float32(1),
+			"Eye": []float32{float32(ex), float32(ey), float32(ez)},
+			"Fwd": []float32{float32(-sy * cp), float32(cy * cp), float32(-sp)},
+			"Right": []float32{float32(-cy), float32(-sy), 0},
+			"Up":    []float32{float32(-sy * sp), float32(cy * sp), float32(cp)},
+			"Focal": float32(ch / 2 / math.Tan(c.FovDeg*math.Pi/360)), "Centre": []float32{cw / 2, ch / 2},
+			"ZMax": float32(hi),
+		}
+		vs := []ebiten.Vertex{{DstX: 0, DstY: 0}, {DstX: cw, DstY: 0}, {DstX: 0, DstY: ch}, {DstX: cw, DstY: ch}}
+		for i := range vs {
+			vs[i].SrcX, vs[i].SrcY = vs[i].DstX*float32(s.W)/cw, vs[i].DstY*float32(s.H)/ch
+		}
+		for range 2 {
+			t0 := time.Now()
+			canvas.DrawTrianglesShader(vs, []uint16{0, 1, 2, 1, 3, 2}, rm, &ebiten.DrawTrianglesShaderOptions{
+				Images: [4]*ebiten.Image{g.f2.hgt, surf}, Uniforms: u, Blend: ebiten.BlendCopy})
+			sync(canvas)
+			t.Logf("3D ray march (128 steps, 4 halvings) on a %d×%d canvas: %v", cw, ch, time.Since(t0))
+		}
+		if p := os.Getenv("OROGEN_SHADER_PNG"); p != "" {
+			img := image.NewRGBA(image.Rect(0, 0, cw, ch))
+			canvas.ReadPixels(img.Pix)
+			_ = os.WriteFile(p, encodePNG(img), 0o644)
 		}
 		for i := range 2 {
 			t0 := time.Now()
