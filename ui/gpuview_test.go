@@ -3,8 +3,8 @@ package ui
 import (
 	_ "embed"
 	"fmt"
-	"math"
 	"image"
+	"math"
 	"os"
 	"strconv"
 	"testing"
@@ -299,8 +299,8 @@ func TestShaderTiming(t *testing.T) {
 		}
 		u := map[string]any{
 			"Size": []float32{float32(s.W), float32(s.H)}, "Cell": float32(s.Cell), "Ex": float32(1),
-			"Eye": []float32{float32(ex), float32(ey), float32(ez)},
-			"Fwd": []float32{float32(-sy * cp), float32(cy * cp), float32(-sp)},
+			"Eye":   []float32{float32(ex), float32(ey), float32(ez)},
+			"Fwd":   []float32{float32(-sy * cp), float32(cy * cp), float32(-sp)},
 			"Right": []float32{float32(-cy), float32(-sy), 0},
 			"Up":    []float32{float32(-sy * sp), float32(cy * sp), float32(cp)},
 			"Focal": float32(ch / 2 / math.Tan(c.FovDeg*math.Pi/360)), "Centre": []float32{cw / 2, ch / 2},
