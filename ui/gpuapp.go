@@ -23,23 +23,25 @@ import (
 // it.
 func (a *App) setViews(how string) {
 	a.viewsCPU, a.viewsAuto = how == "cpu", how != "cpu" && how != "shader"
-	a.gpace.pictures, a.gpace.extra = 0, 0
+	a.gpace.pictures, a.gpace.extra, a.gpace.decided = 0, 0, false
 }
 
 // slowShaderPicture is the cost of a shaders' picture to its frame above
-// which auto turns to the CPU; autoAfter the pictures it waits for.
+// which auto turns to the CPU: the least of the pictures from the third
+// (the first two compile the programs) to the autoAfter-th.
 const (
 	slowShaderPicture = 40 * time.Millisecond
-	autoAfter         = 4
+	autoAfter         = 6
 )
 
 // autoViews turns the views to the CPU, in auto, once the shaders proved
-// slow.
+// slow; it decides once.
 func (a *App) autoViews() {
-	if !a.viewsAuto || a.viewsCPU || a.gpace.pictures < autoAfter {
+	if !a.viewsAuto || a.viewsCPU || a.gpace.decided || a.gpace.pictures < autoAfter {
 		return
 	}
-	if d := time.Duration(a.gpace.extra * float64(time.Second)); d > slowShaderPicture {
+	a.gpace.decided = true
+	if d := time.Duration(a.gpace.least * float64(time.Second)); d > slowShaderPicture {
 		a.viewsCPU = true
 		a.pic2D, a.pic3D = picture2D{}, picture3D{}
 		a.log.add(levelInfo, "the graphics driver takes %v a picture (a software OpenGL?): the views are drawn on the CPU (View → Draw the views)", d.Round(time.Millisecond))
@@ -73,6 +75,10 @@ type gpuPace struct {
 	extra    float64   // what a picture adds to its frame, s (moving average)
 	drawnAt  time.Time // when the 2D relief was last drawn for a new snapshot
 	pictures int       // frames that drew a picture since the views were set
+	// least is the least extra of the pictures after the first two
+	// (those compile the programs), s; decided: auto has chosen.
+	least   float64
+	decided bool
 }
 
 // frame is called at the start of every Update.
@@ -81,7 +87,11 @@ func (p *gpuPace) frame(now time.Time) {
 		dt := now.Sub(p.last).Seconds()
 		if p.drew {
 			p.pictures++
-			p.extra += 0.3 * (max(dt-p.plain, 0) - p.extra)
+			e := max(dt-p.plain, 0)
+			p.extra += 0.3 * (e - p.extra)
+			if p.pictures == 3 || (p.pictures > 3 && e < p.least) {
+				p.least = e
+			}
 		} else {
 			p.plain += 0.1 * (dt - p.plain)
 		}
