@@ -115,6 +115,7 @@ type App struct {
 	pic3DAt       time.Time // when the 3D picture was last asked for
 	mapImg        *ebiten.Image
 	mapGPU        *ebiten.Image // the 2D relief drawn by the shaders (ui/gpuview.go)
+	mapStep       int           // cells per side a pixel of mapGPU spans
 	gv            *gpuView      // the shaders and the fields on the GPU
 	viewsCPU      bool          // draw the views on the CPU, not with the shaders
 	viewsAuto     bool          // viewsCPU follows the shaders' measured cost
@@ -332,15 +333,15 @@ func (a *App) Draw(screen *ebiten.Image) {
 		return // nothing changed: the screen keeps the last frame (pace.go)
 	}
 	screen.Fill(colBackground)
-	mapImg := a.mapImg
+	mapImg, step := a.mapImg, 1.0
 	if a.shaders(a.s.Snapshot()) {
-		mapImg = a.mapGPU
+		mapImg, step = a.mapGPU, float64(max(a.mapStep, 1))
 	}
 	if a.mode != mode3D && mapImg != nil && a.vp.w > 0 && a.vp.h > 0 {
 		r := image.Rect(int(a.vp.x), int(a.vp.y), int(a.vp.x+a.vp.w), int(a.vp.y+a.vp.h))
 		dst := screen.SubImage(r).(*ebiten.Image)
 		op := &ebiten.DrawImageOptions{}
-		op.GeoM.Scale(a.view.Zoom, a.view.Zoom)
+		op.GeoM.Scale(a.view.Zoom*step, a.view.Zoom*step)
 		ox, oy := a.mapToScreen(0, 0)
 		op.GeoM.Translate(ox, oy)
 		if a.view.Zoom >= 1 {

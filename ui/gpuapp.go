@@ -113,8 +113,9 @@ func (a *App) drawRelief(snap *engine.Snapshot, o viewer.Options, upToo bool) {
 	if upToo {
 		up = a.docUplift()
 	}
+	step := reliefStep(a.view.Zoom)
 	k := a.gv.reliefK
-	if a.mapGPU != nil && k.snap != snap && k.opts == o && k.uplift == firstOf(up) && time.Since(a.gpace.drawnAt) < a.gpace.interval() {
+	if a.mapGPU != nil && k.snap != snap && k.opts == o && k.uplift == firstOf(up) && k.step == step && time.Since(a.gpace.drawnAt) < a.gpace.interval() {
 		return // only the snapshot is new, and too soon
 	}
 	var o3 *viewer.Options3D
@@ -122,7 +123,7 @@ func (a *App) drawRelief(snap *engine.Snapshot, o viewer.Options, upToo bool) {
 		o3 = &a.v3.opts
 	}
 	draws := a.gv.draws
-	img, err := a.gv.reliefImage(snap, up, o, o3)
+	img, err := a.gv.reliefImage(snap, up, o, o3, step)
 	if err != nil {
 		a.shaderFailed(err)
 		return
@@ -133,7 +134,20 @@ func (a *App) drawRelief(snap *engine.Snapshot, o viewer.Options, upToo bool) {
 			a.gpace.drawnAt = time.Now()
 		}
 	}
-	a.mapGPU = img
+	a.mapGPU, a.mapStep = img, step
+}
+
+// reliefStep returns how many cells per side a pixel of the shaders' 2D
+// relief spans at a zoom (screen pixels per cell): 1 down to half a pixel
+// a cell, then 2, 4, ... so the picture has no more pixels than about
+// the screen shows (a mip level of the relief; Ebiten's own mipmaps
+// smooth the rest).
+func reliefStep(zoom float64) int {
+	st := 1
+	for st < 64 && zoom*float64(2*st) <= 1 {
+		st *= 2
+	}
+	return st
 }
 
 // docUplift returns the document's uplift as last copied for the views
@@ -185,6 +199,9 @@ func (a *App) viewPicture(path string) error {
 		img := a.mapImg
 		if a.shaders(snap) {
 			img = a.mapGPU
+			if a.mapStep > 1 {
+				return fmt.Errorf("view-picture: the map is zoomed out to %d cells a pixel: zoom in to compare it cell for cell", a.mapStep)
+			}
 		}
 		if img == nil {
 			return fmt.Errorf("view-picture: the 2D view has no picture yet")

@@ -74,6 +74,7 @@ type riversKey struct {
 	lakes         bool
 	lo, inv       float32
 	rivers, drain bool
+	step          int
 }
 
 // gpuView holds the shaders, the fields and the pictures.
@@ -90,6 +91,8 @@ type gpuView struct {
 	surf3   *ebiten.Image
 	surf3K  surf3Key
 	draws   int // pictures drawn, for the report
+	rivL    *ebiten.Image // the river image of a zoomed-out relief
+	rivLOf  riversKey
 	discs   []viewer.Disc
 	vs      []ebiten.Vertex
 	is      []uint16
@@ -99,6 +102,7 @@ type reliefKey struct {
 	snap   *engine.Snapshot
 	opts   viewer.Options
 	uplift *float32
+	step   int
 }
 
 type surf3Key struct {
@@ -235,30 +239,57 @@ func (f *fieldSet) loadBytes(s *engine.Snapshot, key bytesKey, o viewer.Options,
 
 // riverPass draws the river image for p: the drainage pass (rivers.kage)
 // when an overlay reads it, then the river discs (discs.kage).
-func (g *gpuView) riverPass(f *fieldSet, s *engine.Snapshot, p *viewer.SurfaceParams) *ebiten.Image {
+//
+// At step 1 it is the fields' river image, a pixel a cell; at a coarser
+// step (the 2D relief zoomed out) an image of the output's size in
+// g.rivL, a pixel per step × step cells.
+func (g *gpuView) riverPass(f *fieldSet, s *engine.Snapshot, p *viewer.SurfaceParams, step int) *ebiten.Image {
 	drain := p.OvKind == viewer.OvDrainage || p.OvKind == viewer.OvStreams
 	k := riversKey{snap: f.snap, thr: p.RiverThresholdM2, maxW: p.RiverMaxPx, lakes: p.Lakes, lo: p.DrainLo, inv: p.DrainInv,
-		rivers: p.Rivers, drain: drain}
-	if f.riversOf == k {
-		return f.rivers
+		rivers: p.Rivers, drain: drain, step: step}
+	dst, of := f.rivers, &f.riversOf
+	if step > 1 {
+		ow, oh := ceilDiv(f.w, step), ceilDiv(f.h, step)
+		if g.rivL == nil || g.rivL.Bounds().Dx() != ow || g.rivL.Bounds().Dy() != oh {
+			if g.rivL != nil {
+				g.rivL.Deallocate()
+			}
+			g.rivL, g.rivLOf = newDataImage(ow, oh), riversKey{}
+		}
+		dst, of = g.rivL, &g.rivLOf
+	}
+	if *of == k {
+		return dst
 	}
 	if drain {
-		f.rivers.DrawRectShader(f.w, f.h, g.drain, &ebiten.DrawRectShaderOptions{
-			Images: [4]*ebiten.Image{f.areaImg()},
-			Blend:  ebiten.BlendCopy,
-			Uniforms: map[string]any{
-				"Thr": float32(p.RiverThresholdM2), "OvLo": p.DrainLo, "OvScale": p.DrainInv,
-			},
-		})
+		drawScaled(dst, step, g.drain, [4]*ebiten.Image{f.areaImg()}, map[string]any{
+			"Thr": float32(p.RiverThresholdM2), "OvLo": p.DrainLo, "OvScale": p.DrainInv,
+		}, ebiten.BlendCopy)
 	} else {
-		f.rivers.Clear()
+		dst.Clear()
 	}
 	if p.Rivers {
 		g.discs = viewer.RiverDiscs(g.discs, s, p.RiverThresholdM2, p.RiverMaxPx, p.Lakes)
-		g.drawDiscs(f.rivers, viewer.RiverReach(p.RiverMaxPx))
+		g.drawDiscs(dst, viewer.RiverReach(p.RiverMaxPx), step)
 	}
-	f.riversOf = k
-	return f.rivers
+	*of = k
+	return dst
+}
+
+func ceilDiv(a, b int) int { return (a + b - 1) / b }
+
+// drawScaled draws shader sh over all of dst, each pixel reading the
+// source images (the fields' size) at step × its position.
+func drawScaled(dst *ebiten.Image, step int, sh *ebiten.Shader, imgs [4]*ebiten.Image, u map[string]any, blend ebiten.Blend) {
+	w, h := float32(dst.Bounds().Dx()), float32(dst.Bounds().Dy())
+	k := float32(step)
+	vs := []ebiten.Vertex{
+		{DstX: 0, DstY: 0, SrcX: 0, SrcY: 0, ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1},
+		{DstX: w, DstY: 0, SrcX: w * k, SrcY: 0, ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1},
+		{DstX: 0, DstY: h, SrcX: 0, SrcY: h * k, ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1},
+		{DstX: w, DstY: h, SrcX: w * k, SrcY: h * k, ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1},
+	}
+	dst.DrawTrianglesShader(vs, []uint16{0, 1, 2, 1, 3, 2}, sh, &ebiten.DrawTrianglesShaderOptions{Images: imgs, Uniforms: u, Blend: blend})
 }
 
 // maxBlend keeps the largest value of every channel.
@@ -270,7 +301,10 @@ var maxBlend = ebiten.Blend{
 
 // drawDiscs draws g.discs into dst, a quad each over the cells it may
 // reach, with the maximum as blend.
-func (g *gpuView) drawDiscs(dst *ebiten.Image, reach int) {
+//
+// At a coarser step a disc shrinks by the step, to no less than 0.75 px
+// (a river stays visible on the zoomed-out map).
+func (g *gpuView) drawDiscs(dst *ebiten.Image, reach, step int) {
 	const perDraw = 16383 // quads whose vertices fit 16-bit indices
 	op := &ebiten.DrawTrianglesShaderOptions{Blend: maxBlend}
 	for k0 := 0; k0 < len(g.discs); k0 += perDraw {
@@ -280,9 +314,15 @@ func (g *gpuView) drawDiscs(dst *ebiten.Image, reach int) {
 			span := float32(min(reach, int(d.Rho)))
 			x, y := float32(d.X), float32(d.Y)
 			x0, y0, x1, y1 := x-span, y-span, x+span+1, y+span+1
+			cx, cy, rho := x+0.5, y+0.5, d.Rho
+			if step > 1 {
+				k := float32(step)
+				cx, cy, rho = cx/k, cy/k, max(rho/k, 0.75)
+				x0, y0, x1, y1 = cx-rho-1, cy-rho-1, cx+rho+1, cy+rho+1
+			}
 			for _, c := range [4][2]float32{{x0, y0}, {x1, y0}, {x0, y1}, {x1, y1}} {
 				g.vs = append(g.vs, ebiten.Vertex{DstX: c[0], DstY: c[1], SrcX: c[0], SrcY: c[1], ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1,
-					Custom0: x + 0.5, Custom1: y + 0.5, Custom2: d.Rho, Custom3: d.T})
+					Custom0: cx, Custom1: cy, Custom2: rho, Custom3: d.T})
 			}
 			b := uint16(4 * q)
 			g.is = append(g.is, b, b+1, b+2, b+1, b+3, b+2)
@@ -307,7 +347,10 @@ func rampUniform(r viewer.Ramp) []float32 {
 }
 
 // drawSurface draws the surface shader for p into dst (the fields' size).
-func (g *gpuView) drawSurface(dst *ebiten.Image, f *fieldSet, s *engine.Snapshot, p *viewer.SurfaceParams, mode int, bytes *ebiten.Image) error {
+//
+// dst is the fields' size divided by step (rounded up): each pixel shows
+// the centre cell of its step × step block.
+func (g *gpuView) drawSurface(dst *ebiten.Image, f *fieldSet, s *engine.Snapshot, p *viewer.SurfaceParams, mode int, bytes *ebiten.Image, step int) error {
 	ovKind := p.OvKind
 	if mode == 1 {
 		ovKind = 0
@@ -323,7 +366,7 @@ func (g *gpuView) drawSurface(dst *ebiten.Image, f *fieldSet, s *engine.Snapshot
 	}
 	riv := f.zero
 	if p.Rivers || p.OvKind == viewer.OvDrainage || p.OvKind == viewer.OvStreams {
-		riv = g.riverPass(f, s, p)
+		riv = g.riverPass(f, s, p, step)
 	}
 	if bytes == nil {
 		bytes = f.zero
@@ -332,11 +375,9 @@ func (g *gpuView) drawSurface(dst *ebiten.Image, f *fieldSet, s *engine.Snapshot
 	for i, c := range p.RockPal[:min(len(p.RockPal), 32)] {
 		copy(pal[3*i:], c[:])
 	}
-	dst.DrawRectShader(f.w, f.h, sh, &ebiten.DrawRectShaderOptions{
-		Images: [4]*ebiten.Image{f.hgt, riv, f.waterImg(), bytes},
-		Blend:  ebiten.BlendCopy,
-		Uniforms: map[string]any{
-			"Size":  []float32{float32(f.w), float32(f.h)},
+	drawScaled(dst, step, sh, [4]*ebiten.Image{f.hgt, riv, f.waterImg(), bytes},
+		map[string]any{
+			"Size": []float32{float32(f.w), float32(f.h)}, "Step": float32(step),
 			"Light": p.Light[:], "Ambient": p.Ambient, "Ex": p.Ex, "Cell": p.Cell,
 			"TintLo": p.TintLo, "TintScale": p.TintScale,
 			"BaseN": p.Base.N, "BaseStops": rampUniform(p.Base),
@@ -346,8 +387,7 @@ func (g *gpuView) drawSurface(dst *ebiten.Image, f *fieldSet, s *engine.Snapshot
 			"RockN": min(len(p.RockPal), 32), "RockPal": pal,
 			"River": p.River[:], "RiverLight": p.RiverLight[:], "Shallow": p.Shallow[:], "Deep": p.Deep[:],
 			"SunStep": p.SunStep[:], "SunDrop": p.SunDrop * p.Ex,
-		},
-	})
+		}, ebiten.BlendCopy)
 	g.draws++
 	return nil
 }
@@ -373,11 +413,16 @@ func firstOf(v []float32) *float32 {
 // of its own) drawn by the shaders, redrawn only when s, o or the uplift
 // changed; o3 is the 3D view's options when it shows too (the bytes
 // texture serves both).
-func (g *gpuView) reliefImage(s *engine.Snapshot, up []float32, o viewer.Options, o3 *viewer.Options3D) (*ebiten.Image, error) {
+//
+// step (a power of 2) is how many cells a pixel of the picture spans per
+// side: 1 is a pixel a cell; a map zoomed out far is drawn coarser (a mip
+// level), step² times fewer pixels.
+func (g *gpuView) reliefImage(s *engine.Snapshot, up []float32, o viewer.Options, o3 *viewer.Options3D, step int) (*ebiten.Image, error) {
 	if s.Arcs != nil {
 		o.Rivers = false // the arc layer draws them at screen resolution
 	}
-	k := reliefKey{snap: s, opts: o, uplift: firstOf(up)}
+	step = max(step, 1)
+	k := reliefKey{snap: s, opts: o, uplift: firstOf(up), step: step}
 	if g.relief != nil && g.reliefK == k {
 		return g.relief, nil
 	}
@@ -395,13 +440,13 @@ func (g *gpuView) reliefImage(s *engine.Snapshot, up []float32, o viewer.Options
 		}
 		bytes = g.f2.loadBytes(su, bk, o, o3)
 	}
-	if g.relief == nil || g.relief.Bounds().Dx() != s.W || g.relief.Bounds().Dy() != s.H {
+	if ow, oh := ceilDiv(s.W, step), ceilDiv(s.H, step); g.relief == nil || g.relief.Bounds().Dx() != ow || g.relief.Bounds().Dy() != oh {
 		if g.relief != nil {
 			g.relief.Deallocate()
 		}
-		g.relief = newDataImage(s.W, s.H)
+		g.relief = newDataImage(ow, oh)
 	}
-	if err := g.drawSurface(g.relief, &g.f2, su, &p, 0, bytes); err != nil {
+	if err := g.drawSurface(g.relief, &g.f2, su, &p, 0, bytes, step); err != nil {
 		return nil, err
 	}
 	g.reliefK = k
@@ -444,7 +489,7 @@ func (g *gpuView) surface3DImage(s *engine.Snapshot, up []float32, o viewer.Opti
 		}
 		g.surf3 = newDataImage(s.W, s.H)
 	}
-	if err := g.drawSurface(g.surf3, f, su, &p, 1, bytes); err != nil {
+	if err := g.drawSurface(g.surf3, f, su, &p, 1, bytes, 1); err != nil {
 		return nil, err
 	}
 	g.surf3K = k

@@ -166,7 +166,7 @@ func TestShaderViewsMatchSoftware(t *testing.T) {
 		for _, c := range cases {
 			o := viewer.DefaultOptions()
 			c.set(&o)
-			img, err := g.reliefImage(s, nil, o, nil)
+			img, err := g.reliefImage(s, nil, o, nil, 1)
 			if err != nil {
 				return err
 			}
@@ -177,6 +177,44 @@ func TestShaderViewsMatchSoftware(t *testing.T) {
 			if over > 0.01 || maxd > 4 {
 				t.Errorf("%s: the shaders' relief differs from viewer.Relief: largest difference %d, %.2f %% of the pixels by more than 2", c.name, maxd, 100*over)
 			}
+		}
+		// A zoomed-out relief (step 2) shows the centre cell of each 2×2
+		// block, shaded over the blocks: viewer.Relief of the grid of those
+		// cells, cell size doubled, away from the border.
+		o := viewer.DefaultOptions()
+		o.Rivers, o.Lakes, o.TintMinM, o.TintMaxM = false, false, -500, 3000
+		img, err := g.reliefImage(s, nil, o, nil, 2)
+		if err != nil {
+			return err
+		}
+		half := s.W / 2
+		if b := img.Bounds(); b.Dx() != half || b.Dy() != half {
+			return fmt.Errorf("step 2: a %v picture of a %d² grid", b, s.W)
+		}
+		got2 := make([]byte, 4*half*half)
+		img.ReadPixels(got2)
+		c2 := *s
+		c2.W, c2.H, c2.Cell = half, half, 2*s.Cell
+		c2.Height = make([]float32, half*half)
+		c2.Area, c2.Water, c2.Uplift, c2.Receivers, c2.Sediment, c2.Hardness = nil, nil, nil, nil, nil, nil
+		for j := range half {
+			for i := range half {
+				c2.Height[j*half+i] = s.Height[(2*j+1)*s.W+2*i+1]
+			}
+		}
+		want2 := viewer.Relief(nil, &c2, o)
+		worst := 0
+		for j := 1; j < half-1; j++ {
+			for i := 1; i < half-1; i++ {
+				for ch := range 3 {
+					k := 4*(j*half+i) + ch
+					worst = max(worst, abs(int(got2[k])-int(want2.Pix[k])))
+				}
+			}
+		}
+		t.Logf("step 2: largest difference %d inside the border", worst)
+		if worst > 2 {
+			t.Errorf("step 2: the zoomed-out relief differs from the relief of the blocks' centre cells by %d", worst)
 		}
 		for _, c := range s3 {
 			o := viewer.DefaultOptions3D()
@@ -240,12 +278,12 @@ func TestShaderTiming(t *testing.T) {
 			t2 := time.Now()
 			g.f2.riversOf = riversKey{}
 			g.f2.rivers.Clear()
-			sync(g.riverPass(&g.f2, s, &p))
+			sync(g.riverPass(&g.f2, s, &p, 1))
 			t3 := time.Now()
 			if g.relief == nil {
 				g.relief = newDataImage(s.W, s.H)
 			}
-			if err := g.drawSurface(g.relief, &g.f2, s, &p, 0, nil); err != nil {
+			if err := g.drawSurface(g.relief, &g.f2, s, &p, 0, nil, 1); err != nil {
 				return err
 			}
 			sync(g.relief)
@@ -255,7 +293,7 @@ func TestShaderTiming(t *testing.T) {
 			t0 := time.Now()
 			o := viewer.DefaultOptions()
 			o.Ambient = 0.3 + 0.01*float64(i)
-			img, err := g.reliefImage(s, nil, o, nil)
+			img, err := g.reliefImage(s, nil, o, nil, 1)
 			if err != nil {
 				return err
 			}
@@ -387,4 +425,11 @@ func TestGPUPace(t *testing.T) {
 			t.Errorf("%s: interval %v, want %v", c.name, iv, want)
 		}
 	}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
