@@ -90,7 +90,7 @@ type gpuView struct {
 	reliefK reliefKey
 	surf3   *ebiten.Image
 	surf3K  surf3Key
-	draws   int // pictures drawn, for the report
+	draws   int           // pictures drawn, for the report
 	rivL    *ebiten.Image // the river image of a zoomed-out relief
 	rivLOf  riversKey
 	discs   []viewer.Disc
