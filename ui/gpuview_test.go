@@ -18,15 +18,15 @@ import (
 	"orogen/viewer"
 )
 
-// TestShadersCompile compiles every Kage program of the views (every
-// river gather radius of the surface), so a syntax slip fails here and
-// not only in a window.
+// TestShadersCompile compiles the Kage programs of the views (the surface
+// in both modes, under every overlay, with its features on and off), so a
+// syntax slip fails here and not only in a window.
 func TestShadersCompile(t *testing.T) {
 	needShaderDisplay(t)
 	srcs := map[string]string{"drainage": riversKage, "discs": discsKage, "mesh": meshKage, "sky": skyKage}
 	for mode := range 2 {
 		for ov := range 6 {
-			for f := range 16 {
+			for _, f := range []int{0, 5, 10, 15} {
 				k := surfKey{mode: mode, ovKind: ov, rivers: f & 1, lakes: f >> 1 & 1, rock: f >> 2 & 1, shadows: f >> 3 & 1, upTint: f >> 3 & 1}
 				srcs[fmt.Sprintf("surface %+v", k)] = k.source()
 			}
