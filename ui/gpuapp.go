@@ -15,29 +15,53 @@ import (
 )
 
 // setViews sets how the views are drawn: "shader" (by the GPU), "cpu"
-// (viewer's software pictures) or anything else, auto: the shaders, until
-// their pictures prove to cost the frames more than slowShaderPicture
-// each, which happens on a software OpenGL (Mesa's llvmpipe draws them on
-// the same CPU cores, several times slower than viewer's own code); then
-// the CPU. The View menu, the views script command and OROGEN_VIEWS set
+// (viewer's software pictures) or anything else, auto: the shaders, unless
+// their pictures prove to take more than slowShaderPicture each, which
+// happens on a software OpenGL (Mesa's llvmpipe draws them on the same CPU
+// cores, several times slower than viewer's own code); then the CPU. The View menu, the views script command and OROGEN_VIEWS set
 // it.
 func (a *App) setViews(how string) {
 	a.viewsCPU, a.viewsAuto = how == "cpu", how != "cpu" && how != "shader"
-	a.gpace.pictures, a.gpace.extra, a.gpace.decided = 0, 0, false
+	a.gpace.pictures, a.gpace.extra, a.gpace.decided, a.gpace.samples = 0, 0, false, 0
 }
 
-// slowShaderPicture is the cost of a shaders' picture to its frame above
-// which auto turns to the CPU: the least of the pictures from the third
-// (the first two compile the programs) to the autoAfter-th.
+// slowShaderPicture is the time a shaders' picture may take before auto
+// turns to the CPU: the least of the pictures from the third (the first
+// two compile the programs) to the autoAfter-th, each timed to its end (a
+// pixel read back waits for the GPU; only these pictures wait).
 const (
 	slowShaderPicture = 40 * time.Millisecond
 	autoAfter         = 6
 )
 
+// calibrating reports whether auto still times the shaders' pictures.
+func (a *App) calibrating() bool {
+	return a.viewsAuto && !a.viewsCPU && !a.gpace.decided
+}
+
+// timePicture, while auto calibrates, waits for the picture img just drawn
+// (started at t0) and records how long it took.
+func (a *App) timePicture(img *ebiten.Image, t0 time.Time) {
+	if !a.calibrating() || img == nil {
+		return
+	}
+	var px [4]byte
+	img.SubImage(image.Rect(0, 0, 1, 1)).(*ebiten.Image).ReadPixels(px[:])
+	a.gpace.sample(time.Since(t0))
+}
+
+// sample records one timed picture.
+func (p *gpuPace) sample(d time.Duration) {
+	p.samples++
+	if s := d.Seconds(); p.samples == 3 || (p.samples > 3 && s < p.least) {
+		p.least = s
+	}
+}
+
 // autoViews turns the views to the CPU, in auto, once the shaders proved
 // slow; it decides once.
 func (a *App) autoViews() {
-	if !a.viewsAuto || a.viewsCPU || a.gpace.decided || a.gpace.pictures < autoAfter {
+	if !a.calibrating() || a.gpace.samples < autoAfter {
 		return
 	}
 	a.gpace.decided = true
@@ -75,8 +99,10 @@ type gpuPace struct {
 	extra    float64   // what a picture adds to its frame, s (moving average)
 	drawnAt  time.Time // when the 2D relief was last drawn for a new snapshot
 	pictures int       // frames that drew a picture since the views were set
-	// least is the least extra of the pictures after the first two
-	// (those compile the programs), s; decided: auto has chosen.
+	// samples: the pictures auto timed; least: the least time of those
+	// after the first two (they compile the programs), s; decided: auto
+	// has chosen.
+	samples int
 	least   float64
 	decided bool
 }
@@ -87,11 +113,7 @@ func (p *gpuPace) frame(now time.Time) {
 		dt := now.Sub(p.last).Seconds()
 		if p.drew {
 			p.pictures++
-			e := max(dt-p.plain, 0)
-			p.extra += 0.3 * (e - p.extra)
-			if p.pictures == 3 || (p.pictures > 3 && e < p.least) {
-				p.least = e
-			}
+			p.extra += 0.3 * (max(dt-p.plain, 0) - p.extra)
 		} else {
 			p.plain += 0.1 * (dt - p.plain)
 		}
@@ -122,13 +144,14 @@ func (a *App) drawRelief(snap *engine.Snapshot, o viewer.Options, upToo bool) {
 	if a.mode != mode2D && a.v3.opts.UpliftAlpha > 0 {
 		o3 = &a.v3.opts
 	}
-	draws := a.gv.draws
+	draws, t0 := a.gv.draws, time.Now()
 	img, err := a.gv.reliefImage(snap, up, o, o3, step)
 	if err != nil {
 		a.shaderFailed(err)
 		return
 	}
 	if a.gv.draws != draws {
+		a.timePicture(img, t0)
 		a.gpace.drew = true
 		if k.snap != snap {
 			a.gpace.drawnAt = time.Now()
@@ -169,6 +192,7 @@ func (a *App) drawTerrain(d *viewer.DrawList, s *engine.Snapshot) {
 	if a.v3.opts.UpliftAlpha > 0 && s == a.s.Snapshot() {
 		up = a.docUplift()
 	}
+	t0 := time.Now()
 	surf, err := a.gv.surface3DImage(s, up, a.v3.opts, a.vopts)
 	if err != nil {
 		a.shaderFailed(err)
@@ -182,6 +206,7 @@ func (a *App) drawTerrain(d *viewer.DrawList, s *engine.Snapshot) {
 		v.canvas = ebiten.NewImage(d.W, d.H)
 	}
 	a.gv.drawTerrain(v.canvas, d, surf, s)
+	a.timePicture(v.canvas, t0)
 	a.gpace.drew = true
 	v.shown = true
 }

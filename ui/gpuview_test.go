@@ -376,53 +376,49 @@ func TestShaderTiming(t *testing.T) {
 }
 
 // TestGPUPace: frames that draw a picture cost their extra over the plain
-// ones; the least extra from the third picture on ignores the first two
-// (program compilation); the interval between redraws for a new snapshot
-// is twice the extra.
+// ones, and the interval between redraws for a new snapshot is twice
+// that; auto's timed pictures leave out the first two (they compile the
+// programs) and keep the least of the others.
 func TestGPUPace(t *testing.T) {
-	for _, c := range []struct {
-		name         string
-		first, extra time.Duration
-		wantLeast    time.Duration
-		slow         bool
-	}{
-		{"software OpenGL", 900 * time.Millisecond, 150 * time.Millisecond, 150 * time.Millisecond, true},
-		{"graphics card", 400 * time.Millisecond, time.Millisecond, time.Millisecond, false},
-	} {
-		var p gpuPace
-		now := time.Unix(1000, 0)
-		frame := func(d time.Duration, drew bool) {
-			p.frame(now)
-			p.drew = drew
-			now = now.Add(d)
-		}
-		const plain = 20 * time.Millisecond
-		for range 40 {
+	var p gpuPace
+	now := time.Unix(1000, 0)
+	frame := func(d time.Duration, drew bool) {
+		p.frame(now)
+		p.drew = drew
+		now = now.Add(d)
+	}
+	const plain, extra = 20 * time.Millisecond, 150 * time.Millisecond
+	for range 40 {
+		frame(plain, false)
+	}
+	for range 30 {
+		frame(plain+extra, true)
+		for range 5 {
 			frame(plain, false)
 		}
-		for k := range autoAfter {
-			d := plain + c.extra
-			if k < 2 {
-				d = plain + c.first
-			}
-			frame(d, true)
-			for range 5 {
-				frame(plain, false)
-			}
+	}
+	frame(plain, false)
+	if got := time.Duration(p.extra * float64(time.Second)); got < extra-time.Millisecond || got > extra+time.Millisecond {
+		t.Errorf("extra %v, want %v", got, extra)
+	}
+	if iv := p.interval(); iv < 2*extra-2*time.Millisecond || iv > 2*extra+2*time.Millisecond {
+		t.Errorf("interval %v, want %v", iv, 2*extra)
+	}
+	for _, c := range []struct {
+		name  string
+		times []time.Duration
+		slow  bool
+	}{
+		{"software OpenGL", []time.Duration{900, 700, 160, 150, 400, 155}, true},
+		{"graphics card", []time.Duration{400, 300, 2, 90, 1, 3}, false},
+	} {
+		var q gpuPace
+		for _, d := range c.times {
+			q.sample(d * time.Millisecond)
 		}
-		frame(plain, false)
-		if p.pictures != autoAfter {
-			t.Fatalf("%s: %d pictures counted, want %d", c.name, p.pictures, autoAfter)
-		}
-		least := time.Duration(p.least * float64(time.Second))
-		if d := least - c.wantLeast; d < -time.Millisecond || d > time.Millisecond {
-			t.Errorf("%s: least extra %v, want %v", c.name, least, c.wantLeast)
-		}
-		if slow := least > slowShaderPicture; slow != c.slow {
-			t.Errorf("%s: slow %v, want %v", c.name, slow, c.slow)
-		}
-		if iv, want := p.interval(), time.Duration(2*p.extra*float64(time.Second)); iv != min(want, 2*time.Second) {
-			t.Errorf("%s: interval %v, want %v", c.name, iv, want)
+		least := time.Duration(q.least * float64(time.Second))
+		if q.samples != autoAfter || (least > slowShaderPicture) != c.slow {
+			t.Errorf("%s: %d samples, least %v: slow %v, want %v", c.name, q.samples, least, least > slowShaderPicture, c.slow)
 		}
 	}
 }
