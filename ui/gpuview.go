@@ -193,21 +193,33 @@ func (f *fieldSet) load(s *engine.Snapshot) {
 			}
 		}
 		f.w, f.h = s.W, s.H
-		f.hgt, f.area, f.water = newDataImage(s.W, s.H), newDataImage(s.W, s.H), newDataImage(s.W, s.H)
-		f.zero, f.bytes, f.rivers = newDataImage(s.W, s.H), newDataImage(s.W, s.H), newDataImage(s.W, s.H)
+		// The heights and the stand-in of absent fields now, the others
+		// when first needed (64 MB each at 4096²).
+		f.hgt, f.zero = newDataImage(s.W, s.H), newDataImage(s.W, s.H)
+		f.area, f.water, f.bytes, f.rivers = nil, nil, nil, nil
 		f.bytesOf, f.riversOf = bytesKey{}, riversKey{}
 	}
 	f.hgt.WritePixels(floatBytes(s.Height))
 	f.uploads++
 	if f.hasArea = len(s.Area) == s.W*s.H; f.hasArea {
+		f.area = f.alloc(f.area)
 		f.area.WritePixels(floatBytes(s.Area))
 		f.uploads++
 	}
 	if f.hasWater = len(s.Water) == s.W*s.H; f.hasWater {
+		f.water = f.alloc(f.water)
 		f.water.WritePixels(floatBytes(s.Water))
 		f.uploads++
 	}
 	f.snap, f.valid = s, true
+}
+
+// alloc returns im, or a new image of the fields' size when it is nil.
+func (f *fieldSet) alloc(im *ebiten.Image) *ebiten.Image {
+	if im == nil {
+		im = newDataImage(f.w, f.h)
+	}
+	return im
 }
 
 func (f *fieldSet) areaImg() *ebiten.Image {
@@ -231,6 +243,7 @@ func (f *fieldSet) loadBytes(s *engine.Snapshot, key bytesKey, o viewer.Options,
 		return f.bytes
 	}
 	f.buf = viewer.SurfaceBytes(f.buf, s, o, o3)
+	f.bytes = f.alloc(f.bytes)
 	f.bytes.WritePixels(f.buf)
 	f.uploads++
 	f.bytesOf = key
@@ -247,6 +260,7 @@ func (g *gpuView) riverPass(f *fieldSet, s *engine.Snapshot, p *viewer.SurfacePa
 	drain := p.OvKind == viewer.OvDrainage || p.OvKind == viewer.OvStreams
 	k := riversKey{snap: f.snap, thr: p.RiverThresholdM2, maxW: p.RiverMaxPx, lakes: p.Lakes, lo: p.DrainLo, inv: p.DrainInv,
 		rivers: p.Rivers, drain: drain, step: step}
+	f.rivers = f.alloc(f.rivers)
 	dst, of := f.rivers, &f.riversOf
 	if step > 1 {
 		ow, oh := ceilDiv(f.w, step), ceilDiv(f.h, step)
