@@ -117,6 +117,7 @@ type App struct {
 	mapGPU        *ebiten.Image // the 2D relief drawn by the shaders (ui/gpuview.go)
 	mapStep       int           // cells per side a pixel of mapGPU spans
 	gv            *gpuView      // the shaders and the fields on the GPU
+	gvAmp         *gpuView      // the same for the Amplify preview's fine window
 	viewsCPU      bool          // draw the views on the CPU, not with the shaders
 	viewsAuto     bool          // viewsCPU follows the shaders' measured cost
 	gpace         gpuPace       // how often the shaders redraw for a new snapshot

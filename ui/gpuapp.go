@@ -9,6 +9,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"orogen/app/amplifier"
 	"orogen/app/safefile"
 	"orogen/sim/engine"
 	"orogen/viewer"
@@ -171,6 +172,20 @@ func reliefStep(zoom float64) int {
 		st *= 2
 	}
 	return st
+}
+
+// drawAmpRelief draws the Amplify preview's fine window by the shaders
+// (a view of their own: the fine fields are another snapshot's).
+func (a *App) drawAmpRelief(p *amplifier.Preview, o viewer.Options) {
+	if a.gvAmp == nil {
+		a.gvAmp = newGPUView()
+	}
+	img, err := a.gvAmp.reliefImage(p.Fine, nil, o, nil, 1)
+	if err != nil {
+		a.shaderFailed(err)
+		return
+	}
+	a.amp.gpu, a.amp.gpuOf, a.amp.shown = img, p, p
 }
 
 // docUplift returns the document's uplift as last copied for the views

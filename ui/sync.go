@@ -121,6 +121,10 @@ func (a *App) syncPicture() {
 	if shader2 && want2D {
 		a.drawRelief(snap, opts, up2)
 		k2 = picture2D{amp: k2.amp} // the renderer makes no 2D picture
+		if amp != nil && a.shaders(amp.Fine) {
+			a.drawAmpRelief(amp, ampOptions(opts, amp))
+			k2.amp = nil // nor the Amplify preview's
+		}
 	}
 	if k2 == a.pic2D && (same3D || !want3D) && want3D == a.pic3D.shown {
 		a.pollPictures()
@@ -130,7 +134,7 @@ func (a *App) syncPicture() {
 		opts3: k3.opts, cam: k3.cam, w3: k3.w, h3: k3.h, gpu: k3.gpu, shader: k3.shader}
 	if amp != nil {
 		j.snap3 = amp.Fine
-		if want2D {
+		if want2D && k2.amp != nil {
 			j.amp, j.ampOpts, j.picAmp = amp.Fine, ampOptions(opts, amp), k2.amp != a.pic2D.amp || k2.opts != a.pic2D.opts
 			a.amp.asked = amp
 		}
