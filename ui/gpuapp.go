@@ -67,7 +67,7 @@ func (a *App) autoViews() {
 	}
 	a.gpace.decided = true
 	if d := time.Duration(a.gpace.least * float64(time.Second)); d > slowShaderPicture {
-		a.viewsCPU = true
+		a.viewsCPU, a.gpace.extra = true, 0
 		a.pic2D, a.pic3D = picture2D{}, picture3D{}
 		a.log.add(levelInfo, "the graphics driver takes %v a picture (a software OpenGL?): the views are drawn on the CPU (View → Draw the views)", d.Round(time.Millisecond))
 	}

@@ -114,7 +114,11 @@ func (a *App) syncPicture() {
 	if !same3D && want3D {
 		old := a.pic3D
 		old.snap = snap3
-		if old == k3 && time.Since(a.pic3DAt) < max(step3DEvery, a.gpace.interval()) {
+		every := step3DEvery
+		if k3.shader {
+			every = max(every, a.gpace.interval()) // the shaders' own pace
+		}
+		if old == k3 && time.Since(a.pic3DAt) < every {
 			same3D = true // only the snapshot is new, and too soon
 		}
 	}
