@@ -194,8 +194,23 @@ func init() {
 			items: []item{{menu: "View", label: "Reset layout"}}},
 		{name: "orbit", label: "Turn the 3D camera by DYAW DPITCH degrees", spec: script.Spec{Min: 2, Max: 2, Check: func(c script.Command) error { return c.Nums(0) }},
 			run: func(a *App, args []string) error { a.v3.cam = a.v3.cam.Orbit(num(args, 0), num(args, 1)); return nil }},
+		{name: "pan", label: "Pan the 2D map by DX DY screen pixels", spec: script.Spec{Min: 2, Max: 2, Check: func(c script.Command) error { return c.Nums(0) }},
+			run: func(a *App, args []string) error { a.view = a.view.Pan(num(args, 0), num(args, 1)); return nil }},
+		{name: "zoom", label: "Zoom the 2D map by a factor about the viewport's centre", spec: script.Spec{Min: 1, Max: 1, Check: func(c script.Command) error { return c.Nums(0) }},
+			run: func(a *App, args []string) error {
+				if f := num(args, 0); f > 0 {
+					a.view = a.view.ZoomAt(float64(a.vp.w)/2, float64(a.vp.h)/2, f, float64(a.vp.w), float64(a.vp.h))
+				}
+				return nil
+			}},
 		{name: "draw3d", label: "Draw the 3D view by software fill or with OpenGL", spec: choiceArg("3D drawing", "fill", "opengl"),
 			run: func(a *App, args []string) error { a.v3.gpu = args[0] == "opengl"; return nil }},
+		{name: "views", label: "Draw the 2D and 3D views with shaders (the graphics card), on the CPU, or auto (shaders unless they prove slower)", spec: choiceArg("views drawing", "shader", "cpu", "auto"),
+			run: func(a *App, args []string) error { a.setViews(args[0]); return nil },
+			items: []item{
+				{menu: "View", label: "Draw the views: auto", args: []string{"auto"}, sep: true, checked: func(a *App) bool { return a.viewsAuto }},
+				{menu: "View", label: "Draw the views with shaders", args: []string{"shader"}, checked: func(a *App) bool { return !a.viewsAuto && !a.viewsCPU }},
+				{menu: "View", label: "Draw the views on the CPU", args: []string{"cpu"}, checked: func(a *App) bool { return !a.viewsAuto && a.viewsCPU }}}},
 		// Simulation
 		{name: "run", label: "Run the simulation", spec: noArgs, run: (*App).run,
 			items: []item{{menu: "Simulation", label: "Run", hint: "Space", checked: running, enabled: func(a *App) bool { return !running(a) }}}},
@@ -251,6 +266,8 @@ func init() {
 				{menu: "Help", label: "About Orogen", args: []string{"about"}}}},
 		{name: "wait", label: "Let N frames pass", spec: oneCount, run: (*App).waitFrames},
 		{name: "screenshot", label: "Save the whole window as a PNG", spec: onePath, run: (*App).screenshotTo},
+		{name: "view-picture", label: "Save the view's picture as drawn (2D: a pixel a cell; 3D: the canvas) and viewer's software picture of it beside (PATH-software.png)", spec: onePath,
+			run: func(a *App, args []string) error { return a.viewPicture(args[0]) }},
 		{name: "report", label: "Write the session's figures as JSON", spec: onePath, run: func(a *App, args []string) error { return a.writeReport(args[0]) }},
 		{name: "expect-vertex", label: "Fail unless vertex V of constraint N stands at H metres", spec: script.Spec{Min: 3, Max: 3, Check: func(c script.Command) error { return c.Nums(0) }}, run: (*App).expectVertexAction},
 		{name: "expect-log", label: "Fail unless the log holds TEXT", spec: script.Spec{Min: 1, Max: -1}, run: (*App).expectLog},

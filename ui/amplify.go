@@ -29,6 +29,10 @@ type ampUI struct {
 	on     bool               // the preview has a window to show (set by Update for Draw)
 	drag   ampDrag
 	fitted amplifyRegion // the region the 3D camera was last fitted to
+	// gpu is the fine window's picture drawn by the shaders (gpuapp.go)
+	// and gpuOf the preview it shows.
+	gpu   *ebiten.Image
+	gpuOf *amplifier.Preview
 }
 
 // ampDrag is the window being dragged by its tab: the offset of the
@@ -89,8 +93,11 @@ func (a *App) uploadAmp(img *image.RGBA, of *engine.Snapshot) {
 
 // drawAmp draws the fine picture over the map at its window (Draw).
 func (a *App) drawAmp(dst *ebiten.Image) {
-	p := a.amp.shown
-	if p == nil || a.amp.img == nil || !a.amp.on {
+	p, img := a.amp.shown, a.amp.img
+	if a.amp.gpuOf != nil && a.shaders(a.amp.gpuOf.Fine) && a.shaders(a.s.Snapshot()) {
+		p, img = a.amp.gpuOf, a.amp.gpu
+	}
+	if p == nil || img == nil || !a.amp.on {
 		return
 	}
 	k := float64(p.Req.Opt.Factor)
@@ -103,7 +110,7 @@ func (a *App) drawAmp(dst *ebiten.Image) {
 	} else {
 		op.Filter = ebiten.FilterLinear
 	}
-	dst.DrawImage(a.amp.img, op)
+	dst.DrawImage(img, op)
 }
 
 // ampTab is the window's tab on screen, the handle the mouse drags it

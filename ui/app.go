@@ -114,12 +114,19 @@ type App struct {
 	pic3D         picture3D // what the 3D picture shows
 	pic3DAt       time.Time // when the 3D picture was last asked for
 	mapImg        *ebiten.Image
-	arcs          arcLayer   // the stream graph's arcs over the map
-	det           detailUI   // the hydraulic detail pass's panel
-	exp           exportUI   // the export profile editor and File → Build
-	prefsUI       settingsUI // Edit → Settings… (settings.go)
-	anl           analysisUI // the Analysis panel and its analyst
-	amp           ampUI      // the Amplify preview's picture and drag
+	mapGPU        *ebiten.Image // the 2D relief drawn by the shaders (ui/gpuview.go)
+	mapStep       int           // cells per side a pixel of mapGPU spans
+	gv            *gpuView      // the shaders and the fields on the GPU
+	gvAmp         *gpuView      // the same for the Amplify preview's fine window
+	viewsCPU      bool          // draw the views on the CPU, not with the shaders
+	viewsAuto     bool          // viewsCPU follows the shaders' measured cost
+	gpace         gpuPace       // how often the shaders redraw for a new snapshot
+	arcs          arcLayer      // the stream graph's arcs over the map
+	det           detailUI      // the hydraulic detail pass's panel
+	exp           exportUI      // the export profile editor and File → Build
+	prefsUI       settingsUI    // Edit → Settings… (settings.go)
+	anl           analysisUI    // the Analysis panel and its analyst
+	amp           ampUI         // the Amplify preview's picture and drag
 	mapW, mapH    int
 
 	mode      viewMode
@@ -235,6 +242,11 @@ func newApp(o Options) (*App, error) {
 	}
 	a.rend = newRenderer()
 	a.v3 = newView3D()
+	a.gv = newGPUView()
+	if a.gv.err != nil {
+		a.log.add(levelWarn, "the views' shaders: %v (the views are drawn on the CPU)", a.gv.err)
+	}
+	a.setViews(os.Getenv("OROGEN_VIEWS"))
 	a.checkRecovery()
 	return a, nil
 }
@@ -265,6 +277,7 @@ func (a *App) shutdown() {
 func (a *App) Update() (err error) {
 	a.frames++
 	a.fps.tick(time.Now())
+	a.gpace.frame(time.Now())
 	defer a.survive()
 	sendModifiers(imgui.CurrentIO())
 	a.be.BeginFrame()
@@ -322,11 +335,15 @@ func (a *App) Draw(screen *ebiten.Image) {
 		return // nothing changed: the screen keeps the last frame (pace.go)
 	}
 	screen.Fill(colBackground)
-	if a.mode != mode3D && a.mapImg != nil && a.vp.w > 0 && a.vp.h > 0 {
+	mapImg, step := a.mapImg, 1.0
+	if a.shaders(a.s.Snapshot()) {
+		mapImg, step = a.mapGPU, float64(max(a.mapStep, 1))
+	}
+	if a.mode != mode3D && mapImg != nil && a.vp.w > 0 && a.vp.h > 0 {
 		r := image.Rect(int(a.vp.x), int(a.vp.y), int(a.vp.x+a.vp.w), int(a.vp.y+a.vp.h))
 		dst := screen.SubImage(r).(*ebiten.Image)
 		op := &ebiten.DrawImageOptions{}
-		op.GeoM.Scale(a.view.Zoom, a.view.Zoom)
+		op.GeoM.Scale(a.view.Zoom*step, a.view.Zoom*step)
 		ox, oy := a.mapToScreen(0, 0)
 		op.GeoM.Translate(ox, oy)
 		if a.view.Zoom >= 1 {
@@ -334,7 +351,7 @@ func (a *App) Draw(screen *ebiten.Image) {
 		} else {
 			op.Filter = ebiten.FilterLinear
 		}
-		dst.DrawImage(a.mapImg, op)
+		dst.DrawImage(mapImg, op)
 		a.drawAmp(dst)
 		a.drawBasins(dst)
 		a.arcs.draw(screen)

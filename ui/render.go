@@ -23,6 +23,9 @@ type renderJob struct {
 	cam    viewer.Camera
 	w3, h3 int
 	gpu    bool // hand back the projected draw list instead of filling it
+	// shader: the draw list is coloured by the shaders (ui/gpuview.go),
+	// so the mesh is built for its geometry only.
+	shader bool
 	// snap3, when set, is what the 3D view shows instead of snap (the
 	// Amplify preview's fine window); the uplift is not replaced in it.
 	snap3 *engine.Snapshot
@@ -61,6 +64,7 @@ type renderer struct {
 	meshOf   meshKey        // what mesh was built from
 	list     viewer.DrawList
 	readyDL  *viewer.DrawList // a projected draw list for the UI to draw
+	dlSnap   *engine.Snapshot // the snapshot readyDL shows
 	spareDL  []*viewer.DrawList
 }
 
@@ -124,14 +128,15 @@ func (r *renderer) poll3D() (*image.RGBA, viewer.Camera, bool) {
 	return img, r.camOf3D, img != nil
 }
 
-// pollList returns the newest projected draw list (GPU drawing), if any;
-// the caller gives it back with recycleList once drawn.
-func (r *renderer) pollList() (*viewer.DrawList, bool) {
+// pollList returns the newest projected draw list (GPU drawing) and the
+// snapshot it shows, if any; the caller gives it back with recycleList
+// once drawn.
+func (r *renderer) pollList() (*viewer.DrawList, *engine.Snapshot, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	d := r.readyDL
 	r.readyDL = nil
-	return d, d != nil
+	return d, r.dlSnap, d != nil
 }
 
 func (r *renderer) recycleList(d *viewer.DrawList) {
@@ -253,7 +258,11 @@ func (r *renderer) draw3D(j *renderJob, s *engine.Snapshot) {
 	var meshMs float64
 	if k := meshKeyOf(j); r.mesh == nil || k != r.meshOf {
 		t0 := time.Now()
-		r.mesh = viewer.BuildMesh3D(r.mesh, s, j.opts3)
+		o := j.opts3
+		if j.shader {
+			o = geometryOnly(o)
+		}
+		r.mesh = viewer.BuildMesh3D(r.mesh, s, o)
 		r.meshOf = k
 		meshMs = float64(time.Since(t0).Microseconds()) / 1000
 	}
@@ -273,7 +282,7 @@ func (r *renderer) draw3D(j *renderJob, s *engine.Snapshot) {
 		if r.readyDL != nil && len(r.spareDL) < 2 {
 			r.spareDL = append(r.spareDL, r.readyDL)
 		}
-		r.readyDL, r.projMs = d, projMs
+		r.readyDL, r.dlSnap, r.projMs = d, s, projMs
 		if meshMs > 0 {
 			r.meshMs = meshMs
 		}
@@ -315,4 +324,13 @@ func meshKeyOf(j *renderJob) meshKey {
 		k.uplift = &j.uplift[0]
 	}
 	return k
+}
+
+// geometryOnly returns the options of a mesh whose colours nobody reads
+// (the shaders colour it): no rivers, uplift tint or cast shadows to
+// compute, the geometry (exaggeration, lakes at their level, size,
+// wireframe) kept.
+func geometryOnly(o viewer.Options3D) viewer.Options3D {
+	o.Rivers, o.UpliftAlpha, o.Shadows, o.Color = false, 0, false, viewer.ColorHeight
+	return o
 }

@@ -51,7 +51,7 @@ func TestRendererStreams(t *testing.T) {
 			got3D++
 			r.recycle(img)
 		}
-		if d, ok := r.pollList(); ok {
+		if d, _, ok := r.pollList(); ok {
 			if d.Triangles() == 0 {
 				t.Fatal("a projected draw list without triangles")
 			}

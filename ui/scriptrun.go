@@ -137,6 +137,12 @@ type report struct {
 	SettleSteps  int     `json:"settle_steps"`
 	SettleS      float64 `json:"settle_s"`
 	AwaitSettleS float64 `json:"await_settled_s,omitempty"`
+	// Views: "shader" (the views drawn by the GPU: picture_ms and
+	// picture3d_ms are then the CPU's part only, and shader_pictures counts
+	// the pictures the shaders drew) or "cpu".
+	Views          string  `json:"views"`
+	ShaderPictures int     `json:"shader_pictures"`
+	ShaderExtraMs  float64 `json:"shader_frame_extra_ms"`
 }
 
 func (a *App) writeReport(path string) error {
@@ -148,6 +154,12 @@ func (a *App) writeReport(path string) error {
 		ProjectPath: a.s.Path(), Unsaved: a.s.Dirty(), UpliftVersion: a.s.Doc().UpliftVersion(),
 		SettleSteps: f.SettleSteps, SettleS: f.SettleTime.Seconds(), AwaitSettleS: a.script.settledAfter.Seconds()}
 	r.WindowW, r.WindowH = ebiten.WindowSize()
+	r.Views = "cpu"
+	if a.shaders(f.Snap) {
+		r.Views = "shader"
+		r.RenderMs = 0 // no 2D picture on the CPU
+		r.ShaderPictures, r.ShaderExtraMs = a.gv.draws, 1000*a.gpace.extra
+	}
 	r.Analysis = a.analysisReport()
 	r.Amplify = a.amplifyReport()
 	if r.Seconds > 0 {

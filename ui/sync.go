@@ -66,6 +66,7 @@ type picture3D struct {
 	cam    viewer.Camera
 	w, h   int
 	gpu    bool
+	shader bool
 	uplift uint64 // as picture2D's
 	shown  bool
 }
@@ -73,6 +74,7 @@ type picture3D struct {
 // syncPicture asks the renderer for new pictures when what they show
 // changed, and uploads finished ones.
 func (a *App) syncPicture() {
+	a.autoViews()
 	snap := a.s.Snapshot()
 	amp := a.ampPreview()
 	a.amp.on = amp != nil
@@ -99,7 +101,9 @@ func (a *App) syncPicture() {
 	if up2 {
 		k2.uplift = upVer
 	}
-	k3 := picture3D{snap: snap3, opts: a.v3.opts, cam: a.v3.cam, w: int(a.v3.rect.w), h: int(a.v3.rect.h), gpu: a.v3.gpu, shown: want3D}
+	shader2, shader3 := a.shaders(snap), a.shaders(snap3)
+	k3 := picture3D{snap: snap3, opts: a.v3.opts, cam: a.v3.cam, w: int(a.v3.rect.w), h: int(a.v3.rect.h),
+		gpu: a.v3.gpu || shader3, shader: shader3, shown: want3D}
 	if up3 {
 		k3.uplift = upVer
 	}
@@ -110,19 +114,31 @@ func (a *App) syncPicture() {
 	if !same3D && want3D {
 		old := a.pic3D
 		old.snap = snap3
-		if old == k3 && time.Since(a.pic3DAt) < step3DEvery {
+		every := step3DEvery
+		if k3.shader {
+			every = max(every, a.gpace.interval()) // the shaders' own pace
+		}
+		if old == k3 && time.Since(a.pic3DAt) < every {
 			same3D = true // only the snapshot is new, and too soon
+		}
+	}
+	if shader2 && want2D {
+		a.drawRelief(snap, opts, up2)
+		k2 = picture2D{amp: k2.amp} // the renderer makes no 2D picture
+		if amp != nil && a.shaders(amp.Fine) {
+			a.drawAmpRelief(amp, ampOptions(opts, amp))
+			k2.amp = nil // nor the Amplify preview's
 		}
 	}
 	if k2 == a.pic2D && (same3D || !want3D) && want3D == a.pic3D.shown {
 		a.pollPictures()
 		return
 	}
-	j := &renderJob{snap: snap, opts: opts, pic: want2D, pic3D: want3D && !same3D,
-		opts3: k3.opts, cam: k3.cam, w3: k3.w, h3: k3.h, gpu: k3.gpu}
+	j := &renderJob{snap: snap, opts: opts, pic: want2D && !shader2, pic3D: want3D && !same3D,
+		opts3: k3.opts, cam: k3.cam, w3: k3.w, h3: k3.h, gpu: k3.gpu, shader: k3.shader}
 	if amp != nil {
 		j.snap3 = amp.Fine
-		if want2D {
+		if want2D && k2.amp != nil {
 			j.amp, j.ampOpts, j.picAmp = amp.Fine, ampOptions(opts, amp), k2.amp != a.pic2D.amp || k2.opts != a.pic2D.opts
 			a.amp.asked = amp
 		}
@@ -148,8 +164,12 @@ func (a *App) syncPicture() {
 
 // pollPictures uploads the renderer's finished pictures.
 func (a *App) pollPictures() {
-	if d, ok := a.rend.pollList(); ok {
-		a.v3.drawList(d)
+	if d, s, ok := a.rend.pollList(); ok {
+		if a.pic3D.shader && a.shaders(s) {
+			a.drawTerrain(d, s)
+		} else {
+			a.v3.drawList(d)
+		}
 		a.rend.recycleList(d)
 	}
 	if img, of, ok := a.rend.pollAmp(); ok {

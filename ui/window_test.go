@@ -90,6 +90,7 @@ func TestWindowSession(t *testing.T) {
 # Let the engine grow some relief first.
 wait 20
 screenshot $OUT/start.png
+`+shaderViewsScript+`
 stroke raise 60 300 420 180 30 0.8
 segment 100 100 400 120
 valley 250 40 250 200
@@ -243,6 +244,7 @@ wait 2
 report $OUT/report.json
 quit
 `)
+	checkShaderViews(t, dir)
 
 	// The heightmap and its sidecar: relief has grown.
 	h, err := rasterio.ReadHeights(filepath.Join(dir, "height.png"))

@@ -96,6 +96,13 @@
 // (regenerate with go test ./viewer -run Render3DGolden -update) compare
 // renders with ±3 per channel.
 //
+// Shaders. The app draws both views on the GPU (ui/gpuview.go) with the
+// figures of shader.go: ReliefParams and Surface3DParams (light, tint and
+// overlay ramps as stops, scales), SurfaceBytes (per-cell overlay ramp
+// indices, rock layers, the ridge mask, the 3D uplift tint) and
+// RiverDiscs (the river cells' disc radii); the software pictures here
+// stay the reference its tests compare with.
+//
 // No Ebiten here. The renderers draw into an image.RGBA or produce vertex
 // lists; putting them on a screen belongs to ui/ and saving them to a file
 // to app/. The package imports only the standard library and sim, and needs

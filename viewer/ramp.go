@@ -47,55 +47,62 @@ func (l lut) at(t float64) rgb {
 // The ramps. The hypsometric tint runs from lowland green through tan and
 // brown to rock grey and snow, as on printed relief maps.
 var (
-	tintLUT = newLUT(1024,
-		stop{0, rgb{0.31, 0.53, 0.33}},
-		stop{0.12, rgb{0.49, 0.67, 0.40}},
-		stop{0.32, rgb{0.83, 0.78, 0.54}},
-		stop{0.55, rgb{0.66, 0.50, 0.33}},
-		stop{0.78, rgb{0.56, 0.53, 0.51}},
-		stop{0.92, rgb{0.85, 0.85, 0.85}},
-		stop{1, rgb{0.98, 0.98, 0.99}},
-	)
+	tintStops = []stop{
+		{0, rgb{0.31, 0.53, 0.33}},
+		{0.12, rgb{0.49, 0.67, 0.40}},
+		{0.32, rgb{0.83, 0.78, 0.54}},
+		{0.55, rgb{0.66, 0.50, 0.33}},
+		{0.78, rgb{0.56, 0.53, 0.51}},
+		{0.92, rgb{0.85, 0.85, 0.85}},
+		{1, rgb{0.98, 0.98, 0.99}},
+	}
+	tintLUT = newLUT(1024, tintStops...)
 	// Uplift of one sign: dark violet (none) to pale yellow (most).
-	upliftLUT = newLUT(256,
-		stop{0, rgb{0.05, 0.03, 0.25}},
-		stop{0.35, rgb{0.55, 0.10, 0.50}},
-		stop{0.7, rgb{0.95, 0.45, 0.10}},
-		stop{1, rgb{1.00, 0.95, 0.55}},
-	)
+	upliftStops = []stop{
+		{0, rgb{0.05, 0.03, 0.25}},
+		{0.35, rgb{0.55, 0.10, 0.50}},
+		{0.7, rgb{0.95, 0.45, 0.10}},
+		{1, rgb{1.00, 0.95, 0.55}},
+	}
+	upliftLUT = newLUT(256, upliftStops...)
 	// Uplift of both signs: blue (subsidence), white (0), red (uplift).
-	divergingLUT = newLUT(256,
-		stop{0, rgb{0.15, 0.30, 0.75}},
-		stop{0.5, rgb{0.97, 0.97, 0.97}},
-		stop{1, rgb{0.75, 0.12, 0.10}},
-	)
+	divergingStops = []stop{
+		{0, rgb{0.15, 0.30, 0.75}},
+		{0.5, rgb{0.97, 0.97, 0.97}},
+		{1, rgb{0.75, 0.12, 0.10}},
+	}
+	divergingLUT = newLUT(256, divergingStops...)
 	// Drainage area, log scale: pale (one cell) to navy (the largest basin).
-	drainageLUT = newLUT(256,
-		stop{0, rgb{1.00, 1.00, 0.90}},
-		stop{0.4, rgb{0.45, 0.80, 0.95}},
-		stop{0.75, rgb{0.05, 0.28, 0.72}},
-		stop{1, rgb{0.02, 0.05, 0.30}},
-	)
+	drainageStops = []stop{
+		{0, rgb{1.00, 1.00, 0.90}},
+		{0.4, rgb{0.45, 0.80, 0.95}},
+		{0.75, rgb{0.05, 0.28, 0.72}},
+		{1, rgb{0.02, 0.05, 0.30}},
+	}
+	drainageLUT = newLUT(256, drainageStops...)
 	// Sediment in suspension, 0 to the largest: transparent-looking pale
 	// to ochre and dark brown.
-	sedimentLUT = newLUT(256,
-		stop{0, rgb{0.96, 0.94, 0.86}},
-		stop{0.4, rgb{0.86, 0.66, 0.30}},
-		stop{1, rgb{0.40, 0.20, 0.05}},
-	)
+	sedimentStops = []stop{
+		{0, rgb{0.96, 0.94, 0.86}},
+		{0.4, rgb{0.86, 0.66, 0.30}},
+		{1, rgb{0.40, 0.20, 0.05}},
+	}
+	sedimentLUT = newLUT(256, sedimentStops...)
 	// Rock hardness, 0 (soft) to 1 (hard): pale green to slate.
-	hardnessLUT = newLUT(256,
-		stop{0, rgb{0.85, 0.95, 0.75}},
-		stop{0.5, rgb{0.55, 0.62, 0.62}},
-		stop{1, rgb{0.20, 0.22, 0.30}},
-	)
+	hardnessStops = []stop{
+		{0, rgb{0.85, 0.95, 0.75}},
+		{0.5, rgb{0.55, 0.62, 0.62}},
+		{1, rgb{0.20, 0.22, 0.30}},
+	}
+	hardnessLUT = newLUT(256, hardnessStops...)
 	// Slope, 0° to 60°: green, yellow, orange, dark red.
-	slopeLUT = newLUT(256,
-		stop{0, rgb{0.20, 0.60, 0.22}},
-		stop{0.35, rgb{0.95, 0.90, 0.25}},
-		stop{0.65, rgb{0.92, 0.42, 0.10}},
-		stop{1, rgb{0.55, 0.04, 0.10}},
-	)
+	slopeStops = []stop{
+		{0, rgb{0.20, 0.60, 0.22}},
+		{0.35, rgb{0.95, 0.90, 0.25}},
+		{0.65, rgb{0.92, 0.42, 0.10}},
+		{1, rgb{0.55, 0.04, 0.10}},
+	}
+	slopeLUT = newLUT(256, slopeStops...)
 
 	// tint8 is tintLUT in bytes, for the integer shading of Relief.
 	tint8 = func() [][3]uint32 {

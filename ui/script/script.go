@@ -98,11 +98,18 @@
 //	section X0 Y0 X1 Y1            the cross-section under a line in cells
 //	fit                            fit the map to the viewport
 //	orbit DYAW DPITCH              turn the 3D camera, degrees
-//	draw3d fill|opengl             how the 3D view is drawn
+//	draw3d fill|opengl             how the 3D view is drawn on the CPU path
+//	views shader|cpu|auto          draw both views with shaders, on the CPU,
+//	                               or auto (shaders unless they prove slow)
+//	pan DX DY                      pan the 2D map by screen pixels
+//	zoom F                         zoom the 2D map about its centre
 //	render PATH                    the view as a PNG (name_WxH.png: size)
 //	fullscreen                     full screen on or off
 //	reset-layout                   the panels back where they start
 //	screenshot PATH                the whole window, as PNG
+//	view-picture PATH              the view's picture as drawn (2D: a pixel
+//	                               a cell; 3D: the canvas), and viewer's
+//	                               software picture of it as PATH-software
 //	dialog NAME                    open a dialog as its menu item does: open,
 //	                               save-as, export-heightmap, export-masks,
 //	                               export-profile, import-uplift,

@@ -1,0 +1,278 @@
+package ui
+
+import (
+	"fmt"
+	"image"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"orogen/app/amplifier"
+	"orogen/app/safefile"
+	"orogen/sim/engine"
+	"orogen/viewer"
+)
+
+// setViews sets how the views are drawn: "shader" (by the GPU), "cpu"
+// (viewer's software pictures) or anything else, auto: the shaders, unless
+// their pictures prove to take more than slowShaderPicture each, which
+// happens on a software OpenGL (Mesa's llvmpipe draws them on the same CPU
+// cores, several times slower than viewer's own code); then the CPU. The View menu, the views script command and OROGEN_VIEWS set
+// it.
+func (a *App) setViews(how string) {
+	a.viewsCPU, a.viewsAuto = how == "cpu", how != "cpu" && how != "shader"
+	a.gpace.pictures, a.gpace.extra, a.gpace.decided, a.gpace.samples = 0, 0, false, 0
+}
+
+// slowShaderPicture is the time a shaders' picture may take before auto
+// turns to the CPU: the least of the pictures from the third (the first
+// two compile the programs) to the autoAfter-th, each timed to its end (a
+// pixel read back waits for the GPU; only these pictures wait).
+const (
+	slowShaderPicture = 40 * time.Millisecond
+	autoAfter         = 6
+)
+
+// calibrating reports whether auto still times the shaders' pictures.
+func (a *App) calibrating() bool {
+	return a.viewsAuto && !a.viewsCPU && !a.gpace.decided
+}
+
+// timePicture, while auto calibrates, waits for the picture img just drawn
+// (started at t0) and records how long it took.
+func (a *App) timePicture(img *ebiten.Image, t0 time.Time) {
+	if !a.calibrating() || img == nil {
+		return
+	}
+	var px [4]byte
+	img.SubImage(image.Rect(0, 0, 1, 1)).(*ebiten.Image).ReadPixels(px[:])
+	a.gpace.sample(time.Since(t0))
+}
+
+// sample records one timed picture.
+func (p *gpuPace) sample(d time.Duration) {
+	p.samples++
+	if s := d.Seconds(); p.samples == 3 || (p.samples > 3 && s < p.least) {
+		p.least = s
+	}
+}
+
+// autoViews turns the views to the CPU, in auto, once the shaders proved
+// slow; it decides once.
+func (a *App) autoViews() {
+	if !a.calibrating() || a.gpace.samples < autoAfter {
+		return
+	}
+	a.gpace.decided = true
+	if d := time.Duration(a.gpace.least * float64(time.Second)); d > slowShaderPicture {
+		a.viewsCPU, a.gpace.extra = true, 0
+		a.pic2D, a.pic3D = picture2D{}, picture3D{}
+		a.log.add(levelInfo, "the graphics driver takes %v a picture (a software OpenGL?): the views are drawn on the CPU (View → Draw the views)", d.Round(time.Millisecond))
+	}
+}
+
+// shaders reports whether the shaders draw the views of s.
+func (a *App) shaders(s *engine.Snapshot) bool {
+	return !a.viewsCPU && a.gv != nil && a.gv.fits(s)
+}
+
+// shaderFailed turns the shaders off for the session after an error: the
+// views go back to the CPU.
+func (a *App) shaderFailed(err error) {
+	a.log.add(levelWarn, "drawing the views with shaders: %v (drawing them on the CPU)", err)
+	a.gv.err = err
+	a.pic2D, a.pic3D = picture2D{}, picture3D{}
+}
+
+// gpuPace spaces the shaders' redraws for a new snapshot alone by what
+// they cost: on a card a redraw takes a millisecond and every snapshot
+// shows; on Mesa's llvmpipe (the CPU) a 1024² relief takes 100-200 ms
+// under load and the streaming engine would leave no frame for anything
+// else. Each frame's length is measured (the swap waits for the GPU); the
+// frames that drew a picture cost the extra over the others, and a new
+// snapshot alone is drawn once its interval since the last has passed.
+type gpuPace struct {
+	last     time.Time // the start of the last frame
+	drew     bool      // the last frame drew a picture
+	plain    float64   // a frame without a picture, s (moving average)
+	extra    float64   // what a picture adds to its frame, s (moving average)
+	drawnAt  time.Time // when the 2D relief was last drawn for a new snapshot
+	pictures int       // frames that drew a picture since the views were set
+	// samples: the pictures auto timed; least: the least time of those
+	// after the first two (they compile the programs), s; decided: auto
+	// has chosen.
+	samples int
+	least   float64
+	decided bool
+}
+
+// frame is called at the start of every Update.
+func (p *gpuPace) frame(now time.Time) {
+	if !p.last.IsZero() {
+		dt := now.Sub(p.last).Seconds()
+		if p.drew {
+			p.pictures++
+			p.extra += 0.3 * (max(dt-p.plain, 0) - p.extra)
+		} else {
+			p.plain += 0.1 * (dt - p.plain)
+		}
+	}
+	p.last, p.drew = now, false
+}
+
+// interval is the least time between two redraws for a new snapshot
+// alone: the redraws take at most about a third of the time.
+func (p *gpuPace) interval() time.Duration {
+	return min(time.Duration(2*p.extra*float64(time.Second)), 2*time.Second)
+}
+
+// drawRelief draws the 2D relief of snap by the shaders into a.mapGPU (it
+// redraws when the options or the uplift changed, and for a new snapshot
+// alone as gpuPace allows).
+func (a *App) drawRelief(snap *engine.Snapshot, o viewer.Options, upToo bool) {
+	var up []float32
+	if upToo {
+		up = a.docUplift()
+	}
+	step := reliefStep(a.view.Zoom)
+	k := a.gv.reliefK
+	if a.mapGPU != nil && k.snap != snap && k.opts == o && k.uplift == firstOf(up) && k.step == step && time.Since(a.gpace.drawnAt) < a.gpace.interval() {
+		return // only the snapshot is new, and too soon
+	}
+	var o3 *viewer.Options3D
+	if a.mode != mode2D && a.v3.opts.UpliftAlpha > 0 {
+		o3 = &a.v3.opts
+	}
+	draws, t0 := a.gv.draws, time.Now()
+	img, err := a.gv.reliefImage(snap, up, o, o3, step)
+	if err != nil {
+		a.shaderFailed(err)
+		return
+	}
+	if a.gv.draws != draws {
+		a.timePicture(img, t0)
+		a.gpace.drew = true
+		if k.snap != snap {
+			a.gpace.drawnAt = time.Now()
+		}
+	}
+	a.mapGPU, a.mapStep = img, step
+}
+
+// reliefStep returns how many cells per side a pixel of the shaders' 2D
+// relief spans at a zoom (screen pixels per cell): 1 down to half a pixel
+// a cell, then 2, 4, ... so the picture has no more pixels than about
+// the screen shows (a mip level of the relief; Ebiten's own mipmaps
+// smooth the rest).
+func reliefStep(zoom float64) int {
+	st := 1
+	for st < 64 && zoom*float64(2*st) <= 1 {
+		st *= 2
+	}
+	return st
+}
+
+// drawAmpRelief draws the Amplify preview's fine window by the shaders
+// (a view of their own: the fine fields are another snapshot's).
+func (a *App) drawAmpRelief(p *amplifier.Preview, o viewer.Options) {
+	if a.gvAmp == nil {
+		a.gvAmp = newGPUView()
+	}
+	img, err := a.gvAmp.reliefImage(p.Fine, nil, o, nil, 1)
+	if err != nil {
+		a.shaderFailed(err)
+		return
+	}
+	a.amp.gpu, a.amp.gpuOf, a.amp.shown = img, p, p
+}
+
+// docUplift returns the document's uplift as last copied for the views
+// (strokes the engine has not seen yet included).
+func (a *App) docUplift() []float32 {
+	if v := a.s.Doc().UpliftVersion(); a.upCopy == nil || a.upCopyVer != v {
+		a.upCopy, a.upCopyVer = append([]float32(nil), a.s.Doc().Uplift().Data...), v
+	}
+	return a.upCopy
+}
+
+// drawTerrain draws a projected draw list of s's mesh into the 3D canvas,
+// coloured by the shaders' surface of s.
+func (a *App) drawTerrain(d *viewer.DrawList, s *engine.Snapshot) {
+	if d.W < 2 || d.H < 2 {
+		return
+	}
+	var up []float32
+	if a.v3.opts.UpliftAlpha > 0 && s == a.s.Snapshot() {
+		up = a.docUplift()
+	}
+	t0 := time.Now()
+	surf, err := a.gv.surface3DImage(s, up, a.v3.opts, a.vopts)
+	if err != nil {
+		a.shaderFailed(err)
+		return
+	}
+	v := &a.v3
+	if v.canvas == nil || v.canvas.Bounds().Dx() != d.W || v.canvas.Bounds().Dy() != d.H {
+		if v.canvas != nil {
+			v.canvas.Deallocate()
+		}
+		v.canvas = ebiten.NewImage(d.W, d.H)
+	}
+	a.gv.drawTerrain(v.canvas, d, surf, s)
+	a.timePicture(v.canvas, t0)
+	a.gpace.drew = true
+	v.shown = true
+}
+
+// viewPicture writes the picture the view shows, as drawn (read back from
+// the GPU: the 2D relief at a pixel a cell in the 2D and split modes, the
+// 3D canvas in the 3D mode), to path, and viewer's software picture of the
+// same snapshot (viewer.Relief; viewer.Render3D for the same camera and
+// size) beside it, with "-software" before the extension: the window test
+// compares them.
+func (a *App) viewPicture(path string) error {
+	snap := a.s.Snapshot()
+	var got, want *image.RGBA
+	if a.mode != mode3D {
+		img := a.mapImg
+		if a.shaders(snap) {
+			img = a.mapGPU
+			if a.mapStep > 1 {
+				return fmt.Errorf("view-picture: the map is zoomed out to %d cells a pixel: zoom in to compare it cell for cell", a.mapStep)
+			}
+		}
+		if img == nil {
+			return fmt.Errorf("view-picture: the 2D view has no picture yet")
+		}
+		b := img.Bounds()
+		got = image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+		img.ReadPixels(got.Pix)
+		o := a.vopts
+		if snap.Arcs != nil {
+			o.Rivers = false
+		}
+		want = viewer.Relief(nil, snap, o)
+	} else {
+		if !a.v3.shown || a.v3.canvas == nil {
+			return fmt.Errorf("view-picture: the 3D view has no picture yet")
+		}
+		b := a.v3.canvas.Bounds()
+		got = image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+		a.v3.canvas.ReadPixels(got.Pix)
+		want = viewer.Render3D(image.NewRGBA(got.Rect), snap, a.v3.cam, a.v3.opts)
+	}
+	for i := 3; i < len(got.Pix); i += 4 {
+		got.Pix[i] = 255 // the picture is opaque; the read-back alpha is the blend's
+	}
+	soft := strings.TrimSuffix(path, filepath.Ext(path)) + "-software" + filepath.Ext(path)
+	if err := safefile.WriteBytes(path, encodePNG(got)); err != nil {
+		return err
+	}
+	if err := safefile.WriteBytes(soft, encodePNG(want)); err != nil {
+		return err
+	}
+	a.log.add(levelInfo, "view picture %s and %s (%d×%d)", filepath.Base(path), filepath.Base(soft), got.Rect.Dx(), got.Rect.Dy())
+	return nil
+}

@@ -1,0 +1,548 @@
+package ui
+
+import (
+	_ "embed"
+	"fmt"
+	"image"
+	"math"
+	"strconv"
+	"strings"
+	"unsafe"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"orogen/sim/engine"
+	"orogen/viewer"
+)
+
+// The views drawn by shaders (Kage): the snapshot's fields go to the GPU
+// as textures when they change, and the 2D relief and the 3D surface are
+// drawn there, one pixel per cell, by ui/shaders/surface.kage; the 3D
+// terrain is viewer's projected draw list, back to front, coloured from
+// the surface picture by ui/shaders/mesh.kage. viewer.Relief and
+// viewer.Render3D stay the software path (orogen render, the golden
+// tests, and the app when shaders fail or the views are set to the CPU).
+//
+// Heights, drainage areas and lake depths travel as the four bytes of
+// their float32 in an RGBA texel (little-endian, as on every platform Go
+// builds Orogen for), decoded in the shader: the heights are exact, not
+// rounded to 16 bits.
+
+var (
+	//go:embed shaders/surface.kage
+	surfaceKage string
+	//go:embed shaders/rivers.kage
+	riversKage string
+	//go:embed shaders/discs.kage
+	discsKage string
+	//go:embed shaders/mesh.kage
+	meshKage string
+	//go:embed shaders/sky.kage
+	skyKage string
+)
+
+// gpuMaxSide is the largest grid side the shaders take: every field is
+// one texture (Ebiten's largest image is the driver's texture limit,
+// 16384 on Mesa's llvmpipe and more on current cards; 8192 leaves room).
+const gpuMaxSide = 8192
+
+// fieldSet is a snapshot's fields on the GPU.
+type fieldSet struct {
+	w, h                     int
+	hgt, area, water, zero   *ebiten.Image
+	bytes                    *ebiten.Image // viewer.SurfaceBytes, when a picture reads it
+	snap                     *engine.Snapshot
+	bytesOf                  bytesKey
+	buf                      []byte
+	rivers                   *ebiten.Image
+	riversOf                 riversKey
+	uploads                  int // textures written, for the tests
+	hasArea, hasWater, valid bool
+}
+
+type bytesKey struct {
+	snap   *engine.Snapshot
+	uplift *float32
+	ov     viewer.Overlay
+	rock   bool
+	up3    bool
+}
+
+type riversKey struct {
+	snap          *engine.Snapshot
+	thr, maxW     float64
+	lakes         bool
+	lo, inv       float32
+	rivers, drain bool
+	step          int
+}
+
+// gpuView holds the shaders, the fields and the pictures.
+type gpuView struct {
+	err     error // a shader failed: the views are drawn on the CPU
+	surf    map[surfKey]*ebiten.Shader
+	drain   *ebiten.Shader // rivers.kage
+	discSh  *ebiten.Shader // discs.kage
+	mesh    *ebiten.Shader
+	sky     *ebiten.Shader
+	f2, f3  fieldSet // the 2D view's snapshot and the 3D view's (the amplified window's)
+	relief  *ebiten.Image
+	reliefK reliefKey
+	surf3   *ebiten.Image
+	surf3K  surf3Key
+	draws   int           // pictures drawn, for the report
+	rivL    *ebiten.Image // the river image of a zoomed-out relief
+	rivLOf  riversKey
+	discs   []viewer.Disc
+	vs      []ebiten.Vertex
+	is      []uint16
+}
+
+type reliefKey struct {
+	snap   *engine.Snapshot
+	opts   viewer.Options
+	uplift *float32
+	step   int
+}
+
+type surf3Key struct {
+	snap   *engine.Snapshot
+	opts   viewer.Options3D
+	uplift *float32
+}
+
+func newGPUView() *gpuView {
+	g := &gpuView{surf: map[surfKey]*ebiten.Shader{}}
+	var err error
+	if g.drain, err = ebiten.NewShader([]byte(riversKage)); err != nil {
+		g.err = fmt.Errorf("drainage shader: %w", err)
+		return g
+	}
+	if g.discSh, err = ebiten.NewShader([]byte(discsKage)); err != nil {
+		g.err = fmt.Errorf("river discs shader: %w", err)
+		return g
+	}
+	if g.mesh, err = ebiten.NewShader([]byte(meshKage)); err != nil {
+		g.err = fmt.Errorf("mesh shader: %w", err)
+		return g
+	}
+	if g.sky, err = ebiten.NewShader([]byte(skyKage)); err != nil {
+		g.err = fmt.Errorf("sky shader: %w", err)
+		return g
+	}
+	if _, err := g.surface(surfKey{rivers: 1, lakes: 1}); err != nil {
+		g.err = err
+	}
+	return g
+}
+
+// surfKey is the constants of one surface program (surface.kage).
+type surfKey struct {
+	mode, ovKind, rivers, lakes, rock, shadows, upTint int
+}
+
+// source returns the program's source.
+func (k surfKey) source() string {
+	r := strings.NewReplacer(
+		"Mode = MODE", "Mode = "+strconv.Itoa(k.mode),
+		"OvKind = OVKIND", "OvKind = "+strconv.Itoa(k.ovKind),
+		"Rivers = RIVERS", "Rivers = "+strconv.Itoa(k.rivers),
+		"Lakes = LAKES", "Lakes = "+strconv.Itoa(k.lakes),
+		"Rock = ROCK", "Rock = "+strconv.Itoa(k.rock),
+		"Shadows = SHADOWS", "Shadows = "+strconv.Itoa(k.shadows),
+		"UpTint = UPTINT", "UpTint = "+strconv.Itoa(k.upTint))
+	return r.Replace(surfaceKage)
+}
+
+// surface returns the surface program for k, compiled on first use.
+func (g *gpuView) surface(k surfKey) (*ebiten.Shader, error) {
+	if s, ok := g.surf[k]; ok {
+		return s, nil
+	}
+	s, err := ebiten.NewShader([]byte(k.source()))
+	if err != nil {
+		return nil, fmt.Errorf("surface shader: %w", err)
+	}
+	g.surf[k] = s
+	return s, nil
+}
+
+// fits reports whether the shaders can draw s.
+func (g *gpuView) fits(s *engine.Snapshot) bool {
+	return g.err == nil && s != nil && s.W <= gpuMaxSide && s.H <= gpuMaxSide && s.W > 0 && s.H > 0
+}
+
+// floatBytes returns v's memory as bytes: four per value, little-endian.
+func floatBytes(v []float32) []byte {
+	if len(v) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), 4*len(v))
+}
+
+// load uploads s's heights, drainage area and lake depths, unless they are
+// already there.
+func (f *fieldSet) load(s *engine.Snapshot) {
+	if f.valid && f.snap == s {
+		return
+	}
+	if f.w != s.W || f.h != s.H || f.hgt == nil {
+		for _, im := range []*ebiten.Image{f.hgt, f.area, f.water, f.zero, f.bytes, f.rivers} {
+			if im != nil {
+				im.Deallocate()
+			}
+		}
+		f.w, f.h = s.W, s.H
+		// The heights and the stand-in of absent fields now, the others
+		// when first needed (64 MB each at 4096²).
+		f.hgt, f.zero = newDataImage(s.W, s.H), newDataImage(s.W, s.H)
+		f.area, f.water, f.bytes, f.rivers = nil, nil, nil, nil
+		f.bytesOf, f.riversOf = bytesKey{}, riversKey{}
+	}
+	f.hgt.WritePixels(floatBytes(s.Height))
+	f.uploads++
+	if f.hasArea = len(s.Area) == s.W*s.H; f.hasArea {
+		f.area = f.alloc(f.area)
+		f.area.WritePixels(floatBytes(s.Area))
+		f.uploads++
+	}
+	if f.hasWater = len(s.Water) == s.W*s.H; f.hasWater {
+		f.water = f.alloc(f.water)
+		f.water.WritePixels(floatBytes(s.Water))
+		f.uploads++
+	}
+	f.snap, f.valid = s, true
+}
+
+// alloc returns im, or a new image of the fields' size when it is nil.
+func (f *fieldSet) alloc(im *ebiten.Image) *ebiten.Image {
+	if im == nil {
+		im = newDataImage(f.w, f.h)
+	}
+	return im
+}
+
+func (f *fieldSet) areaImg() *ebiten.Image {
+	if f.hasArea {
+		return f.area
+	}
+	return f.zero
+}
+
+func (f *fieldSet) waterImg() *ebiten.Image {
+	if f.hasWater {
+		return f.water
+	}
+	return f.zero
+}
+
+// loadBytes fills the bytes texture for s (its uplift replaced by the
+// document's when the job has one), when p reads it.
+func (f *fieldSet) loadBytes(s *engine.Snapshot, key bytesKey, o viewer.Options, o3 *viewer.Options3D) *ebiten.Image {
+	if f.bytesOf == key {
+		return f.bytes
+	}
+	f.buf = viewer.SurfaceBytes(f.buf, s, o, o3)
+	f.bytes = f.alloc(f.bytes)
+	f.bytes.WritePixels(f.buf)
+	f.uploads++
+	f.bytesOf = key
+	return f.bytes
+}
+
+// riverPass draws the river image for p: the drainage pass (rivers.kage)
+// when an overlay reads it, then the river discs (discs.kage).
+//
+// At step 1 it is the fields' river image, a pixel a cell; at a coarser
+// step (the 2D relief zoomed out) an image of the output's size in
+// g.rivL, a pixel per step × step cells.
+func (g *gpuView) riverPass(f *fieldSet, s *engine.Snapshot, p *viewer.SurfaceParams, step int) *ebiten.Image {
+	drain := p.OvKind == viewer.OvDrainage || p.OvKind == viewer.OvStreams
+	k := riversKey{snap: f.snap, thr: p.RiverThresholdM2, maxW: p.RiverMaxPx, lakes: p.Lakes, lo: p.DrainLo, inv: p.DrainInv,
+		rivers: p.Rivers, drain: drain, step: step}
+	f.rivers = f.alloc(f.rivers)
+	dst, of := f.rivers, &f.riversOf
+	if step > 1 {
+		ow, oh := ceilDiv(f.w, step), ceilDiv(f.h, step)
+		if g.rivL == nil || g.rivL.Bounds().Dx() != ow || g.rivL.Bounds().Dy() != oh {
+			if g.rivL != nil {
+				g.rivL.Deallocate()
+			}
+			g.rivL, g.rivLOf = newDataImage(ow, oh), riversKey{}
+		}
+		dst, of = g.rivL, &g.rivLOf
+	}
+	if *of == k {
+		return dst
+	}
+	if drain {
+		drawScaled(dst, step, g.drain, [4]*ebiten.Image{f.areaImg()}, map[string]any{
+			"Thr": float32(p.RiverThresholdM2), "OvLo": p.DrainLo, "OvScale": p.DrainInv,
+		}, ebiten.BlendCopy)
+	} else {
+		dst.Clear()
+	}
+	if p.Rivers {
+		g.discs = viewer.RiverDiscs(g.discs, s, p.RiverThresholdM2, p.RiverMaxPx, p.Lakes)
+		g.drawDiscs(dst, viewer.RiverReach(p.RiverMaxPx), step)
+	}
+	*of = k
+	return dst
+}
+
+func ceilDiv(a, b int) int { return (a + b - 1) / b }
+
+// drawScaled draws shader sh over all of dst, each pixel reading the
+// source images (the fields' size) at step × its position.
+func drawScaled(dst *ebiten.Image, step int, sh *ebiten.Shader, imgs [4]*ebiten.Image, u map[string]any, blend ebiten.Blend) {
+	w, h := float32(dst.Bounds().Dx()), float32(dst.Bounds().Dy())
+	k := float32(step)
+	vs := []ebiten.Vertex{
+		{DstX: 0, DstY: 0, SrcX: 0, SrcY: 0, ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1},
+		{DstX: w, DstY: 0, SrcX: w * k, SrcY: 0, ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1},
+		{DstX: 0, DstY: h, SrcX: 0, SrcY: h * k, ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1},
+		{DstX: w, DstY: h, SrcX: w * k, SrcY: h * k, ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1},
+	}
+	dst.DrawTrianglesShader(vs, []uint16{0, 1, 2, 1, 3, 2}, sh, &ebiten.DrawTrianglesShaderOptions{Images: imgs, Uniforms: u, Blend: blend})
+}
+
+// maxBlend keeps the largest value of every channel.
+var maxBlend = ebiten.Blend{
+	BlendFactorSourceRGB: ebiten.BlendFactorOne, BlendFactorSourceAlpha: ebiten.BlendFactorOne,
+	BlendFactorDestinationRGB: ebiten.BlendFactorOne, BlendFactorDestinationAlpha: ebiten.BlendFactorOne,
+	BlendOperationRGB: ebiten.BlendOperationMax, BlendOperationAlpha: ebiten.BlendOperationMax,
+}
+
+// drawDiscs draws g.discs into dst, a quad each over the cells it may
+// reach, with the maximum as blend.
+//
+// At a coarser step a disc shrinks by the step, to no less than 0.75 px
+// (a river stays visible on the zoomed-out map).
+func (g *gpuView) drawDiscs(dst *ebiten.Image, reach, step int) {
+	const perDraw = 16383 // quads whose vertices fit 16-bit indices
+	op := &ebiten.DrawTrianglesShaderOptions{Blend: maxBlend}
+	for k0 := 0; k0 < len(g.discs); k0 += perDraw {
+		ds := g.discs[k0:min(k0+perDraw, len(g.discs))]
+		g.vs, g.is = g.vs[:0], g.is[:0]
+		for q, d := range ds {
+			span := float32(min(reach, int(d.Rho)))
+			x, y := float32(d.X), float32(d.Y)
+			x0, y0, x1, y1 := x-span, y-span, x+span+1, y+span+1
+			cx, cy, rho := x+0.5, y+0.5, d.Rho
+			if step > 1 {
+				k := float32(step)
+				cx, cy, rho = cx/k, cy/k, max(rho/k, 0.75)
+				x0, y0, x1, y1 = cx-rho-1, cy-rho-1, cx+rho+1, cy+rho+1
+			}
+			for _, c := range [4][2]float32{{x0, y0}, {x1, y0}, {x0, y1}, {x1, y1}} {
+				g.vs = append(g.vs, ebiten.Vertex{DstX: c[0], DstY: c[1], SrcX: c[0], SrcY: c[1], ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1,
+					Custom0: cx, Custom1: cy, Custom2: rho, Custom3: d.T})
+			}
+			b := uint16(4 * q)
+			g.is = append(g.is, b, b+1, b+2, b+1, b+3, b+2)
+		}
+		dst.DrawTrianglesShader(g.vs, g.is, g.discSh, op)
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func rampUniform(r viewer.Ramp) []float32 {
+	out := make([]float32, 0, 32)
+	for _, s := range r.Stops {
+		out = append(out, s[:]...)
+	}
+	return out
+}
+
+// drawSurface draws the surface shader for p into dst (the fields' size).
+//
+// dst is the fields' size divided by step (rounded up): each pixel shows
+// the centre cell of its step × step block.
+func (g *gpuView) drawSurface(dst *ebiten.Image, f *fieldSet, s *engine.Snapshot, p *viewer.SurfaceParams, mode int, bytes *ebiten.Image, step int) error {
+	ovKind := p.OvKind
+	if mode == 1 {
+		ovKind = 0
+		if p.Slope3D {
+			ovKind = viewer.OvSlope
+		}
+	}
+	k := surfKey{mode: mode, ovKind: ovKind, rivers: b2i(p.Rivers),
+		lakes: b2i(p.Lakes), rock: b2i(p.Rock && len(p.RockPal) > 0), shadows: b2i(p.Shadows), upTint: b2i(p.UpAlpha > 0)}
+	sh, err := g.surface(k)
+	if err != nil {
+		return err
+	}
+	riv := f.zero
+	if p.Rivers || p.OvKind == viewer.OvDrainage || p.OvKind == viewer.OvStreams {
+		riv = g.riverPass(f, s, p, step)
+	}
+	if bytes == nil {
+		bytes = f.zero
+	}
+	pal := make([]float32, 96) // the uniform's whole length
+	for i, c := range p.RockPal[:min(len(p.RockPal), 32)] {
+		copy(pal[3*i:], c[:])
+	}
+	drawScaled(dst, step, sh, [4]*ebiten.Image{f.hgt, riv, f.waterImg(), bytes},
+		map[string]any{
+			"Size": []float32{float32(f.w), float32(f.h)}, "Step": float32(step),
+			"Light": p.Light[:], "Ambient": p.Ambient, "Ex": p.Ex, "Cell": p.Cell,
+			"TintLo": p.TintLo, "TintScale": p.TintScale,
+			"BaseN": p.Base.N, "BaseStops": rampUniform(p.Base),
+			"OvN": p.Ov.N, "OvStops": rampUniform(p.Ov), "OvColour": p.OvColour[:],
+			"OvAlpha": p.OvAlpha, "OvScale": p.OvScale,
+			"UpN": p.Up.N, "UpStops": rampUniform(p.Up), "UpAlpha": p.UpAlpha,
+			"RockN": min(len(p.RockPal), 32), "RockPal": pal,
+			"River": p.River[:], "RiverLight": p.RiverLight[:], "Shallow": p.Shallow[:], "Deep": p.Deep[:],
+			"SunStep": p.SunStep[:], "SunDrop": p.SunDrop * p.Ex,
+		}, ebiten.BlendCopy)
+	g.draws++
+	return nil
+}
+
+// withUplift returns s with its uplift replaced by up (nil: s itself).
+func withUplift(s *engine.Snapshot, up []float32) *engine.Snapshot {
+	if up == nil {
+		return s
+	}
+	c := *s
+	c.Uplift = up
+	return &c
+}
+
+func firstOf(v []float32) *float32 {
+	if len(v) == 0 {
+		return nil
+	}
+	return &v[0]
+}
+
+// reliefImage returns the 2D relief of s (uplift, when not nil, in place
+// of its own) drawn by the shaders, redrawn only when s, o or the uplift
+// changed; o3 is the 3D view's options when it shows too (the bytes
+// texture serves both).
+//
+// step (a power of 2) is how many cells a pixel of the picture spans per
+// side: 1 is a pixel a cell; a map zoomed out far is drawn coarser (a mip
+// level), step² times fewer pixels.
+func (g *gpuView) reliefImage(s *engine.Snapshot, up []float32, o viewer.Options, o3 *viewer.Options3D, step int) (*ebiten.Image, error) {
+	if s.Arcs != nil {
+		o.Rivers = false // the arc layer draws them at screen resolution
+	}
+	step = max(step, 1)
+	k := reliefKey{snap: s, opts: o, uplift: firstOf(up), step: step}
+	if g.relief != nil && g.reliefK == k {
+		return g.relief, nil
+	}
+	su := withUplift(s, up)
+	p := viewer.ReliefParams(su, o)
+	if len(p.RockPal) > 32 {
+		return nil, fmt.Errorf("%d rock layers: the shaders take 32", len(p.RockPal))
+	}
+	g.f2.load(s)
+	var bytes *ebiten.Image
+	if p.NeedBytes || (o3 != nil && o3.UpliftAlpha > 0) {
+		bk := bytesKey{snap: s, uplift: firstOf(up), ov: o.Overlay, rock: o.Rock, up3: o3 != nil && o3.UpliftAlpha > 0}
+		if p.OvAlpha == 0 {
+			bk.ov = viewer.OverlayNone
+		}
+		bytes = g.f2.loadBytes(su, bk, o, o3)
+	}
+	if ow, oh := ceilDiv(s.W, step), ceilDiv(s.H, step); g.relief == nil || g.relief.Bounds().Dx() != ow || g.relief.Bounds().Dy() != oh {
+		if g.relief != nil {
+			g.relief.Deallocate()
+		}
+		g.relief = newDataImage(ow, oh)
+	}
+	if err := g.drawSurface(g.relief, &g.f2, su, &p, 0, bytes, step); err != nil {
+		return nil, err
+	}
+	g.reliefK = k
+	return g.relief, nil
+}
+
+// surface3DImage returns the lit surface of the 3D view of s, one pixel a
+// cell, redrawn only when s, o or the uplift changed.
+func (g *gpuView) surface3DImage(s *engine.Snapshot, up []float32, o viewer.Options3D, o2 viewer.Options) (*ebiten.Image, error) {
+	k := surf3Key{snap: s, opts: o, uplift: firstOf(up)}
+	if g.surf3 != nil && g.surf3K == k {
+		return g.surf3, nil
+	}
+	su := withUplift(s, up)
+	p := viewer.Surface3DParams(su, o)
+	if len(p.RockPal) > 32 {
+		return nil, fmt.Errorf("%d rock layers: the shaders take 32", len(p.RockPal))
+	}
+	f := &g.f3
+	if g.f2.valid && g.f2.snap == s {
+		f = &g.f2
+	}
+	f.load(s)
+	var bytes *ebiten.Image
+	if p.NeedBytes {
+		o2.Rock = o.Color == viewer.ColorRock
+		bk := bytesKey{snap: s, uplift: firstOf(up), ov: o2.Overlay, rock: o2.Rock, up3: true}
+		if o2.OverlayAlpha == 0 {
+			bk.ov = viewer.OverlayNone
+		}
+		if f.bytesOf.snap == s && f.bytesOf.uplift == bk.uplift && f.bytesOf.up3 && (f.bytesOf.rock || !o2.Rock) {
+			bytes = f.bytes // the 2D view's bytes carry the 3D view's too
+		} else {
+			bytes = f.loadBytes(su, bk, o2, &o)
+		}
+	}
+	if g.surf3 == nil || g.surf3.Bounds().Dx() != s.W || g.surf3.Bounds().Dy() != s.H {
+		if g.surf3 != nil {
+			g.surf3.Deallocate()
+		}
+		g.surf3 = newDataImage(s.W, s.H)
+	}
+	if err := g.drawSurface(g.surf3, f, su, &p, 1, bytes, 1); err != nil {
+		return nil, err
+	}
+	g.surf3K = k
+	return g.surf3, nil
+}
+
+// drawTerrain draws a projected draw list of the 3D mesh of s into dst
+// (the list's size) over the sky: each vertex reads the surface picture
+// at its map position.
+func (g *gpuView) drawTerrain(dst *ebiten.Image, d *viewer.DrawList, surf *ebiten.Image, s *engine.Snapshot) {
+	cam := d.Camera
+	focal := float64(d.H) / 2 / math.Tan(cam.FovDeg*math.Pi/360)
+	horizon := float64(d.H)/2 - focal*math.Tan(cam.Pitch*math.Pi/180)
+	sky := viewer.SkyColours()
+	dst.DrawRectShader(d.W, d.H, g.sky, &ebiten.DrawRectShaderOptions{
+		Blend: ebiten.BlendCopy,
+		Uniforms: map[string]any{"Horizon": float32(horizon), "Height": float32(d.H),
+			"SkyHorizon": sky[0][:], "SkyZenith": sky[1][:], "SkyBelow": sky[2][:]},
+	})
+	inv := float32(1 / s.Cell)
+	op := &ebiten.DrawTrianglesShaderOptions{
+		Images:   [4]*ebiten.Image{surf},
+		Uniforms: map[string]any{"Size": []float32{float32(s.W), float32(s.H)}},
+	}
+	for _, c := range d.Chunks {
+		if len(c.Indices) == 0 {
+			continue
+		}
+		for i := range c.Vertices {
+			v := &c.Vertices[i]
+			v.SrcX, v.SrcY = v.Custom0*inv, v.Custom1*inv
+		}
+		vs := unsafe.Slice((*ebiten.Vertex)(unsafe.Pointer(unsafe.SliceData(c.Vertices))), len(c.Vertices))
+		dst.DrawTrianglesShader(vs, c.Indices, g.mesh, op)
+	}
+}
+
+// newDataImage returns an image of its own texture: off Ebiten's atlas,
+// so a large field or picture is never copied between atlases.
+func newDataImage(w, h int) *ebiten.Image {
+	return ebiten.NewImageWithOptions(image.Rect(0, 0, w, h), &ebiten.NewImageOptions{Unmanaged: true})
+}

@@ -1,0 +1,431 @@
+package ui
+
+import (
+	_ "embed"
+	"fmt"
+	"image"
+	"math"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"orogen/sim/engine"
+	"orogen/sim/grid"
+	"orogen/sim/simtest"
+	"orogen/viewer"
+)
+
+// TestShadersCompile compiles the Kage programs of the views (the surface
+// in both modes, under every overlay, with its features on and off), so a
+// syntax slip fails here and not only in a window.
+func TestShadersCompile(t *testing.T) {
+	needShaderDisplay(t)
+	srcs := map[string]string{"drainage": riversKage, "discs": discsKage, "mesh": meshKage, "sky": skyKage}
+	for mode := range 2 {
+		for ov := range 6 {
+			for _, f := range []int{0, 5, 10, 15} {
+				k := surfKey{mode: mode, ovKind: ov, rivers: f & 1, lakes: f >> 1 & 1, rock: f >> 2 & 1, shadows: f >> 3 & 1, upTint: f >> 3 & 1}
+				srcs[fmt.Sprintf("surface %+v", k)] = k.source()
+			}
+		}
+	}
+	for name, src := range srcs {
+		if _, err := ebiten.NewShader([]byte(src)); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// needShaderDisplay skips without a display (Ebiten needs one as soon as
+// it loads), unless OROGEN_WINDOW_TEST=1 demands it.
+func needShaderDisplay(t *testing.T) {
+	t.Helper()
+	if os.Getenv("DISPLAY") != "" {
+		return
+	}
+	if os.Getenv("OROGEN_WINDOW_TEST") == "1" {
+		t.Fatal("OROGEN_WINDOW_TEST=1 but DISPLAY is empty: run under xvfb-run (make test does)")
+	}
+	t.Skip("no display; `make test` runs this under Xvfb")
+}
+
+// testTerrain is a seeded n×n grid engine's snapshot after a few steps on
+// a rough start (lakes) under a cone of uplift (rivers), 50 km across.
+func testTerrain(t *testing.T, n int) *engine.Snapshot {
+	cell := 50000.0 / float64(n)
+	up := simtest.Cone(n, n, cell, 5e-4, 5e-4/25000)
+	for i := range up {
+		up[i] = max(up[i], 0)
+	}
+	e, err := grid.New(grid.Config{W: n, H: n, Cell: cell, Up: up, Init: simtest.Rough(n, n, 800, 1), Seed: 1, Params: engine.DefaultParams()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		e.Step()
+	}
+	return e.Snapshot()
+}
+
+// onGPU runs f once inside Ebiten's game loop (drawing and reading pixels
+// need it) in a small hidden window.
+func onGPU(t *testing.T, f func() error) {
+	t.Helper()
+	g := &oneShot{f: f}
+	ebiten.SetWindowSize(64, 64)
+	if err := ebiten.RunGameWithOptions(g, &ebiten.RunGameOptions{InitUnfocused: true}); err != nil && err != ebiten.Termination {
+		t.Fatal(err)
+	}
+	if g.err != nil {
+		t.Fatal(g.err)
+	}
+}
+
+type oneShot struct {
+	f   func() error
+	err error
+}
+
+func (g *oneShot) Update() error {
+	g.err = g.f()
+	return ebiten.Termination
+}
+func (g *oneShot) Draw(*ebiten.Image)         {}
+func (g *oneShot) Layout(int, int) (int, int) { return 64, 64 }
+
+// pixelDiff compares two pictures of one size: the largest difference of
+// any channel, and the share of pixels differing by more than tol.
+func pixelDiff(a, b []byte, tol int) (maxd int, over float64) {
+	n := 0
+	for i := 0; i+3 < len(a); i += 4 {
+		bad := false
+		for c := range 3 {
+			d := int(a[i+c]) - int(b[i+c])
+			if d < 0 {
+				d = -d
+			}
+			maxd = max(maxd, d)
+			bad = bad || d > tol
+		}
+		if bad {
+			n++
+		}
+	}
+	return maxd, float64(n) / float64(len(a)/4)
+}
+
+// TestShaderViewsMatchSoftware draws the 2D relief and the 3D surface of
+// one snapshot with the shaders and compares them with viewer's software
+// pictures: the relief with viewer.Relief under every overlay, rivers and
+// lakes on and off; the 3D surface with BuildMesh3D's vertex colours on a
+// mesh of one vertex per cell. Tolerance: at most 1 % of the pixels differ
+// by more than 2 levels of 255 in any channel, none by more than 4 in 2D
+// (float rounding on the GPU against viewer's integer shading) and 32 in
+// 3D (where river discs overlap, the shaders colour the river by the
+// deepest of them, BuildMesh3D by the one covering most); measured on
+// llvmpipe: 2D at most 1 level apart, 3D 21 at most on 0.5 % of the
+// pixels.
+func TestShaderViewsMatchSoftware(t *testing.T) {
+	needShaderDisplay(t)
+	s := testTerrain(t, 96)
+	cases := []struct {
+		name string
+		set  func(*viewer.Options)
+	}{
+		{"default", func(*viewer.Options) {}},
+		{"no rivers, no lakes", func(o *viewer.Options) { o.Rivers, o.Lakes = false, false }},
+		{"wide rivers", func(o *viewer.Options) { o.RiverMaxPx, o.RiverThresholdM2 = 9, 2e6 }},
+		{"light", func(o *viewer.Options) {
+			o.LightAzimuthDeg, o.LightAltitudeDeg, o.Ambient, o.Exaggeration = 100, 20, 0.1, 3
+		}},
+	}
+	for ov := viewer.OverlayUplift; ov <= viewer.OverlayStreams; ov++ {
+		cases = append(cases, struct {
+			name string
+			set  func(*viewer.Options)
+		}{"overlay " + ov.String(), func(o *viewer.Options) { o.Overlay, o.OverlayAlpha = ov, 0.6 }})
+	}
+	s3 := []struct {
+		name string
+		set  func(*viewer.Options3D)
+	}{
+		{"3D default", func(*viewer.Options3D) {}},
+		{"3D slope, uplift tint, exaggerated", func(o *viewer.Options3D) {
+			o.Color, o.UpliftAlpha, o.Exaggeration, o.RiverMaxWidth = viewer.ColorSlope, 0.4, 2.5, 7
+		}},
+	}
+	onGPU(t, func() error {
+		g := newGPUView()
+		if g.err != nil {
+			return g.err
+		}
+		got := make([]byte, 4*s.W*s.H)
+		for _, c := range cases {
+			o := viewer.DefaultOptions()
+			c.set(&o)
+			img, err := g.reliefImage(s, nil, o, nil, 1)
+			if err != nil {
+				return err
+			}
+			img.ReadPixels(got)
+			want := viewer.Relief(nil, s, o)
+			maxd, over := pixelDiff(got, want.Pix, 2)
+			t.Logf("%s: largest difference %d, %.3f %% over 2", c.name, maxd, 100*over)
+			if over > 0.01 || maxd > 4 {
+				t.Errorf("%s: the shaders' relief differs from viewer.Relief: largest difference %d, %.2f %% of the pixels by more than 2", c.name, maxd, 100*over)
+			}
+		}
+		// A zoomed-out relief (step 2) shows the centre cell of each 2×2
+		// block, shaded over the blocks: viewer.Relief of the grid of those
+		// cells, cell size doubled, away from the border.
+		o := viewer.DefaultOptions()
+		o.Rivers, o.Lakes, o.TintMinM, o.TintMaxM = false, false, -500, 3000
+		img, err := g.reliefImage(s, nil, o, nil, 2)
+		if err != nil {
+			return err
+		}
+		half := s.W / 2
+		if b := img.Bounds(); b.Dx() != half || b.Dy() != half {
+			return fmt.Errorf("step 2: a %v picture of a %d² grid", b, s.W)
+		}
+		got2 := make([]byte, 4*half*half)
+		img.ReadPixels(got2)
+		c2 := *s
+		c2.W, c2.H, c2.Cell = half, half, 2*s.Cell
+		c2.Height = make([]float32, half*half)
+		c2.Area, c2.Water, c2.Uplift, c2.Receivers, c2.Sediment, c2.Hardness = nil, nil, nil, nil, nil, nil
+		for j := range half {
+			for i := range half {
+				c2.Height[j*half+i] = s.Height[(2*j+1)*s.W+2*i+1]
+			}
+		}
+		want2 := viewer.Relief(nil, &c2, o)
+		worst := 0
+		for j := 1; j < half-1; j++ {
+			for i := 1; i < half-1; i++ {
+				for ch := range 3 {
+					k := 4*(j*half+i) + ch
+					worst = max(worst, abs(int(got2[k])-int(want2.Pix[k])))
+				}
+			}
+		}
+		t.Logf("step 2: largest difference %d inside the border", worst)
+		if worst > 2 {
+			t.Errorf("step 2: the zoomed-out relief differs from the relief of the blocks' centre cells by %d", worst)
+		}
+		for _, c := range s3 {
+			o := viewer.DefaultOptions3D()
+			o.MaxMesh = max(s.W, s.H)
+			c.set(&o)
+			img, err := g.surface3DImage(s, nil, o, viewer.DefaultOptions())
+			if err != nil {
+				return err
+			}
+			img.ReadPixels(got)
+			m := viewer.BuildMesh3D(nil, s, o)
+			want := make([]byte, len(got))
+			for k, col := range m.Color {
+				for ch := range 3 {
+					want[4*k+ch] = uint8(min(max(col[ch]*255+0.5, 0), 255))
+				}
+			}
+			maxd, over := pixelDiff(got, want, 2)
+			t.Logf("%s: largest difference %d, %.3f %% over 2", c.name, maxd, 100*over)
+			if over > 0.01 || maxd > 32 {
+				t.Errorf("%s: the shaders' 3D surface differs from BuildMesh3D's colours: largest difference %d, %.2f %% of the pixels by more than 2", c.name, maxd, 100*over)
+			}
+		}
+		return nil
+	})
+}
+
+//go:embed shaders/raymarch.kage
+var raymarchKage string
+
+// TestShaderTiming logs how long llvmpipe (or the card) takes to draw a
+// 1024² relief (OROGEN_SHADER_TIMING=1; no assertion: speed goes in the
+// report).
+func TestShaderTiming(t *testing.T) {
+	if os.Getenv("OROGEN_SHADER_TIMING") == "" {
+		t.Skip("OROGEN_SHADER_TIMING=1 logs the shaders' times")
+	}
+	needShaderDisplay(t)
+	n, _ := strconv.Atoi(os.Getenv("OROGEN_SHADER_N"))
+	if n == 0 {
+		n = 1024
+	}
+	s := testTerrain(t, n)
+	onGPU(t, func() error {
+		g := newGPUView()
+		if g.err != nil {
+			return g.err
+		}
+		px := make([]byte, 4)
+		sync := func(img *ebiten.Image) { img.SubImage(image.Rect(0, 0, 1, 1)).(*ebiten.Image).ReadPixels(px) }
+		for range 3 {
+			t0 := time.Now()
+			g.f2.valid = false
+			g.f2.load(s)
+			sync(g.f2.water)
+			t1 := time.Now()
+			o := viewer.DefaultOptions()
+			o.Rivers = os.Getenv("OROGEN_SHADER_RIVERS") != "0"
+			o.Lakes = os.Getenv("OROGEN_SHADER_LAKES") != "0"
+			p := viewer.ReliefParams(s, o)
+			t2 := time.Now()
+			g.f2.riversOf = riversKey{}
+			g.f2.rivers.Clear()
+			sync(g.riverPass(&g.f2, s, &p, 1))
+			t3 := time.Now()
+			if g.relief == nil {
+				g.relief = newDataImage(s.W, s.H)
+			}
+			if err := g.drawSurface(g.relief, &g.f2, s, &p, 0, nil, 1); err != nil {
+				return err
+			}
+			sync(g.relief)
+			t.Logf("upload %v, params %v, river pass %v, surface %v", t1.Sub(t0), t2.Sub(t1), t3.Sub(t2), time.Since(t3))
+		}
+		for i := range 3 {
+			t0 := time.Now()
+			o := viewer.DefaultOptions()
+			o.Ambient = 0.3 + 0.01*float64(i)
+			img, err := g.reliefImage(s, nil, o, nil, 1)
+			if err != nil {
+				return err
+			}
+			img.SubImage(image.Rect(0, 0, 1, 1)).(*ebiten.Image).ReadPixels(px)
+			t.Logf("relief %d² #%d: %v", n, i, time.Since(t0))
+		}
+		// The 3D drawing: the mesh of 128², 256² and 512² vertices drawn
+		// back to front by mesh.kage, against a ray march (raymarch.kage).
+		const cw, ch = 900, 650
+		o3 := viewer.DefaultOptions3D()
+		surf, err := g.surface3DImage(s, nil, o3, viewer.DefaultOptions())
+		if err != nil {
+			return err
+		}
+		cam := viewer.FitCameraAspect(s, 1, viewer.DefaultYawDeg, viewer.DefaultPitchDeg, float64(cw)/ch)
+		canvas := newDataImage(cw, ch)
+		for _, n := range []int{128, 256, 512} {
+			o := o3
+			o.MaxMesh = n
+			m := viewer.BuildMesh3D(nil, s, geometryOnly(o))
+			d := m.Project(nil, cam, cw, ch)
+			for range 2 {
+				t0 := time.Now()
+				g.drawTerrain(canvas, d, surf, s)
+				sync(canvas)
+				t.Logf("3D mesh %d² (%d triangles) on a %d×%d canvas: %v", n, d.Triangles(), cw, ch, time.Since(t0))
+			}
+		}
+		rm, err := ebiten.NewShader([]byte(raymarchKage))
+		if err != nil {
+			return err
+		}
+		c := cam
+		ex, ey, ez := c.Eye()
+		yaw, pitch := c.Yaw*math.Pi/180, c.Pitch*math.Pi/180
+		sy, cy := math.Sincos(yaw)
+		sp, cp := math.Sincos(pitch)
+		hi := 0.0
+		for _, h := range s.Height {
+			hi = max(hi, float64(h))
+		}
+		u := map[string]any{
+			"Size": []float32{float32(s.W), float32(s.H)}, "Cell": float32(s.Cell), "Ex": float32(1),
+			"Eye":   []float32{float32(ex), float32(ey), float32(ez)},
+			"Fwd":   []float32{float32(-sy * cp), float32(cy * cp), float32(-sp)},
+			"Right": []float32{float32(-cy), float32(-sy), 0},
+			"Up":    []float32{float32(-sy * sp), float32(cy * sp), float32(cp)},
+			"Focal": float32(ch / 2 / math.Tan(c.FovDeg*math.Pi/360)), "Centre": []float32{cw / 2, ch / 2},
+			"ZMax": float32(hi),
+		}
+		vs := []ebiten.Vertex{{DstX: 0, DstY: 0}, {DstX: cw, DstY: 0}, {DstX: 0, DstY: ch}, {DstX: cw, DstY: ch}}
+		for i := range vs {
+			vs[i].SrcX, vs[i].SrcY = vs[i].DstX*float32(s.W)/cw, vs[i].DstY*float32(s.H)/ch
+		}
+		for range 2 {
+			t0 := time.Now()
+			canvas.DrawTrianglesShader(vs, []uint16{0, 1, 2, 1, 3, 2}, rm, &ebiten.DrawTrianglesShaderOptions{
+				Images: [4]*ebiten.Image{g.f2.hgt, surf}, Uniforms: u, Blend: ebiten.BlendCopy})
+			sync(canvas)
+			t.Logf("3D ray march (128 steps, 4 halvings) on a %d×%d canvas: %v", cw, ch, time.Since(t0))
+		}
+		if p := os.Getenv("OROGEN_SHADER_PNG"); p != "" {
+			img := image.NewRGBA(image.Rect(0, 0, cw, ch))
+			canvas.ReadPixels(img.Pix)
+			_ = os.WriteFile(p, encodePNG(img), 0o644)
+		}
+		for i := range 2 {
+			t0 := time.Now()
+			o := viewer.DefaultOptions3D()
+			o.Ambient = 0.3 + 0.01*float64(i)
+			img, err := g.surface3DImage(s, nil, o, viewer.DefaultOptions())
+			if err != nil {
+				return err
+			}
+			img.SubImage(image.Rect(0, 0, 1, 1)).(*ebiten.Image).ReadPixels(px)
+			t.Logf("3D surface %d² #%d: %v", n, i, time.Since(t0))
+		}
+		return nil
+	})
+}
+
+// TestGPUPace: frames that draw a picture cost their extra over the plain
+// ones, and the interval between redraws for a new snapshot is twice
+// that; auto's timed pictures leave out the first two (they compile the
+// programs) and keep the least of the others.
+func TestGPUPace(t *testing.T) {
+	var p gpuPace
+	now := time.Unix(1000, 0)
+	frame := func(d time.Duration, drew bool) {
+		p.frame(now)
+		p.drew = drew
+		now = now.Add(d)
+	}
+	const plain, extra = 20 * time.Millisecond, 150 * time.Millisecond
+	for range 40 {
+		frame(plain, false)
+	}
+	for range 30 {
+		frame(plain+extra, true)
+		for range 5 {
+			frame(plain, false)
+		}
+	}
+	frame(plain, false)
+	if got := time.Duration(p.extra * float64(time.Second)); got < extra-time.Millisecond || got > extra+time.Millisecond {
+		t.Errorf("extra %v, want %v", got, extra)
+	}
+	if iv := p.interval(); iv < 2*extra-2*time.Millisecond || iv > 2*extra+2*time.Millisecond {
+		t.Errorf("interval %v, want %v", iv, 2*extra)
+	}
+	for _, c := range []struct {
+		name  string
+		times []time.Duration
+		slow  bool
+	}{
+		{"software OpenGL", []time.Duration{900, 700, 160, 150, 400, 155}, true},
+		{"graphics card", []time.Duration{400, 300, 2, 90, 1, 3}, false},
+	} {
+		var q gpuPace
+		for _, d := range c.times {
+			q.sample(d * time.Millisecond)
+		}
+		least := time.Duration(q.least * float64(time.Second))
+		if q.samples != autoAfter || (least > slowShaderPicture) != c.slow {
+			t.Errorf("%s: %d samples, least %v: slow %v, want %v", c.name, q.samples, least, least > slowShaderPicture, c.slow)
+		}
+	}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
