@@ -77,7 +77,7 @@
 // triangles (Mesh.Linear), and the snapshot's heights then made to drain
 // as the graph does (drain.go): every descending arc is carved into the
 // cells it crosses at its own linearly falling height, and what pits the
-// triangles still leave are filled by Priority-Flood+ε (Barnes et al.
+// triangles still leave are filled by Priority-Flood+ε (sim/pitfill; Barnes et al.
 // 2014) from the border and the lakes, so that D8 on the raster leaves
 // the grid or reaches a lake.
 //
