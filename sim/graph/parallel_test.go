@@ -25,6 +25,8 @@ type stepCase struct {
 	kappa  float64 // m²/yr
 	steps  int
 	refine int // refine once after this many steps; 0 for never
+	// The soil terms (engine.Params.CreepSc, G, KNoise); zero: off.
+	creepSc, g, kNoise float64
 }
 
 // run builds the case's engine at GOMAXPROCS procs, runs it and returns
@@ -41,6 +43,7 @@ func (c stepCase) run(tb testing.TB, procs int) []string {
 	}
 	p := engine.DefaultParams()
 	p.Kappa = c.kappa
+	p.CreepSc, p.G, p.KNoise = c.creepSc, c.g, c.kNoise
 	p.Rain = 0.5
 	p.Evap = 1
 	p.Talus = talus.Model{Mode: talus.ModeNoise, MinDeg: 6, MaxDeg: 54, WavelengthM: w / 15, Octaves: 3}
