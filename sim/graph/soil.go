@@ -286,8 +286,9 @@ func (e *Engine) yields() (lowered, raised float64) {
 // triangles'), capped as sim/hillslope caps it (S/S_c ≤
 // hillslope.MaxCreepRatio). Each step is one backward-Euler solve with
 // the factors frozen (Picard), by diffuse's conjugate gradients: stable
-// and free of new extrema for any κ·dt. The mean is sim/hillslope's
-// Creeper's rule for the grid, for the reason it gives: a factor that
+// and free of new extrema for any κ·dt. The mean is the rule
+// sim/hillslope's Creeper adopts for the grid, for the reason it gives
+// there: a factor that
 // follows the slopes from step to step (frozen per step, relaxed, or one
 // Newton step per step) feeds the stream power's captures back and the
 // terrain never settles (measured here too: one Newton step per
