@@ -26,6 +26,9 @@
 //
 //  1. routing (§4.2): every node's receiver is its steepest downhill
 //     neighbour, slope (h_i − h_j)/|p_i − p_j|; ties go to the lower index.
+//     A node keeps the last step's receiver while that is downhill and
+//     within 1 % of the steepest (routeHold): near-ties on the Poisson
+//     mesh otherwise flip back and forth forever.
 //     Nodes with no lower neighbour are roots: outlets or pits (lakes).
 //  2. stack (§4.2, §5): donor lists (a counting sort of the nodes by
 //     receiver, each list ascending) and a breadth-first traversal of

@@ -208,3 +208,48 @@ func TestSoilSameForAnyWorkers(t *testing.T) {
 		}
 	}
 }
+
+// TestRouteHold: a node keeps last step's receiver while it is downhill
+// and within routeHold of the steepest slope, and takes the steepest
+// once that is steeper by more (the hysteresis that lets the graph
+// settle where two neighbours are all but tied).
+func TestRouteHold(t *testing.T) {
+	m := sampleMesh(t, 4000, 4000, 400, 1)
+	e, err := New(Config{Mesh: m, Params: engine.DefaultParams()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := -1
+	for k := range m.N {
+		if !m.Outlet[k] && m.NbrOff[k+1]-m.NbrOff[k] >= 4 {
+			i = k
+			break
+		}
+	}
+	if i < 0 {
+		t.Fatal("no interior node")
+	}
+	j1, j2 := m.Nbr[m.NbrOff[i]], m.Nbr[m.NbrOff[i]+1]
+	set := func(s1, s2 float64) {
+		for k := range e.hgt {
+			e.hgt[k] = 500
+		}
+		e.hgt[i] = 100
+		e.hgt[j1] = float32(100 - s1*m.Dist(i, int(j1)))
+		e.hgt[j2] = float32(100 - s2*m.Dist(i, int(j2)))
+	}
+	for _, c := range []struct {
+		s2   float64
+		want int32
+	}{
+		{1.005 * 0.1, j1}, // within the hold: j1 stays
+		{1.02 * 0.1, j2},  // 2 % steeper: taken
+	} {
+		set(0.1, c.s2)
+		e.rec[i] = j1
+		e.route()
+		if e.rec[i] != c.want {
+			t.Errorf("slopes 0.1 to %d and %g to %d, last receiver %d: receiver %d; want %d", j1, c.s2, j2, j1, e.rec[i], c.want)
+		}
+	}
+}
