@@ -377,6 +377,11 @@ func newEnginesCmd(stdout io.Writer) *cobra.Command {
 			for _, k := range engines.Kinds() {
 				e := engines.Must(k)
 				fmt.Fprintf(stdout, "%-8s %s: %s\n", k, e.Label, e.Help)
+				reads := make([]string, len(e.Groups))
+				for i, g := range e.Groups {
+					reads[i] = engines.GroupLabel(g)
+				}
+				fmt.Fprintf(stdout, "%-8s reads: %s\n", "", strings.Join(reads, "; "))
 			}
 			return nil
 		},

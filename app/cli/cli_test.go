@@ -110,6 +110,19 @@ func TestEnginesListed(t *testing.T) {
 		if want := fmt.Sprintf("%-8s %s: ", k, engines.Label(k)); !strings.Contains(string(out), want) {
 			t.Errorf("orogen engines: %q; want a line starting %q", out, want)
 		}
+		// The parameter groups it reads, in the registry's words (the
+		// stream graph's soil terms among them: creep, deposition, k
+		// noise, not the grid's hillslope routing).
+		var reads []string
+		for _, g := range engines.Must(k).Groups {
+			reads = append(reads, engines.GroupLabel(g))
+		}
+		if want := fmt.Sprintf("%-8s reads: %s\n", "", strings.Join(reads, "; ")); !strings.Contains(string(out), fmt.Sprintf("%-8s %s: ", k, engines.Label(k))) || !strings.Contains(string(out), want) {
+			t.Errorf("orogen engines: %q; want the line %q", out, want)
+		}
+	}
+	if g := engines.Must("graph"); !g.Reads(engines.Creep) || !g.Reads(engines.Deposition) || !g.Reads(engines.KNoise) || g.Reads(engines.Routing) {
+		t.Errorf("the stream graph reads %v; want creep, deposition and k noise, not routing", g.Groups)
 	}
 }
 

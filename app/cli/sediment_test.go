@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -46,5 +48,46 @@ func TestOutSediment(t *testing.T) {
 	code, _, stderr := runCLI("run", "-q", "--scene", "cone", "--size", "24", "--steps", "1", "--out-sediment", filepath.Join(dir, "x.tif"))
 	if code == 0 || !strings.Contains(stderr, "deposition_g") || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
 		t.Errorf("--out-sediment without deposition: exit %d, %q; want a one-line error naming deposition_g", code, stderr)
+	}
+}
+
+// TestOutSedimentGraph: the stream graph deposits too (its nodes' soil
+// terms): --engine graph --out-sediment writes a thickness with fill in
+// it, and the report's sediment account closes (eroded + talus =
+// deposited + sediment out, to 1e-6).
+func TestOutSedimentGraph(t *testing.T) {
+	dir := t.TempDir()
+	sc := filepath.Join(dir, "basin.json")
+	if err := os.WriteFile(sc, []byte(sedimentScene), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, rep := filepath.Join(dir, "sed.tif"), filepath.Join(dir, "r.json")
+	if code, _, stderr := runCLI("run", "-q", "--scene", sc, "--engine", "graph", "--out-sediment", out, "--report", rep); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	f, err := rasterio.ReadHeights(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.W != 48 || f.H != 32 || slices.Min(f.Data) < 0 || slices.Max(f.Data) <= 0 {
+		t.Errorf("sediment %d×%d in [%g, %g] m; want 48×32, >= 0, some fill", f.W, f.H, slices.Min(f.Data), slices.Max(f.Data))
+	}
+	b, err := os.ReadFile(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Mass struct {
+			Eroded   float64 `json:"eroded_m3"`
+			Talus    float64 `json:"talus_m3"`
+			Residual float64 `json:"sediment_residual_m3"`
+			Out      float64 `json:"sediment_out_m3"`
+		} `json:"mass_budget"`
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	if m := r.Mass; !(m.Out > 0) || math.Abs(m.Residual) > 1e-6*(m.Eroded+m.Talus) {
+		t.Errorf("mass budget %+v; want sediment out > 0 and a residual within 1e-6 of the eroded", m)
 	}
 }

@@ -14,7 +14,7 @@ import (
 func init() {
 	Register(Entry{Kind: grid.Kind, Label: "grid",
 		Help:   "stream power on the raster cells, D8 routing (Cordonnier et al. 2016; Braun and Willett 2013)",
-		Groups: []string{StreamPower}, Constraints: true,
+		Groups: []string{StreamPower, Creep, Deposition, KNoise, Routing}, Constraints: true,
 		New: func(s Spec) (engine.Engine, error) {
 			if s.Samples != 0 {
 				return nil, ErrSamplesGrid
@@ -24,7 +24,9 @@ func init() {
 	Register(Entry{Kind: graph.Kind, Label: "stream graph",
 		Help: "the same equations on Poisson-disc nodes joined by Delaunay triangles (Cordonnier et al. 2016): " +
 			"rivers without the grid's 45° bias, cost per node; one node per 4 cells by default",
-		Nodes: true, Groups: []string{StreamPower},
+		// Creep, deposition and k noise act on the nodes (sim/graph's
+		// soil.go); the graph has no D8 to randomize.
+		Nodes: true, Groups: []string{StreamPower, Creep, Deposition, KNoise},
 		New: func(s Spec) (engine.Engine, error) {
 			g, err := NewGraph(s)
 			if err != nil {

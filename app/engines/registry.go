@@ -19,7 +19,35 @@ const (
 	// Roudier: the coefficients of Roudier's engine (roudier.Params), its
 	// CoefficientGroup.
 	Roudier = "roudier"
+	// The soil terms of engine.Params a stream-power engine may read
+	// beside StreamPower (issue 34): Creep, nonlinear hillslope creep
+	// (CreepSc); Deposition, sediment transport and deposition (G);
+	// KNoise, k varying in space (KNoise, KNoiseWavelength); Routing,
+	// randomized hillslope routing (Routing, ChannelArea).
+	Creep      = "creep"
+	Deposition = "deposition"
+	KNoise     = "k-noise"
+	Routing    = "routing"
 )
+
+// GroupLabel names a parameter group for people (`orogen engines`).
+func GroupLabel(g string) string {
+	switch g {
+	case StreamPower:
+		return "stream power (k, m, n, talus, diffusion, rain, edges)"
+	case Creep:
+		return "creep (creep_critical_slope)"
+	case Deposition:
+		return "deposition (deposition_g)"
+	case KNoise:
+		return "k noise (k_noise, k_noise_wavelength_m)"
+	case Routing:
+		return "hillslope routing (hillslope_routing, channel_area_m2)"
+	case Roudier:
+		return "Roudier's coefficients (roudier)"
+	}
+	return g
+}
 
 // Entry is one engine a scene may run on.
 type Entry struct {

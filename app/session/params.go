@@ -78,17 +78,17 @@ var baseParams = []Param{
 	{Name: "creep-sc", Label: "creep critical slope", Help: "Critical slope S_c of nonlinear creep, q = κ·S/(1 − (S/S_c)²) " +
 		"(Roering, Kirchner and Dietrich 1999; they measure 1.25): hilltops round and slopes approach S_c without piling onto it. " +
 		"Acts with the hillslope diffusivity κ. The left end is 0: linear diffusion.",
-		Min: 0.1, Max: 10, Log: true, Zeroable: true, Format: "%.3g", Group: engines.StreamPower,
+		Min: 0.1, Max: 10, Log: true, Zeroable: true, Format: "%.3g", Group: engines.Creep,
 		get: func(s *Session) float64 { return s.doc.Scene().Params.CreepCriticalSlope },
 		set: setScene("creep-sc", func(p *scene.Params, v float64) { p.CreepCriticalSlope = v })},
 	{Name: "deposition", Label: "deposition G", Help: "Deposition coefficient G of the sediment carried by the rivers (Yuan et al. 2019; about 1): " +
 		"valleys get alluvial floors, lakes and sinking basins fill until they spill. The left end is 0: no deposition (detachment-limited).",
-		Min: 0.01, Max: 100, Log: true, Zeroable: true, Format: "%.3g", Group: engines.StreamPower,
+		Min: 0.01, Max: 100, Log: true, Zeroable: true, Format: "%.3g", Group: engines.Deposition,
 		get: func(s *Session) float64 { return s.doc.Scene().Params.DepositionG },
 		set: setScene("deposition", func(p *scene.Params, v float64) { p.DepositionG = v })},
 	{Name: "k-noise", Label: "k variation", Help: "Standard deviation of ln k over the map: erodibility varies in fractal patches " +
 		"(with a geology, on top of the rock's), so the drainage stops printing the grid. 0: uniform k.",
-		Min: 0, Max: 3, Format: "%.2f", Group: engines.StreamPower,
+		Min: 0, Max: 3, Format: "%.2f", Group: engines.KNoise,
 		get: func(s *Session) float64 { return s.doc.Scene().Params.KNoise },
 		set: setScene("k-noise", func(p *scene.Params, v float64) { p.KNoise = v })},
 	{Name: "rain", Label: "rain", Unit: "m/yr", Help: "Rain r of the lakes' water budget (Błaszczuk et al. 2023): every step adds dt·r·A to the basins, " +

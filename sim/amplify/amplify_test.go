@@ -689,3 +689,24 @@ func TestNothingBelowBase(t *testing.T) {
 		}
 	}
 }
+
+// Imprint tells the coarse grid apart: a fine ramp has the same
+// differences across coarse cell edges as inside them; a coarse terrain
+// repeated over its fine cells (nearest neighbour) has none inside.
+func TestImprint(t *testing.T) {
+	const f, n = 4, 32
+	ramp := make([]float32, n*n)
+	blocky := make([]float32, n*n)
+	for y := range n {
+		for x := range n {
+			ramp[y*n+x] = float32(3*x + 2*y)
+			blocky[y*n+x] = float32((x/f)*(x/f) + 7*(y/f))
+		}
+	}
+	if a, i := Imprint(ramp, n, n, f); math.Abs(a-i) > 1e-9 || a != 2.5 {
+		t.Errorf("ramp: across %g, inside %g; want 2.5 both", a, i)
+	}
+	if a, i := Imprint(blocky, n, n, f); i != 0 || !(a > 0) {
+		t.Errorf("nearest-neighbour upsample: across %g, inside %g; want > 0 and 0", a, i)
+	}
+}

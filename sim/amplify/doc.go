@@ -140,7 +140,7 @@
 //     2014's +ε. Lake cells are sinks, never changed. Should pits remain
 //     after 8 such passes (nested depressions a float32 step apart, as a
 //     hydraulic pass's deposits leave), one Priority-Flood+ε over the
-//     region finishes. Afterwards every dry
+//     region (sim/pitfill) finishes. Afterwards every dry
 //     fine cell has a strictly lower neighbour or lies on an open edge:
 //     Orogen's routing (sim/flow) finds no lake but the simulated ones.
 //  7. Geology. With s.Geology, Rock is the layer the model has at each fine

@@ -7,6 +7,7 @@ import (
 
 	"orogen/sim/cellheap"
 	"orogen/sim/parallel"
+	"orogen/sim/pitfill"
 )
 
 // drainer makes every dry fine cell drain: afterwards each has a strictly
@@ -219,54 +220,11 @@ func (d *drainer) fill(p int32) (int, error) {
 }
 
 // floodAll raises, in one Priority-Flood+ε from the open edges and the
-// lakes (Barnes et al. 2014), every dry cell that has no descending path to
+// lakes at their surface (Barnes et al. 2014; sim/pitfill), every dry cell that has no descending path to
 // them, and returns how many it raised. Ties go to the lower index
 // (cellheap): the result depends only on the heights.
 func (d *drainer) floodAll() int {
-	n := d.w * d.h
-	done := make([]bool, n)
-	var open cellheap.Heap[float32]
-	for i := range n {
-		if d.wat[i] > 0 || d.edge(i%d.w, i/d.w) {
-			done[i] = true
-			open.Push(int32(i), d.surf(i))
-		}
-	}
-	var pit []int32
-	head, raised := 0, 0
-	for open.Len() > 0 || head < len(pit) {
-		var c int32
-		if head < len(pit) {
-			c = pit[head]
-			head++
-			if head == len(pit) {
-				pit, head = pit[:0], 0
-			}
-		} else {
-			c, _ = open.Pop()
-		}
-		up := math.Nextafter32(d.surf(int(c)), float32(math.Inf(1)))
-		cx, cy := int(c)%d.w, int(c)/d.w
-		for k := range 8 {
-			x, y := cx+dx8[k], cy+dy8[k]
-			if x < 0 || y < 0 || x >= d.w || y >= d.h {
-				continue
-			}
-			j := int32(y*d.w + x)
-			if done[j] {
-				continue
-			}
-			done[j] = true
-			if d.hgt[j] <= up && d.wat[j] == 0 {
-				if d.hgt[j] < up {
-					d.hgt[j] = up
-					raised++
-				}
-				pit = append(pit, j)
-			} else {
-				open.Push(j, d.surf(int(j)))
-			}
-		}
-	}
-	return raised
+	return pitfill.Fill(d.hgt, d.w, d.h, func(i int) (float32, bool) {
+		return d.surf(i), d.wat[i] > 0 || d.edge(i%d.w, i/d.w)
+	}, pitfill.Next, nil)
 }

@@ -35,7 +35,7 @@
 // DEM is averaged to 90 m for that reason), over 90 m cells by about 0.6°.
 //
 // Analyze routes a heightmap with Orogen's own D8 routing and lakes through
-// their passes (package flow), or fills its depressions first (Fill:
+// their passes (package flow), or fills its depressions first (Fill, by sim/pitfill:
 // Barnes et al. 2014). The measures work on a Tree (receivers, distances,
 // a receiver-first order, node areas), which TreeOf takes from a routed
 // grid and tests build by hand. Lengths are metres and areas m² except

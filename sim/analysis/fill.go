@@ -2,10 +2,9 @@ package analysis
 
 import (
 	"errors"
-	"math"
 
-	"orogen/sim/cellheap"
 	"orogen/sim/flow"
+	"orogen/sim/pitfill"
 )
 
 // Fill returns heights h with every depression filled to its spill height
@@ -15,7 +14,8 @@ import (
 // lowest first from the edges water leaves by, and a neighbour below the
 // cell it is reached from is raised just above it and taken next from a
 // plain queue). Outlet and Natural edges let water out; a Closed edge does
-// not. Ties are taken in index order, so the result is deterministic.
+// not. Ties are taken in index order, so the result is deterministic
+// (sim/pitfill).
 func Fill(h []float32, w, ht int, edges flow.Edges) (filled []float32, raised []bool, err error) {
 	n := w * ht
 	if len(h) != n {
@@ -27,68 +27,12 @@ func Fill(h []float32, w, ht int, edges flow.Edges) (filled []float32, raised []
 	filled = make([]float32, n)
 	copy(filled, h)
 	raised = make([]bool, n)
-	done := make([]bool, n)
-	var open cellheap.Heap[float32]
-	seed := func(x, y int) {
-		i := y*w + x
-		if !done[i] {
-			done[i] = true
-			open.Push(int32(i), filled[i])
-		}
-	}
 	lets := func(b flow.Boundary) bool { return b != flow.Closed }
-	for x := 0; x < w; x++ {
-		if lets(edges.North) {
-			seed(x, 0)
-		}
-		if lets(edges.South) {
-			seed(x, ht-1)
-		}
-	}
-	for y := 0; y < ht; y++ {
-		if lets(edges.West) {
-			seed(0, y)
-		}
-		if lets(edges.East) {
-			seed(w-1, y)
-		}
-	}
-	var pit []int32
-	head := 0
-	for open.Len() > 0 || head < len(pit) {
-		var c int32
-		if head < len(pit) {
-			c = pit[head]
-			head++
-			if head == len(pit) {
-				pit, head = pit[:0], 0
-			}
-		} else {
-			c, _ = open.Pop()
-		}
-		cx, cy := int(c)%w, int(c)/w
-		up := math.Nextafter32(filled[c], float32(math.Inf(1)))
-		for d := range 8 {
-			x, y := cx+dx8[d], cy+dy8[d]
-			if x < 0 || y < 0 || x >= w || y >= ht {
-				continue
-			}
-			j := int32(y*w + x)
-			if done[j] {
-				continue
-			}
-			done[j] = true
-			if filled[j] <= up {
-				if filled[j] < up {
-					raised[j] = true
-				}
-				filled[j] = up
-				pit = append(pit, j)
-			} else {
-				open.Push(j, filled[j])
-			}
-		}
-	}
+	north, south, west, east := lets(edges.North), lets(edges.South), lets(edges.West), lets(edges.East)
+	pitfill.Fill(filled, w, ht, func(i int) (float32, bool) {
+		x, y := i%w, i/w
+		return filled[i], (y == 0 && north) || (y == ht-1 && south) || (x == 0 && west) || (x == w-1 && east)
+	}, pitfill.Next, func(i int) { raised[i] = true })
 	return filled, raised, nil
 }
 

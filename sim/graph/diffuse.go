@@ -75,11 +75,18 @@ func (m *Mesh) cotWeights() []float64 {
 // the result does not depend on the number of workers. It returns the
 // number of iterations.
 func (e *Engine) diffuse(h []float32, kdt float64) int {
+	if e.lapW == nil {
+		e.lapW = e.m.cotWeights()
+	}
+	return e.solveDiffusion(h, kdt, e.lapW, nil)
+}
+
+// solveDiffusion solves the implicit step of diffuse with the weights w
+// per Nbr entry (symmetric, ≥ 0) and, when extra is not nil, kdt·extra_i
+// added to node i's right-hand side (creep's Newton step), in place.
+func (e *Engine) solveDiffusion(h []float32, kdt float64, w, extra []float64) int {
 	m := e.m
 	n := m.N
-	if e.lapW == nil {
-		e.lapW = m.cotWeights()
-	}
 	d := &e.dif
 	if len(d.x) != n {
 		d.x, d.r, d.z, d.p, d.q, d.diag = make([]float64, n), make([]float64, n), make([]float64, n),
@@ -87,7 +94,6 @@ func (e *Engine) diffuse(h []float32, kdt float64) int {
 		d.part = make([]float64, parallel.NumBlocks(n, measureBlock))
 	}
 	x, r, z, p, q, diag := d.x, d.r, d.z, d.p, d.q, d.diag
-	w := e.lapW
 	// The operator on interior nodes: (A x)_i = a_i x_i + kdt Σ w_ij (x_i − x_j),
 	// with x_j = h_j fixed at outlets (their terms go to the right-hand side).
 	apply := func(dst, v []float64, lo, hi int) {
@@ -148,6 +154,9 @@ func (e *Engine) diffuse(h []float32, kdt float64) int {
 				continue
 			}
 			b := m.Area[i] * x[i]
+			if extra != nil {
+				b += kdt * extra[i]
+			}
 			dg := m.Area[i]
 			for k := m.NbrOff[i]; k < m.NbrOff[i+1]; k++ {
 				dg += kdt * w[k]

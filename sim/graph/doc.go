@@ -26,6 +26,9 @@
 //
 //  1. routing (§4.2): every node's receiver is its steepest downhill
 //     neighbour, slope (h_i − h_j)/|p_i − p_j|; ties go to the lower index.
+//     A node keeps the last step's receiver while that is downhill and
+//     within 1 % of the steepest (routeHold): near-ties on the Poisson
+//     mesh otherwise flip back and forth forever.
 //     Nodes with no lower neighbour are roots: outlets or pits (lakes).
 //  2. stack (§4.2, §5): donor lists (a counting sort of the nodes by
 //     receiver, each list ascending) and a breadth-first traversal of
@@ -77,7 +80,7 @@
 // triangles (Mesh.Linear), and the snapshot's heights then made to drain
 // as the graph does (drain.go): every descending arc is carved into the
 // cells it crosses at its own linearly falling height, and what pits the
-// triangles still leave are filled by Priority-Flood+ε (Barnes et al.
+// triangles still leave are filled by Priority-Flood+ε (sim/pitfill; Barnes et al.
 // 2014) from the border and the lakes, so that D8 on the raster leaves
 // the grid or reaches a lake.
 //
@@ -90,12 +93,42 @@
 // drains to an outlet: closed depressions are routed through their passes
 // and filled by the solver rather than dug.
 //
-// Parameters come as engine.Params: K, M, N, Dt, Kappa and Talus are used;
-// Edges and NaturalDist do not apply (the mesh's outlets are the
-// boundary). Hillslope diffusion κ∇²h runs after the stream-power solve
-// and before the talus correction, as on the grid: finite volumes on the
-// Voronoi cells (cotangent weights), one implicit step solved by
-// conjugate gradients (diffuse.go).
+// Parameters come as engine.Params: K, M, N, Dt, Kappa, Talus, CreepSc,
+// G, KNoise and KNoiseWavelength are used; Edges and NaturalDist do not
+// apply (the mesh's outlets are the boundary), nor Routing (no D8 to
+// randomize). Hillslope diffusion κ∇²h runs after the stream-power solve
+// and before the talus correction: finite volumes on the Voronoi cells
+// (cotangent weights), one implicit step solved by conjugate gradients
+// (diffuse.go).
+//
+// # Soil terms (soil.go; issue 34)
+//
+// All three act on the nodes, as the grid engine's act on its cells; the
+// raster only shows them.
+//
+//   - k noise (KNoise > 0): k·exp(KNoise·z) per node, z the grid engine's
+//     seeded fractal field (same seed and octaves) at the node, shifted
+//     half a cell on OnGrid so both engines erode the same patches; times
+//     a geology's factor where there is one.
+//   - creep (CreepSc > 0, with Kappa): nonlinear creep (Roering, Kirchner
+//     and Dietrich 1999), the diffusion's Voronoi-edge fluxes times the
+//     mean, over the steps since the parameters or uplift last changed,
+//     of the factor 1/(1 − (S/S_c)²) of each edge's slope (capped at S/S_c
+//     = 0.9): one implicit step per step, stable for any κ·dt; a factor
+//     that follows the slopes step by step keeps the drainage from
+//     settling (the rule sim/hillslope adopts on the grid, for the same
+//     reason).
+//   - sediment (G > 0): transport and deposition of Yuan et al. 2019 as
+//     the grid has it (sim/spl's Deposit and FillLakes), with each node's
+//     own area: the hillslope runs first (so the account sees only the
+//     stream power and the talus), the uplift is applied before the
+//     erosion, which holds lake floors and takes G·Qs/A of the previous
+//     step as a source; sediment then goes down the receivers donors
+//     first, each lake keeping what reaches its nodes below its level up
+//     to its volume (released at its pass; floors rise evenly). The
+//     account closes: eroded + talus = deposited + sediment out
+//     (StepStats.Mass), and Alluvium (the snapshot's too) is the
+//     sediment's thickness.
 //
 // # Convergence
 //

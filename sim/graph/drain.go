@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"orogen/sim"
-	"orogen/sim/cellheap"
+	"orogen/sim/pitfill"
 )
 
 // drain conditions the rasterized heights hgt of the grid so that D8
@@ -19,8 +19,8 @@ import (
 //  2. fill: Priority-Flood+ε (Barnes et al. 2014) from the grid's border
 //     and from the cells under a lake's water (water > 0, which are meant
 //     to lie below their outlet) raises whatever pit is left, cell by
-//     cell, one float32 step above the cell it drains to (stepUp: never
-//     to a subnormal height).
+//     cell, one float32 step above the cell it drains to (pitfill.NextNormal:
+//     never to a subnormal height).
 //
 // Afterwards every cell but the border's and the lakes' has a strictly
 // lower neighbour on a path that leaves the grid or reaches a lake. A
@@ -55,77 +55,14 @@ func (g *OnGrid) drain(hgt, water []float32) {
 	fillPits(hgt, water, w, h)
 }
 
-// fillPits is Priority-Flood+ε on the w×h heights hgt, seeded with the
-// border cells and the cells whose water is positive (water may be nil).
-// Ties leave the heap in index order.
+// fillPits is Priority-Flood+ε (sim/pitfill) on the w×h heights hgt,
+// seeded with the border cells and the cells whose water is positive
+// (water may be nil), never stepping to a subnormal height.
 func fillPits(hgt, water []float32, w, h int) {
-	done := make([]bool, w*h)
-	var open cellheap.Heap[float32]
-	seed := func(i int) {
-		if !done[i] {
-			done[i] = true
-			open.Push(int32(i), hgt[i])
-		}
-	}
-	for x := range w {
-		seed(x)
-		seed((h-1)*w + x)
-	}
-	for y := range h {
-		seed(y * w)
-		seed(y*w + w - 1)
-	}
-	for i, v := range water {
-		if v > 0 {
-			seed(i)
-		}
-	}
-	var pit []int32
-	head := 0
-	for open.Len() > 0 || head < len(pit) {
-		var c int32
-		if head < len(pit) {
-			c = pit[head]
-			head++
-			if head == len(pit) {
-				pit, head = pit[:0], 0
-			}
-		} else {
-			c, _ = open.Pop()
-		}
-		cx, cy := int(c)%w, int(c)/w
-		up := stepUp(hgt[c])
-		for d := range 8 {
-			x, y := cx+d8x[d], cy+d8y[d]
-			if x < 0 || y < 0 || x >= w || y >= h {
-				continue
-			}
-			j := int32(y*w + x)
-			if done[j] {
-				continue
-			}
-			done[j] = true
-			if hgt[j] <= up {
-				hgt[j] = up
-				pit = append(pit, j)
-			} else {
-				open.Push(j, hgt[j])
-			}
-		}
-	}
-}
-
-// stepUp returns the next float32 above v, skipping the subnormals: from
-// 0 (a plain at base level) the first step is 2^−126 m, not 1e-45 m.
-func stepUp(v float32) float32 {
-	up := math.Nextafter32(v, float32(math.Inf(1)))
-	if up > -sim.SmallestNormal32 && up < sim.SmallestNormal32 {
-		if up > 0 {
-			return sim.SmallestNormal32
-		}
-		return 0
-	}
-	return up
+	pitfill.Fill(hgt, w, h, func(i int) (float32, bool) {
+		x, y := i%w, i/w
+		return hgt[i], x == 0 || y == 0 || x == w-1 || y == h-1 || (water != nil && water[i] > 0)
+	}, pitfill.NextNormal, nil)
 }
 
 // Neighbour offsets in the order E, SE, S, SW, W, NW, N, NE.

@@ -107,10 +107,4 @@ func TestFillPlainNoSubnormals(t *testing.T) {
 			t.Fatalf("cell %d filled to the subnormal %g", i, v)
 		}
 	}
-	if got := stepUp(0); got != 0x1p-126 {
-		t.Errorf("stepUp(0) = %g; want 2^-126", got)
-	}
-	if got := stepUp(-0x1p-126); got != 0 {
-		t.Errorf("stepUp(-2^-126) = %g; want 0", got)
-	}
 }

@@ -36,3 +36,10 @@ func (g *OnGrid) Summary() engine.Summary {
 	}
 	return s
 }
+
+// Deposits reports whether the engine deposits sediment: with Params.G > 0
+// (engine.Depositing); the snapshot's Alluvium is then the sediment's
+// thickness.
+func (g *OnGrid) Deposits() bool { return g.e.p.G > 0 }
+
+var _ engine.Depositing = (*OnGrid)(nil)

@@ -102,6 +102,7 @@ func NewOnGrid(e *Engine, w, h int, cell float64) (*OnGrid, error) {
 		return nil, fmt.Errorf("graph: grid %d×%d of %g m cells: want a positive size", w, h, cell)
 	}
 	g := &OnGrid{e: e, w: w, h: h, cell: cell}
+	e.kOrigin = cell / 2 // k noise: the grid engine's field at its cells
 	if err := e.checkField("grid", &sim.Field{W: w, H: h, Cell: cell, Data: make([]float32, w*h)}); err != nil {
 		return nil, err
 	}
@@ -202,6 +203,8 @@ func (g *OnGrid) Snapshot() *engine.Snapshot {
 		s.Geology = m
 		s.Alluvium = g.Raster(e.Alluvium())
 		s.Rock = g.geo.Exposed(make([]uint8, g.w*g.h), s.Height, s.Alluvium)
+	} else if e.p.G > 0 && e.ng.alluv != nil {
+		s.Alluvium = g.Raster(e.Alluvium()) // the sediment's thickness
 	}
 	s.Receivers = Steepest(nil, s.Height, g.w, g.h)
 	s.Arcs = g.arcs()

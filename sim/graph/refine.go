@@ -66,8 +66,11 @@ func Refine(e *Engine, r2 float64, seed uint64) (*Engine, error) {
 	}
 	if e.ng.geo != nil {
 		ne.SetGeology(e.ng.geo)
-		ne.ng.alluv = old.carry(ne.ng.alluv, e.ng.alluv, tri, x, y, s.Border)
 	}
+	if e.ng.alluv != nil { // a geology's alluvium or the sediment (G > 0)
+		ne.ng.alluv = old.carry(make([]float32, n), e.ng.alluv, tri, x, y, s.Border)
+	}
+	ne.kOrigin = e.kOrigin
 	ne.step, ne.time, ne.stageStart = e.step, e.time, e.step
 	ne.stats = e.stats
 	return ne, nil
