@@ -126,12 +126,17 @@
 //	                               the engine rests (logs how long it took)
 //	await-painting                 wait until a paint stroke is under way
 //	await-new-dialog               wait until File → New's dialog is up
+//	await-tool NAME                wait until the tool NAME is chosen
+//	await-section [drag]           wait until the Cross-section window shows
+//	                               a line's profile (drag: until a line is
+//	                               being dragged)
 //	await-typing                   wait until a slider's typed field
 //	                               (Ctrl+click) has the keyboard
 //	slow-frames MS                 every frame MS milliseconds longer (low
 //	                               frame rates, for tests)
-//	signal PATH                    write the window's layout (sliders, map)
-//	                               to PATH, a pipe the window test reads
+//	signal PATH                    write the window's layout (sliders, map,
+//	                               tools, windows) to PATH, a pipe the
+//	                               window test reads
 //	quit                           leave (the unsaved-changes prompt is
 //	                               skipped)
 //
