@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -40,17 +41,40 @@ func needDisplay(t *testing.T) {
 	t.Skip("no display; `make test` runs this under Xvfb")
 }
 
-// buildOrogen builds the binary once per test run.
+// built holds the binaries buildOrogen made, once for the whole test
+// binary: each window test linking its own took 15-30 s of CI.
+var built struct {
+	once     sync.Once
+	dir, bin string
+	out      []byte
+	err      error
+}
+
+// buildOrogen builds orogen and orogen-app once per test binary (TestMain
+// removes them) and returns orogen's path.
 func buildOrogen(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "orogen")
-	// Both binaries: orogen opens the window by starting orogen-app.
-	cmd := exec.Command("go", "build", "-o", dir+"/", "orogen", "orogen/cmd/orogen-app")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "orogen-window-test-"); built.err != nil {
+			return
+		}
+		built.bin = filepath.Join(built.dir, "orogen")
+		// Both binaries: orogen opens the window by starting orogen-app.
+		cmd := exec.Command("go", "build", "-o", built.dir+"/", "orogen", "orogen/cmd/orogen-app")
+		built.out, built.err = cmd.CombinedOutput()
+	})
+	if built.err != nil {
+		t.Fatalf("go build: %v\n%s", built.err, built.out)
 	}
-	return bin
+	return built.bin
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
 }
 
 // session runs orogen with a script and a fresh settings folder; it returns
