@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"orogen/gpu"
 )
 
 // TestWindowSettings drives Edit → Settings in the real window: the
@@ -45,11 +43,7 @@ wait 3
 expect-log build ×2: hydraulic pass of 5 steps
 quit
 `, "--size", "64")
-	var onGPU bool
-	if dev, err := gpu.Open(gpu.Options{AllowSoftware: true}); err == nil {
-		onGPU = true
-		dev.Close()
-	}
+	onGPU := gpuOpens
 	rb, err := os.ReadFile(filepath.Join(dir, "b", "build-report.json"))
 	if err != nil {
 		t.Fatal(err)

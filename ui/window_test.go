@@ -18,6 +18,7 @@ import (
 
 	"orogen/app/project"
 	"orogen/app/rasterio"
+	"orogen/gpu"
 )
 
 // The real-window test: it builds orogen, opens the window on the display
@@ -69,7 +70,16 @@ func buildOrogen(t *testing.T) string {
 	return built.bin
 }
 
+// gpuOpens says whether an OpenGL 4.3 device (llvmpipe too) opened in
+// this test binary before any test ran: later in the process a second
+// open has failed where the app's own succeeded (the cold CI, once).
+var gpuOpens bool
+
 func TestMain(m *testing.M) {
+	if dev, err := gpu.Open(gpu.Options{AllowSoftware: true}); err == nil {
+		gpuOpens = true
+		dev.Close()
+	}
 	code := m.Run()
 	if built.dir != "" {
 		os.RemoveAll(built.dir)
