@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -145,4 +146,19 @@ func findSlider(name string) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// awaitStep holds the script until the view shows step N of the engine
+// or a later one, so what a screenshot holds does not hang on the
+// machine's speed.
+func (a *App) awaitStep(args []string) error {
+	n, err := strconv.Atoi(args[0])
+	if err != nil {
+		return err
+	}
+	a.waitFor(fmt.Sprintf("step %d", n), func() bool {
+		f := a.s.Frame()
+		return f.Snap.Step >= n
+	})
+	return nil
 }

@@ -121,8 +121,10 @@ func TestWindowSession(t *testing.T) {
 	needDisplay(t)
 	bin := buildOrogen(t)
 	dir, _ := session(t, bin, `
-# Let the engine grow some relief first.
-wait 20
+# Let the engine grow some relief first: a step count, not a frame
+# count, so the picture does not hang on the machine's speed.
+await-step 20
+wait 2
 screenshot $OUT/start.png
 `+shaderViewsScript+`
 stroke raise 60 300 420 180 30 0.8

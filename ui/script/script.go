@@ -122,6 +122,8 @@
 //	                               stands at H metres (±0.5)
 //	await-log TEXT                 wait until the log holds TEXT
 //	await-param NAME VALUE         wait until slider NAME reads VALUE
+//	await-step N                   wait until the view shows engine step N
+//	                               or a later one
 //	await-settled                  wait until the terrain has settled and
 //	                               the engine rests (logs how long it took)
 //	await-painting                 wait until a paint stroke is under way
