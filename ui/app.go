@@ -246,7 +246,13 @@ func newApp(o Options) (*App, error) {
 	if a.gv.err != nil {
 		a.log.add(levelWarn, "the views' shaders: %v (the views are drawn on the CPU)", a.gv.err)
 	}
-	a.setViews(os.Getenv("OROGEN_VIEWS"))
+	// The views as the user last chose them; OROGEN_VIEWS (tests, a
+	// driver that misreports itself) overrides them for this run.
+	views := a.prefs.Views
+	if e := os.Getenv("OROGEN_VIEWS"); e != "" {
+		views = e
+	}
+	a.setViews(views)
 	a.checkRecovery()
 	return a, nil
 }
@@ -271,6 +277,15 @@ func (a *App) shutdown() {
 		}
 	}
 	a.s.Shutdown()
+}
+
+// savePrefs writes the preferences now, for a choice the user made (the
+// compute device, how the views are drawn): it is kept even if the app
+// does not quit cleanly. The window's size and place are kept at quit.
+func (a *App) savePrefs() {
+	if err := a.prefs.Save(); err != nil {
+		a.log.add(levelWarn, "saving the preferences: %v (the choice holds until you quit)", err)
+	}
 }
 
 // Update handles input and builds the ImGui frame (ebiten.Game).

@@ -29,6 +29,7 @@ func (a *App) detailPanel() {
 		dev := int32(a.s.ComputeDevice())
 		if imgui.ComboStrarr("compute device", &dev, []string{"cpu", "gpu", "auto"}, 3) && dev >= 0 {
 			a.s.SetComputeDevice(compute.Device(dev))
+			a.savePrefs()
 		}
 		if imgui.Button("Start on this terrain") {
 			a.do("detail", "start")

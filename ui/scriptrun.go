@@ -141,6 +141,7 @@ type report struct {
 	// picture3d_ms are then the CPU's part only, and shader_pictures counts
 	// the pictures the shaders drew) or "cpu".
 	Views          string  `json:"views"`
+	ViewsChoice    string  `json:"views_choice"` // the user's: auto, shader or cpu
 	ShaderPictures int     `json:"shader_pictures"`
 	ShaderExtraMs  float64 `json:"shader_frame_extra_ms"`
 }
@@ -154,7 +155,13 @@ func (a *App) writeReport(path string) error {
 		ProjectPath: a.s.Path(), Unsaved: a.s.Dirty(), UpliftVersion: a.s.Doc().UpliftVersion(),
 		SettleSteps: f.SettleSteps, SettleS: f.SettleTime.Seconds(), AwaitSettleS: a.script.settledAfter.Seconds()}
 	r.WindowW, r.WindowH = ebiten.WindowSize()
-	r.Views = "cpu"
+	r.Views, r.ViewsChoice = "cpu", "auto"
+	switch {
+	case a.viewsCPU && !a.viewsAuto:
+		r.ViewsChoice = "cpu"
+	case !a.viewsAuto:
+		r.ViewsChoice = "shader"
+	}
 	if a.shaders(f.Snap) {
 		r.Views = "shader"
 		r.RenderMs = 0 // no 2D picture on the CPU

@@ -69,6 +69,7 @@ func (a *App) settings(args []string) error {
 			return err
 		}
 		a.s.SetComputeDevice(d)
+		a.savePrefs()
 		a.log.add(levelInfo, "compute device: %s (the detail pass and builds)", d)
 	} else {
 		a.prefsUI.open = true

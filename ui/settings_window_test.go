@@ -15,7 +15,8 @@ import (
 // detail pass starts on that device, and File → Build runs the export
 // profile's hydraulic pass (hydro_steps) there too, the report and the log
 // naming it. With an OpenGL 4.3 device (llvmpipe in CI) gpu runs on it;
-// without one, the CPU, saying why.
+// without one, the CPU, saying why. The views' drawing chosen in the View
+// menu is kept in the preferences too: a second session starts with it.
 func TestWindowSettings(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the window session runs in the full (non -short) test run")
@@ -27,6 +28,7 @@ func TestWindowSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir, out := session(t, bin, `
+views cpu
 settings gpu
 settings
 detail start
@@ -64,4 +66,20 @@ quit
 		t.Logf("output:\n%s", out)
 	}
 	readPNG(t, filepath.Join(dir, "settings.png"))
+
+	// A second session with the same preferences: the views are drawn
+	// as the first one chose (the default is auto).
+	dir2, _ := sessionIn(t, bin, filepath.Join(dir, "config"), `
+report $OUT/r.json
+quit
+`, "--size", "64")
+	var r2 struct {
+		ViewsChoice string `json:"views_choice"`
+	}
+	if b, err := os.ReadFile(filepath.Join(dir2, "r.json")); err != nil || json.Unmarshal(b, &r2) != nil {
+		t.Fatalf("second session's report: %v", err)
+	}
+	if r2.ViewsChoice != "cpu" {
+		t.Errorf("second session draws the views %q; want cpu, as the first session chose", r2.ViewsChoice)
+	}
 }

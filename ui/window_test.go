@@ -91,9 +91,20 @@ func TestMain(m *testing.M) {
 // the script's output folder.
 func session(t *testing.T, bin, script string, args ...string) (string, string) {
 	t.Helper()
+	return sessionIn(t, bin, "", script, args...)
+}
+
+// sessionIn is session with the settings folder config ("": a fresh one
+// in the output folder), so that a second session finds what the first
+// one kept.
+func sessionIn(t *testing.T, bin, config, script string, args ...string) (string, string) {
+	t.Helper()
 	dir := t.TempDir()
 	if d := os.Getenv("OROGEN_KEEP_DIR"); d != "" {
 		dir = d
+	}
+	if config == "" {
+		config = filepath.Join(dir, "config")
 	}
 	script = strings.ReplaceAll(script, "$OUT", dir)
 	sp := filepath.Join(dir, "session.script")
@@ -104,7 +115,7 @@ func session(t *testing.T, bin, script string, args ...string) (string, string) 
 		t.Fatal(err)
 	}
 	cmd := exec.Command(bin, append([]string{"--script", sp, "--width", fmt.Sprint(winW), "--height", fmt.Sprint(winH)}, args...)...)
-	cmd.Env = append(os.Environ(), "OROGEN_CONFIG_DIR="+filepath.Join(dir, "config"))
+	cmd.Env = append(os.Environ(), "OROGEN_CONFIG_DIR="+config)
 	t0 := time.Now()
 	out, err := cmd.CombinedOutput()
 	t.Logf("session took %v", time.Since(t0).Round(time.Millisecond))

@@ -54,7 +54,13 @@ type Prefs struct {
 	// ComputeDevice is where the detail pass runs: "cpu" (or ""), "gpu"
 	// or "auto" (package compute).
 	ComputeDevice string `json:"compute_device,omitempty"`
+	// Views is how the app draws its 2D and 3D views: "auto" (or ""),
+	// "shader" or "cpu" (View → Draw the views).
+	Views string `json:"views,omitempty"`
 }
+
+// ViewsChoices are the values of Prefs.Views.
+var ViewsChoices = []string{"auto", "shader", "cpu"}
 
 // Default returns the preferences of a first run: a 1600×1000 window, scale
 // 1, a recovery copy every 30 s, the last project reopened.
@@ -164,6 +170,7 @@ func (p Prefs) sanitize() (Prefs, error) {
 		func() { p.WindowX, p.WindowY = 0, 0 })
 	fix("ui_scale", !(p.UIScale >= 0.25 && p.UIScale <= 8) || math.IsNaN(p.UIScale), func() { p.UIScale = d.UIScale })
 	fix("autosave_s", p.AutosaveSeconds < 0 || p.AutosaveSeconds > 86400, func() { p.AutosaveSeconds = d.AutosaveSeconds })
+	fix("views", p.Views != "" && !slices.Contains(ViewsChoices, p.Views), func() { p.Views = "" })
 	recent := p.Recent
 	p.Recent = nil
 	for _, r := range slices.Backward(recent) {

@@ -77,7 +77,7 @@ func TestLoadSave(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(p, prefs.Default()) {
 		t.Fatalf("missing file: got %+v, %v; want the defaults and no error", p, err)
 	}
-	p.WindowW, p.WindowH, p.LastProject, p.UIScale = 1280, 720, "/x/a.orogen.json", 1.5
+	p.WindowW, p.WindowH, p.LastProject, p.UIScale, p.Views = 1280, 720, "/x/a.orogen.json", 1.5, "cpu"
 	p.AddRecent("/x/a.orogen.json")
 	if err := p.Save(); err != nil {
 		t.Fatal(err)
@@ -100,12 +100,12 @@ func TestLoadSave(t *testing.T) {
 		}
 	}
 	// Bad values are reset one by one; unknown keys are ignored.
-	os.WriteFile(path, []byte(`{"version": 7, "window_w": 5, "window_h": 900, "ui_scale": 100, "last_project": "/p", "colour": "red"}`), 0o644)
+	os.WriteFile(path, []byte(`{"version": 7, "window_w": 5, "window_h": 900, "ui_scale": 100, "last_project": "/p", "colour": "red", "views": "gpu"}`), 0o644)
 	q, err = prefs.Load()
-	if err == nil || !strings.Contains(err.Error(), "window size") || !strings.Contains(err.Error(), "ui_scale") {
-		t.Errorf("got %v; want an error naming window size and ui_scale", err)
+	if err == nil || !strings.Contains(err.Error(), "window size") || !strings.Contains(err.Error(), "ui_scale") || !strings.Contains(err.Error(), "views") {
+		t.Errorf("got %v; want an error naming window size, ui_scale and views", err)
 	}
-	if q.WindowW != 1600 || q.WindowH != 1000 || q.UIScale != 1 || q.LastProject != "/p" || q.Version != prefs.Version {
+	if q.WindowW != 1600 || q.WindowH != 1000 || q.UIScale != 1 || q.LastProject != "/p" || q.Version != prefs.Version || q.Views != "" {
 		t.Errorf("got %+v; want bad values reset and good ones kept", q)
 	}
 }
