@@ -206,7 +206,12 @@ func init() {
 		{name: "draw3d", label: "Draw the 3D view by software fill or with OpenGL", spec: choiceArg("3D drawing", "fill", "opengl"),
 			run: func(a *App, args []string) error { a.v3.gpu = args[0] == "opengl"; return nil }},
 		{name: "views", label: "Draw the 2D and 3D views with shaders (the graphics card), on the CPU, or auto (shaders unless they prove slower)", spec: choiceArg("views drawing", "shader", "cpu", "auto"),
-			run: func(a *App, args []string) error { a.setViews(args[0]); a.prefs.Views = args[0]; a.savePrefs(); return nil },
+			run: func(a *App, args []string) error {
+				a.setViews(args[0])
+				a.prefs.Views = args[0]
+				a.savePrefs()
+				return nil
+			},
 			items: []item{
 				{menu: "View", label: "Draw the views: auto", args: []string{"auto"}, sep: true, checked: func(a *App) bool { return a.viewsAuto }},
 				{menu: "View", label: "Draw the views with shaders", args: []string{"shader"}, checked: func(a *App) bool { return !a.viewsAuto && !a.viewsCPU }},
