@@ -156,8 +156,6 @@ func Supports(p engine.Params) error {
 		why = "nonlinear creep"
 	case p.G > 0:
 		why = "deposition (G > 0)"
-	case p.Routing == flow.RoutingRandom:
-		why = "random hillslope routing"
 	case p.Rain > 0:
 		why = "the lakes' water budget (rain)"
 	case p.Talus.Mode != talus.ModeOff && p.Talus.Mode != talus.ModeConstant:
@@ -387,11 +385,12 @@ const (
 
 // resetCodes are the direction words of a grid never routed: no last
 // receiver (15), so the first routing takes the steepest everywhere and
-// counts every receiver as changed.
+// counts every receiver as changed, and no random receiver (8, bits
+// 12-15).
 func resetCodes(n int) []byte {
 	out := make([]byte, 4*n)
 	for i := range n {
-		binary.LittleEndian.PutUint32(out[4*i:], 8|15<<8)
+		binary.LittleEndian.PutUint32(out[4*i:], 8|15<<8|8<<12)
 	}
 	return out
 }
@@ -399,10 +398,11 @@ func resetCodes(n int) []byte {
 // params is Par in common.glsl, std430.
 type params struct {
 	W, H, N, EdgeN, EdgeS, EdgeE, EdgeW, HasUp int32
-	HasKF, TalusOn, _, _                       int32
+	HasKF, TalusOn, RandOn, CreepOn            int32
+	SeedLo, SeedHi, _, _                       uint32
 	Cell, Diag, NatD, Tan                      float32
 	M, N1, _, _                                float32
-	Kdt, Dtd, CellArea, _                      float64
+	Kdt, Dtd, CellArea, Channel                float64
 }
 
 func (e *Engine) paramBytes() []byte {
@@ -420,6 +420,16 @@ func (e *Engine) paramBytes() []byte {
 	}
 	if e.kn != nil {
 		q.HasKF = 1
+	}
+	if p.Routing == flow.RoutingRandom {
+		// sim/flow's unit(seed, i) hashes seed·φ64 + i + c: the seed's
+		// part here, i added on the device.
+		z := p.Seed*0x9e3779b97f4a7c15 + 0x632be59bd9b4e019
+		q.RandOn, q.SeedLo, q.SeedHi = 1, uint32(z), uint32(z>>32)
+		q.Channel = p.ChannelArea
+		if q.Channel <= 0 {
+			q.Channel = 100 * e.cell * e.cell // grid's channelArea
+		}
 	}
 	if tan, ok := p.Talus.Limiter(3, 3, e.cell).ConstantTan(); ok && p.Talus.Mode == talus.ModeConstant {
 		q.TalusOn, q.Tan = 1, float32(tan)
@@ -744,6 +754,9 @@ func (e *Engine) Step() engine.StepStats {
 	err := e.dev.Do(func(c gpu.Context) error {
 		hdr := make([]byte, 64)
 		binary.LittleEndian.PutUint32(hdr[7*4:], uint32(e.gx*e.gy))
+		if e.routed {
+			binary.LittleEndian.PutUint32(hdr[10*4:], 1) // Cnt holds the last step's counts
+		}
 		if err := c.Write(e.ctl, 0, hdr); err != nil {
 			return err
 		}
@@ -759,6 +772,7 @@ func (e *Engine) Step() engine.StepStats {
 		stamps[KRoute] = c.Timestamp()
 		c.Bind(slotLab, e.lab)
 		c.Bind(slotPs, e.pb[0])
+		c.Bind(slotCnt, e.cnt)
 		e.cells(c, "route", e.n)
 		stamps[KLabel] = c.Timestamp()
 		r, err := e.label(c)

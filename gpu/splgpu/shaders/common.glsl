@@ -8,10 +8,11 @@ layout(local_size_x = 256) in;
 // Per-run constants, written by the host (splgpu.params), std430.
 layout(std430, binding = 0) readonly buffer Par {
 	int W, H, n, edgeN, edgeS, edgeE, edgeW, hasUp;
-	int hasKF, talusOn, pad0, pad1;
+	int hasKF, talusOn, randOn, creepOn; // randOn: random hillslope routing
+	uint seedLo, seedHi, pad0, pad1;     // the routing hash's seed·φ64 + its constant (flow's unit)
 	float cell, diag, natD, tanT;
 	float m, n1, pad3, pad4;    // m; n1 the slope exponent n
-	double kdt, dtd, cellArea, pad5;
+	double kdt, dtd, cellArea, channel; // channel: the routing's channel area, m²
 } P;
 
 // Control words and sums: ctl[0] active pointers of the last round,
@@ -29,6 +30,9 @@ layout(std430, binding = 1) buffer Ctl {
 layout(std430, binding = 14) buffer Part { double part[]; };
 
 const int CTL_ACTIVE = 0, CTL_PITS = 1, CTL_CLAMPED = 2, CTL_CHANGED = 3, CTL_MAXDH = 4, CTL_MAXDH2 = 5;
+// ctl[10]: 1 when Cnt holds the last step's drainage counts (the random
+// routing's channels), 0 before the first routing.
+const int CTL_ROUTED = 10;
 
 // Cell kinds, as sim/flow's.
 const int INTERIOR = 0, FIXED = 1, NATURAL = 2;

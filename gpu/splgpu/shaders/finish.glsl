@@ -28,7 +28,7 @@ void main() {
 		uint w = dcode[i];
 		uint c = w & 15u;
 		if (c != ((w >> 8) & 15u)) atomicAdd(sChanged, 1u);
-		dcode[i] = c | (w & 16u) | (c << 8);
+		dcode[i] = c | (w & 0xF010u) | (c << 8); // the mark and the random receiver kept
 		float d = abs(v - prev[i]);
 		float d2 = abs(v - prev2[i]);
 		prev2[i] = v;
