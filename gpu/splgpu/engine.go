@@ -16,6 +16,7 @@ import (
 	"orogen/sim/engine"
 	"orogen/sim/flow"
 	"orogen/sim/grid"
+	"orogen/sim/hillslope"
 	"orogen/sim/talus"
 )
 
@@ -23,7 +24,7 @@ import (
 var shaders embed.FS
 
 // Kernels, by the names of their .glsl files.
-var kernelNames = []string{"diffscan", "sumh", "newton", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
+var kernelNames = []string{"diffscan", "creepfac", "creepscan", "sumh", "newton", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
 	"carve", "areainit", "arearound", "erodeinit", "affine", "talusinit", "minplus", "finish", "reduce"}
 
 // kernel returns the source of one kernel: the version line, the shared
@@ -101,6 +102,10 @@ type Engine struct {
 	upSum  float64   // Σ u over the cells that move, m/yr
 	kn     []float32
 	knKey  [4]float64
+	// The creep's steps since its means were started afresh (New,
+	// SetParams, SetUplift: as sim/grid resets its Creeper) and the step
+	// of their last update (hillslope.Creeper's n and last).
+	creepN, creepLast int
 	vol    float64 // the heights' volume, m³
 	kinds  []uint8
 	routed bool
@@ -124,6 +129,7 @@ type Engine struct {
 	par, ctl, hb, ub, db, lab, kf gpu.Buffer
 	cnt                           gpu.Buffer // the last step's drainage area, cells
 	fx, fy, dx, dy                gpu.Buffer // the diffusion's factors and lines along x and y
+	cfx, cfy                      gpu.Buffer // the creep's mean factors of the east and south faces (grown with creep)
 	part                          gpu.Buffer // the work groups' partial sums
 	// The lakes' small arrays the host writes: the pits' roots sorted,
 	// and per component or basin its component, pass cell or the pass's
@@ -152,8 +158,6 @@ type Engine struct {
 func Supports(p engine.Params) error {
 	why := ""
 	switch {
-	case p.Kappa > 0 && p.CreepSc > 0:
-		why = "nonlinear creep"
 	case p.G > 0:
 		why = "deposition (G > 0)"
 	case p.Rain > 0:
@@ -257,7 +261,7 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 		}{
 			{&e.par, binary.Size(params{})}, {&e.ctl, ctlHeader}, {&e.part, e.gx * e.gy * 32},
 			{&e.lkR, 4}, {&e.lkA, 4}, {&e.lkB, 4}, // grown by the lakes (grow)
-			{&e.fx, 24 * e.w}, {&e.fy, 24 * e.h}, {&e.dx, 32}, {&e.dy, 32},
+			{&e.fx, 24 * e.w}, {&e.fy, 24 * e.h}, {&e.dx, 32}, {&e.dy, 32}, {&e.cfx, 4}, {&e.cfy, 4},
 			{&e.hb, n4}, {&e.ub, n4}, {&e.db, n4}, {&e.lab, n4}, {&e.cnt, n4}, {&e.kf, 4}, // kf grows with k noise (upload)
 			{&e.pb[0], n4}, {&e.pb[1], n4}, {&e.ab[0], n4}, {&e.ab[1], n4}, {&e.bb[0], n4}, {&e.bb[1], n4},
 			{&e.qb[0], n4}, {&e.qb[1], n4},
@@ -330,7 +334,7 @@ func (o *owned) free() {
 
 // buffers lists the engine's buffers but k's factor.
 func (e *Engine) buffers() []gpu.Buffer {
-	all := []gpu.Buffer{e.par, e.ctl, e.part, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.lkR, e.lkA, e.lkB}
+	all := []gpu.Buffer{e.par, e.ctl, e.part, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.lkR, e.lkA, e.lkB}
 	all = append(all, e.pb[:]...)
 	all = append(all, e.ab[:]...)
 	all = append(all, e.bb[:]...)
@@ -401,8 +405,9 @@ type params struct {
 	HasKF, TalusOn, RandOn, CreepOn            int32
 	SeedLo, SeedHi, _, _                       uint32
 	Cell, Diag, NatD, Tan                      float32
-	M, N1, _, _                                float32
+	M, N1, ISc2, Cap2                          float32
 	Kdt, Dtd, CellArea, Channel                float64
+	InvCell, CreepR, _, _                      float64
 }
 
 func (e *Engine) paramBytes() []byte {
@@ -421,6 +426,14 @@ func (e *Engine) paramBytes() []byte {
 	if e.kn != nil {
 		q.HasKF = 1
 	}
+	if p.CreepSc > 0 {
+		// sim/hillslope's Creeper: float32 1/S_c² and cap², float64 r.
+		q.ISc2 = float32(1 / (p.CreepSc * p.CreepSc))
+		q.Cap2 = float32(hillslope.MaxCreepRatio * hillslope.MaxCreepRatio)
+		q.CreepOn = 1
+	}
+	q.InvCell = 1 / e.cell
+	q.CreepR = p.Kappa * p.Dt / (e.cell * e.cell)
 	if p.Routing == flow.RoutingRandom {
 		// sim/flow's unit(seed, i) hashes seed·φ64 + i + c: the seed's
 		// part here, i added on the device.
@@ -521,6 +534,7 @@ func (e *Engine) setUp(u []float32) {
 // SetUplift replaces the uplift (m/yr, W·H values; nil for none) from the
 // next step on.
 func (e *Engine) SetUplift(u []float32) error {
+	e.creepN, e.creepLast = 0, 0 // as sim/grid: the creep's means start afresh
 	if u == nil {
 		e.up, e.upSum = nil, 0
 		return e.sync(upParams)
@@ -559,6 +573,7 @@ func (e *Engine) SetParams(p engine.Params) error {
 	}
 	edges := p.Edges != e.p.Edges || p.NaturalDist != e.p.NaturalDist
 	e.p = p
+	e.creepN, e.creepLast = 0, 0 // as sim/grid: the creep's means start afresh
 	key := e.knKey
 	e.kn, e.knKey = grid.KNoise(e.kn, e.knKey, e.w, e.h, e.cell, e.p)
 	what := upParams
@@ -748,6 +763,18 @@ func (e *Engine) Step() engine.StepStats {
 	var ctl [16]uint32
 	var acc [4]float64
 	diffuse := e.p.Kappa > 0 && e.p.Dt > 0
+	// The creep's factors: every step up to the 64th since its means
+	// started, then every 8th, by ω = (steps since the last)/steps
+	// (hillslope.Creeper's schedule).
+	creepFac, omega := false, float32(0)
+	if diffuse && e.p.CreepSc > 0 {
+		e.creepN++
+		if e.creepN <= 64 || e.creepN-e.creepLast >= 8 {
+			creepFac = true
+			omega = float32(float64(e.creepN-e.creepLast) / float64(e.creepN))
+			e.creepLast = e.creepN
+		}
+	}
 	var stamps [NumKernels + 1]gpu.Query
 	lakes := 0
 	e.lakeRounds, e.NewtonSteps = 0, 0
@@ -757,6 +784,12 @@ func (e *Engine) Step() engine.StepStats {
 		if e.routed {
 			binary.LittleEndian.PutUint32(hdr[10*4:], 1) // Cnt holds the last step's counts
 		}
+		if creepFac {
+			binary.LittleEndian.PutUint32(hdr[11*4:], math.Float32bits(omega))
+			if e.creepN == 1 {
+				binary.LittleEndian.PutUint32(hdr[12*4:], 1)
+			}
+		}
 		if err := c.Write(e.ctl, 0, hdr); err != nil {
 			return err
 		}
@@ -764,7 +797,7 @@ func (e *Engine) Step() engine.StepStats {
 		e.bindCommon(c)
 		stamps[KHill] = c.Timestamp()
 		if diffuse {
-			if err := e.diffuse(c); err != nil {
+			if err := e.diffuse(c, creepFac); err != nil {
 				return err
 			}
 			e.bindCommon(c)
@@ -1195,13 +1228,16 @@ func (e *Engine) runForest(codes []uint32, h []float32) (area []uint32, he, hl [
 }
 
 // diffuse runs the hillslope term on H: the x sweep, the y sweep
-// (sim/hillslope's Diffuser, fixed edges the Outlet ones), each line by
-// a work group scanning the recurrences (diffscan.glsl), and Σ h.
-func (e *Engine) diffuse(c gpu.Context) error {
+// (sim/hillslope's Diffuser, or its Creeper with S_c > 0: the face
+// factors first when fac says), fixed edges the Outlet ones, each line
+// by a work group scanning the recurrences (diffscan.glsl,
+// creepscan.glsl), and Σ h.
+func (e *Engine) diffuse(c gpu.Context, fac bool) error {
 	p := e.p
 	fix := [4]bool{p.Edges.North == flow.Outlet, p.Edges.South == flow.Outlet, p.Edges.West == flow.Outlet, p.Edges.East == flow.Outlet}
 	r := p.Kappa * p.Dt / (e.cell * e.cell)
-	key := [6]float64{r, b2f(fix[0]), b2f(fix[1]), b2f(fix[2]), b2f(fix[3]), 1}
+	creep := p.CreepSc > 0
+	key := [6]float64{r, b2f(fix[0]), b2f(fix[1]), b2f(fix[2]), b2f(fix[3]), 1 + b2f(creep)}
 	if key != e.difKey {
 		fx, fxFirst, fxLast := factor(e.w, r, fix[2], fix[3])
 		fy, fyFirst, fyLast := factor(e.h, r, fix[0], fix[1])
@@ -1222,10 +1258,20 @@ func (e *Engine) diffuse(c gpu.Context) error {
 		if fix[3] {
 			xhi = e.w - 1
 		}
-		for _, u := range []struct {
+		ups := []struct {
 			b gpu.Buffer
 			v []byte
-		}{{e.fx, fx}, {e.fy, fy}, {e.dx, lines(ylo, yhi, e.w, fxFirst, fxLast, 1, e.w)}, {e.dy, lines(xlo, xhi, e.h, fyFirst, fyLast, e.w, 1)}} {
+		}{{e.dx, lines(ylo, yhi, e.w, fxFirst, fxLast, 1, e.w)}, {e.dy, lines(xlo, xhi, e.h, fyFirst, fyLast, e.w, 1)}}
+		if !creep {
+			ups = append(ups, struct {
+				b gpu.Buffer
+				v []byte
+			}{e.fx, fx}, struct {
+				b gpu.Buffer
+				v []byte
+			}{e.fy, fy})
+		}
+		for _, u := range ups {
 			if err := c.Write(u.b, 0, u.v); err != nil {
 				return err
 			}
@@ -1234,6 +1280,32 @@ func (e *Engine) diffuse(c gpu.Context) error {
 		e.difLines = [2]int{yhi - ylo, xhi - xlo}
 	}
 	c.Bind(slotH, e.hb)
+	if creep {
+		for _, b := range []*gpu.Buffer{&e.cfx, &e.cfy} {
+			if err := e.grow(c, b, 4*e.n); err != nil {
+				return err
+			}
+		}
+		if fac {
+			c.Bind(slotUp, e.cfx)
+			c.Bind(slotKF, e.cfy)
+			e.cells(c, "creepfac", e.n)
+		}
+		// c' and d' as float64 halves in the pointer-jumping buffers
+		// (scratch until the routing).
+		c.Bind(slotPs, e.pb[0])
+		c.Bind(slotPd, e.pb[1])
+		c.Bind(slotAs, e.ab[0])
+		c.Bind(slotAd, e.ab[1])
+		c.Bind(slotUp, e.dx)
+		c.Bind(slotKF, e.cfx)
+		e.cells(c, "creepscan", group*e.difLines[0])
+		c.Bind(slotUp, e.dy)
+		c.Bind(slotKF, e.cfy)
+		e.cells(c, "creepscan", group*e.difLines[1])
+		e.cells(c, "sumh", e.n)
+		return nil
+	}
 	c.Bind(slotPs, e.pb[0]) // scratch
 	// One work group a line.
 	c.Bind(slotUp, e.dx)

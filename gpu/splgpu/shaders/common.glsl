@@ -11,8 +11,9 @@ layout(std430, binding = 0) readonly buffer Par {
 	int hasKF, talusOn, randOn, creepOn; // randOn: random hillslope routing
 	uint seedLo, seedHi, pad0, pad1;     // the routing hash's seed·φ64 + its constant (flow's unit)
 	float cell, diag, natD, tanT;
-	float m, n1, pad3, pad4;    // m; n1 the slope exponent n
+	float m, n1, isc2, cap2;    // m; n1 the slope exponent n; creep's 1/S_c² and (S/S_c)²'s cap
 	double kdt, dtd, cellArea, channel; // channel: the routing's channel area, m²
+	double invCell, creepR, pad5, pad6; // 1/cell; creep's κ·Δt/cell²
 } P;
 
 // Control words and sums: ctl[0] active pointers of the last round,
@@ -33,6 +34,8 @@ const int CTL_ACTIVE = 0, CTL_PITS = 1, CTL_CLAMPED = 2, CTL_CHANGED = 3, CTL_MA
 // ctl[10]: 1 when Cnt holds the last step's drainage counts (the random
 // routing's channels), 0 before the first routing.
 const int CTL_ROUTED = 10;
+// ctl[11]: the creep's factor update ω (float bits), ctl[12]: 1 to start
+// its means afresh.
 
 // Cell kinds, as sim/flow's.
 const int INTERIOR = 0, FIXED = 1, NATURAL = 2;
