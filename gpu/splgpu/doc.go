@@ -4,9 +4,9 @@
 // (shaders/*.glsl) on package gpu's runtime. It implements engine.Engine
 // (and Constrainable, Summarizer); app/engines builds it for
 // `--engine grid --device gpu|auto` and moves to sim/grid, saying why,
-// for what it does not run (Supports: nonlinear creep, deposition,
-// random hillslope routing, the lakes' water budget, a talus angle that
-// varies, a geology).
+// for what it does not run (Supports: deposition, the lakes' water
+// budget, a talus angle that varies, a geology). Nonlinear creep, k noise
+// and random hillslope routing run here.
 //
 // A step, every phase over the whole grid and in log-depth rounds where
 // it follows the receivers:
@@ -15,10 +15,26 @@
 //	           sweep of backward Euler, one tridiagonal line a work group:
 //	           its two recurrences are affine, so chunks compose their
 //	           maps and a scan in shared memory joins them (the
-//	           factorization from the host, float64 throughout)
+//	           factorization from the host, float64 throughout). With
+//	           S_c > 0 its Creeper (Roering et al. 1999, one Picard step):
+//	           the faces' mean factors on the Creeper's schedule (every
+//	           step to the 64th since a reset, then every 8th; reset by
+//	           SetParams and SetUplift as on the CPU), then each line's
+//	           Thomas solve with varying coefficients, whose elimination
+//	           c'_i = c_i/(b_i − a_i c'_{i−1}) is a Möbius map (2×2
+//	           matrices scanned) and the rest affine; c' and d' kept in
+//	           float64 in the pointer-jumping buffers. Bit for bit the
+//	           CPU's on llvmpipe (TestCreepMatchesCreeper)
 //	route      D8 steepest descent, sim/flow's ties (E, SE, S, SW, W, NW,
 //	           N, NE) and hysteresis (flow.Hysteresis, dropped on paths the
-//	           lakes reversed); a receiver is a 4-bit direction code
+//	           lakes reversed); a receiver is a 4-bit direction code. With
+//	           random hillslope routing, sim/flow's Randomize in the same
+//	           kernel: cells below the channel area (from the last step's
+//	           counts) keep their last random receiver (bits 12-15 of the
+//	           code word) while it is downhill, else draw one by slope
+//	           from SplitMix64 of the seed and the cell on 32-bit halves,
+//	           the weights summed in float32 unfused: the CPU's receivers
+//	           cell for cell
 //	label      each cell's basin (its root) by pointer jumping, in place,
 //	           two hops a dispatch
 //	lakes      the pits' basins routed out through their passes
@@ -69,7 +85,7 @@
 // Memory: 52 bytes a cell (13 float or int fields: heights, uplift,
 // direction codes, basin labels, drainage counts, the two previous
 // steps' heights, three pairs of pointer-jumping buffers), 4 more with k
-// noise, and 12 to 15 bytes a pit for the lakes' arrays the host writes
+// noise, 8 more with nonlinear creep (the faces' mean factors), and 12 to 15 bytes a pit for the lakes' arrays the host writes
 // (small buffers of their own: a driver may copy a whole buffer the
 // device still uses to take a write); 3.5 GB at 8192². New refuses a grid
 // that does not fit the card's memory or the driver's largest buffer,

@@ -71,7 +71,8 @@ const group = 256
 // BytesPerCell is the device memory a cell takes: heights, uplift,
 // codes, basin labels, drainage counts, the previous two steps' heights
 // and three pairs of pointer-jumping buffers (pointers, two values), 4
-// bytes each; k's factor adds 4 with k noise, and the lakes' arrays 12 to
+// bytes each; k's factor adds 4 with k noise, the creep's mean factors 8
+// with nonlinear creep, and the lakes' arrays 12 to
 // 15 bytes a pit (a pit in every tenth cell from a flat start with noise,
 // fewer once rivers have formed).
 const BytesPerCell = 4 * 13
@@ -98,18 +99,18 @@ type Engine struct {
 	stats   engine.StepStats
 	err     error
 
-	up     []float32 // host copy of the uplift, nil for none
-	upSum  float64   // Σ u over the cells that move, m/yr
-	kn     []float32
-	knKey  [4]float64
+	up    []float32 // host copy of the uplift, nil for none
+	upSum float64   // Σ u over the cells that move, m/yr
+	kn    []float32
+	knKey [4]float64
 	// The creep's steps since its means were started afresh (New,
 	// SetParams, SetUplift: as sim/grid resets its Creeper) and the step
 	// of their last update (hillslope.Creeper's n and last).
 	creepN, creepLast int
-	vol    float64 // the heights' volume, m³
-	kinds  []uint8
-	routed bool
-	pits   int // the pits the last routing listed
+	vol               float64 // the heights' volume, m³
+	kinds             []uint8
+	routed            bool
+	pits              int // the pits the last routing listed
 	// lakeRounds is the Borůvka rounds of the last step's lakes.
 	lakeRounds  int
 	carveStamps [2]gpu.Query // around the carve kernel, when it ran
