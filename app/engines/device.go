@@ -186,7 +186,12 @@ func (g *gridOn) Summary() engine.Summary {
 	return g.gpu.Summary()
 }
 
-func (g *gridOn) Deposits() bool { return g.cpu != nil && g.cpu.Deposits() }
+func (g *gridOn) Deposits() bool {
+	if g.gpu != nil {
+		return g.gpu.Deposits()
+	}
+	return g.cpu.Deposits()
+}
 
 func (g *gridOn) Water() *water.Model {
 	if g.cpu != nil {

@@ -24,7 +24,8 @@ import (
 var shaders embed.FS
 
 // Kernels, by the names of their .glsl files.
-var kernelNames = []string{"diffscan", "creepfac", "creepscan", "sumh", "newton", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
+var kernelNames = []string{"diffscan", "creepfac", "creepscan", "sumh", "erodedep", "areacopy", "affmin",
+	"deppits", "deplevels", "depvol", "depvolcmp", "depinit", "depclear", "depround", "depphi", "depdr", "depfin", "newton", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
 	"carve", "areainit", "arearound", "erodeinit", "affine", "talusinit", "minplus", "finish", "reduce"}
 
 // kernel returns the source of one kernel: the version line, the shared
@@ -44,12 +45,13 @@ const (
 	KArea
 	KErode
 	KTalus
+	KDeposit
 	KFinish
 	NumKernels
 )
 
 // KernelNames are the phases' names in the benchmark's metrics.
-var KernelNames = [NumKernels]string{"hillslope", "route", "label", "lakes", "area", "erode", "talus", "finish"}
+var KernelNames = [NumKernels]string{"hillslope", "route", "label", "lakes", "area", "erode", "talus", "deposit", "finish"}
 
 // Storage bindings, as in the shaders.
 const (
@@ -62,8 +64,8 @@ const (
 	storageBlocks = 11
 )
 
-// ctlHeader is the bytes of Ctl: ctl[16] uints and acc[4] doubles.
-const ctlHeader = 16*4 + 4*8
+// ctlHeader is the bytes of Ctl: ctl[16] uints and acc[8] doubles.
+const ctlHeader = 16*4 + 8*8
 
 // group is the work group's size, cells.
 const group = 256
@@ -81,7 +83,7 @@ const BytesPerCell = 4 * 13
 func Bytes(w, h int) int64 {
 	n := int64(w) * int64(h)
 	groups := (n + group - 1) / group
-	return n*BytesPerCell + ctlHeader + groups*32 + 256 + 24*int64(w+h)
+	return n*BytesPerCell + ctlHeader + groups*64 + 256 + 24*int64(w+h)
 }
 
 // Engine is the grid stream-power engine (sim/grid's detachment-limited
@@ -131,7 +133,21 @@ type Engine struct {
 	cnt                           gpu.Buffer // the last step's drainage area, cells
 	fx, fy, dx, dy                gpu.Buffer // the diffusion's factors and lines along x and y
 	cfx, cfy                      gpu.Buffer // the creep's mean factors of the east and south faces (grown with creep)
-	part                          gpu.Buffer // the work groups' partial sums
+	// Deposition's fields (grown with G > 0): G·Qs/A of the last step
+	// (m/yr), the erosion's caps (a pair of pointer-jumping buffers),
+	// and per pit its record (Pit in common.glsl) and the lakes' order
+	// from the outlets (pit, downstream pit).
+	dr, lkP, lkO gpu.Buffer
+	alluv        gpu.Buffer // the alluvium's thickness, m (with G > 0)
+	cp           [2]gpu.Buffer
+	// lakeOrder is the last routing's lakes from the outlets as pairs
+	// (pit, the pit of the lake downstream or -1), pits in the order of
+	// the sorted roots.
+	lakeOrder []int32
+	// DepIters is the last step's iterations of the deposition's
+	// clamps (0 without deposition).
+	DepIters int
+	part     gpu.Buffer // the work groups' partial sums
 	// The lakes' small arrays the host writes: the pits' roots sorted,
 	// and per component or basin its component, pass cell or the pass's
 	// basins (lkA) and the cell across (lkB). Writes to them never touch
@@ -144,6 +160,7 @@ type Engine struct {
 	gx, gy         int // the grid of a field pass's work groups
 	qc             int // qb[qc] holds the heights at the start of the next step
 	rounds         [4]int
+	caps           bool // jump binds the caps (affmin)
 
 	bufs   *owned    // the buffers, freed by Close or when collected
 	hcache []float32 // the heights read back, nil when stale
@@ -159,8 +176,8 @@ type Engine struct {
 func Supports(p engine.Params) error {
 	why := ""
 	switch {
-	case p.G > 0:
-		why = "deposition (G > 0)"
+	case p.G > 0 && p.N != 1:
+		why = "deposition (G > 0) with n ≠ 1"
 	case p.Rain > 0:
 		why = "the lakes' water budget (rain)"
 	case p.Talus.Mode != talus.ModeOff && p.Talus.Mode != talus.ModeConstant:
@@ -260,9 +277,9 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 			b    *gpu.Buffer
 			size int
 		}{
-			{&e.par, binary.Size(params{})}, {&e.ctl, ctlHeader}, {&e.part, e.gx * e.gy * 32},
+			{&e.par, binary.Size(params{})}, {&e.ctl, ctlHeader}, {&e.part, e.gx * e.gy * 64},
 			{&e.lkR, 4}, {&e.lkA, 4}, {&e.lkB, 4}, // grown by the lakes (grow)
-			{&e.fx, 24 * e.w}, {&e.fy, 24 * e.h}, {&e.dx, 32}, {&e.dy, 32}, {&e.cfx, 4}, {&e.cfy, 4},
+			{&e.fx, 24 * e.w}, {&e.fy, 24 * e.h}, {&e.dx, 32}, {&e.dy, 32}, {&e.cfx, 4}, {&e.cfy, 4}, {&e.dr, 4}, {&e.alluv, 4}, {&e.lkP, 4}, {&e.lkO, 4}, {&e.cp[0], 4}, {&e.cp[1], 4},
 			{&e.hb, n4}, {&e.ub, n4}, {&e.db, n4}, {&e.lab, n4}, {&e.cnt, n4}, {&e.kf, 4}, // kf grows with k noise (upload)
 			{&e.pb[0], n4}, {&e.pb[1], n4}, {&e.ab[0], n4}, {&e.ab[1], n4}, {&e.bb[0], n4}, {&e.bb[1], n4},
 			{&e.qb[0], n4}, {&e.qb[1], n4},
@@ -335,7 +352,7 @@ func (o *owned) free() {
 
 // buffers lists the engine's buffers but k's factor.
 func (e *Engine) buffers() []gpu.Buffer {
-	all := []gpu.Buffer{e.par, e.ctl, e.part, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.lkR, e.lkA, e.lkB}
+	all := []gpu.Buffer{e.par, e.ctl, e.part, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.lkP, e.lkO, e.cp[0], e.cp[1], e.lkR, e.lkA, e.lkB}
 	all = append(all, e.pb[:]...)
 	all = append(all, e.ab[:]...)
 	all = append(all, e.bb[:]...)
@@ -404,11 +421,12 @@ func resetCodes(n int) []byte {
 type params struct {
 	W, H, N, EdgeN, EdgeS, EdgeE, EdgeW, HasUp int32
 	HasKF, TalusOn, RandOn, CreepOn            int32
-	SeedLo, SeedHi, _, _                       uint32
+	SeedLo, SeedHi                             uint32
+	DepOn, _                                   int32
 	Cell, Diag, NatD, Tan                      float32
 	M, N1, ISc2, Cap2                          float32
 	Kdt, Dtd, CellArea, Channel                float64
-	InvCell, CreepR, _, _                      float64
+	InvCell, CreepR, GDt, _                    float64
 }
 
 func (e *Engine) paramBytes() []byte {
@@ -434,6 +452,9 @@ func (e *Engine) paramBytes() []byte {
 		q.CreepOn = 1
 	}
 	q.InvCell = 1 / e.cell
+	if p.G > 0 {
+		q.DepOn, q.GDt = 1, p.G/p.Dt
+	}
 	q.CreepR = p.Kappa * p.Dt / (e.cell * e.cell)
 	if p.Routing == flow.RoutingRandom {
 		// sim/flow's unit(seed, i) hashes seed·φ64 + i + c: the seed's
@@ -720,6 +741,9 @@ func (e *Engine) Snapshot() *engine.Snapshot {
 	if e.up != nil {
 		s.Uplift = append([]float32(nil), e.up...)
 	}
+	if e.p.G > 0 && e.alluv.Size() >= 4*e.n {
+		s.Alluvium = e.readFloats(e.alluv) // the sediment's thickness, as sim/grid's
+	}
 	s.Receivers, s.Area = e.Receivers()
 	s.Lakes, s.Water = e.lakesOn(hs)
 	return s
@@ -744,6 +768,10 @@ func (e *Engine) Summary() engine.Summary {
 	return s
 }
 
+// Deposits reports whether the engine deposits sediment (G > 0): its
+// snapshots then carry the alluvium (engine.Depositing).
+func (e *Engine) Deposits() bool { return e.p.G > 0 }
+
 // Constrainable: the heights are the grid's cells and the erosion is the
 // stream-power law (engine.Constrainable).
 func (e *Engine) Constrainable() {}
@@ -751,6 +779,7 @@ func (e *Engine) Constrainable() {}
 var (
 	_ engine.Constrainable = (*Engine)(nil)
 	_ engine.Summarizer    = (*Engine)(nil)
+	_ engine.Depositing    = (*Engine)(nil)
 )
 
 // Step advances the terrain by one time step and reads back its
@@ -762,8 +791,10 @@ func (e *Engine) Step() engine.StepStats {
 	t0 := time.Now()
 	var st engine.StepStats
 	var ctl [16]uint32
-	var acc [4]float64
+	var acc [8]float64
 	diffuse := e.p.Kappa > 0 && e.p.Dt > 0
+	dep := e.p.G > 0
+	e.DepIters = 0
 	// The creep's factors: every step up to the 64th since its means
 	// started, then every 8th, by ω = (steps since the last)/steps
 	// (hillslope.Creeper's schedule).
@@ -834,11 +865,19 @@ func (e *Engine) Step() engine.StepStats {
 			return err
 		}
 		e.Rounds[3] = rr
+		stamps[KDeposit] = c.Timestamp()
+		if dep {
+			if err := e.deposit(c, fin); err != nil {
+				return err
+			}
+		}
 		stamps[KFinish] = c.Timestamp()
 		e.bindCommon(c)
 		c.Bind(slotAs, e.ab[fin])
 		c.Bind(slotQ0, prev)
 		c.Bind(slotQ1, prev2)
+		c.Bind(5, e.alluv)
+		c.Bind(6, e.ub)
 		e.cells(c, "finish", e.n)
 		c.Dispatch(e.progs["reduce"], 1, 1, 1)
 		stamps[NumKernels] = c.Timestamp()
@@ -894,7 +933,17 @@ func (e *Engine) Step() engine.StepStats {
 	v2 := v1 + e.p.Dt*e.upSum*ca
 	v3, v4 := acc[0]*ca, acc[1]*ca
 	st.Mass.Uplift = v2 - v1
-	st.Mass.Diffused, st.Mass.Eroded, st.Mass.Talus, st.Mass.Stored = v0-v1, v2-v3, v3-v4, v4-v0
+	if dep {
+		// As sim/grid's: what the stream power and the talus limit took
+		// and what the sediment left, gross, against the uplifted
+		// heights; the talus limit's cut; what left through the roots.
+		vt, lowered, raised := acc[4]*ca, acc[5]*ca, acc[6]*ca
+		st.Mass.Talus = v3 - vt
+		st.Mass.SedimentOut = acc[7] * ca
+		st.Mass.Diffused, st.Mass.Eroded, st.Mass.Deposited, st.Mass.Stored = v0-v1, lowered-st.Mass.Talus, raised, v4-v0
+	} else {
+		st.Mass.Diffused, st.Mass.Eroded, st.Mass.Talus, st.Mass.Stored = v0-v1, v2-v3, v3-v4, v4-v0
+	}
 	e.vol = v4
 	st.Clamped = int(ctl[2])
 	st.RecvChanged = float64(ctl[3]) / float64(e.n)
@@ -912,6 +961,7 @@ func (e *Engine) Step() engine.StepStats {
 	st.Phase[engine.PhaseArea] = ms(e.Kernel[KArea])
 	st.Phase[engine.PhaseErosion] = ms(e.Kernel[KErode])
 	st.Phase[engine.PhaseTalus] = ms(e.Kernel[KTalus])
+	st.Phase[engine.PhaseDeposit] = ms(e.Kernel[KDeposit])
 	st.Phase[engine.PhaseLayout] = ms(e.Kernel[KFinish])
 	if math.IsNaN(st.MeanDh) || math.IsInf(st.MeanDh, 0) {
 		e.err = fmt.Errorf("splgpu: step %d produced non-finite heights: the parameters (k %g, m %g, dt %g) or the uplift are too extreme", e.step+1, e.p.K, e.p.M, e.p.Dt)
@@ -1032,6 +1082,10 @@ func (e *Engine) jump(c gpu.Context, name string, s int, phase int, three bool, 
 				c.Bind(slotBs, e.bb[src])
 				c.Bind(slotBd, e.bb[dst])
 			}
+			if e.caps {
+				c.Bind(slotUp, e.cp[src])
+				c.Bind(slotKF, e.cp[dst])
+			}
 			e.cells(c, name, e.n)
 			r++
 		}
@@ -1094,6 +1148,21 @@ func (e *Engine) erode(c gpu.Context) (fin, rounds int, err error) {
 	e.bindInit(c, s)
 	c.Bind(slotUp, e.ub)
 	c.Bind(slotKF, e.kf)
+	if e.p.G > 0 {
+		// Deposition (n = 1): the source term and sim/spl's Hold, maps
+		// with a cap composed by affmin.
+		if err := e.growDep(c); err != nil {
+			return 0, 0, err
+		}
+		c.Bind(slotBs, e.cp[s])
+		c.Bind(slotCnt, e.dr)
+		e.cells(c, "erodedep", e.n)
+		c.Bind(slotCnt, e.cnt)
+		e.cells(c, "areacopy", e.n)
+		e.caps = true
+		defer func() { e.caps = false }()
+		return e.jump(c, "affmin", s, 2, false, e.rounds[1])
+	}
 	c.Bind(slotCnt, e.cnt)
 	e.cells(c, "erodeinit", e.n)
 	if e.p.N == 1 {
@@ -1154,6 +1223,7 @@ func (e *Engine) talus(c gpu.Context, he int) (fin, rounds int, err error) {
 	e.bindCommon(c)
 	c.Bind(slotAs, e.ab[he])
 	e.bindInit(c, s)
+	c.Bind(slotUp, e.cp[0]) // the eroded heights, with deposition
 	e.cells(c, "talusinit", e.n)
 	if e.p.Talus.Mode == talus.ModeOff {
 		return s, 0, nil
