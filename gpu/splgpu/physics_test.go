@@ -237,6 +237,9 @@ func TestDepositionMatchesCPU(t *testing.T) {
 				if err := ge.Err(); err != nil {
 					t.Fatal(err)
 				}
+				if ge.DepIters >= maxDepIters {
+					t.Errorf("step %d: the deposition's clamps did not settle in %d iterations", s, ge.DepIters)
+				}
 				cdep += cs.Mass.Deposited
 				gdep += gs.Mass.Deposited
 				m := gs.Mass

@@ -1,6 +1,8 @@
 // Deposition, the step's heights: a cell that received less than it
 // kept is lowered by the lack (as in depvol), then the lakes' cells below
-// their level rise by φ of their depth (sim/spl's FillLakes). In place on
+// their level rise by φ of their depth on the limited heights, which
+// their volume was measured on (sim/spl's FillLakes, which measures both
+// after the lowering). In place on
 // Hl; H takes the eroded heights back (He) for the finish. Per work group,
 // in a fixed tree order: Σ h_l (the volume after the talus limit), the
 // rock the step lowered and raised against the uplifted heights, and
@@ -42,13 +44,13 @@ void main() {
 		float v = l;
 		if (root) {
 			s3 = x; // what left the map here
-		} else {
+		} else if ((w & EXIT) != 0u || b < l) { // as depvol
 			if ((w & EXIT) != 0u && pi >= 0) x += fromFix(uvec2(pits[pi].vpLo, pits[pi].vpHi));
 			if (x < 0.0) v = float(double(l) + x);
 		}
 		if (pi >= 0) {
 			float lv = pits[pi].lvl, phi = pits[pi].phi;
-			if (phi > 0.0 && lv > v) v = min(lv, float(double(v) + double(phi) * (double(lv) - double(v))));
+			if (phi > 0.0 && lv > l) v = min(lv, float(double(v) + double(phi) * (double(lv) - double(l))));
 		}
 		if (l < e) atomicAdd(sClamp, 1u);
 		hl[i] = v;

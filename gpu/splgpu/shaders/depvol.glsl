@@ -1,12 +1,14 @@
-// Deposition, one iteration's first pass per cell. From the last
-// iteration's sums x (the volume leaving each cell before the clamp,
-// m over a cell; none at iteration 0) a cell other than a root is cut
-// (CUT: its outflow is 0) where x < 0, and lowered by what it lacks
-// (sim/spl's Deposit: more deposited than arrived is taken back), where
-// the sediment reaching it and its own yield fall short (x, or x plus
-// its lake's volume at an exit). Its depth below its lake's level, on
-// the lowered height, is added to the lake's volume (vn, fixed point).
+// Deposition, one iteration's first pass per cell. At iteration 0 no
+// cell is cut (CUT: the cell's outflow is 0), and each
+// cell's depth below its lake's level on the limited heights is added to
+// the lake's volume (vn, fixed point). At later ones, from the last
+// iteration's sums x (the volume leaving each cell before the clamp, m
+// over a cell) a cell other than a root is cut where x < 0. Only an exit
+// or a cell whose own yield is negative can be cut (what reaches a cell
+// is never negative): a negative sum through other cells is a cut
+// upstream not made yet, which cutting there too would only delay.
 // Counts the cells whose cut changed.
+layout(std430, binding = 2) readonly buffer Hb { float hb[]; };
 layout(std430, binding = 3) buffer Db { uint dcode[]; };
 layout(std430, binding = 4) readonly buffer Lb { int lab[]; };
 layout(std430, binding = 7) readonly buffer X0b { uint xsLo[]; };
@@ -29,17 +31,13 @@ void main() {
 	if (i < P.n) {
 		uint w = dcode[i];
 		bool root = (w & 15u) >= 8u;
-		int pi = pitOf(lab[i]);
 		bool cut = false;
-		double low = 0.0;
-		if (ctl[CTL_DEPITER] > 0u && !root) {
-			double x = fromFix(uvec2(xsLo[i], xsHi[i]));
-			cut = x < 0.0;
-			if ((w & EXIT) != 0u && pi >= 0) x += fromFix(uvec2(pits[pi].vpLo, pits[pi].vpHi));
-			if (x < 0.0) low = x;
-		}
-		float h = float(double(hl[i]) + low);
-		if (pi >= 0 && !root) {
+		bool exit = (w & EXIT) != 0u;
+		int pi;
+		if (ctl[CTL_DEPITER] > 0u) {
+			cut = !root && (exit || hb[i] < hl[i]) && int(xsHi[i]) < 0;
+		} else if (!root && (pi = pitOf(lab[i])) >= 0) {
+			float h = hl[i];
 			float lv = pits[pi].lvl;
 			if (lv > h) {
 				uvec2 v = toFix(double(lv) - double(h));
