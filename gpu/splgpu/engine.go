@@ -422,11 +422,11 @@ type params struct {
 	W, H, N, EdgeN, EdgeS, EdgeE, EdgeW, HasUp int32
 	HasKF, TalusOn, RandOn, CreepOn            int32
 	SeedLo, SeedHi                             uint32
-	DepOn, _                                   int32
+	DepOn, ChannelHold                         int32
 	Cell, Diag, NatD, Tan                      float32
 	M, N1, ISc2, Cap2                          float32
 	Kdt, Dtd, CellArea, Channel                float64
-	InvCell, CreepR, GDt, _                    float64
+	InvCell, CreepR, GDt, Relax                float64
 }
 
 func (e *Engine) paramBytes() []byte {
@@ -453,14 +453,14 @@ func (e *Engine) paramBytes() []byte {
 	}
 	q.InvCell = 1 / e.cell
 	if p.G > 0 {
-		q.DepOn, q.GDt = 1, p.G/p.Dt
+		q.DepOn, q.GDt, q.Relax = 1, p.G/p.Dt, grid.DepositRelax
 	}
 	q.CreepR = p.Kappa * p.Dt / (e.cell * e.cell)
 	if p.Routing == flow.RoutingRandom {
 		// sim/flow's unit(seed, i) hashes seed·φ64 + i + c: the seed's
 		// part here, i added on the device.
 		z := p.Seed*0x9e3779b97f4a7c15 + 0x632be59bd9b4e019
-		q.RandOn, q.SeedLo, q.SeedHi = 1, uint32(z), uint32(z>>32)
+		q.RandOn, q.SeedLo, q.SeedHi, q.ChannelHold = 1, uint32(z), uint32(z>>32), flow.ChannelHold
 		q.Channel = p.ChannelArea
 		if q.Channel <= 0 {
 			q.Channel = 100 * e.cell * e.cell // grid's channelArea

@@ -10,11 +10,11 @@ layout(std430, binding = 0) readonly buffer Par {
 	int W, H, n, edgeN, edgeS, edgeE, edgeW, hasUp;
 	int hasKF, talusOn, randOn, creepOn; // randOn: random hillslope routing
 	uint seedLo, seedHi;                 // the routing hash's seed·φ64 + its constant (flow's unit)
-	int depOn, pad1;                     // depOn: deposition (G > 0)
+	int depOn, channelHold;              // depOn: deposition (G > 0); flow.ChannelHold
 	float cell, diag, natD, tanT;
 	float m, n1, isc2, cap2;    // m; n1 the slope exponent n; creep's 1/S_c² and (S/S_c)²'s cap
 	double kdt, dtd, cellArea, channel; // channel: the routing's channel area, m²
-	double invCell, creepR, gdt, pad6; // 1/cell; creep's κ·Δt/cell²; G/Δt
+	double invCell, creepR, gdt, relax; // 1/cell; creep's κ·Δt/cell²; G/Δt; grid.DepositRelax
 } P;
 
 // Control words and sums: ctl[0] active pointers of the last round,

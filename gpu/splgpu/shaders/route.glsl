@@ -3,14 +3,15 @@
 // its receiver of the last step unless another is steeper by more than
 // 0.1 % (flow.Hysteresis; not on a path the lakes reversed). With random
 // hillslope routing (P.randOn), sim/flow's Randomize on top: an inner
-// cell whose drainage area of the last step is below the channel area
-// keeps its last random receiver (bits 12-15) while it is still
-// downhill, or draws one among its downhill neighbours with probability
-// proportional to the slope, from the same hash of the seed and the cell
-// (SplitMix64's finalizer on 32-bit halves) and the same float32 sums.
-// Writes the code (bits 0-3) beside the last step's final code (bits
-// 8-11) and the random receiver, the basin pointer Lab (its receiver)
-// and lists the pits.
+// cell whose drainage area of the last step reaches the channel area is
+// a channel for flow.ChannelHold more steps (its hold, bits 24-30); one
+// below it and not held keeps its last random receiver (bits 12-15)
+// while it is still downhill, or draws one among its downhill neighbours
+// with probability proportional to the slope, from the same hash of the
+// seed and the cell (SplitMix64's finalizer on 32-bit halves) and the
+// same float32 sums. Writes the code (bits 0-3) beside the last step's
+// final code (bits 8-11), the random receiver and the hold, the basin
+// pointer Lab (its receiver) and lists the pits.
 layout(std430, binding = 2) readonly buffer Hb { float h[]; };
 layout(std430, binding = 3) buffer Db { uint dcode[]; };
 layout(std430, binding = 4) writeonly buffer Lb { int lab[]; };
@@ -54,6 +55,7 @@ void main() {
 	uint w = dcode[i];
 	uint pf = (w >> 8) & 15u;
 	uint rd = (w >> 12) & 15u;
+	uint hold = (w >> 24) & 127u;
 	bool po = ((w >> 4) & 1u) != 0u;
 	int kd = kindOf(x, y);
 	int bk = 8;
@@ -80,6 +82,9 @@ void main() {
 			double a = ctl[CTL_ROUTED] != 0u ? double(cnt[i]) * P.cellArea : P.cellArea;
 			if (a >= P.channel) {
 				rd = 8u;
+				hold = uint(P.channelHold);
+			} else if (hold > 0u) {
+				hold--; // still a channel: the steepest descent's receiver
 			} else if (rd < 8u && h[(y + DY[rd]) * P.W + x + DX[rd]] < hi) {
 				bk = int(rd);
 			} else {
@@ -109,7 +114,7 @@ void main() {
 		}
 	}
 	uint c = uint(bk);
-	dcode[i] = c | (pf << 8) | (rd << 12);
+	dcode[i] = c | (pf << 8) | (rd << 12) | (hold << 24);
 	lab[i] = recOf(i, c);
 	if (c == 8u && kd == INTERIOR) {
 		uint m = atomicAdd(ctl[CTL_PITS], 1u);
