@@ -73,17 +73,42 @@ const group = 256
 // BytesPerCell is the device memory a cell takes: heights, uplift,
 // codes, basin labels, drainage counts, the previous two steps' heights
 // and three pairs of pointer-jumping buffers (pointers, two values), 4
-// bytes each; k's factor adds 4 with k noise, the creep's mean factors 8
-// with nonlinear creep, and the lakes' arrays 12 to
-// 15 bytes a pit (a pit in every tenth cell from a flat start with noise,
-// fewer once rivers have formed).
+// bytes each. Physics add to it (PhysicsBytesPerCell), and the lakes'
+// arrays take 12 to 15 bytes a pit (a pit in every tenth cell from a
+// flat start with noise, fewer once rivers have formed; 32 more with
+// deposition).
 const BytesPerCell = 4 * 13
 
-// Bytes returns the device memory a w×h grid needs, bytes.
+// PhysicsBytesPerCell is what p's physics add to BytesPerCell: k's
+// factor 4 with k noise, the creep's mean factors 8 with nonlinear
+// creep, and with deposition 16 (the source term G·Qs/A, the alluvium
+// and a pair of caps for the erosion's maps).
+func PhysicsBytesPerCell(p engine.Params) int64 {
+	var b int64
+	if p.KNoise > 0 {
+		b += 4
+	}
+	if p.Kappa > 0 && p.CreepSc > 0 {
+		b += 8
+	}
+	if p.G > 0 {
+		b += 16
+	}
+	return b
+}
+
+// Bytes returns the device memory a w×h grid needs without physics,
+// bytes (with them: BytesFor).
 func Bytes(w, h int) int64 {
 	n := int64(w) * int64(h)
 	groups := (n + group - 1) / group
 	return n*BytesPerCell + ctlHeader + groups*64 + 256 + 24*int64(w+h)
+}
+
+// BytesFor returns the device memory a w×h grid needs with p's physics,
+// bytes.
+func BytesFor(w, h int, p engine.Params) int64 {
+	return Bytes(w, h) + int64(w)*int64(h)*PhysicsBytesPerCell(p)
 }
 
 // Engine is the grid stream-power engine (sim/grid's detachment-limited
@@ -231,9 +256,9 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 		return nil, fmt.Errorf("splgpu: a %d×%d grid needs storage buffers of %d MiB; %s allows %d MiB",
 			e.w, e.h, big>>20, info.Renderer, info.MaxBufferBytes>>20)
 	}
-	if need := Bytes(e.w, e.h); info.MemoryMiB > 0 && need>>20 > int64(info.MemoryMiB) {
+	if need := BytesFor(e.w, e.h, e.p); info.MemoryMiB > 0 && need>>20 > int64(info.MemoryMiB) {
 		return nil, fmt.Errorf("splgpu: a %d×%d grid needs %d MiB of GPU memory (%d bytes a cell); %s has %d MiB: use a smaller --size",
-			e.w, e.h, need>>20, BytesPerCell, info.Renderer, info.MemoryMiB)
+			e.w, e.h, need>>20, BytesPerCell+PhysicsBytesPerCell(e.p), info.Renderer, info.MemoryMiB)
 	}
 	e.kinds = kinds(e.w, e.h, e.p.Edges)
 	hgt := make([]float32, n)
