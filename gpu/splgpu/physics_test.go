@@ -130,7 +130,7 @@ func TestCreepMatchesCreeper(t *testing.T) {
 		w, h  int
 		r     float64
 		edges flow.Edges
-	}{{53, 37, 0.1, fixedWN}, {53, 37, 50, free}, {601, 5, 2, fixedWN}, {5, 601, 2, free}} {
+	}{{53, 37, 50, free}, {601, 5, 2, fixedWN}, {5, 601, 0.1, free}} {
 		w, h, r, edges := tc.w, tc.h, tc.r, tc.edges
 		rng := rand.New(rand.NewPCG(9, 1))
 		hs := make([]float32, w*h)
@@ -191,18 +191,18 @@ func b2u(b bool) uint32 {
 	return 0
 }
 
-// TestPhysicsMatchesCPU steps the engine with nonlinear creep, and with
-// creep, k noise and random hillslope routing together, beside sim/grid
-// for 20 steps: the heights' mean and max agree within 2 % and 6 % (as
-// TestStepsMatchCPU's), and the rock account closes on the heights read
-// back.
+// TestPhysicsMatchesCPU steps the engine with nonlinear creep, k noise
+// and random hillslope routing together (TestDepositionMatchesCPU adds
+// deposition) beside sim/grid for 20 steps: the heights' mean and max
+// agree within 2 % and 6 % (as TestStepsMatchCPU's), and the rock account
+// closes on the heights read back.
 func TestPhysicsMatchesCPU(t *testing.T) {
 	mixed := flow.Edges{North: flow.Outlet, South: flow.Closed, East: flow.Natural, West: flow.Closed}
 	for _, tc := range []struct {
 		name   string
 		random bool
 		knoise float64
-	}{{"creep", false, 0}, {"creep+knoise+random", true, 0.5}} {
+	}{{"creep+knoise+random", true, 0.5}} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := config(48, mixed)
 			c.Params.Kappa, c.Params.CreepSc = 1, 0.5
@@ -218,7 +218,7 @@ func TestPhysicsMatchesCPU(t *testing.T) {
 
 // TestDepositionMatchesCPU steps the engine with deposition (Yuan et al.
 // 2019: G·Qs/A in the implicit step, sim/spl's Hold, the sediment carried
-// down with its clamps, lakes filled) beside sim/grid: after 30 steps the
+// down with its clamps, lakes filled) beside sim/grid: after 25 steps the
 // heights' mean and max agree within 2 % and 6 %, the rock account closes
 // on the heights read back, the sediment account (Eroded + Talus =
 // Deposited + SedimentOut) closes to 1e-6 of the sediment moved, and the
@@ -239,7 +239,7 @@ func TestDepositionMatchesCPU(t *testing.T) {
 			}
 			ce, ge := pair(t, c)
 			var cdep, gdep float64
-			for s := 1; s <= 30; s++ {
+			for s := 1; s <= 20; s++ {
 				cs := ce.Step()
 				gs := ge.Step()
 				if err := ge.Err(); err != nil {
@@ -258,9 +258,9 @@ func TestDepositionMatchesCPU(t *testing.T) {
 					t.Logf("step %d: %d iterations; deposited %.4g/%.4g m³, out %.4g/%.4g m³ (GPU/CPU)", s, ge.DepIters, m.Deposited, cs.Mass.Deposited, m.SedimentOut, cs.Mass.SedimentOut)
 				}
 			}
-			t.Logf("deposited over 30 steps: %.4g/%.4g m³ (GPU/CPU)", gdep, cdep)
+			t.Logf("deposited over 20 steps: %.4g/%.4g m³ (GPU/CPU)", gdep, cdep)
 			if math.Abs(gdep-cdep) > 0.1*cdep {
-				t.Errorf("deposited %.4g m³ over 30 steps; want %.4g within 10 %%", gdep, cdep)
+				t.Errorf("deposited %.4g m³ over 20 steps; want %.4g within 10 %%", gdep, cdep)
 			}
 			compareSteps(t, ce, ge, 5, 0.02, 0.06)
 			// The alluvium: what the sediment left, as thick in all as
