@@ -5,8 +5,9 @@
 // (and Constrainable, Summarizer); app/engines builds it for
 // `--engine grid --device gpu|auto` and moves to sim/grid, saying why,
 // for what it does not run (Supports: the lakes' water budget, a talus
-// angle that varies, a geology, deposition with n ≠ 1). Nonlinear creep,
-// deposition, k noise and random hillslope routing run here.
+// angle by height, a geology, deposition with n ≠ 1). Nonlinear creep,
+// deposition, k noise, random hillslope routing and a talus angle by
+// noise run here.
 //
 // A step, every phase over the whole grid and in log-depth rounds where
 // it follows the receivers:
@@ -66,7 +67,8 @@
 //	           (a node below its receiver keeps its height): maps x ↦
 //	           min(c, α + β·x), composed the same way (affmin)
 //	talus      h_i ≤ h_r + tan θ·d_i along the receivers, min-plus maps
-//	           x ↦ min(a, x + b) composed the same way
+//	           x ↦ min(a, x + b) composed the same way; tan θ constant or
+//	           sim/talus's noise field per cell (4 bytes a cell more)
 //	deposit    with G > 0, sim/spl's Deposit and FillLakes (Yuan et al.
 //	           2019): what leaves a cell is max(0, its yield + what its
 //	           donors pass), less its lake's volume at a lake's exit,

@@ -81,8 +81,9 @@ const BytesPerCell = 4 * 13
 
 // PhysicsBytesPerCell is what p's physics add to BytesPerCell: k's
 // factor 4 with k noise, the creep's mean factors 8 with nonlinear
-// creep, and with deposition 16 (the source term G·Qs/A, the alluvium
-// and a pair of caps for the erosion's maps).
+// creep, with deposition 16 (the source term G·Qs/A, the alluvium and
+// a pair of caps for the erosion's maps), and 4 with a talus angle by
+// noise (its tangent per cell).
 func PhysicsBytesPerCell(p engine.Params) int64 {
 	var b int64
 	if p.KNoise > 0 {
@@ -93,6 +94,9 @@ func PhysicsBytesPerCell(p engine.Params) int64 {
 	}
 	if p.G > 0 {
 		b += 16
+	}
+	if p.Talus.Mode == talus.ModeNoise {
+		b += 4
 	}
 	return b
 }
@@ -164,6 +168,8 @@ type Engine struct {
 	// from the outlets (pit, downstream pit).
 	dr, lkP, lkO gpu.Buffer
 	alluv        gpu.Buffer // the alluvium's thickness, m (with G > 0)
+	tf           gpu.Buffer // the talus angle's tangent per cell (noise mode)
+	tfKey        talus.Model // what tf was made for
 	cp           [2]gpu.Buffer
 	// lakeOrder is the last routing's lakes from the outlets as pairs
 	// (pit, the pit of the lake downstream or -1), pits in the order of
@@ -205,8 +211,8 @@ func Supports(p engine.Params) error {
 		why = "deposition (G > 0) with n ≠ 1"
 	case p.Rain > 0:
 		why = "the lakes' water budget (rain)"
-	case p.Talus.Mode != talus.ModeOff && p.Talus.Mode != talus.ModeConstant:
-		why = "a talus angle that varies"
+	case p.Talus.Mode == talus.ModeHeight:
+		why = "a talus angle by height"
 	}
 	if why != "" {
 		return fmt.Errorf("splgpu: %s runs on the CPU only", why)
@@ -304,7 +310,7 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 		}{
 			{&e.par, binary.Size(params{})}, {&e.ctl, ctlHeader}, {&e.part, e.gx * e.gy * 64},
 			{&e.lkR, 4}, {&e.lkA, 4}, {&e.lkB, 4}, // grown by the lakes (grow)
-			{&e.fx, 24 * e.w}, {&e.fy, 24 * e.h}, {&e.dx, 32}, {&e.dy, 32}, {&e.cfx, 4}, {&e.cfy, 4}, {&e.dr, 4}, {&e.alluv, 4}, {&e.lkP, 4}, {&e.lkO, 4}, {&e.cp[0], 4}, {&e.cp[1], 4},
+			{&e.fx, 24 * e.w}, {&e.fy, 24 * e.h}, {&e.dx, 32}, {&e.dy, 32}, {&e.cfx, 4}, {&e.cfy, 4}, {&e.dr, 4}, {&e.alluv, 4}, {&e.tf, 4}, {&e.lkP, 4}, {&e.lkO, 4}, {&e.cp[0], 4}, {&e.cp[1], 4},
 			{&e.hb, n4}, {&e.ub, n4}, {&e.db, n4}, {&e.lab, n4}, {&e.cnt, n4}, {&e.kf, 4}, // kf grows with k noise (upload)
 			{&e.pb[0], n4}, {&e.pb[1], n4}, {&e.ab[0], n4}, {&e.ab[1], n4}, {&e.bb[0], n4}, {&e.bb[1], n4},
 			{&e.qb[0], n4}, {&e.qb[1], n4},
@@ -377,7 +383,7 @@ func (o *owned) free() {
 
 // buffers lists the engine's buffers but k's factor.
 func (e *Engine) buffers() []gpu.Buffer {
-	all := []gpu.Buffer{e.par, e.ctl, e.part, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.lkP, e.lkO, e.cp[0], e.cp[1], e.lkR, e.lkA, e.lkB}
+	all := []gpu.Buffer{e.par, e.ctl, e.part, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.tf, e.lkP, e.lkO, e.cp[0], e.cp[1], e.lkR, e.lkA, e.lkB}
 	all = append(all, e.pb[:]...)
 	all = append(all, e.ab[:]...)
 	all = append(all, e.bb[:]...)
@@ -494,6 +500,9 @@ func (e *Engine) paramBytes() []byte {
 	if tan, ok := p.Talus.Limiter(3, 3, e.cell).ConstantTan(); ok && p.Talus.Mode == talus.ModeConstant {
 		q.TalusOn, q.Tan = 1, float32(tan)
 	}
+	if p.Talus.Mode == talus.ModeNoise {
+		q.TalusOn = 2 // the angle's tangent per cell, in Tf
+	}
 	buf := make([]byte, 0, binary.Size(q))
 	buf, _ = binary.Append(buf, binary.LittleEndian, q)
 	return buf
@@ -511,6 +520,21 @@ const (
 func (e *Engine) upload(c gpu.Context, what int) error {
 	if err := c.Write(e.par, 0, e.paramBytes()); err != nil {
 		return err
+	}
+	if m := e.p.Talus; m.Mode == talus.ModeNoise && (m != e.tfKey || e.tf.Size() < 4*e.n) {
+		// sim/talus's noise field, tan θ per cell.
+		lim := m.Limiter(e.w, e.h, e.cell)
+		field := make([]float32, e.n)
+		for i := range field {
+			field[i] = lim.Tan(i, 0)
+		}
+		if err := e.grow(c, &e.tf, 4*e.n); err != nil {
+			return err
+		}
+		if err := c.Write(e.tf, 0, floatBytes(field)); err != nil {
+			return err
+		}
+		e.tfKey = m
 	}
 	if e.up != nil && what&upUplift != 0 {
 		if err := c.Write(e.ub, 0, floatBytes(e.up)); err != nil {
@@ -1249,6 +1273,7 @@ func (e *Engine) talus(c gpu.Context, he int) (fin, rounds int, err error) {
 	c.Bind(slotAs, e.ab[he])
 	e.bindInit(c, s)
 	c.Bind(slotUp, e.cp[0]) // the eroded heights, with deposition
+	c.Bind(slotKF, e.tf)    // the angle per cell, in noise mode
 	e.cells(c, "talusinit", e.n)
 	if e.p.Talus.Mode == talus.ModeOff {
 		return s, 0, nil

@@ -11,6 +11,9 @@ layout(std430, binding = 10) writeonly buffer B1b { float bd[]; };
 // With deposition H keeps the uplifted heights (the sediment's account
 // starts from them) and the eroded ones go to He.
 layout(std430, binding = 11) writeonly buffer Heb { float hek[]; };
+// With P.talusOn = 2 (sim/talus's noise mode) the angle's tangent per
+// cell.
+layout(std430, binding = 12) readonly buffer Tfb { float tf[]; };
 
 void main() {
 	int i = cellIndex();
@@ -25,5 +28,5 @@ void main() {
 		return;
 	}
 	pd[i] = recOf(i, c);
-	bd[i] = P.tanT * distOf(c, INTERIOR);
+	bd[i] = (P.talusOn == 2 ? tf[i] : P.tanT) * distOf(c, INTERIOR);
 }
