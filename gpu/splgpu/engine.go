@@ -167,8 +167,8 @@ type Engine struct {
 	// and per pit its record (Pit in common.glsl) and the lakes' order
 	// from the outlets (pit, downstream pit).
 	dr, lkP, lkO gpu.Buffer
-	alluv        gpu.Buffer // the alluvium's thickness, m (with G > 0)
-	tf           gpu.Buffer // the talus angle's tangent per cell (noise mode)
+	alluv        gpu.Buffer  // the alluvium's thickness, m (with G > 0)
+	tf           gpu.Buffer  // the talus angle's tangent per cell (noise mode)
 	tfKey        talus.Model // what tf was made for
 	cp           [2]gpu.Buffer
 	// lakeOrder is the last routing's lakes from the outlets as pairs
