@@ -100,7 +100,7 @@
 // different ones, and a lake's volume for the deposition is measured on
 // the limited heights, before the clamps lower cells in it (the CPU
 // measures it after: the GPU's lakes keep a little less; deposited
-// volumes within 10 % after 30 steps in the tests). Terrains therefore
+// volumes within 5 % after 20 steps in the tests). Terrains therefore
 // differ cell by cell but not in their figures: the default preset settled at 256² (llvmpipe) and 1024²
 // (an H200) has the CPU's max and mean height within 0.3 %; Hack's
 // exponent within 0.001 at 256² and 0.03 at 1024² (about the spread

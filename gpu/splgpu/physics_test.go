@@ -131,7 +131,7 @@ func TestCreepMatchesCreeper(t *testing.T) {
 		w, h  int
 		r     float64
 		edges flow.Edges
-	}{{53, 37, 50, free}, {601, 5, 2, fixedWN}, {5, 601, 0.1, free}} {
+	}{{53, 37, 50, free}, {301, 4, 2, fixedWN}, {4, 301, 0.1, free}} {
 		w, h, r, edges := tc.w, tc.h, tc.r, tc.edges
 		rng := rand.New(rand.NewPCG(9, 1))
 		hs := make([]float32, w*h)
@@ -205,7 +205,7 @@ func TestPhysicsMatchesCPU(t *testing.T) {
 		knoise float64
 	}{{"creep+knoise+random", true, 0.5}} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := config(48, mixed)
+			c := config(32, mixed)
 			c.Params.Kappa, c.Params.CreepSc = 1, 0.5
 			c.Params.KNoise, c.Params.Seed = tc.knoise, 3
 			if tc.random {
