@@ -184,8 +184,9 @@ func BenchmarkStepGPU(b *testing.B) {
 			}
 			b.Logf("%d²: %d warm-up steps in %.2f s", n, warm, time.Since(t0).Seconds())
 			var phases [engine.NumPhases]float64
-			var carve, rounds, lakes float64
+			var carve, rounds, lakes, iters float64
 			ld, _ := e.(interface{ LakeDetail() (float64, int) })
+			di, _ := e.(interface{ DepositIterations() int })
 			b.ResetTimer()
 			for range b.N {
 				st := e.Step()
@@ -196,12 +197,18 @@ func BenchmarkStepGPU(b *testing.B) {
 					c, r := ld.LakeDetail()
 					carve, rounds, lakes = carve+c, rounds+float64(r), lakes+float64(st.Lakes)
 				}
+				if di != nil {
+					iters += float64(di.DepositIterations())
+				}
 			}
 			b.StopTimer()
 			if ld != nil {
 				b.ReportMetric(carve/float64(b.N), "carve-ms")
 				b.ReportMetric(rounds/float64(b.N), "boruvka-rounds")
 				b.ReportMetric(lakes/float64(b.N), "lakes")
+			}
+			if iters > 0 {
+				b.ReportMetric(iters/float64(b.N), "deposit-iters")
 			}
 			if err := e.Err(); err != nil {
 				b.Fatal(err)
