@@ -282,11 +282,59 @@ func BenchmarkConvergeGPU(b *testing.B) {
 	}
 }
 
+// TestGPULakesPhysicsLikeCPU runs the lakes preset with its soil physics
+// (creep, deposition, k noise, random hillslope routing) but without its
+// rain (the water budget runs on the CPU only) on both engines, through
+// the registry (the GPU engine must not fall back): after 30 steps (64²)
+// as many lake cells within 10 %, the deepest lake within 10 %, the max
+// height within 3 % and the mean (near 0: the basins sink) within 1 % of
+// the max, as much sediment deposited within 10 %; the run's sediment
+// account closes. Measured on llvmpipe: lake cells 523 / 517, max 1 894
+// / 1 851 m, mean −7.9 / −8.6 m, deposits within 0.2 %; after 60 steps
+// random routing and the lakes amplify the engines' rounding differences
+// to 6 % in max height.
+func TestGPULakesPhysicsLikeCPU(t *testing.T) {
+	run := func(d compute.Device) *Report {
+		j, err := Prepare(Options{Scene: "lakes", Size: 64, Steps: 30, Rain: ptr(0.0), HydroDevice: d})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := j.Engine.Params(); p.G == 0 || p.CreepSc == 0 || p.KNoise == 0 || p.Routing != flow.RoutingRandom {
+			t.Fatalf("the lakes preset's physics changed (%+v): the test needs creep, deposition, k noise and random routing", p)
+		}
+		if dev, why := engines.DeviceOf(j.Engine); d != compute.CPU && dev == "cpu" {
+			if dev, _ := compute.Shared(compute.GPU); dev == nil {
+				t.Skip(why) // no OpenGL 4.3 device here
+			}
+			t.Fatalf("the GPU engine fell back: %s", why)
+		}
+		rep, err := j.Run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	g, c := run(compute.GPU), run(compute.CPU)
+	gm, cm := g.Mass.Mass, c.Mass.Mass
+	t.Logf("lake cells %d/%d, deepest %.1f/%.1f m, max %.1f/%.1f m, mean %.2f/%.2f m, deposited %.4g/%.4g m³ (GPU/CPU)",
+		g.Final.LakeCells, c.Final.LakeCells, g.Final.MaxLakeDepth, c.Final.MaxLakeDepth, g.MaxHeight, c.MaxHeight, g.MeanHeight, c.MeanHeight,
+		gm.Deposited, cm.Deposited)
+	rel := func(a, b float64) float64 { return math.Abs(a-b) / math.Abs(b) }
+	if c.Final.LakeCells == 0 || cm.Deposited == 0 {
+		t.Fatal("the CPU engine kept no lakes or deposited nothing: the test needs both")
+	}
+	if rel(float64(g.Final.LakeCells), float64(c.Final.LakeCells)) > 0.1 || rel(g.Final.MaxLakeDepth, c.Final.MaxLakeDepth) > 0.1 ||
+		rel(g.MaxHeight, c.MaxHeight) > 0.03 || math.Abs(g.MeanHeight-c.MeanHeight) > 0.01*c.MaxHeight || rel(gm.Deposited, cm.Deposited) > 0.1 {
+		t.Errorf("the GPU's lakes, heights or deposits differ from the CPU's beyond the tolerances")
+	}
+	if r := gm.SedimentResidual(); math.Abs(r) > 1e-6*(gm.Eroded+gm.Talus) {
+		t.Errorf("the GPU run's sediment account is off by %g m³ (%+v)", r, gm)
+	}
+}
+
 // TestGPULakesLikeCPU runs the lakes preset without its rain (the water
-// budget runs on the CPU only) and without its soil physics (creep,
-// deposition, k noise, random routing: gpu/splgpu's own tests compare
-// them with sim/grid; the creep's line solves make these 60 steps take 8
-// s on llvmpipe) on both engines:
+// budget runs on the CPU only) and without its soil physics
+// (TestGPULakesPhysicsLikeCPU has them) on both engines:
 // its sinking basins keep lakes routed through their passes, which the
 // GPU engine must fill as the CPU engine does: as many lake cells within
 // 25 %, the deepest lake within 10 %, max and mean height within 3 % (64²,

@@ -21,7 +21,8 @@
 //	           the faces' mean factors on the Creeper's schedule (every
 //	           step to the 64th since a reset, then every 8th; reset by
 //	           SetParams and SetUplift as on the CPU), then each line's
-//	           Thomas solve with varying coefficients, whose elimination
+//	           Thomas solve with varying coefficients (16 neighbouring
+//	           lines a work group, 16 chunks a line), whose elimination
 //	           c'_i = c_i/(b_i − a_i c'_{i−1}) is a Möbius map (2×2
 //	           matrices scanned) and the rest affine; c' and d' kept in
 //	           float64 in the pointer-jumping buffers. Bit for bit the

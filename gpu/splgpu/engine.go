@@ -1418,12 +1418,13 @@ func (e *Engine) diffuse(c gpu.Context, fac bool) error {
 		c.Bind(slotPd, e.pb[1])
 		c.Bind(slotAs, e.ab[0])
 		c.Bind(slotAd, e.ab[1])
+		// creepLines lines a work group (LINES in creepscan.glsl).
 		c.Bind(slotUp, e.dx)
 		c.Bind(slotKF, e.cfx)
-		e.cells(c, "creepscan", group*e.difLines[0])
+		e.cells(c, "creepscan", group*((e.difLines[0]+creepLines-1)/creepLines))
 		c.Bind(slotUp, e.dy)
 		c.Bind(slotKF, e.cfy)
-		e.cells(c, "creepscan", group*e.difLines[1])
+		e.cells(c, "creepscan", group*((e.difLines[1]+creepLines-1)/creepLines))
 		e.cells(c, "sumh", e.n)
 		return nil
 	}
@@ -1438,6 +1439,10 @@ func (e *Engine) diffuse(c gpu.Context, fac bool) error {
 	e.cells(c, "sumh", e.n)
 	return nil
 }
+
+// creepLines is the creep sweep's lines a work group: neighbouring
+// columns read neighbouring words (LINES in creepscan.glsl).
+const creepLines = 16
 
 func b2f(b bool) float64 {
 	if b {

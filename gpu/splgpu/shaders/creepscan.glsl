@@ -1,7 +1,9 @@
 // Nonlinear creep's sweep along x or y (sim/hillslope's Creeper.solve),
-// one work group a line: the line's system (I + r·L_f) x = h, L_f the
-// negative second difference with the face factors f (Fx or Fy), by the
-// Thomas algorithm in float64 spread over 256 chunks. Its three
+// LINES lines a work group (neighbouring rows or columns, so that a
+// column sweep's reads are contiguous across the group), each line's
+// system (I + r·L_f) x = h, L_f the negative second difference with the
+// face factors f (Fx or Fy), by the Thomas algorithm in float64 spread
+// over CHUNKS chunks. Its three
 // recurrences compose: c'_i = c_i/(b_i − a_i·c'_{i−1}) is a Möbius map
 // of c'_{i−1} (a 2×2 matrix on (p, q), c' = p/q), d'_i = (h_i − a_i·
 // d'_{i−1})/(b_i − a_i·c'_{i−1}) and x_i = d'_i − c'_i·x_{i+1} are affine:
@@ -23,6 +25,9 @@ layout(std430, binding = 11) readonly buffer Dif {
 } D;
 layout(std430, binding = 12) readonly buffer Fb { float fac[]; };
 
+const int LINES = 16, CHUNKS = 256 / LINES;
+
+// Invocation t works on line t % LINES of the group, chunk t / LINES.
 shared double s0[256], s1[256], s2[256], s3[256];
 
 void putD(int k, double v, bool cp) {
@@ -50,15 +55,16 @@ void coef(int i, int n, int base, out double a, out double b, out double c) {
 }
 
 // scanAffine makes (s0[t], s1[t]) the composition of the affine maps
-// x ↦ s0 + s1·x of chunks 0..t (forward) or t..255 (backward).
-void scanAffine(uint t, bool forward) {
-	for (uint d = 1u; d < 256u; d <<= 1) {
+// x ↦ s0 + s1·x of its line's chunks 0..k (forward) or k..CHUNKS−1
+// (backward), k its chunk.
+void scanAffine(uint t, uint k, bool forward) {
+	for (uint d = 1u; d < uint(CHUNKS); d <<= 1) {
 		barrier();
 		double a = s0[t], b = s1[t];
-		bool has = forward ? t >= d : t + d < 256u;
+		bool has = forward ? k >= d : k + d < uint(CHUNKS);
 		double pa = 0.0, pb = 1.0;
 		if (has) {
-			uint o = forward ? t - d : t + d;
+			uint o = forward ? t - d * uint(LINES) : t + d * uint(LINES);
 			pa = s0[o]; pb = s1[o];
 		}
 		barrier();
@@ -70,16 +76,16 @@ void scanAffine(uint t, bool forward) {
 	barrier();
 }
 
-// scanMoebius makes (s0..s3)[t] the product M_t·…·M_0 of the chunks'
-// matrices (row-major), scaled to keep its entries near 1.
-void scanMoebius(uint t) {
-	for (uint d = 1u; d < 256u; d <<= 1) {
+// scanMoebius makes (s0..s3)[t] the product M_k·…·M_0 of its line's
+// chunks' matrices (row-major), scaled to keep its entries near 1.
+void scanMoebius(uint t, uint k) {
+	for (uint d = 1u; d < uint(CHUNKS); d <<= 1) {
 		barrier();
 		double m00 = s0[t], m01 = s1[t], m10 = s2[t], m11 = s3[t];
-		bool has = t >= d;
+		bool has = k >= d;
 		double p00 = 1.0, p01 = 0.0, p10 = 0.0, p11 = 1.0;
 		if (has) {
-			uint o = t - d;
+			uint o = t - d * uint(LINES);
 			p00 = s0[o]; p01 = s1[o]; p10 = s2[o]; p11 = s3[o];
 		}
 		barrier();
@@ -96,11 +102,13 @@ void scanMoebius(uint t) {
 
 void main() {
 	uint t = gl_LocalInvocationID.x;
-	int l = D.lo + int(groupIndex());
-	if (l >= D.hi) return; // the whole group: no barrier is skipped by part of it
+	uint k = t / uint(LINES);
+	int l = D.lo + int(groupIndex()) * LINES + int(t % uint(LINES));
+	// Lines past the last still take part in the barriers, with no cells.
+	bool on = l < D.hi;
 	int n = D.len_;
-	int chunk = (n + 255) / 256;
-	int i0 = min(n, int(t) * chunk), i1 = min(n, i0 + chunk);
+	int chunk = (n + CHUNKS - 1) / CHUNKS;
+	int i0 = on ? min(n, int(k) * chunk) : 0, i1 = on ? min(n, i0 + chunk) : 0;
 	int base = l * D.across;
 
 	// c': the chunk's matrix M_{i1−1}·…·M_{i0}, M_i = [0 c_i; −a_i b_i].
@@ -115,8 +123,8 @@ void main() {
 		m00 = r00; m01 = r01; m10 = r10; m11 = r11;
 	}
 	s0[t] = m00; s1[t] = m01; s2[t] = m10; s3[t] = m11;
-	scanMoebius(t);
-	double cp = t == 0u ? 0.0 : s1[t - 1u] / s3[t - 1u]; // c' before the chunk (c'_{−1} = 0)
+	scanMoebius(t, k);
+	double cp = k == 0u ? 0.0 : s1[t - uint(LINES)] / s3[t - uint(LINES)]; // c' before the chunk (c'_{−1} = 0)
 	barrier();
 	// d': the chunk again from its c', composing d'_i = A_i + B_i·d'_{i−1};
 	// each row's 1/(b_i − a_i·c'_{i−1}) kept where d'_i goes.
@@ -124,43 +132,42 @@ void main() {
 	for (int i = i0; i < i1; i++) {
 		double a, b, c;
 		coef(i, n, base, a, b, c);
-		int k = base + i * D.along;
+		int q = base + i * D.along;
 		precise double inv = 1.0 / (b - a * cp);
 		cp = c * inv;
-		putD(k, cp, true);
-		putD(k, inv, false);
-		double ai = double(h[k]) * inv, bi = -a * inv;
+		putD(q, cp, true);
+		putD(q, inv, false);
+		double ai = double(h[q]) * inv, bi = -a * inv;
 		fa = ai + bi * fa;
 		fb = bi * fb;
 	}
 	s0[t] = fa; s1[t] = fb;
-	scanAffine(t, true);
-	double dp = t == 0u ? 0.0 : s0[t - 1u];
+	scanAffine(t, k, true);
+	double dp = k == 0u ? 0.0 : s0[t - uint(LINES)];
 	for (int i = i0; i < i1; i++) {
 		double a, b, c;
 		coef(i, n, base, a, b, c);
-		int k = base + i * D.along;
-		precise double v = (double(h[k]) - a * dp) * getD(k, false);
+		int q = base + i * D.along;
+		precise double v = (double(h[q]) - a * dp) * getD(q, false);
 		dp = v;
-		putD(k, dp, false);
+		putD(q, dp, false);
 	}
-	barrier();
-	memoryBarrierBuffer();
+	barrier(); // every chunk has read its incoming d' from the shared arrays
 	// x: x_i = d'_i − c'_i·x_{i+1}, x_{n−1} = d'_{n−1}.
 	fa = 0.0; fb = 1.0;
 	for (int i = i1 - 1; i >= i0; i--) {
-		int k = base + i * D.along;
-		double c = -getD(k, true);
-		fa = getD(k, false) + c * fa;
+		int q = base + i * D.along;
+		double c = -getD(q, true);
+		fa = getD(q, false) + c * fa;
 		fb = c * fb;
 	}
 	s0[t] = fa; s1[t] = fb;
-	scanAffine(t, false);
-	double x = t == 255u ? 0.0 : s0[t + 1u];
+	scanAffine(t, k, false);
+	double x = k == uint(CHUNKS - 1) ? 0.0 : s0[t + uint(LINES)];
 	for (int i = i1 - 1; i >= i0; i--) {
-		int k = base + i * D.along;
-		precise double v = getD(k, false) - getD(k, true) * x;
+		int q = base + i * D.along;
+		precise double v = getD(q, false) - getD(q, true) * x;
 		x = v;
-		if (i >= D.first && i <= D.last) h[k] = float(x);
+		if (i >= D.first && i <= D.last) h[q] = float(x);
 	}
 }
