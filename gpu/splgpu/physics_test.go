@@ -220,7 +220,9 @@ func TestPhysicsMatchesCPU(t *testing.T) {
 
 // TestDepositionMatchesCPU steps the engine with deposition (Yuan et al.
 // 2019: G·Qs/A in the implicit step, sim/spl's Hold, the sediment carried
-// down with its clamps, lakes filled) beside sim/grid: after 25 steps the
+// down with its clamps, lakes filled) beside sim/grid, alone, with the
+// other soil physics, and with the presets' physics (a talus angle by
+// noise among them): after 25 steps the
 // heights' mean and max agree within 2 % and 6 %, the rock account closes
 // on the heights read back, the sediment account (Eroded + Talus =
 // Deposited + SedimentOut) closes to 1e-6 of the sediment moved, and the
@@ -228,16 +230,24 @@ func TestPhysicsMatchesCPU(t *testing.T) {
 func TestDepositionMatchesCPU(t *testing.T) {
 	mixed := flow.Edges{North: flow.Outlet, South: flow.Closed, East: flow.Natural, West: flow.Closed}
 	for _, tc := range []struct {
-		name string
-		g    float64
-		all  bool
-	}{{"G=1", 1, false}, {"G=0.2+creep+knoise+random", 0.2, true}} {
+		name    string
+		g       float64
+		all     bool
+		presets bool
+	}{{"G=1", 1, false, false}, {"G=0.2+creep+knoise+random", 0.2, true, false}, {"presets", 1.5, true, true}} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := config(48, mixed)
 			c.Params.G = tc.g
 			if tc.all {
 				c.Params.Kappa, c.Params.CreepSc = 1, 0.5
 				c.Params.KNoise, c.Params.Seed, c.Params.Routing = 0.5, 3, flow.RoutingRandom
+			}
+			if tc.presets {
+				// The physics the presets take (presets branch): creep κ
+				// 0.02, S_c 0.6, G 1.5, k noise 0.8 at 3 km, random
+				// routing, a talus angle of 25-40° by noise.
+				c.Params.Kappa, c.Params.CreepSc, c.Params.KNoise, c.Params.KNoiseWavelength = 0.02, 0.6, 0.8, 3000
+				c.Params.Talus = talus.Model{Mode: talus.ModeNoise, MinDeg: 25, MaxDeg: 40, WavelengthM: 3000, Octaves: 4, Seed: 3}
 			}
 			ce, ge := pair(t, c)
 			var cdep, gdep float64
