@@ -111,11 +111,12 @@
 // direction codes, basin labels, drainage counts, the two previous
 // steps' heights, three pairs of pointer-jumping buffers), 4 more with k
 // noise, 8 more with nonlinear creep (the faces' mean factors), 16 more
-// with deposition (the source term, the alluvium, the erosion's caps;
-// PhysicsBytesPerCell: 80 bytes a cell with all of them), and 12 to 15
+// with deposition (the source term, the alluvium, the erosion's caps), 4
+// more with a talus angle by noise (PhysicsBytesPerCell: 84 bytes a cell
+// with all of them), and 12 to 15
 // bytes a pit for the lakes' arrays the host writes (32 more with
 // deposition; small buffers of their own: a driver may copy a whole
-// buffer the device still uses to take a write); 3.5 GB at 8192², 5.4 GB
+// buffer the device still uses to take a write); 3.5 GB at 8192², 5.6 GB
 // with all the physics. New refuses a grid that does not fit the card's
 // memory (BytesFor) or the driver's largest buffer, naming the size.
 //
