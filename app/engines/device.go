@@ -108,6 +108,15 @@ func (g *gridOn) LakeDetail() (carveMs float64, rounds int) {
 	return g.gpu.CarveMs, g.gpu.LakeRounds
 }
 
+// DepositIterations is the GPU engine's last deposit phase's iterations
+// (0 on the CPU or without deposition).
+func (g *gridOn) DepositIterations() int {
+	if g.gpu == nil {
+		return 0
+	}
+	return g.gpu.DepIters
+}
+
 func (g *gridOn) Device() string   { return g.dev }
 func (g *gridOn) Fallback() string { return g.fallback }
 
@@ -186,7 +195,12 @@ func (g *gridOn) Summary() engine.Summary {
 	return g.gpu.Summary()
 }
 
-func (g *gridOn) Deposits() bool { return g.cpu != nil && g.cpu.Deposits() }
+func (g *gridOn) Deposits() bool {
+	if g.gpu != nil {
+		return g.gpu.Deposits()
+	}
+	return g.cpu.Deposits()
+}
 
 func (g *gridOn) Water() *water.Model {
 	if g.cpu != nil {

@@ -16,6 +16,8 @@ import (
 	"orogen/app/engines"
 	"orogen/app/scene"
 	"orogen/sim/engine"
+	"orogen/sim/flow"
+	"orogen/sim/settle"
 )
 
 // settled runs the default preset at n² until it settles, on device d,
@@ -118,11 +120,30 @@ func gpuSizes(b *testing.B, soft bool) []int {
 	return []int{1024, 2048, 4096}
 }
 
+// gpuPhysics turns on, when OROGEN_GPU_PHYSICS=1, the physics the lakes
+// presets use (as BenchmarkConvergePhysics, but the preset's constant
+// talus angle): nonlinear creep (κ 0.1 m²/yr, S_c 0.6), deposition (G
+// 0.2), k noise (0.8 at 3 km) and random hillslope routing. It reports
+// whether it did.
+func gpuPhysics(b *testing.B, e engine.Engine) bool {
+	if os.Getenv("OROGEN_GPU_PHYSICS") != "1" {
+		return false
+	}
+	p := e.Params()
+	p.Kappa, p.CreepSc, p.G = 0.1, 0.6, 0.2
+	p.KNoise, p.KNoiseWavelength, p.Routing = 0.8, 3000, flow.RoutingRandom
+	if err := e.SetParams(p); err != nil {
+		b.Fatal(err)
+	}
+	return true
+}
+
 // BenchmarkStepGPU times whole steps of the default preset on the GPU
 // engine (--device gpu) after 50 warm-up steps (5 from 8192² on), with
 // each phase's milliseconds from the device's timer queries;
 // OROGEN_GPU_KAPPA sets the hillslope diffusivity (BenchmarkStep's is
-// 0.01 m²/yr; the preset's 0), OROGEN_GPU_N the slope exponent.
+// 0.01 m²/yr; the preset's 0), OROGEN_GPU_N the slope exponent,
+// OROGEN_GPU_PHYSICS=1 the lakes presets' physics (gpuPhysics).
 func BenchmarkStepGPU(b *testing.B) {
 	dev, why := compute.Shared(compute.GPU)
 	if dev == nil {
@@ -149,6 +170,10 @@ func BenchmarkStepGPU(b *testing.B) {
 			if c, ok := e.(interface{ Close() }); ok {
 				defer c.Close()
 			}
+			gpuPhysics(b, e)
+			if d, why := engines.DeviceOf(e); d == "cpu" {
+				b.Skip(why)
+			}
 			warm := 50
 			if n >= 8192 {
 				warm = 5
@@ -159,8 +184,9 @@ func BenchmarkStepGPU(b *testing.B) {
 			}
 			b.Logf("%d²: %d warm-up steps in %.2f s", n, warm, time.Since(t0).Seconds())
 			var phases [engine.NumPhases]float64
-			var carve, rounds, lakes float64
+			var carve, rounds, lakes, iters float64
 			ld, _ := e.(interface{ LakeDetail() (float64, int) })
+			di, _ := e.(interface{ DepositIterations() int })
 			b.ResetTimer()
 			for range b.N {
 				st := e.Step()
@@ -171,12 +197,18 @@ func BenchmarkStepGPU(b *testing.B) {
 					c, r := ld.LakeDetail()
 					carve, rounds, lakes = carve+c, rounds+float64(r), lakes+float64(st.Lakes)
 				}
+				if di != nil {
+					iters += float64(di.DepositIterations())
+				}
 			}
 			b.StopTimer()
 			if ld != nil {
 				b.ReportMetric(carve/float64(b.N), "carve-ms")
 				b.ReportMetric(rounds/float64(b.N), "boruvka-rounds")
 				b.ReportMetric(lakes/float64(b.N), "lakes")
+			}
+			if iters > 0 {
+				b.ReportMetric(iters/float64(b.N), "deposit-iters")
 			}
 			if err := e.Err(); err != nil {
 				b.Fatal(err)
@@ -195,6 +227,8 @@ func BenchmarkStepGPU(b *testing.B) {
 
 // BenchmarkConvergeGPU is BenchmarkConverge on the GPU engine: the
 // default preset from a flat start to steady state, seconds and steps.
+// With OROGEN_GPU_PHYSICS=1, the lakes presets' physics (gpuPhysics),
+// settled by sim/settle's scheme as BenchmarkConvergePhysics.
 func BenchmarkConvergeGPU(b *testing.B) {
 	dev, why := compute.Shared(compute.GPU)
 	if dev == nil {
@@ -208,6 +242,28 @@ func BenchmarkConvergeGPU(b *testing.B) {
 				j, err := Prepare(Options{Scene: "default", Size: n, UntilConverged: true, HydroDevice: compute.GPU})
 				if err != nil {
 					b.Fatal(err)
+				}
+				if gpuPhysics(b, j.Engine) {
+					if d, why := engines.DeviceOf(j.Engine); d == "cpu" {
+						b.Skip(why)
+					}
+					sch, err := settle.New(j.Engine, settle.Options{Tol: j.Tolerance})
+					if err != nil {
+						b.Fatal(err)
+					}
+					b.StartTimer()
+					for !sch.Settled() {
+						if sch.Step(); sch.Steps() > ConvergeCap {
+							b.Fatalf("%d²: not settled after %d steps", n, sch.Steps())
+						}
+					}
+					st, d := sch.SettledAfter()
+					steps += float64(st)
+					secs += d.Seconds()
+					if c, ok := j.Engine.(interface{ Close() }); ok {
+						c.Close()
+					}
+					continue
 				}
 				b.StartTimer()
 				rep, err := j.Run(context.Background())
@@ -226,9 +282,59 @@ func BenchmarkConvergeGPU(b *testing.B) {
 	}
 }
 
+// TestGPULakesPhysicsLikeCPU runs the lakes preset with its soil physics
+// (creep, deposition, k noise, random hillslope routing) but without its
+// rain (the water budget runs on the CPU only) on both engines, through
+// the registry (the GPU engine must not fall back): after 30 steps (64²)
+// as many lake cells within 10 %, the deepest lake within 10 %, the max
+// height within 3 % and the mean (near 0: the basins sink) within 1 % of
+// the max, as much sediment deposited within 10 %; the run's sediment
+// account closes. Measured on llvmpipe: lake cells 523 / 517, max 1 894
+// / 1 851 m, mean −7.9 / −8.6 m, deposits within 0.2 %; after 60 steps
+// random routing and the lakes amplify the engines' rounding differences
+// to 6 % in max height.
+func TestGPULakesPhysicsLikeCPU(t *testing.T) {
+	run := func(d compute.Device) *Report {
+		j, err := Prepare(Options{Scene: "lakes", Size: 64, Steps: 30, Rain: ptr(0.0), HydroDevice: d})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := j.Engine.Params(); p.G == 0 || p.CreepSc == 0 || p.KNoise == 0 || p.Routing != flow.RoutingRandom {
+			t.Fatalf("the lakes preset's physics changed (%+v): the test needs creep, deposition, k noise and random routing", p)
+		}
+		if dev, why := engines.DeviceOf(j.Engine); d != compute.CPU && dev == "cpu" {
+			if dev, _ := compute.Shared(compute.GPU); dev == nil {
+				t.Skip(why) // no OpenGL 4.3 device here
+			}
+			t.Fatalf("the GPU engine fell back: %s", why)
+		}
+		rep, err := j.Run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	g, c := run(compute.GPU), run(compute.CPU)
+	gm, cm := g.Mass.Mass, c.Mass.Mass
+	t.Logf("lake cells %d/%d, deepest %.1f/%.1f m, max %.1f/%.1f m, mean %.2f/%.2f m, deposited %.4g/%.4g m³ (GPU/CPU)",
+		g.Final.LakeCells, c.Final.LakeCells, g.Final.MaxLakeDepth, c.Final.MaxLakeDepth, g.MaxHeight, c.MaxHeight, g.MeanHeight, c.MeanHeight,
+		gm.Deposited, cm.Deposited)
+	rel := func(a, b float64) float64 { return math.Abs(a-b) / math.Abs(b) }
+	if c.Final.LakeCells == 0 || cm.Deposited == 0 {
+		t.Fatal("the CPU engine kept no lakes or deposited nothing: the test needs both")
+	}
+	if rel(float64(g.Final.LakeCells), float64(c.Final.LakeCells)) > 0.1 || rel(g.Final.MaxLakeDepth, c.Final.MaxLakeDepth) > 0.1 ||
+		rel(g.MaxHeight, c.MaxHeight) > 0.03 || math.Abs(g.MeanHeight-c.MeanHeight) > 0.01*c.MaxHeight || rel(gm.Deposited, cm.Deposited) > 0.1 {
+		t.Errorf("the GPU's lakes, heights or deposits differ from the CPU's beyond the tolerances")
+	}
+	if r := gm.SedimentResidual(); math.Abs(r) > 1e-6*(gm.Eroded+gm.Talus) {
+		t.Errorf("the GPU run's sediment account is off by %g m³ (%+v)", r, gm)
+	}
+}
+
 // TestGPULakesLikeCPU runs the lakes preset without its rain (the water
-// budget runs on the CPU only) and without the soil physics the GPU does
-// not run (creep, deposition, k noise, random routing) on both engines:
+// budget runs on the CPU only) and without its soil physics
+// (TestGPULakesPhysicsLikeCPU has them) on both engines:
 // its sinking basins keep lakes routed through their passes, which the
 // GPU engine must fill as the CPU engine does: as many lake cells within
 // 25 %, the deepest lake within 10 %, max and mean height within 3 % (64²,

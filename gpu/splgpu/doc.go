@@ -4,9 +4,10 @@
 // (shaders/*.glsl) on package gpu's runtime. It implements engine.Engine
 // (and Constrainable, Summarizer); app/engines builds it for
 // `--engine grid --device gpu|auto` and moves to sim/grid, saying why,
-// for what it does not run (Supports: nonlinear creep, deposition,
-// random hillslope routing, the lakes' water budget, a talus angle that
-// varies, a geology).
+// for what it does not run (Supports: the lakes' water budget, a talus
+// angle by height, a geology, deposition with n ≠ 1). Nonlinear creep,
+// deposition, k noise, random hillslope routing and a talus angle by
+// noise run here.
 //
 // A step, every phase over the whole grid and in log-depth rounds where
 // it follows the receivers:
@@ -15,10 +16,28 @@
 //	           sweep of backward Euler, one tridiagonal line a work group:
 //	           its two recurrences are affine, so chunks compose their
 //	           maps and a scan in shared memory joins them (the
-//	           factorization from the host, float64 throughout)
+//	           factorization from the host, float64 throughout). With
+//	           S_c > 0 its Creeper (Roering et al. 1999, one Picard step):
+//	           the faces' mean factors on the Creeper's schedule (every
+//	           step to the 64th since a reset, then every 8th; reset by
+//	           SetParams and SetUplift as on the CPU), then each line's
+//	           Thomas solve with varying coefficients (16 neighbouring
+//	           lines a work group, 16 chunks a line), whose elimination
+//	           c'_i = c_i/(b_i − a_i c'_{i−1}) is a Möbius map (2×2
+//	           matrices scanned) and the rest affine; c' and d' kept in
+//	           float64 in the pointer-jumping buffers. Bit for bit the
+//	           CPU's on llvmpipe (TestCreepMatchesCreeper)
 //	route      D8 steepest descent, sim/flow's ties (E, SE, S, SW, W, NW,
 //	           N, NE) and hysteresis (flow.Hysteresis, dropped on paths the
-//	           lakes reversed); a receiver is a 4-bit direction code
+//	           lakes reversed); a receiver is a 4-bit direction code. With
+//	           random hillslope routing, sim/flow's Randomize in the same
+//	           kernel: cells below the channel area (from the last step's
+//	           counts) keep their last random receiver (bits 12-15 of the
+//	           code word) while it is downhill, else draw one by slope
+//	           from SplitMix64 of the seed and the cell on 32-bit halves,
+//	           the weights summed in float32 unfused, cells that were
+//	           channels held so for flow.ChannelHold steps (bits 24-30):
+//	           the CPU's receivers cell for cell
 //	label      each cell's basin (its root) by pointer jumping, in place,
 //	           two hops a dispatch
 //	lakes      the pits' basins routed out through their passes
@@ -44,8 +63,27 @@
 //	           again) and solves it the same way, until every node's
 //	           Newton step is within a few float32 ulps (6 to 8 steps in
 //	           the tests; at most 12)
+//	           With deposition (G > 0, n = 1), the source term G·Qs/A
+//	           of the last step in the implicit step and sim/spl's Hold
+//	           (a node below its receiver keeps its height): maps x ↦
+//	           min(c, α + β·x), composed the same way (affmin)
 //	talus      h_i ≤ h_r + tan θ·d_i along the receivers, min-plus maps
-//	           x ↦ min(a, x + b) composed the same way
+//	           x ↦ min(a, x + b) composed the same way; tan θ constant or
+//	           sim/talus's noise field per cell (4 bytes a cell more)
+//	deposit    with G > 0, sim/spl's Deposit and FillLakes (Yuan et al.
+//	           2019): what leaves a cell is max(0, its yield + what its
+//	           donors pass), less its lake's volume at a lake's exit,
+//	           which keeps φ = min(1, V/vol) of the lake. The clamps make
+//	           it a tree of max-plus maps, solved by iterations of exact
+//	           sums over the receivers (pointer jumping as the area's, in
+//	           64-bit fixed point, 2^-20 m a cell, integer atomics with a
+//	           carry) with the clamped cells cut off, each iteration's
+//	           cuts from the last's sums, only exits and cells of
+//	           negative yield eligible: the cuts shrink to the solution,
+//	           in 1 to 8 iterations in the tests (at most 256, a cost
+//	           guard). Then the clamped cells lowered, the lakes filled,
+//	           the next step's rate (relaxed by grid.DepositRelax) and
+//	           the alluvium (in the finish)
 //	finish     statistics and the rock account: Σ in float64 per work
 //	           group in a fixed tree order, then the groups in order
 //
@@ -58,10 +96,13 @@
 //
 // What differs from sim/grid: floats are float32 where the CPU engine
 // keeps float64 in a walk (the composed maps, the talus limit rounded to
-// nearest rather than down, the diffusion's eliminated values), and where
+// nearest rather than down, the diffusion's eliminated values), where
 // several pairs of cells give a basin the same pass height the two pick
-// different ones. Terrains therefore differ cell by cell but not in
-// their figures: the default preset settled at 256² (llvmpipe) and 1024²
+// different ones, and a lake's volume for the deposition is measured on
+// the limited heights, before the clamps lower cells in it (the CPU
+// measures it after: the GPU's lakes keep a little less; deposited
+// volumes within 5 % after 20 steps in the tests). Terrains therefore
+// differ cell by cell but not in their figures: the default preset settled at 256² (llvmpipe) and 1024²
 // (an H200) has the CPU's max and mean height within 0.3 %; Hack's
 // exponent within 0.001 at 256² and 0.03 at 1024² (about the spread
 // between two seeds of the CPU engine itself, 0.02).
@@ -69,11 +110,15 @@
 // Memory: 52 bytes a cell (13 float or int fields: heights, uplift,
 // direction codes, basin labels, drainage counts, the two previous
 // steps' heights, three pairs of pointer-jumping buffers), 4 more with k
-// noise, and 12 to 15 bytes a pit for the lakes' arrays the host writes
-// (small buffers of their own: a driver may copy a whole buffer the
-// device still uses to take a write); 3.5 GB at 8192². New refuses a grid
-// that does not fit the card's memory or the driver's largest buffer,
-// naming the size.
+// noise, 8 more with nonlinear creep (the faces' mean factors), 16 more
+// with deposition (the source term, the alluvium, the erosion's caps), 4
+// more with a talus angle by noise (PhysicsBytesPerCell: 84 bytes a cell
+// with all of them), and 12 to 15
+// bytes a pit for the lakes' arrays the host writes (32 more with
+// deposition; small buffers of their own: a driver may copy a whole
+// buffer the device still uses to take a write); 3.5 GB at 8192², 5.6 GB
+// with all the physics. New refuses a grid that does not fit the card's
+// memory (BytesFor) or the driver's largest buffer, naming the size.
 //
 // An Engine is owned by one goroutine, as sim/grid's is; its device work
 // runs on the device's thread (gpu.Device.Do). Snapshots read the fields

@@ -16,6 +16,7 @@ import (
 	"orogen/sim/engine"
 	"orogen/sim/flow"
 	"orogen/sim/grid"
+	"orogen/sim/hillslope"
 	"orogen/sim/talus"
 )
 
@@ -23,7 +24,8 @@ import (
 var shaders embed.FS
 
 // Kernels, by the names of their .glsl files.
-var kernelNames = []string{"diffscan", "sumh", "newton", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
+var kernelNames = []string{"diffscan", "creepfac", "creepscan", "sumh", "erodedep", "areacopy", "affmin",
+	"deppits", "deplevels", "depvol", "depvolcmp", "depinit", "depclear", "depround", "depphi", "depdr", "depfin", "newton", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
 	"carve", "areainit", "arearound", "erodeinit", "affine", "talusinit", "minplus", "finish", "reduce"}
 
 // kernel returns the source of one kernel: the version line, the shared
@@ -43,12 +45,13 @@ const (
 	KArea
 	KErode
 	KTalus
+	KDeposit
 	KFinish
 	NumKernels
 )
 
 // KernelNames are the phases' names in the benchmark's metrics.
-var KernelNames = [NumKernels]string{"hillslope", "route", "label", "lakes", "area", "erode", "talus", "finish"}
+var KernelNames = [NumKernels]string{"hillslope", "route", "label", "lakes", "area", "erode", "talus", "deposit", "finish"}
 
 // Storage bindings, as in the shaders.
 const (
@@ -61,8 +64,8 @@ const (
 	storageBlocks = 11
 )
 
-// ctlHeader is the bytes of Ctl: ctl[16] uints and acc[4] doubles.
-const ctlHeader = 16*4 + 4*8
+// ctlHeader is the bytes of Ctl: ctl[16] uints and acc[8] doubles.
+const ctlHeader = 16*4 + 8*8
 
 // group is the work group's size, cells.
 const group = 256
@@ -70,16 +73,46 @@ const group = 256
 // BytesPerCell is the device memory a cell takes: heights, uplift,
 // codes, basin labels, drainage counts, the previous two steps' heights
 // and three pairs of pointer-jumping buffers (pointers, two values), 4
-// bytes each; k's factor adds 4 with k noise, and the lakes' arrays 12 to
-// 15 bytes a pit (a pit in every tenth cell from a flat start with noise,
-// fewer once rivers have formed).
+// bytes each. Physics add to it (PhysicsBytesPerCell), and the lakes'
+// arrays take 12 to 15 bytes a pit (a pit in every tenth cell from a
+// flat start with noise, fewer once rivers have formed; 32 more with
+// deposition).
 const BytesPerCell = 4 * 13
 
-// Bytes returns the device memory a w×h grid needs, bytes.
+// PhysicsBytesPerCell is what p's physics add to BytesPerCell: k's
+// factor 4 with k noise, the creep's mean factors 8 with nonlinear
+// creep, with deposition 16 (the source term G·Qs/A, the alluvium and
+// a pair of caps for the erosion's maps), and 4 with a talus angle by
+// noise (its tangent per cell).
+func PhysicsBytesPerCell(p engine.Params) int64 {
+	var b int64
+	if p.KNoise > 0 {
+		b += 4
+	}
+	if p.Kappa > 0 && p.CreepSc > 0 {
+		b += 8
+	}
+	if p.G > 0 {
+		b += 16
+	}
+	if p.Talus.Mode == talus.ModeNoise {
+		b += 4
+	}
+	return b
+}
+
+// Bytes returns the device memory a w×h grid needs without physics,
+// bytes (with them: BytesFor).
 func Bytes(w, h int) int64 {
 	n := int64(w) * int64(h)
 	groups := (n + group - 1) / group
-	return n*BytesPerCell + ctlHeader + groups*32 + 256 + 24*int64(w+h)
+	return n*BytesPerCell + ctlHeader + groups*64 + 256 + 24*int64(w+h)
+}
+
+// BytesFor returns the device memory a w×h grid needs with p's physics,
+// bytes.
+func BytesFor(w, h int, p engine.Params) int64 {
+	return Bytes(w, h) + int64(w)*int64(h)*PhysicsBytesPerCell(p)
 }
 
 // Engine is the grid stream-power engine (sim/grid's detachment-limited
@@ -97,14 +130,18 @@ type Engine struct {
 	stats   engine.StepStats
 	err     error
 
-	up     []float32 // host copy of the uplift, nil for none
-	upSum  float64   // Σ u over the cells that move, m/yr
-	kn     []float32
-	knKey  [4]float64
-	vol    float64 // the heights' volume, m³
-	kinds  []uint8
-	routed bool
-	pits   int // the pits the last routing listed
+	up    []float32 // host copy of the uplift, nil for none
+	upSum float64   // Σ u over the cells that move, m/yr
+	kn    []float32
+	knKey [4]float64
+	// The creep's steps since its means were started afresh (New,
+	// SetParams, SetUplift: as sim/grid resets its Creeper) and the step
+	// of their last update (hillslope.Creeper's n and last).
+	creepN, creepLast int
+	vol               float64 // the heights' volume, m³
+	kinds             []uint8
+	routed            bool
+	pits              int // the pits the last routing listed
 	// lakeRounds is the Borůvka rounds of the last step's lakes.
 	lakeRounds  int
 	carveStamps [2]gpu.Query // around the carve kernel, when it ran
@@ -124,7 +161,24 @@ type Engine struct {
 	par, ctl, hb, ub, db, lab, kf gpu.Buffer
 	cnt                           gpu.Buffer // the last step's drainage area, cells
 	fx, fy, dx, dy                gpu.Buffer // the diffusion's factors and lines along x and y
-	part                          gpu.Buffer // the work groups' partial sums
+	cfx, cfy                      gpu.Buffer // the creep's mean factors of the east and south faces (grown with creep)
+	// Deposition's fields (grown with G > 0): G·Qs/A of the last step
+	// (m/yr), the erosion's caps (a pair of pointer-jumping buffers),
+	// and per pit its record (Pit in common.glsl) and the lakes' order
+	// from the outlets (pit, downstream pit).
+	dr, lkP, lkO gpu.Buffer
+	alluv        gpu.Buffer  // the alluvium's thickness, m (with G > 0)
+	tf           gpu.Buffer  // the talus angle's tangent per cell (noise mode)
+	tfKey        talus.Model // what tf was made for
+	cp           [2]gpu.Buffer
+	// lakeOrder is the last routing's lakes from the outlets as pairs
+	// (pit, the pit of the lake downstream or -1), pits in the order of
+	// the sorted roots.
+	lakeOrder []int32
+	// DepIters is the last step's iterations of the deposition's
+	// clamps (0 without deposition).
+	DepIters int
+	part     gpu.Buffer // the work groups' partial sums
 	// The lakes' small arrays the host writes: the pits' roots sorted,
 	// and per component or basin its component, pass cell or the pass's
 	// basins (lkA) and the cell across (lkB). Writes to them never touch
@@ -137,6 +191,7 @@ type Engine struct {
 	gx, gy         int // the grid of a field pass's work groups
 	qc             int // qb[qc] holds the heights at the start of the next step
 	rounds         [4]int
+	caps           bool // jump binds the caps (affmin)
 
 	bufs   *owned    // the buffers, freed by Close or when collected
 	hcache []float32 // the heights read back, nil when stale
@@ -152,16 +207,12 @@ type Engine struct {
 func Supports(p engine.Params) error {
 	why := ""
 	switch {
-	case p.Kappa > 0 && p.CreepSc > 0:
-		why = "nonlinear creep"
-	case p.G > 0:
-		why = "deposition (G > 0)"
-	case p.Routing == flow.RoutingRandom:
-		why = "random hillslope routing"
+	case p.G > 0 && p.N != 1:
+		why = "deposition (G > 0) with n ≠ 1"
 	case p.Rain > 0:
 		why = "the lakes' water budget (rain)"
-	case p.Talus.Mode != talus.ModeOff && p.Talus.Mode != talus.ModeConstant:
-		why = "a talus angle that varies"
+	case p.Talus.Mode == talus.ModeHeight:
+		why = "a talus angle by height"
 	}
 	if why != "" {
 		return fmt.Errorf("splgpu: %s runs on the CPU only", why)
@@ -211,9 +262,9 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 		return nil, fmt.Errorf("splgpu: a %d×%d grid needs storage buffers of %d MiB; %s allows %d MiB",
 			e.w, e.h, big>>20, info.Renderer, info.MaxBufferBytes>>20)
 	}
-	if need := Bytes(e.w, e.h); info.MemoryMiB > 0 && need>>20 > int64(info.MemoryMiB) {
+	if need := BytesFor(e.w, e.h, e.p); info.MemoryMiB > 0 && need>>20 > int64(info.MemoryMiB) {
 		return nil, fmt.Errorf("splgpu: a %d×%d grid needs %d MiB of GPU memory (%d bytes a cell); %s has %d MiB: use a smaller --size",
-			e.w, e.h, need>>20, BytesPerCell, info.Renderer, info.MemoryMiB)
+			e.w, e.h, need>>20, BytesPerCell+PhysicsBytesPerCell(e.p), info.Renderer, info.MemoryMiB)
 	}
 	e.kinds = kinds(e.w, e.h, e.p.Edges)
 	hgt := make([]float32, n)
@@ -257,9 +308,9 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 			b    *gpu.Buffer
 			size int
 		}{
-			{&e.par, binary.Size(params{})}, {&e.ctl, ctlHeader}, {&e.part, e.gx * e.gy * 32},
+			{&e.par, binary.Size(params{})}, {&e.ctl, ctlHeader}, {&e.part, e.gx * e.gy * 64},
 			{&e.lkR, 4}, {&e.lkA, 4}, {&e.lkB, 4}, // grown by the lakes (grow)
-			{&e.fx, 24 * e.w}, {&e.fy, 24 * e.h}, {&e.dx, 32}, {&e.dy, 32},
+			{&e.fx, 24 * e.w}, {&e.fy, 24 * e.h}, {&e.dx, 32}, {&e.dy, 32}, {&e.cfx, 4}, {&e.cfy, 4}, {&e.dr, 4}, {&e.alluv, 4}, {&e.tf, 4}, {&e.lkP, 4}, {&e.lkO, 4}, {&e.cp[0], 4}, {&e.cp[1], 4},
 			{&e.hb, n4}, {&e.ub, n4}, {&e.db, n4}, {&e.lab, n4}, {&e.cnt, n4}, {&e.kf, 4}, // kf grows with k noise (upload)
 			{&e.pb[0], n4}, {&e.pb[1], n4}, {&e.ab[0], n4}, {&e.ab[1], n4}, {&e.bb[0], n4}, {&e.bb[1], n4},
 			{&e.qb[0], n4}, {&e.qb[1], n4},
@@ -332,7 +383,7 @@ func (o *owned) free() {
 
 // buffers lists the engine's buffers but k's factor.
 func (e *Engine) buffers() []gpu.Buffer {
-	all := []gpu.Buffer{e.par, e.ctl, e.part, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.lkR, e.lkA, e.lkB}
+	all := []gpu.Buffer{e.par, e.ctl, e.part, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.tf, e.lkP, e.lkO, e.cp[0], e.cp[1], e.lkR, e.lkA, e.lkB}
 	all = append(all, e.pb[:]...)
 	all = append(all, e.ab[:]...)
 	all = append(all, e.bb[:]...)
@@ -387,11 +438,12 @@ const (
 
 // resetCodes are the direction words of a grid never routed: no last
 // receiver (15), so the first routing takes the steepest everywhere and
-// counts every receiver as changed.
+// counts every receiver as changed, and no random receiver (8, bits
+// 12-15).
 func resetCodes(n int) []byte {
 	out := make([]byte, 4*n)
 	for i := range n {
-		binary.LittleEndian.PutUint32(out[4*i:], 8|15<<8)
+		binary.LittleEndian.PutUint32(out[4*i:], 8|15<<8|8<<12)
 	}
 	return out
 }
@@ -399,10 +451,13 @@ func resetCodes(n int) []byte {
 // params is Par in common.glsl, std430.
 type params struct {
 	W, H, N, EdgeN, EdgeS, EdgeE, EdgeW, HasUp int32
-	HasKF, TalusOn, _, _                       int32
+	HasKF, TalusOn, RandOn, CreepOn            int32
+	SeedLo, SeedHi                             uint32
+	DepOn, ChannelHold                         int32
 	Cell, Diag, NatD, Tan                      float32
-	M, N1, _, _                                float32
-	Kdt, Dtd, CellArea, _                      float64
+	M, N1, ISc2, Cap2                          float32
+	Kdt, Dtd, CellArea, Channel                float64
+	InvCell, CreepR, GDt, Relax                float64
 }
 
 func (e *Engine) paramBytes() []byte {
@@ -421,8 +476,32 @@ func (e *Engine) paramBytes() []byte {
 	if e.kn != nil {
 		q.HasKF = 1
 	}
+	if p.CreepSc > 0 {
+		// sim/hillslope's Creeper: float32 1/S_c² and cap², float64 r.
+		q.ISc2 = float32(1 / (p.CreepSc * p.CreepSc))
+		q.Cap2 = float32(hillslope.MaxCreepRatio * hillslope.MaxCreepRatio)
+		q.CreepOn = 1
+	}
+	q.InvCell = 1 / e.cell
+	if p.G > 0 {
+		q.DepOn, q.GDt, q.Relax = 1, p.G/p.Dt, grid.DepositRelax
+	}
+	q.CreepR = p.Kappa * p.Dt / (e.cell * e.cell)
+	if p.Routing == flow.RoutingRandom {
+		// sim/flow's unit(seed, i) hashes seed·φ64 + i + c: the seed's
+		// part here, i added on the device.
+		z := p.Seed*0x9e3779b97f4a7c15 + 0x632be59bd9b4e019
+		q.RandOn, q.SeedLo, q.SeedHi, q.ChannelHold = 1, uint32(z), uint32(z>>32), flow.ChannelHold
+		q.Channel = p.ChannelArea
+		if q.Channel <= 0 {
+			q.Channel = 100 * e.cell * e.cell // grid's channelArea
+		}
+	}
 	if tan, ok := p.Talus.Limiter(3, 3, e.cell).ConstantTan(); ok && p.Talus.Mode == talus.ModeConstant {
 		q.TalusOn, q.Tan = 1, float32(tan)
+	}
+	if p.Talus.Mode == talus.ModeNoise {
+		q.TalusOn = 2 // the angle's tangent per cell, in Tf
 	}
 	buf := make([]byte, 0, binary.Size(q))
 	buf, _ = binary.Append(buf, binary.LittleEndian, q)
@@ -441,6 +520,21 @@ const (
 func (e *Engine) upload(c gpu.Context, what int) error {
 	if err := c.Write(e.par, 0, e.paramBytes()); err != nil {
 		return err
+	}
+	if m := e.p.Talus; m.Mode == talus.ModeNoise && (m != e.tfKey || e.tf.Size() < 4*e.n) {
+		// sim/talus's noise field, tan θ per cell.
+		lim := m.Limiter(e.w, e.h, e.cell)
+		field := make([]float32, e.n)
+		for i := range field {
+			field[i] = lim.Tan(i, 0)
+		}
+		if err := e.grow(c, &e.tf, 4*e.n); err != nil {
+			return err
+		}
+		if err := c.Write(e.tf, 0, floatBytes(field)); err != nil {
+			return err
+		}
+		e.tfKey = m
 	}
 	if e.up != nil && what&upUplift != 0 {
 		if err := c.Write(e.ub, 0, floatBytes(e.up)); err != nil {
@@ -511,6 +605,7 @@ func (e *Engine) setUp(u []float32) {
 // SetUplift replaces the uplift (m/yr, W·H values; nil for none) from the
 // next step on.
 func (e *Engine) SetUplift(u []float32) error {
+	e.creepN, e.creepLast = 0, 0 // as sim/grid: the creep's means start afresh
 	if u == nil {
 		e.up, e.upSum = nil, 0
 		return e.sync(upParams)
@@ -549,6 +644,7 @@ func (e *Engine) SetParams(p engine.Params) error {
 	}
 	edges := p.Edges != e.p.Edges || p.NaturalDist != e.p.NaturalDist
 	e.p = p
+	e.creepN, e.creepLast = 0, 0 // as sim/grid: the creep's means start afresh
 	key := e.knKey
 	e.kn, e.knKey = grid.KNoise(e.kn, e.knKey, e.w, e.h, e.cell, e.p)
 	what := upParams
@@ -694,6 +790,9 @@ func (e *Engine) Snapshot() *engine.Snapshot {
 	if e.up != nil {
 		s.Uplift = append([]float32(nil), e.up...)
 	}
+	if e.p.G > 0 && e.alluv.Size() >= 4*e.n {
+		s.Alluvium = e.readFloats(e.alluv) // the sediment's thickness, as sim/grid's
+	}
 	s.Receivers, s.Area = e.Receivers()
 	s.Lakes, s.Water = e.lakesOn(hs)
 	return s
@@ -718,6 +817,10 @@ func (e *Engine) Summary() engine.Summary {
 	return s
 }
 
+// Deposits reports whether the engine deposits sediment (G > 0): its
+// snapshots then carry the alluvium (engine.Depositing).
+func (e *Engine) Deposits() bool { return e.p.G > 0 }
+
 // Constrainable: the heights are the grid's cells and the erosion is the
 // stream-power law (engine.Constrainable).
 func (e *Engine) Constrainable() {}
@@ -725,6 +828,7 @@ func (e *Engine) Constrainable() {}
 var (
 	_ engine.Constrainable = (*Engine)(nil)
 	_ engine.Summarizer    = (*Engine)(nil)
+	_ engine.Depositing    = (*Engine)(nil)
 )
 
 // Step advances the terrain by one time step and reads back its
@@ -736,14 +840,37 @@ func (e *Engine) Step() engine.StepStats {
 	t0 := time.Now()
 	var st engine.StepStats
 	var ctl [16]uint32
-	var acc [4]float64
+	var acc [8]float64
 	diffuse := e.p.Kappa > 0 && e.p.Dt > 0
+	dep := e.p.G > 0
+	e.DepIters = 0
+	// The creep's factors: every step up to the 64th since its means
+	// started, then every 8th, by ω = (steps since the last)/steps
+	// (hillslope.Creeper's schedule).
+	creepFac, omega := false, float32(0)
+	if diffuse && e.p.CreepSc > 0 {
+		e.creepN++
+		if e.creepN <= 64 || e.creepN-e.creepLast >= 8 {
+			creepFac = true
+			omega = float32(float64(e.creepN-e.creepLast) / float64(e.creepN))
+			e.creepLast = e.creepN
+		}
+	}
 	var stamps [NumKernels + 1]gpu.Query
 	lakes := 0
 	e.lakeRounds, e.NewtonSteps = 0, 0
 	err := e.dev.Do(func(c gpu.Context) error {
 		hdr := make([]byte, 64)
 		binary.LittleEndian.PutUint32(hdr[7*4:], uint32(e.gx*e.gy))
+		if e.routed {
+			binary.LittleEndian.PutUint32(hdr[10*4:], 1) // Cnt holds the last step's counts
+		}
+		if creepFac {
+			binary.LittleEndian.PutUint32(hdr[11*4:], math.Float32bits(omega))
+			if e.creepN == 1 {
+				binary.LittleEndian.PutUint32(hdr[12*4:], 1)
+			}
+		}
 		if err := c.Write(e.ctl, 0, hdr); err != nil {
 			return err
 		}
@@ -751,7 +878,7 @@ func (e *Engine) Step() engine.StepStats {
 		e.bindCommon(c)
 		stamps[KHill] = c.Timestamp()
 		if diffuse {
-			if err := e.diffuse(c); err != nil {
+			if err := e.diffuse(c, creepFac); err != nil {
 				return err
 			}
 			e.bindCommon(c)
@@ -759,6 +886,7 @@ func (e *Engine) Step() engine.StepStats {
 		stamps[KRoute] = c.Timestamp()
 		c.Bind(slotLab, e.lab)
 		c.Bind(slotPs, e.pb[0])
+		c.Bind(slotCnt, e.cnt)
 		e.cells(c, "route", e.n)
 		stamps[KLabel] = c.Timestamp()
 		r, err := e.label(c)
@@ -786,11 +914,19 @@ func (e *Engine) Step() engine.StepStats {
 			return err
 		}
 		e.Rounds[3] = rr
+		stamps[KDeposit] = c.Timestamp()
+		if dep {
+			if err := e.deposit(c, fin); err != nil {
+				return err
+			}
+		}
 		stamps[KFinish] = c.Timestamp()
 		e.bindCommon(c)
 		c.Bind(slotAs, e.ab[fin])
 		c.Bind(slotQ0, prev)
 		c.Bind(slotQ1, prev2)
+		c.Bind(5, e.alluv)
+		c.Bind(6, e.ub)
 		e.cells(c, "finish", e.n)
 		c.Dispatch(e.progs["reduce"], 1, 1, 1)
 		stamps[NumKernels] = c.Timestamp()
@@ -846,7 +982,17 @@ func (e *Engine) Step() engine.StepStats {
 	v2 := v1 + e.p.Dt*e.upSum*ca
 	v3, v4 := acc[0]*ca, acc[1]*ca
 	st.Mass.Uplift = v2 - v1
-	st.Mass.Diffused, st.Mass.Eroded, st.Mass.Talus, st.Mass.Stored = v0-v1, v2-v3, v3-v4, v4-v0
+	if dep {
+		// As sim/grid's: what the stream power and the talus limit took
+		// and what the sediment left, gross, against the uplifted
+		// heights; the talus limit's cut; what left through the roots.
+		vt, lowered, raised := acc[4]*ca, acc[5]*ca, acc[6]*ca
+		st.Mass.Talus = v3 - vt
+		st.Mass.SedimentOut = acc[7] * ca
+		st.Mass.Diffused, st.Mass.Eroded, st.Mass.Deposited, st.Mass.Stored = v0-v1, lowered-st.Mass.Talus, raised, v4-v0
+	} else {
+		st.Mass.Diffused, st.Mass.Eroded, st.Mass.Talus, st.Mass.Stored = v0-v1, v2-v3, v3-v4, v4-v0
+	}
 	e.vol = v4
 	st.Clamped = int(ctl[2])
 	st.RecvChanged = float64(ctl[3]) / float64(e.n)
@@ -864,6 +1010,7 @@ func (e *Engine) Step() engine.StepStats {
 	st.Phase[engine.PhaseArea] = ms(e.Kernel[KArea])
 	st.Phase[engine.PhaseErosion] = ms(e.Kernel[KErode])
 	st.Phase[engine.PhaseTalus] = ms(e.Kernel[KTalus])
+	st.Phase[engine.PhaseDeposit] = ms(e.Kernel[KDeposit])
 	st.Phase[engine.PhaseLayout] = ms(e.Kernel[KFinish])
 	if math.IsNaN(st.MeanDh) || math.IsInf(st.MeanDh, 0) {
 		e.err = fmt.Errorf("splgpu: step %d produced non-finite heights: the parameters (k %g, m %g, dt %g) or the uplift are too extreme", e.step+1, e.p.K, e.p.M, e.p.Dt)
@@ -984,6 +1131,10 @@ func (e *Engine) jump(c gpu.Context, name string, s int, phase int, three bool, 
 				c.Bind(slotBs, e.bb[src])
 				c.Bind(slotBd, e.bb[dst])
 			}
+			if e.caps {
+				c.Bind(slotUp, e.cp[src])
+				c.Bind(slotKF, e.cp[dst])
+			}
 			e.cells(c, name, e.n)
 			r++
 		}
@@ -1046,6 +1197,21 @@ func (e *Engine) erode(c gpu.Context) (fin, rounds int, err error) {
 	e.bindInit(c, s)
 	c.Bind(slotUp, e.ub)
 	c.Bind(slotKF, e.kf)
+	if e.p.G > 0 {
+		// Deposition (n = 1): the source term and sim/spl's Hold, maps
+		// with a cap composed by affmin.
+		if err := e.growDep(c); err != nil {
+			return 0, 0, err
+		}
+		c.Bind(slotBs, e.cp[s])
+		c.Bind(slotCnt, e.dr)
+		e.cells(c, "erodedep", e.n)
+		c.Bind(slotCnt, e.cnt)
+		e.cells(c, "areacopy", e.n)
+		e.caps = true
+		defer func() { e.caps = false }()
+		return e.jump(c, "affmin", s, 2, false, e.rounds[1])
+	}
 	c.Bind(slotCnt, e.cnt)
 	e.cells(c, "erodeinit", e.n)
 	if e.p.N == 1 {
@@ -1106,6 +1272,8 @@ func (e *Engine) talus(c gpu.Context, he int) (fin, rounds int, err error) {
 	e.bindCommon(c)
 	c.Bind(slotAs, e.ab[he])
 	e.bindInit(c, s)
+	c.Bind(slotUp, e.cp[0]) // the eroded heights, with deposition
+	c.Bind(slotKF, e.tf)    // the angle per cell, in noise mode
 	e.cells(c, "talusinit", e.n)
 	if e.p.Talus.Mode == talus.ModeOff {
 		return s, 0, nil
@@ -1181,13 +1349,16 @@ func (e *Engine) runForest(codes []uint32, h []float32) (area []uint32, he, hl [
 }
 
 // diffuse runs the hillslope term on H: the x sweep, the y sweep
-// (sim/hillslope's Diffuser, fixed edges the Outlet ones), each line by
-// a work group scanning the recurrences (diffscan.glsl), and Σ h.
-func (e *Engine) diffuse(c gpu.Context) error {
+// (sim/hillslope's Diffuser, or its Creeper with S_c > 0: the face
+// factors first when fac says), fixed edges the Outlet ones, each line
+// by a work group scanning the recurrences (diffscan.glsl,
+// creepscan.glsl), and Σ h.
+func (e *Engine) diffuse(c gpu.Context, fac bool) error {
 	p := e.p
 	fix := [4]bool{p.Edges.North == flow.Outlet, p.Edges.South == flow.Outlet, p.Edges.West == flow.Outlet, p.Edges.East == flow.Outlet}
 	r := p.Kappa * p.Dt / (e.cell * e.cell)
-	key := [6]float64{r, b2f(fix[0]), b2f(fix[1]), b2f(fix[2]), b2f(fix[3]), 1}
+	creep := p.CreepSc > 0
+	key := [6]float64{r, b2f(fix[0]), b2f(fix[1]), b2f(fix[2]), b2f(fix[3]), 1 + b2f(creep)}
 	if key != e.difKey {
 		fx, fxFirst, fxLast := factor(e.w, r, fix[2], fix[3])
 		fy, fyFirst, fyLast := factor(e.h, r, fix[0], fix[1])
@@ -1208,10 +1379,20 @@ func (e *Engine) diffuse(c gpu.Context) error {
 		if fix[3] {
 			xhi = e.w - 1
 		}
-		for _, u := range []struct {
+		ups := []struct {
 			b gpu.Buffer
 			v []byte
-		}{{e.fx, fx}, {e.fy, fy}, {e.dx, lines(ylo, yhi, e.w, fxFirst, fxLast, 1, e.w)}, {e.dy, lines(xlo, xhi, e.h, fyFirst, fyLast, e.w, 1)}} {
+		}{{e.dx, lines(ylo, yhi, e.w, fxFirst, fxLast, 1, e.w)}, {e.dy, lines(xlo, xhi, e.h, fyFirst, fyLast, e.w, 1)}}
+		if !creep {
+			ups = append(ups, struct {
+				b gpu.Buffer
+				v []byte
+			}{e.fx, fx}, struct {
+				b gpu.Buffer
+				v []byte
+			}{e.fy, fy})
+		}
+		for _, u := range ups {
 			if err := c.Write(u.b, 0, u.v); err != nil {
 				return err
 			}
@@ -1220,6 +1401,33 @@ func (e *Engine) diffuse(c gpu.Context) error {
 		e.difLines = [2]int{yhi - ylo, xhi - xlo}
 	}
 	c.Bind(slotH, e.hb)
+	if creep {
+		for _, b := range []*gpu.Buffer{&e.cfx, &e.cfy} {
+			if err := e.grow(c, b, 4*e.n); err != nil {
+				return err
+			}
+		}
+		if fac {
+			c.Bind(slotUp, e.cfx)
+			c.Bind(slotKF, e.cfy)
+			e.cells(c, "creepfac", e.n)
+		}
+		// c' and d' as float64 halves in the pointer-jumping buffers
+		// (scratch until the routing).
+		c.Bind(slotPs, e.pb[0])
+		c.Bind(slotPd, e.pb[1])
+		c.Bind(slotAs, e.ab[0])
+		c.Bind(slotAd, e.ab[1])
+		// creepLines lines a work group (LINES in creepscan.glsl).
+		c.Bind(slotUp, e.dx)
+		c.Bind(slotKF, e.cfx)
+		e.cells(c, "creepscan", group*((e.difLines[0]+creepLines-1)/creepLines))
+		c.Bind(slotUp, e.dy)
+		c.Bind(slotKF, e.cfy)
+		e.cells(c, "creepscan", group*((e.difLines[1]+creepLines-1)/creepLines))
+		e.cells(c, "sumh", e.n)
+		return nil
+	}
 	c.Bind(slotPs, e.pb[0]) // scratch
 	// One work group a line.
 	c.Bind(slotUp, e.dx)
@@ -1231,6 +1439,10 @@ func (e *Engine) diffuse(c gpu.Context) error {
 	e.cells(c, "sumh", e.n)
 	return nil
 }
+
+// creepLines is the creep sweep's lines a work group: neighbouring
+// columns read neighbouring words (LINES in creepscan.glsl).
+const creepLines = 16
 
 func b2f(b bool) float64 {
 	if b {

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"orogen/gpu"
 	"orogen/sim/engine"
 	"orogen/sim/flow"
 	"orogen/sim/grid"
@@ -242,7 +243,7 @@ func TestDiffusionMatchesCPU(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := e.dev.Do(e.diffuse); err != nil {
+			if err := e.dev.Do(func(c gpu.Context) error { return e.diffuse(c, false) }); err != nil {
 				t.Fatal(err)
 			}
 			got := e.readFloats(e.hb)

@@ -208,6 +208,7 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 			e.lakeList = append(e.lakeList, flow.Lake{Root: roots[y-1], Pass: p, Outflow: o, Down: lakeOf[x]})
 		}
 	}
+	e.setLakeOrder(func(root int32) int32 { return of(root) - 1 })
 	if err := c.Write(e.lkA, 0, intBytes(pass)); err != nil {
 		return 0, err
 	}

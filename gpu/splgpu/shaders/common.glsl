@@ -8,10 +8,13 @@ layout(local_size_x = 256) in;
 // Per-run constants, written by the host (splgpu.params), std430.
 layout(std430, binding = 0) readonly buffer Par {
 	int W, H, n, edgeN, edgeS, edgeE, edgeW, hasUp;
-	int hasKF, talusOn, pad0, pad1;
+	int hasKF, talusOn, randOn, creepOn; // randOn: random hillslope routing
+	uint seedLo, seedHi;                 // the routing hash's seed·φ64 + its constant (flow's unit)
+	int depOn, channelHold;              // depOn: deposition (G > 0); flow.ChannelHold
 	float cell, diag, natD, tanT;
-	float m, n1, pad3, pad4;    // m; n1 the slope exponent n
-	double kdt, dtd, cellArea, pad5;
+	float m, n1, isc2, cap2;    // m; n1 the slope exponent n; creep's 1/S_c² and (S/S_c)²'s cap
+	double kdt, dtd, cellArea, channel; // channel: the routing's channel area, m²
+	double invCell, creepR, gdt, relax; // 1/cell; creep's κ·Δt/cell²; G/Δt; grid.DepositRelax
 } P;
 
 // Control words and sums: ctl[0] active pointers of the last round,
@@ -22,13 +25,55 @@ layout(std430, binding = 0) readonly buffer Par {
 // a driver may copy a whole buffer the device still uses to take a write.
 layout(std430, binding = 1) buffer Ctl {
 	uint ctl[16];
-	double acc[4];
+	double acc[8];
 };
 
-// The work groups' partial sums, four a group.
+// The work groups' partial sums, eight a group (acc's).
 layout(std430, binding = 14) buffer Part { double part[]; };
 
 const int CTL_ACTIVE = 0, CTL_PITS = 1, CTL_CLAMPED = 2, CTL_CHANGED = 3, CTL_MAXDH = 4, CTL_MAXDH2 = 5;
+// ctl[10]: 1 when Cnt holds the last step's drainage counts (the random
+// routing's channels), 0 before the first routing.
+const int CTL_ROUTED = 10;
+// ctl[11]: the creep's factor update ω (float bits), ctl[12]: 1 to start
+// its means afresh. ctl[13]: the deposition's changes of an iteration,
+// ctl[14]: its iteration.
+const int CTL_DEPCHANGED = 13, CTL_DEPITER = 14;
+
+// Deposition (P.depOn): volumes of sediment in fixed point, 2^-20 m over
+// a cell, as 64-bit two's complement integers in two 32-bit words (low,
+// high): sums exact in any order. A code word's bit 20 marks a cell whose
+// outflow of sediment is 0 (it keeps all that reaches it, clamped), bit
+// 21 a lake's exit (its pass cell).
+const double FIX = 1048576.0;
+const float BIG = 1e30;
+const uint CUT = 1u << 20, EXIT = 1u << 21;
+
+// Per pit (in the order of the sorted roots): its root cell, its pass
+// cell, its lake's level and the share of the lake the sediment filled,
+// and its lake's volume below the level (fixed point) as used by the
+// last sums (vp) and as being summed (vn).
+struct Pit {
+	int root, pass;
+	float lvl, phi;
+	uint vpLo, vpHi, vnLo, vnHi;
+};
+
+uvec2 toFix(double v) {
+	double q = floor(v * FIX + 0.5);
+	double hi = floor(q / 4294967296.0);
+	return uvec2(uint(q - hi * 4294967296.0), uint(int(hi)));
+}
+
+double fromFix(uvec2 v) { return (double(int(v.y)) * 4294967296.0 + double(v.x)) / FIX; }
+
+uvec2 add64(uvec2 a, uvec2 b) {
+	uint c;
+	uint lo = uaddCarry(a.x, b.x, c);
+	return uvec2(lo, a.y + b.y + c);
+}
+
+uvec2 sub64(uvec2 a, uvec2 b) { return add64(a, add64(uvec2(~b.x, ~b.y), uvec2(1u, 0u))); }
 
 // Cell kinds, as sim/flow's.
 const int INTERIOR = 0, FIXED = 1, NATURAL = 2;

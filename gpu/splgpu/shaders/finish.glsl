@@ -10,6 +10,11 @@ layout(std430, binding = 11) readonly buffer Q0b { float prev[]; };
 // step, the next step's heights before it (each cell read, then written,
 // by its own invocation).
 layout(std430, binding = 12) buffer Q1b { float prev2[]; };
+// With deposition, the alluvium's thickness (sim/grid's deposit: what
+// the step added but the uplift is deposit, what it took is eroded from
+// the alluvium first) and the uplift.
+layout(std430, binding = 5) buffer Alb { float alluv[]; };
+layout(std430, binding = 6) readonly buffer Ub { float up[]; };
 
 shared double red[3][256];
 shared uint sClamp, sChanged, sMax, sMax2;
@@ -23,12 +28,18 @@ void main() {
 	if (i < P.n) {
 		float e = h[i];
 		float v = hl[i];
-		if (v < e) atomicAdd(sClamp, 1u);
+		if (v < e && P.depOn == 0) atomicAdd(sClamp, 1u); // with deposition, depfin counts
 		h[i] = v;
 		uint w = dcode[i];
 		uint c = w & 15u;
 		if (c != ((w >> 8) & 15u)) atomicAdd(sChanged, 1u);
-		dcode[i] = c | (w & 16u) | (c << 8);
+		dcode[i] = c | (w & 0x7F00F010u) | (c << 8); // the mark, the random receiver and its hold kept
+		if (P.depOn != 0) {
+			float dh = v - prev[i];
+			if (P.hasUp != 0 && kindOf(i % P.W, i / P.W) != FIXED) dh -= float(P.dtd * double(up[i]));
+			float a = alluv[i] + dh;
+			alluv[i] = a > 0.0 ? a : 0.0;
+		}
 		float d = abs(v - prev[i]);
 		float d2 = abs(v - prev2[i]);
 		prev2[i] = v;
@@ -46,7 +57,7 @@ void main() {
 	}
 	if (t == 0u) {
 		uint g = groupIndex();
-		part[g * 4u] = red[0][0]; part[g * 4u + 1u] = red[1][0]; part[g * 4u + 2u] = red[2][0];
+		part[g * 8u] = red[0][0]; part[g * 8u + 1u] = red[1][0]; part[g * 8u + 2u] = red[2][0];
 		if (sClamp != 0u) atomicAdd(ctl[CTL_CLAMPED], sClamp);
 		if (sChanged != 0u) atomicAdd(ctl[CTL_CHANGED], sChanged);
 		atomicMax(ctl[CTL_MAXDH], sMax);

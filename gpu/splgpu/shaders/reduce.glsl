@@ -2,22 +2,22 @@
 // strided run of groups, then a tree): the same sums run to run.
 // ctl[7] is the number of groups; acc[3] is the hillslope term's Σ h
 // (sumh), stale when it did not run.
-shared double red[4][256];
+shared double red[8][256];
 
 void main() {
 	uint t = gl_LocalInvocationIndex;
 	uint ng = ctl[7];
-	double s[4] = double[4](0.0, 0.0, 0.0, 0.0);
+	double s[8] = double[8](0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
 	for (uint g = t; g < ng; g += 256u) {
-		for (uint k = 0u; k < 4u; k++) s[k] += part[g * 4u + k];
+		for (uint k = 0u; k < 8u; k++) s[k] += part[g * 8u + k];
 	}
-	for (uint k = 0u; k < 4u; k++) red[k][t] = s[k];
+	for (uint k = 0u; k < 8u; k++) red[k][t] = s[k];
 	barrier();
 	for (uint h = 128u; h > 0u; h >>= 1) {
 		if (t < h) {
-			for (uint k = 0u; k < 4u; k++) red[k][t] += red[k][t + h];
+			for (uint k = 0u; k < 8u; k++) red[k][t] += red[k][t + h];
 		}
 		barrier();
 	}
-	if (t == 0u) { for (uint k = 0u; k < 4u; k++) acc[k] = red[k][0]; }
+	if (t == 0u) { for (uint k = 0u; k < 8u; k++) acc[k] = red[k][0]; }
 }

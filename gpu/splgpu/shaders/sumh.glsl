@@ -1,5 +1,5 @@
 // Σ h per work group after the hillslope term, in a fixed tree order
-// (part[g*4 + 3]; the reduce adds the groups in order): the rock account's
+// (part[g*8 + 3]; the reduce adds the groups in order): the rock account's
 // volume after diffusion.
 layout(std430, binding = 2) readonly buffer Hb { float h[]; };
 
@@ -14,5 +14,5 @@ void main() {
 		if (t < s) red[t] += red[t + s];
 		barrier();
 	}
-	if (t == 0u) part[groupIndex() * 4u + 3u] = red[0];
+	if (t == 0u) part[groupIndex() * 8u + 3u] = red[0];
 }
