@@ -277,7 +277,6 @@ func TestShaderTiming(t *testing.T) {
 			p := viewer.ReliefParams(s, o)
 			t2 := time.Now()
 			g.f2.riversOf = riversKey{}
-			g.f2.rivers.Clear()
 			sync(g.riverPass(&g.f2, s, &p, 1))
 			t3 := time.Now()
 			if g.relief == nil {
