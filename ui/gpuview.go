@@ -455,7 +455,7 @@ func (g *gpuView) drawSurface(dst *ebiten.Image, f *fieldSet, s *engine.Snapshot
 			"TintLo": p.TintLo, "TintScale": p.TintScale, "LutY": float32(lutY),
 			"OvColour": p.OvColour[:], "OvAlpha": p.OvAlpha, "OvScale": p.OvScale,
 			"UpAlpha": p.UpAlpha,
-			"RockN": min(len(p.RockPal), 32), "RockPal": pal,
+			"RockN":   min(len(p.RockPal), 32), "RockPal": pal,
 			"River": p.River[:], "RiverLight": p.RiverLight[:], "Shallow": p.Shallow[:], "Deep": p.Deep[:],
 			"SunStep": p.SunStep[:], "SunDrop": p.SunDrop * p.Ex,
 		}, ebiten.BlendCopy)
