@@ -428,3 +428,21 @@ func abs(x int) int {
 	}
 	return x
 }
+
+// TestShaderMesh: the shaders' mesh has about a vertex per 4 pixels of the
+// canvas, never more than the user's MaxMesh, never fewer than 64 a side.
+func TestShaderMesh(t *testing.T) {
+	for _, c := range []struct{ max, w, h, want int }{
+		{512, 900, 650, 382}, // sqrt(900·650/4) = 382.4
+		{256, 900, 650, 256},
+		{512, 1800, 1300, 512},
+		{512, 40, 30, 64},
+		{32, 40, 30, 32},
+	} {
+		o := viewer.DefaultOptions3D()
+		o.MaxMesh = c.max
+		if got := shaderMesh(o, c.w, c.h).MaxMesh; got != c.want {
+			t.Errorf("shaderMesh(MaxMesh %d, %d×%d) = %d; want %d", c.max, c.w, c.h, got, c.want)
+		}
+	}
+}
