@@ -289,7 +289,7 @@ func TestShaderTiming(t *testing.T) {
 			t.Logf("upload %v, params %v, river pass %v, surface %v", t1.Sub(t0), t2.Sub(t1), t3.Sub(t2), time.Since(t3))
 		}
 		for i := range 3 {
-			t0 := time.Now()
+			t0, c0 := time.Now(), cpuTime()
 			o := viewer.DefaultOptions()
 			o.Ambient = 0.3 + 0.01*float64(i)
 			img, err := g.reliefImage(s, nil, o, nil, 1)
@@ -297,7 +297,7 @@ func TestShaderTiming(t *testing.T) {
 				return err
 			}
 			img.SubImage(image.Rect(0, 0, 1, 1)).(*ebiten.Image).ReadPixels(px)
-			t.Logf("relief %d² #%d: %v", n, i, time.Since(t0))
+			t.Logf("relief %d² #%d: %v (CPU %v)", n, i, time.Since(t0), cpuTime()-c0)
 		}
 		// The 3D drawing: the mesh of 128², 256² and 512² vertices drawn
 		// back to front by mesh.kage, against a ray march (raymarch.kage).
@@ -309,16 +309,16 @@ func TestShaderTiming(t *testing.T) {
 		}
 		cam := viewer.FitCameraAspect(s, 1, viewer.DefaultYawDeg, viewer.DefaultPitchDeg, float64(cw)/ch)
 		canvas := newDataImage(cw, ch)
-		for _, n := range []int{128, 256, 512} {
+		for _, n := range []int{128, 256, 384, 512} {
 			o := o3
 			o.MaxMesh = n
 			m := viewer.BuildMesh3D(nil, s, geometryOnly(o))
 			d := m.Project(nil, cam, cw, ch)
 			for range 2 {
-				t0 := time.Now()
+				t0, c0 := time.Now(), cpuTime()
 				g.drawTerrain(canvas, d, surf, s)
 				sync(canvas)
-				t.Logf("3D mesh %d² (%d triangles) on a %d×%d canvas: %v", n, d.Triangles(), cw, ch, time.Since(t0))
+				t.Logf("3D mesh %d² (%d triangles) on a %d×%d canvas: %v (CPU %v)", n, d.Triangles(), cw, ch, time.Since(t0), cpuTime()-c0)
 			}
 		}
 		rm, err := ebiten.NewShader([]byte(raymarchKage))
@@ -360,7 +360,7 @@ func TestShaderTiming(t *testing.T) {
 			_ = os.WriteFile(p, encodePNG(img), 0o644)
 		}
 		for i := range 2 {
-			t0 := time.Now()
+			t0, c0 := time.Now(), cpuTime()
 			o := viewer.DefaultOptions3D()
 			o.Ambient = 0.3 + 0.01*float64(i)
 			img, err := g.surface3DImage(s, nil, o, viewer.DefaultOptions())
@@ -368,7 +368,7 @@ func TestShaderTiming(t *testing.T) {
 				return err
 			}
 			img.SubImage(image.Rect(0, 0, 1, 1)).(*ebiten.Image).ReadPixels(px)
-			t.Logf("3D surface %d² #%d: %v", n, i, time.Since(t0))
+			t.Logf("3D surface %d² #%d: %v (CPU %v)", n, i, time.Since(t0), cpuTime()-c0)
 		}
 		return nil
 	})
