@@ -118,6 +118,7 @@ type App struct {
 	mapStep       int           // cells per side a pixel of mapGPU spans
 	gv            *gpuView      // the shaders and the fields on the GPU
 	gvAmp         *gpuView      // the same for the Amplify preview's fine window
+	bg            backdrop      // the screen's background fill
 	viewsCPU      bool          // draw the views on the CPU, not with the shaders
 	viewsAuto     bool          // viewsCPU follows the shaders' measured cost
 	gpace         gpuPace       // how often the shaders redraw for a new snapshot
@@ -349,7 +350,7 @@ func (a *App) Draw(screen *ebiten.Image) {
 	if a.pacer.quiet && a.screenshot == "" {
 		return // nothing changed: the screen keeps the last frame (pace.go)
 	}
-	screen.Fill(colBackground)
+	a.bg.fill(screen, colBackground)
 	mapImg, step := a.mapImg, 1.0
 	if a.shaders(a.s.Snapshot()) {
 		mapImg, step = a.mapGPU, float64(max(a.mapStep, 1))

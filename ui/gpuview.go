@@ -50,7 +50,8 @@ const gpuMaxSide = 8192
 type fieldSet struct {
 	w, h                     int
 	hgt, area, water, zero   *ebiten.Image
-	bytes                    *ebiten.Image // viewer.SurfaceBytes, when a picture reads it
+	bytes                    *ebiten.Image // viewer.SurfaceBytes, when a picture reads it, and the ramps below (lutAt)
+	bytesLUT                 lutKey        // the ramps in bytes
 	snap                     *engine.Snapshot
 	bytesOf                  bytesKey
 	buf                      []byte
@@ -93,6 +94,9 @@ type gpuView struct {
 	draws   int           // pictures drawn, for the report
 	rivL    *ebiten.Image // the river image of a zoomed-out relief
 	rivLOf  riversKey
+	lut     *ebiten.Image // the ramps alone, image 3 of a picture that reads no bytes
+	lutK    lutKey
+	lutBuf  []byte
 	discs   []viewer.Disc
 	vs      []ebiten.Vertex
 	is      []uint16
@@ -197,7 +201,7 @@ func (f *fieldSet) load(s *engine.Snapshot) {
 		// when first needed (64 MB each at 4096²).
 		f.hgt, f.zero = newDataImage(s.W, s.H), newDataImage(s.W, s.H)
 		f.area, f.water, f.bytes, f.rivers = nil, nil, nil, nil
-		f.bytesOf, f.riversOf = bytesKey{}, riversKey{}
+		f.bytesOf, f.riversOf, f.bytesLUT = bytesKey{}, riversKey{}, lutKey{}
 	}
 	f.hgt.WritePixels(floatBytes(s.Height))
 	f.uploads++
@@ -243,8 +247,11 @@ func (f *fieldSet) loadBytes(s *engine.Snapshot, key bytesKey, o viewer.Options,
 		return f.bytes
 	}
 	f.buf = viewer.SurfaceBytes(f.buf, s, o, o3)
-	f.bytes = f.alloc(f.bytes)
-	f.bytes.WritePixels(f.buf)
+	if f.bytes == nil {
+		// The cells, and lutRows rows of ramps below them.
+		f.bytes = newDataImage(max(f.w, lutWidth), f.h+lutRows)
+	}
+	f.bytes.SubImage(image.Rect(0, 0, f.w, f.h)).(*ebiten.Image).WritePixels(f.buf)
 	f.uploads++
 	f.bytesOf = key
 	return f.bytes
@@ -352,12 +359,55 @@ func b2i(b bool) int {
 	return 0
 }
 
-func rampUniform(r viewer.Ramp) []float32 {
-	out := make([]float32, 0, 32)
-	for _, s := range r.Stops {
-		out = append(out, s[:]...)
+// The ramps a surface picture reads (surface.kage's lutAt): rows of image
+// 3 below its cells (or an image of their own), each a ramp sampled at
+// lutSizes entries by viewer.Ramp.Bytes: 0 the height tint, 1 the 3D
+// view's base ramp when it colours by slope, 2 the 2D overlay's ramp, 3
+// the 3D uplift tint. A texel read replaces the ramp's evaluation at every
+// pixel, which took about a third of a 1024² relief on llvmpipe.
+const (
+	lutRows  = 4
+	lutWidth = 1024
+)
+
+var lutSizes = [lutRows]int{lutWidth, 256, 256, 256}
+
+// lutKey is the ramps an image's rows hold.
+type lutKey [lutRows]viewer.Ramp
+
+// rampRows returns the ramps a picture of p in mode reads, by row, and
+// which rows it reads.
+func rampRows(p *viewer.SurfaceParams, mode int) (rows lutKey, need [lutRows]bool) {
+	if mode == 0 {
+		rows[0], need[0] = p.Base, true
+		if p.OvKind == viewer.OvIndex || p.OvKind == viewer.OvDrainage || p.OvKind == viewer.OvSlope {
+			rows[2], need[2] = p.Ov, true
+		}
+		return rows, need
 	}
-	return out
+	if p.Slope3D {
+		rows[1], need[1] = p.Base, true
+	} else {
+		rows[0], need[0] = p.Base, true
+	}
+	if p.UpAlpha > 0 {
+		rows[3], need[3] = p.Up, true
+	}
+	return rows, need
+}
+
+// writeRamps writes the rows of p's ramps that img (its rows from y0)
+// does not hold yet; have is what it holds.
+func (g *gpuView) writeRamps(img *ebiten.Image, y0 int, have *lutKey, p *viewer.SurfaceParams, mode int) {
+	rows, need := rampRows(p, mode)
+	for k := range rows {
+		if !need[k] || have[k] == rows[k] {
+			continue
+		}
+		g.lutBuf = rows[k].Bytes(g.lutBuf, lutSizes[k])
+		img.SubImage(image.Rect(0, y0+k, lutSizes[k], y0+k+1)).(*ebiten.Image).WritePixels(g.lutBuf)
+		have[k] = rows[k]
+	}
 }
 
 // drawSurface draws the surface shader for p into dst (the fields' size).
@@ -382,8 +432,17 @@ func (g *gpuView) drawSurface(dst *ebiten.Image, f *fieldSet, s *engine.Snapshot
 	if p.Rivers || p.OvKind == viewer.OvDrainage || p.OvKind == viewer.OvStreams {
 		riv = g.riverPass(f, s, p, step)
 	}
+	// Image 3: the bytes with the ramps below the cells, or the ramps
+	// alone.
+	lutY := f.h
 	if bytes == nil {
-		bytes = f.zero
+		if g.lut == nil {
+			g.lut = newDataImage(lutWidth, lutRows)
+		}
+		bytes, lutY = g.lut, 0
+		g.writeRamps(g.lut, 0, &g.lutK, p, mode)
+	} else {
+		g.writeRamps(bytes, f.h, &f.bytesLUT, p, mode)
 	}
 	pal := make([]float32, 96) // the uniform's whole length
 	for i, c := range p.RockPal[:min(len(p.RockPal), 32)] {
@@ -393,12 +452,10 @@ func (g *gpuView) drawSurface(dst *ebiten.Image, f *fieldSet, s *engine.Snapshot
 		map[string]any{
 			"Size": []float32{float32(f.w), float32(f.h)}, "Step": float32(step),
 			"Light": p.Light[:], "Ambient": p.Ambient, "Ex": p.Ex, "Cell": p.Cell,
-			"TintLo": p.TintLo, "TintScale": p.TintScale,
-			"BaseN": p.Base.N, "BaseStops": rampUniform(p.Base),
-			"OvN": p.Ov.N, "OvStops": rampUniform(p.Ov), "OvColour": p.OvColour[:],
-			"OvAlpha": p.OvAlpha, "OvScale": p.OvScale,
-			"UpN": p.Up.N, "UpStops": rampUniform(p.Up), "UpAlpha": p.UpAlpha,
-			"RockN": min(len(p.RockPal), 32), "RockPal": pal,
+			"TintLo": p.TintLo, "TintScale": p.TintScale, "LutY": float32(lutY),
+			"OvColour": p.OvColour[:], "OvAlpha": p.OvAlpha, "OvScale": p.OvScale,
+			"UpAlpha": p.UpAlpha,
+			"RockN":   min(len(p.RockPal), 32), "RockPal": pal,
 			"River": p.River[:], "RiverLight": p.RiverLight[:], "Shallow": p.Shallow[:], "Deep": p.Deep[:],
 			"SunStep": p.SunStep[:], "SunDrop": p.SunDrop * p.Ex,
 		}, ebiten.BlendCopy)

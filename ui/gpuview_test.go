@@ -277,7 +277,6 @@ func TestShaderTiming(t *testing.T) {
 			p := viewer.ReliefParams(s, o)
 			t2 := time.Now()
 			g.f2.riversOf = riversKey{}
-			g.f2.rivers.Clear()
 			sync(g.riverPass(&g.f2, s, &p, 1))
 			t3 := time.Now()
 			if g.relief == nil {
@@ -290,7 +289,7 @@ func TestShaderTiming(t *testing.T) {
 			t.Logf("upload %v, params %v, river pass %v, surface %v", t1.Sub(t0), t2.Sub(t1), t3.Sub(t2), time.Since(t3))
 		}
 		for i := range 3 {
-			t0 := time.Now()
+			t0, c0 := time.Now(), cpuTime()
 			o := viewer.DefaultOptions()
 			o.Ambient = 0.3 + 0.01*float64(i)
 			img, err := g.reliefImage(s, nil, o, nil, 1)
@@ -298,7 +297,7 @@ func TestShaderTiming(t *testing.T) {
 				return err
 			}
 			img.SubImage(image.Rect(0, 0, 1, 1)).(*ebiten.Image).ReadPixels(px)
-			t.Logf("relief %d² #%d: %v", n, i, time.Since(t0))
+			t.Logf("relief %d² #%d: %v (CPU %v)", n, i, time.Since(t0), cpuTime()-c0)
 		}
 		// The 3D drawing: the mesh of 128², 256² and 512² vertices drawn
 		// back to front by mesh.kage, against a ray march (raymarch.kage).
@@ -310,16 +309,16 @@ func TestShaderTiming(t *testing.T) {
 		}
 		cam := viewer.FitCameraAspect(s, 1, viewer.DefaultYawDeg, viewer.DefaultPitchDeg, float64(cw)/ch)
 		canvas := newDataImage(cw, ch)
-		for _, n := range []int{128, 256, 512} {
+		for _, n := range []int{128, 256, 384, 512} {
 			o := o3
 			o.MaxMesh = n
 			m := viewer.BuildMesh3D(nil, s, geometryOnly(o))
 			d := m.Project(nil, cam, cw, ch)
 			for range 2 {
-				t0 := time.Now()
+				t0, c0 := time.Now(), cpuTime()
 				g.drawTerrain(canvas, d, surf, s)
 				sync(canvas)
-				t.Logf("3D mesh %d² (%d triangles) on a %d×%d canvas: %v", n, d.Triangles(), cw, ch, time.Since(t0))
+				t.Logf("3D mesh %d² (%d triangles) on a %d×%d canvas: %v (CPU %v)", n, d.Triangles(), cw, ch, time.Since(t0), cpuTime()-c0)
 			}
 		}
 		rm, err := ebiten.NewShader([]byte(raymarchKage))
@@ -361,7 +360,7 @@ func TestShaderTiming(t *testing.T) {
 			_ = os.WriteFile(p, encodePNG(img), 0o644)
 		}
 		for i := range 2 {
-			t0 := time.Now()
+			t0, c0 := time.Now(), cpuTime()
 			o := viewer.DefaultOptions3D()
 			o.Ambient = 0.3 + 0.01*float64(i)
 			img, err := g.surface3DImage(s, nil, o, viewer.DefaultOptions())
@@ -369,7 +368,7 @@ func TestShaderTiming(t *testing.T) {
 				return err
 			}
 			img.SubImage(image.Rect(0, 0, 1, 1)).(*ebiten.Image).ReadPixels(px)
-			t.Logf("3D surface %d² #%d: %v", n, i, time.Since(t0))
+			t.Logf("3D surface %d² #%d: %v (CPU %v)", n, i, time.Since(t0), cpuTime()-c0)
 		}
 		return nil
 	})
@@ -428,4 +427,22 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// TestShaderMesh: the shaders' mesh has about a vertex per 4 pixels of the
+// canvas, never more than the user's MaxMesh, never fewer than 64 a side.
+func TestShaderMesh(t *testing.T) {
+	for _, c := range []struct{ max, w, h, want int }{
+		{512, 900, 650, 382}, // sqrt(900·650/4) = 382.4
+		{256, 900, 650, 256},
+		{512, 1800, 1300, 512},
+		{512, 40, 30, 64},
+		{32, 40, 30, 32},
+	} {
+		o := viewer.DefaultOptions3D()
+		o.MaxMesh = c.max
+		if got := shaderMesh(o, c.w, c.h).MaxMesh; got != c.want {
+			t.Errorf("shaderMesh(MaxMesh %d, %d×%d) = %d; want %d", c.max, c.w, c.h, got, c.want)
+		}
+	}
 }

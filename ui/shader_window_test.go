@@ -34,9 +34,12 @@ run
 // more than 2; measured: 1 level at most); the 3D view differs in how
 // colours spread over a triangle (the shaders read the surface at every
 // pixel, the software fill blends the vertex colours) and along
-// silhouettes: the mean difference stays under 2 levels and at most 1 %
-// of the pixels differ by more than 24 (measured on llvmpipe: mean 0.7,
-// 0.12 % over 24).
+// silhouettes, where the shaders' mesh, capped by the canvas's size
+// (shaderMesh: 327² for the 696×616 canvas of this 512² map), leaves
+// ridge lines up to a pixel off viewer.Render3D's full mesh: the mean
+// difference stays under 2 levels and at most 2 % of the pixels differ by
+// more than 24 (measured on llvmpipe: mean 0.7, 0.12 % over 24 with the
+// full mesh; mean 1.0, 0.85 % over 24 with the capped one).
 func checkShaderViews(t *testing.T, dir string) {
 	t.Helper()
 	got, want := readRGBA(t, filepath.Join(dir, "relief.png")), readRGBA(t, filepath.Join(dir, "relief-software.png"))
@@ -54,7 +57,7 @@ func checkShaderViews(t *testing.T, dir string) {
 	}
 	maxd, over, mean = compareRGBA(got, want, 24)
 	t.Logf("shaders, 3D: largest difference %d, %.3f %% over 24, mean %.3f", maxd, 100*over, mean)
-	if mean > 2 || over > 0.01 {
+	if mean > 2 || over > 0.02 {
 		t.Errorf("3D: the shaders' terrain differs from viewer.Render3D: mean difference %.2f, %.2f %% of the pixels over 24", mean, 100*over)
 	}
 }

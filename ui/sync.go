@@ -136,6 +136,9 @@ func (a *App) syncPicture() {
 	}
 	j := &renderJob{snap: snap, opts: opts, pic: want2D && !shader2, pic3D: want3D && !same3D,
 		opts3: k3.opts, cam: k3.cam, w3: k3.w, h3: k3.h, gpu: k3.gpu, shader: k3.shader}
+	if j.shader {
+		j.opts3 = shaderMesh(j.opts3, j.w3, j.h3)
+	}
 	if amp != nil {
 		j.snap3 = amp.Fine
 		if want2D && k2.amp != nil {

@@ -98,7 +98,8 @@
 //
 // Shaders. The app draws both views on the GPU (ui/gpuview.go) with the
 // figures of shader.go: ReliefParams and Surface3DParams (light, tint and
-// overlay ramps as stops, scales), SurfaceBytes (per-cell overlay ramp
+// overlay ramps as stops, scales; Ramp.Bytes samples a ramp into the
+// table Relief and BuildMesh3D look colours up in), SurfaceBytes (per-cell overlay ramp
 // indices, rock layers, the ridge mask, the 3D uplift tint) and
 // RiverDiscs (the river cells' disc radii); the software pictures here
 // stay the reference its tests compare with.

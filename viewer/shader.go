@@ -27,6 +27,25 @@ func rampOf(stops []stop) Ramp {
 	return r
 }
 
+// Bytes appends to dst[:0] the ramp sampled at n evenly spaced positions
+// (entry i at t = i / (n-1), as Relief's and BuildMesh3D's lookup tables
+// sample it), 4 bytes an entry: the colour rounded to bytes and 255. A
+// shader reads these rows instead of evaluating the ramp at every pixel.
+func (r Ramp) Bytes(dst []byte, n int) []byte {
+	stops := make([]stop, r.N)
+	for i, s := range r.Stops[:r.N] {
+		stops[i] = stop{t: s[3], c: rgb{s[0], s[1], s[2]}}
+	}
+	dst = dst[:0]
+	if r.N < 2 {
+		return append(dst, make([]byte, 4*n)...)
+	}
+	for _, c := range newLUT(n, stops...) {
+		dst = append(dst, byte(c[0]*255+0.5), byte(c[1]*255+0.5), byte(c[2]*255+0.5), 255)
+	}
+	return dst
+}
+
 // Overlay kinds of SurfaceParams.OvKind.
 const (
 	OvNone     = iota

@@ -58,3 +58,30 @@ func TestSurfaceBytesIndices(t *testing.T) {
 		}
 	}
 }
+
+// TestRampBytes: a ramp sampled by Ramp.Bytes is the lookup table Relief
+// shades with, byte for byte (the height tint at 1024 entries is tint8),
+// and the overlay tables rounded to bytes.
+func TestRampBytes(t *testing.T) {
+	b := rampOf(tintStops).Bytes(nil, len(tint8))
+	if len(b) != 4*len(tint8) {
+		t.Fatalf("%d bytes; want %d", len(b), 4*len(tint8))
+	}
+	for i, c := range tint8 {
+		got := [4]byte(b[4*i : 4*i+4])
+		if want := [4]byte{byte(c[0]), byte(c[1]), byte(c[2]), 255}; got != want {
+			t.Fatalf("entry %d: got %v; want %v", i, got, want)
+		}
+	}
+	b = rampOf(slopeStops).Bytes(b, len(slopeLUT))
+	for i, c := range slopeLUT {
+		for k := range 3 {
+			if got, want := b[4*i+k], byte(c[k]*255+0.5); got != want {
+				t.Fatalf("slope entry %d channel %d: got %d; want %d", i, k, got, want)
+			}
+		}
+	}
+	if b := (Ramp{}).Bytes(nil, 4); len(b) != 16 {
+		t.Errorf("an empty ramp: %d bytes; want 16", len(b))
+	}
+}
