@@ -10,8 +10,8 @@ package flow
 // grows the buffers again.
 func (g *Graph) Release() {
 	g.rowTmp = nil
-	g.cands, g.candOff, g.sorted, g.cursor = nil, nil, nil, nil
-	g.edges, g.wEdges, g.scratch = nil, nil, nil
+	g.blockEdges, g.candOff, g.cursor = nil, nil, nil
+	g.edges, g.tabs, g.kept = nil, nil, nil
 	g.adjOff, g.adj, g.heap, g.inTree = nil, nil, nil, nil
 	g.weights, g.newOf, g.reached = nil, nil, nil
 }
