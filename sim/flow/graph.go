@@ -247,6 +247,7 @@ func (g *Graph) Route(h []float32) {
 	if len(h) != g.W*g.H {
 		panic(fmt.Sprintf("flow: %d heights for a %d×%d grid", len(h), g.W, g.H))
 	}
+	g.grow()
 	parallel.Blocks(g.H, rowBlock, func(_, y0, y1 int) {
 		for y := y0; y < y1; y++ {
 			g.routeRow(h, y)

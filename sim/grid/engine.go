@@ -45,13 +45,14 @@ type Engine struct {
 	prev     []float32 // heights before this step
 	prev2    []float32 // heights before the last step
 	up       []float32
-	area     []float64 // drainage area in grid order, filled on demand
+	area     []float64 // drainage area in grid order, made and filled on demand (Area)
 	areaOK   bool
 	hs       []float32 // heights in drainage order
 	he       []float32 // eroded heights in drainage order, before the talus limit
 	ds       []float32 // receiver distances in drainage order
 	as       []float64 // drainage area in drainage order
-	prevRec  []int32
+	prevRec  []uint8   // the last step's receivers as recCode gives them (recNone before the first)
+	recTab   []uint8   // recCode's table
 	g        *flow.Graph
 	routed   bool  // g holds the routing of the last step
 	err      error // set when a step produced non-finite heights; Step then does nothing
@@ -122,14 +123,14 @@ func New(c Config) (*Engine, error) {
 	e.hgt = make([]float32, n)
 	e.prev = make([]float32, n)
 	e.prev2 = make([]float32, n)
-	e.area = make([]float64, n)
 	e.hs = make([]float32, n)
 	e.ds = make([]float32, n)
 	e.as = make([]float64, n)
-	e.prevRec = make([]int32, n)
+	e.prevRec = make([]uint8, n)
 	for i := range e.prevRec {
-		e.prevRec[i] = -1
+		e.prevRec[i] = recNone
 	}
+	e.recTab = recTable(c.W)
 	if err := e.SetUplift(c.Up); err != nil {
 		return nil, err
 	}
@@ -235,9 +236,11 @@ func (e *Engine) Heights() []float32 { return e.hgt }
 func (e *Engine) Graph() *flow.Graph { return e.g }
 
 // Area returns the drainage area of the last step in grid order, m². It is
-// valid until the next Step; the caller must not modify it.
+// valid until the next Step; the caller must not modify it. The engine
+// keeps it (8 bytes a cell) only once asked for it.
 func (e *Engine) Area() []float64 {
 	if !e.areaOK {
+		e.area = sim.Resize(e.area, e.w*e.h)
 		if e.routed {
 			st := e.g.Stack
 			parallel.Blocks(len(st), 1<<15, func(_, lo, hi int) {
@@ -289,6 +292,10 @@ func (e *Engine) Step() engine.StepStats {
 		mark = now
 	}
 	g := e.g
+	n := len(e.hgt)
+	// Release may have dropped the scratch of the steps.
+	e.prev2 = sim.Resize(e.prev2, n)
+	e.hs, e.ds = sim.Resize(e.hs, n), sim.Resize(e.ds, n)
 	e.prev, e.prev2 = e.prev2, e.prev
 	// The rock account (engine.Mass): the volume before and after each
 	// phase that changes heights. Summed while copying the heights.
@@ -382,7 +389,6 @@ func (e *Engine) Step() engine.StepStats {
 	nc := len(chunks) - 1
 	sediment := e.p.G > 0
 	if sediment {
-		n := len(e.hgt)
 		e.hb = sim.Resize(e.hb, n)
 		e.qs = sim.Resize(e.qs, n)
 		e.out = sim.Resize(e.out, n)
@@ -391,8 +397,11 @@ func (e *Engine) Step() engine.StepStats {
 			e.depRate = make([]float32, n)
 		}
 	}
-	if e.kn != nil {
+	if e.kn != nil || e.geo != nil {
 		e.ks = sim.Resize(e.ks, len(e.hgt))
+	}
+	if e.geo != nil && e.talFac != nil {
+		e.ts = sim.Resize(e.ts, len(e.hgt))
 	}
 	parallel.Do(nc, func(c int) {
 		lo, hi := int(chunks[c]), int(chunks[c+1])
@@ -667,7 +676,7 @@ func (e *Engine) measure(st *engine.StepStats, pos []int32, hs []float32) float6
 	e.blockMx2 = sim.Resize(e.blockMx2, nb)
 	e.blockCh = sim.Resize(e.blockCh, nb)
 	e.blockV = sim.Resize(e.blockV, nb)
-	rec := e.g.Rec
+	rec, tab, w1 := e.g.Rec, e.recTab, int32(e.w+1)
 	parallel.Blocks(n, block, func(b, lo, hi int) {
 		h := e.hgt[lo:hi]
 		if pos != nil {
@@ -678,12 +687,13 @@ func (e *Engine) measure(st *engine.StepStats, pos []int32, hs []float32) float6
 		e.blockV[b] = sim.Sum32(h)
 		e.blockDh[b], e.blockMx[b], e.blockMx2[b] = changes(h, e.prev[lo:hi], e.prev2[lo:hi])
 		var ch int64
-		for i, r := range rec[lo:hi] {
-			if r != e.prevRec[lo+i] {
+		prev := e.prevRec[lo:hi]
+		for k, r := range rec[lo:hi] {
+			if c := tab[r-int32(lo+k)+w1]; c != prev[k] {
+				prev[k] = c
 				ch++
 			}
 		}
-		copy(e.prevRec[lo:hi], rec[lo:hi])
 		e.blockCh[b] = ch
 	})
 	var sum, mx, mx2, vol float64
@@ -837,3 +847,26 @@ func (e *Engine) deposit() {
 }
 
 var _ engine.MapGeologic = (*Engine)(nil)
+
+// Receivers are compared from step to step by their direction from the
+// cell, one byte a cell: every receiver is the cell itself or one of its 8
+// neighbours, so the direction names it.
+const (
+	recSelf = 8   // the cell is a root
+	recNone = 255 // no receiver yet (before the first step)
+)
+
+// recTable returns the table of the receivers' codes on a grid w cells
+// wide: tab[r-i+w+1] is 0-7 for the neighbour r of cell i in the order E,
+// SE, S, SW, W, NW, N, NE, recSelf for r == i.
+func recTable(w int) []uint8 {
+	tab := make([]uint8, 2*w+3)
+	for k := range tab {
+		tab[k] = recNone
+	}
+	for k, d := range [8]int{1, w + 1, w, w - 1, -1, -w - 1, -w, -w + 1} {
+		tab[d+w+1] = uint8(k)
+	}
+	tab[w+1] = recSelf
+	return tab
+}
