@@ -430,8 +430,11 @@ func (g *Graph) order(labels bool) {
 
 	workers := parallel.Workers()
 	for len(g.bufs) < workers {
-		g.bufs = append(g.bufs, nil)
-		g.pars = append(g.pars, nil)
+		// A fair share of the cells to start with: growing from nothing
+		// by doubling leaves up to twice the lists behind as garbage.
+		share := w*hgt/workers + 1024
+		g.bufs = append(g.bufs, make([]int32, 0, share))
+		g.pars = append(g.pars, make([]int32, 0, share))
 		g.stks = append(g.stks, nil)
 	}
 	// Workers claim blocks of roots dynamically, so which buffer holds a tree

@@ -133,7 +133,9 @@ func (g *Graph) findPasses(h []float32) {
 // SE of each cell), then its cells on a Natural edge.
 func (g *Graph) blockPasses(h []float32, y0, y1 int, tab *pairTab, out []passEdge) []passEdge {
 	w, hgt := g.W, g.H
-	tab.reset(8 * rowBlock)
+	// Room for a pair a cell, about what a noisy flat start has: the table
+	// rarely grows.
+	tab.reset(w * (y1 - y0))
 	// keep adds the pair of cells i (in pit node a) and j (in basin node
 	// b, or outside for j < 0) over height wt, or lowers the pass kept.
 	keep := func(a, b, i, j int32, wt float32) {

@@ -9,11 +9,21 @@ package flow
 // the last routing may be used (SplitTrees, OrderedDist); the next Route
 // grows the buffers again.
 func (g *Graph) Release() {
+	g.ReleaseSearch()
+	g.edges, g.weights = nil, nil
+}
+
+// ReleaseSearch drops the scratch of the last Update that nothing reads
+// after it: the pass search's per block and per worker tables, the tree
+// of basins' adjacency and queue, Assemble's scratch. The passes and the
+// trees stay for WaterInput; the graph may be used as before. The grid
+// engine calls it in every step once the routing is done, so that the
+// memory goes to the erosion's buffers (docs/MEMORY.md).
+func (g *Graph) ReleaseSearch() {
 	g.rowTmp = nil
-	g.blockEdges, g.candOff, g.cursor = nil, nil, nil
-	g.edges, g.tabs, g.kept = nil, nil, nil
+	g.blockEdges, g.candOff, g.cursor, g.tabs, g.kept = nil, nil, nil, nil, nil
 	g.adjOff, g.adj, g.heap, g.inTree = nil, nil, nil, nil
-	g.weights, g.newOf, g.reached = nil, nil, nil
+	g.newOf, g.reached = nil, nil
 }
 
 // ReleaseTrees is Release that drops the trees Order listed and the

@@ -123,9 +123,6 @@ func New(c Config) (*Engine, error) {
 	e.hgt = make([]float32, n)
 	e.prev = make([]float32, n)
 	e.prev2 = make([]float32, n)
-	e.hs = make([]float32, n)
-	e.ds = make([]float32, n)
-	e.as = make([]float64, n)
 	e.prevRec = make([]uint8, n)
 	for i := range e.prevRec {
 		e.prevRec[i] = recNone
@@ -220,7 +217,8 @@ func (e *Engine) SetUplift(u []float32) error {
 			return fmt.Errorf("grid: uplift %g m/yr at cell %d: absurd (|u| must be <= 1 m/yr)", v, i)
 		}
 	}
-	e.up = append(e.up[:0], u...)
+	// A new slice, never written: snapshots share it.
+	e.up = append([]float32(nil), u...)
 	return nil
 }
 
@@ -293,9 +291,7 @@ func (e *Engine) Step() engine.StepStats {
 	}
 	g := e.g
 	n := len(e.hgt)
-	// Release may have dropped the scratch of the steps.
-	e.prev2 = sim.Resize(e.prev2, n)
-	e.hs, e.ds = sim.Resize(e.hs, n), sim.Resize(e.ds, n)
+	e.prev2 = sim.Resize(e.prev2, n) // Release may have dropped it
 	e.prev, e.prev2 = e.prev2, e.prev
 	// The rock account (engine.Mass): the volume before and after each
 	// phase that changes heights. Summed while copying the heights.
@@ -320,7 +316,11 @@ func (e *Engine) Step() engine.StepStats {
 	g.Route(e.hgt)
 	if e.p.Routing == flow.RoutingRandom {
 		g.Randomize(e.hgt, e.Area(), e.channelArea(), e.p.Seed)
+		e.area, e.areaOK = nil, false
 	}
+	// The last step's scratch in drainage order is not read again: the
+	// collector may give its memory to the routing's (docs/MEMORY.md).
+	e.dropScratch()
 	lap(engine.PhaseRouting)
 	g.Order()
 	lap(engine.PhaseStack)
@@ -340,6 +340,7 @@ func (e *Engine) Step() engine.StepStats {
 	} else {
 		e.wat, e.watOK = nil, false
 	}
+	g.ReleaseSearch()
 	lap(engine.PhaseWater)
 
 	// Uplift (timed with the erosion), in grid order: sequential memory
@@ -387,6 +388,7 @@ func (e *Engine) Step() engine.StepStats {
 	// Work in drainage order from here: sequential memory access.
 	chunks := g.Chunks(parallel.Workers())
 	nc := len(chunks) - 1
+	e.hs, e.ds = sim.Resize(e.hs, n), sim.Resize(e.ds, n)
 	sediment := e.p.G > 0
 	if sediment {
 		e.hb = sim.Resize(e.hb, n)
@@ -869,4 +871,12 @@ func recTable(w int) []uint8 {
 	}
 	tab[w+1] = recSelf
 	return tab
+}
+
+// dropScratch lets go of the buffers in drainage order a step fills
+// before it reads them: the heights, distances, eroded heights, drainage
+// area, and the sediment's, k's and the talus factors' scratch.
+func (e *Engine) dropScratch() {
+	e.hs, e.ds, e.he, e.as = nil, nil, nil, nil
+	e.hb, e.qs, e.out, e.us, e.ks, e.ts, e.lvl, e.lake = nil, nil, nil, nil, nil, nil, nil, nil
 }

@@ -20,7 +20,7 @@ func (e *Engine) Snapshot() *engine.Snapshot {
 		Receivers: make([]int32, n),
 	}
 	if e.up != nil {
-		s.Uplift = append([]float32(nil), e.up...)
+		s.Uplift = e.up // SetUplift replaces it, never writes it
 	}
 	if e.geo != nil {
 		s.Geology = e.geo.Model()
