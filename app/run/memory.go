@@ -14,28 +14,30 @@ import (
 	"orogen/sim/flow"
 )
 
-// Memory of a run, measured (docs/MEMORY.md): the peak resident memory of
-// `orogen run --steps 2` on the grid engine is about BytesPerCell a cell
-// (the default scene: 150 to 160 at 1024² to 4096²) plus ExtraBytesPerCell
-// for the processes that keep fields of their own (sediment, k noise,
-// creep, random routing, the lakes' water budget: the lakes scene, 250 to
-// 260 in all), and an --out-size amplification adds about
+// Memory of a run, measured (docs/MEMORY.md): the live heap of `orogen run
+// --steps 2` on the grid engine peaks at about 100 bytes a cell with the
+// default scene's processes, and BytesPerCell is that and a quarter for
+// the collector's headroom; the processes that keep fields of their own
+// (sediment, k noise, creep, random routing, the lakes' water budget) add
+// ExtraBytesPerCell. An --out-size amplification adds about
 // BytesPerFineCell a cell of the amplified grid; baseBytes is the
-// program's own.
+// program's own. The Go memory limit is set to the estimate, so the
+// resident peak stays near it.
 const (
-	BytesPerCell     = 175
+	BytesPerCell     = 120
 	BytesPerFineCell = 32
-	baseBytes        = 64 << 20
+	baseBytes        = 32 << 20
 )
 
 // Bytes a cell that a run's processes add to BytesPerCell, from the
-// fields each keeps (docs/MEMORY.md).
+// fields each keeps and the measured peak of the lakes scene, which has
+// them all (docs/MEMORY.md).
 const (
-	sedimentBytes = 50 // G > 0: heights before the erosion, flux and outflow (float64), deposition rate, lake levels and indices, alluvium, in the snapshot too
+	sedimentBytes = 40 // G > 0: heights before the erosion, flux and outflow (float64), deposition rate, lake levels and indices, alluvium, in the snapshot too
 	kNoiseBytes   = 8  // k's noise factor per cell and in drainage order
 	creepBytes    = 8  // the nonlinear creep's fluxes
-	randomBytes   = 9  // random routing: the area in grid order, the last choices
-	waterBytes    = 24 // the lakes' water budget: basins, water depth and discharge in the snapshot
+	randomBytes   = 4  // random routing: the last choices, the area in grid order while routing
+	waterBytes    = 20 // the lakes' water budget: basins, water depth and discharge in the snapshot
 )
 
 // ExtraBytesPerCell is what the processes p turns on add to BytesPerCell.
@@ -71,7 +73,11 @@ func EstimateRunBytes(w, h, amp int, p engine.Params) int64 {
 
 func estimate(w, h, amp, extra int) int64 {
 	cells := int64(w) * int64(h)
-	return baseBytes + int64(BytesPerCell+extra)*cells + BytesPerFineCell*cells*int64(amp)*int64(amp)
+	b := baseBytes + int64(BytesPerCell+extra)*cells
+	if amp > 1 {
+		b += BytesPerFineCell * cells * int64(amp) * int64(amp)
+	}
+	return b
 }
 
 // AvailableMemory returns the memory the process may still use, bytes:
@@ -121,10 +127,9 @@ const GCPercent = 25
 // CheckMemory refuses, before anything is allocated, a run or a build on a
 // w×h grid (outputs amplified by amp) with parameters p that cannot fit in
 // the memory available, naming the size that would; otherwise it sets the
-// Go memory limit to the estimate and a quarter more, at most the memory
-// available (unless GOMEMLIMIT sets it), so the collector works harder
-// near the estimate instead of letting the heap grow past it, and the
-// collector's target to GCPercent (unless GOGC sets it). what names the
+// Go memory limit to the estimate (unless GOMEMLIMIT sets it), so the
+// collector works harder near it instead of letting the heap grow past
+// it, and the collector's target to GCPercent (unless GOGC sets it). what names the
 // job ("run", "build") and fits, a format with one %d, how to ask for the
 // largest side that fits ("--size %d").
 func CheckMemory(w, h, amp int, p engine.Params, what, fits string) error {
@@ -164,11 +169,10 @@ func CheckMemory(w, h, amp int, p engine.Params, what, fits string) error {
 }
 
 // MemoryLimit is the Go memory limit a job whose estimate is need bytes
-// runs under, with avail bytes available: the estimate and a quarter more
-// (the estimate is the resident peak measured with margin; the quarter
-// leaves room for a run it underestimates, which the collector then works
-// harder for rather than fail), at most avail.
-func MemoryLimit(need, avail int64) int64 { return min(need+need/4, avail) }
+// runs under, with avail bytes available: the estimate, which holds the
+// live peak and a quarter (a run it underestimates makes the collector
+// work harder rather than fail), at most avail.
+func MemoryLimit(need, avail int64) int64 { return min(need, avail) }
 
 func ampNote(amp int) string {
 	if amp <= 1 {

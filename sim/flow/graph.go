@@ -124,7 +124,6 @@ type Graph struct {
 	final      []int32 // per root: final tree number
 	weights    []int32 // scratch: work per pit, size per tree
 	lakeTree   []int32
-	newOf      []int32 // scratch for Assemble: new position of each entry of a carved tree
 	reached    []bool
 	lakeOf     []int32 // per root: 1 + its lake's number, 0 for outlets
 	path       []int32 // carved paths of the lakes, pass first

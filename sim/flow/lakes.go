@@ -481,7 +481,6 @@ func (g *Graph) assemble(pos bool) {
 	// every cell after its receiver. Receiver positions come from the
 	// depth-first search, renumbered for carved basins; the pass cells'
 	// receivers lie in other trees and are set once all are placed.
-	g.newOf = sim.ResizeSpare(g.newOf, len(g.Stack))
 	parallel.Blocks(nr, 256, func(_, lo, hi int) {
 		for t := lo; t < hi; t++ {
 			off, n := g.segOff[t], g.segLen[t]
@@ -503,28 +502,23 @@ func (g *Graph) assemble(pos bool) {
 				}
 				continue
 			}
-			path := g.path[g.pathOff[li-1]:g.pathOff[li]]
-			m := int32(len(path))
-			newOf := g.newOf[d : d+n] // each tree owns its range
-			next := m
+			// Every entry comes after its receiver's (par[k] < k), whose
+			// Pos is then already its new position.
+			next := g.pathOff[li] - g.pathOff[li-1]
 			for k, i := range src {
+				var nk int32
 				if g.dir[i] == onPath {
-					newOf[k] = g.Pos[i] // carve left the index on the path here
+					nk = g.Pos[i] // carve left the index on the path here
+					if nk > 0 {
+						rp[nk] = d + nk - 1
+					}
 				} else {
-					newOf[k] = next
+					nk = next
 					next++
+					rp[nk] = g.Pos[src[par[k]]]
 				}
-			}
-			for k, i := range src {
-				nk := newOf[k]
 				dst[nk] = i
 				g.Pos[i] = d + nk
-				switch {
-				case g.dir[i] != onPath:
-					rp[nk] = d + newOf[par[k]]
-				case nk > 0:
-					rp[nk] = d + nk - 1
-				}
 			}
 		}
 	})

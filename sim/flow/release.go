@@ -23,7 +23,7 @@ func (g *Graph) ReleaseSearch() {
 	g.rowTmp = nil
 	g.blockEdges, g.candOff, g.cursor, g.tabs, g.kept = nil, nil, nil, nil, nil
 	g.adjOff, g.adj, g.heap, g.inTree = nil, nil, nil, nil
-	g.newOf, g.reached = nil, nil
+	g.reached = nil
 }
 
 // ReleaseTrees is Release that drops the trees Order listed and the
