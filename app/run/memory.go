@@ -26,7 +26,7 @@ import (
 const (
 	BytesPerCell     = 120
 	BytesPerFineCell = 32
-	baseBytes        = 32 << 20
+	baseBytes        = 64 << 20
 )
 
 // Bytes a cell that a run's processes add to BytesPerCell, from the

@@ -14,11 +14,11 @@ func TestMemoryRefused(t *testing.T) {
 	defer func(f func() int64) { AvailableMemory = f }(AvailableMemory)
 	AvailableMemory = func() int64 { return 1 << 30 }
 	_, err := Prepare(Options{Scene: "cone", Size: 4096})
-	if err == nil || !strings.Contains(err.Error(), "a 4096×4096 run needs about 1.9 GB (120 bytes a cell") || !strings.Contains(err.Error(), "1 GB is available: --size 2944 fits") {
+	if err == nil || !strings.Contains(err.Error(), "a 4096×4096 run needs about 1.9 GB (120 bytes a cell") || !strings.Contains(err.Error(), "1 GB is available: --size 2896 fits") {
 		t.Fatalf("got %v; want the size refused and one that fits", err)
 	}
 	// The size it names fits, and one cell more does not.
-	if EstimateBytes(2944, 2944, 1) > 1<<30 || EstimateBytes(2945, 2945, 1) <= 1<<30 {
+	if EstimateBytes(2896, 2896, 1) > 1<<30 || EstimateBytes(2897, 2897, 1) <= 1<<30 {
 		t.Error("the size named is not the largest that fits")
 	}
 	// The lakes scene's processes (sediment, k noise, creep, random
