@@ -712,9 +712,11 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 	// them before the snapshot takes its memory (docs/MEMORY.md), the
 	// same figures bit for bit.
 	analyzed := false
-	if w, h, cell := j.Engine.Size(); j.spec.Kind == grid.Kind && len(j.Engine.Heights()) == w*h {
-		rep.analyze(j.Engine.Heights(), w, h, cell, p.Edges, ConstantTalus(p))
-		analyzed = true
+	if j.spec.Kind == grid.Kind {
+		if w, h, cell := j.Engine.Size(); len(j.Engine.Heights()) == w*h {
+			rep.analyze(j.Engine.Heights(), w, h, cell, p.Edges, ConstantTalus(p))
+			analyzed = true
+		}
 	}
 	// One snapshot (and one raster of a graph's heights) serves every
 	// output (and the analysis of other engines): at 4096² each copy is
