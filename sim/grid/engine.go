@@ -51,8 +51,8 @@ type Engine struct {
 	he       []float32 // eroded heights in drainage order, before the talus limit
 	ds       []float32 // receiver distances in drainage order
 	as       []float64 // drainage area in drainage order
-	prevRec  []uint8   // the last step's receivers as recCode gives them (recNone before the first)
-	recTab   []uint8   // recCode's table
+	prevRec  []uint8   // the last step's receivers as recTable codes them (recNone before the first)
+	recTab   []uint8   // recTable(w)
 	g        *flow.Graph
 	routed   bool  // g holds the routing of the last step
 	err      error // set when a step produced non-finite heights; Step then does nothing
