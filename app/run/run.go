@@ -702,11 +702,11 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 		// Interrupted: the outputs of an earlier run stay as they were.
 		return rep, &InterruptedError{Steps: rep.Steps, Of: j.Steps, Err: runErr}
 	}
-	rep.finish(j)
-	// The engine's scratch goes back before the snapshot, the analysis
-	// and the outputs take their memory (docs/MEMORY.md); the snapshot
-	// is the one it would have been before.
+	// The engine's scratch goes back before the summary, the analysis,
+	// the snapshot and the outputs take their memory (docs/MEMORY.md);
+	// what they read of the engine is what it was before.
 	engine.Release(j.Engine)
+	rep.finish(j)
 	p := j.Engine.Params()
 	// The grid engine's heights are the heightmap's: the analysis reads
 	// them before the snapshot takes its memory (docs/MEMORY.md), the
