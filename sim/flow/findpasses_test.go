@@ -16,10 +16,7 @@ import (
 // per neighbouring basin, the first on ties, listed in the order the
 // neighbours were first found. findPasses must give exactly this list.
 func referencePasses(g *Graph, h []float32) []passEdge {
-	type cand struct {
-		a, b, ca, cb int32
-		w            float32
-	}
+	type cand = passEdge
 	var cands []cand
 	w, hgt := g.W, g.H
 	pair := func(i, j int32) {
@@ -29,10 +26,10 @@ func referencePasses(g *Graph, h []float32) []passEdge {
 		}
 		wt := max(h[i], h[j])
 		if ni == 0 || (nj != 0 && nj < ni) {
-			cands = append(cands, cand{nj, ni, j, i, wt})
+			cands = append(cands, cand{a: nj, b: ni, ca: j, cb: i, w: wt})
 			return
 		}
-		cands = append(cands, cand{ni, nj, i, j, wt})
+		cands = append(cands, cand{a: ni, b: nj, ca: i, cb: j, w: wt})
 	}
 	for y := 0; y < hgt; y++ {
 		row := int32(y * w)
@@ -57,7 +54,7 @@ func referencePasses(g *Graph, h []float32) []passEdge {
 		for x := int32(0); x < int32(w); x++ {
 			i := row + x
 			if g.kind[i] == natural && g.node[g.Label[i]] != 0 {
-				cands = append(cands, cand{g.node[g.Label[i]], 0, i, -1, h[i]})
+				cands = append(cands, cand{a: g.node[g.Label[i]], b: 0, ca: i, cb: -1, w: h[i]})
 			}
 		}
 	}
@@ -71,7 +68,7 @@ func referencePasses(g *Graph, h []float32) []passEdge {
 			k, ok := at[c.b]
 			if !ok {
 				at[c.b] = len(out)
-				out = append(out, passEdge{a: c.a, b: c.b, ca: c.ca, cb: c.cb, w: c.w})
+				out = append(out, c)
 				continue
 			}
 			if c.w < out[k].w {
