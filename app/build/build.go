@@ -209,7 +209,11 @@ func Check(p *project.Project, o Options) error {
 		return err
 	}
 	// Before anything is simulated: refuse a build that cannot fit.
-	if err := run.CheckMemory(sc.Width, sc.Height, amp, "build", "a grid of %d cells a side (the scene's width and height)"); err != nil {
+	ep, err := sc.EngineParams()
+	if err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
+	if err := run.CheckMemory(sc.Width, sc.Height, amp, ep, "build", "a grid of %d cells a side (the scene's width and height)"); err != nil {
 		return fmt.Errorf("build: %w", err)
 	}
 	return nil

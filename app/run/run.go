@@ -32,6 +32,7 @@ import (
 	"orogen/sim/constrain"
 	"orogen/sim/engine"
 	"orogen/sim/flow"
+	"orogen/sim/grid"
 	"orogen/sim/spl"
 	"orogen/viewer"
 )
@@ -267,7 +268,11 @@ func Prepare(o Options) (*Job, error) {
 
 	// Before the fields are loaded: refuse what cannot fit.
 	if amp, err := o.amplifyFactor(w, h); err == nil {
-		if err := CheckMemory(w, h, amp, "run", "--size %d"); err != nil {
+		p, err := sc.EngineParams()
+		if err != nil {
+			return nil, err
+		}
+		if err := CheckMemory(w, h, amp, p, "run", "--size %d"); err != nil {
 			return nil, err
 		}
 	}
@@ -697,18 +702,32 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 		// Interrupted: the outputs of an earlier run stay as they were.
 		return rep, &InterruptedError{Steps: rep.Steps, Of: j.Steps, Err: runErr}
 	}
+	// The engine's scratch goes back before the summary, the analysis,
+	// the snapshot and the outputs take their memory (docs/MEMORY.md);
+	// what they read of the engine is what it was before.
+	engine.Release(j.Engine)
 	rep.finish(j)
-	// One snapshot (and one raster of a graph's heights) serves the
-	// analysis and every output: at 4096² each copy is hundreds of MB.
+	p := j.Engine.Params()
+	// The grid engine's heights are the heightmap's: the analysis reads
+	// them before the snapshot takes its memory (docs/MEMORY.md), the
+	// same figures bit for bit.
+	analyzed := false
+	if j.spec.Kind == grid.Kind {
+		if w, h, cell := j.Engine.Size(); len(j.Engine.Heights()) == w*h {
+			rep.analyze(j.Engine.Heights(), w, h, cell, p.Edges, ConstantTalus(p))
+			analyzed = true
+		}
+	}
+	// One snapshot (and one raster of a graph's heights) serves every
+	// output (and the analysis of other engines): at 4096² each copy is
+	// hundreds of MB.
 	s := j.Engine.Snapshot()
 	var hs []float32
 	if s != nil {
 		hs = j.heights(s)
-		// The engine's scratch goes back before the analysis and the
-		// outputs take their memory (docs/MEMORY.md).
-		engine.Release(j.Engine)
-		p := j.Engine.Params()
-		rep.analyze(hs, s.W, s.H, s.Cell, p.Edges, ConstantTalus(p))
+		if !analyzed {
+			rep.analyze(hs, s.W, s.H, s.Cell, p.Edges, ConstantTalus(p))
+		}
 	}
 	// The outputs and then the report are staged and committed as one
 	// set: a failure or an interrupt while writing leaves the files of an

@@ -153,9 +153,15 @@ func Analyze(f *sim.Field, o Options) (*Result, error) {
 	}
 	g := flow.NewGraph(f.W, f.H, f.Cell, o.Edges, 0)
 	g.Update(h)
+	// The pass search's and the depth-first walks' scratch are not read
+	// again (docs/MEMORY.md).
+	g.ReleaseTrees()
 	t := CutTree(TreeOf(g), base)
-	area := g.Accumulate(nil, t.CellArea)
+	// Tree.Area sums in reverse drainage order as Graph.Accumulate does,
+	// bit for bit, in one buffer rather than two.
+	area := TreeOf(g).Area(nil)
 	r.Drainage.LargestRaw = largestLabel(g.Label)
+	g.ReleaseRouting() // only the tree is read from here on
 	minArea := minCells * t.CellArea
 	if float64(r.Drainage.LargestRaw) < minCells {
 		return nil, fmt.Errorf("analysis: no drainage: at most %d cells drain downhill to one cell, fewer than the river threshold of %g cells (noise, or a map of pits?); lower --min-area to measure it anyway",

@@ -93,16 +93,52 @@ type Realism struct {
 	AspectHist []float64 `json:"aspect_histogram"`
 }
 
-// surface is what the realism measures read per interior cell of a map.
+// surface is what the realism measures read per interior cell of a map:
+// the steepest descent, kept (8 bytes a cell), and the Laplacian, the
+// gradient and its aspect, computed when read (lap, grad, aspect), which
+// saves 24 bytes a cell at the end of a run (docs/MEMORY.md).
 type surface struct {
 	w, h     int
 	cell     float64
+	d        []float32 // the heights
 	steep    []float64 // steepest descent to a neighbour, degrees; NaN off the sloping land
-	lap      []float64 // five-point Laplacian, 1/m
-	grad     []float64 // central-difference gradient magnitude, m/m
-	aspect   []float64 // Horn's gradient direction modulo 180°, degrees in [0, 180)
 	sloping  int
 	baseMask []bool
+}
+
+// lap is the five-point Laplacian at interior cell i, 1/m.
+func (s *surface) lap(i int) float64 {
+	d, w, c := s.d, s.w, s.cell
+	z := float64(d[i])
+	e, wst, no, so := float64(d[i+1]), float64(d[i-1]), float64(d[i-w]), float64(d[i+w])
+	return (e + wst + no + so - 4*z) / (c * c)
+}
+
+// grad is the central-difference gradient magnitude at interior cell i,
+// m/m.
+func (s *surface) grad(i int) float64 {
+	d, w, c := s.d, s.w, s.cell
+	e, wst, no, so := float64(d[i+1]), float64(d[i-1]), float64(d[i-w]), float64(d[i+w])
+	return math.Hypot(e-wst, so-no) / (2 * c)
+}
+
+// aspect is Horn's gradient direction modulo 180° at interior cell i,
+// degrees in [0, 180).
+func (s *surface) aspect(i int) float64 {
+	d, w, c := s.d, s.w, s.cell
+	at := func(dx, dy int) float64 { return float64(d[i+dy*w+dx]) }
+	e, wst, no, so := at(1, 0), at(-1, 0), at(0, -1), at(0, 1)
+	ne, nw, se, sw := at(1, -1), at(-1, -1), at(1, 1), at(-1, 1)
+	gx := ((ne + 2*e + se) - (nw + 2*wst + sw)) / (8 * c)
+	gy := ((sw + 2*so + se) - (nw + 2*no + ne)) / (8 * c)
+	a := math.Atan2(gy, gx) * 180 / math.Pi
+	if a < 0 {
+		a += 180
+	}
+	if a >= 180 {
+		a -= 180
+	}
+	return a
 }
 
 // newSurface measures f cell by cell; base marks the cells of the
@@ -110,8 +146,7 @@ type surface struct {
 func newSurface(f *sim.Field, base []bool) *surface {
 	w, ht, c := f.W, f.H, f.Cell
 	n := w * ht
-	s := &surface{w: w, h: ht, cell: c, steep: make([]float64, n), lap: make([]float64, n),
-		grad: make([]float64, n), aspect: make([]float64, n), baseMask: base}
+	s := &surface{w: w, h: ht, cell: c, d: f.Data, steep: make([]float64, n), baseMask: base}
 	d := f.Data
 	diag := c * math.Sqrt2
 	for i := range s.steep {
@@ -124,18 +159,6 @@ func newSurface(f *sim.Field, base []bool) *surface {
 			at := func(dx, dy int) float64 { return float64(d[i+dy*w+dx]) }
 			e, wst, no, so := at(1, 0), at(-1, 0), at(0, -1), at(0, 1)
 			ne, nw, se, sw := at(1, -1), at(-1, -1), at(1, 1), at(-1, 1)
-			s.lap[i] = (e + wst + no + so - 4*z) / (c * c)
-			s.grad[i] = math.Hypot(e-wst, so-no) / (2 * c)
-			gx := ((ne + 2*e + se) - (nw + 2*wst + sw)) / (8 * c)
-			gy := ((sw + 2*so + se) - (nw + 2*no + ne)) / (8 * c)
-			a := math.Atan2(gy, gx) * 180 / math.Pi
-			if a < 0 {
-				a += 180
-			}
-			if a >= 180 {
-				a -= 180
-			}
-			s.aspect[i] = a
 			if base != nil && base[i] {
 				continue
 			}
@@ -257,7 +280,7 @@ func (s *surface) planar() float64 {
 	}
 	n := 0
 	for i, v := range s.steep {
-		if !math.IsNaN(v) && math.Abs(s.lap[i])*s.cell <= PlanarTol*s.grad[i] {
+		if !math.IsNaN(v) && math.Abs(s.lap(i))*s.cell <= PlanarTol*s.grad(i) {
 			n++
 		}
 	}
@@ -293,8 +316,9 @@ func (s *surface) hilltops(d []float32) (median, convex float64, cells int) {
 			if !crest {
 				continue
 			}
-			laps = append(laps, s.lap[i])
-			if s.lap[i] < 0 {
+			l := s.lap(i)
+			laps = append(laps, l)
+			if l < 0 {
 				neg++
 			}
 		}
@@ -327,7 +351,7 @@ func (s *surface) anisotropy() (float64, []float64) {
 		if math.IsNaN(v) {
 			continue
 		}
-		k := int(math.Floor(s.aspect[i]/AspectBinDeg+0.5)) % nb
+		k := int(math.Floor(s.aspect(i)/AspectBinDeg+0.5)) % nb
 		hist[k]++
 	}
 	for k := range hist {

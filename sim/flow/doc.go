@@ -40,5 +40,7 @@
 //
 // Indexing is row-major, y*W+x, row 0 on the North edge. A Graph owns its
 // slices; callers read them between calls and never write them. Results are
-// identical for any GOMAXPROCS.
+// identical for any GOMAXPROCS. ReleaseSearch, Release, ReleaseTrees and
+// ReleaseRouting drop scratch of the last routing, more and more of it
+// (docs/MEMORY.md); the next Route grows it again.
 package flow

@@ -108,49 +108,34 @@ type Graph struct {
 	stks   [][]uint64 // per worker: the depth-first walk's stack
 	rowTmp [][]int32  // per row block roots
 
-	node     []int32      // per root: 0 for outlets, 1..P for pits
-	pits     []int32      // per pit node p (1-based, pits[p-1]): its root number
-	cands    [][]passCand // per row block: pairs of cells across basins
-	candOff  []int32      // candidates of pit p are sorted[candOff[p]:candOff[p+1]]
-	sorted   []passCand
-	cursor   []int32
-	edges    []passEdge
-	wEdges   [][]passEdge
-	scratch  []pitScratch
-	adjOff   []int32
-	adj      []int32
-	heap     passq.Queue
-	inTree   []bool
-	level    []float32
-	nodeLake []int32 // per basin node: its lake's index, -1 for the outlet node
-	final    []int32 // per root: final tree number
-	weights  []int32 // scratch: work per pit, size per tree
-	lakeTree []int32
-	newOf    []int32 // scratch for Assemble: new position of each entry of a carved tree
-	reached  []bool
-	lakeOf   []int32 // per root: 1 + its lake's number, 0 for outlets
-	path     []int32 // carved paths of the lakes, pass first
-	pathOff  []int32 // lake l's path is path[pathOff[l]:pathOff[l+1]]
-	dest     []int32 // per root: destination offset in Stack
+	node       []int32      // per root: 0 for outlets, 1..P for pits
+	pits       []int32      // per pit node p (1-based, pits[p-1]): its root number
+	blockEdges [][]passEdge // per row block: the lowest pass per pair of basins found in it
+	candOff    []int32      // the passes of pit p are bucketed in edges[candOff[p]:candOff[p+1]]
+	cursor     []int32
+	edges      []passEdge // the lowest pass per pair of neighbouring basins, by pit
+	tabs       []pairTab  // per worker: pairs of basins seen
+	kept       []int32    // per worker: passes kept by the reduction
+	adjOff     []int32
+	adj        []int32
+	heap       passq.Queue
+	inTree     []bool
+	level      []float32
+	nodeLake   []int32 // per basin node: its lake's index, -1 for the outlet node
+	final      []int32 // per root: final tree number
+	weights    []int32 // scratch: work per pit, size per tree
+	lakeTree   []int32
+	reached    []bool
+	lakeOf     []int32 // per root: 1 + its lake's number, 0 for outlets
+	path       []int32 // carved paths of the lakes, pass first
+	pathOff    []int32 // lake l's path is path[pathOff[l]:pathOff[l+1]]
+	dest       []int32 // per root: destination offset in Stack
 }
 
 type passEdge struct {
 	a, b   int32 // basin nodes, a is a pit
 	ca, cb int32 // pass cells: ca in a, cb in b (-1 for the virtual outside)
 	w      float32
-}
-
-// passCand is a pair of neighbouring cells in different basins: ca in pit
-// node a, cb in another basin (-1: outside the grid, over a Natural edge).
-type passCand struct {
-	a, ca, cb int32
-}
-
-type pitScratch struct {
-	best    []float32
-	bestA   []int32
-	bestB   []int32
-	touched []int32
 }
 
 // NewGraph returns a graph for a w×h grid of cells of the given size.
@@ -262,6 +247,7 @@ func (g *Graph) Route(h []float32) {
 	if len(h) != g.W*g.H {
 		panic(fmt.Sprintf("flow: %d heights for a %d×%d grid", len(h), g.W, g.H))
 	}
+	g.grow()
 	parallel.Blocks(g.H, rowBlock, func(_, y0, y1 int) {
 		for y := y0; y < y1; y++ {
 			g.routeRow(h, y)
@@ -444,8 +430,11 @@ func (g *Graph) order(labels bool) {
 
 	workers := parallel.Workers()
 	for len(g.bufs) < workers {
-		g.bufs = append(g.bufs, nil)
-		g.pars = append(g.pars, nil)
+		// A fair share of the cells to start with: growing from nothing
+		// by doubling leaves up to twice the lists behind as garbage.
+		share := w*hgt/workers + 1024
+		g.bufs = append(g.bufs, make([]int32, 0, share))
+		g.pars = append(g.pars, make([]int32, 0, share))
 		g.stks = append(g.stks, nil)
 	}
 	// Workers claim blocks of roots dynamically, so which buffer holds a tree

@@ -3,6 +3,7 @@ package flow
 import (
 	"math"
 	"slices"
+	"sync/atomic"
 
 	"orogen/sim"
 	"orogen/sim/parallel"
@@ -41,109 +42,63 @@ func (g *Graph) ConnectLakes(h []float32) {
 
 // findPasses lists, for every pit basin, the lowest pass to each basin next
 // to it. It scans the grid row by row for pairs of neighbouring cells in
-// different basins (at least one a pit), buckets them by pit and keeps the
-// lowest pair per neighbour. Row blocks are fixed and merged in order, and
-// ties keep the first pair in row-major order, so the list does not depend
-// on the number of workers.
+// different basins (at least one a pit) and keeps, per row block, the
+// lowest pair for each two basins, first found on ties; then it buckets
+// the blocks' passes by pit, in block order, and keeps the lowest per
+// neighbour again. The passes of a pit are listed in the order their two
+// basins were first found in row-major order, and ties keep the first pair
+// in that order, so the list does not depend on the number of workers.
+//
+// Only the pairs' reduction per block is kept, never every pair: early in a
+// run, when about every ninth cell of a noisy flat start is a pit, there
+// are 1.2 pairs a cell and a third as many passes (docs/MEMORY.md).
 func (g *Graph) findPasses(h []float32) {
 	np := len(g.pits)
-	w, hgt := g.W, g.H
+	hgt := g.H
 	nb := parallel.NumBlocks(hgt, rowBlock)
-	for len(g.cands) < nb {
-		g.cands = append(g.cands, nil)
+	for len(g.blockEdges) < nb {
+		g.blockEdges = append(g.blockEdges, nil)
 	}
-	parallel.Blocks(hgt, rowBlock, func(b, y0, y1 int) {
-		out := g.cands[b][:0]
-		// A small cache of the last pair seen per hash slot drops pairs
-		// no lower than one already kept for the same two basins: the
-		// reduction keeps the lowest, first in row-major order, so they
-		// could never win. It depends only on the block, like the rest.
-		var seen [256]struct {
-			a, b int32
-			w    float32
-		}
-		for k := range seen {
-			seen[k].a = -1
-		}
-		emit := func(i, j int32) {
-			ni, nj := g.node[g.Label[i]], g.node[g.Label[j]]
-			if ni == 0 && nj == 0 {
+	workers := min(parallel.Workers(), nb)
+	for len(g.tabs) < workers {
+		g.tabs = append(g.tabs, pairTab{})
+	}
+	var next atomic.Int64
+	parallel.Do(workers, func(wk int) {
+		tab := &g.tabs[wk]
+		for {
+			b := int(next.Add(1) - 1)
+			if b >= nb {
 				return
 			}
-			c := passCand{a: ni, ca: i, cb: j}
-			other := nj
-			if ni == 0 || (nj != 0 && nj < ni) {
-				c, other = passCand{a: nj, ca: j, cb: i}, ni
-			}
-			wt := max(h[i], h[j])
-			slot := &seen[uint32(c.a*31+other)&255]
-			if slot.a == c.a && slot.b == other && wt >= slot.w {
-				return
-			}
-			slot.a, slot.b, slot.w = c.a, other, wt
-			out = append(out, c)
+			g.blockEdges[b] = g.blockPasses(h, b*rowBlock, min(hgt, (b+1)*rowBlock), tab, g.blockEdges[b][:0])
 		}
-		for y := y0; y < y1; y++ {
-			row := y * w
-			lab := g.Label[row : row+w]
-			for x := 0; x+1 < w; x++ {
-				if lab[x+1] != lab[x] {
-					emit(int32(row+x), int32(row+x+1))
-				}
-			}
-			if y+1 < hgt {
-				dn := g.Label[row+w : row+2*w]
-				for x := 0; x < w; x++ {
-					l := lab[x]
-					if dn[x] != l {
-						emit(int32(row+x), int32(row+w+x))
-					}
-					if x > 0 && dn[x-1] != l {
-						emit(int32(row+x), int32(row+w+x-1))
-					}
-					if x+1 < w && dn[x+1] != l {
-						emit(int32(row+x), int32(row+w+x+1))
-					}
-				}
-			}
-			// Natural edge cells of pit basins may spill out of the grid.
-			for x := 0; x < w; x++ {
-				if x > 0 && x < w-1 && y > 0 && y < hgt-1 {
-					x = w - 2 // inner cells are never on an edge
-					continue
-				}
-				i := int32(row + x)
-				if g.kind[i] == natural && g.node[lab[x]] != 0 {
-					out = append(out, passCand{a: g.node[lab[x]], ca: i, cb: -1})
-				}
-			}
-		}
-		g.cands[b] = out
 	})
-	// Bucket the candidates by pit, keeping row-major order in each bucket.
+	// Bucket the blocks' passes by pit, keeping block order in each bucket.
 	g.candOff = sim.ResizeSpare(g.candOff, np+2)
 	clear(g.candOff)
 	total := 0
 	for b := 0; b < nb; b++ {
-		for _, c := range g.cands[b] {
-			g.candOff[c.a+1]++
+		for _, e := range g.blockEdges[b] {
+			g.candOff[e.a+1]++
 		}
-		total += len(g.cands[b])
+		total += len(g.blockEdges[b])
 	}
 	for p := 1; p <= np+1; p++ {
 		g.candOff[p] += g.candOff[p-1]
 	}
-	g.sorted = sim.ResizeSpare(g.sorted, total)
+	g.edges = sim.ResizeSpare(g.edges, total)
 	cur := sim.ResizeSpare(g.cursor, np+1)
 	copy(cur, g.candOff[:np+1])
 	g.cursor = cur
 	for b := 0; b < nb; b++ {
-		for _, c := range g.cands[b] {
-			g.sorted[cur[c.a]] = c
-			cur[c.a]++
+		for _, e := range g.blockEdges[b] {
+			g.edges[cur[e.a]] = e
+			cur[e.a]++
 		}
 	}
-	// Reduce each pit's bucket to its lowest pass per neighbour.
+	// Reduce each pit's bucket to its lowest pass per neighbour, in place
+	// at the start of each worker's range of buckets, then close the gaps.
 	g.weights = sim.ResizeSpare(g.weights, np)
 	weights := g.weights
 	for p := range weights {
@@ -151,64 +106,186 @@ func (g *Graph) findPasses(h []float32) {
 	}
 	bounds := parallel.Split(weights, parallel.Workers())
 	nw := len(bounds) - 1
-	for len(g.scratch) < nw {
-		g.scratch = append(g.scratch, pitScratch{})
+	for len(g.tabs) < nw {
+		g.tabs = append(g.tabs, pairTab{})
 	}
-	for len(g.wEdges) < nw {
-		g.wEdges = append(g.wEdges, nil)
-	}
+	g.kept = sim.ResizeSpare(g.kept, nw)
 	parallel.Do(nw, func(wk int) {
-		sc := &g.scratch[wk]
-		if len(sc.best) < np+1 {
-			// The three tables grow together, to best's whole capacity,
-			// so a later call with more pits that still fits never reads
-			// past bestA or bestB.
-			sc.best = sim.ResizeSpare(sc.best, np+1)
-			sc.best = sc.best[:cap(sc.best)]
-			sc.bestA = sim.ResizeSpare(sc.bestA, len(sc.best))
-			sc.bestB = sim.ResizeSpare(sc.bestB, len(sc.best))
-			for i := range sc.best {
-				sc.best[i] = float32(math.Inf(1))
+		tab := &g.tabs[wk]
+		lo := g.candOff[bounds[wk]+1]
+		n := lo
+		for p := bounds[wk]; p < bounds[wk+1]; p++ {
+			n = g.reducePit(g.candOff[p+1], g.candOff[p+2], n, tab)
+		}
+		g.kept[wk] = n - lo
+	})
+	n := int32(0)
+	for wk := 0; wk < nw; wk++ {
+		lo := g.candOff[bounds[wk]+1]
+		n += int32(copy(g.edges[n:], g.edges[lo:lo+g.kept[wk]]))
+	}
+	g.edges = g.edges[:n]
+}
+
+// blockPasses appends to out the lowest pass between each two basins
+// found in rows [y0, y1), in the order the pairs were first found, and
+// returns it: the pairs of each row from west to east (E, then S, SW and
+// SE of each cell), then its cells on a Natural edge.
+func (g *Graph) blockPasses(h []float32, y0, y1 int, tab *pairTab, out []passEdge) []passEdge {
+	w, hgt := g.W, g.H
+	// Room for a pair a cell, about what a noisy flat start has: the table
+	// rarely grows.
+	tab.reset(w * (y1 - y0))
+	// keep adds the pair of cells i (in pit node a) and j (in basin node
+	// b, or outside for j < 0) over height wt, or lowers the pass kept.
+	keep := func(a, b, i, j int32, wt float32) {
+		s, ok := tab.find(uint64(uint32(a))<<32 | uint64(uint32(b)))
+		if !ok {
+			tab.put(s, uint64(uint32(a))<<32|uint64(uint32(b)), int32(len(out)))
+			out = append(out, passEdge{a: a, b: b, ca: i, cb: j, w: wt})
+			return
+		}
+		if e := &out[tab.vals[s]]; wt < e.w {
+			e.ca, e.cb, e.w = i, j, wt
+		}
+	}
+	emit := func(i, j int32) {
+		ni, nj := g.node[g.Label[i]], g.node[g.Label[j]]
+		if ni == 0 && nj == 0 {
+			return
+		}
+		wt := max(h[i], h[j])
+		if ni == 0 || (nj != 0 && nj < ni) {
+			keep(nj, ni, j, i, wt)
+			return
+		}
+		keep(ni, nj, i, j, wt)
+	}
+	for y := y0; y < y1; y++ {
+		row := y * w
+		lab := g.Label[row : row+w]
+		for x := 0; x+1 < w; x++ {
+			if lab[x+1] != lab[x] {
+				emit(int32(row+x), int32(row+x+1))
 			}
 		}
-		out := g.wEdges[wk][:0]
-		for p := bounds[wk]; p < bounds[wk+1]; p++ {
-			out = g.reducePit(h, int32(p+1), sc, out)
+		if y+1 < hgt {
+			dn := g.Label[row+w : row+2*w]
+			for x := 0; x < w; x++ {
+				l := lab[x]
+				if dn[x] != l {
+					emit(int32(row+x), int32(row+w+x))
+				}
+				if x > 0 && dn[x-1] != l {
+					emit(int32(row+x), int32(row+w+x-1))
+				}
+				if x+1 < w && dn[x+1] != l {
+					emit(int32(row+x), int32(row+w+x+1))
+				}
+			}
 		}
-		g.wEdges[wk] = out
-	})
-	g.edges = g.edges[:0]
-	for wk := 0; wk < nw; wk++ {
-		g.edges = append(g.edges, g.wEdges[wk]...)
+		// Natural edge cells of pit basins may spill out of the grid.
+		for x := 0; x < w; x++ {
+			if x > 0 && x < w-1 && y > 0 && y < hgt-1 {
+				x = w - 2 // inner cells are never on an edge
+				continue
+			}
+			i := int32(row + x)
+			if a := g.node[lab[x]]; g.kind[i] == natural && a != 0 {
+				keep(a, 0, i, -1, h[i]) // spill out of the grid over this cell
+			}
+		}
+	}
+	return out
+}
+
+// reducePit moves the passes of g.edges[lo:hi], one pit's bucket, to
+// g.edges[n:], keeping the lowest per neighbouring basin (the first on
+// ties) at the place of its first, and returns the new end. n <= lo.
+func (g *Graph) reducePit(lo, hi, n int32, tab *pairTab) int32 {
+	tab.reset(int(hi - lo))
+	for k := lo; k < hi; k++ {
+		e := g.edges[k]
+		s, ok := tab.find(uint64(uint32(e.b)))
+		if !ok {
+			tab.put(s, uint64(uint32(e.b)), n)
+			g.edges[n] = e
+			n++
+			continue
+		}
+		if kept := &g.edges[tab.vals[s]]; e.w < kept.w {
+			kept.ca, kept.cb, kept.w = e.ca, e.cb, e.w
+		}
+	}
+	return n
+}
+
+// pairTab is an open-addressing hash table from keys to int32 values,
+// reused from block to block.
+type pairTab struct {
+	keys []uint64 // key+1; 0: empty
+	vals []int32
+	used int
+	mask uint64
+}
+
+// reset empties the table and gives it room for about n keys without
+// growing.
+func (t *pairTab) reset(n int) {
+	size := 16
+	for size < 2*n {
+		size *= 2
+	}
+	if len(t.keys) < size {
+		t.keys = make([]uint64, size)
+		t.vals = make([]int32, size)
+	} else {
+		t.keys = t.keys[:size]
+		t.vals = t.vals[:size]
+		clear(t.keys)
+	}
+	t.used = 0
+	t.mask = uint64(size - 1)
+}
+
+// find returns the slot of key and whether it is there; if not, the slot
+// is where put may store it.
+func (t *pairTab) find(key uint64) (int, bool) {
+	k := key + 1
+	s := (k * 0x9e3779b97f4a7c15) >> 32 & t.mask
+	for {
+		switch t.keys[s] {
+		case k:
+			return int(s), true
+		case 0:
+			return int(s), false
+		}
+		s = (s + 1) & t.mask
 	}
 }
 
-// reducePit appends the lowest pass from pit node self to each of its
-// neighbouring basins, once per pair of basins (to node 0 or to a higher
-// pit node).
-func (g *Graph) reducePit(h []float32, self int32, sc *pitScratch, out []passEdge) []passEdge {
-	inf := float32(math.Inf(1))
-	for _, c := range g.sorted[g.candOff[self]:g.candOff[self+1]] {
-		var b int32
-		var wgt float32
-		if c.cb < 0 {
-			b, wgt = 0, h[c.ca] // spill out of the grid over this cell
-		} else {
-			b, wgt = g.node[g.Label[c.cb]], max(h[c.ca], h[c.cb])
-		}
-		if sc.best[b] == inf {
-			sc.touched = append(sc.touched, b)
-		}
-		if wgt < sc.best[b] {
-			sc.best[b], sc.bestA[b], sc.bestB[b] = wgt, c.ca, c.cb
+// put stores key with value v in slot s, which find returned empty.
+func (t *pairTab) put(s int, key uint64, v int32) {
+	t.keys[s] = key + 1
+	t.vals[s] = v
+	t.used++
+	if 2*t.used > len(t.keys) {
+		t.grow()
+	}
+}
+
+// grow doubles the table, keeping its keys.
+func (t *pairTab) grow() {
+	keys, vals := t.keys, t.vals
+	size := 2 * len(keys)
+	t.keys, t.vals = make([]uint64, size), make([]int32, size)
+	t.mask = uint64(size - 1)
+	for i, k := range keys {
+		if k != 0 {
+			s, _ := t.find(k - 1)
+			t.keys[s], t.vals[s] = k, vals[i]
 		}
 	}
-	for _, b := range sc.touched {
-		out = append(out, passEdge{a: self, b: b, ca: sc.bestA[b], cb: sc.bestB[b], w: sc.best[b]})
-		sc.best[b] = inf
-	}
-	sc.touched = sc.touched[:0]
-	return out
 }
 
 // growTree runs Prim's algorithm from the outlet node 0 over the pass edges
@@ -404,7 +481,6 @@ func (g *Graph) assemble(pos bool) {
 	// every cell after its receiver. Receiver positions come from the
 	// depth-first search, renumbered for carved basins; the pass cells'
 	// receivers lie in other trees and are set once all are placed.
-	g.newOf = sim.ResizeSpare(g.newOf, len(g.Stack))
 	parallel.Blocks(nr, 256, func(_, lo, hi int) {
 		for t := lo; t < hi; t++ {
 			off, n := g.segOff[t], g.segLen[t]
@@ -426,28 +502,23 @@ func (g *Graph) assemble(pos bool) {
 				}
 				continue
 			}
-			path := g.path[g.pathOff[li-1]:g.pathOff[li]]
-			m := int32(len(path))
-			newOf := g.newOf[d : d+n] // each tree owns its range
-			next := m
+			// Every entry comes after its receiver's (par[k] < k), whose
+			// Pos is then already its new position.
+			next := g.pathOff[li] - g.pathOff[li-1]
 			for k, i := range src {
+				var nk int32
 				if g.dir[i] == onPath {
-					newOf[k] = g.Pos[i] // carve left the index on the path here
+					nk = g.Pos[i] // carve left the index on the path here
+					if nk > 0 {
+						rp[nk] = d + nk - 1
+					}
 				} else {
-					newOf[k] = next
+					nk = next
 					next++
+					rp[nk] = g.Pos[src[par[k]]]
 				}
-			}
-			for k, i := range src {
-				nk := newOf[k]
 				dst[nk] = i
 				g.Pos[i] = d + nk
-				switch {
-				case g.dir[i] != onPath:
-					rp[nk] = d + newOf[par[k]]
-				case nk > 0:
-					rp[nk] = d + nk - 1
-				}
 			}
 		}
 	})

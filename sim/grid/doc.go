@@ -81,7 +81,12 @@
 //
 // An Engine is owned by one goroutine: Step, the setters and Snapshot must
 // not run concurrently. Setters take effect at the next Step. Snapshot
-// returns copies that the caller may keep and share read-only. Inside a
+// returns copies that the caller may keep and share read-only (the uplift
+// is shared: SetUplift replaces it, nothing writes it). Memory
+// (docs/MEMORY.md): a step lets go of the last step's scratch in drainage
+// order while it routes and of the pass search's once it has routed, so
+// the two are not live together; Release drops everything a snapshot does
+// not read. Inside a
 // step, work is spread over GOMAXPROCS goroutines by rows, columns or
 // independent drainage trees; results are bit-identical for any number of
 // workers.

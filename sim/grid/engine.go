@@ -55,13 +55,14 @@ type Engine struct {
 	prev     []float32 // heights before this step
 	prev2    []float32 // heights before the last step
 	up       []float32
-	area     []float64 // drainage area in grid order, filled on demand
+	area     []float64 // drainage area in grid order, made and filled on demand (Area)
 	areaOK   bool
 	hs       []float32 // heights in drainage order
 	he       []float32 // eroded heights in drainage order, before the talus limit
 	ds       []float32 // receiver distances in drainage order
 	as       []float64 // drainage area in drainage order
-	prevRec  []int32
+	prevRec  []uint8   // the last step's receivers as recTable codes them (recNone before the first)
+	recTab   []uint8   // recTable(w)
 	g        *flow.Graph
 	routed   bool  // g holds the routing of the last step
 	err      error // set when a step produced non-finite heights; Step then does nothing
@@ -132,14 +133,11 @@ func New(c Config) (*Engine, error) {
 	e.hgt = make([]float32, n)
 	e.prev = make([]float32, n)
 	e.prev2 = make([]float32, n)
-	e.area = make([]float64, n)
-	e.hs = make([]float32, n)
-	e.ds = make([]float32, n)
-	e.as = make([]float64, n)
-	e.prevRec = make([]int32, n)
+	e.prevRec = make([]uint8, n)
 	for i := range e.prevRec {
-		e.prevRec[i] = -1
+		e.prevRec[i] = recNone
 	}
+	e.recTab = recTable(c.W)
 	if err := e.SetUplift(c.Up); err != nil {
 		return nil, err
 	}
@@ -229,7 +227,8 @@ func (e *Engine) SetUplift(u []float32) error {
 			return fmt.Errorf("grid: uplift %g m/yr at cell %d: absurd (|u| must be <= 1 m/yr)", v, i)
 		}
 	}
-	e.up = append(e.up[:0], u...)
+	// A new slice, never written: snapshots share it.
+	e.up = append([]float32(nil), u...)
 	return nil
 }
 
@@ -245,9 +244,11 @@ func (e *Engine) Heights() []float32 { return e.hgt }
 func (e *Engine) Graph() *flow.Graph { return e.g }
 
 // Area returns the drainage area of the last step in grid order, m². It is
-// valid until the next Step; the caller must not modify it.
+// valid until the next Step; the caller must not modify it. The engine
+// keeps it (8 bytes a cell) only once asked for it.
 func (e *Engine) Area() []float64 {
 	if !e.areaOK {
+		e.area = sim.Resize(e.area, e.w*e.h)
 		if e.routed {
 			st := e.g.Stack
 			parallel.Blocks(len(st), 1<<15, func(_, lo, hi int) {
@@ -299,6 +300,8 @@ func (e *Engine) Step() engine.StepStats {
 		mark = now
 	}
 	g := e.g
+	n := len(e.hgt)
+	e.prev2 = sim.Resize(e.prev2, n) // Release may have dropped it
 	e.prev, e.prev2 = e.prev2, e.prev
 	// The rock account (engine.Mass): the volume before and after each
 	// phase that changes heights. Summed while copying the heights.
@@ -323,7 +326,11 @@ func (e *Engine) Step() engine.StepStats {
 	g.Route(e.hgt)
 	if e.p.Routing == flow.RoutingRandom {
 		g.Randomize(e.hgt, e.Area(), e.channelArea(), e.p.Seed)
+		e.area, e.areaOK = nil, false
 	}
+	// The last step's scratch in drainage order is not read again: the
+	// collector may give its memory to the routing's (docs/MEMORY.md).
+	e.dropScratch()
 	lap(engine.PhaseRouting)
 	g.Order()
 	lap(engine.PhaseStack)
@@ -343,6 +350,7 @@ func (e *Engine) Step() engine.StepStats {
 	} else {
 		e.wat, e.watOK = nil, false
 	}
+	g.ReleaseSearch()
 	lap(engine.PhaseWater)
 
 	// Uplift (timed with the erosion), in grid order: sequential memory
@@ -390,9 +398,9 @@ func (e *Engine) Step() engine.StepStats {
 	// Work in drainage order from here: sequential memory access.
 	chunks := g.Chunks(parallel.Workers())
 	nc := len(chunks) - 1
+	e.hs, e.ds = sim.Resize(e.hs, n), sim.Resize(e.ds, n)
 	sediment := e.p.G > 0
 	if sediment {
-		n := len(e.hgt)
 		e.hb = sim.Resize(e.hb, n)
 		e.qs = sim.Resize(e.qs, n)
 		e.out = sim.Resize(e.out, n)
@@ -401,8 +409,11 @@ func (e *Engine) Step() engine.StepStats {
 			e.depRate = make([]float32, n)
 		}
 	}
-	if e.kn != nil {
+	if e.kn != nil || e.geo != nil {
 		e.ks = sim.Resize(e.ks, len(e.hgt))
+	}
+	if e.geo != nil && e.talFac != nil {
+		e.ts = sim.Resize(e.ts, len(e.hgt))
 	}
 	parallel.Do(nc, func(c int) {
 		lo, hi := int(chunks[c]), int(chunks[c+1])
@@ -677,7 +688,7 @@ func (e *Engine) measure(st *engine.StepStats, pos []int32, hs []float32) float6
 	e.blockMx2 = sim.Resize(e.blockMx2, nb)
 	e.blockCh = sim.Resize(e.blockCh, nb)
 	e.blockV = sim.Resize(e.blockV, nb)
-	rec := e.g.Rec
+	rec, tab, w1 := e.g.Rec, e.recTab, int32(e.w+1)
 	parallel.Blocks(n, block, func(b, lo, hi int) {
 		h := e.hgt[lo:hi]
 		if pos != nil {
@@ -688,12 +699,13 @@ func (e *Engine) measure(st *engine.StepStats, pos []int32, hs []float32) float6
 		e.blockV[b] = sim.Sum32(h)
 		e.blockDh[b], e.blockMx[b], e.blockMx2[b] = changes(h, e.prev[lo:hi], e.prev2[lo:hi])
 		var ch int64
-		for i, r := range rec[lo:hi] {
-			if r != e.prevRec[lo+i] {
+		prev := e.prevRec[lo:hi]
+		for k, r := range rec[lo:hi] {
+			if c := tab[r-int32(lo+k)+w1]; c != prev[k] {
+				prev[k] = c
 				ch++
 			}
 		}
-		copy(e.prevRec[lo:hi], rec[lo:hi])
 		e.blockCh[b] = ch
 	})
 	var sum, mx, mx2, vol float64
@@ -847,3 +859,34 @@ func (e *Engine) deposit() {
 }
 
 var _ engine.MapGeologic = (*Engine)(nil)
+
+// Receivers are compared from step to step by their direction from the
+// cell, one byte a cell: every receiver is the cell itself or one of its 8
+// neighbours, so the direction names it.
+const (
+	recSelf = 8   // the cell is a root
+	recNone = 255 // no receiver yet (before the first step)
+)
+
+// recTable returns the table of the receivers' codes on a grid w cells
+// wide: tab[r-i+w+1] is 0-7 for the neighbour r of cell i in the order E,
+// SE, S, SW, W, NW, N, NE, recSelf for r == i.
+func recTable(w int) []uint8 {
+	tab := make([]uint8, 2*w+3)
+	for k := range tab {
+		tab[k] = recNone
+	}
+	for k, d := range [8]int{1, w + 1, w, w - 1, -1, -w - 1, -w, -w + 1} {
+		tab[d+w+1] = uint8(k)
+	}
+	tab[w+1] = recSelf
+	return tab
+}
+
+// dropScratch lets go of the buffers in drainage order a step fills
+// before it reads them: the heights, distances, eroded heights, drainage
+// area, and the sediment's, k's and the talus factors' scratch.
+func (e *Engine) dropScratch() {
+	e.hs, e.ds, e.he, e.as = nil, nil, nil, nil
+	e.hb, e.qs, e.out, e.us, e.ks, e.ts, e.lvl, e.lake = nil, nil, nil, nil, nil, nil, nil, nil
+}

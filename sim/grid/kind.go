@@ -17,7 +17,11 @@ func (e *Engine) Summary() engine.Summary {
 	hs := e.Heights()
 	s.MinHeight, s.MaxHeight, s.MeanHeight = engine.HeightFigures(hs)
 	if e.Stats().Step > 0 {
-		for _, a := range e.Area() {
+		area := e.as // the same values as Area's, in drainage order
+		if !e.routed {
+			area = e.Area()
+		}
+		for _, a := range area {
 			s.MaxDrainage = max(s.MaxDrainage, a)
 		}
 		for _, d := range e.Graph().WaterDepth(nil, hs) {

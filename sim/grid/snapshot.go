@@ -20,7 +20,7 @@ func (e *Engine) Snapshot() *engine.Snapshot {
 		Receivers: make([]int32, n),
 	}
 	if e.up != nil {
-		s.Uplift = append([]float32(nil), e.up...)
+		s.Uplift = e.up // SetUplift replaces it, never writes it
 	}
 	if e.geo != nil {
 		s.Geology = e.geo.Model()
@@ -33,12 +33,7 @@ func (e *Engine) Snapshot() *engine.Snapshot {
 	if e.routed {
 		s.Lakes = e.g.LakesOn(e.hgt)
 		copy(s.Receivers, e.g.Rec)
-		area := e.Area()
-		parallel.Blocks(n, 1<<15, func(_, lo, hi int) {
-			for i := lo; i < hi; i++ {
-				s.Area[i] = float32(area[i])
-			}
-		})
+		e.areaTo(s.Area)
 		if e.wat != nil && e.watOK {
 			s.Water = e.wat.WaterDepth(nil, &e.win)
 			s.WaterLakes = water.CloneLakes(e.wat.Lakes())
@@ -62,4 +57,23 @@ func (e *Engine) Snapshot() *engine.Snapshot {
 		s.Water = make([]float32, n)
 	}
 	return s
+}
+
+// areaTo sets dst[i] to the drainage area of cell i, as Area gives it,
+// without keeping Area's grid-order copy.
+func (e *Engine) areaTo(dst []float32) {
+	if e.areaOK {
+		parallel.Blocks(len(dst), 1<<15, func(_, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				dst[i] = float32(e.area[i])
+			}
+		})
+		return
+	}
+	st := e.g.Stack
+	parallel.Blocks(len(st), 1<<15, func(_, lo, hi int) {
+		for k := lo; k < hi; k++ {
+			dst[st[k]] = float32(e.as[k])
+		}
+	})
 }

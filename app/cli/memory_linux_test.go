@@ -1,0 +1,45 @@
+package cli
+
+import (
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+
+	"orogen/app/run"
+	"orogen/app/scene"
+)
+
+// TestMemoryEstimateCoversPeak runs the real binary on 512² grids, the
+// default scene and the lakes scene (the heaviest: sediment, k noise,
+// creep, random routing, the water budget), and wants the memory estimate
+// (run.EstimateRunBytes) at or above the peak resident memory the kernel
+// measured, and at most twice it: at 512² the estimate's 64 MB of base,
+// which covers the program's own 20 MB and the fixed costs of the lakes'
+// processes, is most of the default scene's estimate (94 MB for a peak of
+// about 53 MB; at 4096² the estimate is the Go memory limit and the peak
+// within 1 % of it: docs/MEMORY.md).
+func TestMemoryEstimateCoversPeak(t *testing.T) {
+	const n = 512
+	dir := t.TempDir()
+	for _, name := range []string{"default", "lakes"} {
+		sc, err := scene.Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := sc.EngineParams()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(orogenBinary(t), "run", "--scene", name, "--size", "512", "--steps", "2", "--out", filepath.Join(dir, name+".tif"))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, out)
+		}
+		peak := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10 // KiB on Linux
+		est := run.EstimateRunBytes(n, n, 1, p)
+		t.Logf("%s, %d²: peak %d MB, estimate %d MB", name, n, peak>>20, est>>20)
+		if est < peak || est > 2*peak {
+			t.Errorf("%s, %d²: estimate %d MB; want at least the peak, %d MB, and at most twice it", name, n, est>>20, peak>>20)
+		}
+	}
+}
