@@ -1005,7 +1005,7 @@ func (a *App) screenshotTo(args []string) error {
 	start, want := a.frames, 0
 	a.waitFor("the views to catch up and the screenshot", func() bool {
 		if want == 0 {
-			if a.frames > start+1 && a.rend.idle() || a.frames > start+screenshotPatience {
+			if a.frames > start+1 && a.rend.Idle() || a.frames > start+screenshotPatience {
 				a.screenshot, want = args[0], a.shots+1
 			}
 			return false

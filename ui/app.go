@@ -21,6 +21,7 @@ import (
 	"orogen/app/session"
 	"orogen/brushes"
 	"orogen/sim/engine"
+	"orogen/ui/picture"
 	"orogen/ui/script"
 	"orogen/uplifttree"
 	"orogen/viewer"
@@ -108,7 +109,7 @@ type App struct {
 	// The stream graph's node count being typed (engineChooser).
 	samplesEdit   int32
 	samplesActive bool
-	rend          *renderer
+	rend          *picture.Renderer
 	lag           sliderLag
 	pic2D         picture2D // what the 2D picture shows (renderer's last job)
 	pic3D         picture3D // what the 3D picture shows
@@ -241,7 +242,7 @@ func newApp(o Options) (*App, error) {
 	if err := a.openInitial(o); err != nil {
 		return nil, err
 	}
-	a.rend = newRenderer()
+	a.rend = picture.New()
 	a.v3 = newView3D()
 	a.gv = newGPUView()
 	if a.gv.err != nil {
@@ -263,7 +264,7 @@ func (a *App) shutdown() {
 		a.exp.cancel() // a build under way stops at its next step or tile
 	}
 	if a.rend != nil {
-		a.rend.close()
+		a.rend.Close()
 	}
 	if a.anl.an != nil {
 		a.anl.an.Close()

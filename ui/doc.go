@@ -9,7 +9,7 @@
 // Update sends it commands (new parameters, a new uplift raster, run,
 // pause, step, reset) and reads its newest Frame through an atomic pointer;
 // it never waits on it. Relief pictures are made by the renderer goroutine
-// (render.go) from those frames; Update submits jobs and picks up finished
+// (package ui/picture) from those frames; Update submits jobs and picks up finished
 // pictures without waiting, then uploads them into an Ebiten image. Draw
 // draws that image under the ImGui frame and nothing else.
 //

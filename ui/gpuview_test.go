@@ -15,6 +15,7 @@ import (
 	"orogen/sim/engine"
 	"orogen/sim/grid"
 	"orogen/sim/simtest"
+	"orogen/ui/picture"
 	"orogen/viewer"
 )
 
@@ -312,7 +313,7 @@ func TestShaderTiming(t *testing.T) {
 		for _, n := range []int{128, 256, 384, 512} {
 			o := o3
 			o.MaxMesh = n
-			m := viewer.BuildMesh3D(nil, s, geometryOnly(o))
+			m := viewer.BuildMesh3D(nil, s, picture.GeometryOnly(o))
 			d := m.Project(nil, cam, cw, ch)
 			for range 2 {
 				t0, c0 := time.Now(), cpuTime()

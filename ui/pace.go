@@ -112,5 +112,5 @@ func (a *App) moving() bool {
 			p.seenAnl, moved = l, true
 		}
 	}
-	return moved || a.quitting || a.exp.building || a.s.AmplifyBusy() || (a.rend != nil && !a.rend.idle())
+	return moved || a.quitting || a.exp.building || a.s.AmplifyBusy() || (a.rend != nil && !a.rend.Idle())
 }

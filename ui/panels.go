@@ -154,7 +154,7 @@ func (a *App) simulationWindow() {
 			total += f.PhaseMs[i]
 		}
 		imgui.TextUnformatted(fmt.Sprintf("%-10s %6.2f", "step", total))
-		pic, mesh, proj := a.rend.timings()
+		pic, mesh, proj := a.rend.Timings()
 		imgui.TextUnformatted(fmt.Sprintf("%-10s %6.2f", "2D picture", pic))
 		imgui.TextUnformatted(fmt.Sprintf("%-10s %6.2f", "3D mesh", mesh))
 		imgui.TextUnformatted(fmt.Sprintf("%-10s %6.2f", "3D picture", proj))

@@ -148,7 +148,7 @@ type report struct {
 
 func (a *App) writeReport(path string) error {
 	f := a.s.Frame()
-	pic, mesh, proj := a.rend.timings()
+	pic, mesh, proj := a.rend.Timings()
 	r := report{Frames: a.frames, Seconds: time.Since(a.script.start).Seconds(), FPS: a.fps.all,
 		StepsPerSec: f.StepsPerSec, Width: f.Snap.W, Height: f.Snap.H, Step: f.Snap.Step,
 		RenderMs: pic, MeshMs: mesh, Picture3DMs: proj, SliderLag: a.lag.steps, PhaseMs: f.PhaseMs[:],

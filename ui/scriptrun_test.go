@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"orogen/ui/picture"
 	"orogen/ui/script"
 )
 
@@ -17,8 +18,8 @@ func TestScreenshotWaitsForDraw(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &App{mode: modeSplit, rend: newRenderer(), script: &scriptRun{cmds: cmds}}
-	t.Cleanup(a.rend.close)
+	a := &App{mode: modeSplit, rend: picture.New(), script: &scriptRun{cmds: cmds}}
+	t.Cleanup(a.rend.Close)
 	update := func() {
 		a.frames++
 		a.stepScript()

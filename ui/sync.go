@@ -13,6 +13,7 @@ import (
 
 	"orogen/app/safefile"
 	"orogen/sim/engine"
+	"orogen/ui/picture"
 	"orogen/viewer"
 )
 
@@ -134,20 +135,20 @@ func (a *App) syncPicture() {
 		a.pollPictures()
 		return
 	}
-	j := &renderJob{snap: snap, opts: opts, pic: want2D && !shader2, pic3D: want3D && !same3D,
-		opts3: k3.opts, cam: k3.cam, w3: k3.w, h3: k3.h, gpu: k3.gpu, shader: k3.shader}
-	if j.shader {
-		j.opts3 = shaderMesh(j.opts3, j.w3, j.h3)
+	j := &picture.Job{Snap: snap, Opts: opts, Pic: want2D && !shader2, Pic3D: want3D && !same3D,
+		Opts3: k3.opts, Cam: k3.cam, W3: k3.w, H3: k3.h, GPU: k3.gpu, Shader: k3.shader}
+	if j.Shader {
+		j.Opts3 = shaderMesh(j.Opts3, j.W3, j.H3)
 	}
 	if amp != nil {
-		j.snap3 = amp.Fine
+		j.Snap3 = amp.Fine
 		if want2D && k2.amp != nil {
-			j.amp, j.ampOpts, j.picAmp = amp.Fine, ampOptions(opts, amp), k2.amp != a.pic2D.amp || k2.opts != a.pic2D.opts
+			j.Amp, j.AmpOpts, j.PicAmp = amp.Fine, ampOptions(opts, amp), k2.amp != a.pic2D.amp || k2.opts != a.pic2D.opts
 			a.amp.asked = amp
 		}
 	}
-	if j.pic3D || !want3D {
-		if j.pic3D {
+	if j.Pic3D || !want3D {
+		if j.Pic3D {
 			a.pic3DAt = time.Now()
 		}
 		a.pic3D = k3
@@ -158,32 +159,32 @@ func (a *App) syncPicture() {
 		if a.upCopy == nil || a.upCopyVer != upVer {
 			a.upCopy, a.upCopyVer = append([]float32(nil), a.s.Doc().Uplift().Data...), upVer
 		}
-		j.uplift = a.upCopy
+		j.Uplift = a.upCopy
 	}
-	a.rend.submit(j)
+	a.rend.Submit(j)
 	a.pic2D = k2
 	a.pollPictures()
 }
 
 // pollPictures uploads the renderer's finished pictures.
 func (a *App) pollPictures() {
-	if d, s, ok := a.rend.pollList(); ok {
+	if d, s, ok := a.rend.PollList(); ok {
 		if a.pic3D.shader && a.shaders(s) {
 			a.drawTerrain(d, s)
 		} else {
 			a.v3.drawList(d)
 		}
-		a.rend.recycleList(d)
+		a.rend.RecycleList(d)
 	}
-	if img, of, ok := a.rend.pollAmp(); ok {
+	if img, of, ok := a.rend.PollAmp(); ok {
 		a.uploadAmp(img, of)
-		a.rend.recycle(img)
+		a.rend.Recycle(img)
 	}
-	if img, _, ok := a.rend.poll3D(); ok {
+	if img, _, ok := a.rend.Poll3D(); ok {
 		a.v3.upload(img)
-		a.rend.recycle(img)
+		a.rend.Recycle(img)
 	}
-	img, ok := a.rend.poll()
+	img, ok := a.rend.Poll()
 	if !ok {
 		return
 	}
@@ -196,7 +197,7 @@ func (a *App) pollPictures() {
 		a.mapW, a.mapH = b.Dx(), b.Dy()
 	}
 	a.mapImg.WritePixels(img.Pix)
-	a.rend.recycle(img)
+	a.rend.Recycle(img)
 }
 
 // saveScreenshot writes the screen as a PNG (from Draw, after ImGui drew).

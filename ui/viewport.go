@@ -193,7 +193,7 @@ func (a *App) draw3DLabels() {
 	}
 	dl := imgui.WindowDrawList()
 	dl.PushClipRect(vec2(r.x, r.y), vec2(r.x+r.w, r.y+r.h))
-	_, meshMs, projMs := a.rend.timings()
+	_, meshMs, projMs := a.rend.Timings()
 	s := fmt.Sprintf("3D: left drag orbits, right drag pans, wheel zooms, Home fits   mesh %.1f ms, picture %.1f ms",
 		meshMs, projMs)
 	if !a.v3.shown {

@@ -1,4 +1,10 @@
-package ui
+// Package picture makes the app's view pictures off the UI thread: the
+// 2D relief of a snapshot, the Amplify preview's fine window, and the 3D
+// view (the mesh, projected in back-to-front order, filled by viewer's
+// rasterizer or handed back as a draw list for the GPU to fill). It holds
+// no ImGui or Ebitengine state, so its goroutine is tested under the race
+// detector without the UI's C++ (make race).
+package picture
 
 import (
 	"image"
@@ -9,44 +15,44 @@ import (
 	"orogen/viewer"
 )
 
-// renderJob is what the Viewport wants drawn: the 2D relief of a snapshot
+// Job is what the Viewport wants drawn: the 2D relief of a snapshot
 // with its options (and optionally the document's current uplift in place
 // of the snapshot's, so an overlay shows strokes the engine has not seen
 // yet), and the 3D view of it for a camera and a picture size.
-type renderJob struct {
-	snap   *engine.Snapshot
-	uplift []float32 // a copy owned by the job, or nil
-	opts   viewer.Options
-	pic    bool // make the 2D picture
-	pic3D  bool // make the 3D picture
-	opts3  viewer.Options3D
-	cam    viewer.Camera
-	w3, h3 int
-	gpu    bool // hand back the projected draw list instead of filling it
-	// shader: the draw list is coloured by the shaders (ui/gpuview.go),
+type Job struct {
+	Snap   *engine.Snapshot
+	Uplift []float32 // a copy owned by the job, or nil
+	Opts   viewer.Options
+	Pic    bool // make the 2D picture
+	Pic3D  bool // make the 3D picture
+	Opts3  viewer.Options3D
+	Cam    viewer.Camera
+	W3, H3 int
+	GPU    bool // hand back the projected draw list instead of filling it
+	// Shader: the draw list is coloured by the shaders (ui/gpuview.go),
 	// so the mesh is built for its geometry only.
-	shader bool
-	// snap3, when set, is what the 3D view shows instead of snap (the
+	Shader bool
+	// Snap3, when set, is what the 3D view shows instead of Snap (the
 	// Amplify preview's fine window); the uplift is not replaced in it.
-	snap3 *engine.Snapshot
-	// amp, when set with picAmp, is the Amplify preview's fine window,
-	// drawn as a 2D picture of its own with ampOpts.
-	amp     *engine.Snapshot
-	ampOpts viewer.Options
-	picAmp  bool
+	Snap3 *engine.Snapshot
+	// Amp, when set with PicAmp, is the Amplify preview's fine window,
+	// drawn as a 2D picture of its own with AmpOpts.
+	Amp     *engine.Snapshot
+	AmpOpts viewer.Options
+	PicAmp  bool
 }
 
-// renderer makes the Viewport's pictures on its own goroutine, so that
+// Renderer makes the Viewport's pictures on its own goroutine, so that
 // Update and Draw never spend the milliseconds a large map takes: the 2D
 // relief, and the 3D view, whose mesh it rebuilds only when the snapshot
 // or the 3D options change, projects in back-to-front order and fills with
 // viewer's rasterizer (Mesa's software OpenGL takes ~150 ms for the half
 // million triangles of a 512² mesh; this takes ~25 ms, off the UI thread).
 // The UI submits jobs (the newest replaces any not started) and polls for
-// pictures without waiting; pictures go back with recycle once uploaded.
-type renderer struct {
+// pictures without waiting; pictures go back with Recycle once uploaded.
+type Renderer struct {
 	mu       sync.Mutex
-	pending  *renderJob
+	pending  *Job
 	busy     bool // the goroutine is drawing a job
 	ready    *image.RGBA
 	ready3D  *image.RGBA
@@ -68,28 +74,28 @@ type renderer struct {
 	spareDL  []*viewer.DrawList
 }
 
-func newRenderer() *renderer {
-	r := &renderer{wake: make(chan struct{}, 1), quit: make(chan struct{})}
+func New() *Renderer {
+	r := &Renderer{wake: make(chan struct{}, 1), quit: make(chan struct{})}
 	r.done.Add(1)
 	go r.loop()
 	return r
 }
 
 // submit queues j, replacing a job that has not started.
-func (r *renderer) submit(j *renderJob) {
+func (r *Renderer) Submit(j *Job) {
 	r.mu.Lock()
 	if p := r.pending; p != nil {
 		// The newer job replaces one not started yet, but must not drop
 		// the pictures that one asked for: a 3D request overtaken by 2D
 		// ones would otherwise starve while snapshots stream in faster
 		// than the renderer draws.
-		j.pic = j.pic || p.pic
+		j.Pic = j.Pic || p.Pic
 		// Jobs carry the preview's newest fine snapshot while it is on.
-		if p.picAmp && j.amp != nil {
-			j.picAmp = true
+		if p.PicAmp && j.Amp != nil {
+			j.PicAmp = true
 		}
-		if p.pic3D && !j.pic3D && j.w3 > 0 && j.h3 > 0 {
-			j.pic3D = true
+		if p.Pic3D && !j.Pic3D && j.W3 > 0 && j.H3 > 0 {
+			j.Pic3D = true
 		}
 	}
 	r.pending = j
@@ -101,7 +107,7 @@ func (r *renderer) submit(j *renderJob) {
 }
 
 // poll returns the newest finished 2D picture, if any.
-func (r *renderer) poll() (*image.RGBA, bool) {
+func (r *Renderer) Poll() (*image.RGBA, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	img := r.ready
@@ -111,7 +117,7 @@ func (r *renderer) poll() (*image.RGBA, bool) {
 
 // pollAmp returns the newest finished picture of the Amplify preview and
 // the fine snapshot it shows, if any.
-func (r *renderer) pollAmp() (*image.RGBA, *engine.Snapshot, bool) {
+func (r *Renderer) PollAmp() (*image.RGBA, *engine.Snapshot, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	img := r.readyAmp
@@ -120,7 +126,7 @@ func (r *renderer) pollAmp() (*image.RGBA, *engine.Snapshot, bool) {
 }
 
 // poll3D returns the newest finished 3D picture and its camera, if any.
-func (r *renderer) poll3D() (*image.RGBA, viewer.Camera, bool) {
+func (r *Renderer) Poll3D() (*image.RGBA, viewer.Camera, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	img := r.ready3D
@@ -131,7 +137,7 @@ func (r *renderer) poll3D() (*image.RGBA, viewer.Camera, bool) {
 // pollList returns the newest projected draw list (GPU drawing) and the
 // snapshot it shows, if any; the caller gives it back with recycleList
 // once drawn.
-func (r *renderer) pollList() (*viewer.DrawList, *engine.Snapshot, bool) {
+func (r *Renderer) PollList() (*viewer.DrawList, *engine.Snapshot, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	d := r.readyDL
@@ -139,7 +145,7 @@ func (r *renderer) pollList() (*viewer.DrawList, *engine.Snapshot, bool) {
 	return d, r.dlSnap, d != nil
 }
 
-func (r *renderer) recycleList(d *viewer.DrawList) {
+func (r *Renderer) RecycleList(d *viewer.DrawList) {
 	r.mu.Lock()
 	if len(r.spareDL) < 2 {
 		r.spareDL = append(r.spareDL, d)
@@ -148,7 +154,7 @@ func (r *renderer) recycleList(d *viewer.DrawList) {
 }
 
 // recycle gives a picture back once uploaded.
-func (r *renderer) recycle(img *image.RGBA) {
+func (r *Renderer) Recycle(img *image.RGBA) {
 	if img == nil {
 		return
 	}
@@ -161,19 +167,19 @@ func (r *renderer) recycle(img *image.RGBA) {
 
 // timings returns the wall time of the last 2D picture, 3D mesh build and
 // 3D projection plus fill, in ms.
-func (r *renderer) timings() (pic, mesh, proj float64) {
+func (r *Renderer) Timings() (pic, mesh, proj float64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.lastMs, r.meshMs, r.projMs
 }
 
-func (r *renderer) close() {
+func (r *Renderer) Close() {
 	close(r.quit)
 	r.done.Wait()
 }
 
 // take returns a spare picture of size w×h, or a new one.
-func (r *renderer) take(w, h int) *image.RGBA {
+func (r *Renderer) take(w, h int) *image.RGBA {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for i, img := range r.spare {
@@ -185,7 +191,7 @@ func (r *renderer) take(w, h int) *image.RGBA {
 	return image.NewRGBA(image.Rect(0, 0, w, h))
 }
 
-func (r *renderer) loop() {
+func (r *Renderer) loop() {
 	defer r.done.Done()
 	for {
 		select {
@@ -201,15 +207,15 @@ func (r *renderer) loop() {
 		if j == nil {
 			continue
 		}
-		s := j.snap
-		if j.uplift != nil {
+		s := j.Snap
+		if j.Uplift != nil {
 			c := *s
-			c.Uplift = j.uplift
+			c.Uplift = j.Uplift
 			s = &c
 		}
-		if j.pic {
+		if j.Pic {
 			t0 := time.Now()
-			o := j.opts
+			o := j.Opts
 			if s.Arcs != nil {
 				o.Rivers = false // the arc layer draws them at screen resolution
 			}
@@ -222,19 +228,19 @@ func (r *renderer) loop() {
 			r.ready, r.lastMs = img, ms
 			r.mu.Unlock()
 		}
-		if j.picAmp && j.amp != nil {
-			img := viewer.Relief(r.take(j.amp.W, j.amp.H), j.amp, j.ampOpts)
+		if j.PicAmp && j.Amp != nil {
+			img := viewer.Relief(r.take(j.Amp.W, j.Amp.H), j.Amp, j.AmpOpts)
 			r.mu.Lock()
 			if r.readyAmp != nil && len(r.spare) < 4 {
 				r.spare = append(r.spare, r.readyAmp)
 			}
-			r.readyAmp, r.ampOf = img, j.amp
+			r.readyAmp, r.ampOf = img, j.Amp
 			r.mu.Unlock()
 		}
-		if j.pic3D && j.w3 > 1 && j.h3 > 1 {
+		if j.Pic3D && j.W3 > 1 && j.H3 > 1 {
 			s3 := s
-			if j.snap3 != nil {
-				s3 = j.snap3
+			if j.Snap3 != nil {
+				s3 = j.Snap3
 			}
 			r.draw3D(j, s3)
 		}
@@ -246,7 +252,7 @@ func (r *renderer) loop() {
 
 // idle reports whether the renderer has no job queued or in progress and
 // no finished picture waiting for the UI to take.
-func (r *renderer) idle() bool {
+func (r *Renderer) Idle() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.pending == nil && !r.busy && r.ready == nil && r.ready3D == nil && r.readyDL == nil && r.readyAmp == nil
@@ -254,20 +260,20 @@ func (r *renderer) idle() bool {
 
 // draw3D rebuilds the mesh when the snapshot or the options changed, then
 // projects and fills the 3D picture for the job's camera.
-func (r *renderer) draw3D(j *renderJob, s *engine.Snapshot) {
+func (r *Renderer) draw3D(j *Job, s *engine.Snapshot) {
 	var meshMs float64
 	if k := meshKeyOf(j); r.mesh == nil || k != r.meshOf {
 		t0 := time.Now()
-		o := j.opts3
-		if j.shader {
-			o = geometryOnly(o)
+		o := j.Opts3
+		if j.Shader {
+			o = GeometryOnly(o)
 		}
 		r.mesh = viewer.BuildMesh3D(r.mesh, s, o)
 		r.meshOf = k
 		meshMs = float64(time.Since(t0).Microseconds()) / 1000
 	}
 	t0 := time.Now()
-	if j.gpu {
+	if j.GPU {
 		r.mu.Lock()
 		var d *viewer.DrawList
 		if n := len(r.spareDL); n > 0 {
@@ -276,7 +282,7 @@ func (r *renderer) draw3D(j *renderJob, s *engine.Snapshot) {
 			d = new(viewer.DrawList)
 		}
 		r.mu.Unlock()
-		r.mesh.Project(d, j.cam, j.w3, j.h3)
+		r.mesh.Project(d, j.Cam, j.W3, j.H3)
 		projMs := float64(time.Since(t0).Microseconds()) / 1000
 		r.mu.Lock()
 		if r.readyDL != nil && len(r.spareDL) < 2 {
@@ -289,16 +295,16 @@ func (r *renderer) draw3D(j *renderJob, s *engine.Snapshot) {
 		r.mu.Unlock()
 		return
 	}
-	img := r.take(j.w3, j.h3)
-	viewer.FillSky(img, j.cam)
-	r.mesh.Project(&r.list, j.cam, j.w3, j.h3)
+	img := r.take(j.W3, j.H3)
+	viewer.FillSky(img, j.Cam)
+	r.mesh.Project(&r.list, j.Cam, j.W3, j.H3)
 	viewer.RasterizeDrawList(img, &r.list)
 	projMs := float64(time.Since(t0).Microseconds()) / 1000
 	r.mu.Lock()
 	if r.ready3D != nil && len(r.spare) < 4 {
 		r.spare = append(r.spare, r.ready3D)
 	}
-	r.ready3D, r.camOf3D, r.projMs = img, j.cam, projMs
+	r.ready3D, r.camOf3D, r.projMs = img, j.Cam, projMs
 	if meshMs > 0 {
 		r.meshMs = meshMs
 	}
@@ -315,22 +321,22 @@ type meshKey struct {
 	n      int
 }
 
-func meshKeyOf(j *renderJob) meshKey {
-	if j.snap3 != nil {
-		return meshKey{snap: j.snap3, opts: j.opts3}
+func meshKeyOf(j *Job) meshKey {
+	if j.Snap3 != nil {
+		return meshKey{snap: j.Snap3, opts: j.Opts3}
 	}
-	k := meshKey{snap: j.snap, opts: j.opts3, n: len(j.uplift)}
-	if len(j.uplift) > 0 {
-		k.uplift = &j.uplift[0]
+	k := meshKey{snap: j.Snap, opts: j.Opts3, n: len(j.Uplift)}
+	if len(j.Uplift) > 0 {
+		k.uplift = &j.Uplift[0]
 	}
 	return k
 }
 
-// geometryOnly returns the options of a mesh whose colours nobody reads
+// GeometryOnly returns the options of a mesh whose colours nobody reads
 // (the shaders colour it): no rivers, uplift tint or cast shadows to
 // compute, the geometry (exaggeration, lakes at their level, size,
 // wireframe) kept.
-func geometryOnly(o viewer.Options3D) viewer.Options3D {
+func GeometryOnly(o viewer.Options3D) viewer.Options3D {
 	o.Rivers, o.UpliftAlpha, o.Shadows, o.Color = false, 0, false, viewer.ColorHeight
 	return o
 }

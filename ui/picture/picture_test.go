@@ -1,4 +1,4 @@
-package ui
+package picture
 
 import (
 	"testing"
@@ -20,8 +20,8 @@ func TestRendererStreams(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := newRenderer()
-	defer r.close()
+	r := New()
+	defer r.Close()
 	opts3 := viewer.DefaultOptions3D()
 	var got2D, got3D int
 	var last *engine.Snapshot
@@ -34,29 +34,29 @@ func TestRendererStreams(t *testing.T) {
 			e.Step()
 			last = e.Snapshot()
 			cam := viewer.FitCamera(last, 1, 200, 35).Orbit(float64(step), 0)
-			r.submit(&renderJob{snap: last, opts: viewer.DefaultOptions(), pic: true, pic3D: true,
-				opts3: opts3, cam: cam, w3: 64, h3: 48, gpu: step%2 == 0})
+			r.Submit(&Job{Snap: last, Opts: viewer.DefaultOptions(), Pic: true, Pic3D: true,
+				Opts3: opts3, Cam: cam, W3: 64, H3: 48, GPU: step%2 == 0})
 		}
-		if img, ok := r.poll(); ok {
+		if img, ok := r.Poll(); ok {
 			if b := img.Bounds(); b.Dx() != n || b.Dy() != n {
 				t.Fatalf("2D picture %v; want %d×%d", b, n, n)
 			}
 			got2D++
-			r.recycle(img)
+			r.Recycle(img)
 		}
-		if img, _, ok := r.poll3D(); ok {
+		if img, _, ok := r.Poll3D(); ok {
 			if b := img.Bounds(); b.Dx() != 64 || b.Dy() != 48 {
 				t.Fatalf("3D picture %v; want 64×48", b)
 			}
 			got3D++
-			r.recycle(img)
+			r.Recycle(img)
 		}
-		if d, _, ok := r.pollList(); ok {
+		if d, _, ok := r.PollList(); ok {
 			if d.Triangles() == 0 {
 				t.Fatal("a projected draw list without triangles")
 			}
 			got3D++
-			r.recycleList(d)
+			r.RecycleList(d)
 		}
 		time.Sleep(time.Millisecond)
 	}
@@ -77,21 +77,21 @@ func TestRendererAmplified(t *testing.T) {
 		return e.Snapshot()
 	}
 	coarse, fine := snap(32), snap(80)
-	r := newRenderer()
-	defer r.close()
+	r := New()
+	defer r.Close()
 	cam := viewer.FitCamera(fine, 1, 200, 35)
-	j := renderJob{snap: coarse, opts: viewer.DefaultOptions(), pic: true, pic3D: true, opts3: viewer.DefaultOptions3D(),
-		cam: cam, w3: 64, h3: 48, snap3: fine, amp: fine, ampOpts: viewer.DefaultOptions(), picAmp: true}
+	j := Job{Snap: coarse, Opts: viewer.DefaultOptions(), Pic: true, Pic3D: true, Opts3: viewer.DefaultOptions3D(),
+		Cam: cam, W3: 64, H3: 48, Snap3: fine, Amp: fine, AmpOpts: viewer.DefaultOptions(), PicAmp: true}
 	first, second := j, j
-	second.picAmp = false
-	r.submit(&first)
-	r.submit(&second)
+	second.PicAmp = false
+	r.Submit(&first)
+	r.Submit(&second)
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		if time.Now().After(deadline) {
 			t.Fatal("no picture of the amplified window within 20 s")
 		}
-		if img, of, ok := r.pollAmp(); ok {
+		if img, of, ok := r.PollAmp(); ok {
 			if b := img.Bounds(); b.Dx() != 80 || b.Dy() != 80 || of != fine {
 				t.Fatalf("fine picture %v of %p; want 80×80 of the fine snapshot", b, of)
 			}
@@ -99,12 +99,12 @@ func TestRendererAmplified(t *testing.T) {
 		}
 		time.Sleep(time.Millisecond)
 	}
-	for !r.idle() {
-		if img, ok := r.poll(); ok {
-			r.recycle(img)
+	for !r.Idle() {
+		if img, ok := r.Poll(); ok {
+			r.Recycle(img)
 		}
-		if img, _, ok := r.poll3D(); ok {
-			r.recycle(img)
+		if img, _, ok := r.Poll3D(); ok {
+			r.Recycle(img)
 		}
 		if time.Now().After(deadline) {
 			t.Fatal("the renderer did not finish within 20 s")
