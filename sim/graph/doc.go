@@ -61,7 +61,14 @@
 //     otherwise, uplift u·dt included.
 //  7. talus (§5, thermal correction): sim/talus ClampOrdered caps every
 //     slope at the talus angle. The noise mode's field lives on a virtual
-//     grid of about one node per cell (side √(W·H/N)).
+//     grid of about one node per cell (side √(W·H/N)). Unless the linear
+//     diffusion runs between them (Kappa > 0 without sediment), the limit
+//     is taken inside the erosion, node by node receivers first
+//     (talus.go, as sim/grid's spl.ErodeClamp): each node erodes towards
+//     its receiver's limited height, so the steady state does not depend
+//     on dt (taken apart, a limited receiver's height before the limit,
+//     u·dt above it, fed its donors, and the adaptive scheme's long steps
+//     never settled with k noise; TestTalusSteadyAnyDt).
 //
 // # Progressive refinement (Cordonnier et al. 2016, §6.3)
 //

@@ -99,7 +99,8 @@ type Engine struct {
 	blockDh, blockMx []float64
 	blockV           []float64 // per-block sums of volume
 	blockCh          []int64
-	clamped          []int // per chunk: nodes the talus limit lowered
+	clamped          []int     // per chunk: nodes the talus limit lowered
+	dz               []float32 // per stack position: what the fused talus limit took, m
 
 	// The lakes' water budget (Params.Rain > 0 or a rain map).
 	wat     *water.Model
@@ -388,11 +389,29 @@ func (e *Engine) Step() engine.StepStats {
 		e.upliftStacked()
 		us = src
 	}
-	parallel.Do(nc, func(c int) {
-		spl.Erode(e.hs, e.rp, e.ds, e.as, us, chunks[c], chunks[c+1], sp)
-	})
+	// The talus limit joins the erosion node by node, receivers first,
+	// where nothing runs between them (no diffusion after the erosion):
+	// each node erodes towards its receiver's final, limited height. Apart,
+	// a limited receiver's unlimited height (uplifted by u·dt) fed its
+	// donors, so the steady state moved with dt and the adaptive scheme's
+	// long steps never settled (talusFused).
+	fused := e.p.Talus.Mode != talus.ModeOff && (e.p.Kappa == 0 || sediment)
+	if fused {
+		e.clamped = sim.Resize(e.clamped, nc)
+		e.dz = sim.Resize(e.dz, e.m.N)
+		parallel.Do(nc, func(c int) {
+			e.clamped[c] = e.erodeClamp(us, chunks[c], chunks[c+1], sp)
+		})
+	} else {
+		parallel.Do(nc, func(c int) {
+			spl.Erode(e.hs, e.rp, e.ds, e.as, us, chunks[c], chunks[c+1], sp)
+		})
+	}
 	lap(engine.PhaseErosion)
 	v1 := e.volume(e.hs, true)
+	if fused {
+		v1 += e.talusVolume()
+	}
 	v2 := v1
 	if e.p.Kappa > 0 && !sediment {
 		// Diffusion works in node order: through hgt and back.
@@ -408,7 +427,12 @@ func (e *Engine) Step() engine.StepStats {
 	}
 	lap(engine.PhaseHillslope)
 	v3 := v2
-	if e.p.Talus.Mode != talus.ModeOff {
+	if fused {
+		for _, v := range e.clamped {
+			st.Clamped += v
+		}
+		v3 = e.volume(e.hs, true)
+	} else if e.p.Talus.Mode != talus.ModeOff {
 		e.clamped = sim.Resize(e.clamped, nc)
 		parallel.Do(nc, func(c int) {
 			if e.ng.geo != nil && e.ng.talFac != nil {
