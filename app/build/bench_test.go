@@ -2,10 +2,7 @@ package build
 
 import (
 	"context"
-	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -13,22 +10,6 @@ import (
 	"orogen/app/run"
 	"orogen/app/safefile"
 )
-
-// peakRSS returns the process's peak resident memory (VmHWM), bytes, or 0
-// where /proc does not tell.
-func peakRSS() int64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmHWM:" {
-			kb, _ := strconv.ParseInt(f[1], 10, 64)
-			return kb << 10
-		}
-	}
-	return 0
-}
 
 // BenchmarkUnreal4033 is the export's speed target (issue 17): from a
 // 1024² simulation (the default scene, 5 steps so relief, rivers and lakes
@@ -89,7 +70,7 @@ func BenchmarkUnreal4033(b *testing.B) {
 	// wall time depends on the load, this does not.
 	b.ReportMetric(cpu/float64(b.N), "cpu-s/op")
 	b.ReportMetric(amp/float64(b.N), "amplify-s")
-	b.ReportMetric(float64(peakRSS())/(1<<20), "peak-MB")
+	b.ReportMetric(float64(run.PeakRSS())/(1<<20), "peak-MB")
 }
 
 // BenchmarkTiles16k writes a 16129² Unreal heightmap (R16) in 4x4 tiles of
@@ -123,5 +104,5 @@ func BenchmarkTiles16k(b *testing.B) {
 	}
 	b.StopTimer()
 	b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N), "cpu-s/op")
-	b.ReportMetric(float64(peakRSS())/(1<<20), "peak-MB")
+	b.ReportMetric(float64(run.PeakRSS())/(1<<20), "peak-MB")
 }

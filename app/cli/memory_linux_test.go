@@ -1,9 +1,10 @@
 package cli
 
 import (
+	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
-	"syscall"
 	"testing"
 
 	"orogen/app/run"
@@ -31,11 +32,21 @@ func TestMemoryEstimateCoversPeak(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cmd := exec.Command(orogenBinary(t), "run", "--scene", name, "--size", "512", "--steps", "2", "--out", filepath.Join(dir, name+".tif"))
+		rep := filepath.Join(dir, name+".json")
+		cmd := exec.Command(orogenBinary(t), "run", "--scene", name, "--size", "512", "--steps", "2", "--out", filepath.Join(dir, name+".tif"), "--report", rep)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("%s: %v\n%s", name, err, out)
 		}
-		peak := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10 // KiB on Linux
+		// The run's own high-water mark (its report's peak_rss_bytes):
+		// the child's ru_maxrss would start at this test process's peak,
+		// which Linux carries over at exec.
+		var r struct {
+			Peak int64 `json:"peak_rss_bytes"`
+		}
+		if b, err := os.ReadFile(rep); err != nil || json.Unmarshal(b, &r) != nil || r.Peak <= 0 {
+			t.Fatalf("%s: report %s: %v; want peak_rss_bytes", name, rep, err)
+		}
+		peak := r.Peak
 		est := run.EstimateRunBytes(n, n, 1, p)
 		t.Logf("%s, %d²: peak %d MB, estimate %d MB", name, n, peak>>20, est>>20)
 		if est < peak || est > 2*peak {

@@ -44,6 +44,10 @@ type Report struct {
 	MeanHeight     float64              `json:"mean_height_m"`
 	Years          float64              `json:"simulated_years"`
 	WallS          float64              `json:"wall_s"`
+	// PeakRSS is the run's peak resident memory up to the report's
+	// writing, outputs included (PeakRSS; 0 where the system does not
+	// tell), bytes.
+	PeakRSS int64 `json:"peak_rss_bytes,omitempty"`
 	Params         ReportParams         `json:"params"`
 	StepMs         []float64            `json:"step_ms"`
 	DtYr           []float64            `json:"dt_yr"` // each step's time step
@@ -251,6 +255,7 @@ func (r *Report) Save(path string) error { return r.saveIn(nil, path) }
 
 // saveIn is Save in set (nil: at once).
 func (r *Report) saveIn(set *safefile.Set, path string) error {
+	r.PeakRSS = PeakRSS()
 	if err := safefile.WriteJSONIn(set, path, r); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}

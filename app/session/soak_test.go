@@ -322,8 +322,11 @@ func TestSoak(t *testing.T) {
 	if !soakFull {
 		tol = max(tol, 1<<20)
 	}
-	if d := float64(heap - early.heap); d > tol || d < -tol {
-		t.Errorf("live heap less undo %d B after the last step, %d B at a tenth of the run: %+.1f%%; want within %.0f B", heap, early.heap, 100*d/float64(early.heap), tol)
+	// A leak grows the heap; a smaller one at the end (the grid engine
+	// lets its per-step scratch go between phases, so where a step stood
+	// when the heap was read moves it) is no fault.
+	if d := float64(heap - early.heap); d > tol {
+		t.Errorf("live heap less undo %d B after the last step, %d B at a tenth of the run: %+.1f%%; want at most %.0f B more", heap, early.heap, 100*d/float64(early.heap), tol)
 	}
 	if soakFull {
 		if d := float64(rss-early.rss) / float64(early.rss); d > 0.05 || d < -0.05 {
