@@ -37,28 +37,28 @@ type Report struct {
 	// Device is where the engine computed ("cpu", or the GPU's one-line
 	// report: --device) and DeviceFallback why a gpu or auto run's
 	// engine ran on the CPU.
-	Device         string               `json:"device"`
-	DeviceFallback string               `json:"device_fallback,omitempty"`
-	Tolerance      float64              `json:"tolerance_m_per_yr"`
-	MaxHeight      float64              `json:"max_height_m"`
-	MeanHeight     float64              `json:"mean_height_m"`
-	Years          float64              `json:"simulated_years"`
-	WallS          float64              `json:"wall_s"`
+	Device         string  `json:"device"`
+	DeviceFallback string  `json:"device_fallback,omitempty"`
+	Tolerance      float64 `json:"tolerance_m_per_yr"`
+	MaxHeight      float64 `json:"max_height_m"`
+	MeanHeight     float64 `json:"mean_height_m"`
+	Years          float64 `json:"simulated_years"`
+	WallS          float64 `json:"wall_s"`
 	// PeakRSS is the run's peak resident memory up to the report's
 	// writing, outputs included (PeakRSS; 0 where the system does not
 	// tell), bytes.
-	PeakRSS int64 `json:"peak_rss_bytes,omitempty"`
-	Params         ReportParams         `json:"params"`
-	StepMs         []float64            `json:"step_ms"`
-	DtYr           []float64            `json:"dt_yr"` // each step's time step
-	PhaseMs        map[string][]float64 `json:"phase_ms"`
-	MaxDh          []float64            `json:"max_dh_m"`
-	MaxDh2         []*float64           `json:"max_dh_2step_m"` // max |h(t)-h(t-2)|; null on the first step
-	MeanDh         []float64            `json:"mean_dh_m"`
-	RecvChanged    []float64            `json:"receivers_changed"`
-	Lakes          []int                `json:"lakes"`
-	Clamped        []int                `json:"talus_clamped"`
-	Final          FinalStats           `json:"final"`
+	PeakRSS     int64                `json:"peak_rss_bytes,omitempty"`
+	Params      ReportParams         `json:"params"`
+	StepMs      []float64            `json:"step_ms"`
+	DtYr        []float64            `json:"dt_yr"` // each step's time step
+	PhaseMs     map[string][]float64 `json:"phase_ms"`
+	MaxDh       []float64            `json:"max_dh_m"`
+	MaxDh2      []*float64           `json:"max_dh_2step_m"` // max |h(t)-h(t-2)|; null on the first step
+	MeanDh      []float64            `json:"mean_dh_m"`
+	RecvChanged []float64            `json:"receivers_changed"`
+	Lakes       []int                `json:"lakes"`
+	Clamped     []int                `json:"talus_clamped"`
+	Final       FinalStats           `json:"final"`
 	// Mass is the rock account of the whole run (engine.Mass, summed over
 	// the steps); Water the lakes' water budget when it runs.
 	Mass  MassBudget   `json:"mass_budget"`
