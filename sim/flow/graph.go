@@ -88,6 +88,7 @@ type Graph struct {
 	Lakes  []Lake    // the basins of this routing, in the order they were connected
 	Label  []int32   // the basin tree (pre-lake root number) of each cell (not set by OrderTrees)
 	rdir   []uint8   // Randomize's last choice per cell (8: none)
+	rhold  []uint8   // Randomize: calls left as a channel since the area last reached the threshold
 
 	labelled bool // Label is the last Order's (not OrderTrees')
 

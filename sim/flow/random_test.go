@@ -59,3 +59,50 @@ func TestRandomize(t *testing.T) {
 		t.Errorf("a second call changed receivers on the same heights")
 	}
 }
+
+// TestRandomizeChannelHold: a cell whose drainage area reached the channel
+// threshold keeps Route's receiver for ChannelHold more calls after its
+// area fell below it, then takes the random receiver a cell that never
+// was a channel takes.
+func TestRandomizeChannelHold(t *testing.T) {
+	const w, h = 32, 32
+	hs := make([]float32, w*h)
+	a := 30 * math.Pi / 180
+	for y := range h {
+		for x := range w {
+			hs[y*w+x] = float32(1000 - 10*(math.Cos(a)*float64(x)+math.Sin(a)*float64(y)))
+		}
+	}
+	edges := Edges{North: Outlet, South: Outlet, East: Outlet, West: Outlet}
+	none := make([]float64, w*h)
+	ref := NewGraph(w, h, 10, edges, 0)
+	ref.Route(hs)
+	d8 := slices.Clone(ref.Rec)
+	ref.Randomize(hs, none, 1e6, 3)
+	c := -1 // a cell whose random receiver is not D8's
+	for i := range d8 {
+		if ref.Rec[i] != d8[i] {
+			c = i
+			break
+		}
+	}
+	if c < 0 {
+		t.Fatal("no cell left D8's receiver")
+	}
+	g := NewGraph(w, h, 10, edges, 0)
+	area := make([]float64, w*h)
+	area[c] = 1e9
+	g.Route(hs)
+	g.Randomize(hs, area, 1e6, 3)
+	for call := 1; call <= ChannelHold+1; call++ {
+		g.Route(hs)
+		g.Randomize(hs, none, 1e6, 3)
+		want, rule := d8[c], "Route's"
+		if call > ChannelHold {
+			want, rule = ref.Rec[c], "the random"
+		}
+		if g.Rec[c] != want {
+			t.Fatalf("call %d after the area fell: receiver %d; want %s, %d", call, g.Rec[c], rule, want)
+		}
+	}
+}
