@@ -18,6 +18,16 @@ import (
 	"orogen/sim/water"
 )
 
+// DepositRelax is the share of the new deposition rate G·Qs/A a step
+// keeps for the next one, the rest being the rate the step used: the
+// rate lags one step behind the flux it depends on, and taken whole
+// (DepositRelax = 1) the lag made the flux and the rate alternate from
+// step to step once G ≳ 1 (the default preset at 256² with G = 1: a
+// two-step cycle of 90 m that never settled in 5 000 steps). Relaxed by
+// half, the rest state is the same (rate = G·Qs/A) and the same run
+// settles in about 600 steps (G = 1.5).
+const DepositRelax = 0.5
+
 // Config describes a new engine.
 type Config struct {
 	W, H int
@@ -503,7 +513,7 @@ func (e *Engine) Step() engine.StepStats {
 			// The next step's deposition term, G·Qs/A per cell.
 			dr, qs, as := e.depRate, e.qs[lo:hi], e.as[lo:hi]
 			for k, i := range g.Stack[lo:hi] {
-				dr[i] = float32(gdt * qs[k] / as[k])
+				dr[i] = float32((1-DepositRelax)*float64(dr[i]) + DepositRelax*gdt*qs[k]/as[k])
 			}
 		})
 		parallel.Blocks(len(e.ranges), 16, func(_, lo, hi int) {

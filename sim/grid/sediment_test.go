@@ -183,3 +183,28 @@ func TestLakeFillsAndSpills(t *testing.T) {
 		t.Errorf("snapshot alluvium (the sediment's thickness) missing or thin")
 	}
 }
+
+// TestDepositionSettles: with a strong deposition term (G = 3) and the
+// rest of issue 34's physics, the lagged rate G·Qs/A must not start a
+// cycle between flux and rate: a cone at 96² settles (Converged at 1e-6
+// m/yr) within 600 steps (283 when written). With the rate taken whole
+// each step (DepositRelax = 1) the same run still changed 330 m a step
+// after 600 steps.
+func TestDepositionSettles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("6 s on the loaded 2-core machine; make unit runs it")
+	}
+	const w, h = 96, 96
+	up := simtest.Scale(simtest.Cone(w, h, 1, 1, 1.0/float64(w)), 5e-4)
+	p := physics(flow.Edges{North: flow.Outlet, South: flow.Outlet, East: flow.Outlet, West: flow.Outlet})
+	p.G, p.Kappa = 3, 0.02
+	e := mustNew(t, Config{W: w, H: h, Cell: 200, Up: up, InitNoise: 1, Seed: 42, Params: p})
+	for k := range 600 {
+		if st := e.Step(); e.Converged(1e-6) {
+			t.Logf("settled after %d steps", k+1)
+			return
+		} else if k == 599 {
+			t.Fatalf("not settled after 600 steps: max change %g m, over two steps %g m", st.MaxDh, st.MaxDh2)
+		}
+	}
+}
