@@ -17,7 +17,6 @@ import (
 	"orogen/app/scene"
 	"orogen/sim/engine"
 	"orogen/sim/flow"
-	"orogen/sim/settle"
 )
 
 // settled runs the default preset at n² until it settles, on device d,
@@ -247,19 +246,9 @@ func BenchmarkConvergeGPU(b *testing.B) {
 					if d, why := engines.DeviceOf(j.Engine); d == "cpu" {
 						b.Skip(why)
 					}
-					sch, err := settle.New(j.Engine, settle.Options{Tol: j.Tolerance})
-					if err != nil {
-						b.Fatal(err)
-					}
-					b.StartTimer()
-					for !sch.Settled() {
-						if sch.Step(); sch.Steps() > ConvergeCap {
-							b.Fatalf("%d²: not settled after %d steps", n, sch.Steps())
-						}
-					}
-					st, d := sch.SettledAfter()
-					steps += float64(st)
-					secs += d.Seconds()
+					st, sec := settleTimed(b, j, n)
+					steps += st
+					secs += sec
 					if c, ok := j.Engine.(interface{ Close() }); ok {
 						c.Close()
 					}

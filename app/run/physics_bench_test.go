@@ -111,22 +111,30 @@ func BenchmarkConvergePhysics(b *testing.B) {
 				if err := j.Engine.SetParams(p); err != nil {
 					b.Fatal(err)
 				}
-				sch, err := settle.New(j.Engine, settle.Options{Tol: j.Tolerance})
-				if err != nil {
-					b.Fatal(err)
-				}
-				b.StartTimer()
-				for !sch.Settled() {
-					if sch.Step(); sch.Steps() > ConvergeCap {
-						b.Fatalf("%d²: not settled after %d steps", n, sch.Steps())
-					}
-				}
-				st, d := sch.SettledAfter()
-				steps += float64(st)
-				secs += d.Seconds()
+				st, sec := settleTimed(b, j, n)
+				steps += st
+				secs += sec
 			}
 			b.ReportMetric(steps/float64(b.N), "steps")
 			b.ReportMetric(secs/float64(b.N), "s-to-settle")
 		})
 	}
+}
+
+// settleTimed settles j's engine by sim/settle's scheme, timed (the
+// caller stopped the timer), and returns the steps and seconds it took;
+// past ConvergeCap steps the benchmark fails.
+func settleTimed(b *testing.B, j *Job, n int) (steps, secs float64) {
+	sch, err := settle.New(j.Engine, settle.Options{Tol: j.Tolerance})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.StartTimer()
+	for !sch.Settled() {
+		if sch.Step(); sch.Steps() > ConvergeCap {
+			b.Fatalf("%d²: not settled after %d steps", n, sch.Steps())
+		}
+	}
+	st, d := sch.SettledAfter()
+	return float64(st), d.Seconds()
 }
