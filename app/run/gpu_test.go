@@ -254,16 +254,9 @@ func BenchmarkConvergeGPU(b *testing.B) {
 					}
 					continue
 				}
-				b.StartTimer()
-				rep, err := j.Run(context.Background())
-				if err != nil {
-					b.Fatal(err)
-				}
-				if !rep.Converged {
-					b.Fatalf("%d²: not converged after %d steps", n, rep.Steps)
-				}
-				steps += float64(rep.Steps)
-				secs += rep.WallS
+				st, sec := convergeTimed(b, j, n)
+				steps += st
+				secs += sec
 			}
 			b.ReportMetric(steps/float64(b.N), "steps")
 			b.ReportMetric(secs/float64(b.N), "s-to-settle")
