@@ -15,6 +15,7 @@ import (
 	"orogen/app/scene"
 	"orogen/app/session"
 	"orogen/brushes"
+	"orogen/sim/simtest"
 )
 
 // TestCLIAgreesWithApp: a project with a painted stroke, an elevation
@@ -24,6 +25,7 @@ import (
 // build the engine from the document (doc.EngineSpec) and step it through
 // the one driver (app/drive), constraints and adaptive settling included.
 func TestCLIAgreesWithApp(t *testing.T) {
+	simtest.SkipUnderRace(t, "numerics only")
 	t.Setenv("OROGEN_CONFIG_DIR", t.TempDir())
 	dir := t.TempDir()
 	path := filepath.Join(dir, "island.orogen.json")

@@ -10,12 +10,14 @@ import (
 	"testing"
 
 	"orogen/app/rasterio"
+	"orogen/sim/simtest"
 )
 
 // orogen run --out-size amplifies the heightmap and masks 4× (checked by
 // size, cell and the report's amplify section), resamples it with
 // --export-size, and refuses sizes that are not 2, 4 or 8 times the grid.
 func TestRunOutSize(t *testing.T) {
+	simtest.SkipUnderRace(t, "numerics only")
 	dir := t.TempDir()
 	out, water, rivers, rep := filepath.Join(dir, "h.tif"), filepath.Join(dir, "w.tif"), filepath.Join(dir, "r.png"), filepath.Join(dir, "r.json")
 	code, _, stderr := runCLI("run", "-q", "--size", "48", "--until-converged", "--out-size", "192",

@@ -193,6 +193,7 @@ func TestAnalyzeText(t *testing.T) {
 // --plot writes a PNG of the figure's size with every panel drawn, and the
 // sidecar's cell size is used when there is one.
 func TestAnalyzePlot(t *testing.T) {
+	simtest.SkipUnderRace(t, "pictures only")
 	dir := t.TempDir()
 	in := filepath.Join(dir, "hills.png")
 	f := sim.NewField(96, 80, 25)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"orogen/app/rasterio"
+	"orogen/sim/simtest"
 )
 
 func TestRunGraphEngine(t *testing.T) {
@@ -62,6 +63,7 @@ func TestRunGraphRefine(t *testing.T) {
 }
 
 func TestRunBadSamples(t *testing.T) {
+	simtest.SkipUnderRace(t, "input checks only")
 	for _, c := range []struct {
 		args []string
 		want string
@@ -85,6 +87,7 @@ func TestRunBadSamples(t *testing.T) {
 // TestRenderGraph renders a graph run in 2D (the arcs drawn as rivers in
 // the river colour) and 3D.
 func TestRenderGraph(t *testing.T) {
+	simtest.SkipUnderRace(t, "pictures only")
 	dir := t.TempDir()
 	for _, view := range []string{"2d", "3d"} {
 		out := filepath.Join(dir, view+".png")

@@ -18,6 +18,7 @@ import (
 	"orogen/sim/grid"
 	"orogen/sim/invert"
 	"orogen/sim/settle"
+	"orogen/sim/simtest"
 )
 
 // readJacksboro reads the real DEM the tests ship (testdata/README.md: source
@@ -56,6 +57,7 @@ func maxDiff(a, b []float32) float64 {
 // cut (Result.Held), and the run starts from it, as the inversion
 // documents. The cut itself is checked to be small.
 func TestInvertFixedPointDEM(t *testing.T) {
+	simtest.SkipUnderRace(t, "numerics only")
 	dem := readJacksboro(t)
 	rel := relief(dem.Data)
 	p := engine.DefaultParams() // the default preset's parameters

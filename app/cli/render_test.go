@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"orogen/sim/simtest"
 )
 
 func decodePNG(t *testing.T, path string) image.Image {
@@ -108,6 +110,7 @@ func TestRenderErrors(t *testing.T) {
 }
 
 func TestRender3DWritesPicture(t *testing.T) {
+	simtest.SkipUnderRace(t, "pictures only")
 	dir := t.TempDir()
 	out := filepath.Join(dir, "view.png")
 	code, stdout, stderr := runCLI("render", "--scene", "cone", "--grid", "32", "--steps", "3",

@@ -16,6 +16,7 @@ import (
 	"orogen/app/prefs"
 	"orogen/app/project"
 	"orogen/app/project/projecttest"
+	"orogen/sim/simtest"
 )
 
 // The kill test's helper process: the test binary run again with
@@ -92,6 +93,7 @@ func TestKillHelper(t *testing.T) {
 // the writes; the test counts the kills that left a temporary file (a
 // write cut short) to show the window was hit.
 func TestKillDuringSaves(t *testing.T) {
+	simtest.SkipUnderRace(t, "process kills only")
 	if os.Getenv(envKillHelper) != "" {
 		t.Skip("in the helper")
 	}

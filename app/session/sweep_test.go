@@ -12,6 +12,7 @@ import (
 
 	"orogen/sim"
 	"orogen/sim/engine"
+	"orogen/sim/simtest"
 )
 
 // sweepValues returns the values a slider sweep tries for p: both ends,
@@ -61,6 +62,7 @@ func checkFrame(t *testing.T, s *Session, what string) (stopped bool) {
 // slider's range (and NaN) are refused with a message naming the
 // parameter.
 func TestParameterSweep(t *testing.T) {
+	simtest.SkipUnderRace(t, "numerics only")
 	r := rand.New(rand.NewPCG(20, 20))
 	for _, eng := range []struct {
 		kind    engine.Kind

@@ -13,6 +13,7 @@ import (
 	"orogen/sim/engine"
 	"orogen/sim/flow"
 	"orogen/sim/geology"
+	"orogen/sim/simtest"
 )
 
 // withLake returns a copy of s with a basin dug into it (a bowl 150 m deep
@@ -95,6 +96,7 @@ func pitsOf(r *Result, e flow.Edges) (pits int, lakePits int) {
 // neighbour, and Orogen's own routing (sim/flow) finds no lake whose
 // bottom is dry. Exact: the drainage pass guarantees it.
 func TestDrainage(t *testing.T) {
+	simtest.SkipUnderRace(t, "numerics only")
 	base := settled(t, 64)
 	for _, c := range []struct {
 		name string
@@ -146,6 +148,7 @@ func TestDrainage(t *testing.T) {
 // what is left is the drainage pass and the last 5 % of the correction
 // (measured: under 0.5 %, with and without the dug lake).
 func TestCellMeans(t *testing.T) {
+	simtest.SkipUnderRace(t, "numerics only")
 	base := settled(t, 64)
 	for _, f := range []int{2, 4, 8} {
 		for _, s := range []*engine.Snapshot{base, withLake(t, base, 30, 34)} {
@@ -196,6 +199,7 @@ func TestControlSolve(t *testing.T) {
 // bed's half width is at least 0.55 cells) never rise downstream by more than 1 mm
 // (float32 steps of the drainage pass at these heights are 0.1 mm).
 func TestRiversDownhill(t *testing.T) {
+	simtest.SkipUnderRace(t, "numerics only")
 	s := withLake(t, settled(t, 64), 30, 34)
 	for _, f := range []int{2, 4, 8} {
 		o := DefaultOptions(f)
@@ -496,6 +500,7 @@ func steeper(h []float32, w, ht int, cell, tan float64) float64 {
 // where a talus-limited coarse terrain turns (ridges, valleys): keeping
 // each coarse cell's mean there needs them; the test states that share.
 func TestDetailRespectsTalus(t *testing.T) {
+	simtest.SkipUnderRace(t, "numerics only")
 	s := settled(t, 64)
 	tan := math.Tan(s.Param.Talus.AngleDeg * math.Pi / 180)
 	for _, f := range []int{2, 4, 8} {
@@ -526,12 +531,20 @@ func TestHydroSteps(t *testing.T) {
 	o := DefaultOptions(f)
 	before := run(t, s, o)
 	o.HydroSteps = 100
+	if simtest.Race && testing.Short() {
+		// Under make race, only what the detector can find: the pass
+		// with 1 and 2 workers, a few steps.
+		o.HydroSteps = 5
+	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	runtime.GOMAXPROCS(1)
 	after := run(t, s, o)
 	runtime.GOMAXPROCS(2)
 	if again := run(t, s, o); !slices.Equal(bits(again.Height), bits(after.Height)) {
 		t.Error("Mismatch concurrent: the hydraulic pass differs with 2 workers")
+	}
+	if o.HydroSteps < 100 {
+		return
 	}
 	if pits, _ := pitsOf(after, s.Param.Edges); pits != 0 {
 		t.Errorf("%d dry pits after the hydraulic pass; want 0", pits)
@@ -586,6 +599,7 @@ func TestHydroSteps(t *testing.T) {
 // default preset, 4.8–6.1 % at 128², 1.3–1.8 % at 512², 0.82–0.95 % at
 // 1024²: the package doc).
 func TestStrictTalus(t *testing.T) {
+	simtest.SkipUnderRace(t, "numerics only")
 	base := settled(t, 64)
 	tan := float32(math.Tan(base.Param.Talus.AngleDeg * math.Pi / 180))
 	for _, c := range []struct {

@@ -15,6 +15,7 @@ import (
 // 1e-6 relative; the rain map is sampled at the nodes; snapshots on the
 // grid carry the budget's depth and discharge.
 func TestWaterBudgetGraph(t *testing.T) {
+	skipNumericsUnderRace(t)
 	const side = 20000.0
 	m := sampleMesh(t, side, side, 400, 2)
 	init := make([]float32, m.N)
