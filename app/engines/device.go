@@ -108,13 +108,13 @@ func (g *gridOn) LakeDetail() (carveMs float64, rounds int) {
 	return g.gpu.CarveMs, g.gpu.LakeRounds
 }
 
-// DepositIterations is the GPU engine's last deposit phase's iterations
-// (0 on the CPU or without deposition).
-func (g *gridOn) DepositIterations() int {
+// DepositRounds is the GPU engine's last deposit phase's rounds of tree
+// contraction (0 on the CPU or without deposition).
+func (g *gridOn) DepositRounds() int {
 	if g.gpu == nil {
 		return 0
 	}
-	return g.gpu.DepIters
+	return g.gpu.DepRounds
 }
 
 func (g *gridOn) Device() string   { return g.dev }

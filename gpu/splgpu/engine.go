@@ -25,15 +25,21 @@ var shaders embed.FS
 
 // Kernels, by the names of their .glsl files.
 var kernelNames = []string{"diffscan", "creepfac", "creepscan", "sumh", "erodedep", "areacopy", "affmin",
-	"deppits", "deplevels", "depvol", "depvolcmp", "depinit", "depclear", "depround", "depphi", "depdr", "depfin", "newton", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
+	"deppits", "deplevels", "depvol", "depvolcmp", "dsinit", "dsrake0", "dsrake1", "dsjump0", "dsjump1", "dsfinal", "depphi", "depdr", "depfin", "newton", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
 	"carve", "areainit", "arearound", "erodeinit", "affine", "talusinit", "minplus", "finish", "reduce"}
 
 // kernel returns the source of one kernel: the version line, the shared
-// declarations and the kernel's own file.
+// declarations and the kernel's own file. A name ending in a digit after
+// a file's name is that file with PAR defined as the digit (the two
+// parities of the deposition's rounds).
 func kernel(name string) string {
 	common, _ := shaders.ReadFile("shaders/common.glsl")
+	def := ""
+	if k := name[len(name)-1]; k >= '0' && k <= '9' {
+		name, def = name[:len(name)-1], "#define PAR "+string(k)+"\n"
+	}
 	own, _ := shaders.ReadFile("shaders/" + name + ".glsl")
-	return "#version 430\n" + string(common) + "\n" + string(own)
+	return "#version 430\n" + def + string(common) + "\n" + string(own)
 }
 
 // Phases of a step, as Engine.Kernel reports them.
@@ -175,10 +181,12 @@ type Engine struct {
 	// (pit, the pit of the lake downstream or -1), pits in the order of
 	// the sorted roots.
 	lakeOrder []int32
-	// DepIters is the last step's iterations of the deposition's
-	// clamps (0 without deposition).
-	DepIters int
-	part     gpu.Buffer // the work groups' partial sums
+	// DepRounds is the last step's rounds of the deposition's tree
+	// contraction (0 without deposition); depRounds the count the next
+	// step tries before it reads back whether all nodes are solved.
+	DepRounds, depRounds int
+	da                   [2]gpu.Buffer // the deposition's maps' a, 64-bit, by parity (grown with G > 0)
+	part                 gpu.Buffer    // the work groups' partial sums
 	// The lakes' small arrays the host writes: the pits' roots sorted,
 	// and per component or basin its component, pass cell or the pass's
 	// basins (lkA) and the cell across (lkB). Writes to them never touch
@@ -310,7 +318,7 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 		}{
 			{&e.par, binary.Size(params{})}, {&e.ctl, ctlHeader}, {&e.part, e.gx * e.gy * 64},
 			{&e.lkR, 4}, {&e.lkA, 4}, {&e.lkB, 4}, // grown by the lakes (grow)
-			{&e.fx, 24 * e.w}, {&e.fy, 24 * e.h}, {&e.dx, 32}, {&e.dy, 32}, {&e.cfx, 4}, {&e.cfy, 4}, {&e.dr, 4}, {&e.alluv, 4}, {&e.tf, 4}, {&e.lkP, 4}, {&e.lkO, 4}, {&e.cp[0], 4}, {&e.cp[1], 4},
+			{&e.fx, 24 * e.w}, {&e.fy, 24 * e.h}, {&e.dx, 32}, {&e.dy, 32}, {&e.cfx, 4}, {&e.cfy, 4}, {&e.dr, 4}, {&e.alluv, 4}, {&e.tf, 4}, {&e.lkP, 4}, {&e.lkO, 4}, {&e.cp[0], 4}, {&e.cp[1], 4}, {&e.da[0], 8}, {&e.da[1], 8},
 			{&e.hb, n4}, {&e.ub, n4}, {&e.db, n4}, {&e.lab, n4}, {&e.cnt, n4}, {&e.kf, 4}, // kf grows with k noise (upload)
 			{&e.pb[0], n4}, {&e.pb[1], n4}, {&e.ab[0], n4}, {&e.ab[1], n4}, {&e.bb[0], n4}, {&e.bb[1], n4},
 			{&e.qb[0], n4}, {&e.qb[1], n4},
@@ -383,7 +391,7 @@ func (o *owned) free() {
 
 // buffers lists the engine's buffers but k's factor.
 func (e *Engine) buffers() []gpu.Buffer {
-	all := []gpu.Buffer{e.par, e.ctl, e.part, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.tf, e.lkP, e.lkO, e.cp[0], e.cp[1], e.lkR, e.lkA, e.lkB}
+	all := []gpu.Buffer{e.par, e.ctl, e.part, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.tf, e.lkP, e.lkO, e.cp[0], e.cp[1], e.da[0], e.da[1], e.lkR, e.lkA, e.lkB}
 	all = append(all, e.pb[:]...)
 	all = append(all, e.ab[:]...)
 	all = append(all, e.bb[:]...)
@@ -843,7 +851,7 @@ func (e *Engine) Step() engine.StepStats {
 	var acc [8]float64
 	diffuse := e.p.Kappa > 0 && e.p.Dt > 0
 	dep := e.p.G > 0
-	e.DepIters = 0
+	e.DepRounds = 0
 	// The creep's factors: every step up to the 64th since its means
 	// started, then every 8th, by ω = (steps since the last)/steps
 	// (hillslope.Creeper's schedule).
