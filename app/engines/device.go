@@ -91,6 +91,16 @@ type gridOn struct {
 	years         float64 // their time
 }
 
+// Release gives back the scratch of the engine the steps run on, GPU or
+// CPU (engine.Releaser).
+func (g *gridOn) Release() {
+	if g.gpu != nil {
+		g.gpu.Release()
+		return
+	}
+	g.cpu.Release()
+}
+
 // Close gives the GPU engine's device memory back at once (it also goes
 // when the engine is collected).
 func (g *gridOn) Close() {

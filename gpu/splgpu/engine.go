@@ -868,6 +868,9 @@ func (e *Engine) Step() engine.StepStats {
 	lakes := 0
 	e.lakeRounds, e.NewtonSteps = 0, 0
 	err := e.dev.Do(func(c gpu.Context) error {
+		if err := e.regrow(c); err != nil {
+			return err
+		}
 		hdr := make([]byte, 64)
 		binary.LittleEndian.PutUint32(hdr[7*4:], uint32(e.gx*e.gy))
 		if e.routed {
@@ -1327,6 +1330,9 @@ func (e *Engine) runForest(codes []uint32, h []float32) (area []uint32, he, hl [
 	defer func() { e.up = up }()
 	var fin, efin int
 	err = e.dev.Do(func(c gpu.Context) error {
+		if err := e.regrow(c); err != nil {
+			return err
+		}
 		if err := c.Write(e.par, 0, e.paramBytes()); err != nil {
 			return err
 		}
