@@ -87,9 +87,10 @@ const BytesPerCell = 4 * 13
 
 // PhysicsBytesPerCell is what p's physics add to BytesPerCell: k's
 // factor 4 with k noise, the creep's mean factors 8 with nonlinear
-// creep, with deposition 16 (the source term G·Qs/A, the alluvium and
-// a pair of caps for the erosion's maps), and 4 with a talus angle by
-// noise (its tangent per cell).
+// creep, with deposition 32 (the source term G·Qs/A, the alluvium, a
+// pair of caps for the erosion's maps and a pair of 64-bit offsets for
+// the deposition's maps), and 4 with a talus angle by noise (its
+// tangent per cell).
 func PhysicsBytesPerCell(p engine.Params) int64 {
 	var b int64
 	if p.KNoise > 0 {
@@ -99,7 +100,7 @@ func PhysicsBytesPerCell(p engine.Params) int64 {
 		b += 8
 	}
 	if p.G > 0 {
-		b += 16
+		b += 32
 	}
 	if p.Talus.Mode == talus.ModeNoise {
 		b += 4
@@ -266,13 +267,8 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 	if info.MaxBindings > 0 && info.MaxBindings <= slotPart {
 		return nil, fmt.Errorf("splgpu: %s has %d storage bindings; the kernels need %d", info.Renderer, info.MaxBindings, slotPart+1)
 	}
-	if big := int64(n) * 4; info.MaxBufferBytes > 0 && big > info.MaxBufferBytes {
-		return nil, fmt.Errorf("splgpu: a %d×%d grid needs storage buffers of %d MiB; %s allows %d MiB",
-			e.w, e.h, big>>20, info.Renderer, info.MaxBufferBytes>>20)
-	}
-	if need := BytesFor(e.w, e.h, e.p); info.MemoryMiB > 0 && need>>20 > int64(info.MemoryMiB) {
-		return nil, fmt.Errorf("splgpu: a %d×%d grid needs %d MiB of GPU memory (%d bytes a cell); %s has %d MiB: use a smaller --size",
-			e.w, e.h, need>>20, BytesPerCell+PhysicsBytesPerCell(e.p), info.Renderer, info.MemoryMiB)
+	if err := e.fits(e.p); err != nil {
+		return nil, err
 	}
 	e.kinds = kinds(e.w, e.h, e.p.Edges)
 	hgt := make([]float32, n)
@@ -356,6 +352,27 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 	e.bufs = &owned{dev: dev, kf: e.kf, all: e.buffers()}
 	runtime.AddCleanup(e, func(o *owned) { o.free() }, e.bufs)
 	return e, nil
+}
+
+// fits returns nil if the grid with p's physics fits the device: its
+// largest buffer (8 bytes a cell with deposition, else 4) within the
+// driver's largest storage buffer, and all of them (BytesFor) within the
+// card's memory; else a one-line error naming the size and the remedy.
+func (e *Engine) fits(p engine.Params) error {
+	info := e.dev.Info()
+	big := int64(e.n) * 4
+	if p.G > 0 {
+		big *= 2 // the deposition's maps, 64-bit
+	}
+	if info.MaxBufferBytes > 0 && big > info.MaxBufferBytes {
+		return fmt.Errorf("splgpu: a %d×%d grid needs storage buffers of %d MiB; %s allows %d MiB: use a smaller --size",
+			e.w, e.h, big>>20, info.Renderer, info.MaxBufferBytes>>20)
+	}
+	if need := BytesFor(e.w, e.h, p); info.MemoryMiB > 0 && need>>20 > int64(info.MemoryMiB) {
+		return fmt.Errorf("splgpu: a %d×%d grid needs %d MiB of GPU memory (%d bytes a cell); %s has %d MiB: use a smaller --size",
+			e.w, e.h, need>>20, BytesPerCell+PhysicsBytesPerCell(p), info.Renderer, info.MemoryMiB)
+	}
+	return nil
 }
 
 // owned is what a collected engine frees: its buffers on its device.
@@ -649,6 +666,9 @@ func (e *Engine) SetParams(p engine.Params) error {
 	}
 	if e.err != nil {
 		return e.err
+	}
+	if err := e.fits(p); err != nil {
+		return err
 	}
 	edges := p.Edges != e.p.Edges || p.NaturalDist != e.p.NaturalDist
 	e.p = p
