@@ -157,9 +157,8 @@ func (e *Engine) contract(c gpu.Context, hlb gpu.Buffer) (s0l, s0h gpu.Buffer, e
 					return nil, nil, err
 				}
 			}
-			p := r % 2
-			e.cells(c, [2]string{"dsrake0", "dsrake1"}[p], e.n)
-			e.cells(c, [2]string{"dsjump0", "dsjump1"}[p], e.n)
+			e.cells(c, "dsrake", e.n)
+			e.cells(c, "dsjump", e.n)
 			r++
 		}
 		left, err := e.getCtl(c, 0)

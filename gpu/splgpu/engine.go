@@ -25,21 +25,15 @@ var shaders embed.FS
 
 // Kernels, by the names of their .glsl files.
 var kernelNames = []string{"diffscan", "creepfac", "creepscan", "sumh", "erodedep", "areacopy", "affmin",
-	"deppits", "deplevels", "depvol", "depvolcmp", "dsinit", "dsrake0", "dsrake1", "dsjump0", "dsjump1", "dsfinal", "depphi", "depdr", "depfin", "newton", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
+	"deppits", "deplevels", "depvol", "depvolcmp", "dsinit", "dsrake", "dsjump", "dsfinal", "depphi", "depdr", "depfin", "newton", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
 	"carve", "areainit", "arearound", "erodeinit", "affine", "talusinit", "minplus", "finish", "reduce"}
 
 // kernel returns the source of one kernel: the version line, the shared
-// declarations and the kernel's own file. A name ending in a digit after
-// a file's name is that file with PAR defined as the digit (the two
-// parities of the deposition's rounds).
+// declarations and the kernel's own file.
 func kernel(name string) string {
 	common, _ := shaders.ReadFile("shaders/common.glsl")
-	def := ""
-	if k := name[len(name)-1]; k >= '0' && k <= '9' {
-		name, def = name[:len(name)-1], "#define PAR "+string(k)+"\n"
-	}
 	own, _ := shaders.ReadFile("shaders/" + name + ".glsl")
-	return "#version 430\n" + def + string(common) + "\n" + string(own)
+	return "#version 430\n" + string(common) + "\n" + string(own)
 }
 
 // Phases of a step, as Engine.Kernel reports them.

@@ -44,15 +44,17 @@ const int CTL_ROUTED = 10;
 // exit (its pass cell); the tree contraction of the sums (ds*.glsl)
 // keeps its state in bits the finish clears: the donors not yet added
 // (bits 16-19), a node solved in the last round (NEWRES) or before
-// (RES), and in which of the two buffers its sum is (RESP), a node
-// linked to its one unsolved donor in the last round (NEWLINK) or before
-// (LINKED).
+// (RES) and which of its two slots holds its sum (RESP), a node linked
+// to its one unsolved donor in the last round (NEWLINK) or before
+// (LINKED), the slot holding its map (CURP) and a new map written to the
+// other slot in the last round (NEWFLIP).
 const double FIX = 1048576.0;
 const float BIG = 1e30;
 const uint EXIT = 1u << 21;
 const uint NEWRES = 1u << 20, RES = 1u << 22, NEWLINK = 1u << 23, LINKED = 1u << 31, RESP = 1u << 5;
+const uint CURP = 1u << 6, NEWFLIP = 1u << 7;
 const uint CNT1 = 1u << 16, CNTMASK = 15u << 16;
-const uint DSBITS = NEWRES | RES | NEWLINK | LINKED | RESP | CNTMASK;
+const uint DSBITS = NEWRES | RES | NEWLINK | LINKED | RESP | CURP | NEWFLIP | CNTMASK;
 
 // Per pit (in the order of the sorted roots): its root cell, its pass
 // cell, its lake's level and the share of the lake the sediment filled,

@@ -1,13 +1,15 @@
-// Deposition, a round's second half (PAR: the round's parity p; the
-// maps of the last round are in parity 1 − p). An unsolved node with no
-// donor left is solved: S = its sum. One with one donor left links to it
-// with the map x ↦ max(a, x + b), a = b = its sum (S = sum + max(0, S of
-// the donor)). A linked node whose target is solved is solved, S =
-// max(a, S_t + b); one whose target is linked composes the target's map
-// into its own and points where the target points (pointer jumping);
-// else it keeps its map. Maps and pointers are written in parity p, a
-// solved node's S in its own buffer of parity p (RESP): nothing is read
-// in the parity a round writes. Counts the nodes left unsolved.
+// Deposition, a round's second half. Each node has two slots of its map
+// x ↦ max(a, x + b) and pointer (dn, a, b): CURP says which holds them;
+// a round writes only the other one and the next dsrake turns CURP, so
+// that nothing is read in the slot a round writes. An unsolved node with
+// no donor left is solved: S = its sum (slot 0's b). One with one donor
+// left links to it with the map of slot 0, a = b = its sum (S = sum +
+// max(0, S of the donor)), its pointer the donor (dsrake wrote it). A
+// linked node whose target is solved is solved, S = max(a, S_t + b),
+// written to its other slot (RESP); one whose target is linked composes
+// the target's map into its own and points where the target points
+// (pointer jumping); one whose target is neither waits, writing nothing.
+// Counts the nodes left unsolved.
 layout(std430, binding = 3) buffer Db { uint dcode[]; };
 layout(std430, binding = 5) buffer Dn0 { int dn0[]; };
 layout(std430, binding = 6) buffer Dn1 { int dn1[]; };
@@ -18,23 +20,18 @@ layout(std430, binding = 10) buffer S1h { uint s1Hi[]; };
 layout(std430, binding = 11) buffer A0 { uvec2 a0[]; };
 layout(std430, binding = 12) buffer A1 { uvec2 a1[]; };
 
-#if PAR == 0
-#define DNW dn0
-#define DNR dn1
-#define AW a0
-#define AR a1
-uvec2 getB(int k) { return uvec2(s1Lo[k], s1Hi[k]); }
-void setB(int k, uvec2 v) { s0Lo[k] = v.x; s0Hi[k] = v.y; }
-const uint SOLVED = NEWRES;
-#else
-#define DNW dn1
-#define DNR dn0
-#define AW a1
-#define AR a0
-uvec2 getB(int k) { return uvec2(s0Lo[k], s0Hi[k]); }
-void setB(int k, uvec2 v) { s1Lo[k] = v.x; s1Hi[k] = v.y; }
-const uint SOLVED = NEWRES | RESP;
-#endif
+int getDn(int k, bool one) { return one ? dn1[k] : dn0[k]; }
+uvec2 getA(int k, bool one) { return one ? a1[k] : a0[k]; }
+uvec2 getB(int k, bool one) { return one ? uvec2(s1Lo[k], s1Hi[k]) : uvec2(s0Lo[k], s0Hi[k]); }
+
+// put writes node k's slot: slot 1 when one.
+void put(int k, bool one, int dn, uvec2 a, uvec2 b) {
+	if (one) {
+		dn1[k] = dn; a1[k] = a; s1Lo[k] = b.x; s1Hi[k] = b.y;
+	} else {
+		dn0[k] = dn; a0[k] = a; s0Lo[k] = b.x; s0Hi[k] = b.y;
+	}
+}
 
 void main() {
 	countBegin();
@@ -45,33 +42,29 @@ void main() {
 			bool solved = false;
 			if ((w & LINKED) == 0u) {
 				uint cnt = (w & CNTMASK) >> 16;
-				uvec2 sum = uvec2(s0Lo[i], s0Hi[i]);
 				if (cnt == 0u) {
-					setB(i, sum);
-					atomicOr(dcode[i], SOLVED);
+					atomicOr(dcode[i], NEWRES); // S is the sum, in slot 0
 					solved = true;
 				} else if (cnt == 1u) {
-					AW[i] = sum;
-					setB(i, sum); // DNW[i] holds the donor (dsrake)
+					a0[i] = uvec2(s0Lo[i], s0Hi[i]);
 					atomicOr(dcode[i], NEWLINK);
 				}
 			} else {
-				int t = DNR[i];
-				uvec2 a = AR[i], b = getB(i);
+				bool cur = (w & CURP) != 0u;
+				int t = getDn(i, cur);
 				uint tw = dcode[t];
-				if ((tw & RES) != 0u) {
-					uvec2 st = (tw & RESP) != 0u ? uvec2(s1Lo[t], s1Hi[t]) : uvec2(s0Lo[t], s0Hi[t]);
-					setB(i, max64(a, add64(st, b)));
-					atomicOr(dcode[i], SOLVED);
-					solved = true;
-				} else if ((tw & LINKED) != 0u) {
-					DNW[i] = DNR[t];
-					AW[i] = max64(a, add64(AR[t], b));
-					setB(i, add64(b, getB(t)));
-				} else {
-					DNW[i] = t;
-					AW[i] = a;
-					setB(i, b);
+				if ((tw & (RES | LINKED)) != 0u) {
+					uvec2 a = getA(i, cur), b = getB(i, cur);
+					bool tc = (tw & RES) != 0u ? (tw & RESP) != 0u : (tw & CURP) != 0u;
+					if ((tw & RES) != 0u) {
+						uvec2 s = max64(a, add64(getB(t, tc), b));
+						if (cur) { s0Lo[i] = s.x; s0Hi[i] = s.y; } else { s1Lo[i] = s.x; s1Hi[i] = s.y; }
+						atomicOr(dcode[i], cur ? NEWRES : NEWRES | RESP);
+						solved = true;
+					} else {
+						put(i, !cur, getDn(t, tc), max64(a, add64(getA(t, tc), b)), add64(b, getB(t, tc)));
+						atomicOr(dcode[i], NEWFLIP);
+					}
 				}
 			}
 			if (!solved) atomicAdd(groupCount, 1u);

@@ -1,14 +1,13 @@
-// Deposition, a round's first half (PAR: the round's parity): the nodes
-// solved in the last round add what they pass, max(0, S), to their
-// receiver's sum (64-bit atomics with a carry: exact in any order) and
-// take one from its donors left, unless the receiver is linked (it
-// reads the sum through its map) or solved; nodes linked in the last
-// round become LINKED; and every unsolved node writes itself into its
-// unlinked receiver's pointer of this parity: a receiver with one donor
-// left finds it there (one writer).
+// Deposition, a round's first half: the nodes solved in the last round
+// add what they pass, max(0, S), to their receiver's sum (64-bit atomics
+// with a carry: exact in any order) and take one from its donors left,
+// unless the receiver is linked (it reads the sum through its map) or
+// solved; the last round's new links and new maps take effect (NEWLINK
+// to LINKED, NEWFLIP turns CURP); and every unsolved node writes itself
+// into its unlinked receiver's pointer of slot 0: a receiver with one
+// donor left finds it there (one writer).
 layout(std430, binding = 3) buffer Db { uint dcode[]; };
-layout(std430, binding = 5) buffer Dn0 { int dn0[]; };
-layout(std430, binding = 6) buffer Dn1 { int dn1[]; };
+layout(std430, binding = 5) writeonly buffer Dn0 { int dn0[]; };
 layout(std430, binding = 7) buffer S0l { uint s0Lo[]; };
 layout(std430, binding = 8) buffer S0h { uint s0Hi[]; };
 layout(std430, binding = 9) readonly buffer S1l { uint s1Lo[]; };
@@ -35,11 +34,6 @@ void main() {
 		return;
 	}
 	if ((w & NEWLINK) != 0u) atomicAdd(dcode[i], LINKED - NEWLINK);
-	if (r >= 0 && (dcode[r] & BUSY) == 0u) {
-#if PAR == 0
-		dn0[r] = i;
-#else
-		dn1[r] = i;
-#endif
-	}
+	if ((w & NEWFLIP) != 0u) atomicXor(dcode[i], CURP | NEWFLIP);
+	if (r >= 0 && (dcode[r] & BUSY) == 0u) dn0[r] = i;
 }
