@@ -9,6 +9,7 @@ import (
 
 	"orogen/gpu"
 	"orogen/sim/flow"
+	"orogen/sim/spl"
 )
 
 // runContract solves the deposition's sums on the receiver codes given
@@ -90,6 +91,52 @@ func depositWalk(codes []uint32, hb, hl []float32, w int) []int64 {
 	return s
 }
 
+// splDeposit runs sim/spl's Deposit (no lakes, a node's area 1 m²) on
+// the forest of codes in a receivers-first order and returns each node's
+// S = what reached it + its yield, m, before the clamp: the CPU's
+// sediment walk.
+func splDeposit(codes []uint32, hb, hl []float32, w int) []float64 {
+	n := len(codes)
+	rec := make([]int, n)
+	for i, c := range codes {
+		rec[i] = i
+		if c < 8 {
+			rec[i] = i + dxs[c] + dys[c]*w
+		}
+	}
+	depth := make([]int, n)
+	maxD := 0
+	for i := range n {
+		for j := i; rec[j] != j; j = rec[j] {
+			depth[i]++
+		}
+		maxD = max(maxD, depth[i])
+	}
+	byDepth := make([][]int, maxD+1)
+	for i, d := range depth {
+		byDepth[d] = append(byDepth[d], i)
+	}
+	var order []int
+	for _, l := range byDepth {
+		order = append(order, l...)
+	}
+	pos := make([]int32, n)
+	for k, i := range order {
+		pos[i] = int32(k)
+	}
+	hs, hbo, rp, lvl, lake := make([]float32, n), make([]float32, n), make([]int32, n), make([]float32, n), make([]int32, n)
+	for k, i := range order {
+		hs[k], hbo[k], rp[k], lvl[k], lake[k] = hl[i], hb[i], pos[rec[i]], float32(math.Inf(-1)), -1
+	}
+	qs, out := make([]float64, n), make([]float64, n)
+	spl.Deposit(hs, hbo, rp, lvl, lake, nil, nil, nil, qs, out, 1, 0, n)
+	s := make([]float64, n)
+	for k, i := range order {
+		s[i] = qs[k] + float64(hb[i]) - float64(hl[i])
+	}
+	return s
+}
+
 // TestDepositContraction: the deposition's sums by tree contraction are
 // the donors-first walk's exactly (64-bit fixed point) on a chain
 // through every cell, a comb, a star and a D8 forest of random heights,
@@ -152,13 +199,21 @@ func TestDepositContraction(t *testing.T) {
 					bad++
 				}
 			}
+			cpu := splDeposit(f.codes, hb, hl, w)
+			worst := 0.0
+			for i := range cpu {
+				worst = max(worst, math.Abs(float64(got[i])/(1<<20)-cpu[i]))
+			}
+			if tol := float64(w*h) / (1 << 21); worst > tol {
+				t.Errorf("%s: S differs from sim/spl's Deposit by up to %.3g m; want within %.3g", f.name, worst, tol)
+			}
 			clamped := 0
 			for _, v := range want {
 				if v < 0 {
 					clamped++
 				}
 			}
-			t.Logf("%s, %.0f %% losing: %d rounds, %d of %d nodes clamped, %d wrong", f.name, 100*bias, rounds, clamped, w*h, bad)
+			t.Logf("%s, %.0f %% losing: %d rounds, %d of %d nodes clamped, %d wrong, %.2g m from sim/spl", f.name, 100*bias, rounds, clamped, w*h, bad, worst)
 			if rounds > limit {
 				t.Errorf("%s: %d rounds; want at most %d", f.name, rounds, limit)
 			}
