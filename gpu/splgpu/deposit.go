@@ -15,7 +15,8 @@ const pitBytes = 32
 const maxDepRounds = 1024
 
 // growDep makes the deposition's fields: G·Qs/A and the alluvium (zero
-// at first, as sim/grid's) and the erosion's caps.
+// at first, as sim/grid's), the erosion's caps and the contraction's
+// maps' a (64-bit, two slots).
 func (e *Engine) growDep(c gpu.Context) error {
 	for _, f := range []*gpu.Buffer{&e.dr, &e.alluv} {
 		if (*f).Size() >= 4*e.n {
