@@ -91,6 +91,16 @@ type gridOn struct {
 	years         float64 // their time
 }
 
+// Release gives back the scratch of the engine the steps run on, GPU or
+// CPU (engine.Releaser).
+func (g *gridOn) Release() {
+	if g.gpu != nil {
+		g.gpu.Release()
+		return
+	}
+	g.cpu.Release()
+}
+
 // Close gives the GPU engine's device memory back at once (it also goes
 // when the engine is collected).
 func (g *gridOn) Close() {
@@ -108,13 +118,13 @@ func (g *gridOn) LakeDetail() (carveMs float64, rounds int) {
 	return g.gpu.CarveMs, g.gpu.LakeRounds
 }
 
-// DepositIterations is the GPU engine's last deposit phase's iterations
-// (0 on the CPU or without deposition).
-func (g *gridOn) DepositIterations() int {
+// DepositRounds is the GPU engine's last deposit phase's rounds of tree
+// contraction (0 on the CPU or without deposition).
+func (g *gridOn) DepositRounds() int {
 	if g.gpu == nil {
 		return 0
 	}
-	return g.gpu.DepIters
+	return g.gpu.DepRounds
 }
 
 func (g *gridOn) Device() string   { return g.dev }

@@ -185,7 +185,7 @@ func BenchmarkStepGPU(b *testing.B) {
 			var phases [engine.NumPhases]float64
 			var carve, rounds, lakes, iters float64
 			ld, _ := e.(interface{ LakeDetail() (float64, int) })
-			di, _ := e.(interface{ DepositIterations() int })
+			di, _ := e.(interface{ DepositRounds() int })
 			b.ResetTimer()
 			for range b.N {
 				st := e.Step()
@@ -197,7 +197,7 @@ func BenchmarkStepGPU(b *testing.B) {
 					carve, rounds, lakes = carve+c, rounds+float64(r), lakes+float64(st.Lakes)
 				}
 				if di != nil {
-					iters += float64(di.DepositIterations())
+					iters += float64(di.DepositRounds())
 				}
 			}
 			b.StopTimer()
@@ -207,7 +207,7 @@ func BenchmarkStepGPU(b *testing.B) {
 				b.ReportMetric(lakes/float64(b.N), "lakes")
 			}
 			if iters > 0 {
-				b.ReportMetric(iters/float64(b.N), "deposit-iters")
+				b.ReportMetric(iters/float64(b.N), "deposit-rounds")
 			}
 			if err := e.Err(); err != nil {
 				b.Fatal(err)

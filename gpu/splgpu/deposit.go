@@ -2,6 +2,7 @@ package splgpu
 
 import (
 	"encoding/binary"
+	"fmt"
 
 	"orogen/gpu"
 )
@@ -9,12 +10,13 @@ import (
 // pitBytes is the bytes of a Pit (common.glsl) a pit.
 const pitBytes = 32
 
-// maxDepIters bounds the deposition's iterations (see deposit): a cost
-// guard, reached only from flat starts with lakes nested deeper than it.
-const maxDepIters = 256
+// maxDepRounds bounds the deposition's rounds (see deposit): a tree of
+// 2^28 nodes needs fewer than (log₂ n + 2)² of them.
+const maxDepRounds = 1024
 
 // growDep makes the deposition's fields: G·Qs/A and the alluvium (zero
-// at first, as sim/grid's) and the erosion's caps.
+// at first, as sim/grid's), the erosion's caps and the contraction's
+// maps' a (64-bit, two slots).
 func (e *Engine) growDep(c gpu.Context) error {
 	for _, f := range []*gpu.Buffer{&e.dr, &e.alluv} {
 		if (*f).Size() >= 4*e.n {
@@ -36,6 +38,11 @@ func (e *Engine) growDep(c gpu.Context) error {
 			return err
 		}
 	}
+	for _, b := range []*gpu.Buffer{&e.da[0], &e.da[1]} {
+		if err := e.grow(c, b, 8*e.n); err != nil {
+			return err
+		}
+	}
 	if e.bufs != nil {
 		e.bufs.set(e.buffers())
 	}
@@ -44,26 +51,27 @@ func (e *Engine) growDep(c gpu.Context) error {
 
 // deposit carries the step's sediment down the receivers (sim/spl's
 // Deposit and FillLakes, Yuan et al. 2019) from the limited heights in
-// ab[hl] and the uplifted ones in H: what leaves a cell is V = max(0, y +
-// Σ V of its donors), y its yield (uplifted less limited height), less
-// its lake's volume at a lake's exit, which keeps φ = min(1, V/vol) of
-// the lake; a root passes all. The clamps at 0 make V a tree of max-plus
-// maps, not a sum: solved by iterations of exact sums (pointer jumping
-// over the receivers with the clamped cells cut off, 64-bit fixed point),
-// each iteration's clamps from the last's sums, until no clamp and no
-// lake's volume changes. The clamps can only shrink from the first
-// iteration's (every cell whose plain sum is negative) to the solution,
-// the sums only grow (a cut cell passes 0 where the solution passes V ≥
-// 0): the iterations end, in one more than the nesting of clamps along
-// the rivers (2 to 6 in the tests). Then the heights (clamped cells
-// lowered by what they lacked, lakes filled), the next step's G·Qs/A and
-// the sums of the account.
+// ab[hl] and the uplifted ones in H: what leaves a node is V = max(0, S),
+// S = y + Σ V of its donors, y its yield (uplifted less limited height;
+// at a lake's exit less the lake's volume, which keeps φ = min(1,
+// V/vol) of the lake); a root passes all. The clamps at 0 make S a tree
+// of max-plus maps, not a sum; it is solved exactly by tree contraction
+// (Miller and Reif 1985) in 64-bit fixed point: each round, the nodes
+// solved in the last one add max(0, S) to their receiver's sum (rake,
+// integer atomics: exact in any order), a node with no donor left is
+// solved, one with one donor left links to it with the map x ↦ max(a, x
+// + b) (a = b = its sum), and linked nodes compose their target's map
+// into theirs and point where it points (pointer jumping on the chains;
+// maps of the form max(a, x + b) compose into the same form), or are
+// solved when their target is. A chain of L nodes takes about log₂ L
+// rounds and the rounds of a tree grow with its depth's logarithm and
+// its branching (Horton–Strahler order, at most log₂ n), not with how
+// the clamps nest. Then the heights (clamped nodes lowered by what they
+// lacked, lakes filled), the next step's G·Qs/A and the sums of the
+// account.
 func (e *Engine) deposit(c gpu.Context, hl int) error {
 	m := e.pits
 	hlb := e.ab[hl]
-	// The sums' two pairs of (low, high) words, in the pointer-jumping
-	// buffers free now.
-	pairs := [2][2]gpu.Buffer{{e.ab[1-hl], e.bb[0]}, {e.bb[1], e.cp[1]}}
 	if m > 0 {
 		if err := e.grow(c, &e.lkP, pitBytes*m); err != nil {
 			return err
@@ -90,52 +98,20 @@ func (e *Engine) deposit(c gpu.Context, hl int) error {
 	e.bindCommon(c)
 	c.Bind(11, hlb)
 	c.Bind(12, e.lkP)
-	cur := 0 // the pair holding the last sums
-	it := 0
-	for ; ; it++ {
-		if err := e.setCtl(c, CtlDepIter, uint32(it)); err != nil {
-			return err
-		}
-		if err := e.setCtl(c, CtlDepChanged, 0); err != nil {
-			return err
-		}
-		c.Bind(7, pairs[cur][0])
-		c.Bind(8, pairs[cur][1])
-		e.cells(c, "depvol", e.n)
-		if it == 0 && m > 0 {
-			e.cells(c, "depvolcmp", m) // the lakes' volumes, for all iterations
-		}
-		if it > 0 {
-			ch, err := e.getCtl(c, CtlDepChanged)
-			if err != nil {
-				return err
-			}
-			if ch == 0 || it == maxDepIters {
-				break
-			}
-		}
-		c.Bind(slotPd, e.pb[0])
-		c.Bind(9, pairs[0][0])
-		c.Bind(10, pairs[0][1])
-		e.cells(c, "depinit", e.n)
-		cur = 0
-		for r := 0; r < e.rounds[1]; r++ {
-			src, dst := r%2, (r+1)%2
-			c.Bind(slotPs, e.pb[src])
-			c.Bind(slotPd, e.pb[dst])
-			c.Bind(7, pairs[src][0])
-			c.Bind(8, pairs[src][1])
-			c.Bind(9, pairs[dst][0])
-			c.Bind(10, pairs[dst][1])
-			e.cells(c, "depclear", e.n)
-			e.cells(c, "depround", e.n)
-			cur = dst
-		}
+	e.cells(c, "depvol", e.n) // the lakes' volumes; the contraction's bits cleared
+	if m > 0 {
+		e.cells(c, "depvolcmp", m)
 	}
-	e.DepIters = it
-	c.Bind(7, pairs[cur][0])
-	c.Bind(8, pairs[cur][1])
+	s0l, s0h, err := e.contract(c, hlb)
+	if err != nil {
+		return err
+	}
+	e.bindCommon(c)
+	c.Bind(7, s0l)
+	c.Bind(8, s0h)
 	c.Bind(9, e.dr)
+	c.Bind(11, hlb)
+	c.Bind(12, e.lkP)
 	c.Bind(13, e.cnt)
 	if m > 0 {
 		e.cells(c, "depphi", m)
@@ -146,11 +122,63 @@ func (e *Engine) deposit(c gpu.Context, hl int) error {
 	return nil
 }
 
-// Control words of the deposition (common.glsl).
-const (
-	CtlDepChanged = 13
-	CtlDepIter    = 14
-)
+// contract solves the deposition's sums S of every node by tree
+// contraction (see deposit) from the yields of the uplifted heights in H
+// and the limited ones in hlb, the lakes' volumes and the exits marked
+// (depvol has run), and returns the pair of buffers (low, high words)
+// holding S.
+func (e *Engine) contract(c gpu.Context, hlb gpu.Buffer) (s0l, s0h gpu.Buffer, err error) {
+	var s1l, s1h gpu.Buffer
+	// The sums of parity 0 and 1 (low, high words) in the
+	// pointer-jumping buffers free now; the pointers in pb, the maps' a
+	// in da.
+	s0l, s0h, s1l, s1h = e.ab[0], e.bb[0], e.bb[1], e.cp[1]
+	if hlb == e.ab[0] {
+		s0l = e.ab[1]
+	}
+	c.Bind(7, s0l)
+	c.Bind(8, s0h)
+	c.Bind(13, hlb)
+	e.cells(c, "dsinit", e.n)
+	c.Bind(5, e.pb[0])
+	c.Bind(6, e.pb[1])
+	c.Bind(9, s1l)
+	c.Bind(10, s1h)
+	c.Bind(11, e.da[0])
+	c.Bind(12, e.da[1])
+	guess := max(1, e.depRounds)
+	if e.step%16 == 15 {
+		guess = max(1, guess-1)
+	}
+	r := 0
+	for {
+		for k := 0; k < guess; k++ {
+			if k == guess-1 {
+				if err := e.setCtl(c, 0, 0); err != nil {
+					return nil, nil, err
+				}
+			}
+			e.cells(c, "dsrake", e.n)
+			e.cells(c, "dsjump", e.n)
+			r++
+		}
+		left, err := e.getCtl(c, 0)
+		if err != nil {
+			return nil, nil, err
+		}
+		if left == 0 {
+			break
+		}
+		if r >= maxDepRounds {
+			return nil, nil, fmt.Errorf("splgpu: the deposition's tree contraction did not end in %d rounds", maxDepRounds)
+		}
+		guess = 1
+	}
+	e.depRounds = r
+	e.DepRounds = r
+	e.cells(c, "dsfinal", e.n)
+	return s0l, s0h, nil
+}
 
 // setLakeOrder records the lakes from the outlets as (pit, downstream
 // pit) pairs for deplevels: pit numbers index the sorted roots.

@@ -2,7 +2,7 @@
 // equation, dh/dt = u − k A^m s^n + κ∇²h, the talus limit and the lakes
 // routed through their passes, as OpenGL 4.3 compute kernels
 // (shaders/*.glsl) on package gpu's runtime. It implements engine.Engine
-// (and Constrainable, Summarizer); app/engines builds it for
+// (and Constrainable, Summarizer, Releaser); app/engines builds it for
 // `--engine grid --device gpu|auto` and moves to sim/grid, saying why,
 // for what it does not run (Supports: the lakes' water budget, a talus
 // angle by height, a geology, deposition with n ≠ 1). Nonlinear creep,
@@ -71,19 +71,24 @@
 //	           x ↦ min(a, x + b) composed the same way; tan θ constant or
 //	           sim/talus's noise field per cell (4 bytes a cell more)
 //	deposit    with G > 0, sim/spl's Deposit and FillLakes (Yuan et al.
-//	           2019): what leaves a cell is max(0, its yield + what its
-//	           donors pass), less its lake's volume at a lake's exit,
-//	           which keeps φ = min(1, V/vol) of the lake. The clamps make
-//	           it a tree of max-plus maps, solved by iterations of exact
-//	           sums over the receivers (pointer jumping as the area's, in
-//	           64-bit fixed point, 2^-20 m a cell, integer atomics with a
-//	           carry) with the clamped cells cut off, each iteration's
-//	           cuts from the last's sums, only exits and cells of
-//	           negative yield eligible: the cuts shrink to the solution,
-//	           in 1 to 8 iterations in the tests (at most 256, a cost
-//	           guard). Then the clamped cells lowered, the lakes filled,
-//	           the next step's rate (relaxed by grid.DepositRelax) and
-//	           the alluvium (in the finish)
+//	           2019): what leaves a cell is max(0, S), S its yield plus
+//	           what its donors pass, less its lake's volume at a lake's
+//	           exit, which keeps φ = min(1, V/vol) of the lake. The clamps
+//	           make S a tree of max-plus maps, solved exactly by tree
+//	           contraction (Miller and Reif 1985) in 64-bit fixed point
+//	           (2^-20 m a cell): each round the nodes solved in the last
+//	           one add max(0, S) to their receiver (rake, integer atomics
+//	           with a carry), a node with no donor left is solved, one
+//	           with one left links to it by x ↦ max(a, x + b), and linked
+//	           nodes compose their target's map into theirs by pointer
+//	           jumping or are solved with it (two slots of the map a node,
+//	           a round writing the one nobody reads). The rounds grow with
+//	           the logarithm of the rivers' depth and their branching, not
+//	           with how the clamps nest (25 to 38 from 1024² to 8192² on
+//	           the default preset with the soil physics; 13 to 15 at 48²
+//	           and on a 2867-cell chain). Then the clamped cells lowered,
+//	           the lakes filled, the next step's rate (relaxed by
+//	           grid.DepositRelax) and the alluvium (in the finish)
 //	finish     statistics and the rock account: Σ in float64 per work
 //	           group in a fixed tree order, then the groups in order
 //
@@ -110,15 +115,19 @@
 // Memory: 52 bytes a cell (13 float or int fields: heights, uplift,
 // direction codes, basin labels, drainage counts, the two previous
 // steps' heights, three pairs of pointer-jumping buffers), 4 more with k
-// noise, 8 more with nonlinear creep (the faces' mean factors), 16 more
-// with deposition (the source term, the alluvium, the erosion's caps), 4
-// more with a talus angle by noise (PhysicsBytesPerCell: 84 bytes a cell
-// with all of them), and 12 to 15
-// bytes a pit for the lakes' arrays the host writes (32 more with
-// deposition; small buffers of their own: a driver may copy a whole
-// buffer the device still uses to take a write); 3.5 GB at 8192², 5.6 GB
-// with all the physics. New refuses a grid that does not fit the card's
-// memory (BytesFor) or the driver's largest buffer, naming the size.
+// noise, 8 more with nonlinear creep (the faces' mean factors), 32 more
+// with deposition (the source term, the alluvium, the erosion's caps and
+// the deposition's maps' 64-bit offsets in two slots), 4 more with a
+// talus angle by noise (PhysicsBytesPerCell: 100 bytes a cell with all
+// of them), and 12 to 15 bytes a pit for the lakes' arrays the host
+// writes (32 more with deposition; small buffers of their own: a driver
+// may copy a whole buffer the device still uses to take a write): 3.5 GB
+// at 8192², 6.4 GB with creep, deposition and k noise (nvidia-smi showed
+// the whole process at 3 732 and 6 207 MiB, 3.9 and 6.5 GB, on an H200).
+// New and SetParams refuse a grid that does not fit the card's memory
+// (BytesFor) or the driver's largest buffer, naming the size. Release
+// gives the pointer-jumping buffers, the caps and the maps back after a
+// run's last step (engine.Releaser); the next Step grows them again.
 //
 // An Engine is owned by one goroutine, as sim/grid's is; its device work
 // runs on the device's thread (gpu.Device.Do). Snapshots read the fields

@@ -25,7 +25,7 @@ var shaders embed.FS
 
 // Kernels, by the names of their .glsl files.
 var kernelNames = []string{"diffscan", "creepfac", "creepscan", "sumh", "erodedep", "areacopy", "affmin",
-	"deppits", "deplevels", "depvol", "depvolcmp", "depinit", "depclear", "depround", "depphi", "depdr", "depfin", "newton", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
+	"deppits", "deplevels", "depvol", "depvolcmp", "dsinit", "dsrake", "dsjump", "dsfinal", "depphi", "depdr", "depfin", "newton", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
 	"carve", "areainit", "arearound", "erodeinit", "affine", "talusinit", "minplus", "finish", "reduce"}
 
 // kernel returns the source of one kernel: the version line, the shared
@@ -81,9 +81,10 @@ const BytesPerCell = 4 * 13
 
 // PhysicsBytesPerCell is what p's physics add to BytesPerCell: k's
 // factor 4 with k noise, the creep's mean factors 8 with nonlinear
-// creep, with deposition 16 (the source term G·Qs/A, the alluvium and
-// a pair of caps for the erosion's maps), and 4 with a talus angle by
-// noise (its tangent per cell).
+// creep, with deposition 32 (the source term G·Qs/A, the alluvium, a
+// pair of caps for the erosion's maps and a pair of 64-bit offsets for
+// the deposition's maps), and 4 with a talus angle by noise (its
+// tangent per cell).
 func PhysicsBytesPerCell(p engine.Params) int64 {
 	var b int64
 	if p.KNoise > 0 {
@@ -93,7 +94,7 @@ func PhysicsBytesPerCell(p engine.Params) int64 {
 		b += 8
 	}
 	if p.G > 0 {
-		b += 16
+		b += 32
 	}
 	if p.Talus.Mode == talus.ModeNoise {
 		b += 4
@@ -175,10 +176,12 @@ type Engine struct {
 	// (pit, the pit of the lake downstream or -1), pits in the order of
 	// the sorted roots.
 	lakeOrder []int32
-	// DepIters is the last step's iterations of the deposition's
-	// clamps (0 without deposition).
-	DepIters int
-	part     gpu.Buffer // the work groups' partial sums
+	// DepRounds is the last step's rounds of the deposition's tree
+	// contraction (0 without deposition); depRounds the count the next
+	// step tries before it reads back whether all nodes are solved.
+	DepRounds, depRounds int
+	da                   [2]gpu.Buffer // the deposition's maps' a, 64-bit, by parity (grown with G > 0)
+	part                 gpu.Buffer    // the work groups' partial sums
 	// The lakes' small arrays the host writes: the pits' roots sorted,
 	// and per component or basin its component, pass cell or the pass's
 	// basins (lkA) and the cell across (lkB). Writes to them never touch
@@ -258,13 +261,8 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 	if info.MaxBindings > 0 && info.MaxBindings <= slotPart {
 		return nil, fmt.Errorf("splgpu: %s has %d storage bindings; the kernels need %d", info.Renderer, info.MaxBindings, slotPart+1)
 	}
-	if big := int64(n) * 4; info.MaxBufferBytes > 0 && big > info.MaxBufferBytes {
-		return nil, fmt.Errorf("splgpu: a %d×%d grid needs storage buffers of %d MiB; %s allows %d MiB",
-			e.w, e.h, big>>20, info.Renderer, info.MaxBufferBytes>>20)
-	}
-	if need := BytesFor(e.w, e.h, e.p); info.MemoryMiB > 0 && need>>20 > int64(info.MemoryMiB) {
-		return nil, fmt.Errorf("splgpu: a %d×%d grid needs %d MiB of GPU memory (%d bytes a cell); %s has %d MiB: use a smaller --size",
-			e.w, e.h, need>>20, BytesPerCell+PhysicsBytesPerCell(e.p), info.Renderer, info.MemoryMiB)
+	if err := e.fits(e.p); err != nil {
+		return nil, err
 	}
 	e.kinds = kinds(e.w, e.h, e.p.Edges)
 	hgt := make([]float32, n)
@@ -310,7 +308,7 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 		}{
 			{&e.par, binary.Size(params{})}, {&e.ctl, ctlHeader}, {&e.part, e.gx * e.gy * 64},
 			{&e.lkR, 4}, {&e.lkA, 4}, {&e.lkB, 4}, // grown by the lakes (grow)
-			{&e.fx, 24 * e.w}, {&e.fy, 24 * e.h}, {&e.dx, 32}, {&e.dy, 32}, {&e.cfx, 4}, {&e.cfy, 4}, {&e.dr, 4}, {&e.alluv, 4}, {&e.tf, 4}, {&e.lkP, 4}, {&e.lkO, 4}, {&e.cp[0], 4}, {&e.cp[1], 4},
+			{&e.fx, 24 * e.w}, {&e.fy, 24 * e.h}, {&e.dx, 32}, {&e.dy, 32}, {&e.cfx, 4}, {&e.cfy, 4}, {&e.dr, 4}, {&e.alluv, 4}, {&e.tf, 4}, {&e.lkP, 4}, {&e.lkO, 4}, {&e.cp[0], 4}, {&e.cp[1], 4}, {&e.da[0], 8}, {&e.da[1], 8},
 			{&e.hb, n4}, {&e.ub, n4}, {&e.db, n4}, {&e.lab, n4}, {&e.cnt, n4}, {&e.kf, 4}, // kf grows with k noise (upload)
 			{&e.pb[0], n4}, {&e.pb[1], n4}, {&e.ab[0], n4}, {&e.ab[1], n4}, {&e.bb[0], n4}, {&e.bb[1], n4},
 			{&e.qb[0], n4}, {&e.qb[1], n4},
@@ -350,6 +348,27 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 	return e, nil
 }
 
+// fits returns nil if the grid with p's physics fits the device: its
+// largest buffer (8 bytes a cell with deposition, else 4) within the
+// driver's largest storage buffer, and all of them (BytesFor) within the
+// card's memory; else a one-line error naming the size and the remedy.
+func (e *Engine) fits(p engine.Params) error {
+	info := e.dev.Info()
+	big := int64(e.n) * 4
+	if p.G > 0 {
+		big *= 2 // the deposition's maps, 64-bit
+	}
+	if info.MaxBufferBytes > 0 && big > info.MaxBufferBytes {
+		return fmt.Errorf("splgpu: a %d×%d grid needs storage buffers of %d MiB; %s allows %d MiB: use a smaller --size",
+			e.w, e.h, big>>20, info.Renderer, info.MaxBufferBytes>>20)
+	}
+	if need := BytesFor(e.w, e.h, p); info.MemoryMiB > 0 && need>>20 > int64(info.MemoryMiB) {
+		return fmt.Errorf("splgpu: a %d×%d grid needs %d MiB of GPU memory (%d bytes a cell); %s has %d MiB: use a smaller --size",
+			e.w, e.h, need>>20, BytesPerCell+PhysicsBytesPerCell(p), info.Renderer, info.MemoryMiB)
+	}
+	return nil
+}
+
 // owned is what a collected engine frees: its buffers on its device.
 type owned struct {
 	dev  gpu.Device
@@ -383,7 +402,7 @@ func (o *owned) free() {
 
 // buffers lists the engine's buffers but k's factor.
 func (e *Engine) buffers() []gpu.Buffer {
-	all := []gpu.Buffer{e.par, e.ctl, e.part, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.tf, e.lkP, e.lkO, e.cp[0], e.cp[1], e.lkR, e.lkA, e.lkB}
+	all := []gpu.Buffer{e.par, e.ctl, e.part, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.tf, e.lkP, e.lkO, e.cp[0], e.cp[1], e.da[0], e.da[1], e.lkR, e.lkA, e.lkB}
 	all = append(all, e.pb[:]...)
 	all = append(all, e.ab[:]...)
 	all = append(all, e.bb[:]...)
@@ -642,6 +661,9 @@ func (e *Engine) SetParams(p engine.Params) error {
 	if e.err != nil {
 		return e.err
 	}
+	if err := e.fits(p); err != nil {
+		return err
+	}
 	edges := p.Edges != e.p.Edges || p.NaturalDist != e.p.NaturalDist
 	e.p = p
 	e.creepN, e.creepLast = 0, 0 // as sim/grid: the creep's means start afresh
@@ -843,7 +865,7 @@ func (e *Engine) Step() engine.StepStats {
 	var acc [8]float64
 	diffuse := e.p.Kappa > 0 && e.p.Dt > 0
 	dep := e.p.G > 0
-	e.DepIters = 0
+	e.DepRounds = 0
 	// The creep's factors: every step up to the 64th since its means
 	// started, then every 8th, by ω = (steps since the last)/steps
 	// (hillslope.Creeper's schedule).
@@ -860,6 +882,9 @@ func (e *Engine) Step() engine.StepStats {
 	lakes := 0
 	e.lakeRounds, e.NewtonSteps = 0, 0
 	err := e.dev.Do(func(c gpu.Context) error {
+		if err := e.regrow(c); err != nil {
+			return err
+		}
 		hdr := make([]byte, 64)
 		binary.LittleEndian.PutUint32(hdr[7*4:], uint32(e.gx*e.gy))
 		if e.routed {
@@ -1319,6 +1344,9 @@ func (e *Engine) runForest(codes []uint32, h []float32) (area []uint32, he, hl [
 	defer func() { e.up = up }()
 	var fin, efin int
 	err = e.dev.Do(func(c gpu.Context) error {
+		if err := e.regrow(c); err != nil {
+			return err
+		}
 		if err := c.Write(e.par, 0, e.paramBytes()); err != nil {
 			return err
 		}

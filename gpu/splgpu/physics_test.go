@@ -257,9 +257,6 @@ func TestDepositionMatchesCPU(t *testing.T) {
 				if err := ge.Err(); err != nil {
 					t.Fatal(err)
 				}
-				if ge.DepIters >= maxDepIters {
-					t.Errorf("step %d: the deposition's clamps did not settle in %d iterations", s, ge.DepIters)
-				}
 				cdep += cs.Mass.Deposited
 				gdep += gs.Mass.Deposited
 				m := gs.Mass
@@ -267,7 +264,7 @@ func TestDepositionMatchesCPU(t *testing.T) {
 					t.Errorf("step %d: the sediment account is off by %g m³ (%+v)", s, r, m)
 				}
 				if s <= 3 || s%10 == 0 {
-					t.Logf("step %d: %d iterations; deposited %.4g/%.4g m³, out %.4g/%.4g m³ (GPU/CPU)", s, ge.DepIters, m.Deposited, cs.Mass.Deposited, m.SedimentOut, cs.Mass.SedimentOut)
+					t.Logf("step %d: %d rounds; deposited %.4g/%.4g m³, out %.4g/%.4g m³ (GPU/CPU)", s, ge.DepRounds, m.Deposited, cs.Mass.Deposited, m.SedimentOut, cs.Mass.SedimentOut)
 				}
 			}
 			t.Logf("deposited over 20 steps: %.4g/%.4g m³ (GPU/CPU)", gdep, cdep)

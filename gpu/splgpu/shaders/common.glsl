@@ -36,18 +36,25 @@ const int CTL_ACTIVE = 0, CTL_PITS = 1, CTL_CLAMPED = 2, CTL_CHANGED = 3, CTL_MA
 // routing's channels), 0 before the first routing.
 const int CTL_ROUTED = 10;
 // ctl[11]: the creep's factor update ω (float bits), ctl[12]: 1 to start
-// its means afresh. ctl[13]: the deposition's changes of an iteration,
-// ctl[14]: its iteration.
-const int CTL_DEPCHANGED = 13, CTL_DEPITER = 14;
+// its means afresh.
 
 // Deposition (P.depOn): volumes of sediment in fixed point, 2^-20 m over
 // a cell, as 64-bit two's complement integers in two 32-bit words (low,
-// high): sums exact in any order. A code word's bit 20 marks a cell whose
-// outflow of sediment is 0 (it keeps all that reaches it, clamped), bit
-// 21 a lake's exit (its pass cell).
+// high): sums exact in any order. A code word's bit 21 marks a lake's
+// exit (its pass cell); the tree contraction of the sums (ds*.glsl)
+// keeps its state in bits the finish clears: the donors not yet added
+// (bits 16-19), a node solved in the last round (NEWRES) or before
+// (RES) and which of its two slots holds its sum (RESP), a node linked
+// to its one unsolved donor in the last round (NEWLINK) or before
+// (LINKED), the slot holding its map (CURP) and a new map written to the
+// other slot in the last round (NEWFLIP).
 const double FIX = 1048576.0;
 const float BIG = 1e30;
-const uint CUT = 1u << 20, EXIT = 1u << 21;
+const uint EXIT = 1u << 21;
+const uint NEWRES = 1u << 20, RES = 1u << 22, NEWLINK = 1u << 23, LINKED = 1u << 31, RESP = 1u << 5;
+const uint CURP = 1u << 6, NEWFLIP = 1u << 7;
+const uint CNT1 = 1u << 16, CNTMASK = 15u << 16;
+const uint DSBITS = NEWRES | RES | NEWLINK | LINKED | RESP | CURP | NEWFLIP | CNTMASK;
 
 // Per pit (in the order of the sorted roots): its root cell, its pass
 // cell, its lake's level and the share of the lake the sediment filled,
@@ -74,6 +81,12 @@ uvec2 add64(uvec2 a, uvec2 b) {
 }
 
 uvec2 sub64(uvec2 a, uvec2 b) { return add64(a, add64(uvec2(~b.x, ~b.y), uvec2(1u, 0u))); }
+
+// max64 is the larger of two signed 64-bit values.
+uvec2 max64(uvec2 a, uvec2 b) {
+	bool lt = int(a.y) < int(b.y) || (a.y == b.y && a.x < b.x);
+	return lt ? b : a;
+}
 
 // Cell kinds, as sim/flow's.
 const int INTERIOR = 0, FIXED = 1, NATURAL = 2;

@@ -1,18 +1,8 @@
-// Deposition, one iteration's first pass per cell. At iteration 0 no
-// cell is cut (CUT: the cell's outflow is 0), and each
-// cell's depth below its lake's level on the limited heights is added to
-// the lake's volume (vn, fixed point). At later ones, from the last
-// iteration's sums x (the volume leaving each cell before the clamp, m
-// over a cell) a cell other than a root is cut where x < 0. Only an exit
-// or a cell whose own yield is negative can be cut (what reaches a cell
-// is never negative): a negative sum through other cells is a cut
-// upstream not made yet, which cutting there too would only delay.
-// Counts the cells whose cut changed.
-layout(std430, binding = 2) readonly buffer Hb { float hb[]; };
+// Deposition, first pass per cell: each cell's depth below its lake's
+// level on the limited heights is added to the lake's volume (vn, fixed
+// point), and the bits of the tree contraction (DSBITS) are cleared.
 layout(std430, binding = 3) buffer Db { uint dcode[]; };
 layout(std430, binding = 4) readonly buffer Lb { int lab[]; };
-layout(std430, binding = 7) readonly buffer X0b { uint xsLo[]; };
-layout(std430, binding = 8) readonly buffer X1b { uint xsHi[]; };
 layout(std430, binding = 11) readonly buffer Hl { float hl[]; };
 layout(std430, binding = 12) buffer Pits { Pit pits[]; };
 
@@ -26,29 +16,18 @@ int pitOf(int root) {
 }
 
 void main() {
-	countBegin();
 	int i = cellIndex();
-	if (i < P.n) {
-		uint w = dcode[i];
-		bool root = (w & 15u) >= 8u;
-		bool cut = false;
-		bool exit = (w & EXIT) != 0u;
-		int pi;
-		if (ctl[CTL_DEPITER] > 0u) {
-			cut = !root && (exit || hb[i] < hl[i]) && int(xsHi[i]) < 0;
-		} else if (!root && (pi = pitOf(lab[i])) >= 0) {
-			float h = hl[i];
-			float lv = pits[pi].lvl;
-			if (lv > h) {
-				uvec2 v = toFix(double(lv) - double(h));
-				uint old = atomicAdd(pits[pi].vnLo, v.x);
-				atomicAdd(pits[pi].vnHi, v.y + (old + v.x < old ? 1u : 0u));
-			}
-		}
-		if (cut != ((w & CUT) != 0u)) {
-			atomicAdd(groupCount, 1u);
-			dcode[i] = cut ? w | CUT : w & ~CUT;
+	if (i >= P.n) return;
+	uint w = dcode[i];
+	if ((w & DSBITS) != 0u) dcode[i] = w & ~DSBITS;
+	int pi;
+	if ((w & 15u) < 8u && (pi = pitOf(lab[i])) >= 0) {
+		float h = hl[i];
+		float lv = pits[pi].lvl;
+		if (lv > h) {
+			uvec2 v = toFix(double(lv) - double(h));
+			uint old = atomicAdd(pits[pi].vnLo, v.x);
+			atomicAdd(pits[pi].vnHi, v.y + (old + v.x < old ? 1u : 0u));
 		}
 	}
-	countEnd(CTL_DEPCHANGED);
 }

@@ -1,0 +1,39 @@
+// Deposition, a round's first half: the nodes solved in the last round
+// add what they pass, max(0, S), to their receiver's sum (64-bit atomics
+// with a carry: exact in any order) and take one from its donors left,
+// unless the receiver is linked (it reads the sum through its map) or
+// solved; the last round's new links and new maps take effect (NEWLINK
+// to LINKED, NEWFLIP turns CURP); and every unsolved node writes itself
+// into its unlinked receiver's pointer of slot 0: a receiver with one
+// donor left finds it there (one writer).
+layout(std430, binding = 3) buffer Db { uint dcode[]; };
+layout(std430, binding = 5) writeonly buffer Dn0 { int dn0[]; };
+layout(std430, binding = 7) buffer S0l { uint s0Lo[]; };
+layout(std430, binding = 8) buffer S0h { uint s0Hi[]; };
+layout(std430, binding = 9) readonly buffer S1l { uint s1Lo[]; };
+layout(std430, binding = 10) readonly buffer S1h { uint s1Hi[]; };
+
+const uint BUSY = NEWRES | RES | NEWLINK | LINKED;
+
+void main() {
+	int i = cellIndex();
+	if (i >= P.n) return;
+	uint w = dcode[i];
+	if ((w & RES) != 0u) return;
+	uint c = w & 15u;
+	int r = c < 8u ? recOf(i, c) : -1;
+	if ((w & NEWRES) != 0u) {
+		atomicAdd(dcode[i], RES - NEWRES);
+		if (r < 0 || (dcode[r] & BUSY) != 0u) return;
+		uvec2 s = (w & RESP) != 0u ? uvec2(s1Lo[i], s1Hi[i]) : uvec2(s0Lo[i], s0Hi[i]);
+		if (int(s.y) >= 0 && (s.x | s.y) != 0u) {
+			uint old = atomicAdd(s0Lo[r], s.x);
+			atomicAdd(s0Hi[r], s.y + (old + s.x < old ? 1u : 0u));
+		}
+		atomicAdd(dcode[r], 0u - CNT1);
+		return;
+	}
+	if ((w & NEWLINK) != 0u) atomicAdd(dcode[i], LINKED - NEWLINK);
+	if ((w & NEWFLIP) != 0u) atomicXor(dcode[i], CURP | NEWFLIP);
+	if (r >= 0 && (dcode[r] & BUSY) == 0u) dn0[r] = i;
+}
