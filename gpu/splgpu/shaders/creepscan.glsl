@@ -25,7 +25,14 @@ layout(std430, binding = 11) readonly buffer Dif {
 } D;
 layout(std430, binding = 12) readonly buffer Fb { float fac[]; };
 
-const int LINES = 16, CHUNKS = 256 / LINES;
+// LINES is 16 for the sweep along y (columns: neighbouring invocations
+// read neighbouring words) and 1 for the sweep along x (rows: a work
+// group a row, so that a group touches one row of each buffer, not 16
+// rows a line's length apart; creepscanrow).
+#ifndef LINES
+#define LINES 16
+#endif
+const int CHUNKS = 256 / LINES;
 
 // Invocation t works on line t % LINES of the group, chunk t / LINES.
 shared double s0[256], s1[256], s2[256], s3[256];
