@@ -118,6 +118,15 @@ func (g *gridOn) LakeDetail() (carveMs float64, rounds int) {
 	return g.gpu.CarveMs, g.gpu.LakeRounds
 }
 
+// LakePassMs is the device's time in the GPU engine's last Borůvka
+// rounds' dispatches (0 on the CPU).
+func (g *gridOn) LakePassMs() float64 {
+	if g.gpu == nil {
+		return 0
+	}
+	return g.gpu.PassMs
+}
+
 // DepositRounds is the GPU engine's last deposit phase's rounds of tree
 // contraction (0 on the CPU or without deposition).
 func (g *gridOn) DepositRounds() int {

@@ -183,8 +183,9 @@ func BenchmarkStepGPU(b *testing.B) {
 			}
 			b.Logf("%d²: %d warm-up steps in %.2f s", n, warm, time.Since(t0).Seconds())
 			var phases [engine.NumPhases]float64
-			var carve, rounds, lakes, iters float64
+			var carve, rounds, lakes, iters, pass float64
 			ld, _ := e.(interface{ LakeDetail() (float64, int) })
+			lp, _ := e.(interface{ LakePassMs() float64 })
 			di, _ := e.(interface{ DepositRounds() int })
 			b.ResetTimer()
 			for range b.N {
@@ -199,12 +200,16 @@ func BenchmarkStepGPU(b *testing.B) {
 				if di != nil {
 					iters += float64(di.DepositRounds())
 				}
+				if lp != nil {
+					pass += lp.LakePassMs()
+				}
 			}
 			b.StopTimer()
 			if ld != nil {
 				b.ReportMetric(carve/float64(b.N), "carve-ms")
 				b.ReportMetric(rounds/float64(b.N), "boruvka-rounds")
 				b.ReportMetric(lakes/float64(b.N), "lakes")
+				b.ReportMetric(pass/float64(b.N), "lakepass-ms")
 			}
 			if iters > 0 {
 				b.ReportMetric(iters/float64(b.N), "deposit-rounds")

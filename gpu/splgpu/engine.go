@@ -158,6 +158,12 @@ type Engine struct {
 	// lakeRounds is the Borůvka rounds of the last step's lakes.
 	lakeRounds  int
 	carveStamps [2]gpu.Query // around the carve kernel, when it ran
+	passStamps  []gpu.Query  // around each Borůvka round's dispatches
+	// PassMs is the device's time in the last step's Borůvka rounds'
+	// dispatches (round 0's over every cell, the later ones' over the
+	// boundary cells); the rest of the lakes phase less CarveMs is the
+	// host's: reading the rounds back, merging, writing.
+	PassMs float64
 	// CarveMs is the part of the last step's lakes phase that reversed
 	// the paths (the rest finds the passes), and LakeRounds its Borůvka
 	// rounds.
@@ -1001,6 +1007,19 @@ func (e *Engine) Step() engine.StepStats {
 			e.CarveMs = float64(t1-t0) / 1e6
 			e.carveStamps = [2]gpu.Query{}
 		}
+		e.PassMs = 0
+		for k := 0; k+1 < len(e.passStamps); k += 2 {
+			t0, err := c.Time(e.passStamps[k])
+			if err != nil {
+				return err
+			}
+			t1, err := c.Time(e.passStamps[k+1])
+			if err != nil {
+				return err
+			}
+			e.PassMs += float64(t1-t0) / 1e6
+		}
+		e.passStamps = e.passStamps[:0]
 		return c.Finish()
 	})
 	if err != nil {

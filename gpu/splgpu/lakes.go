@@ -118,11 +118,13 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 		if err := e.setCtl(c, 9, mode); err != nil {
 			return 0, err
 		}
+		q := c.Timestamp()
 		e.cells(c, "cmap", m)
 		e.cells(c, "passreset", int(nc)+1)
 		e.cells(c, "passmin", visit)
 		e.cells(c, "passarg", visit)
 		e.cells(c, "passout", int(nc)+1)
+		e.passStamps = append(e.passStamps, q, c.Timestamp())
 		arg := make([]int32, nc+1)
 		from := make([]int32, nc+1)
 		to := make([]int32, nc+1)
