@@ -119,9 +119,11 @@
 // with deposition (the source term, the alluvium, the erosion's caps and
 // the deposition's maps' 64-bit offsets in two slots), 4 more with a
 // talus angle by noise (PhysicsBytesPerCell: 100 bytes a cell with all
-// of them), and 12 to 15 bytes a pit for the lakes' arrays the host
-// writes (32 more with deposition; small buffers of their own: a driver
-// may copy a whole buffer the device still uses to take a write): 3.5 GB
+// of them), and 20 to 25 bytes a pit for the lakes' arrays the host
+// writes or reads (32 more with deposition; small buffers of their own:
+// a driver may copy a whole buffer the device still uses to take a
+// write, and reading a few words of a grid-sized buffer took time in
+// proportion to the grid): 3.5 GB
 // at 8192², 6.4 GB with creep, deposition and k noise (nvidia-smi showed
 // the whole process at 3 732 and 6 207 MiB, 3.9 and 6.5 GB, on an H200).
 // New and SetParams refuse a grid that does not fit the card's memory

@@ -26,7 +26,7 @@ var shaders embed.FS
 // Kernels, by the names of their .glsl files.
 var kernelNames = []string{"diffscan", "creepfac", "creepscan", "creepscanrow", "sumh", "erodedep", "areacopy", "affmin",
 	"deppits", "deplevels", "depvol", "depvolcmp", "dsinit", "dsrake", "dsjump", "dsfinal", "depphi", "depdr", "depfin", "newton", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
-	"carve", "areainit", "arearound", "erodeinit", "affine", "talusinit", "minplus", "finish", "reduce"}
+	"pitcopy", "carve", "areainit", "arearound", "erodeinit", "affine", "talusinit", "minplus", "finish", "reduce"}
 
 // kernel returns the source of one kernel: the version line, the shared
 // declarations and the kernel's own file.
@@ -86,7 +86,7 @@ const group = 256
 // codes, basin labels, drainage counts, the previous two steps' heights
 // and three pairs of pointer-jumping buffers (pointers, two values), 4
 // bytes each. Physics add to it (PhysicsBytesPerCell), and the lakes'
-// arrays take 12 to 15 bytes a pit (a pit in every tenth cell from a
+// arrays take 20 to 25 bytes a pit (a pit in every tenth cell from a
 // flat start with noise, fewer once rivers have formed; 32 more with
 // deposition).
 const BytesPerCell = 4 * 13
@@ -200,11 +200,13 @@ type Engine struct {
 	DepRounds, depRounds int
 	da                   [2]gpu.Buffer // the deposition's maps' a, 64-bit, by parity (grown with G > 0)
 	part                 gpu.Buffer    // the work groups' partial sums
-	// The lakes' small arrays the host writes: the pits' roots sorted,
-	// and per component or basin its component, pass cell or the pass's
-	// basins (lkA) and the cell across (lkB). Writes to them never touch
-	// a grid-sized buffer the device may still be using.
+	// The lakes' small arrays the host writes or reads: the pits' roots
+	// sorted, and per component or basin its component, pass cell or
+	// the pass's basins (lkA), the cell across (lkB), its lowest pass's
+	// key (lkK) and edge (lkG). Writes to them never touch a grid-sized
+	// buffer the device may still be using, reads never read one.
 	lkR, lkA, lkB  gpu.Buffer
+	lkK, lkG       gpu.Buffer
 	difKey         [6]float64 // what fx, fy, dx, dy were made for
 	difLines       [2]int     // the lines of the x and y sweeps
 	pb, ab, bb, qb [2]gpu.Buffer
@@ -325,7 +327,7 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 			size int
 		}{
 			{&e.par, binary.Size(params{})}, {&e.ctl, ctlHeader}, {&e.part, e.gx * e.gy * 64},
-			{&e.lkR, 4}, {&e.lkA, 4}, {&e.lkB, 4}, // grown by the lakes (grow)
+			{&e.lkR, 4}, {&e.lkA, 4}, {&e.lkB, 4}, {&e.lkK, 4}, {&e.lkG, 4}, // grown by the lakes (grow)
 			{&e.fx, 24 * e.w}, {&e.fy, 24 * e.h}, {&e.dx, 32}, {&e.dy, 32}, {&e.cfx, 4}, {&e.cfy, 4}, {&e.dr, 4}, {&e.alluv, 4}, {&e.tf, 4}, {&e.lkP, 4}, {&e.lkO, 4}, {&e.cp[0], 4}, {&e.cp[1], 4}, {&e.da[0], 8}, {&e.da[1], 8},
 			{&e.hb, n4}, {&e.ub, n4}, {&e.db, n4}, {&e.lab, n4}, {&e.cnt, n4}, {&e.kf, 4}, // kf grows with k noise (upload)
 			{&e.pb[0], n4}, {&e.pb[1], n4}, {&e.ab[0], n4}, {&e.ab[1], n4}, {&e.bb[0], n4}, {&e.bb[1], n4},
@@ -420,7 +422,7 @@ func (o *owned) free() {
 
 // buffers lists the engine's buffers but k's factor.
 func (e *Engine) buffers() []gpu.Buffer {
-	all := []gpu.Buffer{e.par, e.ctl, e.part, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.tf, e.lkP, e.lkO, e.cp[0], e.cp[1], e.da[0], e.da[1], e.lkR, e.lkA, e.lkB}
+	all := []gpu.Buffer{e.par, e.ctl, e.part, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.tf, e.lkP, e.lkO, e.cp[0], e.cp[1], e.da[0], e.da[1], e.lkR, e.lkA, e.lkB, e.lkK, e.lkG}
 	all = append(all, e.pb[:]...)
 	all = append(all, e.ab[:]...)
 	all = append(all, e.bb[:]...)

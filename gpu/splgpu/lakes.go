@@ -26,16 +26,23 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 	if m == 0 {
 		return 0, nil
 	}
-	roots := make([]int32, m)
-	if err := readInts(c, e.pb[0], roots); err != nil {
-		return 0, err
-	}
-	slices.Sort(roots) // the kernel lists them in any order
-	for _, b := range []*gpu.Buffer{&e.lkR, &e.lkA, &e.lkB} {
+	for _, b := range []*gpu.Buffer{&e.lkR, &e.lkA, &e.lkB, &e.lkK, &e.lkG} {
 		if err := e.grow(c, b, 4*(m+1)); err != nil {
 			return 0, err
 		}
 	}
+	// Every array the host reads back is a small one: reading the
+	// first words of a grid-sized buffer took time in proportion to the
+	// grid (2.7 ms a read at 4096², H200), most of the phase.
+	c.Bind(slotCtl, e.ctl)
+	c.Bind(5, e.pb[0])
+	c.Bind(7, e.lkA)
+	e.cells(c, "pitcopy", m)
+	roots := make([]int32, m)
+	if err := readInts(c, e.lkA, roots); err != nil {
+		return 0, err
+	}
+	slices.Sort(roots) // the kernel lists them in any order
 	if err := c.Write(e.lkR, 0, intBytes(roots)); err != nil {
 		return 0, err
 	}
@@ -68,8 +75,8 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 		c.Bind(5, e.lkR)       // the pits' roots, sorted
 		c.Bind(6, e.pb[1])     // component of each root cell
 		c.Bind(7, e.lkA)       // components in, pass from out, pass cells in
-		c.Bind(8, e.ab[0])     // lowest pass key
-		c.Bind(9, e.ab[1])     // lowest pass edge
+		c.Bind(8, e.lkK)       // lowest pass key
+		c.Bind(9, e.lkG)       // lowest pass edge
 		c.Bind(10, e.lkB)      // pass to out, cells across in
 		c.Bind(slotCnt, e.cnt) // the boundary cells (the counts come later in the step)
 	}
@@ -131,7 +138,7 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 		for _, r := range []struct {
 			b   gpu.Buffer
 			dst []int32
-		}{{e.ab[1], arg}, {e.lkA, from}, {e.lkB, to}} {
+		}{{e.lkG, arg}, {e.lkA, from}, {e.lkB, to}} {
 			if err := readInts(c, r.b, r.dst); err != nil {
 				return 0, err
 			}
@@ -278,8 +285,8 @@ func (e *Engine) lakesOn(hs []float32) ([]flow.Lake, []float32) {
 
 // grow makes *b at least size bytes (a new buffer, a quarter more than
 // asked but no more than a grid's worth of ints, when it is smaller; the
-// old one freed): with every cell a pit the three arrays take 12 bytes a
-// cell, 15 at most.
+// old one freed): with every cell a pit the five arrays take 20 bytes a
+// cell, 25 at most.
 func (e *Engine) grow(c gpu.Context, b *gpu.Buffer, size int) error {
 	if (*b).Size() >= size {
 		return nil
