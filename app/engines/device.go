@@ -127,6 +127,16 @@ func (g *gridOn) LakePassMs() float64 {
 	return g.gpu.PassMs
 }
 
+// HillDetail is the GPU engine's last hillslope phase by its parts:
+// the creep's factors, its sweeps along x and y, Σ h, ms (zeros on the
+// CPU or without nonlinear creep).
+func (g *gridOn) HillDetail() [4]float64 {
+	if g.gpu == nil {
+		return [4]float64{}
+	}
+	return g.gpu.HillMs
+}
+
 // DepositRounds is the GPU engine's last deposit phase's rounds of tree
 // contraction (0 on the CPU or without deposition).
 func (g *gridOn) DepositRounds() int {

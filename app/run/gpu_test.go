@@ -186,6 +186,8 @@ func BenchmarkStepGPU(b *testing.B) {
 			var carve, rounds, lakes, iters, pass float64
 			ld, _ := e.(interface{ LakeDetail() (float64, int) })
 			lp, _ := e.(interface{ LakePassMs() float64 })
+			hd, _ := e.(interface{ HillDetail() [4]float64 })
+			var hill [4]float64
 			di, _ := e.(interface{ DepositRounds() int })
 			b.ResetTimer()
 			for range b.N {
@@ -203,6 +205,11 @@ func BenchmarkStepGPU(b *testing.B) {
 				if lp != nil {
 					pass += lp.LakePassMs()
 				}
+				if hd != nil {
+					for k, v := range hd.HillDetail() {
+						hill[k] += v
+					}
+				}
 			}
 			b.StopTimer()
 			if ld != nil {
@@ -210,6 +217,11 @@ func BenchmarkStepGPU(b *testing.B) {
 				b.ReportMetric(rounds/float64(b.N), "boruvka-rounds")
 				b.ReportMetric(lakes/float64(b.N), "lakes")
 				b.ReportMetric(pass/float64(b.N), "lakepass-ms")
+			}
+			if hill[1] > 0 {
+				for k, name := range []string{"creepfac", "creepx", "creepy", "sumh"} {
+					b.ReportMetric(hill[k]/float64(b.N), name+"-ms")
+				}
 			}
 			if iters > 0 {
 				b.ReportMetric(iters/float64(b.N), "deposit-rounds")

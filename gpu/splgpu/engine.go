@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"strconv"
 	"sync"
 	"time"
 	"unsafe"
@@ -46,7 +47,14 @@ var variants = map[string]struct{ file, defs string }{
 	// The creep's sweep along x: a work group a row (creepscan.glsl's
 	// LINES).
 	"creepscanrow": {"creepscan", "#define LINES 1\n"},
+	// The sweep along y: creepColLines columns a work group.
+	"creepscan": {"creepscan", "#define LINES " + creepColLines + "\n"},
 }
+
+// creepColLines is the creep's sweep along y's columns a work group, a
+// power of two from 1 to 256 (a string, so that a benchmark's build can
+// set it with -ldflags -X).
+var creepColLines = "16"
 
 // Phases of a step, as Engine.Kernel reports them.
 const (
@@ -158,7 +166,14 @@ type Engine struct {
 	// lakeRounds is the Borůvka rounds of the last step's lakes.
 	lakeRounds  int
 	carveStamps [2]gpu.Query // around the carve kernel, when it ran
-	passStamps  []gpu.Query  // around each Borůvka round's dispatches
+	// After the creep's factors, its sweeps along x and y and Σ h, when
+	// it ran.
+	hillStamps [4]gpu.Query
+	// HillMs is the last step's hillslope phase by its parts: the
+	// creep's factors, the sweep along x, along y, Σ h (0 without
+	// nonlinear creep).
+	HillMs     [4]float64
+	passStamps []gpu.Query // around each Borůvka round's dispatches
 	// PassMs is the device's time in the last step's Borůvka rounds'
 	// dispatches (round 0's over every cell, the later ones' over the
 	// boundary cells); the rest of the lakes phase less CarveMs is the
@@ -1009,6 +1024,17 @@ func (e *Engine) Step() engine.StepStats {
 			e.CarveMs = float64(t1-t0) / 1e6
 			e.carveStamps = [2]gpu.Query{}
 		}
+		e.HillMs = [4]float64{}
+		if e.hillStamps[3] != nil {
+			var t [4]int64
+			for k, q := range e.hillStamps {
+				if t[k], err = c.Time(q); err != nil {
+					return err
+				}
+			}
+			e.HillMs = [4]float64{float64(t[0]-ts[KHill]) / 1e6, float64(t[1]-t[0]) / 1e6, float64(t[2]-t[1]) / 1e6, float64(t[3]-t[2]) / 1e6}
+			e.hillStamps = [4]gpu.Query{}
+		}
 		e.PassMs = 0
 		for k := 0; k+1 < len(e.passStamps); k += 2 {
 			t0, err := c.Time(e.passStamps[k])
@@ -1463,6 +1489,11 @@ func (e *Engine) diffuse(c gpu.Context, fac bool) error {
 	}
 	c.Bind(slotH, e.hb)
 	if creep {
+		for _, q := range e.hillStamps { // a diffusion outside a Step's
+			if q != nil {
+				c.Time(q)
+			}
+		}
 		for _, b := range []*gpu.Buffer{&e.cfx, &e.cfy} {
 			if err := e.grow(c, b, 4*e.n); err != nil {
 				return err
@@ -1473,6 +1504,7 @@ func (e *Engine) diffuse(c gpu.Context, fac bool) error {
 			c.Bind(slotKF, e.cfy)
 			e.cells(c, "creepfac", e.n)
 		}
+		e.hillStamps[0] = c.Timestamp()
 		// c' and d' as float64 halves in the pointer-jumping buffers
 		// (scratch until the routing).
 		c.Bind(slotPs, e.pb[0])
@@ -1484,10 +1516,14 @@ func (e *Engine) diffuse(c gpu.Context, fac bool) error {
 		c.Bind(slotUp, e.dx)
 		c.Bind(slotKF, e.cfx)
 		e.cells(c, "creepscanrow", group*e.difLines[0])
+		e.hillStamps[1] = c.Timestamp()
 		c.Bind(slotUp, e.dy)
 		c.Bind(slotKF, e.cfy)
-		e.cells(c, "creepscan", group*((e.difLines[1]+creepLines-1)/creepLines))
+		lines, _ := strconv.Atoi(creepColLines)
+		e.cells(c, "creepscan", group*((e.difLines[1]+lines-1)/lines))
+		e.hillStamps[2] = c.Timestamp()
 		e.cells(c, "sumh", e.n)
+		e.hillStamps[3] = c.Timestamp()
 		return nil
 	}
 	c.Bind(slotPs, e.pb[0]) // scratch
@@ -1501,13 +1537,6 @@ func (e *Engine) diffuse(c gpu.Context, fac bool) error {
 	e.cells(c, "sumh", e.n)
 	return nil
 }
-
-// creepLines is the creep's sweep along y's columns a work group:
-// neighbouring columns read neighbouring words (LINES in
-// creepscan.glsl). Along x, a row a work group: 16 rows a group made
-// each warp read 32 rows a row's length apart, and at 8192² the sweep
-// took 529 ms against 6 ms at 4096² (H200).
-const creepLines = 16
 
 func b2f(b bool) float64 {
 	if b {
