@@ -7,7 +7,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
-	"strconv"
 	"sync"
 	"time"
 	"unsafe"
@@ -25,7 +24,7 @@ import (
 var shaders embed.FS
 
 // Kernels, by the names of their .glsl files.
-var kernelNames = []string{"diffscan", "creepfac", "creepscan", "creepscanrow", "sumh", "erodedep", "areacopy", "affmin",
+var kernelNames = []string{"diffscan", "creepfac", "creepscan", "creepscanrow", "creepscanwide", "sumh", "erodedep", "areacopy", "affmin",
 	"deppits", "deplevels", "depvol", "depvolcmp", "dsinit", "dsrake", "dsjump", "dsfinal", "depphi", "depdr", "depfin", "newton", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
 	"pitcopy", "carve", "areainit", "arearound", "erodeinit", "affine", "talusinit", "minplus", "finish", "reduce"}
 
@@ -47,14 +46,19 @@ var variants = map[string]struct{ file, defs string }{
 	// The creep's sweep along x: a work group a row (creepscan.glsl's
 	// LINES).
 	"creepscanrow": {"creepscan", "#define LINES 1\n"},
-	// The sweep along y: creepColLines columns a work group.
-	"creepscan": {"creepscan", "#define LINES " + creepColLines + "\n"},
+	// The sweep along y on grids of wideCells cells or more: 64
+	// columns a work group, 4 chunks a column.
+	"creepscanwide": {"creepscan", "#define LINES 64\n"},
 }
 
-// creepColLines is the creep's sweep along y's columns a work group, a
-// power of two from 1 to 256 (a string, so that a benchmark's build can
-// set it with -ldflags -X).
-var creepColLines = "16"
+// wideCells is the grid from which the creep's sweep along y takes 64
+// columns a work group, not 16. With 16 (16 chunks a column, n/4 bytes
+// apart) the sweep took 460 ms at 8192², 64 took 11.8 ms and 256 (one
+// invocation a column) 43 ms; at 4096² 1.6, 5.0 and 18.7 ms, at 1024²
+// 0.25, 0.85 and 3.1 ms (H200): 16 columns keep more invocations busy
+// until the chunks' distance, 16 MB at 8192², makes them slow, which is
+// measured at these two sizes only.
+var wideCells = 1 << 25 // a variable for the tests
 
 // Phases of a step, as Engine.Kernel reports them.
 const (
@@ -1512,15 +1516,19 @@ func (e *Engine) diffuse(c gpu.Context, fac bool) error {
 		c.Bind(slotAs, e.ab[0])
 		c.Bind(slotAd, e.ab[1])
 		// Along x a work group a row (creepscanrow), along y
-		// creepLines columns a work group (LINES in creepscan.glsl).
+		// creepLines columns a work group (LINES in creepscan.glsl),
+		// 64 from wideCells on (creepscanwide).
 		c.Bind(slotUp, e.dx)
 		c.Bind(slotKF, e.cfx)
 		e.cells(c, "creepscanrow", group*e.difLines[0])
 		e.hillStamps[1] = c.Timestamp()
 		c.Bind(slotUp, e.dy)
 		c.Bind(slotKF, e.cfy)
-		lines, _ := strconv.Atoi(creepColLines)
-		e.cells(c, "creepscan", group*((e.difLines[1]+lines-1)/lines))
+		if e.n >= wideCells {
+			e.cells(c, "creepscanwide", group*((e.difLines[1]+63)/64))
+		} else {
+			e.cells(c, "creepscan", group*((e.difLines[1]+creepLines-1)/creepLines))
+		}
 		e.hillStamps[2] = c.Timestamp()
 		e.cells(c, "sumh", e.n)
 		e.hillStamps[3] = c.Timestamp()
@@ -1537,6 +1545,13 @@ func (e *Engine) diffuse(c gpu.Context, fac bool) error {
 	e.cells(c, "sumh", e.n)
 	return nil
 }
+
+// creepLines is the creep's sweep along y's columns a work group:
+// neighbouring columns read neighbouring words (LINES in
+// creepscan.glsl); 64 from wideCells on. Along x, a row a work group:
+// 16 rows a group made each warp read 32 rows a row's length apart (at
+// 4096², H200, both sweeps 6.2 ms before, 3.7 ms after).
+const creepLines = 16
 
 func b2f(b bool) float64 {
 	if b {

@@ -120,19 +120,27 @@ func TestRandomRoutingMatchesCPU(t *testing.T) {
 // 1/2) on rough heights, steep enough that many faces reach the factor's
 // cap, against sim/hillslope's Creeper on the CPU: lines shorter than a
 // work group and lines of several cells a chunk with a short last one,
-// along x and y, fixed and free ends, r from 0.1 to 50. The heights
+// along x and y, fixed and free ends, r from 0.1 to 50, and the sweep
+// along y that grids of wideCells cells take (64 columns a group). The heights
 // agree to 1e-3 m (on llvmpipe bit for bit: the float64 scans associate
 // differently but round to the same float32), and the volume is kept to
 // float32 rounding where no edge is fixed.
 func TestCreepMatchesCreeper(t *testing.T) {
 	fixedWN := flow.Edges{North: flow.Outlet, South: flow.Closed, East: flow.Natural, West: flow.Outlet}
 	free := flow.Edges{North: flow.Natural, South: flow.Closed, East: flow.Natural, West: flow.Closed}
+	defer func(w int) { wideCells = w }(wideCells)
 	for _, tc := range []struct {
 		w, h  int
 		r     float64
 		edges flow.Edges
-	}{{53, 37, 0.1, fixedWN}, {53, 37, 50, free}, {601, 5, 2, fixedWN}, {5, 601, 2, free}} {
+		wide  bool // the sweep along y of large grids (creepscanwide)
+	}{{53, 37, 0.1, fixedWN, false}, {53, 37, 50, free, false}, {601, 5, 2, fixedWN, false}, {5, 601, 2, free, false},
+		{53, 37, 50, free, true}, {70, 601, 2, fixedWN, true}} {
 		w, h, r, edges := tc.w, tc.h, tc.r, tc.edges
+		wideCells = 1 << 25
+		if tc.wide {
+			wideCells = 0
+		}
 		rng := rand.New(rand.NewPCG(9, 1))
 		hs := make([]float32, w*h)
 		for i := range hs {
@@ -181,7 +189,7 @@ func TestCreepMatchesCreeper(t *testing.T) {
 			}
 		}
 		e.Close()
-		t.Logf("%d×%d, r = %g, fixed %v: worst difference %.3g m", w, h, r, fixed, worst)
+		t.Logf("%d×%d, r = %g, fixed %v, wide %v: worst difference %.3g m", w, h, r, fixed, tc.wide, worst)
 	}
 }
 
