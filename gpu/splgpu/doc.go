@@ -21,8 +21,10 @@
 //	           the faces' mean factors on the Creeper's schedule (every
 //	           step to the 64th since a reset, then every 8th; reset by
 //	           SetParams and SetUplift as on the CPU), then each line's
-//	           Thomas solve with varying coefficients (16 neighbouring
-//	           lines a work group, 16 chunks a line), whose elimination
+//	           Thomas solve with varying coefficients (along x a row a
+//	           work group, 256 chunks a row; along y 16 neighbouring
+//	           columns a work group, 16 chunks a column, or 64 columns
+//	           and 4 chunks from 2^25 cells on), whose elimination
 //	           c'_i = c_i/(b_i − a_i c'_{i−1}) is a Möbius map (2×2
 //	           matrices scanned) and the rest affine; c' and d' kept in
 //	           float64 in the pointer-jumping buffers. Bit for bit the
@@ -47,7 +49,8 @@
 //	           component's lowest pass (max(h_i, h_j) over its boundary,
 //	           ties to the first cell and direction) found on the device
 //	           with integer atomics, the few components merged on the host
-//	           by union-find; the path from each pass down to its pit
+//	           by union-find (what it reads back, from small buffers of
+//	           the pits' size); the path from each pass down to its pit
 //	           reversed by one invocation a basin
 //	area       exact drainage area by pointer jumping over the receiver
 //	           forest: after round k a cell holds the cells of its
