@@ -21,10 +21,11 @@
 //	           the faces' mean factors on the Creeper's schedule (every
 //	           step to the 64th since a reset, then every 8th; reset by
 //	           SetParams and SetUplift as on the CPU), then each line's
-//	           Thomas solve with varying coefficients (along x a row a
-//	           work group, 256 chunks a row; along y 16 neighbouring
-//	           columns a work group, 16 chunks a column, or 64 columns
-//	           and 4 chunks from 2^25 cells on), whose elimination
+//	           Thomas solve with varying coefficients (16 neighbouring
+//	           lines a work group, 16 chunks a line; along x a row a
+//	           work group, 256 chunks, on rows of 1024 cells or more;
+//	           along y 64 columns and 4 chunks from 2^25 cells on),
+//	           whose elimination
 //	           c'_i = c_i/(b_i − a_i c'_{i−1}) is a Möbius map (2×2
 //	           matrices scanned) and the rest affine; c' and d' kept in
 //	           float64 in the pointer-jumping buffers. Bit for bit the

@@ -1515,12 +1515,17 @@ func (e *Engine) diffuse(c gpu.Context, fac bool) error {
 		c.Bind(slotPd, e.pb[1])
 		c.Bind(slotAs, e.ab[0])
 		c.Bind(slotAd, e.ab[1])
-		// Along x a work group a row (creepscanrow), along y
+		// Along x a work group a row (creepscanrow) on rows of
+		// rowWidth cells or more, else as along y; along y
 		// creepLines columns a work group (LINES in creepscan.glsl),
 		// 64 from wideCells on (creepscanwide).
 		c.Bind(slotUp, e.dx)
 		c.Bind(slotKF, e.cfx)
-		e.cells(c, "creepscanrow", group*e.difLines[0])
+		if e.w >= rowWidth {
+			e.cells(c, "creepscanrow", group*e.difLines[0])
+		} else {
+			e.cells(c, "creepscan", group*((e.difLines[0]+creepLines-1)/creepLines))
+		}
 		e.hillStamps[1] = c.Timestamp()
 		c.Bind(slotUp, e.dy)
 		c.Bind(slotKF, e.cfy)
@@ -1548,10 +1553,17 @@ func (e *Engine) diffuse(c gpu.Context, fac bool) error {
 
 // creepLines is the creep's sweep along y's columns a work group:
 // neighbouring columns read neighbouring words (LINES in
-// creepscan.glsl); 64 from wideCells on. Along x, a row a work group:
-// 16 rows a group made each warp read 32 rows a row's length apart (at
-// 4096², H200, both sweeps 6.2 ms before, 3.7 ms after).
+// creepscan.glsl); 64 from wideCells on. Along x, a row a work group
+// from rowWidth cells a row on: 16 rows a group made each warp read 32
+// rows a row's length apart (at 4096², H200, both sweeps 6.2 ms before,
+// 3.7 ms after); on shorter rows a row a group would leave most of its
+// 256 chunks empty (on llvmpipe a 5×601 grid's sweep took ten times as
+// long), so they take 16 rows a group as the columns do.
 const creepLines = 16
+
+// rowWidth is the shortest row that the creep's sweep along x takes a
+// work group a row for (256 chunks of 4 cells or more).
+const rowWidth = 1024
 
 func b2f(b bool) float64 {
 	if b {
