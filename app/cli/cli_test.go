@@ -112,7 +112,7 @@ func TestEnginesListed(t *testing.T) {
 		}
 		// The parameter groups it reads, in the registry's words (the
 		// stream graph's soil terms among them: creep, deposition, k
-		// noise, not the grid's hillslope routing).
+		// noise and hillslope routing).
 		var reads []string
 		for _, g := range engines.Must(k).Groups {
 			reads = append(reads, engines.GroupLabel(g))
@@ -121,8 +121,8 @@ func TestEnginesListed(t *testing.T) {
 			t.Errorf("orogen engines: %q; want the line %q", out, want)
 		}
 	}
-	if g := engines.Must("graph"); !g.Reads(engines.Creep) || !g.Reads(engines.Deposition) || !g.Reads(engines.KNoise) || g.Reads(engines.Routing) {
-		t.Errorf("the stream graph reads %v; want creep, deposition and k noise, not routing", g.Groups)
+	if g := engines.Must("graph"); !g.Reads(engines.Creep) || !g.Reads(engines.Deposition) || !g.Reads(engines.KNoise) || !g.Reads(engines.Routing) {
+		t.Errorf("the stream graph reads %v; want creep, deposition, k noise and routing", g.Groups)
 	}
 }
 

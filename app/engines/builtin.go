@@ -25,8 +25,9 @@ func init() {
 		Help: "the same equations on Poisson-disc nodes joined by Delaunay triangles (Cordonnier et al. 2016): " +
 			"rivers without the grid's 45° bias, cost per node; one node per 4 cells by default",
 		// Creep, deposition and k noise act on the nodes (sim/graph's
-		// soil.go); the graph has no D8 to randomize.
-		Nodes: true, Groups: []string{StreamPower, Creep, Deposition, KNoise},
+		// soil.go), random hillslope routing on their neighbours
+		// (routing.go).
+		Nodes: true, Groups: []string{StreamPower, Creep, Deposition, KNoise, Routing},
 		New: func(s Spec) (engine.Engine, error) {
 			g, err := NewGraph(s)
 			if err != nil {

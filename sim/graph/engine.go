@@ -9,6 +9,7 @@ import (
 
 	"orogen/sim"
 	"orogen/sim/engine"
+	"orogen/sim/flow"
 	"orogen/sim/parallel"
 	"orogen/sim/passq"
 	"orogen/sim/spl"
@@ -127,6 +128,7 @@ type Engine struct {
 	trap    []float64  // per lake: sediment that reached it, m³
 	frac    []float64  // per lake: the share of its volume it kept
 	crp     creepScratch
+	rnd     randomScratch // random hillslope routing (routing.go)
 
 	// Progressive refinement (refine.go).
 	sched      schedule
@@ -160,7 +162,8 @@ func validate(p engine.Params) error {
 		return err
 	}
 	if err := (engine.Params{K: p.K, M: p.M, N: p.N, Dt: p.Dt, Kappa: p.Kappa, Talus: p.Talus, Rain: p.Rain, Evap: p.Evap,
-		CreepSc: p.CreepSc, G: p.G, KNoise: p.KNoise, KNoiseWavelength: p.KNoiseWavelength}).Validate(); err != nil {
+		CreepSc: p.CreepSc, G: p.G, KNoise: p.KNoise, KNoiseWavelength: p.KNoiseWavelength,
+		Routing: p.Routing, ChannelArea: p.ChannelArea}).Validate(); err != nil {
 		return err
 	}
 	return p.Talus.Validate()
@@ -352,6 +355,9 @@ func (e *Engine) Step() engine.StepStats {
 	}
 	lap(engine.PhaseHillslope)
 	e.route()
+	if e.p.Routing == flow.RoutingRandom {
+		e.randomize(e.area)
+	}
 	lap(engine.PhaseRouting)
 	e.trees(true)
 	lap(engine.PhaseStack)

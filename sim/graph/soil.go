@@ -7,6 +7,7 @@ import (
 	"orogen/sim/hillslope"
 	"orogen/sim/noise"
 	"orogen/sim/parallel"
+	"orogen/sim/spl"
 )
 
 // The soil terms of engine.Params on the graph's nodes, as the grid engine
@@ -209,9 +210,12 @@ func (e *Engine) depositChunk(lo, hi int) {
 		}
 		qs[r] += v
 	}
+	// The next step's source, relaxed (spl.DepositRelax): taken whole,
+	// the lagged rate and the flux alternate from step to step.
 	gdt := e.p.G / e.p.Dt
 	for k := lo; k < hi; k++ {
-		e.depRate[e.stack[k]] = float32(gdt * qs[k] / e.as[k])
+		i := e.stack[k]
+		e.depRate[i] = float32((1-spl.DepositRelax)*float64(e.depRate[i]) + spl.DepositRelax*gdt*qs[k]/e.as[k])
 	}
 }
 
