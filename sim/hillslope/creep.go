@@ -359,40 +359,68 @@ func solveLines4(v, fac []float32, n int, s []float64, r float64, fixStart, fixE
 }
 
 // solveColumns solves the y systems of columns [x0, x1) of h, going down
-// the rows; s holds 2·H·(x1−x0) float64 of scratch at least.
+// the rows; s holds 2·H·(x1−x0) float64 of scratch at least. The rows of
+// the forward elimination come in four kinds (a fixed end, the first,
+// an interior and the last row), each with a loop of its own so that the
+// loop over the columns has no branch; every kind computes what the
+// general row (a, b and c from the faces inside the line, zero flux
+// beyond it) does, operation for operation, so the result is the same
+// bit for bit (TestCreepColumnsMatchReference).
 func (c *Creeper) solveColumns(h []float32, s []float64, x0, x1 int, r float64, fixStart, fixEnd bool) {
 	w, n, k := c.w, c.h, x1-x0
 	cp, dp := s[:n*k], s[n*k:2*n*k]
 	fac := c.fy
 	for y := range n {
+		src := h[y*w+x0 : y*w+x1]
+		ccp, cdp := cp[y*k:y*k+k], dp[y*k:y*k+k]
 		free := !(y == 0 && fixStart) && !(y == n-1 && fixEnd)
-		cur, src := y*k, h[y*w+x0:y*w+x1]
-		var fn, fs []float32 // the factors of the north and south faces
-		if y > 0 {
-			fn = fac[(y-1)*w+x0 : (y-1)*w+x1]
-		}
-		if y < n-1 {
-			fs = fac[y*w+x0 : y*w+x1]
-		}
-		for j, v := range src {
-			a, b, cc := 0.0, 1.0, 0.0
-			if free {
-				if fn != nil {
-					a = -r * float64(fn[j])
-					b -= a
-				}
-				if fs != nil {
-					cc = -r * float64(fs[j])
-					b -= cc
-				}
+		switch {
+		case y == 0 && (!free || n == 1):
+			// x = d: b = 1, no faces, nothing carried over.
+			for j, v := range src {
+				ccp[j], cdp[j] = 0, float64(v)
 			}
-			var pc, pd float64
-			if y > 0 {
-				pc, pd = cp[cur-k+j], dp[cur-k+j]
+		case !free:
+			// A fixed last row: a = c = 0, b = 1.
+			pcp, pdp := cp[(y-1)*k:y*k], dp[(y-1)*k:y*k]
+			pcp, pdp = pcp[:len(src)], pdp[:len(src)]
+			for j, v := range src {
+				inv := 1 / (1 - 0*pcp[j])
+				ccp[j], cdp[j] = 0*inv, (float64(v)-0*pdp[j])*inv
 			}
-			inv := 1 / (b - a*pc)
-			cp[cur+j] = cc * inv
-			dp[cur+j] = (float64(v) - a*pd) * inv
+		case y == 0:
+			// b = 1 − c, nothing carried over.
+			fs := fac[x0:x1]
+			fs = fs[:len(src)]
+			for j, v := range src {
+				cc := -r * float64(fs[j])
+				inv := 1 / (1 - cc)
+				ccp[j], cdp[j] = cc*inv, float64(v)*inv
+			}
+		case y < n-1:
+			fn, fs := fac[(y-1)*w+x0:(y-1)*w+x1], fac[y*w+x0:y*w+x1]
+			pcp, pdp := cp[(y-1)*k:y*k], dp[(y-1)*k:y*k]
+			fn, fs, pcp, pdp = fn[:len(src)], fs[:len(src)], pcp[:len(src)], pdp[:len(src)]
+			ccp, cdp = ccp[:len(src)], cdp[:len(src)]
+			for j, v := range src {
+				a := -r * float64(fn[j])
+				cc := -r * float64(fs[j])
+				inv := 1 / (1 - a - cc - a*pcp[j])
+				ccp[j] = cc * inv
+				cdp[j] = (float64(v) - a*pdp[j]) * inv
+			}
+		default:
+			// The last row: c = 0.
+			fn := fac[(y-1)*w+x0 : (y-1)*w+x1]
+			pcp, pdp := cp[(y-1)*k:y*k], dp[(y-1)*k:y*k]
+			fn, pcp, pdp = fn[:len(src)], pcp[:len(src)], pdp[:len(src)]
+			cdp = cdp[:len(src)]
+			for j, v := range src {
+				a := -r * float64(fn[j])
+				inv := 1 / (1 - a - a*pcp[j])
+				ccp[j] = 0 * inv
+				cdp[j] = (float64(v) - a*pdp[j]) * inv
+			}
 		}
 	}
 	for y := n - 1; y >= 0; y-- {
@@ -402,6 +430,7 @@ func (c *Creeper) solveColumns(h []float32, s []float64, x0, x1 int, r float64, 
 		switch {
 		case y < n-1 && write:
 			c, nxt := cp[y*k:y*k+k], dp[y*k+k:y*k+2*k]
+			c, nxt, dst = c[:len(cur)], nxt[:len(cur)], dst[:len(cur)]
 			for j := range cur {
 				v := cur[j] - c[j]*nxt[j]
 				cur[j] = v
@@ -409,10 +438,12 @@ func (c *Creeper) solveColumns(h []float32, s []float64, x0, x1 int, r float64, 
 			}
 		case y < n-1:
 			c, nxt := cp[y*k:y*k+k], dp[y*k+k:y*k+2*k]
+			c, nxt = c[:len(cur)], nxt[:len(cur)]
 			for j := range cur {
 				cur[j] -= c[j] * nxt[j]
 			}
 		case write:
+			dst = dst[:len(cur)]
 			for j, v := range cur {
 				dst[j] = float32(v)
 			}
