@@ -169,8 +169,8 @@ func (c *Creeper) solve(d []float32, r float64, fixed Edges, xs bool) {
 		x1 = w - 1
 	}
 	parallel.Blocks(x1-x0, creepColBlock, func(_, lo, hi int) {
-		s := c.scratch(2 * ht * creepColBlock)
-		c.solveColumns(d, (*s)[:2*ht*(hi-lo)], x0+lo, x0+hi, r, fixed.North, fixed.South)
+		s := c.scratch((2*ht + 1) * creepColBlock)
+		c.solveColumns(d, (*s)[:(2*ht+1)*(hi-lo)], x0+lo, x0+hi, r, fixed.North, fixed.South)
 		c.pool.Put(s)
 	})
 }
@@ -359,7 +359,7 @@ func solveLines4(v, fac []float32, n int, s []float64, r float64, fixStart, fixE
 }
 
 // solveColumns solves the y systems of columns [x0, x1) of h, going down
-// the rows; s holds 2·H·(x1−x0) float64 of scratch at least. The rows of
+// the rows; s holds (2·H+1)·(x1−x0) float64 of scratch at least. The rows of
 // the forward elimination come in four kinds (a fixed end, the first,
 // an interior and the last row), each with a loop of its own so that the
 // loop over the columns has no branch; every kind computes what the
@@ -423,35 +423,37 @@ func (c *Creeper) solveColumns(h []float32, s []float64, x0, x1 int, r float64, 
 			}
 		}
 	}
-	for y := n - 1; y >= 0; y-- {
-		cur := dp[y*k : y*k+k]
-		write := !(y == 0 && fixStart) && !(y == n-1 && fixEnd)
+	// Back substitution, x_y = d'_y − c'_y·x_{y+1}, with the row below's
+	// x in xs rather than over its d' (one store a cell fewer).
+	xs := s[2*n*k : 2*n*k+k]
+	copy(xs, dp[(n-1)*k:n*k])
+	if !(n == 1 && fixStart) && !fixEnd {
+		dst := h[(n-1)*w+x0 : (n-1)*w+x1]
+		dst = dst[:len(xs)]
+		for j, v := range xs {
+			dst[j] = float32(v)
+		}
+	}
+	for y := n - 2; y >= 0; y-- {
+		c, d := cp[y*k:y*k+k], dp[y*k:y*k+k]
+		c, d = c[:len(xs)], d[:len(xs)]
+		if y == 0 && fixStart {
+			for j := range xs {
+				xs[j] = d[j] - c[j]*xs[j]
+			}
+			continue
+		}
 		dst := h[y*w+x0 : y*w+x1]
-		switch {
-		case y < n-1 && write:
-			c, nxt := cp[y*k:y*k+k], dp[y*k+k:y*k+2*k]
-			c, nxt, dst = c[:len(cur)], nxt[:len(cur)], dst[:len(cur)]
-			for j := range cur {
-				v := cur[j] - c[j]*nxt[j]
-				cur[j] = v
-				dst[j] = float32(v)
-			}
-		case y < n-1:
-			c, nxt := cp[y*k:y*k+k], dp[y*k+k:y*k+2*k]
-			c, nxt = c[:len(cur)], nxt[:len(cur)]
-			for j := range cur {
-				cur[j] -= c[j] * nxt[j]
-			}
-		case write:
-			dst = dst[:len(cur)]
-			for j, v := range cur {
-				dst[j] = float32(v)
-			}
+		dst = dst[:len(xs)]
+		for j := range xs {
+			v := d[j] - c[j]*xs[j]
+			xs[j] = v
+			dst[j] = float32(v)
 		}
 	}
 }
 
 // creepColBlock is the y sweep's block of columns: narrower than
 // Diffuser's (its scratch is two float64 per cell of the block, 512 KiB
-// at 1024 rows).
+// at 1024 rows, and one row more).
 const creepColBlock = 32

@@ -90,7 +90,7 @@ func TestCreepColumnsMatchReference(t *testing.T) {
 						x0, x1 = 1, w-1
 					}
 					got, want := slices.Clone(f), slices.Clone(f)
-					s := make([]float64, 2*n*w)
+					s := make([]float64, (2*n+1)*w)
 					c.solveColumns(got, s, x0, x1, r, e.North, e.South)
 					solveColumnsRef(want, c.fy, w, n, make([]float64, 2*n*w), x0, x1, r, e.North, e.South)
 					for i := range got {
