@@ -203,60 +203,83 @@ func (c *Creeper) factors(h []float32, cell, sc float64) {
 	// A face's factor is 1/(1 − min(q², cap²)), q = S/S_c, computed in
 	// float32 (what it is stored as), and averaged: f̄ + ω·(f − f̄).
 	isc2f, cap2 := float32(isc2), float32(MaxCreepRatio*MaxCreepRatio)
-	// gradX sets g to the central differences along x of row r.
-	gradX := func(g []float64, r []float32) {
-		if w == 1 {
-			g[0] = 0
-			return
-		}
-		g[0] = (float64(r[1]) - float64(r[0])) * inv
-		g[w-1] = (float64(r[w-1]) - float64(r[w-2])) * inv
-		for x := 1; x < w-1; x++ {
-			g[x] = (float64(r[x+1]) - float64(r[x-1])) * 0.5 * inv
-		}
-	}
 	parallel.Blocks(ht, rowBlock, func(_, lo, hi int) {
 		s := c.scratch(3 * w)
-		gy, g0, g1 := (*s)[:w], (*s)[w:2*w], (*s)[2*w:3*w]
-		gradX(g0, h[lo*w:lo*w+w])
-		for y := lo; y < hi; y++ {
-			o := y * w
-			row := h[o : o+w]
-			// gy: central differences along y of row y.
-			yn, ys := max(y-1, 0), min(y+1, ht-1)
-			if ys == yn {
-				clear(gy)
-			} else {
-				sn, ss := h[yn*w:yn*w+w], h[ys*w:ys*w+w]
-				k := inv / float64(ys-yn)
-				for x := range gy {
-					gy[x] = (float64(ss[x]) - float64(sn[x])) * k
-				}
-			}
-			fx := c.fx[o : o+w]
-			for x := 0; x < w-1; x++ {
-				a := float32((float64(row[x+1]) - float64(row[x])) * inv)
-				b := float32(0.5 * (gy[x] + gy[x+1]))
-				v := 1 / (1 - min((a*a+b*b)*isc2f, cap2))
-				fx[x] += omega * (v - fx[x])
-			}
-			if y == ht-1 {
-				continue
-			}
-			// g0, g1: central differences along x of rows y and y+1.
-			below := h[o+w : o+2*w]
-			gradX(g1, below)
-			fy := c.fy[o : o+w]
-			for x := range row {
-				a := float32((float64(below[x]) - float64(row[x])) * inv)
-				b := float32(0.5 * (g0[x] + g1[x]))
-				v := 1 / (1 - min((a*a+b*b)*isc2f, cap2))
-				fy[x] += omega * (v - fy[x])
-			}
-			g0, g1 = g1, g0
-		}
+		c.factorRows(h, (*s)[:3*w], lo, hi, inv, isc2f, cap2, omega)
 		c.pool.Put(s)
 	})
+}
+
+// factorRows is factors' work on the faces of rows [lo, hi), s holding 3w
+// float64 of scratch. The cap is an if rather than min: the same for the
+// non-negative q (NaN stays NaN), and no call.
+func (c *Creeper) factorRows(h []float32, s []float64, lo, hi int, inv float64, isc2f, cap2, omega float32) {
+	w, ht := c.w, c.h
+	gy, g0, g1 := s[:w], s[w:2*w], s[2*w:3*w]
+	gradX(g0, h[lo*w:lo*w+w], inv)
+	for y := lo; y < hi; y++ {
+		o := y * w
+		row := h[o : o+w]
+		// gy: central differences along y of row y.
+		yn, ys := max(y-1, 0), min(y+1, ht-1)
+		if ys == yn {
+			clear(gy)
+		} else {
+			sn, ss := h[yn*w:yn*w+w], h[ys*w:ys*w+w]
+			sn, ss = sn[:len(gy)], ss[:len(gy)]
+			k := inv / float64(ys-yn)
+			for x := range gy {
+				gy[x] = (float64(ss[x]) - float64(sn[x])) * k
+			}
+		}
+		fx := c.fx[o : o+w]
+		fx, gr := fx[:len(row)], gy[:len(row)]
+		for x := 0; x < len(row)-1; x++ {
+			a := float32((float64(row[x+1]) - float64(row[x])) * inv)
+			b := float32(0.5 * (gr[x] + gr[x+1]))
+			q := (a*a + b*b) * isc2f
+			if q > cap2 {
+				q = cap2
+			}
+			v := 1 / (1 - q)
+			fx[x] += omega * (v - fx[x])
+		}
+		if y == ht-1 {
+			continue
+		}
+		// g0, g1: central differences along x of rows y and y+1.
+		below := h[o+w : o+2*w]
+		gradX(g1, below, inv)
+		fy := c.fy[o : o+w]
+		fy, below, a0, a1 := fy[:len(row)], below[:len(row)], g0[:len(row)], g1[:len(row)]
+		for x := range row {
+			a := float32((float64(below[x]) - float64(row[x])) * inv)
+			b := float32(0.5 * (a0[x] + a1[x]))
+			q := (a*a + b*b) * isc2f
+			if q > cap2 {
+				q = cap2
+			}
+			v := 1 / (1 - q)
+			fy[x] += omega * (v - fy[x])
+		}
+		g0, g1 = g1, g0
+	}
+}
+
+// gradX sets g to the central differences along x of row r (one-sided
+// at the ends), inv the inverse cell size.
+func gradX(g []float64, r []float32, inv float64) {
+	w := len(r)
+	if w == 1 {
+		g[0] = 0
+		return
+	}
+	g = g[:w]
+	g[0] = (float64(r[1]) - float64(r[0])) * inv
+	g[w-1] = (float64(r[w-1]) - float64(r[w-2])) * inv
+	for x := 1; x < w-1; x++ {
+		g[x] = (float64(r[x+1]) - float64(r[x-1])) * 0.5 * inv
+	}
 }
 
 // solveLine solves (I + r·L_f) x = d in place on the n cells of v, L_f

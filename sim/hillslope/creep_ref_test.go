@@ -3,8 +3,11 @@ package hillslope
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
+
+	"orogen/sim/parallel"
 )
 
 // solveColumnsRef is the column solver before the fast path
@@ -70,6 +73,83 @@ func solveColumnsRef(h, fac []float32, w, n int, s []float64, x0, x1 int, r floa
 	}
 }
 
+// factorsRef is factors before its fast path, kept as the reference
+// its test compares with: it moves c.fx[i] (the face between cell i and its east
+// neighbour) and c.fy[i] (the face between cell i and its south
+// neighbour) towards the factors f of the slopes of h, by k/n at the
+// n-th Step since NewCreeper or Reset, k Steps after the last update
+// (their mean, the slopes of an update standing for the k Steps since
+// the one before). A face's slope has the difference
+// across it as one component and the mean of the two cells' central
+// differences (one-sided on the edges) along it as the other.
+func (c *Creeper) factorsRef(h []float32, cell, sc float64) {
+	w, ht := c.w, c.h
+	inv := 1 / cell
+	isc2 := 1 / (sc * sc)
+	omega := float32(float64(c.n-c.last) / float64(c.n))
+	if c.n == 1 {
+		clear(c.fx)
+		clear(c.fy)
+	}
+	// A face's factor is 1/(1 − min(q², cap²)), q = S/S_c, computed in
+	// float32 (what it is stored as), and averaged: f̄ + ω·(f − f̄).
+	isc2f, cap2 := float32(isc2), float32(MaxCreepRatio*MaxCreepRatio)
+	// gradX sets g to the central differences along x of row r.
+	gradX := func(g []float64, r []float32) {
+		if w == 1 {
+			g[0] = 0
+			return
+		}
+		g[0] = (float64(r[1]) - float64(r[0])) * inv
+		g[w-1] = (float64(r[w-1]) - float64(r[w-2])) * inv
+		for x := 1; x < w-1; x++ {
+			g[x] = (float64(r[x+1]) - float64(r[x-1])) * 0.5 * inv
+		}
+	}
+	parallel.Blocks(ht, rowBlock, func(_, lo, hi int) {
+		s := c.scratch(3 * w)
+		gy, g0, g1 := (*s)[:w], (*s)[w:2*w], (*s)[2*w:3*w]
+		gradX(g0, h[lo*w:lo*w+w])
+		for y := lo; y < hi; y++ {
+			o := y * w
+			row := h[o : o+w]
+			// gy: central differences along y of row y.
+			yn, ys := max(y-1, 0), min(y+1, ht-1)
+			if ys == yn {
+				clear(gy)
+			} else {
+				sn, ss := h[yn*w:yn*w+w], h[ys*w:ys*w+w]
+				k := inv / float64(ys-yn)
+				for x := range gy {
+					gy[x] = (float64(ss[x]) - float64(sn[x])) * k
+				}
+			}
+			fx := c.fx[o : o+w]
+			for x := 0; x < w-1; x++ {
+				a := float32((float64(row[x+1]) - float64(row[x])) * inv)
+				b := float32(0.5 * (gy[x] + gy[x+1]))
+				v := 1 / (1 - min((a*a+b*b)*isc2f, cap2))
+				fx[x] += omega * (v - fx[x])
+			}
+			if y == ht-1 {
+				continue
+			}
+			// g0, g1: central differences along x of rows y and y+1.
+			below := h[o+w : o+2*w]
+			gradX(g1, below)
+			fy := c.fy[o : o+w]
+			for x := range row {
+				a := float32((float64(below[x]) - float64(row[x])) * inv)
+				b := float32(0.5 * (g0[x] + g1[x]))
+				v := 1 / (1 - min((a*a+b*b)*isc2f, cap2))
+				fy[x] += omega * (v - fy[x])
+			}
+			g0, g1 = g1, g0
+		}
+		c.pool.Put(s)
+	})
+}
+
 // The column solver's fast path gives the reference's bits for every
 // combination of fixed ends, on lines of 1, 2, 3 and 37 cells and blocks
 // of 1 to 9 columns, with factors between 1 and 5.3 (the cap) and r from
@@ -99,6 +179,37 @@ func TestCreepColumnsMatchReference(t *testing.T) {
 						}
 					}
 				}
+			}
+		}
+	}
+}
+
+// The factors' fast path gives the reference's bits over three updates
+// (the first sets the factors, the next two average), on grids of one
+// row, one column and several blocks of rows, for slopes from flat to
+// beyond the cap (S_c = 0.05 on heights that jump by up to 1 000 m a
+// cell), with one worker and three.
+func TestCreepFactorsMatchReference(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, sz := range [][2]int{{1, 1}, {7, 1}, {1, 9}, {41, 23}} {
+		for _, procs := range []int{1, 3} {
+			runtime.GOMAXPROCS(procs)
+			w, n := sz[0], sz[1]
+			f := terrain(w, n, 11)
+			got, want := NewCreeper(w, n), NewCreeper(w, n)
+			for step := 1; step <= 3; step++ {
+				got.n, want.n = step, step
+				got.last, want.last = step-1, step-1
+				for _, sc := range []float64{0.05, 0.6, 50} {
+					got.factors(f, 10, sc)
+					want.factorsRef(f, 10, sc)
+				}
+				for i := range f {
+					if math.Float32bits(got.fx[i]) != math.Float32bits(want.fx[i]) || math.Float32bits(got.fy[i]) != math.Float32bits(want.fy[i]) {
+						t.Fatalf("%d×%d GOMAXPROCS %d step %d: cell %d factors %v, %v; want %v, %v", w, n, procs, step, i, got.fx[i], got.fy[i], want.fx[i], want.fy[i])
+					}
+				}
+				f[(step*7)%len(f)] += 900 // a new slope for the next update
 			}
 		}
 	}
