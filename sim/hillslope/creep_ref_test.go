@@ -170,9 +170,27 @@ func TestCreepColumnsMatchReference(t *testing.T) {
 						x0, x1 = 1, w-1
 					}
 					got, want := slices.Clone(f), slices.Clone(f)
-					s := make([]float64, (2*n+1)*w)
+					s, sr := make([]float64, (2*n+1)*w), make([]float64, 2*n*w)
 					c.solveColumns(got, s, x0, x1, r, e.North, e.South)
-					solveColumnsRef(want, c.fy, w, n, make([]float64, 2*n*w), x0, x1, r, e.North, e.South)
+					solveColumnsRef(want, c.fy, w, n, sr, x0, x1, r, e.North, e.South)
+					// The float64 solution too, which float32 heights
+					// would hide: c' as the reference left it, and x
+					// (which the reference leaves over d') from c', d'.
+					k := x1 - x0
+					x := make([]float64, k)
+					for y := n - 1; y >= 0; y-- {
+						for j := range k {
+							i := y*k + j
+							if y == n-1 {
+								x[j] = s[n*k+i]
+							} else {
+								x[j] = s[n*k+i] - s[i]*x[j]
+							}
+							if math.Float64bits(s[i]) != math.Float64bits(sr[i]) || math.Float64bits(x[j]) != math.Float64bits(sr[n*k+i]) {
+								t.Fatalf("%d×%d %+v r %g: row %d column %d: c' %v, x %v; want %v, %v", w, n, e, r, y, j, s[i], x[j], sr[i], sr[n*k+i])
+							}
+						}
+					}
 					for i := range got {
 						if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
 							t.Fatalf("%d×%d %+v r %g: cell %d got %v; want %v", w, n, e, r, i, got[i], want[i])
