@@ -3,7 +3,7 @@ package hillslope
 import (
 	"fmt"
 	"math"
-	"sync"
+	"sync/atomic"
 
 	"orogen/sim/parallel"
 )
@@ -64,11 +64,25 @@ const MaxCreepRatio = 0.9
 // of workers. A Creeper is not safe for concurrent use.
 type Creeper struct {
 	w, h int
-	fx   []float32 // the mean factor of each cell's east face
-	fy   []float32 // the mean factor of each cell's south face
-	n    int       // Steps since NewCreeper or Reset
-	last int       // the Step of the last update of fx and fy
-	pool sync.Pool // *[]float64 scratch
+	fx   []float32   // the mean factor of each cell's east face
+	fy   []float32   // the mean factor of each cell's south face
+	n    int         // Steps since NewCreeper or Reset
+	last int         // the Step of the last update of fx and fy
+	bufs [][]float64 // scratch per worker, kept between steps
+	team *team
+
+	// The pass in progress (factors, x or y sweep), read by the workers:
+	// blocks of size lines from lo up to hi, claimed through next.
+	next           atomic.Int64
+	blocks         int
+	size, lo, hi   int
+	data           []float32
+	r              float64
+	fixed          Edges
+	inv            float64
+	isc2f, cap2, o float32 // the factors' 1/S_c², cap and ω
+	workF          func(w int)
+	workX, workY   func(w int)
 }
 
 // NewCreeper returns a Creeper for w×h grids. It panics unless w, h > 0.
@@ -77,7 +91,9 @@ func NewCreeper(w, h int) *Creeper {
 		panic(fmt.Sprintf("hillslope: bad grid size %d×%d", w, h))
 	}
 	n := w * h
-	return &Creeper{w: w, h: h, fx: make([]float32, n), fy: make([]float32, n)}
+	c := &Creeper{w: w, h: h, fx: make([]float32, n), fy: make([]float32, n)}
+	c.workF, c.workX, c.workY = c.factorWork, c.rowWork, c.columnWork
+	return c
 }
 
 // Reset forgets the mean factors: the next Step uses those of its
@@ -141,22 +157,10 @@ func (c *Creeper) solve(d []float32, r float64, fixed Edges, xs bool) {
 	if fixed.South {
 		y1 = ht - 1
 	}
+	c.data, c.r, c.fixed = d, r, fixed
 	if xs {
-		parallel.Blocks(y1-y0, rowBlock, func(_, lo, hi int) {
-			s := c.scratch(8 * w)
-			y := y0 + lo
-			if w >= 2 {
-				for ; y+4 <= y0+hi; y += 4 {
-					o := y * w
-					solveLines4(d[o:o+4*w], c.fx[o:o+4*w], w, *s, r, fixed.West, fixed.East)
-				}
-			}
-			for ; y < y0+hi; y++ {
-				o := y * w
-				solveLine(d[o:o+w], c.fx[o:o+w], (*s)[:2*w], r, fixed.West, fixed.East)
-			}
-			c.pool.Put(s)
-		})
+		c.run(y0, y1, rowBlock, c.workX)
+		c.data = nil
 		return
 	}
 	// y sweep: blocks of adjacent columns not on a fixed west or east
@@ -168,19 +172,90 @@ func (c *Creeper) solve(d []float32, r float64, fixed Edges, xs bool) {
 	if fixed.East {
 		x1 = w - 1
 	}
-	parallel.Blocks(x1-x0, creepColBlock, func(_, lo, hi int) {
-		s := c.scratch((2*ht + 1) * creepColBlock)
-		c.solveColumns(d, (*s)[:(2*ht+1)*(hi-lo)], x0+lo, x0+hi, r, fixed.North, fixed.South)
-		c.pool.Put(s)
-	})
+	c.run(x0, x1, creepColBlock, c.workY)
+	c.data = nil
 }
 
-func (c *Creeper) scratch(n int) *[]float64 {
-	if s, ok := c.pool.Get().(*[]float64); ok && len(*s) >= n {
-		return s
+// run hands the lines [lo, hi) in blocks of size (from lo) to fn on up
+// to parallel.Workers() workers, one per minCells cells at most, each
+// block to one worker: which worker solves a block does not change its
+// result. Each worker's scratch is c.bufs[w].
+func (c *Creeper) run(lo, hi, size int, fn func(w int)) {
+	if lo >= hi {
+		return
 	}
-	s := make([]float64, n)
-	return &s
+	c.lo, c.hi, c.size = lo, hi, size
+	c.blocks = parallel.NumBlocks(hi-lo, size)
+	c.next.Store(0)
+	workers := max(1, min(parallel.Workers(), c.blocks, c.w*c.h/minCells))
+	n := max(8*c.w, (2*c.h+1)*creepColBlock, 3*c.w)
+	for len(c.bufs) < workers {
+		c.bufs = append(c.bufs, make([]float64, n))
+	}
+	if workers == 1 {
+		fn(0)
+		return
+	}
+	if c.team == nil {
+		c.team = newTeam(c)
+	}
+	c.team.run(workers, fn)
+}
+
+// claim returns the next block's lines, or ok = false when none is left.
+func (c *Creeper) claim() (lo, hi int, ok bool) {
+	b := int(c.next.Add(1) - 1)
+	if b >= c.blocks {
+		return 0, 0, false
+	}
+	return c.lo + b*c.size, min(c.hi, c.lo+(b+1)*c.size), true
+}
+
+// rowWork solves blocks of rows of the x sweep, four rows at a time from
+// each block's first.
+func (c *Creeper) rowWork(wk int) {
+	w, d, s, fixed := c.w, c.data, c.bufs[wk], c.fixed
+	for {
+		lo, hi, ok := c.claim()
+		if !ok {
+			return
+		}
+		y := lo
+		if w >= 2 {
+			for ; y+4 <= hi; y += 4 {
+				o := y * w
+				solveLines4(d[o:o+4*w], c.fx[o:o+4*w], w, s[:8*w], c.r, fixed.West, fixed.East)
+			}
+		}
+		for ; y < hi; y++ {
+			o := y * w
+			solveLine(d[o:o+w], c.fx[o:o+w], s[:2*w], c.r, fixed.West, fixed.East)
+		}
+	}
+}
+
+// columnWork solves blocks of columns of the y sweep.
+func (c *Creeper) columnWork(wk int) {
+	s := c.bufs[wk]
+	for {
+		lo, hi, ok := c.claim()
+		if !ok {
+			return
+		}
+		c.solveColumns(c.data, s[:(2*c.h+1)*(hi-lo)], lo, hi, c.r, c.fixed.North, c.fixed.South)
+	}
+}
+
+// factorWork updates the factors of blocks of rows.
+func (c *Creeper) factorWork(wk int) {
+	s := c.bufs[wk]
+	for {
+		lo, hi, ok := c.claim()
+		if !ok {
+			return
+		}
+		c.factorRows(c.data, s[:3*c.w], lo, hi, c.inv, c.isc2f, c.cap2, c.o)
+	}
 }
 
 // factors moves c.fx[i] (the face between cell i and its east
@@ -192,7 +267,7 @@ func (c *Creeper) scratch(n int) *[]float64 {
 // across it as one component and the mean of the two cells' central
 // differences (one-sided on the edges) along it as the other.
 func (c *Creeper) factors(h []float32, cell, sc float64) {
-	w, ht := c.w, c.h
+	ht := c.h
 	inv := 1 / cell
 	isc2 := 1 / (sc * sc)
 	omega := float32(float64(c.n-c.last) / float64(c.n))
@@ -203,11 +278,9 @@ func (c *Creeper) factors(h []float32, cell, sc float64) {
 	// A face's factor is 1/(1 − min(q², cap²)), q = S/S_c, computed in
 	// float32 (what it is stored as), and averaged: f̄ + ω·(f − f̄).
 	isc2f, cap2 := float32(isc2), float32(MaxCreepRatio*MaxCreepRatio)
-	parallel.Blocks(ht, rowBlock, func(_, lo, hi int) {
-		s := c.scratch(3 * w)
-		c.factorRows(h, (*s)[:3*w], lo, hi, inv, isc2f, cap2, omega)
-		c.pool.Put(s)
-	})
+	c.data, c.inv, c.isc2f, c.cap2, c.o = h, inv, isc2f, cap2, omega
+	c.run(0, ht, rowBlock, c.workF)
+	c.data = nil
 }
 
 // factorRows is factors' work on the faces of rows [lo, hi), s holding 3w

@@ -107,7 +107,8 @@ func (c *Creeper) factorsRef(h []float32, cell, sc float64) {
 		}
 	}
 	parallel.Blocks(ht, rowBlock, func(_, lo, hi int) {
-		s := c.scratch(3 * w)
+		sb := make([]float64, 3*w)
+		s := &sb
 		gy, g0, g1 := (*s)[:w], (*s)[w:2*w], (*s)[2*w:3*w]
 		gradX(g0, h[lo*w:lo*w+w])
 		for y := lo; y < hi; y++ {
@@ -146,7 +147,6 @@ func (c *Creeper) factorsRef(h []float32, cell, sc float64) {
 			}
 			g0, g1 = g1, g0
 		}
-		c.pool.Put(s)
 	})
 }
 
@@ -230,5 +230,50 @@ func TestCreepFactorsMatchReference(t *testing.T) {
 				f[(step*7)%len(f)] += 900 // a new slope for the next update
 			}
 		}
+	}
+}
+
+// The creep's steps give the same bits for any number of workers, on
+// grids large enough for several (one per minCells cells), with widths
+// and heights that leave partial blocks, free and fixed edges.
+func TestCreepDeterministicAcrossWorkers(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, tc := range []struct {
+		w, h int
+		e    Edges
+	}{
+		{600, 400, Edges{}},
+		{397, 601, Edges{North: true, East: true}},
+	} {
+		var want []float32
+		for _, procs := range []int{1, 2, 3} {
+			runtime.GOMAXPROCS(procs)
+			f := terrain(tc.w, tc.h, 5)
+			c := NewCreeper(tc.w, tc.h)
+			for _, dt := range []float64{1e3, 5e4} {
+				c.Step(f, 10, 0.05, 0.6, dt, tc.e)
+			}
+			if want == nil {
+				want = f
+				continue
+			}
+			for i := range f {
+				if math.Float32bits(f[i]) != math.Float32bits(want[i]) {
+					t.Fatalf("%d×%d %+v GOMAXPROCS %d: cell %d got %v; want %v as with 1", tc.w, tc.h, tc.e, procs, i, f[i], want[i])
+				}
+			}
+		}
+	}
+}
+
+// A Step after the first allocates nothing: the scratch and the helper
+// goroutines are the Creeper's.
+func TestCreepStepAllocs(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	f := terrain(400, 400, 4) // two workers' worth of cells
+	c := NewCreeper(400, 400)
+	c.Step(f, 10, 0.05, 0.6, 1e3, Edges{})
+	if n := testing.AllocsPerRun(5, func() { c.Step(f, 10, 0.05, 0.6, 1e3, Edges{North: true}) }); n != 0 {
+		t.Errorf("got %v allocations per step; want 0", n)
 	}
 }
