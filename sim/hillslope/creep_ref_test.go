@@ -235,22 +235,25 @@ func TestCreepFactorsMatchReference(t *testing.T) {
 
 // The creep's steps give the same bits for any number of workers, on
 // grids large enough for several (one per minCells cells), with widths
-// and heights that leave partial blocks, free and fixed edges.
+// and heights that leave partial blocks, free and fixed edges. With
+// -short (the race run) one grid of two workers' cells and one step.
 func TestCreepDeterministicAcrossWorkers(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
-	for _, tc := range []struct {
+	type grid struct {
 		w, h int
 		e    Edges
-	}{
-		{600, 400, Edges{}},
-		{397, 601, Edges{North: true, East: true}},
-	} {
+	}
+	cases, procsList, dts := []grid{{397, 341, Edges{North: true, East: true}}, {600, 400, Edges{}}}, []int{1, 2, 3}, []float64{1e3, 5e4}
+	if testing.Short() {
+		cases, procsList, dts = cases[:1], procsList[:2], dts[1:]
+	}
+	for _, tc := range cases {
 		var want []float32
-		for _, procs := range []int{1, 2, 3} {
+		for _, procs := range procsList {
 			runtime.GOMAXPROCS(procs)
 			f := terrain(tc.w, tc.h, 5)
 			c := NewCreeper(tc.w, tc.h)
-			for _, dt := range []float64{1e3, 5e4} {
+			for _, dt := range dts {
 				c.Step(f, 10, 0.05, 0.6, dt, tc.e)
 			}
 			if want == nil {
@@ -269,11 +272,14 @@ func TestCreepDeterministicAcrossWorkers(t *testing.T) {
 // A Step after the first allocates nothing: the scratch and the helper
 // goroutines are the Creeper's.
 func TestCreepStepAllocs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocations are counted in the full run; the race run (-short) has the goroutines' test")
+	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
-	f := terrain(400, 400, 4) // two workers' worth of cells
-	c := NewCreeper(400, 400)
+	f := terrain(370, 360, 4) // two workers' worth of cells
+	c := NewCreeper(370, 360)
 	c.Step(f, 10, 0.05, 0.6, 1e3, Edges{})
-	if n := testing.AllocsPerRun(5, func() { c.Step(f, 10, 0.05, 0.6, 1e3, Edges{North: true}) }); n != 0 {
+	if n := testing.AllocsPerRun(3, func() { c.Step(f, 10, 0.05, 0.6, 1e3, Edges{North: true}) }); n != 0 {
 		t.Errorf("got %v allocations per step; want 0", n)
 	}
 }
