@@ -17,11 +17,13 @@ func (e *Engine) channelArea() float64 {
 	return 100 * e.cell * e.cell
 }
 
-// lakeLevels sets, for every position k of the drainage order, e.lvl[k]
-// to the water level of the lake whose basin holds it, measured on the
-// eroded heights e.hs (a basin's pass and outflow eroded with the rest),
-// or −Inf outside lakes, and e.lake[k] to the lake's index (−1 outside);
-// e.ranges, e.vol and e.frac get one entry per lake (vol and frac zero).
+// lakeLevels sets, for every position k of the drainage order, e.lake[k]
+// to the index of the lake whose basin holds it (−1 outside lakes) and,
+// inside a basin, e.lvl[k] to the lake's water level, measured on the
+// eroded heights e.hs (a basin's pass and outflow eroded with the rest);
+// e.lvl outside the basins is left as it was, since spl.Deposit and
+// spl.FillLakes read the level only inside them. e.ranges, e.vol and
+// e.frac get one entry per lake (vol and frac zero).
 func (e *Engine) lakeLevels() {
 	g := e.g
 	n := len(e.hs)
@@ -29,10 +31,10 @@ func (e *Engine) lakeLevels() {
 	if len(e.lake) != n {
 		e.lake = make([]int32, n)
 	}
-	inf := float32(math.Inf(-1))
 	parallel.Blocks(n, 1<<15, func(_, lo, hi int) {
-		for k := lo; k < hi; k++ {
-			e.lvl[k], e.lake[k] = inf, -1
+		lake := e.lake[lo:hi]
+		for k := range lake {
+			lake[k] = -1
 		}
 	})
 	nl := len(g.Lakes)
@@ -154,19 +156,23 @@ func KNoise(dst []float32, key [4]float64, w, h int, cell float64, p engine.Para
 }
 
 // yields returns Σ max(0, hb − h)·cell² and Σ max(0, h − hb)·cell², m³,
-// over the cells, h the heights after the step (grid order) and hb those
-// before its erosion (drainage order): what the stream power and the
-// talus limit took and what the sediment left, gross. Partial sums per
-// fixed block of cells, added in block order.
+// over the cells, h the heights after the step and hb those before its
+// erosion, both in drainage order (e.hs and e.hb: the grid's heights are
+// e.hs gathered back, so each cell is one position): what the stream
+// power and the talus limit took and what the sediment left, gross.
+// Partial sums per fixed block of positions, added in block order: the
+// same for any number of workers.
 func (e *Engine) yields() (lowered, raised float64) {
-	pos := e.g.Pos
-	nb := parallel.NumBlocks(len(e.hgt), volBlock)
+	n := len(e.hgt)
+	hs, hb := e.hs[:n], e.hb[:n]
+	nb := parallel.NumBlocks(n, volBlock)
 	e.blockV = resizeF(e.blockV, nb)
 	e.blockW = resizeF(e.blockW, nb)
-	parallel.Blocks(len(e.hgt), volBlock, func(b, lo, hi int) {
+	parallel.Blocks(n, volBlock, func(b, lo, hi int) {
 		var lw, rs float64
-		for i, h := range e.hgt[lo:hi] {
-			d := float64(e.hb[pos[lo+i]]) - float64(h)
+		bb := hb[lo:hi]
+		for k, h := range hs[lo:hi] {
+			d := float64(bb[k]) - float64(h)
 			if d > 0 {
 				lw += d
 			} else {

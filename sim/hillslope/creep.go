@@ -3,7 +3,7 @@ package hillslope
 import (
 	"fmt"
 	"math"
-	"sync"
+	"sync/atomic"
 
 	"orogen/sim/parallel"
 )
@@ -64,11 +64,25 @@ const MaxCreepRatio = 0.9
 // of workers. A Creeper is not safe for concurrent use.
 type Creeper struct {
 	w, h int
-	fx   []float32 // the mean factor of each cell's east face
-	fy   []float32 // the mean factor of each cell's south face
-	n    int       // Steps since NewCreeper or Reset
-	last int       // the Step of the last update of fx and fy
-	pool sync.Pool // *[]float64 scratch
+	fx   []float32   // the mean factor of each cell's east face
+	fy   []float32   // the mean factor of each cell's south face
+	n    int         // Steps since NewCreeper or Reset
+	last int         // the Step of the last update of fx and fy
+	bufs [][]float64 // scratch per worker, kept between steps
+	team *team
+
+	// The pass in progress (factors, x or y sweep), read by the workers:
+	// blocks of size lines from lo up to hi, claimed through next.
+	next           atomic.Int64
+	blocks         int
+	size, lo, hi   int
+	data           []float32
+	r              float64
+	fixed          Edges
+	inv            float64
+	isc2f, cap2, o float32 // the factors' 1/S_c², cap and ω
+	workF          func(w int)
+	workX, workY   func(w int)
 }
 
 // NewCreeper returns a Creeper for w×h grids. It panics unless w, h > 0.
@@ -77,7 +91,9 @@ func NewCreeper(w, h int) *Creeper {
 		panic(fmt.Sprintf("hillslope: bad grid size %d×%d", w, h))
 	}
 	n := w * h
-	return &Creeper{w: w, h: h, fx: make([]float32, n), fy: make([]float32, n)}
+	c := &Creeper{w: w, h: h, fx: make([]float32, n), fy: make([]float32, n)}
+	c.workF, c.workX, c.workY = c.factorWork, c.rowWork, c.columnWork
+	return c
 }
 
 // Reset forgets the mean factors: the next Step uses those of its
@@ -141,22 +157,10 @@ func (c *Creeper) solve(d []float32, r float64, fixed Edges, xs bool) {
 	if fixed.South {
 		y1 = ht - 1
 	}
+	c.data, c.r, c.fixed = d, r, fixed
 	if xs {
-		parallel.Blocks(y1-y0, rowBlock, func(_, lo, hi int) {
-			s := c.scratch(8 * w)
-			y := y0 + lo
-			if w >= 2 {
-				for ; y+4 <= y0+hi; y += 4 {
-					o := y * w
-					solveLines4(d[o:o+4*w], c.fx[o:o+4*w], w, *s, r, fixed.West, fixed.East)
-				}
-			}
-			for ; y < y0+hi; y++ {
-				o := y * w
-				solveLine(d[o:o+w], c.fx[o:o+w], (*s)[:2*w], r, fixed.West, fixed.East)
-			}
-			c.pool.Put(s)
-		})
+		c.run(y0, y1, rowBlock, c.workX)
+		c.data = nil
 		return
 	}
 	// y sweep: blocks of adjacent columns not on a fixed west or east
@@ -168,19 +172,90 @@ func (c *Creeper) solve(d []float32, r float64, fixed Edges, xs bool) {
 	if fixed.East {
 		x1 = w - 1
 	}
-	parallel.Blocks(x1-x0, creepColBlock, func(_, lo, hi int) {
-		s := c.scratch(2 * ht * creepColBlock)
-		c.solveColumns(d, (*s)[:2*ht*(hi-lo)], x0+lo, x0+hi, r, fixed.North, fixed.South)
-		c.pool.Put(s)
-	})
+	c.run(x0, x1, creepColBlock, c.workY)
+	c.data = nil
 }
 
-func (c *Creeper) scratch(n int) *[]float64 {
-	if s, ok := c.pool.Get().(*[]float64); ok && len(*s) >= n {
-		return s
+// run hands the lines [lo, hi) in blocks of size (from lo) to fn on up
+// to parallel.Workers() workers, one per minCells cells at most, each
+// block to one worker: which worker solves a block does not change its
+// result. Each worker's scratch is c.bufs[w].
+func (c *Creeper) run(lo, hi, size int, fn func(w int)) {
+	if lo >= hi {
+		return
 	}
-	s := make([]float64, n)
-	return &s
+	c.lo, c.hi, c.size = lo, hi, size
+	c.blocks = parallel.NumBlocks(hi-lo, size)
+	c.next.Store(0)
+	workers := max(1, min(parallel.Workers(), c.blocks, c.w*c.h/minCells))
+	n := max(8*c.w, (2*c.h+1)*creepColBlock, 3*c.w)
+	for len(c.bufs) < workers {
+		c.bufs = append(c.bufs, make([]float64, n))
+	}
+	if workers == 1 {
+		fn(0)
+		return
+	}
+	if c.team == nil {
+		c.team = newTeam(c)
+	}
+	c.team.run(workers, fn)
+}
+
+// claim returns the next block's lines, or ok = false when none is left.
+func (c *Creeper) claim() (lo, hi int, ok bool) {
+	b := int(c.next.Add(1) - 1)
+	if b >= c.blocks {
+		return 0, 0, false
+	}
+	return c.lo + b*c.size, min(c.hi, c.lo+(b+1)*c.size), true
+}
+
+// rowWork solves blocks of rows of the x sweep, four rows at a time from
+// each block's first.
+func (c *Creeper) rowWork(wk int) {
+	w, d, s, fixed := c.w, c.data, c.bufs[wk], c.fixed
+	for {
+		lo, hi, ok := c.claim()
+		if !ok {
+			return
+		}
+		y := lo
+		if w >= 2 {
+			for ; y+4 <= hi; y += 4 {
+				o := y * w
+				solveLines4(d[o:o+4*w], c.fx[o:o+4*w], w, s[:8*w], c.r, fixed.West, fixed.East)
+			}
+		}
+		for ; y < hi; y++ {
+			o := y * w
+			solveLine(d[o:o+w], c.fx[o:o+w], s[:2*w], c.r, fixed.West, fixed.East)
+		}
+	}
+}
+
+// columnWork solves blocks of columns of the y sweep.
+func (c *Creeper) columnWork(wk int) {
+	s := c.bufs[wk]
+	for {
+		lo, hi, ok := c.claim()
+		if !ok {
+			return
+		}
+		c.solveColumns(c.data, s[:(2*c.h+1)*(hi-lo)], lo, hi, c.r, c.fixed.North, c.fixed.South)
+	}
+}
+
+// factorWork updates the factors of blocks of rows.
+func (c *Creeper) factorWork(wk int) {
+	s := c.bufs[wk]
+	for {
+		lo, hi, ok := c.claim()
+		if !ok {
+			return
+		}
+		c.factorRows(c.data, s[:3*c.w], lo, hi, c.inv, c.isc2f, c.cap2, c.o)
+	}
 }
 
 // factors moves c.fx[i] (the face between cell i and its east
@@ -192,7 +267,7 @@ func (c *Creeper) scratch(n int) *[]float64 {
 // across it as one component and the mean of the two cells' central
 // differences (one-sided on the edges) along it as the other.
 func (c *Creeper) factors(h []float32, cell, sc float64) {
-	w, ht := c.w, c.h
+	ht := c.h
 	inv := 1 / cell
 	isc2 := 1 / (sc * sc)
 	omega := float32(float64(c.n-c.last) / float64(c.n))
@@ -203,60 +278,81 @@ func (c *Creeper) factors(h []float32, cell, sc float64) {
 	// A face's factor is 1/(1 − min(q², cap²)), q = S/S_c, computed in
 	// float32 (what it is stored as), and averaged: f̄ + ω·(f − f̄).
 	isc2f, cap2 := float32(isc2), float32(MaxCreepRatio*MaxCreepRatio)
-	// gradX sets g to the central differences along x of row r.
-	gradX := func(g []float64, r []float32) {
-		if w == 1 {
-			g[0] = 0
-			return
+	c.data, c.inv, c.isc2f, c.cap2, c.o = h, inv, isc2f, cap2, omega
+	c.run(0, ht, rowBlock, c.workF)
+	c.data = nil
+}
+
+// factorRows is factors' work on the faces of rows [lo, hi), s holding 3w
+// float64 of scratch. The cap is an if rather than min: the same for the
+// non-negative q (NaN stays NaN), and no call.
+func (c *Creeper) factorRows(h []float32, s []float64, lo, hi int, inv float64, isc2f, cap2, omega float32) {
+	w, ht := c.w, c.h
+	gy, g0, g1 := s[:w], s[w:2*w], s[2*w:3*w]
+	gradX(g0, h[lo*w:lo*w+w], inv)
+	for y := lo; y < hi; y++ {
+		o := y * w
+		row := h[o : o+w]
+		// gy: central differences along y of row y.
+		yn, ys := max(y-1, 0), min(y+1, ht-1)
+		if ys == yn {
+			clear(gy)
+		} else {
+			sn, ss := h[yn*w:yn*w+w], h[ys*w:ys*w+w]
+			sn, ss = sn[:len(gy)], ss[:len(gy)]
+			k := inv / float64(ys-yn)
+			for x := range gy {
+				gy[x] = (float64(ss[x]) - float64(sn[x])) * k
+			}
 		}
-		g[0] = (float64(r[1]) - float64(r[0])) * inv
-		g[w-1] = (float64(r[w-1]) - float64(r[w-2])) * inv
-		for x := 1; x < w-1; x++ {
-			g[x] = (float64(r[x+1]) - float64(r[x-1])) * 0.5 * inv
+		fx := c.fx[o : o+w]
+		fx, gr := fx[:len(row)], gy[:len(row)]
+		for x := 0; x < len(row)-1; x++ {
+			a := float32((float64(row[x+1]) - float64(row[x])) * inv)
+			b := float32(0.5 * (gr[x] + gr[x+1]))
+			q := (a*a + b*b) * isc2f
+			if q > cap2 {
+				q = cap2
+			}
+			v := 1 / (1 - q)
+			fx[x] += omega * (v - fx[x])
 		}
+		if y == ht-1 {
+			continue
+		}
+		// g0, g1: central differences along x of rows y and y+1.
+		below := h[o+w : o+2*w]
+		gradX(g1, below, inv)
+		fy := c.fy[o : o+w]
+		fy, below, a0, a1 := fy[:len(row)], below[:len(row)], g0[:len(row)], g1[:len(row)]
+		for x := range row {
+			a := float32((float64(below[x]) - float64(row[x])) * inv)
+			b := float32(0.5 * (a0[x] + a1[x]))
+			q := (a*a + b*b) * isc2f
+			if q > cap2 {
+				q = cap2
+			}
+			v := 1 / (1 - q)
+			fy[x] += omega * (v - fy[x])
+		}
+		g0, g1 = g1, g0
 	}
-	parallel.Blocks(ht, rowBlock, func(_, lo, hi int) {
-		s := c.scratch(3 * w)
-		gy, g0, g1 := (*s)[:w], (*s)[w:2*w], (*s)[2*w:3*w]
-		gradX(g0, h[lo*w:lo*w+w])
-		for y := lo; y < hi; y++ {
-			o := y * w
-			row := h[o : o+w]
-			// gy: central differences along y of row y.
-			yn, ys := max(y-1, 0), min(y+1, ht-1)
-			if ys == yn {
-				clear(gy)
-			} else {
-				sn, ss := h[yn*w:yn*w+w], h[ys*w:ys*w+w]
-				k := inv / float64(ys-yn)
-				for x := range gy {
-					gy[x] = (float64(ss[x]) - float64(sn[x])) * k
-				}
-			}
-			fx := c.fx[o : o+w]
-			for x := 0; x < w-1; x++ {
-				a := float32((float64(row[x+1]) - float64(row[x])) * inv)
-				b := float32(0.5 * (gy[x] + gy[x+1]))
-				v := 1 / (1 - min((a*a+b*b)*isc2f, cap2))
-				fx[x] += omega * (v - fx[x])
-			}
-			if y == ht-1 {
-				continue
-			}
-			// g0, g1: central differences along x of rows y and y+1.
-			below := h[o+w : o+2*w]
-			gradX(g1, below)
-			fy := c.fy[o : o+w]
-			for x := range row {
-				a := float32((float64(below[x]) - float64(row[x])) * inv)
-				b := float32(0.5 * (g0[x] + g1[x]))
-				v := 1 / (1 - min((a*a+b*b)*isc2f, cap2))
-				fy[x] += omega * (v - fy[x])
-			}
-			g0, g1 = g1, g0
-		}
-		c.pool.Put(s)
-	})
+}
+
+// gradX sets g to the central differences along x of row r (one-sided
+// at the ends), inv the inverse cell size.
+func gradX(g []float64, r []float32, inv float64) {
+	w := len(r)
+	if w == 1 {
+		g[0] = 0
+		return
+	}
+	g = g[:w]
+	g[0] = (float64(r[1]) - float64(r[0])) * inv
+	g[w-1] = (float64(r[w-1]) - float64(r[w-2])) * inv
+	for x := 1; x < w-1; x++ {
+		g[x] = (float64(r[x+1]) - float64(r[x-1])) * 0.5 * inv
+	}
 }
 
 // solveLine solves (I + r·L_f) x = d in place on the n cells of v, L_f
@@ -359,68 +455,101 @@ func solveLines4(v, fac []float32, n int, s []float64, r float64, fixStart, fixE
 }
 
 // solveColumns solves the y systems of columns [x0, x1) of h, going down
-// the rows; s holds 2·H·(x1−x0) float64 of scratch at least.
+// the rows; s holds (2·H+1)·(x1−x0) float64 of scratch at least. The rows of
+// the forward elimination come in four kinds (a fixed end, the first,
+// an interior and the last row), each with a loop of its own so that the
+// loop over the columns has no branch; every kind computes what the
+// general row (a, b and c from the faces inside the line, zero flux
+// beyond it) does, operation for operation, so the result is the same
+// bit for bit (TestCreepColumnsMatchReference).
 func (c *Creeper) solveColumns(h []float32, s []float64, x0, x1 int, r float64, fixStart, fixEnd bool) {
 	w, n, k := c.w, c.h, x1-x0
 	cp, dp := s[:n*k], s[n*k:2*n*k]
 	fac := c.fy
 	for y := range n {
+		src := h[y*w+x0 : y*w+x1]
+		ccp, cdp := cp[y*k:y*k+k], dp[y*k:y*k+k]
 		free := !(y == 0 && fixStart) && !(y == n-1 && fixEnd)
-		cur, src := y*k, h[y*w+x0:y*w+x1]
-		var fn, fs []float32 // the factors of the north and south faces
-		if y > 0 {
-			fn = fac[(y-1)*w+x0 : (y-1)*w+x1]
-		}
-		if y < n-1 {
-			fs = fac[y*w+x0 : y*w+x1]
-		}
-		for j, v := range src {
-			a, b, cc := 0.0, 1.0, 0.0
-			if free {
-				if fn != nil {
-					a = -r * float64(fn[j])
-					b -= a
-				}
-				if fs != nil {
-					cc = -r * float64(fs[j])
-					b -= cc
-				}
-			}
-			var pc, pd float64
-			if y > 0 {
-				pc, pd = cp[cur-k+j], dp[cur-k+j]
-			}
-			inv := 1 / (b - a*pc)
-			cp[cur+j] = cc * inv
-			dp[cur+j] = (float64(v) - a*pd) * inv
-		}
-	}
-	for y := n - 1; y >= 0; y-- {
-		cur := dp[y*k : y*k+k]
-		write := !(y == 0 && fixStart) && !(y == n-1 && fixEnd)
-		dst := h[y*w+x0 : y*w+x1]
 		switch {
-		case y < n-1 && write:
-			c, nxt := cp[y*k:y*k+k], dp[y*k+k:y*k+2*k]
-			for j := range cur {
-				v := cur[j] - c[j]*nxt[j]
-				cur[j] = v
-				dst[j] = float32(v)
+		case y == 0 && (!free || n == 1):
+			// x = d: b = 1, no faces, nothing carried over.
+			for j, v := range src {
+				ccp[j], cdp[j] = 0, float64(v)
+			}
+		case !free:
+			// A fixed last row: a = c = 0, b = 1.
+			pcp, pdp := cp[(y-1)*k:y*k], dp[(y-1)*k:y*k]
+			pcp, pdp = pcp[:len(src)], pdp[:len(src)]
+			for j, v := range src {
+				inv := 1 / (1 - 0*pcp[j])
+				ccp[j], cdp[j] = 0*inv, (float64(v)-0*pdp[j])*inv
+			}
+		case y == 0:
+			// b = 1 − c, nothing carried over.
+			fs := fac[x0:x1]
+			fs = fs[:len(src)]
+			for j, v := range src {
+				cc := -r * float64(fs[j])
+				inv := 1 / (1 - cc)
+				ccp[j], cdp[j] = cc*inv, float64(v)*inv
 			}
 		case y < n-1:
-			c, nxt := cp[y*k:y*k+k], dp[y*k+k:y*k+2*k]
-			for j := range cur {
-				cur[j] -= c[j] * nxt[j]
+			fn, fs := fac[(y-1)*w+x0:(y-1)*w+x1], fac[y*w+x0:y*w+x1]
+			pcp, pdp := cp[(y-1)*k:y*k], dp[(y-1)*k:y*k]
+			fn, fs, pcp, pdp = fn[:len(src)], fs[:len(src)], pcp[:len(src)], pdp[:len(src)]
+			ccp, cdp = ccp[:len(src)], cdp[:len(src)]
+			for j, v := range src {
+				a := -r * float64(fn[j])
+				cc := -r * float64(fs[j])
+				inv := 1 / (1 - a - cc - a*pcp[j])
+				ccp[j] = cc * inv
+				cdp[j] = (float64(v) - a*pdp[j]) * inv
 			}
-		case write:
-			for j, v := range cur {
-				dst[j] = float32(v)
+		default:
+			// The last row: c = 0.
+			fn := fac[(y-1)*w+x0 : (y-1)*w+x1]
+			pcp, pdp := cp[(y-1)*k:y*k], dp[(y-1)*k:y*k]
+			fn, pcp, pdp = fn[:len(src)], pcp[:len(src)], pdp[:len(src)]
+			cdp = cdp[:len(src)]
+			for j, v := range src {
+				a := -r * float64(fn[j])
+				inv := 1 / (1 - a - a*pcp[j])
+				ccp[j] = 0 * inv
+				cdp[j] = (float64(v) - a*pdp[j]) * inv
 			}
+		}
+	}
+	// Back substitution, x_y = d'_y − c'_y·x_{y+1}, with the row below's
+	// x in xs rather than over its d' (one store a cell fewer).
+	xs := s[2*n*k : 2*n*k+k]
+	copy(xs, dp[(n-1)*k:n*k])
+	if !(n == 1 && fixStart) && !fixEnd {
+		dst := h[(n-1)*w+x0 : (n-1)*w+x1]
+		dst = dst[:len(xs)]
+		for j, v := range xs {
+			dst[j] = float32(v)
+		}
+	}
+	for y := n - 2; y >= 0; y-- {
+		c, d := cp[y*k:y*k+k], dp[y*k:y*k+k]
+		c, d = c[:len(xs)], d[:len(xs)]
+		if y == 0 && fixStart {
+			for j := range xs {
+				xs[j] = d[j] - c[j]*xs[j]
+			}
+			continue
+		}
+		dst := h[y*w+x0 : y*w+x1]
+		dst = dst[:len(xs)]
+		for j := range xs {
+			v := d[j] - c[j]*xs[j]
+			xs[j] = v
+			dst[j] = float32(v)
 		}
 	}
 }
 
 // creepColBlock is the y sweep's block of columns: narrower than
 // Diffuser's (its scratch is two float64 per cell of the block, 512 KiB
-// at 1024 rows).
+// at 1024 rows, and one row more).
 const creepColBlock = 32

@@ -55,9 +55,9 @@
 // closed-form slope, at r = 0.5 and at r = 5 000.
 //
 // Grids are row-major flat []float32, index y*W + x, row 0 the north edge.
-// A Diffuser owns its scratch buffers (one per worker) and a few helper
-// goroutines, kept between steps so that Step does not allocate; the
-// helpers exit when the Diffuser is garbage collected. Blocks of 8 rows
+// A Diffuser or a Creeper owns its scratch buffers (one per worker) and a
+// few helper goroutines, kept between steps so that Step does not
+// allocate; the helpers exit when it is garbage collected. Blocks of 8 rows
 // (x sweep) and of 128 adjacent columns (y sweep) are handed to up to
 // runtime.GOMAXPROCS(0) workers, one per 65536 cells at most; every line is
 // solved alone, so the result is bit-identical for any number of workers. A Diffuser is not safe for

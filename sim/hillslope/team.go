@@ -5,15 +5,15 @@ import (
 	"sync"
 )
 
-// team is a set of helper goroutines that a Diffuser keeps between steps, so
-// that a parallel sweep starts without allocating (parallel.Do and
-// parallel.Blocks allocate their closures on every call). Work is handed out
+// team is a set of helper goroutines that a Diffuser or a Creeper keeps
+// between steps, so that a parallel sweep starts without allocating
+// (parallel.Do and parallel.Blocks allocate their closures on every call). Work is handed out
 // as worker indices; which helper runs which index does not matter, because
 // the sweeps hand out fixed blocks and each block's result depends only on
 // its data.
 //
-// The helpers reference only the team, never the Diffuser; a cleanup
-// registered on the Diffuser closes start when the Diffuser becomes
+// The helpers reference only the team, never its owner; a cleanup
+// registered on the owner closes start when the owner becomes
 // unreachable, and the helpers exit.
 type team struct {
 	start   chan int
@@ -22,8 +22,9 @@ type team struct {
 	helpers int
 }
 
-// newTeam returns a team whose helpers stop once owner is unreachable.
-func newTeam(owner *Diffuser) *team {
+// newTeam returns a team whose helpers stop once owner (a Diffuser or a
+// Creeper) is unreachable.
+func newTeam[T any](owner *T) *team {
 	t := &team{start: make(chan int)}
 	runtime.AddCleanup(owner, (*team).stop, t)
 	return t
@@ -47,7 +48,7 @@ func (t *team) run(workers int, fn func(w int)) {
 	}
 	fn(0)
 	t.wg.Wait()
-	t.fn = nil // let the Diffuser be collected
+	t.fn = nil // let the owner be collected
 }
 
 func (t *team) serve() {
