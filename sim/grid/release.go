@@ -22,4 +22,29 @@ func (e *Engine) Release() {
 		return
 	}
 	e.g.ReleaseRouting()
+	// Nothing reads the distances to the receivers before the next Route
+	// writes them all (4 bytes a cell).
+	e.g.Dist = nil
+}
+
+// releasePasses lets go of the passes between basins before Assemble
+// when no water budget reads them (WaterInput): 20 bytes a pass, about 7
+// bytes a cell early in a run (docs/MEMORY.md).
+func (e *Engine) releasePasses() {
+	if !e.waterOn() {
+		e.g.Release()
+	}
+}
+
+// releaseWalk lets go, once a step's routing is assembled and the water
+// budget has read it, of what the rest of the step does not read: the
+// pass search's scratch, and without the water budget (whose basins
+// alias them) the trees Order listed, the basin labels and the donor masks
+// (flow.Graph.ReleaseWalk: about 14 bytes a cell, docs/MEMORY.md).
+func (e *Engine) releaseWalk() {
+	if e.wat != nil {
+		e.g.ReleaseSearch()
+		return
+	}
+	e.g.ReleaseWalk()
 }
