@@ -35,16 +35,23 @@ func (g *Graph) ReleaseTrees() {
 	g.bufs, g.pars, g.stks = nil, nil, nil
 }
 
-// ReleaseWalk is ReleaseTrees that drops the basin labels, the donor
-// masks and Assemble's per-root scratch as well (another 5 bytes a cell):
-// what only ConnectLakes, Assemble and WaterInput read. The graph is read
-// as after ReleaseTrees, but for Label, until the next Route, which makes
-// them again. The grid engine calls it once a step's routing is assembled
-// when no water budget reads the basins (docs/MEMORY.md).
-func (g *Graph) ReleaseWalk() {
-	g.ReleaseTrees()
+// ReleaseLabels drops the basin labels, the donor masks and Assemble's
+// per-root scratch (5 bytes a cell): what only Order, ConnectLakes,
+// Assemble and WaterInput read. After it, until the next Route (which
+// makes them again), Label is nil and WaterInput may not be called; the
+// trees stay.
+func (g *Graph) ReleaseLabels() {
 	g.Label, g.donors = nil, nil
 	g.lakeOf, g.final, g.dest, g.lakeTree = nil, nil, nil, nil
+}
+
+// ReleaseWalk is ReleaseTrees and ReleaseLabels: the graph is read as
+// after ReleaseTrees, but for Label, until the next Route. The grid
+// engine calls it once a step's routing is assembled when no water budget
+// reads the basins (docs/MEMORY.md).
+func (g *Graph) ReleaseWalk() {
+	g.ReleaseTrees()
+	g.ReleaseLabels()
 }
 
 // ReleaseRouting is ReleaseTrees that drops every per-cell slice of the

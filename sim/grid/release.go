@@ -37,14 +37,18 @@ func (e *Engine) releasePasses() {
 }
 
 // releaseWalk lets go, once a step's routing is assembled and the water
-// budget has read it, of what the rest of the step does not read: the
-// pass search's scratch, and without the water budget (whose basins
-// alias them) the trees Order listed, the basin labels and the donor masks
-// (flow.Graph.ReleaseWalk: about 14 bytes a cell, docs/MEMORY.md).
+// budget has stepped on it, of what the rest of the step does not read:
+// the pass search's scratch and passes (WaterInput copied them), the
+// basin labels and the donor masks, the water solver's scratch, and
+// without the water budget the trees Order listed, which its basins alias
+// (about 14 bytes a cell either way, docs/MEMORY.md).
 func (e *Engine) releaseWalk() {
-	if e.wat != nil {
-		e.g.ReleaseSearch()
+	if e.wat == nil {
+		e.g.ReleaseWalk()
 		return
 	}
-	e.g.ReleaseWalk()
+	e.g.Release()
+	e.g.ReleaseLabels()
+	e.win.Label = nil // read by the water budget's Step only
+	e.wat.ReleaseScratch()
 }
