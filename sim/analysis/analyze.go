@@ -156,7 +156,13 @@ func Analyze(f *sim.Field, o Options) (*Result, error) {
 	// memory (docs/MEMORY.md).
 	realism := measureRealism(f, base, o.Talus)
 	g := flow.NewGraph(f.W, f.H, f.Cell, o.Edges, 0)
-	g.Update(h)
+	// Update, letting go of the passes before Assemble: no water budget
+	// reads them (docs/MEMORY.md).
+	g.Route(h)
+	g.Order()
+	g.ConnectLakes(h)
+	g.Release()
+	g.Assemble()
 	// The pass search's and the depth-first walks' scratch are not read
 	// again (docs/MEMORY.md).
 	g.ReleaseTrees()
