@@ -12,6 +12,7 @@ import (
 
 	"orogen/app/scene"
 	"orogen/app/session"
+	"orogen/sim/engine"
 )
 
 // File → New: a dialog with the preset gallery (each preset's uplift as a
@@ -21,27 +22,25 @@ import (
 // newSizes are the grid sizes File → New offers, cells a side.
 var newSizes = []int{128, 256, 512, 1024, 2048, 4096}
 
-// The cost estimates of a grid size, measured with `orogen run --scene
-// default --steps 20 --report` at 256² and 512² on the 2-core development
-// machine under load (see the README): the process's peak memory grew by
-// about 300 bytes a cell (35 MB at 256², 96 MB at 512²), and a step of the
-// grid engine took a median 60 ms at 512², 0.23 µs a cell. The app keeps
-// pictures and snapshots besides; the stream graph costs per node, Roudier's
-// engine more per cell. Estimates, to tell 512² from 4096².
-const (
-	newBytesPerCell  = 300
-	newStepSecPerCel = 0.23e-6
-)
+// newStepSecPerCel is what a step of the grid engine costs a cell,
+// measured with `orogen run --scene default --steps 20 --report` at 256²
+// and 512² on the 2-core development machine under load (see the README):
+// a median 60 ms at 512², 0.23 µs a cell. An estimate, to tell 512² from
+// 4096².
+const newStepSecPerCel = 0.23e-6
 
-// newCost says what a grid of n cells a side will cost.
-func newCost(n int) string {
-	cells := float64(n) * float64(n)
-	mem := cells * newBytesPerCell
+// newCost says what an n×n grid of the engine kind with the preset's
+// parameters p will cost: the memory `orogen run` estimates for it
+// (engines.EstimateBytes: each engine's own, with what the scene's
+// processes keep; the app keeps pictures and snapshots besides) and the
+// grid engine's time a step.
+func newCost(n int, kind engine.Kind, p engine.Params) string {
+	mem := float64(engines.EstimateBytes(engines.Spec{Kind: kind, W: n, H: n, Params: p}, 1))
 	memS := fmt.Sprintf("%.0f MB", mem/1e6)
 	if mem >= 1e9 {
 		memS = fmt.Sprintf("%.1f GB", mem/1e9)
 	}
-	step := cells * newStepSecPerCel
+	step := float64(n) * float64(n) * newStepSecPerCel
 	stepS := fmt.Sprintf("%.0f ms", step*1e3)
 	if step >= 1 {
 		stepS = fmt.Sprintf("%.1f s", step)
@@ -73,6 +72,7 @@ type newDialog struct {
 
 type presetInfo struct {
 	name, desc string
+	params     engine.Params // for the memory estimate
 }
 
 type thumb struct {
@@ -86,11 +86,14 @@ func (a *App) openNew() {
 	d.open, d.opened = true, false
 	if d.presets == nil {
 		for _, n := range scene.PresetNames() {
-			desc := ""
+			info := presetInfo{name: n, params: engine.DefaultParams()}
 			if sc, err := scene.Load(n); err == nil {
-				desc = sc.Description
+				info.desc = sc.Description
+				if p, err := sc.EngineParams(); err == nil {
+					info.params = p
+				}
 			}
-			d.presets = append(d.presets, presetInfo{n, desc})
+			d.presets = append(d.presets, info)
 			if n == "default" {
 				d.preset = len(d.presets) - 1
 			}
@@ -215,8 +218,8 @@ func (a *App) newDialogWindow() {
 	imgui.SetNextItemWidth(120)
 	imgui.ComboStrarr("grid (cells a side)", &d.size, labels, int32(len(labels)))
 	imgui.SameLine()
-	textDisabled(newCost(newSizes[d.size]))
 	kinds := engines.Kinds()
+	textDisabled(newCost(newSizes[d.size], kinds[d.kind], d.presets[d.preset].params))
 	kl := make([]string, len(kinds))
 	for i, k := range kinds {
 		kl[i] = engines.Label(k)

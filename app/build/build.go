@@ -213,7 +213,8 @@ func Check(p *project.Project, o Options) error {
 	if err != nil {
 		return fmt.Errorf("build: %w", err)
 	}
-	if err := run.CheckMemory(sc.Width, sc.Height, amp, ep, "build", "a grid of %d cells a side (the scene's width and height)"); err != nil {
+	ms := engines.Spec{Kind: sc.Engine, W: sc.Width, H: sc.Height, Params: ep, Samples: sc.Samples}
+	if err := run.CheckMemory(ms, amp, "build", "a grid of %d cells a side (the scene's width and height)"); err != nil {
 		return fmt.Errorf("build: %w", err)
 	}
 	return nil

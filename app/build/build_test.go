@@ -15,11 +15,14 @@ import (
 	"syscall"
 	"testing"
 
+	"orogen/app/engines"
 	"orogen/app/export"
 	"orogen/app/project"
 	"orogen/app/run"
 	"orogen/app/safefile"
 	"orogen/app/scene"
+	"orogen/sim/engine"
+	"orogen/sim/grid"
 )
 
 // cone loads the cone project of app/project's test data (32×24 cells,
@@ -217,7 +220,9 @@ func TestBadBuilds(t *testing.T) {
 	// (issue 31.4); without the amplification it fits.
 	func() {
 		defer func(f func() int64) { run.AvailableMemory = f }(run.AvailableMemory)
-		run.AvailableMemory = func() int64 { return run.EstimateBytes(32, 24, 1) + 1<<10 }
+		run.AvailableMemory = func() int64 {
+			return engines.EstimateBytes(engines.Spec{Kind: grid.Kind, W: 32, H: 24, Params: engine.DefaultParams()}, 1) + 1<<10
+		}
 		dir := t.TempDir()
 		p := cone(t, 2)
 		p.Export = prof(export.Output{Kind: "heightmap", Format: "png", Size: 255, Path: "big"})

@@ -7,24 +7,29 @@ import (
 	"path/filepath"
 	"testing"
 
-	"orogen/app/run"
+	"orogen/app/engines"
 	"orogen/app/scene"
+	"orogen/sim/engine"
 )
 
 // TestMemoryEstimateCoversPeak runs the real binary on 512² grids, the
 // default scene and the lakes scene (the heaviest: sediment, k noise,
-// creep, random routing, the water budget), and wants the memory estimate
-// (run.EstimateRunBytes) at or above the peak resident memory the kernel
-// measured, and at most twice it: at 512² the estimate's 64 MB of base,
-// which covers the program's own 20 MB and the fixed costs of the lakes'
-// processes, is most of the default scene's estimate (94 MB for a peak of
-// about 53 MB; at 4096² the estimate is the Go memory limit and the peak
-// within 1 % of it: docs/MEMORY.md).
+// creep, random routing, the water budget) on the grid engine, the
+// default scene on the stream graph and on Roudier's engine, and wants
+// each engine's memory estimate (engines.EstimateBytes) at or above the
+// peak resident memory the kernel measured, and at most twice it: at 512²
+// the estimate's 64 MB of base, which covers the program's own 20 MB and
+// the fixed costs of the lakes' processes, is most of the default scene's
+// estimate (92 MB for a peak of about 53 MB; at 4096² the estimate is the
+// Go memory limit and the peak within a few % of it: docs/MEMORY.md).
 func TestMemoryEstimateCoversPeak(t *testing.T) {
 	const n = 512
 	dir := t.TempDir()
-	for _, name := range []string{"default", "lakes"} {
-		sc, err := scene.Load(name)
+	for _, c := range []struct{ scene, engine string }{
+		{"default", ""}, {"lakes", ""}, {"default", "graph"}, {"default", "roudier"},
+	} {
+		name := c.scene + "-" + c.engine
+		sc, err := scene.Load(c.scene)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -32,8 +37,14 @@ func TestMemoryEstimateCoversPeak(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		kind := sc.Engine
+		args := []string{"run", "--scene", c.scene, "--size", "512", "--steps", "2"}
+		if c.engine != "" {
+			kind = engine.Kind(c.engine)
+			args = append(args, "--engine", c.engine)
+		}
 		rep := filepath.Join(dir, name+".json")
-		cmd := exec.Command(orogenBinary(t), "run", "--scene", name, "--size", "512", "--steps", "2", "--out", filepath.Join(dir, name+".tif"), "--report", rep)
+		cmd := exec.Command(orogenBinary(t), append(args, "--out", filepath.Join(dir, name+".tif"), "--report", rep)...)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("%s: %v\n%s", name, err, out)
 		}
@@ -47,7 +58,7 @@ func TestMemoryEstimateCoversPeak(t *testing.T) {
 			t.Fatalf("%s: report %s: %v; want peak_rss_bytes", name, rep, err)
 		}
 		peak := r.Peak
-		est := run.EstimateRunBytes(n, n, 1, p)
+		est := engines.EstimateBytes(engines.Spec{Kind: kind, W: n, H: n, Params: p}, 1)
 		t.Logf("%s, %d²: peak %d MB, estimate %d MB", name, n, peak>>20, est>>20)
 		if est < peak || est > 2*peak {
 			t.Errorf("%s, %d²: estimate %d MB; want at least the peak, %d MB, and at most twice it", name, n, est>>20, peak>>20)

@@ -15,6 +15,7 @@ func init() {
 	Register(Entry{Kind: grid.Kind, Label: "grid",
 		Help:   "stream power on the raster cells, D8 routing (Cordonnier et al. 2016; Braun and Willett 2013)",
 		Groups: []string{StreamPower, Creep, Deposition, KNoise, Routing}, Constraints: true,
+		BytesPerCell: func(s Spec) int { return GridBytesPerCell(s.Params) },
 		New: func(s Spec) (engine.Engine, error) {
 			if s.Samples != 0 {
 				return nil, ErrSamplesGrid
@@ -28,6 +29,7 @@ func init() {
 		// soil.go), random hillslope routing on their neighbours
 		// (routing.go).
 		Nodes: true, Groups: []string{StreamPower, Creep, Deposition, KNoise, Routing},
+		BytesPerCell: graphBytesPerCell,
 		New: func(s Spec) (engine.Engine, error) {
 			g, err := NewGraph(s)
 			if err != nil {
@@ -40,6 +42,7 @@ func init() {
 			"its laws are per step, dt only scales the uplift, so use small dt (1e2-1e3 yr) and cells of metres to tens of metres; " +
 			"without a geology it erodes repeating strata of 30 m clay and 20 m quartzite",
 		Groups:              []string{Roudier},
+		BytesPerCell:        func(Spec) int { return roudierBytes },
 		Coefficients:        roudierCoefficients(),
 		DefaultCoefficients: func() any { return roudier.DefaultParams() },
 		Status: func(s *engine.Snapshot) []string {

@@ -1,8 +1,11 @@
 // Package engines is the registry of the erosion engines a scene may run
 // on, and the one place that names them: one Entry per engine (its kind,
 // label, one-line help, whether it takes a node count, the parameter
-// groups it reads, whether constraints may steer it, and its constructor
-// from a Spec), registered in builtin.go. The scene's validation, the
+// groups it reads, whether constraints may steer it, its constructor
+// from a Spec, and the memory a run of it takes a cell), registered in
+// builtin.go. EstimateBytes (memory.go) is the one estimate of a run's
+// peak memory that `orogen run`, `orogen build` and the app's New dialog
+// use (docs/MEMORY.md). The scene's validation, the
 // desktop app's engine list and parameter panel, the command line's
 // --engine and the reports all read it; nothing above the engines
 // switches on a kind. A new engine is its package plus one Register

@@ -76,6 +76,10 @@ type Entry struct {
 	// Status is the app's status lines about a snapshot of the engine
 	// beyond heights and time (nil: StreamPowerStatus).
 	Status func(s *engine.Snapshot) []string
+	// BytesPerCell is the memory a run of the engine s describes takes
+	// a cell of its grid, bytes, measured (docs/MEMORY.md; nil: the grid
+	// engine's, GridBytesPerCell): see EstimateBytes.
+	BytesPerCell func(s Spec) int
 }
 
 // StatusOf is the status lines of snapshot s by its engine's entry.

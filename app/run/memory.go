@@ -10,75 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"orogen/sim/engine"
-	"orogen/sim/flow"
+	"orogen/app/engines"
 )
-
-// Memory of a run, measured (docs/MEMORY.md): the live heap of `orogen run
-// --steps 2` on the grid engine peaks at about 100 bytes a cell with the
-// default scene's processes, and BytesPerCell is that and a quarter for
-// the collector's headroom; the processes that keep fields of their own
-// (sediment, k noise, creep, random routing, the lakes' water budget) add
-// ExtraBytesPerCell. An --out-size amplification adds about
-// BytesPerFineCell a cell of the amplified grid; baseBytes is the
-// program's own. The Go memory limit is set to the estimate, so the
-// resident peak stays near it.
-const (
-	BytesPerCell     = 120
-	BytesPerFineCell = 32
-	baseBytes        = 64 << 20
-)
-
-// Bytes a cell that a run's processes add to BytesPerCell, from the
-// fields each keeps and the measured peak of the lakes scene, which has
-// them all (docs/MEMORY.md).
-const (
-	sedimentBytes = 40 // G > 0: heights before the erosion, flux and outflow (float64), deposition rate, lake levels and indices, alluvium, in the snapshot too
-	kNoiseBytes   = 8  // k's noise factor per cell and in drainage order
-	creepBytes    = 8  // the nonlinear creep's fluxes
-	randomBytes   = 4  // random routing: the last choices, the area in grid order while routing
-	waterBytes    = 20 // the lakes' water budget: basins, water depth and discharge in the snapshot
-)
-
-// ExtraBytesPerCell is what the processes p turns on add to BytesPerCell.
-func ExtraBytesPerCell(p engine.Params) int {
-	extra := 0
-	if p.G > 0 {
-		extra += sedimentBytes
-	}
-	if p.KNoise > 0 {
-		extra += kNoiseBytes
-	}
-	if p.CreepSc > 0 && p.Kappa > 0 {
-		extra += creepBytes
-	}
-	if p.Routing == flow.RoutingRandom {
-		extra += randomBytes
-	}
-	if p.Rain > 0 {
-		extra += waterBytes
-	}
-	return extra
-}
-
-// EstimateBytes is the peak memory, bytes, of a run on a w×h grid with
-// the default scene's processes, whose outputs are amplified by amp (1:
-// none).
-func EstimateBytes(w, h, amp int) int64 { return estimate(w, h, amp, 0) }
-
-// EstimateRunBytes is EstimateBytes for a run with parameters p.
-func EstimateRunBytes(w, h, amp int, p engine.Params) int64 {
-	return estimate(w, h, amp, ExtraBytesPerCell(p))
-}
-
-func estimate(w, h, amp, extra int) int64 {
-	cells := int64(w) * int64(h)
-	b := baseBytes + int64(BytesPerCell+extra)*cells
-	if amp > 1 {
-		b += BytesPerFineCell * cells * int64(amp) * int64(amp)
-	}
-	return b
-}
 
 // AvailableMemory returns the memory the process may still use, bytes:
 // the kernel's MemAvailable, or less under a cgroup (container) limit;
@@ -124,15 +57,16 @@ func cgroupBytes(name string) int64 {
 // measurable time (docs/MEMORY.md) and saves up to a third of the peak.
 const GCPercent = 25
 
-// CheckMemory refuses, before anything is allocated, a run or a build on a
-// w×h grid (outputs amplified by amp) with parameters p that cannot fit in
-// the memory available, naming the size that would; otherwise it sets the
-// Go memory limit to the estimate (unless GOMEMLIMIT sets it), so the
+// CheckMemory refuses, before anything is allocated, a run or a build of
+// the engine s describes (its kind, grid, parameters and node count;
+// outputs amplified by amp) that cannot fit in the memory available,
+// naming the size that would; otherwise it sets the Go memory limit to the
+// estimate (engines.EstimateBytes; unless GOMEMLIMIT sets it), so the
 // collector works harder near it instead of letting the heap grow past
-// it, and the collector's target to GCPercent (unless GOGC sets it). what names the
-// job ("run", "build") and fits, a format with one %d, how to ask for the
-// largest side that fits ("--size %d").
-func CheckMemory(w, h, amp int, p engine.Params, what, fits string) error {
+// it, and the collector's target to GCPercent (unless GOGC sets it). what
+// names the job ("run", "build") and fits, a format with one %d, how to
+// ask for the largest side that fits ("--size %d").
+func CheckMemory(s engines.Spec, amp int, what, fits string) error {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(GCPercent)
 	}
@@ -140,16 +74,17 @@ func CheckMemory(w, h, amp int, p engine.Params, what, fits string) error {
 	if avail <= 0 {
 		return nil
 	}
-	extra := ExtraBytesPerCell(p)
-	need := estimate(w, h, amp, extra)
+	need := engines.EstimateBytes(s, amp)
 	if need > avail {
 		// The largest longer side that fits, the shape and factor kept.
+		w, h := s.W, s.H
 		long := max(w, h)
 		lo, hi := 0, long
 		for lo < hi {
 			mid := (lo + hi + 1) / 2
-			mw, mh := max(1, w*mid/long), max(1, h*mid/long)
-			if estimate(mw, mh, amp, extra) <= avail {
+			m := s
+			m.W, m.H = max(1, w*mid/long), max(1, h*mid/long)
+			if engines.EstimateBytes(m, amp) <= avail {
 				lo = mid
 			} else {
 				hi = mid - 1
@@ -160,7 +95,7 @@ func CheckMemory(w, h, amp int, p engine.Params, what, fits string) error {
 			hint = fmt.Sprintf(fits, lo) + " fits"
 		}
 		return fmt.Errorf("a %d×%d %s%s needs about %s (%d bytes a cell, docs/MEMORY.md) and %s is available: %s",
-			w, h, what, ampNote(amp), gb(need), BytesPerCell+extra, gb(avail), hint)
+			w, h, what, ampNote(amp), gb(need), engines.BytesPerCell(s), gb(avail), hint)
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(MemoryLimit(need, avail))
@@ -206,4 +141,15 @@ func PeakRSS() int64 {
 		}
 	}
 	return 0
+}
+
+// shareFields lets go of the job's own copies of what the engine now
+// keeps (docs/MEMORY.md): the initial heights, which the driver drops too,
+// and the scene's uplift raster, which becomes the engine's copy (the grid
+// engine replaces its uplift, never writes it): 4 bytes a cell each.
+func (j *Job) shareFields() {
+	j.spec.Init = nil
+	if u, ok := j.Engine.(interface{ Uplift() []float32 }); ok && j.spec.Up != nil {
+		j.spec.Up = u.Uplift()
+	}
 }

@@ -5,6 +5,10 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"orogen/app/engines"
+	"orogen/app/scene"
+	"orogen/sim/grid"
 )
 
 // TestMemoryRefused: a run that cannot fit in the memory available is
@@ -14,18 +18,39 @@ func TestMemoryRefused(t *testing.T) {
 	defer func(f func() int64) { AvailableMemory = f }(AvailableMemory)
 	AvailableMemory = func() int64 { return 1 << 30 }
 	_, err := Prepare(Options{Scene: "cone", Size: 4096})
-	if err == nil || !strings.Contains(err.Error(), "a 4096×4096 run needs about 1.9 GB (120 bytes a cell") || !strings.Contains(err.Error(), "1 GB is available: --size 2896 fits") {
+	if err == nil || !strings.Contains(err.Error(), "a 4096×4096 run needs about 1.6 GB (100 bytes a cell") || !strings.Contains(err.Error(), "1 GB is available: --size 3172 fits") {
 		t.Fatalf("got %v; want the size refused and one that fits", err)
 	}
 	// The size it names fits, and one cell more does not.
-	if EstimateBytes(2896, 2896, 1) > 1<<30 || EstimateBytes(2897, 2897, 1) <= 1<<30 {
+	sc, err := scene.Load("cone")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := sc.EngineParams()
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(n int) int64 {
+		return engines.EstimateBytes(engines.Spec{Kind: grid.Kind, W: n, H: n, Params: p}, 1)
+	}
+	if at(3172) > 1<<30 || at(3173) <= 1<<30 {
 		t.Error("the size named is not the largest that fits")
 	}
 	// The lakes scene's processes (sediment, k noise, creep, random
-	// routing, the water budget) keep fields of their own.
-	_, err = Prepare(Options{Scene: "lakes", Size: 4096})
-	if err == nil || !strings.Contains(err.Error(), "a 4096×4096 run needs about 3.2 GB (200 bytes a cell") {
-		t.Fatalf("lakes: got %v; want the size refused at 200 bytes a cell", err)
+	// routing, the water budget) keep fields of their own, and each
+	// engine has its own estimate (docs/MEMORY.md).
+	for _, c := range []struct {
+		o    Options
+		want string
+	}{
+		{Options{Scene: "lakes", Size: 4096}, "a 4096×4096 run needs about 2.5 GB (158 bytes a cell"},
+		{Options{Scene: "cone", Engine: "graph", Size: 4096}, "a 4096×4096 run needs about 2.8 GB (176 bytes a cell"},
+		{Options{Scene: "lakes", Engine: "graph", Size: 4096}, "a 4096×4096 run needs about 4.9 GB (311 bytes a cell"},
+		{Options{Scene: "cone", Engine: "roudier", Size: 4096}, "a 4096×4096 run needs about 4.1 GB (260 bytes a cell"},
+	} {
+		if _, err := Prepare(c.o); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s on %s: got %v; want %q", c.o.Scene, c.o.Engine, err, c.want)
+		}
 	}
 	// A run that fits runs under a Go memory limit of its estimate.
 	if os.Getenv("GOMEMLIMIT") == "" {
@@ -34,7 +59,7 @@ func TestMemoryRefused(t *testing.T) {
 		if _, err := Prepare(Options{Scene: "cone", Size: 64, Steps: 1}); err != nil {
 			t.Errorf("a 64² run with 64 GB: %v", err)
 		}
-		if got, want := debug.SetMemoryLimit(-1), EstimateBytes(64, 64, 1); got != want {
+		if got, want := debug.SetMemoryLimit(-1), engines.EstimateBytes(engines.Spec{Kind: grid.Kind, W: 64, H: 64, Params: p}, 1); got != want {
 			t.Errorf("memory limit %d; want the estimate, %d", got, want)
 		}
 	}

@@ -272,7 +272,11 @@ func Prepare(o Options) (*Job, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := CheckMemory(w, h, amp, p, "run", "--size %d"); err != nil {
+		ms := engines.Spec{Kind: ent.Kind, W: w, H: h, Params: p, Samples: sc.Samples}
+		if o.Samples != 0 {
+			ms.Samples = o.Samples
+		}
+		if err := CheckMemory(ms, amp, "run", "--size %d"); err != nil {
 			return nil, err
 		}
 	}
@@ -330,6 +334,7 @@ func Prepare(o Options) (*Job, error) {
 	if j.Engine, err = engines.New(spec); err != nil {
 		return nil, err
 	}
+	j.shareFields()
 	if _, own := j.Engine.(engine.Stratified); geo == nil && !own && (o.OutRock != "" || o.OutAlluvium != "") {
 		return nil, errNoGeology
 	}
@@ -370,6 +375,7 @@ func prepareProject(o Options) (*Job, error) {
 	if j.Engine, err = engines.New(spec); err != nil {
 		return nil, err
 	}
+	j.shareFields()
 	if _, own := j.Engine.(engine.Stratified); spec.Geology == nil && !own && (o.OutRock != "" || o.OutAlluvium != "") {
 		return nil, errNoGeology
 	}
@@ -429,6 +435,7 @@ func NewJob(sc *scene.Scene, spec engines.Spec, o Options) (*Job, error) {
 		return nil, err
 	}
 	j.Engine = e
+	j.shareFields()
 	if err := j.prepareConstraints(); err != nil {
 		return nil, err
 	}

@@ -151,23 +151,35 @@ func Analyze(f *sim.Field, o Options) (*Result, error) {
 			return nil, err
 		}
 	}
+	// The realism figures read only the heights: measured before the
+	// routing, their slopes (8 bytes a cell) are gone when it takes its
+	// memory (docs/MEMORY.md).
+	realism := measureRealism(f, base, o.Talus)
 	g := flow.NewGraph(f.W, f.H, f.Cell, o.Edges, 0)
-	g.Update(h)
+	// Update, letting go of the passes before Assemble: no water budget
+	// reads them (docs/MEMORY.md).
+	g.Route(h)
+	g.Order()
+	g.ConnectLakes(h)
+	g.Release()
+	g.Assemble()
 	// The pass search's and the depth-first walks' scratch are not read
 	// again (docs/MEMORY.md).
 	g.ReleaseTrees()
-	t := CutTree(TreeOf(g), base)
 	// Tree.Area sums in reverse drainage order as Graph.Accumulate does,
 	// bit for bit, in one buffer rather than two.
 	area := TreeOf(g).Area(nil)
 	r.Drainage.LargestRaw = largestLabel(g.Label)
 	g.ReleaseRouting() // only the tree is read from here on
-	minArea := minCells * t.CellArea
+	minArea := minCells * g.Cell * g.Cell
 	if float64(r.Drainage.LargestRaw) < minCells {
 		return nil, fmt.Errorf("analysis: no drainage: at most %d cells drain downhill to one cell, fewer than the river threshold of %g cells (noise, or a map of pits?); lower --min-area to measure it anyway",
 			r.Drainage.LargestRaw, minCells)
 	}
 	r.drainage(g, area, minCells)
+	// CutTree in place: the graph's receivers and distances are not read
+	// uncut again, and a copy would be 8 bytes a cell.
+	t := cutTree(TreeOf(g), base)
 	if base != nil {
 		area = t.Area(area)
 	}
@@ -192,7 +204,7 @@ func Analyze(f *sim.Field, o Options) (*Result, error) {
 	}
 	r.rivers(t, area, length, h, raised, minArea)
 	r.terrain(f, lo, hi)
-	r.Realism = measureRealism(f, base, o.Talus)
+	r.Realism = realism
 	r.Verdict = verdict(r)
 	r.Tree, r.Heights, r.Area, r.Length = t, h, area, length
 	return r, nil

@@ -413,14 +413,17 @@ func CutTree(t Tree, base []bool) Tree {
 		return t
 	}
 	t.check()
-	rec := slices.Clone(t.Rec)
-	dist := slices.Clone(t.Dist)
+	t.Rec, t.Dist = slices.Clone(t.Rec), slices.Clone(t.Dist)
+	return cutTree(t, base)
+}
+
+// cutTree is CutTree writing t's receivers and distances in place.
+func cutTree(t Tree, base []bool) Tree {
 	for i, b := range base {
 		if b {
-			rec[i], dist[i] = int32(i), 0
+			t.Rec[i], t.Dist[i] = int32(i), 0
 		}
 	}
-	t.Rec, t.Dist = rec, dist
 	return t
 }
 

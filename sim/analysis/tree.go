@@ -42,7 +42,7 @@ func (t Tree) check() {
 // the areas of every node upstream, summed in float64. It returns dst.
 func (t Tree) Area(dst []float64) []float64 {
 	t.check()
-	dst = sim.ResizeSpare(dst, len(t.Rec))
+	dst = sim.Resize(dst, len(t.Rec))
 	if t.Weight != nil {
 		copy(dst, t.Weight)
 	} else {
@@ -64,7 +64,7 @@ func (t Tree) Area(dst []float64) []float64 {
 // length Source. It returns dst.
 func (t Tree) Length(dst []float64) []float64 {
 	t.check()
-	dst = sim.ResizeSpare(dst, len(t.Rec))
+	dst = sim.Resize(dst, len(t.Rec))
 	for i := range dst {
 		dst[i] = t.Source
 	}

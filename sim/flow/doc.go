@@ -40,7 +40,10 @@
 //
 // Indexing is row-major, y*W+x, row 0 on the North edge. A Graph owns its
 // slices; callers read them between calls and never write them. Results are
-// identical for any GOMAXPROCS. ReleaseSearch, Release, ReleaseTrees and
-// ReleaseRouting drop scratch of the last routing, more and more of it
-// (docs/MEMORY.md); the next Route grows it again.
+// identical for any GOMAXPROCS. Memory (docs/MEMORY.md): Order lets go of
+// the last drainage order and Assemble makes the new one once the pass
+// search is done, and ConnectLakes lets go of the search's tables and the
+// tree of basins' scratch; ReleaseSearch, Release, ReleaseLabels,
+// ReleaseTrees, ReleaseWalk and ReleaseRouting drop more of the last
+// routing; the next Route grows it again.
 package flow

@@ -153,9 +153,9 @@ func NewGraph(w, h int, cell float64, edges Edges, natural float64) *Graph {
 	n := w * h
 	g := &Graph{
 		W: w, H: h, Cell: cell, Edges: edges, Natural: natural,
-		Rec: make([]int32, n), Dist: make([]float32, n), Stack: make([]int32, n),
+		Rec: make([]int32, n), Dist: make([]float32, n),
 		Label: make([]int32, n), kind: make([]uint8, n), donors: make([]uint8, n),
-		dir: make([]uint8, n), Pos: make([]int32, n), RecPos: make([]int32, n),
+		dir: make([]uint8, n), Pos: make([]int32, n),
 	}
 	for i := range g.dir {
 		g.dir[i] = 8 // no previous receiver
@@ -401,6 +401,9 @@ func (g *Graph) OrderTrees() {
 // order is Order, setting Label if labels.
 func (g *Graph) order(labels bool) {
 	g.labelled = labels
+	// The last routing's order is not read again: Assemble makes the new
+	// one once the pass search's scratch is gone (docs/MEMORY.md).
+	g.Stack, g.RecPos = nil, nil
 	w, hgt := g.W, g.H
 	nb := parallel.NumBlocks(hgt, rowBlock)
 	if len(g.rowTmp) < nb {

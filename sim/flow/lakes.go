@@ -38,6 +38,9 @@ func (g *Graph) ConnectLakes(h []float32) {
 	}
 	g.findPasses(h)
 	g.growTree()
+	// The search's tables and the tree of basins' adjacency and queue are
+	// not read again: Assemble's memory (docs/MEMORY.md).
+	g.ReleaseSearch()
 }
 
 // findPasses lists, for every pit basin, the lowest pass to each basin next
@@ -96,6 +99,9 @@ func (g *Graph) findPasses(h []float32) {
 			g.edges[cur[e.a]] = e
 			cur[e.a]++
 		}
+		// Bucketed: the block's list goes back before the tree of basins
+		// takes its memory (docs/MEMORY.md).
+		g.blockEdges[b] = nil
 	}
 	// Reduce each pit's bucket to its lowest pass per neighbour, in place
 	// at the start of each worker's range of buckets, then close the gaps.
@@ -408,6 +414,9 @@ func (g *Graph) AssembleTrees() {
 // assemble is Assemble, setting Pos if pos.
 func (g *Graph) assemble(pos bool) {
 	nr := len(g.roots)
+	// Order let go of the last order; the pass search's scratch is gone.
+	g.Stack = sim.Resize(g.Stack, g.W*g.H)
+	g.RecPos = sim.Resize(g.RecPos, g.W*g.H)
 	g.final = sim.ResizeSpare(g.final, nr)
 	g.dest = sim.ResizeSpare(g.dest, nr)
 	// Final trees: outlet roots in index order, then basins that spill out
@@ -589,7 +598,7 @@ func (g *Graph) Chunks(workers int) []int32 {
 // own area (cellArea, m²) plus the areas of all cells upstream. Working in
 // stack order keeps memory access sequential. It returns dst.
 func (g *Graph) AccumulateStack(dst []float64, cellArea float64) []float64 {
-	dst = sim.ResizeSpare(dst, g.W*g.H)
+	dst = sim.Resize(dst, g.W*g.H)
 	b := g.Chunks(parallel.Workers())
 	parallel.Do(len(b)-1, func(c int) {
 		lo, hi := b[c], b[c+1]
@@ -656,7 +665,7 @@ func abs32(x int32) int32 {
 // area of cell i. It returns dst.
 func (g *Graph) Accumulate(dst []float64, cellArea float64) []float64 {
 	s := g.AccumulateStack(nil, cellArea)
-	dst = sim.ResizeSpare(dst, g.W*g.H)
+	dst = sim.Resize(dst, g.W*g.H)
 	for k, i := range g.Stack {
 		dst[i] = s[k]
 	}
@@ -703,7 +712,7 @@ func (g *Graph) LakesOn(h []float32) []Lake {
 // dry) given heights h, with the basins of the last routing filled to
 // their Levels on h, and returns dst. It only reads g.
 func (g *Graph) WaterDepth(dst, h []float32) []float32 {
-	dst = sim.ResizeSpare(dst, g.W*g.H)
+	dst = sim.Resize(dst, g.W*g.H)
 	clear(dst)
 	levels := g.Levels(nil, h)
 	parallel.Blocks(len(g.Lakes), 64, func(_, lo, hi int) {

@@ -29,8 +29,10 @@ func newEngine(tb testing.TB, n int, seed uint64) *grid.Engine {
 	return e
 }
 
-// TestWaterOnGridEngine drives a grid engine and feeds every step's basins
-// to sim/water: the account must balance each step (1e-9 relative: float64
+// TestWaterOnGridEngine drives a grid engine and feeds the basins of every
+// step's heights to sim/water, routed by a graph of its own as the
+// engine's is (the engine keeps its basins only while its own water budget
+// runs): the account must balance each step (1e-9 relative: float64
 // sums of ~1e4 terms), every lake's level must lie between its pit and its
 // pass (a full lake exactly at its pass), and the depth raster must hold
 // the stored water (1e-5: float32 depths).
@@ -44,10 +46,12 @@ func TestWaterOnGridEngine(t *testing.T) {
 	var in water.Input
 	var stored float64
 	wet := 0
+	g := flow.NewGraph(n, n, 50, e.Params().Edges, e.Params().NaturalDist)
 	for step := range 40 {
 		h := slices.Clone(e.Heights()) // κ = 0: the heights the step routes
 		e.Step()
-		e.Graph().WaterInput(&in, h)
+		g.Update(h)
+		g.WaterInput(&in, h)
 		st := m.Step(&in, 1e3)
 		b := st.Budget
 		if d := b.Rain - b.Evaporated - b.Outflow - (b.Stored - stored); math.Abs(d) > 1e-9*b.Rain {

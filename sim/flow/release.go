@@ -35,6 +35,25 @@ func (g *Graph) ReleaseTrees() {
 	g.bufs, g.pars, g.stks = nil, nil, nil
 }
 
+// ReleaseLabels drops the basin labels, the donor masks and Assemble's
+// per-root scratch (5 bytes a cell): what only Order, ConnectLakes,
+// Assemble and WaterInput read. After it, until the next Route (which
+// makes them again), Label is nil and WaterInput may not be called; the
+// trees stay.
+func (g *Graph) ReleaseLabels() {
+	g.Label, g.donors = nil, nil
+	g.lakeOf, g.final, g.dest, g.lakeTree = nil, nil, nil, nil
+}
+
+// ReleaseWalk is ReleaseTrees and ReleaseLabels: the graph is read as
+// after ReleaseTrees, but for Label, until the next Route. The grid
+// engine calls it once a step's routing is assembled when no water budget
+// reads the basins (docs/MEMORY.md).
+func (g *Graph) ReleaseWalk() {
+	g.ReleaseTrees()
+	g.ReleaseLabels()
+}
+
 // ReleaseRouting is ReleaseTrees that drops every per-cell slice of the
 // last routing but its tree (Rec, Dist, Stack) and Lakes as well: Pos,
 // RecPos, Label and the donor masks (another 13 bytes a cell). Until the
@@ -51,7 +70,7 @@ func (g *Graph) ReleaseRouting() {
 // grow makes the per-cell slices a Release dropped.
 func (g *Graph) grow() {
 	n := g.W * g.H
-	for _, s := range []*[]int32{&g.Rec, &g.Stack, &g.Pos, &g.RecPos, &g.Label} {
+	for _, s := range []*[]int32{&g.Rec, &g.Pos, &g.Label} { // Assemble makes Stack and RecPos
 		if len(*s) != n {
 			*s = make([]int32, n)
 		}

@@ -84,8 +84,11 @@
 // returns copies that the caller may keep and share read-only (the uplift
 // is shared: SetUplift replaces it, nothing writes it). Memory
 // (docs/MEMORY.md): a step lets go of the last step's scratch in drainage
-// order while it routes and of the pass search's once it has routed, so
-// the two are not live together; Release drops everything a snapshot does
+// order while it routes, of the passes before Assemble (without the water
+// budget, which reads them), and of the trees, labels and donors once the
+// routing is assembled (with the water budget: its labels and solver
+// scratch once it has stepped), so the routing's and the erosion's
+// buffers are not live together; Release drops everything a snapshot does
 // not read. Inside a
 // step, work is spread over GOMAXPROCS goroutines by rows, columns or
 // independent drainage trees; results are bit-identical for any number of

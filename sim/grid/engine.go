@@ -331,6 +331,7 @@ func (e *Engine) Step() engine.StepStats {
 	lap(engine.PhaseStack)
 	g.ConnectLakes(e.hgt)
 	lap(engine.PhaseLakes)
+	e.releasePasses()
 	g.Assemble()
 	st.Phase[engine.PhaseStack] += time.Since(mark)
 	mark = time.Now()
@@ -345,7 +346,7 @@ func (e *Engine) Step() engine.StepStats {
 	} else {
 		e.wat, e.watOK = nil, false
 	}
-	g.ReleaseSearch()
+	e.releaseWalk()
 	lap(engine.PhaseWater)
 
 	// Uplift (timed with the erosion), in grid order: sequential memory

@@ -22,4 +22,33 @@ func (e *Engine) Release() {
 		return
 	}
 	e.g.ReleaseRouting()
+	// Nothing reads the distances to the receivers before the next Route
+	// writes them all (4 bytes a cell).
+	e.g.Dist = nil
+}
+
+// releasePasses lets go of the passes between basins before Assemble
+// when no water budget reads them (WaterInput): 20 bytes a pass, about 7
+// bytes a cell early in a run (docs/MEMORY.md).
+func (e *Engine) releasePasses() {
+	if !e.waterOn() {
+		e.g.Release()
+	}
+}
+
+// releaseWalk lets go, once a step's routing is assembled and the water
+// budget has stepped on it, of what the rest of the step does not read:
+// the pass search's scratch and passes (WaterInput copied them), the
+// basin labels and the donor masks, the water solver's scratch, and
+// without the water budget the trees Order listed, which its basins alias
+// (about 14 bytes a cell either way, docs/MEMORY.md).
+func (e *Engine) releaseWalk() {
+	if e.wat == nil {
+		e.g.ReleaseWalk()
+		return
+	}
+	e.g.Release()
+	e.g.ReleaseLabels()
+	e.win.Label = nil // read by the water budget's Step only
+	e.wat.ReleaseScratch()
 }

@@ -19,7 +19,7 @@ func Discharge(dst []float64, stack, rec []int32, area []float64, cellArea float
 	if len(stack) != n || (area != nil && len(area) != n) || (p.RainMap != nil && len(p.RainMap) != n) {
 		panic(fmt.Sprintf("water: discharge over %d receivers, %d stack entries, %d areas, %d rain values", n, len(stack), len(area), len(p.RainMap)))
 	}
-	dst = sim.ResizeSpare(dst, n)
+	dst = sim.Resize(dst, n)
 	for i := range dst {
 		a := cellArea
 		if area != nil {
@@ -48,7 +48,7 @@ func Rivers(dst []uint8, q []float64, threshold float64, depth []float32) []uint
 	if depth != nil && len(depth) != len(q) {
 		panic(fmt.Sprintf("water: %d depths for %d discharges", len(depth), len(q)))
 	}
-	dst = sim.ResizeSpare(dst, len(q))
+	dst = sim.Resize(dst, len(q))
 	for i, v := range q {
 		dst[i] = 0
 		if v >= threshold && (depth == nil || depth[i] == 0) {

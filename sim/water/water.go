@@ -318,7 +318,7 @@ func (m *Model) Step(in *Input, dt float64) Stats {
 // dry), for the lakes of the last Step over the basins of in (the Input of
 // that step), and returns dst.
 func (m *Model) WaterDepth(dst []float32, in *Input) []float32 {
-	dst = sim.ResizeSpare(dst, len(in.H))
+	dst = sim.Resize(dst, len(in.H))
 	clear(dst)
 	for _, lk := range m.lakes {
 		if lk.Volume <= 0 {
