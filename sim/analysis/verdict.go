@@ -77,10 +77,10 @@ func verdict(r *Result) Verdict {
 		add("Hack h", 0, HackRange, sourceHack, r.HackErr)
 		add("Hack c", 0, HackCoefRange, sourceHack, r.HackErr)
 	}
-	if ch := r.Channels; ch != nil {
+	if ch := r.Chi; ch != nil {
 		v.ConcavityInside = add("concavity θ", ch.Concavity, ConcavityRange, sourceConc, "")
 	} else {
-		add("concavity θ", 0, ConcavityRange, sourceConc, r.ChannelErr)
+		add("concavity θ", 0, ConcavityRange, sourceConc, r.ChiErr)
 	}
 	v.Natural = true
 	var out []string
