@@ -197,17 +197,18 @@ type chiScratch struct {
 	pos                  []int32
 	up, big, trunk       []int32
 	dist, logA, z, x, tc []float64
-	q                    []int32 // each node's place on the trunk at the last θ
+	wgt, rise            []float64 // (A₀/A)^θ, and its factor from one coarse θ to the next
+	q                    []int32   // each node's place on the trunk at the last θ
 	onTrunk              []bool
 }
 
 // misfit returns the mean square of the tributary nodes' height less the
-// trunk's at the same χ at concavity th, on the basin fit set up; false
-// when no tributary node lies within the trunk's χ.
-func (s *chiScratch) misfit(th float64) (float64, bool) {
+// trunk's at the same χ, on the basin fit set up, with each node's
+// (A₀/A)^θ in wgt; false when no tributary node lies within the trunk's χ.
+func (s *chiScratch) misfit() (float64, bool) {
 	m := len(s.x)
 	for k := range m { // receivers first: χ of the receiver is ready
-		v := s.dist[k] * math.Exp(th*s.logA[k])
+		v := s.dist[k] * s.wgt[k]
 		if u := s.up[k]; u >= 0 {
 			v += s.x[u]
 		}
@@ -262,6 +263,7 @@ func (s *chiScratch) fit(t Tree, area []float64, h []float32, nodes []int32, a0 
 	growI := func(v []int32) []int32 { return slices.Grow(v[:0], m)[:m] }
 	s.up, s.big = growI(s.up), growI(s.big)
 	s.dist, s.logA, s.z, s.x = grow(s.dist), grow(s.logA), grow(s.z), grow(s.x)
+	s.wgt, s.rise = grow(s.wgt), grow(s.rise)
 	s.onTrunk = slices.Grow(s.onTrunk[:0], m)[:m]
 	zlo, zhi := math.Inf(1), math.Inf(-1)
 	heads := 0
@@ -318,8 +320,15 @@ func (s *chiScratch) fit(t Tree, area []float64, h []float32, nodes []int32, a0 
 	nth := int(math.Round(ThetaMax / ThetaStep))
 	per := int(math.Round(ThetaCoarse / ThetaStep))
 	best, lo, hi := math.Inf(1), -1, -1
+	// The coarse θ raise each (A₀/A)^θ by the same factor, (A₀/A)^ThetaCoarse.
+	for k := range m {
+		s.wgt[k], s.rise[k] = 1, math.Exp(float64(per)*ThetaStep*s.logA[k])
+	}
 	try := func(c int) {
-		d, ok := s.misfit(float64(c) * ThetaStep)
+		d, ok := s.misfit()
+		for k := range m {
+			s.wgt[k] *= s.rise[k]
+		}
 		if !ok {
 			return
 		}
@@ -339,7 +348,10 @@ func (s *chiScratch) fit(t Tree, area []float64, h []float32, nodes []int32, a0 
 	c0, c1 := max(lo-per+1, 0), min(hi+per-1, nth)
 	best, lo, hi = math.Inf(1), -1, -1
 	for c := c0; c <= c1; c++ {
-		d, ok := s.misfit(float64(c) * ThetaStep)
+		for k := range m {
+			s.wgt[k] = math.Exp(float64(c) * ThetaStep * s.logA[k])
+		}
+		d, ok := s.misfit()
 		if !ok {
 			continue
 		}
