@@ -7,7 +7,8 @@ import (
 
 // The published ranges the verdict compares with: Hack's law on real
 // rivers (Hack 1957; Schott et al. 2022, §5) and the concavity of bedrock
-// rivers (Whipple and Tucker 1999; Wobus et al. 2006).
+// rivers (Whipple and Tucker 1999; Wobus et al. 2006), which the verdict
+// compares the χ method's θ with (ChiConcavityOf).
 var (
 	HackRange      = [2]float64{0.45, 0.7}
 	HackCoefRange  = [2]float64{1, 6}
@@ -53,7 +54,7 @@ type Verdict struct {
 const (
 	sourceDEMs = "measured on the Jacksboro and Big Tujunga DEMs at 90 m"
 	sourceHack = "Hack 1957; Schott et al. 2022"
-	sourceConc = "Whipple and Tucker 1999; Wobus et al. 2006"
+	sourceConc = "Whipple and Tucker 1999; Wobus et al. 2006; θ by χ: Perron and Royden 2013, Mudd et al. 2018"
 )
 
 // verdict tests r's measures against the published and measured ranges.
