@@ -98,6 +98,13 @@ func TestChiConcavitySteadyState(t *testing.T) {
 	if math.Abs(c.Concavity-0.6) > ThetaStep/2+1e-9 {
 		t.Errorf("θ %.3f; want 0.6", c.Concavity)
 	}
+	// The exported fit on Analyze's tree (cut at the base-level plain) is
+	// Analyze's.
+	base := BaseLevel(f, outlets)
+	d, err := ChiConcavityOf(r.Tree, r.Heights, base, 20*r.Tree.CellArea, r.MinBasin*r.Tree.CellArea, f.W)
+	if err != nil || d.Concavity != c.Concavity || d.Points != c.Points || len(d.Basins) != len(c.Basins) {
+		t.Errorf("ChiConcavityOf: θ %g over %d nodes, %d basins (%v); Analyze: %g, %d, %d", d.Concavity, d.Points, len(d.Basins), err, c.Concavity, c.Points, len(c.Basins))
+	}
 }
 
 // Without a basin to fit, the χ method says why, and the verdict fails the
