@@ -218,8 +218,13 @@ func (a *App) analysisWindow() {
 	if s := r.SlopeA; s != nil {
 		textWrapped(fmt.Sprintf("slope-area theta %.3f   k_s %.3g   r² %.3f", s.Concavity, s.Ks, s.R2))
 	}
+	if c := r.Chi; c != nil {
+		textWrapped(fmt.Sprintf("concavity  theta %.3f by chi, median of %d basins (%.2f-%.2f), misfit %.3f", c.Concavity, len(c.Basins), c.Q1, c.Q3, c.Misfit))
+	} else if r.ChiErr != "" {
+		textWrapped("concavity  " + r.ChiErr)
+	}
 	if c := r.Channels; c != nil {
-		textWrapped(fmt.Sprintf("channels   theta %.3f   r² %.3f   (%d cells draining >= %g cells)", c.Concavity, c.R2, c.Points, r.ChannelArea))
+		textWrapped(fmt.Sprintf("channels   slope-area theta %.3f   r² %.3f   (%d cells draining >= %g cells)", c.Concavity, c.R2, c.Points, r.ChannelArea))
 	}
 	d := r.Drainage
 	textWrapped(fmt.Sprintf("%d pits, %.1f %% drains off the map, %d outlets, %d cells of base-level plain", d.Pits, 100*d.ToEdge, d.Outlets, r.Base))
@@ -410,8 +415,10 @@ type analysisFigures struct {
 	HackC      float64 `json:"hack_c"`
 	HackPoints int     `json:"hack_points"`
 	Concavity  float64 `json:"concavity"`
-	// The realism check: channel concavity, threshold spike, planar share,
-	// aspect anisotropy, the verdict's criteria and how many are inside.
+	// The realism check: the concavity by χ (the verdict's) and by
+	// slope–area on the channels, threshold spike, planar share, aspect
+	// anisotropy, the verdict's criteria and how many are inside.
+	ChiConcavity     float64 `json:"chi_concavity"`
 	ChannelConcavity float64 `json:"channel_concavity"`
 	Spike            float64 `json:"threshold_spike"`
 	Planar           float64 `json:"planar_share"`
@@ -446,6 +453,9 @@ func (a *App) analysisReport() *analysisFigures {
 	}
 	if s := r.SlopeA; s != nil {
 		f.Concavity = s.Concavity
+	}
+	if c := r.Chi; c != nil {
+		f.ChiConcavity = c.Concavity
 	}
 	if c := r.Channels; c != nil {
 		f.ChannelConcavity = c.Concavity

@@ -20,7 +20,7 @@ import (
 // sim/analysis on any heightmap.
 func newAnalyzeCmd(stdout io.Writer) *cobra.Command {
 	var asJSON, fill bool
-	var cell, minArea, channelArea, talus float64
+	var cell, minArea, channelArea, minBasin, talus float64
 	var plot, edges string
 	cmd := &cobra.Command{
 		Use:   "analyze FILE",
@@ -43,12 +43,17 @@ their passes; --fill priority-floods the depressions instead) and measure:
     mean share of a 0.5° bin 2–5° away), the planar share (sloping cells
     whose slope changes by at most 2 % across one cell), hilltop
     convexity, the gradient-aspect anisotropy (0/45/90/135° over the
-    mean), and the concavity θ fitted on the channels only (cells draining
-    --channel-area cells or more);
+    mean), and the concavity θ of the channels (cells draining
+    --channel-area cells or more) by the χ method, basin by basin: in each
+    basin of --min-basin cells or more (default 5 × --channel-area) with a
+    tributary, the θ whose χ = ∫(A₀/A)^θ dx puts the tributaries on the
+    trunk in χ–elevation space (Perron and Royden 2013; Mudd et al. 2018),
+    the median over the basins; slope against area on the same channels,
+    all basins at once, is shown beside it;
   - a verdict, natural when every criterion is inside its range, each
     with its source: threshold spike ≤ 3, planar share ≤ 3 %, anisotropy
     ≤ 1.1 and pits ≤ 5 % of the cells (measured on two real DEMs), Hack h
-    in 0.45–0.7 and c in 1–6 (Hack 1957; Schott et al. 2022), channel θ
+    in 0.45–0.7 and c in 1–6 (Hack 1957; Schott et al. 2022), the χ θ
     in 0.35–0.65 (Whipple and Tucker 1999; Wobus et al. 2006).
 
 The base-level plain (the lowest flat land reaching an edge, the sea or
@@ -84,6 +89,9 @@ slope–area plot and the hypsometric curve as a PNG.`,
 			if !(channelArea >= 2) {
 				return fmt.Errorf("--channel-area %g: want at least 2 cells", channelArea)
 			}
+			if cmd.Flags().Changed("min-basin") && !(minBasin >= channelArea) {
+				return fmt.Errorf("--min-basin %g: want at least --channel-area, %g cells", minBasin, channelArea)
+			}
 			if !(talus >= 0 && talus < 90) {
 				return fmt.Errorf("--talus %g: want an angle in degrees in [0, 90) (0: the slope histogram's mode)", talus)
 			}
@@ -99,7 +107,7 @@ slope–area plot and the hypsometric curve as a PNG.`,
 			}
 			r, err := analysis.Analyze(f, analysis.Options{
 				Edges: flow.Edges{North: b, South: b, East: b, West: b}, Fill: fill, MinArea: minArea,
-				ChannelArea: channelArea, Talus: talus,
+				ChannelArea: channelArea, MinBasin: minBasin, Talus: talus,
 			})
 			if err != nil {
 				return fmt.Errorf("%s: %w", path, err)
@@ -127,6 +135,7 @@ slope–area plot and the hypsometric curve as a PNG.`,
 	fl.Float64Var(&cell, "cell", 0, "cell size in metres (default: from the sidecar)")
 	fl.Float64Var(&minArea, "min-area", analysis.DefaultMinArea, "river threshold: cells draining at least this many cells are rivers")
 	fl.Float64Var(&channelArea, "channel-area", analysis.DefaultChannelArea, "channel threshold of the concavity fit: cells draining at least this many cells are channels")
+	fl.Float64Var(&minBasin, "min-basin", 0, "smallest basin of the χ concavity fit, in cells (default 5 × --channel-area)")
 	fl.Float64Var(&talus, "talus", 0, "talus angle in degrees the threshold spike is measured at (0: the slope histogram's mode)")
 	fl.StringVar(&plot, "plot", "", "write the Hack, slope–area and hypsometry plots to this .png")
 	fl.StringVar(&edges, "edges", flow.Natural.String(), "how water leaves at every edge: "+strings.Join(flow.BoundaryNames(), ", "))
@@ -179,11 +188,17 @@ func describe(path string, r *analysis.Result) string {
 	if r.Base > 0 {
 		p("base level     %d cells of flat land at the lowest height reach an edge: rivers end there\n", r.Base)
 	}
-	if c := r.Channels; c != nil {
-		p("channels       concavity θ = %.3f   r² = %.3f   (%d cells draining %g cells or more, slopes over %d steps)\n",
-			c.Concavity, c.R2, c.Points, r.ChannelArea, analysis.ChannelReach)
+	if c := r.Chi; c != nil {
+		p("concavity      θ = %.3f by χ, the median of %d basins (quartiles %.3f–%.3f, misfit %.3f of the relief)   (basins of %g cells or more, channels of %g)\n",
+			c.Concavity, len(c.Basins), c.Q1, c.Q3, c.Misfit, r.MinBasin, r.ChannelArea)
 	} else {
-		p("channels       no fit: %s\n", r.ChannelErr)
+		p("concavity      no χ fit: %s\n", r.ChiErr)
+	}
+	if c := r.Channels; c != nil {
+		p("  slope–area   θ = %.3f   r² = %.3f on the same channels, all basins at once   (%d cells, slopes over %d steps)\n",
+			c.Concavity, c.R2, c.Points, analysis.ChannelReach)
+	} else {
+		p("  slope–area   no fit on the channels: %s\n", r.ChannelErr)
 	}
 	re := r.Realism
 	at := "the talus angle"

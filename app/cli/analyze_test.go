@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -51,6 +52,14 @@ type analyzeJSON struct {
 		Concavity, R2 float64
 		Points        int
 	} `json:"channel_concavity"`
+	MinBasin float64 `json:"min_basin_cells"`
+	Chi      *struct {
+		Concavity, Q1, Q3, Misfit float64
+		Basins                    []struct {
+			Concavity float64 `json:"concavity"`
+			Heads     int     `json:"heads"`
+		} `json:"basins"`
+	} `json:"chi_concavity"`
 	Realism struct {
 		Spike      float64 `json:"threshold_spike"`
 		Planar     float64 `json:"planar_share"`
@@ -141,7 +150,10 @@ func TestAnalyzeRealDEM(t *testing.T) {
 }
 
 // Both real DEMs read natural with either routing: every criterion of the
-// verdict inside its range, each with its source.
+// verdict inside its range, each with its source; the concavity θ the
+// verdict reads is the χ method's, in 0.35–0.65 (Jacksboro 0.55 routed
+// through its lakes, 0.50 filled; Big Tujunga 0.38 and 0.385: the median
+// of 9 and 8 basins of 1000 cells or more).
 func TestAnalyzeRealDEMsNatural(t *testing.T) {
 	for _, dem := range []string{jacksboro, bigTujunga} {
 		for _, fill := range []bool{false, true} {
@@ -153,13 +165,19 @@ func TestAnalyzeRealDEMsNatural(t *testing.T) {
 			if !r.Verdict.Natural || len(r.Verdict.Criteria) != 7 || r.Channels == nil {
 				t.Errorf("%s fill=%v: %s; want natural on all 7 criteria", dem, fill, r.Verdict.Line)
 			}
+			if r.Chi == nil || r.Chi.Concavity < 0.35 || r.Chi.Concavity > 0.65 || len(r.Chi.Basins) < 5 || r.MinBasin != 1000 {
+				t.Fatalf("%s fill=%v: χ concavity %+v (basins of %g cells or more); want θ in [0.35, 0.65] over 5 basins or more of 1000 cells", dem, fill, r.Chi, r.MinBasin)
+			}
+			if c := r.Verdict.Criteria[6]; c.Name != "concavity θ" || c.Value != r.Chi.Concavity {
+				t.Errorf("%s fill=%v: verdict criterion %+v; want the χ θ %g", dem, fill, c, r.Chi.Concavity)
+			}
 			for _, c := range r.Verdict.Criteria {
 				if c.Source == "" {
 					t.Errorf("%s: criterion %s has no source", dem, c.Name)
 				}
 			}
-			t.Logf("%s fill=%v: spike %.3f planar %.4f anisotropy %.3f θ %.3f; %s", dem, fill,
-				r.Realism.Spike, r.Realism.Planar, r.Realism.Anisotropy, r.Channels.Concavity, r.Verdict.Line)
+			t.Logf("%s fill=%v: spike %.3f planar %.4f anisotropy %.3f θ %.3f by χ [%.3f, %.3f] over %d basins, %.3f by slope–area on the channels; %s", dem, fill,
+				r.Realism.Spike, r.Realism.Planar, r.Realism.Anisotropy, r.Chi.Concavity, r.Chi.Q1, r.Chi.Q3, len(r.Chi.Basins), r.Channels.Concavity, r.Verdict.Line)
 		}
 	}
 }
@@ -183,7 +201,8 @@ func TestAnalyzeText(t *testing.T) {
 	}
 	for _, want := range []string{"256×256 cells of 90 m", "Hack's law     h = 0.5", "slope–area     exponent = -0.", "pits before routing",
 		"largest      (", "hypsometric integral 0.", "realism        ", "threshold spike 1.", "inside: Hack h 0.5",
-		"(Hack 1957; Schott et al. 2022)", "natural: all 7 criteria inside their ranges"} {
+		"(Hack 1957; Schott et al. 2022)", "concavity      θ = 0.", "by χ, the median of", "  slope–area   θ = 0.",
+		"natural: all 7 criteria inside their ranges"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("no %q in\n%s", want, stdout)
 		}
@@ -262,13 +281,19 @@ func TestAnalyzeErrors(t *testing.T) {
 // --talus sets the angle the spike is measured at, --channel-area the
 // channel threshold; out-of-range values are one-line errors naming the flag.
 func TestAnalyzeTalusFlags(t *testing.T) {
-	code, stdout, stderr := runCLI("analyze", jacksboro, "--cell", "90", "--talus", "30", "--channel-area", "100", "--json")
+	code, stdout, stderr := runCLI("analyze", jacksboro, "--cell", "90", "--talus", "30", "--channel-area", "100", "--min-basin", "800", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	var r struct {
 		ChannelArea float64 `json:"channel_area_cells"`
-		Realism     struct {
+		MinBasin    float64 `json:"min_basin_cells"`
+		Chi         *struct {
+			Basins []struct {
+				Cells float64 `json:"cells"`
+			} `json:"basins"`
+		} `json:"chi_concavity"`
+		Realism struct {
 			Talus float64 `json:"talus_deg"`
 			Mode  bool    `json:"talus_from_mode"`
 			Spike float64 `json:"threshold_spike"`
@@ -281,7 +306,14 @@ func TestAnalyzeTalusFlags(t *testing.T) {
 	if r.Realism.Talus != 30 || r.Realism.Mode || r.ChannelArea != 100 || r.Realism.Spike > 3 {
 		t.Errorf("talus %g (from the mode %v), channel area %g, spike %g; want 30, false, 100 and no spike", r.Realism.Talus, r.Realism.Mode, r.ChannelArea, r.Realism.Spike)
 	}
-	for _, c := range []struct{ flag, val string }{{"--talus", "95"}, {"--talus", "-1"}, {"--channel-area", "1"}} {
+	if r.MinBasin != 800 || r.Chi == nil || len(r.Chi.Basins) == 0 || slices.ContainsFunc(r.Chi.Basins, func(b struct {
+		Cells float64 `json:"cells"`
+	}) bool {
+		return b.Cells < 800
+	}) {
+		t.Errorf("smallest basin %g cells, χ fit %+v; want 800 and every basin at least that", r.MinBasin, r.Chi)
+	}
+	for _, c := range []struct{ flag, val string }{{"--talus", "95"}, {"--talus", "-1"}, {"--channel-area", "1"}, {"--min-basin", "150"}} {
 		code, _, stderr := runCLI("analyze", jacksboro, "--cell", "90", c.flag, c.val)
 		if code == 0 || !strings.Contains(stderr, c.flag) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
 			t.Errorf("%s %s: exit %d, stderr %q; want a one-line error naming the flag", c.flag, c.val, code, stderr)

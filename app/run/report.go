@@ -137,17 +137,19 @@ type FinalStats struct {
 }
 
 // FinalAnalysis holds Hack's law, slope–area, the concavity of the
-// channels, the realism measures and the verdict of the final terrain, or
+// channels (by the χ method, which the verdict reads, and by slope–area),
+// the realism measures and the verdict of the final terrain, or
 // why they could not be measured (Error: a flat terrain, no rivers yet).
 type FinalAnalysis struct {
-	Hack      *analysis.Hack       `json:"hack"`
-	SlopeArea *analysis.SlopeArea  `json:"slope_area"`
-	Channels  *analysis.SlopeArea  `json:"channel_concavity,omitempty"`
-	Realism   *analysis.Realism    `json:"realism,omitempty"`
-	Natural   bool                 `json:"natural"`
-	Criteria  []analysis.Criterion `json:"criteria,omitempty"`
-	Verdict   string               `json:"verdict,omitempty"`
-	Error     string               `json:"error,omitempty"`
+	Hack      *analysis.Hack         `json:"hack"`
+	SlopeArea *analysis.SlopeArea    `json:"slope_area"`
+	Chi       *analysis.ChiConcavity `json:"chi_concavity,omitempty"`
+	Channels  *analysis.SlopeArea    `json:"channel_concavity,omitempty"`
+	Realism   *analysis.Realism      `json:"realism,omitempty"`
+	Natural   bool                   `json:"natural"`
+	Criteria  []analysis.Criterion   `json:"criteria,omitempty"`
+	Verdict   string                 `json:"verdict,omitempty"`
+	Error     string                 `json:"error,omitempty"`
 }
 
 // analyze fills r.Final.Analysis from the heights hs of the final terrain;
@@ -159,12 +161,15 @@ func (r *Report) analyze(hs []float32, w, h int, cell float64, edges flow.Edges,
 		r.Final.Analysis = FinalAnalysis{Error: err.Error()}
 		return
 	}
-	fa := FinalAnalysis{Hack: a.Hack, SlopeArea: a.SlopeA, Channels: a.Channels, Realism: a.Realism,
+	fa := FinalAnalysis{Hack: a.Hack, SlopeArea: a.SlopeA, Chi: a.Chi, Channels: a.Channels, Realism: a.Realism,
 		Natural: a.Verdict.Natural, Criteria: a.Verdict.Criteria, Verdict: a.Verdict.Line}
-	if a.HackErr != "" || a.SlopeErr != "" || a.ChannelErr != "" {
-		fa.Error = strings.TrimPrefix(strings.TrimPrefix(a.HackErr+"; "+a.SlopeErr, "; ")+"; "+a.ChannelErr, "; ")
-		fa.Error = strings.TrimSuffix(fa.Error, "; ")
+	var errs []string
+	for _, e := range []string{a.HackErr, a.SlopeErr, a.ChiErr, a.ChannelErr} {
+		if e != "" {
+			errs = append(errs, e)
+		}
 	}
+	fa.Error = strings.Join(errs, "; ")
 	r.Final.Analysis = fa
 }
 

@@ -20,7 +20,8 @@ type Options struct {
 	Edges       flow.Edges // the edges water leaves by
 	Fill        bool       // priority-flood the depressions (Fill) instead of routing lakes through their passes
 	MinArea     float64    // river threshold in cells; 0: DefaultMinArea
-	ChannelArea float64    // channel threshold of the concavity fit in cells; 0: DefaultChannelArea
+	ChannelArea float64    // channel threshold of the concavity fits in cells; 0: DefaultChannelArea
+	MinBasin    float64    // smallest basin of the χ fit in cells; 0: DefaultMinBasin channel thresholds
 	Talus       float64    // talus angle in degrees the threshold spike is measured at; 0: the slope histogram's mode
 }
 
@@ -43,12 +44,20 @@ type Result struct {
 	// drop to its receiver; nil when it cannot be fitted.
 	SlopeA   *SlopeArea `json:"slope_area"`
 	SlopeErr string     `json:"slope_area_error,omitempty"`
-	// Channels is the concavity fitted on the channels only
-	// (ChannelConcavity: ChannelArea cells or more, off the base-level
-	// plain): the θ the verdict reads; nil when it cannot be fitted.
-	ChannelArea float64    `json:"channel_area_cells"`
-	Channels    *SlopeArea `json:"channel_concavity"`
-	ChannelErr  string     `json:"channel_concavity_error,omitempty"`
+	// Chi is the concavity by the χ method (ChiConcavityOf) on the
+	// channels (ChannelArea cells or more, off the base-level plain), in
+	// the basins of MinBasin cells or more: the θ the verdict reads; nil
+	// when it cannot be fitted (ChiErr says why).
+	ChannelArea float64       `json:"channel_area_cells"`
+	MinBasin    float64       `json:"min_basin_cells"`
+	Chi         *ChiConcavity `json:"chi_concavity"`
+	ChiErr      string        `json:"chi_concavity_error,omitempty"`
+	// Channels is slope against area fitted on the same channels, all
+	// basins at once (ChannelConcavity): the concavity the verdict read
+	// before the χ method, kept for comparison; nil when it cannot be
+	// fitted.
+	Channels   *SlopeArea `json:"channel_concavity"`
+	ChannelErr string     `json:"channel_concavity_error,omitempty"`
 	// Realism holds the slope histogram, threshold spike, planar share,
 	// hilltop convexity and aspect anisotropy (MeasureRealism).
 	Realism  *Realism `json:"realism"`
@@ -128,6 +137,13 @@ func Analyze(f *sim.Field, o Options) (*Result, error) {
 	if !(chanCells >= 2) || math.IsInf(chanCells, 0) {
 		return nil, fmt.Errorf("analysis: channel threshold %g cells: need at least 2 cells", chanCells)
 	}
+	basinCells := o.MinBasin
+	if basinCells == 0 {
+		basinCells = DefaultMinBasin * chanCells
+	}
+	if !(basinCells >= chanCells) || math.IsInf(basinCells, 0) {
+		return nil, fmt.Errorf("analysis: smallest basin %g cells: need at least the channel threshold, %g cells", basinCells, chanCells)
+	}
 	if !(o.Talus >= 0 && o.Talus < 90) {
 		return nil, fmt.Errorf("analysis: talus angle %g°: need an angle in [0, 90) degrees (0: the slope histogram's mode)", o.Talus)
 	}
@@ -135,7 +151,7 @@ func Analyze(f *sim.Field, o Options) (*Result, error) {
 	if lo == hi {
 		return nil, fmt.Errorf("analysis: all %d cells are at %g m: a flat map has no drainage to measure", len(f.Data), lo)
 	}
-	r := &Result{Width: f.W, Height: f.H, Cell: f.Cell, Fill: o.Fill, MinArea: minCells, ChannelArea: chanCells}
+	r := &Result{Width: f.W, Height: f.H, Cell: f.Cell, Fill: o.Fill, MinArea: minCells, ChannelArea: chanCells, MinBasin: basinCells}
 	base := BaseLevel(f, o.Edges)
 	for _, b := range base {
 		if b {
@@ -193,6 +209,11 @@ func Analyze(f *sim.Field, o Options) (*Result, error) {
 		r.ChannelErr = err.Error()
 	} else {
 		r.Channels = &sa
+	}
+	if c, err := chiConcavity(t, area, h, base, chanCells*t.CellArea, basinCells*t.CellArea, f.W); err != nil {
+		r.ChiErr = err.Error()
+	} else {
+		r.Chi = &c
 	}
 	if sa, err := fitSlopeArea(t, area, h, raised, minArea); err != nil {
 		r.SlopeErr = err.Error()

@@ -18,16 +18,22 @@
 //     sloping cell is planar when |∇²h|·Δx ≤ 0.02·|∇h|, its slope changes
 //     by at most 2 % across one cell, whatever the cell size), hilltop
 //     convexity, the gradient-aspect anisotropy (the grid's eight
-//     directions against the mean), and concavity fitted on the channels
-//     only (ChannelConcavity). The base-level plain (BaseLevel: the lowest
-//     flat land reaching an open edge, the sea or the outlets' level) is
-//     where rivers end (CutTree), never a lake to route across, nor pits;
+//     directions against the mean), and the concavity θ of the channels
+//     (ChiConcavityOf, chi.go): the χ method of Perron and Royden 2013
+//     basin by basin (Mudd et al. 2018), each basin's θ the one that puts
+//     its tributaries on its trunk in χ–elevation space, the landscape's
+//     the median over basins, so that uplift or erodibility differing
+//     between basins does not move it (slope against area over every
+//     channel at once, ChannelConcavity, is kept beside it). The
+//     base-level plain (BaseLevel: the lowest flat land reaching an open
+//     edge, the sea or the outlets' level) is where rivers end (CutTree),
+//     never a lake to route across, nor pits;
 //   - a verdict (verdict.go): natural when every criterion is inside its
 //     range, each Criterion naming its source: threshold spike ≤ 3, planar
 //     share ≤ 3 %, anisotropy ≤ 1.1 and pits ≤ 5 % of the cells, measured
 //     on the two real 90 m DEMs of app/cli/testdata (Jacksboro 1.14, 2.1 %,
 //     1.03, 1.3 %; Big Tujunga 1.22, 1.6 %, 1.04, 0.3 %); Hack h and c
-//     (Hack 1957; Schott et al. 2022); channel θ in [0.35, 0.65]
+//     (Hack 1957; Schott et al. 2022); the χ method's θ in [0.35, 0.65]
 //     (Whipple and Tucker 1999; Wobus et al. 2006).
 //
 // The slope-based measures need heights that resolve a fraction of a

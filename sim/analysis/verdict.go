@@ -7,7 +7,8 @@ import (
 
 // The published ranges the verdict compares with: Hack's law on real
 // rivers (Hack 1957; Schott et al. 2022, §5) and the concavity of bedrock
-// rivers (Whipple and Tucker 1999; Wobus et al. 2006).
+// rivers (Whipple and Tucker 1999; Wobus et al. 2006), which the verdict
+// compares the χ method's θ with (ChiConcavityOf).
 var (
 	HackRange      = [2]float64{0.45, 0.7}
 	HackCoefRange  = [2]float64{1, 6}
@@ -53,7 +54,7 @@ type Verdict struct {
 const (
 	sourceDEMs = "measured on the Jacksboro and Big Tujunga DEMs at 90 m"
 	sourceHack = "Hack 1957; Schott et al. 2022"
-	sourceConc = "Whipple and Tucker 1999; Wobus et al. 2006"
+	sourceConc = "Whipple and Tucker 1999; Wobus et al. 2006; θ by χ: Perron and Royden 2013, Mudd et al. 2018"
 )
 
 // verdict tests r's measures against the published and measured ranges.
@@ -77,10 +78,10 @@ func verdict(r *Result) Verdict {
 		add("Hack h", 0, HackRange, sourceHack, r.HackErr)
 		add("Hack c", 0, HackCoefRange, sourceHack, r.HackErr)
 	}
-	if ch := r.Channels; ch != nil {
+	if ch := r.Chi; ch != nil {
 		v.ConcavityInside = add("concavity θ", ch.Concavity, ConcavityRange, sourceConc, "")
 	} else {
-		add("concavity θ", 0, ConcavityRange, sourceConc, r.ChannelErr)
+		add("concavity θ", 0, ConcavityRange, sourceConc, r.ChiErr)
 	}
 	v.Natural = true
 	var out []string
