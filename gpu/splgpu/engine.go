@@ -209,6 +209,8 @@ func Supports(p engine.Params) error {
 	switch {
 	case p.G > 0 && p.N != 1:
 		why = "deposition (G > 0) with n ≠ 1"
+	case p.G > 0 && p.PlainUplift > 0:
+		why = "deposition bypassing the base-level plain (plain uplift)"
 	case p.Rain > 0:
 		why = "the lakes' water budget (rain)"
 	case p.Talus.Mode == talus.ModeHeight:

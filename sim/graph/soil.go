@@ -211,7 +211,12 @@ func (e *Engine) depositChunk(lo, hi int) {
 	}
 	gdt := e.p.G / e.p.Dt
 	for k := lo; k < hi; k++ {
-		e.depRate[e.stack[k]] = float32(gdt * qs[k] / e.as[k])
+		i := e.stack[k]
+		if e.p.PlainUplift > 0 && (e.up == nil || float64(e.up[i]) < e.p.PlainUplift) {
+			e.depRate[i] = 0 // the base-level plain: the sediment crosses it
+			continue
+		}
+		e.depRate[i] = float32(gdt * qs[k] / e.as[k])
 	}
 }
 

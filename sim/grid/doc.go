@@ -39,7 +39,9 @@
 //	           limit produced carried down the receivers (spl.Deposit),
 //	           lakes filled by depth with what reaches them
 //	           (spl.FillLakes), and the deposition rate G·Qs/A of each
-//	           cell kept for the next step's erosion (Yuan et al. 2019)
+//	           cell kept for the next step's erosion (Yuan et al. 2019),
+//	           zero on the base-level plain (Params.PlainUplift > 0: the
+//	           cells uplifting slower), which the sediment crosses
 //
 // k varies in space with Params.KNoise > 0: k·exp(KNoise·z), z a seeded
 // fractal field (KNoise), times a geology's factor where there is one.

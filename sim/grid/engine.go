@@ -524,6 +524,10 @@ func (e *Engine) Step() engine.StepStats {
 			// The next step's deposition term, G·Qs/A per cell.
 			dr, qs, as := e.depRate, e.qs[lo:hi], e.as[lo:hi]
 			for k, i := range g.Stack[lo:hi] {
+				if e.p.PlainUplift > 0 && (e.up == nil || float64(e.up[i]) < e.p.PlainUplift) {
+					dr[i] = 0 // the base-level plain: the sediment crosses it
+					continue
+				}
 				dr[i] = float32((1-DepositRelax)*float64(dr[i]) + DepositRelax*gdt*qs[k]/as[k])
 			}
 		})
