@@ -194,8 +194,8 @@ func (e *Engine) SetParams(p engine.Params) error {
 		return err
 	}
 	edges := p.Edges != e.p.Edges || p.NaturalDist != e.p.NaturalDist
-	// A new dt alone (sim/settle's) leaves the rest state where it was:
-	// the creep keeps its mean factors.
+	// A new dt alone (sim/settle's long steps) keeps the creep's mean
+	// factors: they follow the slopes, not the step.
 	q := p
 	q.Dt = e.p.Dt
 	reset := q != e.p
