@@ -37,6 +37,9 @@ func settleAt(t *testing.T, e *Engine, max int) int {
 // the heights move by a small fraction of what they move Lie-split, and
 // back at the user's dt the terrain is settled again in a few steps.
 func TestRebalancedRestStateKeepsDt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("hundreds of steps: long under -race; make unit runs it")
+	}
 	const n = 40
 	p := engine.DefaultParams()
 	p.Kappa, p.CreepSc = 0.5, 0.6

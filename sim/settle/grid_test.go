@@ -20,6 +20,9 @@ import (
 // the terrains it settles differ by about 10 % in mean height at 128²
 // (docs/REALISM.md).
 func TestSettleMatchesFixedWithCreep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("hundreds of steps: long under -race; make unit runs it")
+	}
 	const n = 48
 	p := engine.DefaultParams()
 	p.Kappa, p.CreepSc = 0.5, 0.6
