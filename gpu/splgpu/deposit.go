@@ -137,6 +137,7 @@ func (e *Engine) deposit(c gpu.Context, hl int) error {
 	c.Bind(8, pairs[cur][1])
 	c.Bind(9, e.dr)
 	c.Bind(13, e.cnt)
+	c.Bind(6, e.ub) // the uplift: the base-level plain keeps no rate
 	if m > 0 {
 		e.cells(c, "depphi", m)
 	}

@@ -82,7 +82,8 @@
 //	           negative yield eligible: the cuts shrink to the solution,
 //	           in 1 to 8 iterations in the tests (at most 256, a cost
 //	           guard). Then the clamped cells lowered, the lakes filled,
-//	           the next step's rate (relaxed by grid.DepositRelax) and
+//	           the next step's rate (relaxed by grid.DepositRelax, 0 on
+//	           the base-level plain, Params.PlainUplift) and
 //	           the alluvium (in the finish)
 //	finish     statistics and the rock account: Σ in float64 per work
 //	           group in a fixed tree order, then the groups in order

@@ -209,8 +209,6 @@ func Supports(p engine.Params) error {
 	switch {
 	case p.G > 0 && p.N != 1:
 		why = "deposition (G > 0) with n ≠ 1"
-	case p.G > 0 && p.PlainUplift > 0:
-		why = "deposition bypassing the base-level plain (plain uplift)"
 	case p.Rain > 0:
 		why = "the lakes' water budget (rain)"
 	case p.Talus.Mode == talus.ModeHeight:
@@ -460,6 +458,7 @@ type params struct {
 	M, N1, ISc2, Cap2                          float32
 	Kdt, Dtd, CellArea, Channel                float64
 	InvCell, CreepR, GDt, Relax                float64
+	PlainUp                                    float64
 }
 
 func (e *Engine) paramBytes() []byte {
@@ -486,7 +485,7 @@ func (e *Engine) paramBytes() []byte {
 	}
 	q.InvCell = 1 / e.cell
 	if p.G > 0 {
-		q.DepOn, q.GDt, q.Relax = 1, p.G/p.Dt, grid.DepositRelax
+		q.DepOn, q.GDt, q.Relax, q.PlainUp = 1, p.G/p.Dt, grid.DepositRelax, p.PlainUplift
 	}
 	q.CreepR = p.Kappa * p.Dt / (e.cell * e.cell)
 	if p.Routing == flow.RoutingRandom {
