@@ -38,7 +38,7 @@ func GroupLabel(g string) string {
 	case Creep:
 		return "creep (creep_critical_slope)"
 	case Deposition:
-		return "deposition (deposition_g)"
+		return "deposition (deposition_g, plain_uplift_m_per_yr)"
 	case KNoise:
 		return "k noise (k_noise, k_noise_wavelength_m)"
 	case Routing:

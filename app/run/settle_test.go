@@ -51,10 +51,11 @@ func TestSettleMatchesReference(t *testing.T) {
 	}{
 		{"grid", Options{}},
 		{"grid-no-talus", Options{Talus: ptr(0.0)}},
-		// With diffusion the scheme keeps the user's dt (package
-		// settle): the same run, the same terrain. (κ = 2 m²/yr: at
-		// 0.05, the fixed-dt run itself never converges at 128², a
-		// limit cycle of 0.7 m between talus and diffusion.)
+		// With diffusion the grid engine's long steps are rebalanced
+		// (engine.Rebalanced): they keep the rest state, and the
+		// steps at the user's dt are the fixed run's physics. (κ = 2
+		// m²/yr: at 0.05, the fixed-dt run itself never converges at
+		// 128², a limit cycle of 0.7 m between talus and diffusion.)
 		{"grid-diffusion", Options{Diffusion: ptr(2.0)}},
 		// Rain turns the lakes' water budget on; the lakes are those of
 		// the transient (thousands in the first steps, none at steady
@@ -79,11 +80,22 @@ func TestSettleMatchesReference(t *testing.T) {
 			}
 			t.Logf("steps: %d fixed, %d adaptive; max height %.1f / %.1f m; mean %.2f / %.2f m",
 				refRep.Steps, rep.Steps, refRep.MaxHeight, rep.MaxHeight, refRep.MeanHeight, rep.MeanHeight)
-			if o.Diffusion != nil && *o.Diffusion > 0 {
+			switch {
+			case o.Diffusion != nil && *o.Diffusion > 0 && o.Engine == "graph":
+				// The graph engine is Lie-split: the scheme keeps the
+				// user's dt, the same run, the same terrain.
 				if rep.Steps != refRep.Steps {
 					t.Errorf("with diffusion: %d steps; want the fixed run's %d", rep.Steps, refRep.Steps)
 				}
-			} else if rep.Steps*2 > refRep.Steps {
+			case o.Diffusion != nil && *o.Diffusion > 0:
+				// Rebalanced long steps land on the unsplit physics' rest
+				// state; the Lie-split steps at the user's dt then move
+				// it to theirs, hillslope by hillslope: fewer steps, not
+				// half (measured: 292 against 368).
+				if rep.Steps >= refRep.Steps {
+					t.Errorf("with diffusion: %d steps; want fewer than the fixed run's %d", rep.Steps, refRep.Steps)
+				}
+			case rep.Steps*2 > refRep.Steps:
 				t.Errorf("adaptive: %d steps; want at most half the fixed run's %d", rep.Steps, refRep.Steps)
 			}
 			wantMax, wantMean := heightOf(want)

@@ -21,7 +21,7 @@ func (sc *Scene) EngineParams() (engine.Params, error) {
 		K: sp.K, M: sp.M, N: sp.N, Dt: sp.DtYr, Kappa: sp.DiffusionM2PerYr,
 		Rain: sp.RainMPerYr, Evap: sp.Evaporation,
 		NaturalDist: sp.NaturalDistanceM,
-		CreepSc:     sp.CreepCriticalSlope, G: sp.DepositionG,
+		CreepSc:     sp.CreepCriticalSlope, G: sp.DepositionG, PlainUplift: sp.PlainUpliftMPerYr,
 		KNoise: sp.KNoise, KNoiseWavelength: sp.KNoiseWavelengthM,
 		Routing: flow.Routing(sp.HillslopeRouting), ChannelArea: sp.ChannelAreaM2,
 		Seed: uint64(sc.Seed),

@@ -108,6 +108,9 @@ type Params struct {
 	KNoiseWavelengthM  float64 `json:"k_noise_wavelength_m,omitempty"`
 	HillslopeRouting   string  `json:"hillslope_routing,omitempty"`
 	ChannelAreaM2      float64 `json:"channel_area_m2,omitempty"`
+	// PlainUpliftMPerYr: ground uplifting slower is the base-level
+	// plain (the sea), where nothing deposits (engine.Params.PlainUplift).
+	PlainUpliftMPerYr float64 `json:"plain_uplift_m_per_yr,omitempty"`
 }
 
 // Talus is the thermal slope limit.
@@ -265,6 +268,7 @@ func (s *Scene) Validate() error {
 		{"params.init_noise_m", p.InitNoiseM, 0, 1e4, false, "metres"},
 		{"params.creep_critical_slope", p.CreepCriticalSlope, 0, 100, false, "critical slope S_c of nonlinear creep, a tangent (Roering et al. 1999 use 1.25); 0: linear diffusion"},
 		{"params.deposition_g", p.DepositionG, 0, 100, false, "deposition coefficient G (Yuan et al. 2019 use about 1); 0: no deposition"},
+		{"params.plain_uplift_m_per_yr", p.PlainUpliftMPerYr, 0, 1, false, "m/yr: ground uplifting slower is the base-level plain, where nothing deposits; 0: off"},
 		{"params.k_noise", p.KNoise, 0, 3, false, "standard deviation of ln k over the map; 0: uniform k"},
 		{"params.k_noise_wavelength_m", p.KNoiseWavelengthM, 0, 1e9, false, "metres; 0: a quarter of the map"},
 		{"params.channel_area_m2", p.ChannelAreaM2, 0, 1e15, false, "m²; 0: 100 cells"},

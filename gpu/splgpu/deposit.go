@@ -113,6 +113,7 @@ func (e *Engine) deposit(c gpu.Context, hl int) error {
 	c.Bind(11, hlb)
 	c.Bind(12, e.lkP)
 	c.Bind(13, e.cnt)
+	c.Bind(6, e.ub) // the uplift: the base-level plain keeps no rate
 	if m > 0 {
 		e.cells(c, "depphi", m)
 	}

@@ -92,7 +92,8 @@
 //	           the default preset with the soil physics; 13 to 15 at 48²
 //	           and on a 2867-cell chain). Then the clamped cells lowered,
 //	           the lakes filled, the next step's rate (relaxed by
-//	           grid.DepositRelax) and the alluvium (in the finish)
+//	           grid.DepositRelax, 0 on the base-level plain,
+//	           Params.PlainUplift) and the alluvium (in the finish)
 //	finish     statistics and the rock account: Σ in float64 per work
 //	           group in a fixed tree order, then the groups in order
 //

@@ -516,6 +516,7 @@ type params struct {
 	M, N1, ISc2, Cap2                          float32
 	Kdt, Dtd, CellArea, Channel                float64
 	InvCell, CreepR, GDt, Relax                float64
+	PlainUp                                    float64
 }
 
 func (e *Engine) paramBytes() []byte {
@@ -542,7 +543,7 @@ func (e *Engine) paramBytes() []byte {
 	}
 	q.InvCell = 1 / e.cell
 	if p.G > 0 {
-		q.DepOn, q.GDt, q.Relax = 1, p.G/p.Dt, grid.DepositRelax
+		q.DepOn, q.GDt, q.Relax, q.PlainUp = 1, p.G/p.Dt, grid.DepositRelax, p.PlainUplift
 	}
 	q.CreepR = p.Kappa * p.Dt / (e.cell * e.cell)
 	if p.Routing == flow.RoutingRandom {

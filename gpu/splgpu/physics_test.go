@@ -258,6 +258,7 @@ func TestDepositionMatchesCPU(t *testing.T) {
 				// routing, a talus angle of 25-40° by noise.
 				c.Params.Kappa, c.Params.CreepSc, c.Params.KNoise, c.Params.KNoiseWavelength = 0.02, 0.6, 0.8, 3000
 				c.Params.Talus = talus.Model{Mode: talus.ModeNoise, MinDeg: 25, MaxDeg: 40, WavelengthM: 3000, Octaves: 4, Seed: 3}
+				c.Params.PlainUplift = 5e-5
 			}
 			ce, ge := pair(t, c)
 			var cdep, gdep float64

@@ -15,7 +15,9 @@
 // Capabilities are small optional interfaces a caller checks with a type
 // assertion, never a switch on the kind: Geologic and MapGeologic (erosion
 // by the rock under the terrain), PerStep (laws per step: settling keeps
-// the user's dt), Constrainable (elevation constraints may steer it),
+// the user's dt), Rebalanced (a split hillslope term whose rest state
+// does not depend on dt: settling may lengthen dt with creep on),
+// Constrainable (elevation constraints may steer it),
 // Coefficients (coefficients of its own beside Params), Summarizer (its
 // own final figures), Watered (the lakes' water budget), Stratified (strata
 // of its own) and Accounted (an account of its own for the report). The

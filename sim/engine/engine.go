@@ -73,6 +73,19 @@ type PerStep interface {
 	PerStepLaws()
 }
 
+// Rebalanced is an engine whose hillslope term, applied split from the
+// stream power, can keep the steady state of the unsplit physics whatever
+// dt (rebalanced splitting, Speth et al. 2013; sim/grid). The engine's own
+// steps are Lie-split, whose rest state moves with dt; SetRebalanced(true)
+// turns the balance on for the steps that follow, so that the adaptive
+// settling of package settle may take steps far longer than the user's
+// with κ > 0 (it turns the balance off again for the steps at the
+// user's dt, which alone say that the terrain has settled).
+type Rebalanced interface {
+	Engine
+	SetRebalanced(on bool)
+}
+
 // Constrainable is an engine that elevation constraints (package
 // constrain) can steer: its Heights are the grid's cells and it erodes by
 // the stream-power law of its Params, so the constraint solver's inversion

@@ -46,6 +46,16 @@ type Params struct {
 	// lakes fill with what reaches them up to their spill level. 0: the
 	// detachment-limited law of Braun and Willett 2013, nothing deposits.
 	G float64
+	// PlainUplift, m/yr, when > 0 makes the ground whose uplift is
+	// below it the base-level plain, the sea around the ranges: the
+	// deposition term G·Qs/A is off there (lakes on it still fill), so
+	// the rivers carry their sediment across it to the outlets, as the
+	// sea would carry it away. Without it a plain at base level aggrades
+	// into alluvial ridges whose interfluves, neither uplifted nor fed
+	// (the sediment follows one receiver), erode below them: the rivers
+	// avulse from step to step and never settle (docs/REALISM.md). 0
+	// turns it off; it needs G > 0 to matter.
+	PlainUplift float64
 	// KNoise is the standard deviation of ln k over the map: k becomes
 	// k·exp(KNoise·z), z a seeded fractal field (sim/noise) of unit
 	// standard deviation clamped to ±3, of first wavelength
@@ -130,6 +140,8 @@ const MaxKNoise = 3
 func (p Params) validateNew() error {
 	bad := func(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) || v < 0 }
 	switch {
+	case bad(p.PlainUplift) || p.PlainUplift > 1:
+		return fmt.Errorf("params: plain uplift %g m/yr: must be in [0, 1] m/yr (0: off)", p.PlainUplift)
 	case bad(p.CreepSc) || p.CreepSc > 100:
 		return fmt.Errorf("params: creep critical slope S_c = %g: must be 0 (linear diffusion) or a tangent in (0, 100]", p.CreepSc)
 	case bad(p.G) || p.G > 100:

@@ -215,6 +215,10 @@ func (e *Engine) depositChunk(lo, hi int) {
 	gdt := e.p.G / e.p.Dt
 	for k := lo; k < hi; k++ {
 		i := e.stack[k]
+		if e.p.PlainUplift > 0 && (e.up == nil || float64(e.up[i]) < e.p.PlainUplift) {
+			e.depRate[i] = 0 // the base-level plain: the sediment crosses it
+			continue
+		}
 		e.depRate[i] = float32((1-spl.DepositRelax)*float64(e.depRate[i]) + spl.DepositRelax*gdt*qs[k]/e.as[k])
 	}
 }

@@ -259,3 +259,34 @@ func TestRouteHold(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainUpliftStopsDeposition: the nodes uplifting slower than
+// Params.PlainUplift take no deposition term (the base-level plain):
+// with the threshold between the sinking basin's uplift and the rest,
+// the basin's nodes keep a zero rate while the rest of the map, which
+// carries sediment, does not.
+func TestPlainUpliftStopsDeposition(t *testing.T) {
+	e := sedimentEngine(t, 1)
+	p := e.Params()
+	p.PlainUplift = 1e-4
+	if err := e.SetParams(p); err != nil {
+		t.Fatal(err)
+	}
+	for range 20 {
+		e.Step()
+	}
+	var plain, land int
+	for i, r := range e.depRate {
+		switch {
+		case float64(e.up[i]) < p.PlainUplift && r != 0:
+			t.Fatalf("node %d uplifting %g m/yr keeps a deposition rate %g m/yr; want 0 below %g", i, e.up[i], r, p.PlainUplift)
+		case float64(e.up[i]) < p.PlainUplift:
+			plain++
+		case r > 0:
+			land++
+		}
+	}
+	if plain == 0 || land == 0 {
+		t.Errorf("%d plain nodes, %d others with a deposition rate; want both", plain, land)
+	}
+}

@@ -39,7 +39,9 @@
 //	           limit produced carried down the receivers (spl.Deposit),
 //	           lakes filled by depth with what reaches them
 //	           (spl.FillLakes), and the deposition rate G·Qs/A of each
-//	           cell kept for the next step's erosion (Yuan et al. 2019)
+//	           cell kept for the next step's erosion (Yuan et al. 2019),
+//	           zero on the base-level plain (Params.PlainUplift > 0: the
+//	           cells uplifting slower), which the sediment crosses
 //
 // k varies in space with Params.KNoise > 0: k·exp(KNoise·z), z a seeded
 // fractal field (KNoise), times a geology's factor where there is one.
@@ -53,7 +55,13 @@
 //
 // The hillslope term comes first (Lie splitting), so the receivers are
 // those of the heights the stream power law erodes and the talus limit,
-// applied last, holds exactly at the end of every step.
+// applied last, holds exactly at the end of every step. The rest state of
+// a split step moves with dt; SetRebalanced(true) (engine.Rebalanced,
+// balance.go) adds to the x sweep, the y sweep and the rest of the step
+// corrections that sum to zero, updated from each step's increments
+// (rebalanced splitting, Speth et al. 2013), so that the rest state is the
+// unsplit physics' for any dt: sim/settle turns it on for its long steps.
+// Off (a new engine), the steps are the plain Lie-split ones.
 //
 // Sediment (Params.G > 0): the equation becomes dh/dt = u − k A^m s^n +
 // G·Qs/A + hillslope (Yuan et al. 2019), Qs the sediment flux, m³/yr.

@@ -90,6 +90,12 @@ type Engine struct {
 	talFac []float32
 	ts     []float32
 
+	// The hillslope term's rebalanced splitting (balance.go): whether it
+	// is on (SetRebalanced), and its corrections (nil before the first
+	// rebalanced step and with κ = 0).
+	rebal bool
+	bal   *balance
+
 	// Sediment (Params.G > 0): the heights before the erosion, the
 	// flux scratch, the lake level and the outflow per position of the
 	// drainage order.
@@ -183,9 +189,16 @@ func (e *Engine) SetParams(p engine.Params) error {
 		return err
 	}
 	edges := p.Edges != e.p.Edges || p.NaturalDist != e.p.NaturalDist
+	// A new dt alone (sim/settle's long steps) keeps the creep's mean
+	// factors: they follow the slopes, not the step.
+	q := p
+	q.Dt = e.p.Dt
+	reset := q != e.p
 	e.p = p
 	e.configure(edges)
-	e.resetCreep()
+	if reset {
+		e.resetCreep()
+	}
 	if e.wat != nil {
 		return e.wat.SetParams(e.waterParams()) // validated with p
 	}
@@ -302,7 +315,16 @@ func (e *Engine) Step() engine.StepStats {
 	// phase that changes heights. Summed while copying the heights.
 	v0 := e.copyVolume(e.prev, e.hgt)
 	// Hillslope first, so the receivers below see the heights they erode.
-	if e.p.Kappa > 0 {
+	// Rebalanced (SetRebalanced, balance.go): corr is the volume its
+	// corrections added, which the uplift below takes back.
+	var corr float64
+	balanced := e.p.Kappa > 0 && e.rebal
+	v1 := v0
+	switch {
+	case balanced:
+		corr = e.hillslopeStep()
+		v1 = e.copyVolume(e.bal.h1, e.hgt)
+	case e.p.Kappa > 0:
 		fixed := hillslope.Edges{
 			North: e.p.Edges.North == flow.Outlet, South: e.p.Edges.South == flow.Outlet,
 			East: e.p.Edges.East == flow.Outlet, West: e.p.Edges.West == flow.Outlet,
@@ -312,10 +334,9 @@ func (e *Engine) Step() engine.StepStats {
 		} else {
 			e.diff.Step(e.hgt, e.cell, e.p.Kappa, e.p.Dt, fixed)
 		}
-	}
-	v1 := v0
-	if e.p.Kappa > 0 {
 		v1 = e.volume(e.hgt)
+	default:
+		e.bal = nil // no hillslope term: nothing to balance
 	}
 	lap(engine.PhaseHillslope)
 	g.Route(e.hgt)
@@ -352,8 +373,12 @@ func (e *Engine) Step() engine.StepStats {
 	// Uplift (timed with the erosion), in grid order: sequential memory
 	// access. Fixed outlets stay.
 	v2 := v1
-	if e.up != nil {
+	if e.up != nil || balanced {
 		dt := e.p.Dt
+		var cx, cy []float32 // the hillslope's corrections, taken back here
+		if balanced {
+			cx, cy = e.bal.cx, e.bal.cy
+		}
 		const block = 1 << 15
 		e.blockV = sim.Resize(e.blockV, parallel.NumBlocks(len(e.hgt), block))
 		// The volume after the uplift in volume's blocks, two per uplift
@@ -361,11 +386,26 @@ func (e *Engine) Step() engine.StepStats {
 		e.blockW = sim.Resize(e.blockW, parallel.NumBlocks(len(e.hgt), volBlock))
 		parallel.Blocks(len(e.hgt), block, func(b, lo, hi int) {
 			var in float64
-			for i := lo; i < hi; i++ {
-				if !g.IsFixed(i) {
-					u := dt * float64(e.up[i])
-					e.hgt[i] = float32(float64(e.hgt[i]) + u)
-					in += u
+			switch {
+			case cx == nil:
+				for i := lo; i < hi; i++ {
+					if !g.IsFixed(i) {
+						u := dt * float64(e.up[i])
+						e.hgt[i] = float32(float64(e.hgt[i]) + u)
+						in += u
+					}
+				}
+			default:
+				for i := lo; i < hi; i++ {
+					if !g.IsFixed(i) {
+						var u float64
+						if e.up != nil {
+							u = dt * float64(e.up[i])
+						}
+						d := dt*float64(cx[i]) + dt*float64(cy[i])
+						e.hgt[i] = float32(float64(e.hgt[i]) + u - d)
+						in += u
+					}
 				}
 			}
 			e.blockV[b] = in
@@ -520,6 +560,10 @@ func (e *Engine) Step() engine.StepStats {
 			// The next step's deposition term, G·Qs/A per cell.
 			dr, qs, as := e.depRate, e.qs[lo:hi], e.as[lo:hi]
 			for k, i := range g.Stack[lo:hi] {
+				if e.p.PlainUplift > 0 && (e.up == nil || float64(e.up[i]) < e.p.PlainUplift) {
+					dr[i] = 0 // the base-level plain: the sediment crosses it
+					continue
+				}
 				dr[i] = float32((1-DepositRelax)*float64(dr[i]) + DepositRelax*gdt*qs[k]/as[k])
 			}
 		})
@@ -548,14 +592,16 @@ func (e *Engine) Step() engine.StepStats {
 		// What the stream power and the talus took, gross, and what
 		// stayed, in grid order.
 		lowered, raised := e.yields()
-		st.Mass.Diffused, st.Mass.Eroded, st.Mass.Deposited, st.Mass.Stored = v0-v1, lowered-st.Mass.Talus, raised, v4-v0
+		st.Mass.Diffused, st.Mass.Eroded, st.Mass.Deposited, st.Mass.Stored = v0-v1+corr, lowered-st.Mass.Talus, raised, v4-v0
 	} else {
-		st.Mass.Diffused, st.Mass.Eroded, st.Mass.Talus, st.Mass.Stored = v0-v1, v2-v3, v3-v4, v4-v0
+		st.Mass.Diffused, st.Mass.Eroded, st.Mass.Talus, st.Mass.Stored = v0-v1+corr, v2-v3, v3-v4, v4-v0
 	}
 	if math.IsNaN(st.MeanDh) || math.IsInf(st.MeanDh, 0) {
 		e.err = fmt.Errorf("grid: step %d produced non-finite heights: the parameters (k %g, m %g, n %g, dt %g, κ %g) or the uplift are too extreme", e.step+1, e.p.K, e.p.M, e.p.N, e.p.Dt, e.p.Kappa)
 		copy(e.hgt, e.prev) // keep the last good terrain
 		st.Mass = engine.Mass{}
+	} else if balanced {
+		e.rebalance()
 	}
 	e.step++
 	e.time += e.p.Dt

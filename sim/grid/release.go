@@ -12,6 +12,9 @@ package grid
 // given without the Release.
 func (e *Engine) Release() {
 	e.hs, e.ds, e.he, e.prev2 = nil, nil, nil, nil
+	if e.bal != nil { // the corrections stay: they are state
+		e.bal.ha, e.bal.h1 = nil, nil
+	}
 	// The sediment's, k's and the talus factors' scratch in drainage order.
 	e.hb, e.qs, e.out, e.us, e.ks, e.ts, e.lvl, e.lake = nil, nil, nil, nil, nil, nil, nil, nil
 	if e.g == nil {

@@ -118,6 +118,20 @@ const (
 // wrong slice length or parameters that are negative, not finite (sc may
 // be +Inf) or overflow κ·dt/cell².
 func (c *Creeper) Step(h []float32, cell, kappa, sc, dt float64, fixed Edges) {
+	r := c.Begin(h, cell, kappa, sc, dt)
+	if r == 0 {
+		return
+	}
+	c.Sweep(h, r, fixed, true)
+	c.Sweep(h, r, fixed, false)
+}
+
+// Begin is the first part of Step, for a caller that acts between the
+// sweeps (sim/grid's rebalanced splitting): it checks the arguments as
+// Step does, updates the mean factors from h and returns r = κ·dt/cell²,
+// or 0 for a no-op (kappa or dt 0). Step is Begin, then Sweep along x,
+// then along y, with that r.
+func (c *Creeper) Begin(h []float32, cell, kappa, sc, dt float64) (r float64) {
 	w, ht := c.w, c.h
 	if len(h) != w*ht {
 		panic(fmt.Sprintf("hillslope: %d heights for a %d×%d creeper", len(h), w, ht))
@@ -129,9 +143,9 @@ func (c *Creeper) Step(h []float32, cell, kappa, sc, dt float64, fixed Edges) {
 		panic(fmt.Sprintf("hillslope: kappa %v m²/yr, dt %v yr and S_c %v must be non-negative, finite and S_c > 0", kappa, dt, sc))
 	}
 	if kappa == 0 || dt == 0 {
-		return
+		return 0
 	}
-	r := kappa * dt / (cell * cell)
+	r = kappa * dt / (cell * cell)
 	if math.IsInf(r, 0) {
 		panic(fmt.Sprintf("hillslope: kappa·dt/cell² = %v·%v/%v² overflows", kappa, dt, cell))
 	}
@@ -140,8 +154,21 @@ func (c *Creeper) Step(h []float32, cell, kappa, sc, dt float64, fixed Edges) {
 		c.factors(h, cell, sc)
 		c.last = c.n
 	}
-	c.solve(h, r, fixed, true)
-	c.solve(h, r, fixed, false)
+	return r
+}
+
+// Sweep solves one direction of Step on h in place, (I + r·Lx) h' = h
+// along x or (I + r·Ly) h' = h along y, with the factors of the last
+// Begin and the r it returned. It panics on a wrong slice length or an r
+// that is not positive and finite.
+func (c *Creeper) Sweep(h []float32, r float64, fixed Edges, x bool) {
+	if len(h) != c.w*c.h {
+		panic(fmt.Sprintf("hillslope: %d heights for a %d×%d creeper", len(h), c.w, c.h))
+	}
+	if !(r > 0) || math.IsInf(r, 0) {
+		panic(fmt.Sprintf("hillslope: sweep with r = %v: must be positive and finite (Begin's)", r))
+	}
+	c.solve(h, r, fixed, x)
 }
 
 // solve solves (I + r·Lx) x = h (xs) or (I + r·Ly) x = h in place on h,

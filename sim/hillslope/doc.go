@@ -54,6 +54,10 @@
 // hilltop profile of an uplifted ridge against the integral of the
 // closed-form slope, at r = 0.5 and at r = 5 000.
 //
+// Step is both sweeps; Diffuser.Sweep and Creeper.Begin and Sweep give
+// them one at a time, for a caller that acts between them (sim/grid's
+// rebalanced splitting adds a source before each).
+//
 // Grids are row-major flat []float32, index y*W + x, row 0 the north edge.
 // A Diffuser or a Creeper owns its scratch buffers (one per worker) and a
 // few helper goroutines, kept between steps so that Step does not

@@ -69,6 +69,15 @@ func NewDiffuser(w, h int) *Diffuser {
 // cell is not positive and finite, kappa or dt negative or not finite, or
 // kappa·dt/cell² not finite.
 func (d *Diffuser) Step(h []float32, cell, kappa, dt float64, fixed Edges) {
+	d.Sweep(h, cell, kappa, dt, fixed, true)
+	d.Sweep(h, cell, kappa, dt, fixed, false)
+}
+
+// Sweep is one direction of Step, for a caller that acts between the
+// sweeps (sim/grid's rebalanced splitting): the backward-Euler solve
+// along x (x true) or along y over the full dt, with Step's checks and
+// edges. Step is Sweep along x, then along y.
+func (d *Diffuser) Sweep(h []float32, cell, kappa, dt float64, fixed Edges, x bool) {
 	if len(h) != d.w*d.h {
 		panic(fmt.Sprintf("hillslope: %d heights for a %d×%d diffuser", len(h), d.w, d.h))
 	}
@@ -85,29 +94,30 @@ func (d *Diffuser) Step(h []float32, cell, kappa, dt float64, fixed Edges) {
 	if math.IsInf(r, 0) {
 		panic(fmt.Sprintf("hillslope: kappa·dt/cell² = %v·%v/%v² overflows", kappa, dt, cell))
 	}
-	d.fx.factor(r, fixed.West, fixed.East)
-	d.fy.factor(r, fixed.North, fixed.South)
 	d.data = h
-
-	// x sweep: every row not on a fixed north or south edge.
-	d.lo, d.hi = 0, d.h
-	if fixed.North {
-		d.lo = 1
+	if x {
+		// Every row not on a fixed north or south edge.
+		d.fx.factor(r, fixed.West, fixed.East)
+		d.lo, d.hi = 0, d.h
+		if fixed.North {
+			d.lo = 1
+		}
+		if fixed.South {
+			d.hi = d.h - 1
+		}
+		d.run(rowBlock, d.sweepX)
+	} else {
+		// Every column not on a fixed west or east edge.
+		d.fy.factor(r, fixed.North, fixed.South)
+		d.lo, d.hi = 0, d.w
+		if fixed.West {
+			d.lo = 1
+		}
+		if fixed.East {
+			d.hi = d.w - 1
+		}
+		d.run(colBlock, d.sweepY)
 	}
-	if fixed.South {
-		d.hi = d.h - 1
-	}
-	d.run(rowBlock, d.sweepX)
-
-	// y sweep: every column not on a fixed west or east edge.
-	d.lo, d.hi = 0, d.w
-	if fixed.West {
-		d.lo = 1
-	}
-	if fixed.East {
-		d.hi = d.w - 1
-	}
-	d.run(colBlock, d.sweepY)
 	d.data = nil
 }
 

@@ -27,15 +27,22 @@ type Options struct {
 	// settling: Stalled (default 20 000; the fixed-dt run of the default
 	// preset at 1024² once went 1 262 steps without halving it).
 	Patience int
+	// LongPatience is how many steps longer than the base may go without
+	// halving the fastest change before the scheme goes back to the base
+	// dt for good (until Restart): at long steps some terrains never get
+	// closer to rest (receivers near a tie switching, each long step
+	// landing on the rest state of the other; default 16).
+	LongPatience int
 }
 
 // Defaults of Options.
 const (
-	DefaultTol       = 1e-6
-	DefaultCalm      = 0.03
-	DefaultGrow      = 2
-	DefaultMaxFactor = 4096
-	DefaultPatience  = 20000
+	DefaultTol          = 1e-6
+	DefaultCalm         = 0.03
+	DefaultGrow         = 2
+	DefaultMaxFactor    = 4096
+	DefaultPatience     = 20000
+	DefaultLongPatience = 16
 )
 
 func (o Options) withDefaults() (Options, error) {
@@ -51,6 +58,9 @@ func (o Options) withDefaults() (Options, error) {
 	if o.Patience == 0 {
 		o.Patience = DefaultPatience
 	}
+	if o.LongPatience == 0 {
+		o.LongPatience = DefaultLongPatience
+	}
 	switch {
 	case !(o.Tol > 0) || math.IsInf(o.Tol, 0):
 		return o, fmt.Errorf("settle: tolerance %g m/yr: must be finite and > 0", o.Tol)
@@ -62,6 +72,8 @@ func (o Options) withDefaults() (Options, error) {
 		return o, fmt.Errorf("settle: max factor %g: must be in [1, 1e6]", o.MaxFactor)
 	case o.Patience < 1:
 		return o, fmt.Errorf("settle: patience %d steps: must be >= 1", o.Patience)
+	case o.LongPatience < 1:
+		return o, fmt.Errorf("settle: long-step patience %d steps: must be >= 1", o.LongPatience)
 	}
 	return o, nil
 }
@@ -88,6 +100,12 @@ type Scheme struct {
 	mark   float64
 	markAt int
 	rate   float64 // the last step's
+
+	// The same over the steps longer than the base, and whether long
+	// steps stalled (the base dt until Restart).
+	longMark  float64
+	longSince int
+	hold      bool
 }
 
 // New returns a scheme for e at its current parameters, starting at the
@@ -104,6 +122,8 @@ func New(e engine.Engine, o Options) (*Scheme, error) {
 	s := &Scheme{e: e, o: o, base: e.Params()}
 	s.dt = s.base.Dt
 	s.mark, s.rate = math.Inf(1), math.NaN()
+	s.longMark = math.Inf(1)
+	s.balance()
 	return s, nil
 }
 
@@ -133,6 +153,7 @@ func (s *Scheme) Restart() {
 	s.steps, s.elapsed = 0, 0
 	s.settleAt, s.settleIn = 0, 0
 	s.mark, s.markAt, s.rate = math.Inf(1), 0, math.NaN()
+	s.longMark, s.longSince, s.hold = math.Inf(1), 0, false
 	s.apply()
 }
 
@@ -144,9 +165,19 @@ func (s *Scheme) apply() {
 	for {
 		p.Dt = s.dt
 		if s.e.SetParams(p) == nil || s.dt <= s.base.Dt {
-			return
+			break
 		}
 		s.dt = math.Max(s.base.Dt, s.dt/2)
+	}
+	s.balance()
+}
+
+// balance turns an engine.Rebalanced's balance on for the steps longer
+// than the base and off for those at the base dt, which are the user's
+// physics.
+func (s *Scheme) balance() {
+	if r, ok := s.e.(engine.Rebalanced); ok {
+		r.SetRebalanced(s.dt > s.base.Dt)
 	}
 }
 
@@ -168,7 +199,20 @@ func (s *Scheme) Step() engine.StepStats {
 		s.mark, s.markAt = s.rate, s.steps
 	}
 	base := s.base.Dt
+	// Progress of the long steps since the last restart: the steps at the
+	// base dt between them (confirming) do not count.
+	if dt > base {
+		if s.rate <= s.longMark/2 {
+			s.longMark, s.longSince = s.rate, 0
+		} else {
+			s.longSince++
+		}
+	}
 	switch {
+	case dt > base && s.longSince >= s.o.LongPatience:
+		// Long steps stopped getting closer to rest: the base dt from
+		// here on, as a fixed-step run.
+		s.dt, s.hold = base, true
 	case dt == base:
 		if s.e.Converged(s.o.Tol) {
 			if !s.settled {
@@ -194,15 +238,21 @@ func (s *Scheme) Step() engine.StepStats {
 	return st
 }
 
-// grows reports whether the scheme may lengthen steps. Not with hillslope
-// diffusion: the engines split a step into diffusion, then uplift and
-// stream power (Lie splitting), so their rest state drifts with dt; a step
-// of κ·dt far longer than the user's diffuses relief the next base step
-// brings back, and the long steps never confirm (measured on the default
-// preset with κ = 2 m²/yr: a limit cycle at any factor ≥ 8, and a ladder
-// stepping dt back down saved 24 % of the steps on the grid and lost 9 % on
-// the graph).
-func (s *Scheme) grows() bool { return !s.o.Fixed && s.base.Kappa == 0 }
+// grows reports whether the scheme may lengthen steps. With hillslope
+// diffusion only on an engine.Rebalanced: other engines split a step into
+// diffusion, then uplift and stream power (Lie splitting), so their rest
+// state drifts with dt; a step of κ·dt far longer than the user's diffuses
+// relief the next base step brings back, and the long steps never confirm
+// (measured on the default preset with κ = 2 m²/yr: a limit cycle at any
+// factor ≥ 8, and a ladder stepping dt back down saved 24 % of the steps
+// on the grid and lost 9 % on the graph).
+func (s *Scheme) grows() bool {
+	if s.o.Fixed || s.hold {
+		return false
+	}
+	_, balanced := s.e.(engine.Rebalanced)
+	return s.base.Kappa == 0 || balanced
+}
 
 // Settled reports whether the last step, at the base dt, changed no height
 // faster than the tolerance.

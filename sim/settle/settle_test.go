@@ -3,6 +3,7 @@ package settle
 import (
 	"errors"
 	"math"
+	"slices"
 	"testing"
 
 	"orogen/sim/engine"
@@ -191,5 +192,84 @@ func TestStalled(t *testing.T) {
 	}
 	if _, err := New(f, Options{Patience: -1}); err == nil {
 		t.Fatal("patience -1 accepted")
+	}
+}
+
+// balancedFake is a fake that is an engine.Rebalanced: it records the
+// balance of every step.
+type balancedFake struct {
+	fake
+	on       bool
+	balanced []bool
+}
+
+func (f *balancedFake) SetRebalanced(on bool) { f.on = on }
+func (f *balancedFake) Step() engine.StepStats {
+	f.balanced = append(f.balanced, f.on)
+	return f.fake.Step()
+}
+
+// TestRebalancedGrowsWithDiffusion: with κ > 0 an engine.Rebalanced may
+// take long steps, rebalanced, and every step at the base dt (the
+// user's physics, which alone may say settled) is Lie-split.
+func TestRebalancedGrowsWithDiffusion(t *testing.T) {
+	const base = 100.0
+	calm := engine.StepStats{RecvChanged: 0.01, MaxDh: 50, MaxDh2: math.NaN()}
+	f := &balancedFake{fake: fake{p: engine.Params{Dt: base, Kappa: 1}, maxDt: 1e9, script: []engine.StepStats{calm}}}
+	s, err := New(f, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 10 {
+		s.Step()
+	}
+	s.Finish()
+	if f.dts[len(f.dts)-1] <= base {
+		t.Fatalf("dts %v: want grown with κ > 0 on a rebalanced engine", f.dts)
+	}
+	for i, dt := range f.dts {
+		if f.balanced[i] != (dt > base) {
+			t.Fatalf("step %d at dt %g: rebalanced %v; want only the long steps", i+1, dt, f.balanced[i])
+		}
+	}
+	if f.on {
+		t.Fatal("Finish left the balance on")
+	}
+}
+
+// TestLongStepsStall: long steps whose change never halves (receivers near
+// a tie switching: each long step lands on the rest state of the other)
+// send the scheme back to the base dt after LongPatience of them, for
+// good until Restart; steps growing the dt do not count (their rate
+// halves as dt doubles).
+func TestLongStepsStall(t *testing.T) {
+	const base, patience = 100.0, 5
+	calm := engine.StepStats{RecvChanged: 0.01, MaxDh: 50, MaxDh2: 50}
+	f := &fake{p: engine.Params{Dt: base}, maxDt: 1e9, script: []engine.StepStats{calm}}
+	s, err := New(f, Options{MaxFactor: 8, LongPatience: patience})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 30 {
+		s.Step()
+	}
+	// base, 200, 400, 800, then 800 until the rate has gone patience
+	// long steps without halving (the first 800 step halved it), then
+	// the base for good.
+	want := []float64{100, 200, 400, 800, 800, 800, 800, 800, 800}
+	for len(want) < 30 {
+		want = append(want, 100)
+	}
+	if !slices.Equal(f.dts, want) {
+		t.Fatalf("dts %v; want %v", f.dts, want)
+	}
+	s.Restart()
+	s.Step()
+	s.Step()
+	if f.dts[len(f.dts)-1] != 200 {
+		t.Fatalf("after Restart: dts %v; want growing again", f.dts[30:])
+	}
+	if _, err := New(f, Options{LongPatience: -1}); err == nil {
+		t.Fatal("long patience -1 accepted")
 	}
 }

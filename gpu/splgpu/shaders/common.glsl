@@ -15,6 +15,7 @@ layout(std430, binding = 0) readonly buffer Par {
 	float m, n1, isc2, cap2;    // m; n1 the slope exponent n; creep's 1/S_c² and (S/S_c)²'s cap
 	double kdt, dtd, cellArea, channel; // channel: the routing's channel area, m²
 	double invCell, creepR, gdt, relax; // 1/cell; creep's κ·Δt/cell²; G/Δt; grid.DepositRelax
+	double plainUp;                     // engine.Params.PlainUplift, m/yr (0: off)
 } P;
 
 // Control words and sums: ctl[0] active pointers of the last round,

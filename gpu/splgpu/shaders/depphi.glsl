@@ -12,6 +12,7 @@ layout(std430, binding = 9) buffer Rb { float dr[]; };
 layout(std430, binding = 11) readonly buffer Hl { float hl[]; };
 layout(std430, binding = 12) buffer Pits { Pit pits[]; };
 layout(std430, binding = 13) readonly buffer Cb { uint cnt[]; };
+layout(std430, binding = 6) readonly buffer Ub { float up[]; };
 
 void main() {
 	int k = cellIndex();
@@ -25,4 +26,5 @@ void main() {
 	if (v > 0.0 && vl > 0.0) pits[k].phi = float(min(1.0, v / vl));
 	uvec2 qs = sub64(add64(x, vol), toFix(double(hb[c]) - double(hl[c])));
 	dr[c] = float((1.0 - P.relax) * double(dr[c]) + P.relax * (P.gdt * fromFix(qs) / double(cnt[c])));
+	if (P.plainUp > 0.0 && (P.hasUp == 0 || double(up[c]) < P.plainUp)) dr[c] = 0.0; // the base-level plain
 }
