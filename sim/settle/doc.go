@@ -30,13 +30,11 @@
 //	          (what one base step may change at convergence), one step at
 //	          the base dt: if it converges (engine.Engine.Converged(tol)),
 //	          the terrain has settled; if not, growing resumes
-//	hold      when Options.LongPatience long steps have gone by without
-//	          halving the fastest change (max |Δh|/dt), the base dt until
-//	          Restart: at long steps some terrains never get closer to rest
-//	          (receivers near a tie switching, each long step landing on
-//	          the rest state of the other; random hillslope routing with
-//	          a noisy talus limit at 128² without creep settled in 65
-//	          steps instead of cycling for thousands, the fixed run's 191)
+//	hold      when Options.LongPatience long steps in a row have gone by
+//	          without halving the fastest change (max |Δh|/dt), the base
+//	          dt until Restart: at long steps some terrains never get
+//	          closer to rest (receivers near a tie switching, each long
+//	          step landing on the rest state of the other)
 //
 // Stalled is true when the terrain has gone Options.Patience steps without
 // halving its fastest change: some terrains never settle (cliffs retreating

@@ -27,11 +27,11 @@ type Options struct {
 	// settling: Stalled (default 20 000; the fixed-dt run of the default
 	// preset at 1024² once went 1 262 steps without halving it).
 	Patience int
-	// LongPatience is how many steps longer than the base may go without
-	// halving the fastest change before the scheme goes back to the base
-	// dt for good (until Restart): at long steps some terrains never get
+	// LongPatience is how many steps longer than the base in a row may go
+	// without halving the fastest change before the scheme goes back to
+	// the base dt for good (until Restart): at long steps some terrains never get
 	// closer to rest (receivers near a tie switching, each long step
-	// landing on the rest state of the other; default 16).
+	// landing on the rest state of the other; default 64).
 	LongPatience int
 }
 
@@ -42,7 +42,7 @@ const (
 	DefaultGrow         = 2
 	DefaultMaxFactor    = 4096
 	DefaultPatience     = 20000
-	DefaultLongPatience = 16
+	DefaultLongPatience = 64
 )
 
 func (o Options) withDefaults() (Options, error) {
@@ -101,8 +101,9 @@ type Scheme struct {
 	markAt int
 	rate   float64 // the last step's
 
-	// The same over the steps longer than the base, and whether long
-	// steps stalled (the base dt until Restart).
+	// The same over the steps longer than the base since the last step
+	// at the base dt, and whether long steps stalled (the base dt until
+	// Restart).
 	longMark  float64
 	longSince int
 	hold      bool
@@ -199,14 +200,13 @@ func (s *Scheme) Step() engine.StepStats {
 		s.mark, s.markAt = s.rate, s.steps
 	}
 	base := s.base.Dt
-	// Progress of the long steps since the last restart: the steps at the
-	// base dt between them (confirming) do not count.
-	if dt > base {
-		if s.rate <= s.longMark/2 {
-			s.longMark, s.longSince = s.rate, 0
-		} else {
-			s.longSince++
-		}
+	// Progress of the long steps since the last step at the base dt.
+	if dt == base {
+		s.longMark, s.longSince = math.Inf(1), 0
+	} else if s.rate <= s.longMark/2 {
+		s.longMark, s.longSince = s.rate, 0
+	} else {
+		s.longSince++
 	}
 	switch {
 	case dt > base && s.longSince >= s.o.LongPatience:
