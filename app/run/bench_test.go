@@ -10,6 +10,7 @@ import (
 	"orogen/sim/engine"
 	"orogen/sim/flow"
 	"orogen/sim/settle"
+	"orogen/sim/simtest"
 	"orogen/sim/talus"
 )
 
@@ -66,14 +67,14 @@ func benchmarkStep(b *testing.B, n int) {
 	var phases [engine.NumPhases]float64
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu0 := processCPU()
+	cpu0 := simtest.ProcessCPU()
 	for range b.N {
 		st := e.Step()
 		for i, d := range st.Phase {
 			phases[i] += d.Seconds() * 1e3
 		}
 	}
-	cpu := processCPU() - cpu0
+	cpu := simtest.ProcessCPU() - cpu0
 	b.StopTimer()
 	for i, name := range engine.PhaseNames {
 		b.ReportMetric(phases[i]/float64(b.N), name+"-ms")

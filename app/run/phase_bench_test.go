@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"orogen/sim/grid"
+	"orogen/sim/simtest"
 )
 
 // BenchmarkRouting times the routing's parts (sim/flow) at 1024² on
@@ -25,20 +26,20 @@ func BenchmarkRouting(b *testing.B) {
 	g := e.Graph()
 	var as []float64
 	b.Run("route", func(b *testing.B) {
-		defer threadCPU(b)()
+		defer simtest.ThreadCPU(b)()
 		for b.Loop() {
 			g.Route(h)
 		}
 	})
 	b.Run("order", func(b *testing.B) {
-		defer threadCPU(b)()
+		defer simtest.ThreadCPU(b)()
 		for b.Loop() {
 			g.Route(h)
 			g.Order()
 		}
 	})
 	b.Run("lakes", func(b *testing.B) {
-		defer threadCPU(b)()
+		defer simtest.ThreadCPU(b)()
 		for b.Loop() {
 			g.Route(h)
 			g.Order()
@@ -46,7 +47,7 @@ func BenchmarkRouting(b *testing.B) {
 		}
 	})
 	b.Run("assemble", func(b *testing.B) {
-		defer threadCPU(b)()
+		defer simtest.ThreadCPU(b)()
 		for b.Loop() {
 			g.Route(h)
 			g.Order()
@@ -55,7 +56,7 @@ func BenchmarkRouting(b *testing.B) {
 		}
 	})
 	b.Run("assembleonly", func(b *testing.B) {
-		defer threadCPU(b)()
+		defer simtest.ThreadCPU(b)()
 		g.Route(h)
 		g.Order()
 		g.ConnectLakes(h)
@@ -64,7 +65,7 @@ func BenchmarkRouting(b *testing.B) {
 		}
 	})
 	b.Run("area", func(b *testing.B) {
-		defer threadCPU(b)()
+		defer simtest.ThreadCPU(b)()
 		for b.Loop() {
 			as = g.AccumulateStack(as, 1e4)
 		}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"orogen/sim/simtest"
 )
 
 // BenchmarkRandomize times Randomize at 1024² on a rough tilted terrain
@@ -26,7 +28,7 @@ func BenchmarkRandomize(b *testing.B) {
 	g.Randomize(hs, area, 1e4, 1)
 	b.ReportAllocs()
 	b.ResetTimer()
-	defer reportCPU(b)()
+	defer simtest.ReportCPU(b)()
 	for range b.N {
 		g.Randomize(hs, area, 1e4, 1)
 	}

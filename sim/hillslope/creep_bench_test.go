@@ -3,6 +3,8 @@ package hillslope
 import (
 	"fmt"
 	"testing"
+
+	"orogen/sim/simtest"
 )
 
 // BenchmarkCreepParts times the parts of a creep step at 1024² (r = 10,
@@ -20,7 +22,7 @@ func BenchmarkCreepParts(b *testing.B) {
 	for _, part := range []string{"x", "y", "factors"} {
 		b.Run(fmt.Sprint(part), func(b *testing.B) {
 			b.ReportAllocs()
-			defer reportCPU(b)()
+			defer simtest.ReportCPU(b)()
 			for range b.N {
 				switch part {
 				case "x":

@@ -1,8 +1,0 @@
-//go:build !linux
-
-package hillslope
-
-import "testing"
-
-// reportCPU reports nothing here (Linux only).
-func reportCPU(*testing.B) func() { return func() {} }
