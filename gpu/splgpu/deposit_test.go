@@ -56,11 +56,11 @@ func (e *Engine) runContract(codes []uint32, hb, hl []float32) (s []int64, round
 	return s, e.DepRounds, e.Err()
 }
 
-// depositWalk is the plain-Go twin: S = y + Σ max(0, S of the donors)
-// walking donors first, y the yield in the GPU's fixed point.
-func depositWalk(codes []uint32, hb, hl []float32, w int) []int64 {
+// forestLevels returns each node's receiver in the forest of codes (a
+// root its own) and the nodes by their depth below their root.
+func forestLevels(codes []uint32, w int) (rec []int, byDepth [][]int) {
 	n := len(codes)
-	rec := make([]int, n)
+	rec = make([]int, n)
 	for i, c := range codes {
 		rec[i] = i
 		if c < 8 {
@@ -75,15 +75,22 @@ func depositWalk(codes []uint32, hb, hl []float32, w int) []int64 {
 		}
 		maxD = max(maxD, depth[i])
 	}
-	byDepth := make([][]int, maxD+1)
+	byDepth = make([][]int, maxD+1)
 	for i, d := range depth {
 		byDepth[d] = append(byDepth[d], i)
 	}
-	s := make([]int64, n)
+	return rec, byDepth
+}
+
+// depositWalk is the plain-Go twin: S = y + Σ max(0, S of the donors)
+// walking donors first, y the yield in the GPU's fixed point.
+func depositWalk(codes []uint32, hb, hl []float32, w int) []int64 {
+	rec, byDepth := forestLevels(codes, w)
+	s := make([]int64, len(codes))
 	for i := range s {
 		s[i] = int64(math.Floor((float64(hb[i])-float64(hl[i]))*(1<<20) + 0.5))
 	}
-	for d := maxD; d > 0; d-- {
+	for d := len(byDepth) - 1; d > 0; d-- {
 		for _, i := range byDepth[d] {
 			s[rec[i]] += max(0, s[i])
 		}
@@ -97,25 +104,7 @@ func depositWalk(codes []uint32, hb, hl []float32, w int) []int64 {
 // sediment walk.
 func splDeposit(codes []uint32, hb, hl []float32, w int) []float64 {
 	n := len(codes)
-	rec := make([]int, n)
-	for i, c := range codes {
-		rec[i] = i
-		if c < 8 {
-			rec[i] = i + dxs[c] + dys[c]*w
-		}
-	}
-	depth := make([]int, n)
-	maxD := 0
-	for i := range n {
-		for j := i; rec[j] != j; j = rec[j] {
-			depth[i]++
-		}
-		maxD = max(maxD, depth[i])
-	}
-	byDepth := make([][]int, maxD+1)
-	for i, d := range depth {
-		byDepth[d] = append(byDepth[d], i)
-	}
+	rec, byDepth := forestLevels(codes, w)
 	var order []int
 	for _, l := range byDepth {
 		order = append(order, l...)
