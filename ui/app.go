@@ -100,6 +100,7 @@ var toolNames = [...]string{"Paint", "Range segment", "Valley", "Select / edit",
 // are made by the renderer goroutine; neither is ever waited on.
 type App struct {
 	be    *ebitenbackend.EbitenBackend
+	keys  keyInput
 	gui   *guiRenderer
 	prefs prefs.Prefs
 	log   logBuf
@@ -269,6 +270,7 @@ func (a *App) shutdown() {
 	if a.anl.an != nil {
 		a.anl.an.Close()
 	}
+	a.keys.close()
 	if a.script == nil {
 		if dir, err := prefs.Dir(); err == nil {
 			imgui.SaveIniSettingsToDisk(filepath.Join(dir, "imgui.ini"))
@@ -297,7 +299,11 @@ func (a *App) Update() (err error) {
 	a.gpace.frame(time.Now())
 	defer a.survive()
 	sendModifiers(imgui.CurrentIO())
+	tapped := a.keys.send(imgui.CurrentIO(), &a.log)
 	a.be.BeginFrame()
+	if tapped {
+		imgui.CurrentIO().SetAppAcceptingEvents(true)
+	}
 	a.inFrame = true
 	a.buildFrame()
 	a.inFrame = false

@@ -21,7 +21,9 @@ type layout struct {
 // (xdotool) at a low frame rate (every frame 200 ms longer): a drag that
 // jumps across the map between two frames paints its whole path, Ctrl+Z
 // undoes the stroke, clicks (shorter than a frame) at the k slider's two
-// ends reach 1e-9 and 1e-3, a Ctrl+click types a value, the uplift
+// ends reach 1e-9 and 1e-3, a Ctrl+click types a value (with three
+// Backspaces sent at once: one frame must see all three, through the key
+// tap of ui/keys.go, where Ebitengine alone sees one), the uplift
 // scale's left end (1e-6) is reachable, and Ctrl+N then Enter makes a new
 // project through File → New's dialog. The script waits for each
 // effect and signals through a named pipe when the next events may go.
@@ -45,15 +47,17 @@ await-param k 0.001
 signal $S6
 await-typing
 signal $S7
-await-param k 2.5e-7
+wait 2
 signal $S8
-await-param umax 1e-6
+await-param k 2.5e-7
 signal $S9
-await-new-dialog
+await-param umax 1e-6
 signal $S10
+await-new-dialog
+signal $S11
 await-log new project from the default preset, 512×512 cells
 quit
-`, 10)
+`, 11)
 	dir := x.dir
 	wait := func(i int) layout {
 		t.Helper()
@@ -98,16 +102,19 @@ quit
 	wait(6)
 	xdo(append(move((kx0+kx1)/2, ky), "keydown", "ctrl", "click", "1", "keyup", "ctrl")...)
 	wait(7)
-	xdo("type", "2.5e-7")
-	xdo("key", "Return")
+	xdo("type", "2.5e-7999")
+	// Once the text is in (two frames later), three Backspaces and Enter
+	// sent together, within one frame.
 	wait(8)
+	xdo("key", "--delay", "0", "BackSpace", "BackSpace", "BackSpace", "Return")
+	wait(9)
 	ux0, _, uy := slider("uplift scale (m/yr)")
 	xdo(append(move(ux0+1, uy), "click", "1")...)
 	// Ctrl+N opens File → New's dialog; Enter creates the project it
 	// offers (the default preset at 512²).
-	wait(9)
-	xdo("key", "ctrl+n")
 	wait(10)
+	xdo("key", "ctrl+n")
+	wait(11)
 	xdo("key", "Return")
 	x.end()
 

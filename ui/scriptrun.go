@@ -144,6 +144,10 @@ type report struct {
 	ViewsChoice    string  `json:"views_choice"` // the user's: auto, shader or cpu
 	ShaderPictures int     `json:"shader_pictures"`
 	ShaderExtraMs  float64 `json:"shader_frame_extra_ms"`
+	// Keys: whether the key tap runs ("on", else why not) and how many
+	// key events ImGui took from it (ui/keys.go).
+	KeyTap     string `json:"key_tap"`
+	KeysTapped int    `json:"key_events_tapped"`
 }
 
 func (a *App) writeReport(path string) error {
@@ -155,6 +159,7 @@ func (a *App) writeReport(path string) error {
 		ProjectPath: a.s.Path(), Unsaved: a.s.Dirty(), UpliftVersion: a.s.Doc().UpliftVersion(),
 		SettleSteps: f.SettleSteps, SettleS: f.SettleTime.Seconds(), AwaitSettleS: a.script.settledAfter.Seconds()}
 	r.WindowW, r.WindowH = ebiten.WindowSize()
+	r.KeyTap, r.KeysTapped = a.keys.state(), a.keys.taken
 	r.Views, r.ViewsChoice = "cpu", "auto"
 	switch {
 	case a.viewsCPU && !a.viewsAuto:

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"image/png"
 	"os"
@@ -423,6 +424,7 @@ func TestAppUnderWine(t *testing.T) {
 		"expect-log opened projekt-ü.orogen.json",
 		"save " + w("projekt-2.orogen.json"),
 		"screenshot " + w("fenster.png"),
+		"report " + w("bericht.json"),
 		"quit",
 	}, "\n") + "\n"
 	sp := filepath.Join(dir, "Skript mit Leerzeichen.script")
@@ -457,6 +459,15 @@ func TestAppUnderWine(t *testing.T) {
 	p2, _ := os.ReadFile(filepath.Join(dir, "projekt-2.orogen.json"))
 	if len(p1) == 0 || !bytes.Equal(p1, p2) {
 		t.Errorf("the project saved after reopening differs from the one reopened (%d and %d bytes)", len(p1), len(p2))
+	}
+	// The keyboard hook on the window's thread (ui/keytap) is in place.
+	var rep struct {
+		KeyTap string `json:"key_tap"`
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "bericht.json")); err != nil {
+		t.Errorf("report: %v", err)
+	} else if err := json.Unmarshal(b, &rep); err != nil || rep.KeyTap != "on" {
+		t.Errorf("report: key_tap %q (%v); want \"on\": the app reads merged key presses", rep.KeyTap, err)
 	}
 	f, err := os.Open(filepath.Join(dir, "fenster.png"))
 	if err != nil {
