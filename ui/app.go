@@ -156,14 +156,15 @@ type App struct {
 	geo geologyUI // the Geology panel
 	sec section   // the cross-section line and window
 
-	tree    treeTool // the Uplift Tree panel (ui/tree.go)
-	target  float64  // the target height helper's input, metres
-	duty    float64  // the engines' share of wall time
-	plotBuf []float64
-	statsOf *engine.Snapshot // the snapshot maxH and meanH describe
-	maxH    float64
-	meanH   float64
-	help    helpState
+	tree     treeTool // the Uplift Tree panel (ui/tree.go)
+	target   float64  // the target height helper's input, metres
+	duty     float64  // the engines' share of wall time
+	plotBuf  []float64
+	plotSpan float64          // the share of the step plot's width its steps spanned, as last drawn (the script's report)
+	statsOf  *engine.Snapshot // the snapshot maxH and meanH describe
+	maxH     float64
+	meanH    float64
+	help     helpState
 
 	browser fileBrowser
 	modal   modal

@@ -393,6 +393,9 @@ func (a *App) plot(f *worker.Frame) {
 		implot.PlotLinedoublePtrdoublePtr("max |dh|", &xs[0], &dh[0], int32(n))
 		implot.SetAxes(implot.AxisX1, implot.AxisY2)
 		implot.PlotLinedoublePtrdoublePtr("max height", &xs[0], &hh[0], int32(n))
+		p0 := implot.PlotToPixelsdoubleV(xs[0], dh[0], implot.AxisX1, implot.AxisY1)
+		p1 := implot.PlotToPixelsdoubleV(xs[n-1], dh[n-1], implot.AxisX1, implot.AxisY1)
+		a.plotSpan = float64(p1.X-p0.X) / float64(max(implot.GetPlotSize().X, 1))
 		implot.EndPlot()
 	}
 }

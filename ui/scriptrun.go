@@ -148,6 +148,10 @@ type report struct {
 	// key events ImGui took from it (ui/keys.go).
 	KeyTap     string `json:"key_tap"`
 	KeysTapped int    `json:"key_events_tapped"`
+	// The share of the step plot's width that its steps span, as last
+	// drawn: near 1 while the x axis fits the engine's steps (after File →
+	// New, the new engine's, not the old one's).
+	PlotSpan float64 `json:"step_plot_span"`
 }
 
 func (a *App) writeReport(path string) error {
@@ -159,7 +163,7 @@ func (a *App) writeReport(path string) error {
 		ProjectPath: a.s.Path(), Unsaved: a.s.Dirty(), UpliftVersion: a.s.Doc().UpliftVersion(),
 		SettleSteps: f.SettleSteps, SettleS: f.SettleTime.Seconds(), AwaitSettleS: a.script.settledAfter.Seconds()}
 	r.WindowW, r.WindowH = ebiten.WindowSize()
-	r.KeyTap, r.KeysTapped = a.keys.state(), a.keys.taken
+	r.KeyTap, r.KeysTapped, r.PlotSpan = a.keys.state(), a.keys.taken, a.plotSpan
 	r.Views, r.ViewsChoice = "cpu", "auto"
 	switch {
 	case a.viewsCPU && !a.viewsAuto:

@@ -588,6 +588,10 @@ wait 20
 detail pause
 profile 128 128
 report $OUT/report-detail.json
+new cone 64
+steps 12
+wait 5
+report $OUT/report-new.json
 quit
 `, "--size", "256")
 	var rep struct {
@@ -644,6 +648,27 @@ quit
 		}
 		if a := r.Analysis; a == nil || a.Error != "" || a.HackPoints < 10 || a.ProfileCells < 3 || a.AreaDecreases != 0 {
 			t.Errorf("%s: analysis %+v; want rivers fitted and a profile", name, a)
+		}
+	}
+	// After File → New the step plot spans the new engine's steps, not
+	// the old one's (issue 30: "the step plot keeps its old axis").
+	var plots [2]struct {
+		Step int     `json:"step"`
+		Span float64 `json:"step_plot_span"`
+	}
+	for i, name := range []string{"report-detail.json", "report-new.json"} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, &plots[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("step plot: span %.3f at step %d, then %.3f at step %d after File → New", plots[0].Span, plots[0].Step, plots[1].Span, plots[1].Step)
+	for i, p := range plots {
+		if p.Span < 0.9 || p.Span > 1.01 {
+			t.Errorf("%s: the steps span %.2f of the step plot's width at step %d; want the x axis fitted to them (0.9-1)", []string{"before File → New", "after File → New"}[i], p.Span, p.Step)
 		}
 	}
 	// The basins overlay changes the map's colours (the map is in the
