@@ -38,10 +38,11 @@ func (e *Engine) growDep(c gpu.Context) error {
 			return err
 		}
 	}
-	for _, b := range []*gpu.Buffer{&e.da[0], &e.da[1]} {
-		if err := e.grow(c, b, 8*e.n); err != nil {
-			return err
-		}
+	if err := e.grow(c, &e.da, 8*e.n); err != nil {
+		return err
+	}
+	if err := e.grow(c, &e.dah, 4*e.n); err != nil {
+		return err
 	}
 	if e.bufs != nil {
 		e.bufs.set(e.buffers())
@@ -118,7 +119,6 @@ func (e *Engine) deposit(c gpu.Context, hl int) error {
 		e.cells(c, "depphi", m)
 	}
 	e.cells(c, "depdr", e.n)
-	c.Bind(13, e.cp[0]) // the eroded heights (talusinit)
 	e.cells(c, "depfin", e.n)
 	return nil
 }
@@ -145,8 +145,9 @@ func (e *Engine) contract(c gpu.Context, hlb gpu.Buffer) (s0l, s0h gpu.Buffer, e
 	c.Bind(6, e.pb[1])
 	c.Bind(9, s1l)
 	c.Bind(10, s1h)
-	c.Bind(11, e.da[0])
-	c.Bind(12, e.da[1])
+	c.Bind(11, e.da)
+	c.Bind(12, e.cp[0]) // free since talusfin
+	c.Bind(13, e.dah)
 	guess := max(1, e.depRounds)
 	if e.step%16 == 15 {
 		guess = max(1, guess-1)

@@ -26,7 +26,7 @@ var shaders embed.FS
 // Kernels, by the names of their .glsl files.
 var kernelNames = []string{"diffscan", "creepfac", "creepscan", "creepscanrow", "creepscanwide", "sumh", "erodedep", "areacopy", "affmin",
 	"deppits", "deplevels", "depvol", "depvolcmp", "dsinit", "dsrake", "dsjump", "dsfinal", "depphi", "depdr", "depfin", "newton", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
-	"pitcopy", "carve", "areainit", "arearound", "erodeinit", "affine", "talusinit", "minplus", "finish", "reduce"}
+	"pitcopy", "carve", "areainit", "arearound", "erodeinit", "affine", "talusinit", "minplus", "talusfin", "finish", "reduce"}
 
 // kernel returns the source of one kernel: the version line, the shared
 // declarations and the kernel's own file.
@@ -84,8 +84,8 @@ const (
 	slotBd, slotUp, slotKF                  = 10, 11, 12
 	slotQ0, slotQ1, slotCnt, slotPart       = 11, 12, 13, 14
 	// storageBlocks is the most storage buffers one kernel uses
-	// (erodeinit, with Par and Ctl).
-	storageBlocks = 11
+	// (dsjump, with Par and Ctl).
+	storageBlocks = 12
 )
 
 // ctlHeader is the bytes of Ctl: ctl[16] uints and acc[8] doubles.
@@ -105,10 +105,11 @@ const BytesPerCell = 4 * 13
 
 // PhysicsBytesPerCell is what p's physics add to BytesPerCell: k's
 // factor 4 with k noise, the creep's mean factors 8 with nonlinear
-// creep, with deposition 32 (the source term G·Qs/A, the alluvium, a
-// pair of caps for the erosion's maps and a pair of 64-bit offsets for
-// the deposition's maps), and 4 with a talus angle by noise (its
-// tangent per cell).
+// creep, with deposition 28 (the source term G·Qs/A, the alluvium, a
+// pair of caps for the erosion's maps, and the deposition's maps'
+// 64-bit offsets: slot 0's, and the high words of slot 1's, whose low
+// words take the first cap's buffer), and 4 with a talus angle by noise
+// (its tangent per cell).
 func PhysicsBytesPerCell(p engine.Params) int64 {
 	var b int64
 	if p.KNoise > 0 {
@@ -118,7 +119,7 @@ func PhysicsBytesPerCell(p engine.Params) int64 {
 		b += 8
 	}
 	if p.G > 0 {
-		b += 32
+		b += 28
 	}
 	if p.Talus.Mode == talus.ModeNoise {
 		b += 4
@@ -217,7 +218,9 @@ type Engine struct {
 	// contraction (0 without deposition); depRounds the count the next
 	// step tries before it reads back whether all nodes are solved.
 	DepRounds, depRounds int
-	da                   [2]gpu.Buffer // the deposition's maps' a, 64-bit, by parity (grown with G > 0)
+	// The deposition's maps' a (64-bit) of slot 0 (da) and the high
+	// words of slot 1 (dah; its low words in cp[0]), grown with G > 0.
+	da, dah gpu.Buffer
 	part                 gpu.Buffer    // the work groups' partial sums
 	// The lakes' small arrays the host writes or reads: the pits' roots
 	// sorted, and per component or basin its component, pass cell or
@@ -295,7 +298,7 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 	e.gy = (groups + e.gx - 1) / e.gx
 	info := dev.Info()
 	if info.MaxStorageBuffers > 0 && info.MaxStorageBuffers < storageBlocks {
-		return nil, fmt.Errorf("splgpu: %s allows %d storage buffers per kernel; the erosion kernel needs %d", info.Renderer, info.MaxStorageBuffers, storageBlocks)
+		return nil, fmt.Errorf("splgpu: %s allows %d storage buffers per kernel; the deposition's kernels need %d", info.Renderer, info.MaxStorageBuffers, storageBlocks)
 	}
 	if info.MaxBindings > 0 && info.MaxBindings <= slotPart {
 		return nil, fmt.Errorf("splgpu: %s has %d storage bindings; the kernels need %d", info.Renderer, info.MaxBindings, slotPart+1)
@@ -347,7 +350,7 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 		}{
 			{&e.par, binary.Size(params{})}, {&e.ctl, ctlHeader}, {&e.part, e.gx * e.gy * 64},
 			{&e.lkR, 4}, {&e.lkA, 4}, {&e.lkB, 4}, {&e.lkK, 4}, {&e.lkG, 4}, // grown by the lakes (grow)
-			{&e.fx, 24 * e.w}, {&e.fy, 24 * e.h}, {&e.dx, 32}, {&e.dy, 32}, {&e.cfx, 4}, {&e.cfy, 4}, {&e.dr, 4}, {&e.alluv, 4}, {&e.tf, 4}, {&e.lkP, 4}, {&e.lkO, 4}, {&e.cp[0], 4}, {&e.cp[1], 4}, {&e.da[0], 8}, {&e.da[1], 8},
+			{&e.fx, 24 * e.w}, {&e.fy, 24 * e.h}, {&e.dx, 32}, {&e.dy, 32}, {&e.cfx, 4}, {&e.cfy, 4}, {&e.dr, 4}, {&e.alluv, 4}, {&e.tf, 4}, {&e.lkP, 4}, {&e.lkO, 4}, {&e.cp[0], 4}, {&e.cp[1], 4}, {&e.da, 8}, {&e.dah, 4},
 			{&e.hb, n4}, {&e.ub, n4}, {&e.db, n4}, {&e.lab, n4}, {&e.cnt, n4}, {&e.kf, 4}, // kf grows with k noise (upload)
 			{&e.pb[0], n4}, {&e.pb[1], n4}, {&e.ab[0], n4}, {&e.ab[1], n4}, {&e.bb[0], n4}, {&e.bb[1], n4},
 			{&e.qb[0], n4}, {&e.qb[1], n4},
@@ -441,7 +444,7 @@ func (o *owned) free() {
 
 // buffers lists the engine's buffers but k's factor.
 func (e *Engine) buffers() []gpu.Buffer {
-	all := []gpu.Buffer{e.par, e.ctl, e.part, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.tf, e.lkP, e.lkO, e.cp[0], e.cp[1], e.da[0], e.da[1], e.lkR, e.lkA, e.lkB, e.lkK, e.lkG}
+	all := []gpu.Buffer{e.par, e.ctl, e.part, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.tf, e.lkP, e.lkO, e.cp[0], e.cp[1], e.da, e.dah, e.lkR, e.lkA, e.lkB, e.lkK, e.lkG}
 	all = append(all, e.pb[:]...)
 	all = append(all, e.ab[:]...)
 	all = append(all, e.bb[:]...)
@@ -1364,10 +1367,21 @@ func (e *Engine) talus(c gpu.Context, he int) (fin, rounds int, err error) {
 	c.Bind(slotUp, e.cp[0]) // the eroded heights, with deposition
 	c.Bind(slotKF, e.tf)    // the angle per cell, in noise mode
 	e.cells(c, "talusinit", e.n)
-	if e.p.Talus.Mode == talus.ModeOff {
-		return s, 0, nil
+	fin, rounds = s, 0
+	if e.p.Talus.Mode != talus.ModeOff {
+		if fin, rounds, err = e.jump(c, "minplus", s, 3, false, e.rounds[1]); err != nil {
+			return 0, 0, err
+		}
 	}
-	return e.jump(c, "minplus", s, 3, false, e.rounds[1])
+	if e.p.G > 0 {
+		// The clamps counted and Σ he taken now: the deposit reuses
+		// the eroded heights' buffer.
+		e.bindCommon(c)
+		c.Bind(7, e.ab[fin])
+		c.Bind(13, e.cp[0])
+		e.cells(c, "talusfin", e.n)
+	}
+	return fin, rounds, nil
 }
 
 func volume(h []float32, cell float64) float64 {
