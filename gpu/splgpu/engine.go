@@ -221,7 +221,7 @@ type Engine struct {
 	// The deposition's maps' a (64-bit) of slot 0 (da) and the high
 	// words of slot 1 (dah; its low words in cp[0]), grown with G > 0.
 	da, dah gpu.Buffer
-	part                 gpu.Buffer    // the work groups' partial sums
+	part    gpu.Buffer // the work groups' partial sums
 	// The lakes' small arrays the host writes or reads: the pits' roots
 	// sorted, and per component or basin its component, pass cell or
 	// the pass's basins (lkA), the cell across (lkB), its lowest pass's
