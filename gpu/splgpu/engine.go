@@ -85,7 +85,7 @@ const (
 	slotQ0, slotQ1, slotCnt, slotPart       = 11, 12, 13, 14
 	// storageBlocks is the most storage buffers one kernel uses
 	// (dsjump, with Par and Ctl).
-	storageBlocks = 12
+	storageBlocks = 13
 )
 
 // ctlHeader is the bytes of Ctl: ctl[16] uints and acc[8] doubles.
@@ -138,7 +138,11 @@ func Bytes(w, h int) int64 {
 // BytesFor returns the device memory a w×h grid needs with p's physics,
 // bytes.
 func BytesFor(w, h int, p engine.Params) int64 {
-	return Bytes(w, h) + int64(w)*int64(h)*PhysicsBytesPerCell(p)
+	b := Bytes(w, h) + int64(w)*int64(h)*PhysicsBytesPerCell(p)
+	if p.G > 0 {
+		b += 8 * int64(listCap(w*h)) // the contraction's lists, half a byte a cell
+	}
+	return b
 }
 
 // Engine is the grid stream-power engine (sim/grid's detachment-limited
@@ -221,7 +225,14 @@ type Engine struct {
 	// The deposition's maps' a (64-bit) of slot 0 (da) and the high
 	// words of slot 1 (dah; its low words in cp[0]), grown with G > 0.
 	da, dah gpu.Buffer
-	part    gpu.Buffer // the work groups' partial sums
+	// dl holds the contraction's two lists of the nodes left (listCap
+	// each); depFull is the rounds over every cell before them.
+	dl      gpu.Buffer
+	depFull int
+	// DepListFrom is the last step's rounds of the contraction over
+	// every cell, before its rounds over the lists (0 without them).
+	DepListFrom int
+	part        gpu.Buffer // the work groups' partial sums
 	// The lakes' small arrays the host writes or reads: the pits' roots
 	// sorted, and per component or basin its component, pass cell or
 	// the pass's basins (lkA), the cell across (lkB), its lowest pass's
@@ -350,7 +361,7 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 		}{
 			{&e.par, binary.Size(params{})}, {&e.ctl, ctlHeader}, {&e.part, e.gx * e.gy * 64},
 			{&e.lkR, 4}, {&e.lkA, 4}, {&e.lkB, 4}, {&e.lkK, 4}, {&e.lkG, 4}, // grown by the lakes (grow)
-			{&e.fx, 24 * e.w}, {&e.fy, 24 * e.h}, {&e.dx, 32}, {&e.dy, 32}, {&e.cfx, 4}, {&e.cfy, 4}, {&e.dr, 4}, {&e.alluv, 4}, {&e.tf, 4}, {&e.lkP, 4}, {&e.lkO, 4}, {&e.cp[0], 4}, {&e.cp[1], 4}, {&e.da, 8}, {&e.dah, 4},
+			{&e.fx, 24 * e.w}, {&e.fy, 24 * e.h}, {&e.dx, 32}, {&e.dy, 32}, {&e.cfx, 4}, {&e.cfy, 4}, {&e.dr, 4}, {&e.alluv, 4}, {&e.tf, 4}, {&e.lkP, 4}, {&e.lkO, 4}, {&e.cp[0], 4}, {&e.cp[1], 4}, {&e.da, 8}, {&e.dah, 4}, {&e.dl, 4},
 			{&e.hb, n4}, {&e.ub, n4}, {&e.db, n4}, {&e.lab, n4}, {&e.cnt, n4}, {&e.kf, 4}, // kf grows with k noise (upload)
 			{&e.pb[0], n4}, {&e.pb[1], n4}, {&e.ab[0], n4}, {&e.ab[1], n4}, {&e.bb[0], n4}, {&e.bb[1], n4},
 			{&e.qb[0], n4}, {&e.qb[1], n4},
@@ -444,7 +455,7 @@ func (o *owned) free() {
 
 // buffers lists the engine's buffers but k's factor.
 func (e *Engine) buffers() []gpu.Buffer {
-	all := []gpu.Buffer{e.par, e.ctl, e.part, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.tf, e.lkP, e.lkO, e.cp[0], e.cp[1], e.da, e.dah, e.lkR, e.lkA, e.lkB, e.lkK, e.lkG}
+	all := []gpu.Buffer{e.par, e.ctl, e.part, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.tf, e.lkP, e.lkO, e.cp[0], e.cp[1], e.da, e.dah, e.dl, e.lkR, e.lkA, e.lkB, e.lkK, e.lkG}
 	all = append(all, e.pb[:]...)
 	all = append(all, e.ab[:]...)
 	all = append(all, e.bb[:]...)
@@ -908,7 +919,7 @@ func (e *Engine) Step() engine.StepStats {
 	var acc [8]float64
 	diffuse := e.p.Kappa > 0 && e.p.Dt > 0
 	dep := e.p.G > 0
-	e.DepRounds = 0
+	e.DepRounds, e.DepListFrom = 0, 0
 	// The creep's factors: every step up to the 64th since its means
 	// started, then every 8th, by ω = (steps since the last)/steps
 	// (hillslope.Creeper's schedule).
