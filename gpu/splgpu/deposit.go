@@ -44,8 +44,13 @@ func (e *Engine) growDep(c gpu.Context) error {
 	if err := e.grow(c, &e.dah, 4*e.n); err != nil {
 		return err
 	}
-	if err := e.grow(c, &e.dl, 8*listCap(e.n)); err != nil {
-		return err
+	if lc := listCap(e.n); e.dl.Size() < 8*lc {
+		b, err := c.NewBuffer(8 * lc) // exactly: grow would take a quarter more
+		if err != nil {
+			return err
+		}
+		c.Free(e.dl)
+		e.dl = b
 	}
 	if e.bufs != nil {
 		e.bufs.set(e.buffers())

@@ -26,7 +26,8 @@ var shaders embed.FS
 // Kernels, by the names of their .glsl files.
 var kernelNames = []string{"diffscan", "creepfac", "creepscan", "creepscanrow", "creepscanwide", "sumh", "erodedep", "areacopy", "affmin",
 	"deppits", "deplevels", "depvol", "depvolcmp", "dsinit", "dsrake", "dsjump", "dsfinal", "depphi", "depdr", "depfin", "newton", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
-	"pitcopy", "carve", "areainit", "arearound", "erodeinit", "affine", "talusinit", "minplus", "talusfin", "finish", "reduce"}
+	"pitcopy", "carve", "areainit", "arearound", "erodeinit", "affine", "talusinit", "minplus", "talusfin", "finish", "reduce",
+	"balx", "baly", "reducebal", "balup", "balfin"}
 
 // kernel returns the source of one kernel: the version line, the shared
 // declarations and the kernel's own file.
@@ -88,8 +89,8 @@ const (
 	storageBlocks = 13
 )
 
-// ctlHeader is the bytes of Ctl: ctl[16] uints and acc[8] doubles.
-const ctlHeader = 16*4 + 8*8
+// ctlHeader is the bytes of Ctl: ctl[16] uints, acc[8] doubles and corr.
+const ctlHeader = 16*4 + 8*8 + 8
 
 // group is the work group's size, cells.
 const group = 256
@@ -232,7 +233,14 @@ type Engine struct {
 	// DepListFrom is the last step's rounds of the contraction over
 	// every cell, before its rounds over the lists (0 without them).
 	DepListFrom int
-	part        gpu.Buffer // the work groups' partial sums
+	// The rebalanced splitting (SetRebalanced; sim/grid's balance.go):
+	// whether it is on, the corrections (cx, cy) per cell, 8 bytes a
+	// cell grown by the first balanced step, and whether they must
+	// start from zero (a new engine, or a step without the hillslope
+	// term, as sim/grid drops its balance).
+	rebal, balZero bool
+	cxy            gpu.Buffer
+	part           gpu.Buffer // the work groups' partial sums
 	// The lakes' small arrays the host writes or reads: the pits' roots
 	// sorted, and per component or basin its component, pass cell or
 	// the pass's basins (lkA), the cell across (lkB), its lowest pass's
@@ -361,7 +369,7 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 		}{
 			{&e.par, binary.Size(params{})}, {&e.ctl, ctlHeader}, {&e.part, e.gx * e.gy * 64},
 			{&e.lkR, 4}, {&e.lkA, 4}, {&e.lkB, 4}, {&e.lkK, 4}, {&e.lkG, 4}, // grown by the lakes (grow)
-			{&e.fx, 24 * e.w}, {&e.fy, 24 * e.h}, {&e.dx, 32}, {&e.dy, 32}, {&e.cfx, 4}, {&e.cfy, 4}, {&e.dr, 4}, {&e.alluv, 4}, {&e.tf, 4}, {&e.lkP, 4}, {&e.lkO, 4}, {&e.cp[0], 4}, {&e.cp[1], 4}, {&e.da, 8}, {&e.dah, 4}, {&e.dl, 4},
+			{&e.fx, 24 * e.w}, {&e.fy, 24 * e.h}, {&e.dx, 32}, {&e.dy, 32}, {&e.cfx, 4}, {&e.cfy, 4}, {&e.dr, 4}, {&e.alluv, 4}, {&e.tf, 4}, {&e.lkP, 4}, {&e.lkO, 4}, {&e.cp[0], 4}, {&e.cp[1], 4}, {&e.da, 8}, {&e.dah, 4}, {&e.dl, 4}, {&e.cxy, 4},
 			{&e.hb, n4}, {&e.ub, n4}, {&e.db, n4}, {&e.lab, n4}, {&e.cnt, n4}, {&e.kf, 4}, // kf grows with k noise (upload)
 			{&e.pb[0], n4}, {&e.pb[1], n4}, {&e.ab[0], n4}, {&e.ab[1], n4}, {&e.bb[0], n4}, {&e.bb[1], n4},
 			{&e.qb[0], n4}, {&e.qb[1], n4},
@@ -455,7 +463,7 @@ func (o *owned) free() {
 
 // buffers lists the engine's buffers but k's factor.
 func (e *Engine) buffers() []gpu.Buffer {
-	all := []gpu.Buffer{e.par, e.ctl, e.part, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.tf, e.lkP, e.lkO, e.cp[0], e.cp[1], e.da, e.dah, e.dl, e.lkR, e.lkA, e.lkB, e.lkK, e.lkG}
+	all := []gpu.Buffer{e.par, e.ctl, e.part, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.tf, e.lkP, e.lkO, e.cp[0], e.cp[1], e.da, e.dah, e.dl, e.cxy, e.lkR, e.lkA, e.lkB, e.lkK, e.lkG}
 	all = append(all, e.pb[:]...)
 	all = append(all, e.ab[:]...)
 	all = append(all, e.bb[:]...)
@@ -918,6 +926,11 @@ func (e *Engine) Step() engine.StepStats {
 	var ctl [16]uint32
 	var acc [8]float64
 	diffuse := e.p.Kappa > 0 && e.p.Dt > 0
+	balanced := diffuse && e.rebal
+	if !diffuse {
+		e.balZero = true // no hillslope term: nothing to balance
+	}
+	var corr float64 // the volume the balance's sweeps added, m over a cell
 	dep := e.p.G > 0
 	e.DepRounds, e.DepListFrom = 0, 0
 	// The creep's factors: every step up to the 64th since its means
@@ -956,8 +969,13 @@ func (e *Engine) Step() engine.StepStats {
 		prev, prev2 := e.qb[e.qc], e.qb[1-e.qc]
 		e.bindCommon(c)
 		stamps[KHill] = c.Timestamp()
+		if balanced {
+			if err := e.growBalance(c); err != nil {
+				return err
+			}
+		}
 		if diffuse {
-			if err := e.diffuse(c, creepFac); err != nil {
+			if err := e.diffuse(c, creepFac, balanced, prev); err != nil {
 				return err
 			}
 			e.bindCommon(c)
@@ -982,6 +1000,14 @@ func (e *Engine) Step() engine.StepStats {
 			return err
 		}
 		stamps[KErode] = c.Timestamp()
+		if balanced {
+			// The stream power's part takes the sweeps' corrections
+			// back before the uplift.
+			e.bindCommon(c)
+			c.Bind(11, prev)
+			c.Bind(13, e.cxy)
+			e.cells(c, "balup", e.n)
+		}
 		fin, rr, err := e.erode(c)
 		if err != nil {
 			return err
@@ -1008,6 +1034,12 @@ func (e *Engine) Step() engine.StepStats {
 		c.Bind(6, e.ub)
 		e.cells(c, "finish", e.n)
 		c.Dispatch(e.progs["reduce"], 1, 1, 1)
+		if balanced {
+			e.bindCommon(c)
+			c.Bind(11, prev)
+			c.Bind(13, e.cxy)
+			e.cells(c, "balfin", e.n)
+		}
 		stamps[NumKernels] = c.Timestamp()
 		buf := make([]byte, ctlHeader)
 		if err := c.Read(e.ctl, 0, buf); err != nil {
@@ -1018,6 +1050,9 @@ func (e *Engine) Step() engine.StepStats {
 		}
 		for k := range acc {
 			acc[k] = math.Float64frombits(binary.LittleEndian.Uint64(buf[64+8*k:]))
+		}
+		if balanced {
+			corr = math.Float64frombits(binary.LittleEndian.Uint64(buf[128:]))
 		}
 		var ts [NumKernels + 1]int64
 		for k, q := range stamps {
@@ -1082,9 +1117,13 @@ func (e *Engine) Step() engine.StepStats {
 	if diffuse {
 		v1 = acc[3] * ca
 	}
-	v2 := v1 + e.p.Dt*e.upSum*ca
+	// The balance's corrections: the sweeps added corr, the uplift took
+	// it back (as sim/grid's account: Diffused less it, Uplift the
+	// uplift alone).
+	corr *= ca
+	v2 := v1 + e.p.Dt*e.upSum*ca - corr
 	v3, v4 := acc[0]*ca, acc[1]*ca
-	st.Mass.Uplift = v2 - v1
+	st.Mass.Uplift = e.p.Dt * e.upSum * ca
 	if dep {
 		// As sim/grid's: what the stream power and the talus limit took
 		// and what the sediment left, gross, against the uplifted
@@ -1092,9 +1131,9 @@ func (e *Engine) Step() engine.StepStats {
 		vt, lowered, raised := acc[4]*ca, acc[5]*ca, acc[6]*ca
 		st.Mass.Talus = v3 - vt
 		st.Mass.SedimentOut = acc[7] * ca
-		st.Mass.Diffused, st.Mass.Eroded, st.Mass.Deposited, st.Mass.Stored = v0-v1, lowered-st.Mass.Talus, raised, v4-v0
+		st.Mass.Diffused, st.Mass.Eroded, st.Mass.Deposited, st.Mass.Stored = v0-v1+corr, lowered-st.Mass.Talus, raised, v4-v0
 	} else {
-		st.Mass.Diffused, st.Mass.Eroded, st.Mass.Talus, st.Mass.Stored = v0-v1, v2-v3, v3-v4, v4-v0
+		st.Mass.Diffused, st.Mass.Eroded, st.Mass.Talus, st.Mass.Stored = v0-v1+corr, v2-v3, v3-v4, v4-v0
 	}
 	e.vol = v4
 	st.Clamped = int(ctl[2])
@@ -1470,7 +1509,11 @@ func (e *Engine) runForest(codes []uint32, h []float32) (area []uint32, he, hl [
 // factors first when fac says), fixed edges the Outlet ones, each line
 // by a work group scanning the recurrences (diffscan.glsl,
 // creepscan.glsl), and Σ h.
-func (e *Engine) diffuse(c gpu.Context, fac bool) error {
+//
+// Balanced (SetRebalanced), each sweep takes its correction first:
+// balx before the sweep along x, baly (from h0, the heights the step
+// started from) before the one along y.
+func (e *Engine) diffuse(c gpu.Context, fac, balanced bool, h0 gpu.Buffer) error {
 	p := e.p
 	fix := [4]bool{p.Edges.North == flow.Outlet, p.Edges.South == flow.Outlet, p.Edges.West == flow.Outlet, p.Edges.East == flow.Outlet}
 	r := p.Kappa * p.Dt / (e.cell * e.cell)
@@ -1534,6 +1577,10 @@ func (e *Engine) diffuse(c gpu.Context, fac bool) error {
 			c.Bind(slotKF, e.cfy)
 			e.cells(c, "creepfac", e.n)
 		}
+		if balanced {
+			c.Bind(13, e.cxy)
+			e.cells(c, "balx", e.n)
+		}
 		e.hillStamps[0] = c.Timestamp()
 		// c' and d' as float64 halves in the pointer-jumping buffers
 		// (scratch until the routing).
@@ -1553,6 +1600,10 @@ func (e *Engine) diffuse(c gpu.Context, fac bool) error {
 			e.cells(c, "creepscan", group*((e.difLines[0]+creepLines-1)/creepLines))
 		}
 		e.hillStamps[1] = c.Timestamp()
+		if balanced {
+			c.Bind(11, h0)
+			e.cells(c, "baly", e.n)
+		}
 		c.Bind(slotUp, e.dy)
 		c.Bind(slotKF, e.cfy)
 		if e.n >= wideCells {
@@ -1562,18 +1613,32 @@ func (e *Engine) diffuse(c gpu.Context, fac bool) error {
 		}
 		e.hillStamps[2] = c.Timestamp()
 		e.cells(c, "sumh", e.n)
+		if balanced {
+			c.Dispatch(e.progs["reducebal"], 1, 1, 1)
+		}
 		e.hillStamps[3] = c.Timestamp()
 		return nil
 	}
 	c.Bind(slotPs, e.pb[0]) // scratch
+	if balanced {
+		c.Bind(13, e.cxy)
+		e.cells(c, "balx", e.n)
+	}
 	// One work group a line.
 	c.Bind(slotUp, e.dx)
 	c.Bind(slotKF, e.fx)
 	e.cells(c, "diffscan", group*e.difLines[0])
+	if balanced {
+		c.Bind(11, h0)
+		e.cells(c, "baly", e.n)
+	}
 	c.Bind(slotUp, e.dy)
 	c.Bind(slotKF, e.fy)
 	e.cells(c, "diffscan", group*e.difLines[1])
 	e.cells(c, "sumh", e.n)
+	if balanced {
+		c.Dispatch(e.progs["reducebal"], 1, 1, 1)
+	}
 	return nil
 }
 

@@ -170,7 +170,7 @@ func TestCreepMatchesCreeper(t *testing.T) {
 				if err := e.setCtl(c, 12, b2u(step == 1)); err != nil {
 					return err
 				}
-				return e.diffuse(c, true)
+				return e.diffuse(c, true, false, nil)
 			})
 			if err != nil {
 				t.Fatal(err)
