@@ -24,7 +24,7 @@ import (
 var shaders embed.FS
 
 // Kernels, by the names of their .glsl files.
-var kernelNames = []string{"diffscan", "creepfac", "creepscan", "creepscanrow", "creepscanwide", "sumh", "erodedep", "areacopy", "affmin",
+var kernelNames = []string{"diffscan", "creepfac", "creepscan", "creepscanrow", "creepscanrowi", "creepscanwide", "sumh", "erodedep", "areacopy", "affmin",
 	"deppits", "deplevels", "depvol", "depvolcmp", "dsinit", "dsrake", "dsjump", "dsfinal", "depphi", "depdr", "depfin", "newton", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
 	"pitcopy", "carve", "areainit", "arearound", "erodeinit", "affine", "talusinit", "minplus", "talusfin", "finish", "reduce",
 	"balx", "baly", "reducebal", "balup", "balfin"}
@@ -47,6 +47,9 @@ var variants = map[string]struct{ file, defs string }{
 	// The creep's sweep along x: a work group a row (creepscan.glsl's
 	// LINES).
 	"creepscanrow": {"creepscan", "#define LINES 1\n"},
+	// The same with c' and d' chunk-interleaved, on rows whose length
+	// is a multiple of 256.
+	"creepscanrowi": {"creepscan", "#define LINES 1\n#define INTERLEAVE\n"},
 	// The sweep along y on grids of wideCells cells or more: 64
 	// columns a work group, 4 chunks a column.
 	"creepscanwide": {"creepscan", "#define LINES 64\n"},
@@ -1594,7 +1597,9 @@ func (e *Engine) diffuse(c gpu.Context, fac, balanced bool, h0 gpu.Buffer) error
 		// 64 from wideCells on (creepscanwide).
 		c.Bind(slotUp, e.dx)
 		c.Bind(slotKF, e.cfx)
-		if e.w >= rowWidth {
+		if e.w >= rowWidth && e.w%group == 0 && interleave {
+			e.cells(c, "creepscanrowi", group*e.difLines[0])
+		} else if e.w >= rowWidth {
 			e.cells(c, "creepscanrow", group*e.difLines[0])
 		} else {
 			e.cells(c, "creepscan", group*((e.difLines[0]+creepLines-1)/creepLines))
@@ -1655,6 +1660,10 @@ const creepLines = 16
 // rowWidth is the shortest row that the creep's sweep along x takes a
 // work group a row for (256 chunks of 4 cells or more).
 const rowWidth = 1024
+
+// interleave says whether rows of a multiple of 256 cells keep c' and d'
+// chunk-interleaved (creepscanrowi; a variable for the tests).
+var interleave = true
 
 func b2f(b bool) float64 {
 	if b {
