@@ -111,10 +111,12 @@ func (e *Engine) deposit(c gpu.Context, hl int) error {
 	if m > 0 {
 		e.cells(c, "depvolcmp", m)
 	}
+	e.depStamps[0] = c.Timestamp()
 	s0l, s0h, err := e.contract(c, hlb)
 	if err != nil {
 		return err
 	}
+	e.depStamps[1] = c.Timestamp()
 	e.bindCommon(c)
 	c.Bind(7, s0l)
 	c.Bind(8, s0h)

@@ -233,6 +233,11 @@ type Engine struct {
 	// each); depFull is the rounds over every cell before them.
 	dl      gpu.Buffer
 	depFull int
+	// depStamps are around the contraction, when it ran; DepMs is the
+	// last step's deposit phase by its parts: the lakes' records and
+	// volumes, the contraction, the heights and the next rate (ms).
+	depStamps [2]gpu.Query
+	DepMs     [3]float64
 	// DepListFrom is the last step's rounds of the contraction over
 	// every cell, before its rounds over the lists (0 without them).
 	DepListFrom int
@@ -1091,6 +1096,17 @@ func (e *Engine) Step() engine.StepStats {
 			}
 			e.HillMs = [4]float64{float64(t[0]-ts[KHill]) / 1e6, float64(t[1]-t[0]) / 1e6, float64(t[2]-t[1]) / 1e6, float64(t[3]-t[2]) / 1e6}
 			e.hillStamps = [4]gpu.Query{}
+		}
+		e.DepMs = [3]float64{}
+		if q := e.depStamps; q[0] != nil {
+			var t [2]int64
+			for k := range q {
+				if t[k], err = c.Time(q[k]); err != nil {
+					return err
+				}
+			}
+			e.DepMs = [3]float64{float64(t[0]-ts[KDeposit]) / 1e6, float64(t[1]-t[0]) / 1e6, float64(ts[KFinish]-t[1]) / 1e6}
+			e.depStamps = [2]gpu.Query{}
 		}
 		e.PassMs = 0
 		for k := 0; k+1 < len(e.passStamps); k += 2 {

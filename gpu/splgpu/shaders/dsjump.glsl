@@ -110,9 +110,11 @@ void main() {
 	} else if (i >= 0 && jump(i) && (mode & DS_APPEND) != 0u) {
 		slot = atomicAdd(gApp, 1u);
 	}
-	barrier();
-	if (gl_LocalInvocationIndex == 0u && gApp != 0u) gBase = atomicAdd(ctl[CTL_DSCOUNT + int(next)], gApp);
-	barrier();
-	if (slot != 0xFFFFFFFFu && gBase + slot < cap) list[next * cap + gBase + slot] = i;
+	if ((mode & DS_APPEND) != 0u) { // uniform: the barriers only when appending
+		barrier();
+		if (gl_LocalInvocationIndex == 0u && gApp != 0u) gBase = atomicAdd(ctl[CTL_DSCOUNT + int(next)], gApp);
+		barrier();
+		if (slot != 0xFFFFFFFFu && gBase + slot < cap) list[next * cap + gBase + slot] = i;
+	}
 	countEnd(CTL_ACTIVE);
 }
