@@ -159,15 +159,14 @@ func (g *gridOn) DepositRounds() int {
 	return g.gpu.DepRounds
 }
 
-// DepositDetail is the GPU engine's last deposit phase by its parts
-// (the lakes' records, the contraction, the heights and rate; ms) and
-// its contraction's rounds over every cell before those over the lists
-// of the nodes left (zeros on the CPU).
-func (g *gridOn) DepositDetail() (ms [3]float64, fullRounds int) {
+// DepositDetail is the GPU engine's last deposit phase by its parts:
+// the lakes' records, the contraction, the heights and rate, ms (zeros
+// on the CPU).
+func (g *gridOn) DepositDetail() [3]float64 {
 	if g.gpu == nil {
-		return ms, 0
+		return [3]float64{}
 	}
-	return g.gpu.DepMs, g.gpu.DepListFrom
+	return g.gpu.DepMs
 }
 
 func (g *gridOn) Device() string   { return g.dev }

@@ -189,11 +189,8 @@ func BenchmarkStepGPU(b *testing.B) {
 			hd, _ := e.(interface{ HillDetail() [4]float64 })
 			var hill [4]float64
 			di, _ := e.(interface{ DepositRounds() int })
-			dd, _ := e.(interface {
-				DepositDetail() ([3]float64, int)
-			})
+			dd, _ := e.(interface{ DepositDetail() [3]float64 })
 			var dep [3]float64
-			var depFull float64
 			b.ResetTimer()
 			for range b.N {
 				st := e.Step()
@@ -208,11 +205,9 @@ func BenchmarkStepGPU(b *testing.B) {
 					iters += float64(di.DepositRounds())
 				}
 				if dd != nil {
-					ms, full := dd.DepositDetail()
-					for k, v := range ms {
+					for k, v := range dd.DepositDetail() {
 						dep[k] += v
 					}
-					depFull += float64(full)
 				}
 				if lp != nil {
 					pass += lp.LakePassMs()
@@ -237,7 +232,6 @@ func BenchmarkStepGPU(b *testing.B) {
 			}
 			if iters > 0 {
 				b.ReportMetric(iters/float64(b.N), "deposit-rounds")
-				b.ReportMetric(depFull/float64(b.N), "deposit-full-rounds")
 				for k, name := range []string{"depprep", "contract", "depfin"} {
 					b.ReportMetric(dep[k]/float64(b.N), name+"-ms")
 				}

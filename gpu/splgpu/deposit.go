@@ -44,14 +44,6 @@ func (e *Engine) growDep(c gpu.Context) error {
 	if err := e.grow(c, &e.dah, 4*e.n); err != nil {
 		return err
 	}
-	if lc := listCap(e.n); e.dl.Size() < 8*lc {
-		b, err := c.NewBuffer(8 * lc) // exactly: grow would take a quarter more
-		if err != nil {
-			return err
-		}
-		c.Free(e.dl)
-		e.dl = b
-	}
 	if e.bufs != nil {
 		e.bufs.set(e.buffers())
 	}
@@ -158,41 +150,9 @@ func (e *Engine) contract(c gpu.Context, hlb gpu.Buffer) (s0l, s0h gpu.Buffer, e
 	c.Bind(11, e.da)
 	c.Bind(12, e.cp[0]) // free since talusfin
 	c.Bind(13, e.dah)
-	c.Bind(4, e.dl)
 	guess := max(1, e.depRounds)
 	if e.step%16 == 15 {
 		guess = max(1, guess-1)
-	}
-	// From round full on, the rounds run over the list of the nodes
-	// left (listCap of them at most; more, and they stride over every
-	// cell): the last steps' rounds, one later after an overflow, one
-	// earlier every 16 steps.
-	lc := listCap(e.n)
-	full := maxDepRounds
-	if lc > 0 {
-		full = max(1, e.depFull)
-		if e.depFull == 0 {
-			full = 8 // the first step's guess
-		} else if e.step%16 == 15 {
-			full = max(1, full-1)
-		}
-		if err := e.setCtl(c, 15, uint32(lc)); err != nil {
-			return nil, nil, err
-		}
-		if err := e.setCtl(c, 8, 0); err != nil {
-			return nil, nil, err
-		}
-	}
-	mode := uint32(0)
-	setMode := func(m uint32) error {
-		if m == mode {
-			return nil
-		}
-		mode = m
-		return e.setCtl(c, 9, m)
-	}
-	if err := e.setCtl(c, 9, 0); err != nil {
-		return nil, nil, err
 	}
 	r := 0
 	for {
@@ -202,19 +162,8 @@ func (e *Engine) contract(c gpu.Context, hlb gpu.Buffer) (s0l, s0h gpu.Buffer, e
 					return nil, nil, err
 				}
 			}
-			m, count := uint32(0), e.n
-			switch {
-			case r >= full:
-				cur := uint32((r - full) % 2)
-				m, count = dsList|cur*dsCur|dsAppend|(1-cur)*dsNext, lc
-			case r == full-1:
-				m = dsAppend
-			}
-			if err := setMode(m); err != nil {
-				return nil, nil, err
-			}
-			e.cells(c, "dsrake", count)
-			e.cells(c, "dsjump", count)
+			e.cells(c, "dsrake", e.n)
+			e.cells(c, "dsjump", e.n)
 			r++
 		}
 		left, err := e.getCtl(c, 0)
@@ -229,43 +178,11 @@ func (e *Engine) contract(c gpu.Context, hlb gpu.Buffer) (s0l, s0h gpu.Buffer, e
 		}
 		guess = 1
 	}
-	if lc > 0 {
-		over, err := e.getCtl(c, 8)
-		if err != nil {
-			return nil, nil, err
-		}
-		e.depFull = full
-		if over != 0 {
-			e.depFull = full + 1
-		}
-		e.DepListFrom = min(full, r)
-	}
 	e.depRounds = r
 	e.DepRounds = r
 	e.cells(c, "dsfinal", e.n)
 	return s0l, s0h, nil
 }
-
-// The contraction's modes (ctl[9], common.glsl's DS_*).
-const (
-	dsList, dsCur, dsAppend, dsNext = 1, 2, 4, 8
-)
-
-// listCap is the nodes a list of the contraction holds on a grid of n
-// cells: n/16 (the rounds over every cell cost reading every code word
-// twice, while the tail of rounds has a few per cent of the nodes left:
-// on the default preset with the physics at 512², 6.7 % after 8 of 24
-// rounds, 1 % after 15), none below listCells (a variable for the
-// tests).
-var listCap = func(n int) int {
-	if n < listCells {
-		return 0
-	}
-	return max(256, n/16)
-}
-
-// listCells is the smallest grid the contraction keeps lists on.
-var listCells = 1 << 16
 
 // setLakeOrder records the lakes from the outlets as (pit, downstream
 // pit) pairs for deplevels: pit numbers index the sorted roots.

@@ -2,7 +2,6 @@ package splgpu
 
 import (
 	"encoding/binary"
-	"fmt"
 	"math"
 	"math/bits"
 	"math/rand/v2"
@@ -206,63 +205,6 @@ func TestDepositContraction(t *testing.T) {
 			t.Logf("%s, %.0f %% losing: %d rounds, %d of %d nodes clamped, %d wrong, %.2g m from sim/spl", f.name, 100*bias, rounds, clamped, w*h, bad, worst)
 			if rounds > limit {
 				t.Errorf("%s: %d rounds; want at most %d", f.name, rounds, limit)
-			}
-		}
-	}
-}
-
-// TestDepositLists: the contraction's rounds over lists of the nodes
-// left give the terrain of the rounds over every cell bit for bit, in
-// as many rounds, with lists that hold the nodes and with lists too
-// small for them (the rounds then stride over every cell). 64², the
-// default parameters with deposition, creep, k noise and random
-// routing, 12 steps.
-func TestDepositLists(t *testing.T) {
-	defer func(c int, f func(int) int) { listCells, listCap = c, f }(listCells, listCap)
-	run := func(lists, cap int) ([]float32, []int, int) {
-		listCells, listCap = 1<<30, func(int) int { return 0 }
-		if lists > 0 {
-			listCells = 0
-			listCap = func(int) int { return cap }
-		}
-		c := config(64, flow.Edges{North: flow.Outlet, South: flow.Closed, East: flow.Natural, West: flow.Closed})
-		c.Params.G, c.Params.Kappa, c.Params.CreepSc = 0.2, 1, 0.5
-		c.Params.KNoise, c.Params.Seed, c.Params.Routing = 0.5, 3, flow.RoutingRandom
-		e, err := New(device(t), c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer e.Close()
-		var rounds []int
-		listed := 0
-		for range 12 {
-			e.Step()
-			if err := e.Err(); err != nil {
-				t.Fatal(err)
-			}
-			rounds = append(rounds, e.DepRounds)
-			if e.DepListFrom > 0 && e.DepListFrom < e.DepRounds {
-				listed++
-			}
-		}
-		return append([]float32(nil), e.Heights()...), rounds, listed
-	}
-	h0, r0, _ := run(0, 0)
-	for _, tc := range []struct {
-		name string
-		cap  int
-	}{{"lists", 64 * 64 / 16}, {"overflowing", 16}} {
-		h, r, listed := run(1, tc.cap)
-		t.Logf("%s: rounds %v, %d steps over lists", tc.name, r, listed)
-		if listed == 0 {
-			t.Errorf("%s: no step took rounds over the lists (rounds %v)", tc.name, r)
-		}
-		if fmt.Sprint(r) != fmt.Sprint(r0) {
-			t.Errorf("%s: rounds %v, over every cell %v", tc.name, r, r0)
-		}
-		for i := range h {
-			if h[i] != h0[i] {
-				t.Fatalf("%s: cell %d at %v m, over every cell %v m", tc.name, i, h[i], h0[i])
 			}
 		}
 	}

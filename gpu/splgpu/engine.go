@@ -89,7 +89,7 @@ const (
 	slotQ0, slotQ1, slotCnt, slotPart       = 11, 12, 13, 14
 	// storageBlocks is the most storage buffers one kernel uses
 	// (dsjump, with Par and Ctl).
-	storageBlocks = 13
+	storageBlocks = 12
 )
 
 // ctlHeader is the bytes of Ctl: ctl[16] uints, acc[8] doubles and corr.
@@ -142,11 +142,7 @@ func Bytes(w, h int) int64 {
 // BytesFor returns the device memory a w×h grid needs with p's physics,
 // bytes.
 func BytesFor(w, h int, p engine.Params) int64 {
-	b := Bytes(w, h) + int64(w)*int64(h)*PhysicsBytesPerCell(p)
-	if p.G > 0 {
-		b += 8 * int64(listCap(w*h)) // the contraction's lists, half a byte a cell
-	}
-	return b
+	return Bytes(w, h) + int64(w)*int64(h)*PhysicsBytesPerCell(p)
 }
 
 // Engine is the grid stream-power engine (sim/grid's detachment-limited
@@ -229,18 +225,11 @@ type Engine struct {
 	// The deposition's maps' a (64-bit) of slot 0 (da) and the high
 	// words of slot 1 (dah; its low words in cp[0]), grown with G > 0.
 	da, dah gpu.Buffer
-	// dl holds the contraction's two lists of the nodes left (listCap
-	// each); depFull is the rounds over every cell before them.
-	dl      gpu.Buffer
-	depFull int
 	// depStamps are around the contraction, when it ran; DepMs is the
 	// last step's deposit phase by its parts: the lakes' records and
 	// volumes, the contraction, the heights and the next rate (ms).
 	depStamps [2]gpu.Query
 	DepMs     [3]float64
-	// DepListFrom is the last step's rounds of the contraction over
-	// every cell, before its rounds over the lists (0 without them).
-	DepListFrom int
 	// The rebalanced splitting (SetRebalanced; sim/grid's balance.go):
 	// whether it is on, the corrections (cx, cy) per cell, 8 bytes a
 	// cell grown by the first balanced step, and whether they must
@@ -377,7 +366,7 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 		}{
 			{&e.par, binary.Size(params{})}, {&e.ctl, ctlHeader}, {&e.part, e.gx * e.gy * 64},
 			{&e.lkR, 4}, {&e.lkA, 4}, {&e.lkB, 4}, {&e.lkK, 4}, {&e.lkG, 4}, // grown by the lakes (grow)
-			{&e.fx, 24 * e.w}, {&e.fy, 24 * e.h}, {&e.dx, 32}, {&e.dy, 32}, {&e.cfx, 4}, {&e.cfy, 4}, {&e.dr, 4}, {&e.alluv, 4}, {&e.tf, 4}, {&e.lkP, 4}, {&e.lkO, 4}, {&e.cp[0], 4}, {&e.cp[1], 4}, {&e.da, 8}, {&e.dah, 4}, {&e.dl, 4}, {&e.cxy, 4},
+			{&e.fx, 24 * e.w}, {&e.fy, 24 * e.h}, {&e.dx, 32}, {&e.dy, 32}, {&e.cfx, 4}, {&e.cfy, 4}, {&e.dr, 4}, {&e.alluv, 4}, {&e.tf, 4}, {&e.lkP, 4}, {&e.lkO, 4}, {&e.cp[0], 4}, {&e.cp[1], 4}, {&e.da, 8}, {&e.dah, 4}, {&e.cxy, 4},
 			{&e.hb, n4}, {&e.ub, n4}, {&e.db, n4}, {&e.lab, n4}, {&e.cnt, n4}, {&e.kf, 4}, // kf grows with k noise (upload)
 			{&e.pb[0], n4}, {&e.pb[1], n4}, {&e.ab[0], n4}, {&e.ab[1], n4}, {&e.bb[0], n4}, {&e.bb[1], n4},
 			{&e.qb[0], n4}, {&e.qb[1], n4},
@@ -471,7 +460,7 @@ func (o *owned) free() {
 
 // buffers lists the engine's buffers but k's factor.
 func (e *Engine) buffers() []gpu.Buffer {
-	all := []gpu.Buffer{e.par, e.ctl, e.part, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.tf, e.lkP, e.lkO, e.cp[0], e.cp[1], e.da, e.dah, e.dl, e.cxy, e.lkR, e.lkA, e.lkB, e.lkK, e.lkG}
+	all := []gpu.Buffer{e.par, e.ctl, e.part, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.tf, e.lkP, e.lkO, e.cp[0], e.cp[1], e.da, e.dah, e.cxy, e.lkR, e.lkA, e.lkB, e.lkK, e.lkG}
 	all = append(all, e.pb[:]...)
 	all = append(all, e.ab[:]...)
 	all = append(all, e.bb[:]...)
@@ -940,7 +929,7 @@ func (e *Engine) Step() engine.StepStats {
 	}
 	var corr float64 // the volume the balance's sweeps added, m over a cell
 	dep := e.p.G > 0
-	e.DepRounds, e.DepListFrom = 0, 0
+	e.DepRounds = 0
 	// The creep's factors: every step up to the 64th since its means
 	// started, then every 8th, by ω = (steps since the last)/steps
 	// (hillslope.Creeper's schedule).

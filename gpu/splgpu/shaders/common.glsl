@@ -57,14 +57,6 @@ const uint NEWRES = 1u << 20, RES = 1u << 22, NEWLINK = 1u << 23, LINKED = 1u <<
 const uint CURP = 1u << 6, NEWFLIP = 1u << 7;
 const uint CNT1 = 1u << 16, CNTMASK = 15u << 16;
 const uint DSBITS = NEWRES | RES | NEWLINK | LINKED | RESP | CURP | NEWFLIP | CNTMASK;
-// The contraction's rounds over a list of the nodes left (dsrake,
-// dsjump): ctl[9] the round's mode (DS_LIST: over list CUR, else over
-// every cell; DS_APPEND: the nodes dsjump takes unsolved go to list
-// NEXT), ctl[13] and ctl[14] the lists' counts (above ctl[15], the
-// lists' capacity: overflowed, and the rounds over the list take every
-// cell, cap invocations striding), ctl[8] set when a round did.
-const int CTL_DSMODE = 9, CTL_DSOVER = 8, CTL_DSCOUNT = 13, CTL_DSCAP = 15;
-const uint DS_LIST = 1u, DS_CUR = 2u, DS_APPEND = 4u, DS_NEXT = 8u;
 
 // Per pit (in the order of the sorted roots): its root cell, its pass
 // cell, its lake's level and the share of the lake the sediment filled,

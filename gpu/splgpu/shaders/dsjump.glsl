@@ -9,9 +9,7 @@
 // written to its other slot (RESP); one whose target is linked composes
 // the target's map into its own and points where the target points
 // (pointer jumping); one whose target is neither waits, writing nothing.
-// Counts the nodes left unsolved. Over every cell or over a list of the
-// nodes left (see common.glsl), appending those it takes unsolved to
-// the next list.
+// Counts the nodes left unsolved.
 layout(std430, binding = 3) buffer Db { uint dcode[]; };
 layout(std430, binding = 5) buffer Dn0 { int dn0[]; };
 layout(std430, binding = 6) buffer Dn1 { int dn1[]; };
@@ -38,83 +36,42 @@ void put(int k, bool one, int dn, uvec2 a, uvec2 b) {
 	}
 }
 
-// The nodes left, in two lists of ctl[CTL_DSCAP]: a round over a list
-// appends the nodes it takes unsolved to the other.
-layout(std430, binding = 4) buffer Lists { int list[]; };
-
-// jump is a round for node i; it returns whether i was unsolved at its
-// start.
-bool jump(int i) {
-	uint w = dcode[i];
-	if ((w & (RES | NEWRES)) != 0u) return false;
-	bool solved = false;
-	if ((w & LINKED) == 0u) {
-		uint cnt = (w & CNTMASK) >> 16;
-		if (cnt == 0u) {
-			atomicOr(dcode[i], NEWRES); // S is the sum, in slot 0
-			solved = true;
-		} else if (cnt == 1u) {
-			a0[i] = uvec2(s0Lo[i], s0Hi[i]);
-			atomicOr(dcode[i], NEWLINK);
-		}
-	} else {
-		bool cur = (w & CURP) != 0u;
-		int t = getDn(i, cur);
-		uint tw = dcode[t];
-		if ((tw & (RES | LINKED)) != 0u) {
-			uvec2 a = getA(i, cur), b = getB(i, cur);
-			bool tc = (tw & RES) != 0u ? (tw & RESP) != 0u : (tw & CURP) != 0u;
-			if ((tw & RES) != 0u) {
-				uvec2 s = max64(a, add64(getB(t, tc), b));
-				if (cur) { s0Lo[i] = s.x; s0Hi[i] = s.y; } else { s1Lo[i] = s.x; s1Hi[i] = s.y; }
-				atomicOr(dcode[i], cur ? NEWRES : NEWRES | RESP);
-				solved = true;
-			} else {
-				put(i, !cur, getDn(t, tc), max64(a, add64(getA(t, tc), b)), add64(b, getB(t, tc)));
-				atomicOr(dcode[i], NEWFLIP);
-			}
-		}
-	}
-	if (!solved) atomicAdd(groupCount, 1u);
-	return true;
-}
-
-shared uint gApp, gBase;
-
 void main() {
-	if (gl_LocalInvocationIndex == 0u) gApp = 0u;
 	countBegin();
-	int k = cellIndex();
-	uint mode = ctl[CTL_DSMODE], cap = ctl[CTL_DSCAP];
-	uint next = (mode & DS_NEXT) != 0u ? 1u : 0u;
-	int i = -1;
-	bool stride = false;
-	if ((mode & DS_LIST) == 0u) {
-		if (k < P.n) i = k;
-	} else {
-		uint cur = (mode & DS_CUR) != 0u ? 1u : 0u, cnt = ctl[CTL_DSCOUNT + int(cur)];
-		if (cnt <= cap) {
-			if (uint(k) < cnt) i = list[cur * cap + uint(k)];
-		} else {
-			stride = true;
+	int i = cellIndex();
+	if (i < P.n) {
+		uint w = dcode[i];
+		if ((w & (RES | NEWRES)) == 0u) {
+			bool solved = false;
+			if ((w & LINKED) == 0u) {
+				uint cnt = (w & CNTMASK) >> 16;
+				if (cnt == 0u) {
+					atomicOr(dcode[i], NEWRES); // S is the sum, in slot 0
+					solved = true;
+				} else if (cnt == 1u) {
+					a0[i] = uvec2(s0Lo[i], s0Hi[i]);
+					atomicOr(dcode[i], NEWLINK);
+				}
+			} else {
+				bool cur = (w & CURP) != 0u;
+				int t = getDn(i, cur);
+				uint tw = dcode[t];
+				if ((tw & (RES | LINKED)) != 0u) {
+					uvec2 a = getA(i, cur), b = getB(i, cur);
+					bool tc = (tw & RES) != 0u ? (tw & RESP) != 0u : (tw & CURP) != 0u;
+					if ((tw & RES) != 0u) {
+						uvec2 s = max64(a, add64(getB(t, tc), b));
+						if (cur) { s0Lo[i] = s.x; s0Hi[i] = s.y; } else { s1Lo[i] = s.x; s1Hi[i] = s.y; }
+						atomicOr(dcode[i], cur ? NEWRES : NEWRES | RESP);
+						solved = true;
+					} else {
+						put(i, !cur, getDn(t, tc), max64(a, add64(getA(t, tc), b)), add64(b, getB(t, tc)));
+						atomicOr(dcode[i], NEWFLIP);
+					}
+				}
+			}
+			if (!solved) atomicAdd(groupCount, 1u);
 		}
-	}
-	uint slot = 0xFFFFFFFFu;
-	if (stride) {
-		// The list overflowed: every cell, and the next list too.
-		for (int j = k; j < P.n; j += int(cap)) jump(j);
-		if (k == 0) {
-			atomicMax(ctl[CTL_DSCOUNT + int(next)], cap + 1u);
-			ctl[CTL_DSOVER] = 1u;
-		}
-	} else if (i >= 0 && jump(i) && (mode & DS_APPEND) != 0u) {
-		slot = atomicAdd(gApp, 1u);
-	}
-	if ((mode & DS_APPEND) != 0u) { // uniform: the barriers only when appending
-		barrier();
-		if (gl_LocalInvocationIndex == 0u && gApp != 0u) gBase = atomicAdd(ctl[CTL_DSCOUNT + int(next)], gApp);
-		barrier();
-		if (slot != 0xFFFFFFFFu && gBase + slot < cap) list[next * cap + gBase + slot] = i;
 	}
 	countEnd(CTL_ACTIVE);
 }

@@ -1,5 +1,4 @@
-// Deposition, a round's first half (over every cell, or over the list of
-// the nodes dsjump took unsolved in the last round: see common.glsl): the nodes solved in the last round
+// Deposition, a round's first half: the nodes solved in the last round
 // add what they pass, max(0, S), to their receiver's sum (64-bit atomics
 // with a carry: exact in any order) and take one from its donors left,
 // unless the receiver is linked (it reads the sum through its map) or
@@ -16,10 +15,9 @@ layout(std430, binding = 10) readonly buffer S1h { uint s1Hi[]; };
 
 const uint BUSY = NEWRES | RES | NEWLINK | LINKED;
 
-// The nodes left, in two lists of ctl[CTL_DSCAP] (dsjump writes them).
-layout(std430, binding = 4) readonly buffer Lists { int list[]; };
-
-void rake(int i) {
+void main() {
+	int i = cellIndex();
+	if (i >= P.n) return;
 	uint w = dcode[i];
 	if ((w & RES) != 0u) return;
 	uint c = w & 15u;
@@ -38,20 +36,4 @@ void rake(int i) {
 	if ((w & NEWLINK) != 0u) atomicAdd(dcode[i], LINKED - NEWLINK);
 	if ((w & NEWFLIP) != 0u) atomicXor(dcode[i], CURP | NEWFLIP);
 	if (r >= 0 && (dcode[r] & BUSY) == 0u) dn0[r] = i;
-}
-
-void main() {
-	int k = cellIndex();
-	uint mode = ctl[CTL_DSMODE];
-	if ((mode & DS_APPEND) != 0u && k == 0) ctl[CTL_DSCOUNT + ((mode & DS_NEXT) != 0u ? 1 : 0)] = 0u;
-	if ((mode & DS_LIST) == 0u) {
-		if (k < P.n) rake(k);
-		return;
-	}
-	uint cur = (mode & DS_CUR) != 0u ? 1u : 0u, cap = ctl[CTL_DSCAP], cnt = ctl[CTL_DSCOUNT + int(cur)];
-	if (cnt <= cap) {
-		if (uint(k) < cnt) rake(list[cur * cap + uint(k)]);
-		return;
-	}
-	for (int i = k; i < P.n; i += int(cap)) rake(i);
 }
