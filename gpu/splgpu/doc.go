@@ -2,7 +2,7 @@
 // equation, dh/dt = u − k A^m s^n + κ∇²h, the talus limit and the lakes
 // routed through their passes, as OpenGL 4.3 compute kernels
 // (shaders/*.glsl) on package gpu's runtime. It implements engine.Engine
-// (and Constrainable, Summarizer, Releaser); app/engines builds it for
+// (and Constrainable, Summarizer, Releaser, Rebalanced); app/engines builds it for
 // `--engine grid --device gpu|auto` and moves to sim/grid, saying why,
 // for what it does not run (Supports: the lakes' water budget, a talus
 // angle by height, a geology, deposition with n ≠ 1). Nonlinear creep,
@@ -23,13 +23,19 @@
 //	           SetParams and SetUplift as on the CPU), then each line's
 //	           Thomas solve with varying coefficients (16 neighbouring
 //	           lines a work group, 16 chunks a line; along x a row a
-//	           work group, 256 chunks, on rows of 1024 cells or more;
+//	           work group, 256 chunks, on rows of 1024 cells or more,
+//	           c' and d' chunk-interleaved where the row is a multiple
+//	           of 256 cells;
 //	           along y 64 columns and 4 chunks from 2^25 cells on),
 //	           whose elimination
 //	           c'_i = c_i/(b_i − a_i c'_{i−1}) is a Möbius map (2×2
 //	           matrices scanned) and the rest affine; c' and d' kept in
 //	           float64 in the pointer-jumping buffers. Bit for bit the
-//	           CPU's on llvmpipe (TestCreepMatchesCreeper)
+//	           CPU's on llvmpipe (TestCreepMatchesCreeper). With the
+//	           rebalanced splitting on (SetRebalanced, sim/grid's
+//	           balance.go), each sweep first adds its correction (balx,
+//	           baly) and the uplift takes both back (balup); the
+//	           corrections move by the step's increments (balfin)
 //	route      D8 steepest descent, sim/flow's ties (E, SE, S, SW, W, NW,
 //	           N, NE) and hysteresis (flow.Hysteresis, dropped on paths the
 //	           lakes reversed); a receiver is a 4-bit direction code. With
