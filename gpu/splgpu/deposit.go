@@ -99,7 +99,8 @@ func (e *Engine) deposit(c gpu.Context, hl int) error {
 	e.bindCommon(c)
 	c.Bind(11, hlb)
 	c.Bind(12, e.lkP)
-	e.cells(c, "depvol", e.n) // the lakes' volumes; the contraction's bits cleared
+	c.Bind(13, e.cp[0])       // the eroded heights (talusinit)
+	e.cells(c, "depvol", e.n) // the lakes' volumes, the clamps and Σ he; the contraction's bits cleared
 	if m > 0 {
 		e.cells(c, "depvolcmp", m)
 	}
@@ -148,7 +149,7 @@ func (e *Engine) contract(c gpu.Context, hlb gpu.Buffer) (s0l, s0h gpu.Buffer, e
 	c.Bind(9, s1l)
 	c.Bind(10, s1h)
 	c.Bind(11, e.da)
-	c.Bind(12, e.cp[0]) // free since talusfin
+	c.Bind(12, e.cp[0]) // free since depvol
 	c.Bind(13, e.dah)
 	guess := max(1, e.depRounds)
 	if e.step%16 == 15 {

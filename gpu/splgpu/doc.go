@@ -129,17 +129,17 @@
 // noise, 8 more with nonlinear creep (the faces' mean factors), 28 more
 // with deposition (the source term, the alluvium, the erosion's caps and
 // the deposition's maps' 64-bit offsets in two slots, the second slot's
-// low words in the first cap's buffer: talusfin counts the clamps and
-// sums the eroded heights it held before the deposit), 4 more with a
+// low words in the first cap's buffer: depvol counts the clamps and
+// sums the eroded heights it held before the contraction), 4 more with a
 // talus angle by noise (PhysicsBytesPerCell: 96 bytes a cell with all
 // of them), and 20 to 25 bytes a pit for the lakes' arrays the host
 // writes or reads (32 more with deposition; small buffers of their own:
 // a driver may copy a whole buffer the device still uses to take a
 // write, and reading a few words of a grid-sized buffer took time in
 // proportion to the grid): 3.5 GB at 8192², 6.2 GB with creep,
-// deposition and k noise (88 bytes a cell; nvidia-smi showed the whole
-// process at 3 732 and, before the talusfin cut at 92 bytes, 6 207 MiB
-// on an H200).
+// deposition and k noise (92 bytes a cell; nvidia-smi showed the whole
+// GPU at 3 732 MiB without physics and 5 954 MiB with them, 6 211 MiB
+// before this cut, on an H200).
 // New and SetParams refuse a grid that does not fit the card's memory
 // (BytesFor) or the driver's largest buffer, naming the size. Release
 // gives the pointer-jumping buffers, the caps and the maps back after a

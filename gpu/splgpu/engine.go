@@ -26,7 +26,7 @@ var shaders embed.FS
 // Kernels, by the names of their .glsl files.
 var kernelNames = []string{"diffscan", "creepfac", "creepscan", "creepscanrow", "creepscanrowi", "creepscanwide", "sumh", "erodedep", "areacopy", "affmin",
 	"deppits", "deplevels", "depvol", "depvolcmp", "dsinit", "dsrake", "dsjump", "dsfinal", "depphi", "depdr", "depfin", "newton", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
-	"pitcopy", "carve", "areainit", "arearound", "erodeinit", "affine", "talusinit", "minplus", "talusfin", "finish", "reduce",
+	"pitcopy", "carve", "areainit", "arearound", "erodeinit", "affine", "talusinit", "minplus", "finish", "reduce",
 	"balx", "baly", "reducebal", "balup", "balfin"}
 
 // kernel returns the source of one kernel: the version line, the shared
@@ -112,7 +112,8 @@ const BytesPerCell = 4 * 13
 // creep, with deposition 28 (the source term G·Qs/A, the alluvium, a
 // pair of caps for the erosion's maps, and the deposition's maps'
 // 64-bit offsets: slot 0's, and the high words of slot 1's, whose low
-// words take the first cap's buffer), and 4 with a talus angle by noise
+// words take the first cap's buffer, the eroded heights', once depvol
+// has counted the clamps and summed them), and 4 with a talus angle by noise
 // (its tangent per cell).
 func PhysicsBytesPerCell(p engine.Params) int64 {
 	var b int64
@@ -1430,14 +1431,6 @@ func (e *Engine) talus(c gpu.Context, he int) (fin, rounds int, err error) {
 		if fin, rounds, err = e.jump(c, "minplus", s, 3, false, e.rounds[1]); err != nil {
 			return 0, 0, err
 		}
-	}
-	if e.p.G > 0 {
-		// The clamps counted and Σ he taken now: the deposit reuses
-		// the eroded heights' buffer.
-		e.bindCommon(c)
-		c.Bind(7, e.ab[fin])
-		c.Bind(13, e.cp[0])
-		e.cells(c, "talusfin", e.n)
 	}
 	return fin, rounds, nil
 }

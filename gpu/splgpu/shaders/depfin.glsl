@@ -5,7 +5,7 @@
 // after the lowering). In place on Hl. Per work group, in a fixed tree
 // order: Σ h_l (the volume after the talus limit), the rock the step
 // lowered and raised against the uplifted heights, and what left through
-// the roots (outlets, Natural edges); talusfin counted the cells the
+// the roots (outlets, Natural edges); depvol counted the cells the
 // talus limit lowered and summed the eroded heights.
 layout(std430, binding = 2) readonly buffer Hb { float h[]; };
 layout(std430, binding = 3) readonly buffer Db { uint dcode[]; };

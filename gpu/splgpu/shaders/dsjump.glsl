@@ -19,7 +19,7 @@ layout(std430, binding = 9) buffer S1l { uint s1Lo[]; };
 layout(std430, binding = 10) buffer S1h { uint s1Hi[]; };
 layout(std430, binding = 11) buffer A0 { uvec2 a0[]; };
 // Slot 1's a in two words: low (the eroded heights' buffer, free since
-// talusfin) and high.
+// depvol) and high.
 layout(std430, binding = 12) buffer A1l { uint a1Lo[]; };
 layout(std430, binding = 13) buffer A1h { uint a1Hi[]; };
 
