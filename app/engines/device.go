@@ -89,6 +89,19 @@ type gridOn struct {
 	upSet         bool
 	steps         int     // steps done on the GPU before the move
 	years         float64 // their time
+	rebal         bool    // the rebalanced splitting asked for (SetRebalanced)
+}
+
+// SetRebalanced turns the rebalanced splitting on or off on the engine
+// the steps run on (engine.Rebalanced); a move to the CPU keeps it on,
+// its corrections starting from zero there.
+func (g *gridOn) SetRebalanced(on bool) {
+	g.rebal = on
+	if g.gpu != nil {
+		g.gpu.SetRebalanced(on)
+		return
+	}
+	g.cpu.SetRebalanced(on)
 }
 
 // Release gives back the scratch of the engine the steps run on, GPU or
@@ -146,6 +159,16 @@ func (g *gridOn) DepositRounds() int {
 	return g.gpu.DepRounds
 }
 
+// DepositDetail is the GPU engine's last deposit phase by its parts:
+// the lakes' records, the contraction, the heights and rate, ms (zeros
+// on the CPU).
+func (g *gridOn) DepositDetail() [3]float64 {
+	if g.gpu == nil {
+		return [3]float64{}
+	}
+	return g.gpu.DepMs
+}
+
 func (g *gridOn) Device() string   { return g.dev }
 func (g *gridOn) Fallback() string { return g.fallback }
 
@@ -162,6 +185,7 @@ func (g *gridOn) toCPU(p engine.Params, why error) error {
 	st := g.gpu.Stats()
 	g.steps, g.years = st.Step, st.Time
 	g.gpu.Close()
+	e.SetRebalanced(g.rebal)
 	g.Engine, g.cpu, g.gpu = e, e, nil
 	g.dev = "cpu"
 	g.fallback = fmt.Sprintf("--device %s: %v: continuing on the CPU", g.spec.Device, why)
@@ -272,5 +296,6 @@ var (
 	_ engine.Summarizer    = (*gridOn)(nil)
 	_ engine.Depositing    = (*gridOn)(nil)
 	_ engine.Watered       = (*gridOn)(nil)
+	_ engine.Rebalanced    = (*gridOn)(nil)
 	_ Devices              = (*gridOn)(nil)
 )

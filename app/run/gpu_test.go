@@ -189,6 +189,8 @@ func BenchmarkStepGPU(b *testing.B) {
 			hd, _ := e.(interface{ HillDetail() [4]float64 })
 			var hill [4]float64
 			di, _ := e.(interface{ DepositRounds() int })
+			dd, _ := e.(interface{ DepositDetail() [3]float64 })
+			var dep [3]float64
 			b.ResetTimer()
 			for range b.N {
 				st := e.Step()
@@ -201,6 +203,11 @@ func BenchmarkStepGPU(b *testing.B) {
 				}
 				if di != nil {
 					iters += float64(di.DepositRounds())
+				}
+				if dd != nil {
+					for k, v := range dd.DepositDetail() {
+						dep[k] += v
+					}
 				}
 				if lp != nil {
 					pass += lp.LakePassMs()
@@ -225,6 +232,9 @@ func BenchmarkStepGPU(b *testing.B) {
 			}
 			if iters > 0 {
 				b.ReportMetric(iters/float64(b.N), "deposit-rounds")
+				for k, name := range []string{"depprep", "contract", "depfin"} {
+					b.ReportMetric(dep[k]/float64(b.N), name+"-ms")
+				}
 			}
 			if err := e.Err(); err != nil {
 				b.Fatal(err)

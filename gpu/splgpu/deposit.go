@@ -38,10 +38,11 @@ func (e *Engine) growDep(c gpu.Context) error {
 			return err
 		}
 	}
-	for _, b := range []*gpu.Buffer{&e.da[0], &e.da[1]} {
-		if err := e.grow(c, b, 8*e.n); err != nil {
-			return err
-		}
+	if err := e.grow(c, &e.da, 8*e.n); err != nil {
+		return err
+	}
+	if err := e.grow(c, &e.dah, 4*e.n); err != nil {
+		return err
 	}
 	if e.bufs != nil {
 		e.bufs.set(e.buffers())
@@ -98,14 +99,17 @@ func (e *Engine) deposit(c gpu.Context, hl int) error {
 	e.bindCommon(c)
 	c.Bind(11, hlb)
 	c.Bind(12, e.lkP)
-	e.cells(c, "depvol", e.n) // the lakes' volumes; the contraction's bits cleared
+	c.Bind(13, e.cp[0])       // the eroded heights (talusinit)
+	e.cells(c, "depvol", e.n) // the lakes' volumes, the clamps and Σ he; the contraction's bits cleared
 	if m > 0 {
 		e.cells(c, "depvolcmp", m)
 	}
+	e.depStamps[0] = c.Timestamp()
 	s0l, s0h, err := e.contract(c, hlb)
 	if err != nil {
 		return err
 	}
+	e.depStamps[1] = c.Timestamp()
 	e.bindCommon(c)
 	c.Bind(7, s0l)
 	c.Bind(8, s0h)
@@ -118,7 +122,6 @@ func (e *Engine) deposit(c gpu.Context, hl int) error {
 		e.cells(c, "depphi", m)
 	}
 	e.cells(c, "depdr", e.n)
-	c.Bind(13, e.cp[0]) // the eroded heights (talusinit)
 	e.cells(c, "depfin", e.n)
 	return nil
 }
@@ -145,8 +148,9 @@ func (e *Engine) contract(c gpu.Context, hlb gpu.Buffer) (s0l, s0h gpu.Buffer, e
 	c.Bind(6, e.pb[1])
 	c.Bind(9, s1l)
 	c.Bind(10, s1h)
-	c.Bind(11, e.da[0])
-	c.Bind(12, e.da[1])
+	c.Bind(11, e.da)
+	c.Bind(12, e.cp[0]) // free since depvol
+	c.Bind(13, e.dah)
 	guess := max(1, e.depRounds)
 	if e.step%16 == 15 {
 		guess = max(1, guess-1)

@@ -40,6 +40,7 @@ func (e *Engine) runContract(codes []uint32, hb, hl []float32) (s []int64, round
 		e.bindCommon(c)
 		c.Bind(11, e.ab[0])
 		c.Bind(12, e.lkP)
+		c.Bind(13, e.cp[0])
 		e.cells(c, "depvol", e.n)
 		var err error
 		sl, sh, err = e.contract(c, e.ab[0])

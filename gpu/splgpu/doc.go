@@ -2,7 +2,7 @@
 // equation, dh/dt = u − k A^m s^n + κ∇²h, the talus limit and the lakes
 // routed through their passes, as OpenGL 4.3 compute kernels
 // (shaders/*.glsl) on package gpu's runtime. It implements engine.Engine
-// (and Constrainable, Summarizer, Releaser); app/engines builds it for
+// (and Constrainable, Summarizer, Releaser, Rebalanced); app/engines builds it for
 // `--engine grid --device gpu|auto` and moves to sim/grid, saying why,
 // for what it does not run (Supports: the lakes' water budget, a talus
 // angle by height, a geology, deposition with n ≠ 1). Nonlinear creep,
@@ -23,13 +23,19 @@
 //	           SetParams and SetUplift as on the CPU), then each line's
 //	           Thomas solve with varying coefficients (16 neighbouring
 //	           lines a work group, 16 chunks a line; along x a row a
-//	           work group, 256 chunks, on rows of 1024 cells or more;
+//	           work group, 256 chunks, on rows of 1024 cells or more,
+//	           c' and d' chunk-interleaved where the row is a multiple
+//	           of 256 cells;
 //	           along y 64 columns and 4 chunks from 2^25 cells on),
 //	           whose elimination
 //	           c'_i = c_i/(b_i − a_i c'_{i−1}) is a Möbius map (2×2
 //	           matrices scanned) and the rest affine; c' and d' kept in
 //	           float64 in the pointer-jumping buffers. Bit for bit the
-//	           CPU's on llvmpipe (TestCreepMatchesCreeper)
+//	           CPU's on llvmpipe (TestCreepMatchesCreeper). With the
+//	           rebalanced splitting on (SetRebalanced, sim/grid's
+//	           balance.go), each sweep first adds its correction (balx,
+//	           baly) and the uplift takes both back (balup); the
+//	           corrections move by the step's increments (balfin)
 //	route      D8 steepest descent, sim/flow's ties (E, SE, S, SW, W, NW,
 //	           N, NE) and hysteresis (flow.Hysteresis, dropped on paths the
 //	           lakes reversed); a receiver is a 4-bit direction code. With
@@ -120,17 +126,20 @@
 // Memory: 52 bytes a cell (13 float or int fields: heights, uplift,
 // direction codes, basin labels, drainage counts, the two previous
 // steps' heights, three pairs of pointer-jumping buffers), 4 more with k
-// noise, 8 more with nonlinear creep (the faces' mean factors), 32 more
+// noise, 8 more with nonlinear creep (the faces' mean factors), 28 more
 // with deposition (the source term, the alluvium, the erosion's caps and
-// the deposition's maps' 64-bit offsets in two slots), 4 more with a
-// talus angle by noise (PhysicsBytesPerCell: 100 bytes a cell with all
+// the deposition's maps' 64-bit offsets in two slots, the second slot's
+// low words in the first cap's buffer: depvol counts the clamps and
+// sums the eroded heights it held before the contraction), 4 more with a
+// talus angle by noise (PhysicsBytesPerCell: 96 bytes a cell with all
 // of them), and 20 to 25 bytes a pit for the lakes' arrays the host
 // writes or reads (32 more with deposition; small buffers of their own:
 // a driver may copy a whole buffer the device still uses to take a
 // write, and reading a few words of a grid-sized buffer took time in
-// proportion to the grid): 3.5 GB
-// at 8192², 6.4 GB with creep, deposition and k noise (nvidia-smi showed
-// the whole process at 3 732 and 6 207 MiB, 3.9 and 6.5 GB, on an H200).
+// proportion to the grid): 3.5 GB at 8192², 6.2 GB with creep,
+// deposition and k noise (92 bytes a cell; nvidia-smi showed the whole
+// GPU at 3 732 MiB without physics and 5 954 MiB with them, 6 211 MiB
+// before this cut, on an H200).
 // New and SetParams refuse a grid that does not fit the card's memory
 // (BytesFor) or the driver's largest buffer, naming the size. Release
 // gives the pointer-jumping buffers, the caps and the maps back after a

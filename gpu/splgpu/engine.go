@@ -24,9 +24,10 @@ import (
 var shaders embed.FS
 
 // Kernels, by the names of their .glsl files.
-var kernelNames = []string{"diffscan", "creepfac", "creepscan", "creepscanrow", "creepscanwide", "sumh", "erodedep", "areacopy", "affmin",
+var kernelNames = []string{"diffscan", "creepfac", "creepscan", "creepscanrow", "creepscanrowi", "creepscanwide", "sumh", "erodedep", "areacopy", "affmin",
 	"deppits", "deplevels", "depvol", "depvolcmp", "dsinit", "dsrake", "dsjump", "dsfinal", "depphi", "depdr", "depfin", "newton", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
-	"pitcopy", "carve", "areainit", "arearound", "erodeinit", "affine", "talusinit", "minplus", "finish", "reduce"}
+	"pitcopy", "carve", "areainit", "arearound", "erodeinit", "affine", "talusinit", "minplus", "finish", "reduce",
+	"balx", "baly", "reducebal", "balup", "balfin"}
 
 // kernel returns the source of one kernel: the version line, the shared
 // declarations and the kernel's own file.
@@ -46,6 +47,9 @@ var variants = map[string]struct{ file, defs string }{
 	// The creep's sweep along x: a work group a row (creepscan.glsl's
 	// LINES).
 	"creepscanrow": {"creepscan", "#define LINES 1\n"},
+	// The same with c' and d' chunk-interleaved, on rows whose length
+	// is a multiple of 256.
+	"creepscanrowi": {"creepscan", "#define LINES 1\n#define INTERLEAVE\n"},
 	// The sweep along y on grids of wideCells cells or more: 64
 	// columns a work group, 4 chunks a column.
 	"creepscanwide": {"creepscan", "#define LINES 64\n"},
@@ -84,12 +88,12 @@ const (
 	slotBd, slotUp, slotKF                  = 10, 11, 12
 	slotQ0, slotQ1, slotCnt, slotPart       = 11, 12, 13, 14
 	// storageBlocks is the most storage buffers one kernel uses
-	// (erodeinit, with Par and Ctl).
-	storageBlocks = 11
+	// (dsjump, with Par and Ctl).
+	storageBlocks = 12
 )
 
-// ctlHeader is the bytes of Ctl: ctl[16] uints and acc[8] doubles.
-const ctlHeader = 16*4 + 8*8
+// ctlHeader is the bytes of Ctl: ctl[16] uints, acc[8] doubles and corr.
+const ctlHeader = 16*4 + 8*8 + 8
 
 // group is the work group's size, cells.
 const group = 256
@@ -105,10 +109,12 @@ const BytesPerCell = 4 * 13
 
 // PhysicsBytesPerCell is what p's physics add to BytesPerCell: k's
 // factor 4 with k noise, the creep's mean factors 8 with nonlinear
-// creep, with deposition 32 (the source term G·Qs/A, the alluvium, a
-// pair of caps for the erosion's maps and a pair of 64-bit offsets for
-// the deposition's maps), and 4 with a talus angle by noise (its
-// tangent per cell).
+// creep, with deposition 28 (the source term G·Qs/A, the alluvium, a
+// pair of caps for the erosion's maps, and the deposition's maps'
+// 64-bit offsets: slot 0's, and the high words of slot 1's, whose low
+// words take the first cap's buffer, the eroded heights', once depvol
+// has counted the clamps and summed them), and 4 with a talus angle by noise
+// (its tangent per cell).
 func PhysicsBytesPerCell(p engine.Params) int64 {
 	var b int64
 	if p.KNoise > 0 {
@@ -118,7 +124,7 @@ func PhysicsBytesPerCell(p engine.Params) int64 {
 		b += 8
 	}
 	if p.G > 0 {
-		b += 32
+		b += 28
 	}
 	if p.Talus.Mode == talus.ModeNoise {
 		b += 4
@@ -217,8 +223,22 @@ type Engine struct {
 	// contraction (0 without deposition); depRounds the count the next
 	// step tries before it reads back whether all nodes are solved.
 	DepRounds, depRounds int
-	da                   [2]gpu.Buffer // the deposition's maps' a, 64-bit, by parity (grown with G > 0)
-	part                 gpu.Buffer    // the work groups' partial sums
+	// The deposition's maps' a (64-bit) of slot 0 (da) and the high
+	// words of slot 1 (dah; its low words in cp[0]), grown with G > 0.
+	da, dah gpu.Buffer
+	// depStamps are around the contraction, when it ran; DepMs is the
+	// last step's deposit phase by its parts: the lakes' records and
+	// volumes, the contraction, the heights and the next rate (ms).
+	depStamps [2]gpu.Query
+	DepMs     [3]float64
+	// The rebalanced splitting (SetRebalanced; sim/grid's balance.go):
+	// whether it is on, the corrections (cx, cy) per cell, 8 bytes a
+	// cell grown by the first balanced step, and whether they must
+	// start from zero (a new engine, or a step without the hillslope
+	// term, as sim/grid drops its balance).
+	rebal, balZero bool
+	cxy            gpu.Buffer
+	part           gpu.Buffer // the work groups' partial sums
 	// The lakes' small arrays the host writes or reads: the pits' roots
 	// sorted, and per component or basin its component, pass cell or
 	// the pass's basins (lkA), the cell across (lkB), its lowest pass's
@@ -295,7 +315,7 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 	e.gy = (groups + e.gx - 1) / e.gx
 	info := dev.Info()
 	if info.MaxStorageBuffers > 0 && info.MaxStorageBuffers < storageBlocks {
-		return nil, fmt.Errorf("splgpu: %s allows %d storage buffers per kernel; the erosion kernel needs %d", info.Renderer, info.MaxStorageBuffers, storageBlocks)
+		return nil, fmt.Errorf("splgpu: %s allows %d storage buffers per kernel; the deposition's kernels need %d", info.Renderer, info.MaxStorageBuffers, storageBlocks)
 	}
 	if info.MaxBindings > 0 && info.MaxBindings <= slotPart {
 		return nil, fmt.Errorf("splgpu: %s has %d storage bindings; the kernels need %d", info.Renderer, info.MaxBindings, slotPart+1)
@@ -347,7 +367,7 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 		}{
 			{&e.par, binary.Size(params{})}, {&e.ctl, ctlHeader}, {&e.part, e.gx * e.gy * 64},
 			{&e.lkR, 4}, {&e.lkA, 4}, {&e.lkB, 4}, {&e.lkK, 4}, {&e.lkG, 4}, // grown by the lakes (grow)
-			{&e.fx, 24 * e.w}, {&e.fy, 24 * e.h}, {&e.dx, 32}, {&e.dy, 32}, {&e.cfx, 4}, {&e.cfy, 4}, {&e.dr, 4}, {&e.alluv, 4}, {&e.tf, 4}, {&e.lkP, 4}, {&e.lkO, 4}, {&e.cp[0], 4}, {&e.cp[1], 4}, {&e.da[0], 8}, {&e.da[1], 8},
+			{&e.fx, 24 * e.w}, {&e.fy, 24 * e.h}, {&e.dx, 32}, {&e.dy, 32}, {&e.cfx, 4}, {&e.cfy, 4}, {&e.dr, 4}, {&e.alluv, 4}, {&e.tf, 4}, {&e.lkP, 4}, {&e.lkO, 4}, {&e.cp[0], 4}, {&e.cp[1], 4}, {&e.da, 8}, {&e.dah, 4}, {&e.cxy, 4},
 			{&e.hb, n4}, {&e.ub, n4}, {&e.db, n4}, {&e.lab, n4}, {&e.cnt, n4}, {&e.kf, 4}, // kf grows with k noise (upload)
 			{&e.pb[0], n4}, {&e.pb[1], n4}, {&e.ab[0], n4}, {&e.ab[1], n4}, {&e.bb[0], n4}, {&e.bb[1], n4},
 			{&e.qb[0], n4}, {&e.qb[1], n4},
@@ -441,7 +461,7 @@ func (o *owned) free() {
 
 // buffers lists the engine's buffers but k's factor.
 func (e *Engine) buffers() []gpu.Buffer {
-	all := []gpu.Buffer{e.par, e.ctl, e.part, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.tf, e.lkP, e.lkO, e.cp[0], e.cp[1], e.da[0], e.da[1], e.lkR, e.lkA, e.lkB, e.lkK, e.lkG}
+	all := []gpu.Buffer{e.par, e.ctl, e.part, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.tf, e.lkP, e.lkO, e.cp[0], e.cp[1], e.da, e.dah, e.cxy, e.lkR, e.lkA, e.lkB, e.lkK, e.lkG}
 	all = append(all, e.pb[:]...)
 	all = append(all, e.ab[:]...)
 	all = append(all, e.bb[:]...)
@@ -904,6 +924,11 @@ func (e *Engine) Step() engine.StepStats {
 	var ctl [16]uint32
 	var acc [8]float64
 	diffuse := e.p.Kappa > 0 && e.p.Dt > 0
+	balanced := diffuse && e.rebal
+	if !diffuse {
+		e.balZero = true // no hillslope term: nothing to balance
+	}
+	var corr float64 // the volume the balance's sweeps added, m over a cell
 	dep := e.p.G > 0
 	e.DepRounds = 0
 	// The creep's factors: every step up to the 64th since its means
@@ -942,8 +967,13 @@ func (e *Engine) Step() engine.StepStats {
 		prev, prev2 := e.qb[e.qc], e.qb[1-e.qc]
 		e.bindCommon(c)
 		stamps[KHill] = c.Timestamp()
+		if balanced {
+			if err := e.growBalance(c); err != nil {
+				return err
+			}
+		}
 		if diffuse {
-			if err := e.diffuse(c, creepFac); err != nil {
+			if err := e.diffuse(c, creepFac, balanced, prev); err != nil {
 				return err
 			}
 			e.bindCommon(c)
@@ -968,6 +998,14 @@ func (e *Engine) Step() engine.StepStats {
 			return err
 		}
 		stamps[KErode] = c.Timestamp()
+		if balanced {
+			// The stream power's part takes the sweeps' corrections
+			// back before the uplift.
+			e.bindCommon(c)
+			c.Bind(11, prev)
+			c.Bind(13, e.cxy)
+			e.cells(c, "balup", e.n)
+		}
 		fin, rr, err := e.erode(c)
 		if err != nil {
 			return err
@@ -994,6 +1032,12 @@ func (e *Engine) Step() engine.StepStats {
 		c.Bind(6, e.ub)
 		e.cells(c, "finish", e.n)
 		c.Dispatch(e.progs["reduce"], 1, 1, 1)
+		if balanced {
+			e.bindCommon(c)
+			c.Bind(11, prev)
+			c.Bind(13, e.cxy)
+			e.cells(c, "balfin", e.n)
+		}
 		stamps[NumKernels] = c.Timestamp()
 		buf := make([]byte, ctlHeader)
 		if err := c.Read(e.ctl, 0, buf); err != nil {
@@ -1004,6 +1048,9 @@ func (e *Engine) Step() engine.StepStats {
 		}
 		for k := range acc {
 			acc[k] = math.Float64frombits(binary.LittleEndian.Uint64(buf[64+8*k:]))
+		}
+		if balanced {
+			corr = math.Float64frombits(binary.LittleEndian.Uint64(buf[128:]))
 		}
 		var ts [NumKernels + 1]int64
 		for k, q := range stamps {
@@ -1040,6 +1087,17 @@ func (e *Engine) Step() engine.StepStats {
 			e.HillMs = [4]float64{float64(t[0]-ts[KHill]) / 1e6, float64(t[1]-t[0]) / 1e6, float64(t[2]-t[1]) / 1e6, float64(t[3]-t[2]) / 1e6}
 			e.hillStamps = [4]gpu.Query{}
 		}
+		e.DepMs = [3]float64{}
+		if q := e.depStamps; q[0] != nil {
+			var t [2]int64
+			for k := range q {
+				if t[k], err = c.Time(q[k]); err != nil {
+					return err
+				}
+			}
+			e.DepMs = [3]float64{float64(t[0]-ts[KDeposit]) / 1e6, float64(t[1]-t[0]) / 1e6, float64(ts[KFinish]-t[1]) / 1e6}
+			e.depStamps = [2]gpu.Query{}
+		}
 		e.PassMs = 0
 		for k := 0; k+1 < len(e.passStamps); k += 2 {
 			t0, err := c.Time(e.passStamps[k])
@@ -1068,9 +1126,13 @@ func (e *Engine) Step() engine.StepStats {
 	if diffuse {
 		v1 = acc[3] * ca
 	}
-	v2 := v1 + e.p.Dt*e.upSum*ca
+	// The balance's corrections: the sweeps added corr, the uplift took
+	// it back (as sim/grid's account: Diffused less it, Uplift the
+	// uplift alone).
+	corr *= ca
+	v2 := v1 + e.p.Dt*e.upSum*ca - corr
 	v3, v4 := acc[0]*ca, acc[1]*ca
-	st.Mass.Uplift = v2 - v1
+	st.Mass.Uplift = e.p.Dt * e.upSum * ca
 	if dep {
 		// As sim/grid's: what the stream power and the talus limit took
 		// and what the sediment left, gross, against the uplifted
@@ -1078,9 +1140,9 @@ func (e *Engine) Step() engine.StepStats {
 		vt, lowered, raised := acc[4]*ca, acc[5]*ca, acc[6]*ca
 		st.Mass.Talus = v3 - vt
 		st.Mass.SedimentOut = acc[7] * ca
-		st.Mass.Diffused, st.Mass.Eroded, st.Mass.Deposited, st.Mass.Stored = v0-v1, lowered-st.Mass.Talus, raised, v4-v0
+		st.Mass.Diffused, st.Mass.Eroded, st.Mass.Deposited, st.Mass.Stored = v0-v1+corr, lowered-st.Mass.Talus, raised, v4-v0
 	} else {
-		st.Mass.Diffused, st.Mass.Eroded, st.Mass.Talus, st.Mass.Stored = v0-v1, v2-v3, v3-v4, v4-v0
+		st.Mass.Diffused, st.Mass.Eroded, st.Mass.Talus, st.Mass.Stored = v0-v1+corr, v2-v3, v3-v4, v4-v0
 	}
 	e.vol = v4
 	st.Clamped = int(ctl[2])
@@ -1364,10 +1426,13 @@ func (e *Engine) talus(c gpu.Context, he int) (fin, rounds int, err error) {
 	c.Bind(slotUp, e.cp[0]) // the eroded heights, with deposition
 	c.Bind(slotKF, e.tf)    // the angle per cell, in noise mode
 	e.cells(c, "talusinit", e.n)
-	if e.p.Talus.Mode == talus.ModeOff {
-		return s, 0, nil
+	fin, rounds = s, 0
+	if e.p.Talus.Mode != talus.ModeOff {
+		if fin, rounds, err = e.jump(c, "minplus", s, 3, false, e.rounds[1]); err != nil {
+			return 0, 0, err
+		}
 	}
-	return e.jump(c, "minplus", s, 3, false, e.rounds[1])
+	return fin, rounds, nil
 }
 
 func volume(h []float32, cell float64) float64 {
@@ -1445,7 +1510,11 @@ func (e *Engine) runForest(codes []uint32, h []float32) (area []uint32, he, hl [
 // factors first when fac says), fixed edges the Outlet ones, each line
 // by a work group scanning the recurrences (diffscan.glsl,
 // creepscan.glsl), and Σ h.
-func (e *Engine) diffuse(c gpu.Context, fac bool) error {
+//
+// Balanced (SetRebalanced), each sweep takes its correction first:
+// balx before the sweep along x, baly (from h0, the heights the step
+// started from) before the one along y.
+func (e *Engine) diffuse(c gpu.Context, fac, balanced bool, h0 gpu.Buffer) error {
 	p := e.p
 	fix := [4]bool{p.Edges.North == flow.Outlet, p.Edges.South == flow.Outlet, p.Edges.West == flow.Outlet, p.Edges.East == flow.Outlet}
 	r := p.Kappa * p.Dt / (e.cell * e.cell)
@@ -1509,6 +1578,10 @@ func (e *Engine) diffuse(c gpu.Context, fac bool) error {
 			c.Bind(slotKF, e.cfy)
 			e.cells(c, "creepfac", e.n)
 		}
+		if balanced {
+			c.Bind(13, e.cxy)
+			e.cells(c, "balx", e.n)
+		}
 		e.hillStamps[0] = c.Timestamp()
 		// c' and d' as float64 halves in the pointer-jumping buffers
 		// (scratch until the routing).
@@ -1522,12 +1595,18 @@ func (e *Engine) diffuse(c gpu.Context, fac bool) error {
 		// 64 from wideCells on (creepscanwide).
 		c.Bind(slotUp, e.dx)
 		c.Bind(slotKF, e.cfx)
-		if e.w >= rowWidth {
+		if e.w >= rowWidth && e.w%group == 0 && interleave {
+			e.cells(c, "creepscanrowi", group*e.difLines[0])
+		} else if e.w >= rowWidth {
 			e.cells(c, "creepscanrow", group*e.difLines[0])
 		} else {
 			e.cells(c, "creepscan", group*((e.difLines[0]+creepLines-1)/creepLines))
 		}
 		e.hillStamps[1] = c.Timestamp()
+		if balanced {
+			c.Bind(11, h0)
+			e.cells(c, "baly", e.n)
+		}
 		c.Bind(slotUp, e.dy)
 		c.Bind(slotKF, e.cfy)
 		if e.n >= wideCells {
@@ -1537,18 +1616,32 @@ func (e *Engine) diffuse(c gpu.Context, fac bool) error {
 		}
 		e.hillStamps[2] = c.Timestamp()
 		e.cells(c, "sumh", e.n)
+		if balanced {
+			c.Dispatch(e.progs["reducebal"], 1, 1, 1)
+		}
 		e.hillStamps[3] = c.Timestamp()
 		return nil
 	}
 	c.Bind(slotPs, e.pb[0]) // scratch
+	if balanced {
+		c.Bind(13, e.cxy)
+		e.cells(c, "balx", e.n)
+	}
 	// One work group a line.
 	c.Bind(slotUp, e.dx)
 	c.Bind(slotKF, e.fx)
 	e.cells(c, "diffscan", group*e.difLines[0])
+	if balanced {
+		c.Bind(11, h0)
+		e.cells(c, "baly", e.n)
+	}
 	c.Bind(slotUp, e.dy)
 	c.Bind(slotKF, e.fy)
 	e.cells(c, "diffscan", group*e.difLines[1])
 	e.cells(c, "sumh", e.n)
+	if balanced {
+		c.Dispatch(e.progs["reducebal"], 1, 1, 1)
+	}
 	return nil
 }
 
@@ -1565,6 +1658,10 @@ const creepLines = 16
 // rowWidth is the shortest row that the creep's sweep along x takes a
 // work group a row for (256 chunks of 4 cells or more).
 const rowWidth = 1024
+
+// interleave says whether rows of a multiple of 256 cells keep c' and d'
+// chunk-interleaved (creepscanrowi; a variable for the tests).
+var interleave = true
 
 func b2f(b bool) float64 {
 	if b {

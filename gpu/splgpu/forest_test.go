@@ -243,7 +243,7 @@ func TestDiffusionMatchesCPU(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := e.dev.Do(func(c gpu.Context) error { return e.diffuse(c, false) }); err != nil {
+			if err := e.dev.Do(func(c gpu.Context) error { return e.diffuse(c, false, false, nil) }); err != nil {
 				t.Fatal(err)
 			}
 			got := e.readFloats(e.hb)

@@ -123,7 +123,8 @@ func TestRandomRoutingMatchesCPU(t *testing.T) {
 // along x and y, fixed and free ends, r from 0.1 to 50, and the sweep
 // along y that grids of wideCells cells take (64 columns a group), and
 // the sweep along x of rows of rowWidth cells or more (a row a group,
-// chunks of 4 or 5 cells, a short last one). The heights
+// chunks of 4 or 5 cells, a short last one; on rows of a multiple of
+// 256 cells c' and d' chunk-interleaved). The heights
 // agree to 1e-3 m (on llvmpipe bit for bit: the float64 scans associate
 // differently but round to the same float32), and the volume is kept to
 // float32 rounding where no edge is fixed.
@@ -137,7 +138,7 @@ func TestCreepMatchesCreeper(t *testing.T) {
 		edges flow.Edges
 		wide  bool // the sweep along y of large grids (creepscanwide)
 	}{{53, 37, 0.1, fixedWN, false}, {53, 37, 50, free, false}, {601, 5, 2, fixedWN, false}, {5, 601, 2, free, false},
-		{53, 37, 50, free, true}, {70, 601, 2, fixedWN, true}, {1100, 3, 2, fixedWN, false}} {
+		{53, 37, 50, free, true}, {70, 601, 2, fixedWN, true}, {1100, 3, 2, fixedWN, false}, {1024, 3, 50, free, false}, {2048, 3, 2, fixedWN, false}} {
 		w, h, r, edges := tc.w, tc.h, tc.r, tc.edges
 		wideCells = 1 << 25
 		if tc.wide {
@@ -170,7 +171,7 @@ func TestCreepMatchesCreeper(t *testing.T) {
 				if err := e.setCtl(c, 12, b2u(step == 1)); err != nil {
 					return err
 				}
-				return e.diffuse(c, true)
+				return e.diffuse(c, true, false, nil)
 			})
 			if err != nil {
 				t.Fatal(err)

@@ -11,7 +11,7 @@
 // state does not depend on dt), and lakes are routed through their passes
 // whatever the step. Hillslope diffusion does not: the engines apply it
 // split from the stream power (Lie splitting), and the split step's rest
-// state moves with dt. An engine.Rebalanced (the grid engine) can balance
+// state moves with dt. An engine.Rebalanced (the grid engine, on the CPU or the GPU) can balance
 // the split (rebalanced splitting, Speth et al. 2013) so that its rest
 // state is the unsplit physics' for any dt: with κ > 0 the scheme takes
 // long steps only on such an engine, with the balance on for them and off

@@ -27,6 +27,7 @@ layout(std430, binding = 0) readonly buffer Par {
 layout(std430, binding = 1) buffer Ctl {
 	uint ctl[16];
 	double acc[8];
+	double corr; // the rebalanced splitting's volume added by the sweeps (reducebal)
 };
 
 // The work groups' partial sums, eight a group (acc's).

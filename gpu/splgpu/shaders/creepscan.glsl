@@ -34,6 +34,24 @@ layout(std430, binding = 12) readonly buffer Fb { float fac[]; };
 #endif
 const int CHUNKS = 256 / LINES;
 
+// With INTERLEAVE (creepscanrowi: a row a group, its length a multiple
+// of 256) c' and d' are kept chunk-interleaved in the row's scratch,
+// the j-th cell of chunk k at j·256 + k, so that a warp's 32 chunks read
+// and write 32 neighbouring words at each step of their walks; in the
+// row's order the warp's words lie a chunk apart, and at 8192² (chunks
+// of 32 cells, a cache line) its lines no longer stay in the cache
+// between steps.
+int sBase, sI0, sK;
+
+// sidx is the scratch index of cell q, the i-th of its line.
+int sidx(int q, int i) {
+#ifdef INTERLEAVE
+	return sBase + (i - sI0) * CHUNKS + sK;
+#else
+	return q;
+#endif
+}
+
 // Invocation t works on line t % LINES of the group, chunk t / LINES.
 shared double s0[256], s1[256], s2[256], s3[256];
 
@@ -117,6 +135,7 @@ void main() {
 	int chunk = (n + CHUNKS - 1) / CHUNKS;
 	int i0 = on ? min(n, int(k) * chunk) : 0, i1 = on ? min(n, i0 + chunk) : 0;
 	int base = l * D.across;
+	sBase = base; sI0 = i0; sK = int(k);
 
 	// c': the chunk's matrix M_{i1−1}·…·M_{i0}, M_i = [0 c_i; −a_i b_i].
 	double m00 = 1.0, m01 = 0.0, m10 = 0.0, m11 = 1.0;
@@ -142,8 +161,8 @@ void main() {
 		int q = base + i * D.along;
 		precise double inv = 1.0 / (b - a * cp);
 		cp = c * inv;
-		putD(q, cp, true);
-		putD(q, inv, false);
+		putD(sidx(q, i), cp, true);
+		putD(sidx(q, i), inv, false);
 		double ai = double(h[q]) * inv, bi = -a * inv;
 		fa = ai + bi * fa;
 		fb = bi * fb;
@@ -155,15 +174,15 @@ void main() {
 		double a, b, c;
 		coef(i, n, base, a, b, c);
 		int q = base + i * D.along;
-		precise double v = (double(h[q]) - a * dp) * getD(q, false);
+		precise double v = (double(h[q]) - a * dp) * getD(sidx(q, i), false);
 		dp = v;
-		putD(q, dp, false);
+		putD(sidx(q, i), dp, false);
 	}
 	barrier(); // every chunk has read its incoming d' from the shared arrays
 	// x: x_i = d'_i − c'_i·x_{i+1}, x_{n−1} = d'_{n−1}.
 	fa = 0.0; fb = 1.0;
 	for (int i = i1 - 1; i >= i0; i--) {
-		int q = base + i * D.along;
+		int q = sidx(base + i * D.along, i);
 		double c = -getD(q, true);
 		fa = getD(q, false) + c * fa;
 		fb = c * fb;
@@ -173,7 +192,8 @@ void main() {
 	double x = k == uint(CHUNKS - 1) ? 0.0 : s0[t + uint(LINES)];
 	for (int i = i1 - 1; i >= i0; i--) {
 		int q = base + i * D.along;
-		precise double v = getD(q, false) - getD(q, true) * x;
+		int sq = sidx(q, i);
+		precise double v = getD(sq, false) - getD(sq, true) * x;
 		x = v;
 		if (i >= D.first && i <= D.last) h[q] = float(x);
 	}

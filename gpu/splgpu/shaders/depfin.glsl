@@ -2,20 +2,18 @@
 // kept is lowered by the lack (as in depvol), then the lakes' cells below
 // their level rise by φ of their depth on the limited heights, which
 // their volume was measured on (sim/spl's FillLakes, which measures both
-// after the lowering). In place on
-// Hl; H takes the eroded heights back (He) for the finish. Per work group,
-// in a fixed tree order: Σ h_l (the volume after the talus limit), the
-// rock the step lowered and raised against the uplifted heights, and
-// what left through the roots (outlets, Natural edges); the cells the
-// talus limit lowered are counted.
-layout(std430, binding = 2) buffer Hb { float h[]; };
+// after the lowering). In place on Hl. Per work group, in a fixed tree
+// order: Σ h_l (the volume after the talus limit), the rock the step
+// lowered and raised against the uplifted heights, and what left through
+// the roots (outlets, Natural edges); depvol counted the cells the
+// talus limit lowered and summed the eroded heights.
+layout(std430, binding = 2) readonly buffer Hb { float h[]; };
 layout(std430, binding = 3) readonly buffer Db { uint dcode[]; };
 layout(std430, binding = 4) readonly buffer Lb { int lab[]; };
 layout(std430, binding = 7) readonly buffer X0b { uint xsLo[]; };
 layout(std430, binding = 8) readonly buffer X1b { uint xsHi[]; };
 layout(std430, binding = 11) buffer Hl { float hl[]; };
 layout(std430, binding = 12) readonly buffer Pits { Pit pits[]; };
-layout(std430, binding = 13) readonly buffer Heb { float he[]; };
 
 int pitOf(int root) {
 	int lo = 0, hi = int(ctl[CTL_PITS]);
@@ -27,19 +25,16 @@ int pitOf(int root) {
 }
 
 shared double red[4][256];
-shared uint sClamp;
 
 void main() {
 	uint t = gl_LocalInvocationIndex;
-	if (t == 0u) sClamp = 0u;
-	barrier();
 	int i = cellIndex();
 	double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
 	if (i < P.n) {
 		uint w = dcode[i];
 		bool root = (w & 15u) >= 8u;
 		int pi = pitOf(lab[i]);
-		float l = hl[i], b = h[i], e = he[i];
+		float l = hl[i], b = h[i];
 		double x = fromFix(uvec2(xsLo[i], xsHi[i]));
 		float v = l;
 		if (root) {
@@ -52,9 +47,7 @@ void main() {
 			float lv = pits[pi].lvl, phi = pits[pi].phi;
 			if (phi > 0.0 && lv > l) v = min(lv, float(double(v) + double(phi) * (double(lv) - double(l))));
 		}
-		if (l < e) atomicAdd(sClamp, 1u);
 		hl[i] = v;
-		h[i] = e;
 		s0 = double(l);
 		double d = double(b) - double(v);
 		if (d > 0.0) s1 = d; else s2 = -d;
@@ -70,6 +63,5 @@ void main() {
 	if (t == 0u) {
 		uint g = groupIndex();
 		for (uint k = 0u; k < 4u; k++) part[g * 8u + 4u + k] = red[k][0];
-		if (sClamp != 0u) atomicAdd(ctl[CTL_CLAMPED], sClamp);
 	}
 }

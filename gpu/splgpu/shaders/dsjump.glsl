@@ -18,16 +18,19 @@ layout(std430, binding = 8) buffer S0h { uint s0Hi[]; };
 layout(std430, binding = 9) buffer S1l { uint s1Lo[]; };
 layout(std430, binding = 10) buffer S1h { uint s1Hi[]; };
 layout(std430, binding = 11) buffer A0 { uvec2 a0[]; };
-layout(std430, binding = 12) buffer A1 { uvec2 a1[]; };
+// Slot 1's a in two words: low (the eroded heights' buffer, free since
+// depvol) and high.
+layout(std430, binding = 12) buffer A1l { uint a1Lo[]; };
+layout(std430, binding = 13) buffer A1h { uint a1Hi[]; };
 
 int getDn(int k, bool one) { return one ? dn1[k] : dn0[k]; }
-uvec2 getA(int k, bool one) { return one ? a1[k] : a0[k]; }
+uvec2 getA(int k, bool one) { return one ? uvec2(a1Lo[k], a1Hi[k]) : a0[k]; }
 uvec2 getB(int k, bool one) { return one ? uvec2(s1Lo[k], s1Hi[k]) : uvec2(s0Lo[k], s0Hi[k]); }
 
 // put writes node k's slot: slot 1 when one.
 void put(int k, bool one, int dn, uvec2 a, uvec2 b) {
 	if (one) {
-		dn1[k] = dn; a1[k] = a; s1Lo[k] = b.x; s1Hi[k] = b.y;
+		dn1[k] = dn; a1Lo[k] = a.x; a1Hi[k] = a.y; s1Lo[k] = b.x; s1Hi[k] = b.y;
 	} else {
 		dn0[k] = dn; a0[k] = a; s0Lo[k] = b.x; s0Hi[k] = b.y;
 	}

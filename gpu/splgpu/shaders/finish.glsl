@@ -1,7 +1,8 @@
 // The step's end: the limited heights into H, and its statistics: cells
 // the talus limit lowered, receivers changed since the last step, the
 // largest change over one and two steps (float bits, atomic max), and
-// per work group Σ he, Σ h and Σ |Δh| in a fixed tree order.
+// per work group Σ he, Σ h and Σ |Δh| in a fixed tree order (with
+// deposition the clamps and Σ he are depvol's).
 layout(std430, binding = 2) buffer Hb { float h[]; };
 layout(std430, binding = 3) buffer Db { uint dcode[]; };
 layout(std430, binding = 7) readonly buffer A0b { float hl[]; };
@@ -57,7 +58,8 @@ void main() {
 	}
 	if (t == 0u) {
 		uint g = groupIndex();
-		part[g * 8u] = red[0][0]; part[g * 8u + 1u] = red[1][0]; part[g * 8u + 2u] = red[2][0];
+		if (P.depOn == 0) part[g * 8u] = red[0][0]; // with deposition, depvol's
+		part[g * 8u + 1u] = red[1][0]; part[g * 8u + 2u] = red[2][0];
 		if (sClamp != 0u) atomicAdd(ctl[CTL_CLAMPED], sClamp);
 		if (sChanged != 0u) atomicAdd(ctl[CTL_CHANGED], sChanged);
 		atomicMax(ctl[CTL_MAXDH], sMax);
