@@ -230,8 +230,9 @@ type Engine struct {
 	difLines       [2]int     // the lines of the x and y sweeps
 	pb, ab, bb, qb [2]gpu.Buffer
 	progs          map[string]gpu.Program
-	gx, gy         int // the grid of a field pass's work groups
-	qc             int // qb[qc] holds the heights at the start of the next step
+	gx, gy         int        // the grid of a field pass's work groups
+	qc             int        // qb[qc] holds the heights at the start of the next step
+	rh             gpu.Buffer // the heights the step routes on and finds the passes on (hb, or qb[qc]: sim/grid's routeHeights)
 	rounds         [4]int
 	caps           bool // jump binds the caps (affmin)
 
@@ -514,6 +515,7 @@ type params struct {
 	DepOn, ChannelHold                         int32
 	Cell, Diag, NatD, Tan                      float32
 	M, N1, ISc2, Cap2                          float32
+	Keep, KeepChannel                          float32
 	Kdt, Dtd, CellArea, Channel                float64
 	InvCell, CreepR, GDt, Relax                float64
 	PlainUp                                    float64
@@ -528,7 +530,8 @@ func (e *Engine) paramBytes() []byte {
 	q := params{W: int32(e.w), H: int32(e.h), N: int32(e.n),
 		EdgeN: int32(p.Edges.North), EdgeS: int32(p.Edges.South), EdgeE: int32(p.Edges.East), EdgeW: int32(p.Edges.West),
 		Cell: float32(e.cell), Diag: float32(e.cell * math.Sqrt2), NatD: float32(nat),
-		M: float32(p.M), N1: float32(p.N), Kdt: p.K * p.Dt, Dtd: p.Dt, CellArea: e.cell * e.cell}
+		M: float32(p.M), N1: float32(p.N), Kdt: p.K * p.Dt, Dtd: p.Dt, CellArea: e.cell * e.cell,
+		Keep: float32(1 + flow.Hysteresis), KeepChannel: float32(1 / (1 - flow.ChannelKeep))}
 	if e.up != nil {
 		q.HasUp = 1
 	}
@@ -949,6 +952,14 @@ func (e *Engine) Step() engine.StepStats {
 			e.bindCommon(c)
 		}
 		stamps[KRoute] = c.Timestamp()
+		// The receivers are the state's, as sim/grid's (routeHeights):
+		// with a hillslope term and random routing, routed on the
+		// heights the step started from.
+		e.rh = e.hb
+		if diffuse && e.p.Routing == flow.RoutingRandom {
+			e.rh = prev
+		}
+		c.Bind(slotH, e.rh)
 		c.Bind(slotLab, e.lab)
 		c.Bind(slotPs, e.pb[0])
 		c.Bind(slotCnt, e.cnt)

@@ -314,7 +314,8 @@ func (e *Engine) Step() engine.StepStats {
 	// The rock account (engine.Mass): the volume before and after each
 	// phase that changes heights. Summed while copying the heights.
 	v0 := e.copyVolume(e.prev, e.hgt)
-	// Hillslope first, so the receivers below see the heights they erode.
+	// Hillslope first: the stream power below erodes the heights it left
+	// (the receivers are its, or with random routing the state's).
 	// Rebalanced (SetRebalanced, balance.go): corr is the volume its
 	// corrections added, which the uplift below takes back.
 	var corr float64
@@ -339,9 +340,16 @@ func (e *Engine) Step() engine.StepStats {
 		e.bal = nil // no hillslope term: nothing to balance
 	}
 	lap(engine.PhaseHillslope)
-	g.Route(e.hgt)
+	// With random routing the receivers are the state's: routed on the
+	// heights the step started from, not on the hillslope term's
+	// intermediate (routeHeights says why and when).
+	hr := e.routeHeights(balanced)
+	if e.p.Routing != flow.RoutingRandom {
+		g.ForgetRandom()
+	}
+	g.Route(hr)
 	if e.p.Routing == flow.RoutingRandom {
-		g.Randomize(e.hgt, e.Area(), e.channelArea(), e.p.Seed)
+		g.Randomize(hr, e.Area(), e.channelArea(), e.p.Seed)
 		e.area, e.areaOK = nil, false
 	}
 	// The last step's scratch in drainage order is not read again: the
@@ -350,7 +358,7 @@ func (e *Engine) Step() engine.StepStats {
 	lap(engine.PhaseRouting)
 	g.Order()
 	lap(engine.PhaseStack)
-	g.ConnectLakes(e.hgt)
+	g.ConnectLakes(hr)
 	lap(engine.PhaseLakes)
 	e.releasePasses()
 	g.Assemble()
@@ -362,7 +370,7 @@ func (e *Engine) Step() engine.StepStats {
 		if e.wat == nil {
 			e.wat, _ = water.New(e.waterParams()) // validated with the Params
 		}
-		e.wat.Step(g.WaterInput(&e.win, e.hgt), e.p.Dt)
+		e.wat.Step(g.WaterInput(&e.win, hr), e.p.Dt)
 		e.watOK = true
 	} else {
 		e.wat, e.watOK = nil, false
