@@ -16,6 +16,10 @@
 //	           slope-weighted random downhill receiver instead
 //	           (flow.Graph.Randomize, Holmgren 1994's weights), kept
 //	           while it stays downhill: channels keep the steepest
+//	           (their last receiver within flow.ChannelKeep of it). With
+//	           random routing and a hillslope term the step routes on the
+//	           heights it started from, the state, not on the hillslope
+//	           term's intermediate (routeHeights)
 //	stack      donor masks and the depth-first order of every tree
 //	lakes      passes between basins and the tree of basins
 //	           (Cordonnier et al. 2016, §4.3)
@@ -54,7 +58,8 @@
 // latency.
 //
 // The hillslope term comes first (Lie splitting), so the receivers are
-// those of the heights the stream power law erodes and the talus limit,
+// those of the heights the stream power law erodes (with random routing,
+// of the heights the step started from: routeHeights) and the talus limit,
 // applied last, holds exactly at the end of every step. The rest state of
 // a split step moves with dt; SetRebalanced(true) (engine.Rebalanced,
 // balance.go) adds to the x sweep, the y sweep and the rest of the step
