@@ -20,7 +20,7 @@ import "orogen/sim/flow"
 // switch moving the cells that drain through it by tens to hundreds of
 // metres. Measured on the default preset's physics at 512² (the retuned
 // default with the base-level plain, docs/REALISM.md), after 300 steps:
-// 40–90 receivers changed a step, 20–40 of them hillslope cells whose
+// 37–95 receivers changed a step, 13–41 of them hillslope cells whose
 // old receiver was still downhill at the step's start (every hillslope
 // one), and the terrain did not settle in 5 000 steps; routed on the
 // state it settles in 319 with a last change of 0.19 m.
@@ -29,8 +29,8 @@ import "orogen/sim/flow"
 // on the state, a cell the hillslope term lowered below its receiver is
 // raised towards it by the implicit stream power, and the Lie-split rest
 // state moved further from the small-dt one (the default preset at 128²
-// with κ 2 m²/yr: mean height 14 % above the value at dt/16, against 4 %
-// below it on the intermediate). A rebalanced step (balance.go) routes on
+// with κ 2 m²/yr: mean height 14 % above the value at dt/16, against
+// 3.5 % below it on the intermediate). A rebalanced step (balance.go) routes on
 // the intermediate too: its corrections make every part's increment
 // vanish at rest, so there the intermediate is the state, and its E part,
 // whose uplift takes the corrections back, is not stable on the
