@@ -546,7 +546,7 @@ func (e *Engine) paramBytes() []byte {
 	}
 	q.InvCell = 1 / e.cell
 	if p.G > 0 {
-		q.DepOn, q.GDt, q.Relax, q.PlainUp = 1, p.G/p.Dt, grid.DepositRelax, p.PlainUplift
+		q.DepOn, q.GDt, q.Relax, q.PlainUp = 1, p.G/p.Dt, grid.DepositRelax(p.G), p.PlainUplift
 	}
 	q.CreepR = p.Kappa * p.Dt / (e.cell * e.cell)
 	if p.Routing == flow.RoutingRandom {

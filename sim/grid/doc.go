@@ -72,8 +72,9 @@
 // G·Qs/A + hillslope (Yuan et al. 2019), Qs the sediment flux, m³/yr.
 // The deposition term enters the implicit erosion as a source, G·Qs/A of
 // the previous steps (implicit in h, lagged in Qs and relaxed: each step
-// moves the rate halfway to its new G·Qs/A, DepositRelax, which damps the
-// two-step cycle a whole lag starts at G ≳ 1; the solve stays stable for
+// moves the rate halfway to its new G·Qs/A, a share 1/G for G > 2,
+// DepositRelax, which damps the two-step cycle a whole lag starts at G ≳ 1
+// and a half one at G = 3; the solve stays stable for
 // any dt, and the rest state is Yuan's, k A^m s^n = u + G·Qs/A); lake bottoms are held, not raised toward their pass
 // (spl.Params.Hold); then spl.Deposit walks donors first with the real
 // yields of the step and closes the budget exactly: a node never keeps

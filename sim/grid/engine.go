@@ -18,10 +18,11 @@ import (
 	"orogen/sim/water"
 )
 
-// DepositRelax is the share of the new deposition rate G·Qs/A a step
-// keeps for the next one (spl.DepositRelax, which says why): the default
-// preset at 256² with G = 1.5 settles in about 600 steps with it.
-const DepositRelax = spl.DepositRelax
+// DepositRelax returns the share of the new deposition rate G·Qs/A a
+// step keeps for the next one for a deposition coefficient g
+// (spl.DepositRelax, which says why): the default preset at 256² with G =
+// 1.5 settles in about 600 steps with it.
+func DepositRelax(g float64) float64 { return spl.DepositRelax(g) }
 
 // Config describes a new engine.
 type Config struct {
@@ -562,6 +563,7 @@ func (e *Engine) Step() engine.StepStats {
 		e.lakeLevels()
 		ca := e.cell * e.cell
 		gdt := e.p.G / e.p.Dt
+		relax := DepositRelax(e.p.G)
 		parallel.Do(nc, func(c int) {
 			lo, hi := int(chunks[c]), int(chunks[c+1])
 			spl.Deposit(e.hs, e.hb, g.RecPos, e.lvl, e.lake, e.ranges, e.vol, e.frac, e.qs, e.out, ca, lo, hi)
@@ -572,7 +574,7 @@ func (e *Engine) Step() engine.StepStats {
 					dr[i] = 0 // the base-level plain: the sediment crosses it
 					continue
 				}
-				dr[i] = float32((1-DepositRelax)*float64(dr[i]) + DepositRelax*gdt*qs[k]/as[k])
+				dr[i] = float32((1-relax)*float64(dr[i]) + relax*gdt*qs[k]/as[k])
 			}
 		})
 		parallel.Blocks(len(e.ranges), 16, func(_, lo, hi int) {
