@@ -753,12 +753,14 @@ func (e *Engine) Stats() engine.StepStats { return e.stats }
 func (e *Engine) Err() error { return e.err }
 
 // Converged reports whether the last step changed no height faster than
-// tol m/yr, or the last two together did not (as grid.Engine.Converged).
+// tol m/yr, or the last two together did not and neither moved a height
+// by more than grid.TwoStepMax·tol·dt (grid.StepConverged, as
+// grid.Engine.Converged).
 func (e *Engine) Converged(tol float64) bool {
 	if e.step == 0 {
 		return false
 	}
-	return e.stats.MaxDh/e.p.Dt < tol || e.stats.MaxDh2/(2*e.p.Dt) < tol
+	return grid.StepConverged(e.stats, e.p.Dt, tol)
 }
 
 // Device returns the device the engine runs on.
