@@ -37,8 +37,11 @@
 //	           baly) and the uplift takes both back (balup); the
 //	           corrections move by the step's increments (balfin)
 //	route      D8 steepest descent, sim/flow's ties (E, SE, S, SW, W, NW,
-//	           N, NE) and hysteresis (flow.Hysteresis, dropped on paths the
-//	           lakes reversed); a receiver is a 4-bit direction code. With
+//	           N, NE) and hysteresis (flow.Hysteresis, flow.ChannelKeep for
+//	           a held channel, dropped on paths the lakes reversed); a
+//	           receiver is a 4-bit direction code. With creep and random
+//	           routing it routes, and the lakes find their passes, on the
+//	           heights the step started from (sim/grid's routeHeights). With
 //	           random hillslope routing, sim/flow's Randomize in the same
 //	           kernel: cells below the channel area (from the last step's
 //	           counts) keep their last random receiver (bits 12-15 of the

@@ -250,8 +250,9 @@ type Engine struct {
 	difLines       [2]int     // the lines of the x and y sweeps
 	pb, ab, bb, qb [2]gpu.Buffer
 	progs          map[string]gpu.Program
-	gx, gy         int // the grid of a field pass's work groups
-	qc             int // qb[qc] holds the heights at the start of the next step
+	gx, gy         int        // the grid of a field pass's work groups
+	qc             int        // qb[qc] holds the heights at the start of the next step
+	rh             gpu.Buffer // the heights the step routes on and finds the passes on (hb, or qb[qc]: sim/grid's routeHeights)
 	rounds         [4]int
 	caps           bool // jump binds the caps (affmin)
 
@@ -534,6 +535,7 @@ type params struct {
 	DepOn, ChannelHold                         int32
 	Cell, Diag, NatD, Tan                      float32
 	M, N1, ISc2, Cap2                          float32
+	Keep, KeepChannel                          float32
 	Kdt, Dtd, CellArea, Channel                float64
 	InvCell, CreepR, GDt, Relax                float64
 	PlainUp                                    float64
@@ -548,7 +550,8 @@ func (e *Engine) paramBytes() []byte {
 	q := params{W: int32(e.w), H: int32(e.h), N: int32(e.n),
 		EdgeN: int32(p.Edges.North), EdgeS: int32(p.Edges.South), EdgeE: int32(p.Edges.East), EdgeW: int32(p.Edges.West),
 		Cell: float32(e.cell), Diag: float32(e.cell * math.Sqrt2), NatD: float32(nat),
-		M: float32(p.M), N1: float32(p.N), Kdt: p.K * p.Dt, Dtd: p.Dt, CellArea: e.cell * e.cell}
+		M: float32(p.M), N1: float32(p.N), Kdt: p.K * p.Dt, Dtd: p.Dt, CellArea: e.cell * e.cell,
+		Keep: float32(1 + flow.Hysteresis), KeepChannel: float32(1 / (1 - flow.ChannelKeep))}
 	if e.up != nil {
 		q.HasUp = 1
 	}
@@ -563,7 +566,7 @@ func (e *Engine) paramBytes() []byte {
 	}
 	q.InvCell = 1 / e.cell
 	if p.G > 0 {
-		q.DepOn, q.GDt, q.Relax, q.PlainUp = 1, p.G/p.Dt, grid.DepositRelax, p.PlainUplift
+		q.DepOn, q.GDt, q.Relax, q.PlainUp = 1, p.G/p.Dt, grid.DepositRelax(p.G), p.PlainUplift
 	}
 	q.CreepR = p.Kappa * p.Dt / (e.cell * e.cell)
 	if p.Routing == flow.RoutingRandom {
@@ -770,12 +773,14 @@ func (e *Engine) Stats() engine.StepStats { return e.stats }
 func (e *Engine) Err() error { return e.err }
 
 // Converged reports whether the last step changed no height faster than
-// tol m/yr, or the last two together did not (as grid.Engine.Converged).
+// tol m/yr, or the last two together did not and neither moved a height
+// by more than grid.TwoStepMax·tol·dt (grid.StepConverged, as
+// grid.Engine.Converged).
 func (e *Engine) Converged(tol float64) bool {
 	if e.step == 0 {
 		return false
 	}
-	return e.stats.MaxDh/e.p.Dt < tol || e.stats.MaxDh2/(2*e.p.Dt) < tol
+	return grid.StepConverged(e.stats, e.p.Dt, tol)
 }
 
 // Device returns the device the engine runs on.
@@ -979,6 +984,14 @@ func (e *Engine) Step() engine.StepStats {
 			e.bindCommon(c)
 		}
 		stamps[KRoute] = c.Timestamp()
+		// The receivers are the state's, as sim/grid's (routeHeights):
+		// with a hillslope term and random routing, routed on the
+		// heights the step started from.
+		e.rh = e.hb
+		if diffuse && e.p.Routing == flow.RoutingRandom {
+			e.rh = prev
+		}
+		c.Bind(slotH, e.rh)
 		c.Bind(slotLab, e.lab)
 		c.Bind(slotPs, e.pb[0])
 		c.Bind(slotCnt, e.cnt)

@@ -69,7 +69,7 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 	bind := func() {
 		c.Bind(slotPar, e.par)
 		c.Bind(slotCtl, e.ctl)
-		c.Bind(slotH, e.hb)
+		c.Bind(slotH, e.rh) // the routing's heights (Step)
 		c.Bind(slotD, e.db)
 		c.Bind(slotLab, e.lab)
 		c.Bind(5, e.lkR)       // the pits' roots, sorted

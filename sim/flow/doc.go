@@ -6,7 +6,8 @@
 // √2 × cell. Ties go to the first neighbour in the order E, SE, S, SW, W, NW,
 // N, NE, and a cell keeps its receiver of the previous routing unless
 // another neighbour is steeper by more than Hysteresis (0.1 %), so ties at
-// rounding level do not flip receivers back and forth between steps. Each
+// rounding level do not flip receivers back and forth between steps (a
+// channel Randomize holds: ChannelKeep, 5 %). Each
 // edge of the grid is one of:
 //   - Outlet: its cells are fixed at their height (base level) and are roots;
 //   - Closed: no water leaves across it; its cells route like interior cells;

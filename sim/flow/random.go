@@ -41,7 +41,9 @@ func (r Routing) Validate() error {
 // anew every step would never let it converge). The random number of a
 // cell is a hash of seed and the cell's index, so the result does not
 // depend on the number of workers. Call it after Route and before Order;
-// fixed and edge cells keep Route's receivers.
+// fixed and edge cells keep Route's receivers. While it holds a cell a
+// channel, the next Route keeps the cell's receiver within ChannelKeep
+// of the steepest rather than Hysteresis.
 func (g *Graph) Randomize(h []float32, area []float64, channel float64, seed uint64) {
 	if len(h) != g.W*g.H || len(area) != g.W*g.H {
 		panic(fmt.Sprintf("flow: %d heights and %d areas for a %d×%d grid", len(h), len(area), g.W, g.H))
@@ -108,6 +110,11 @@ func (g *Graph) Randomize(h []float32, area []float64, channel float64, seed uin
 		}
 	})
 }
+
+// ForgetRandom drops Randomize's state (the random receivers and the
+// channels held), for a graph routed by steepest descent from now on:
+// Route then keeps every receiver within Hysteresis alone.
+func (g *Graph) ForgetRandom() { g.rdir, g.rhold = nil, nil }
 
 // ChannelHold is how many further Randomize calls a cell stays a channel
 // (keeps Route's receiver) after the last call that saw its drainage area

@@ -106,3 +106,56 @@ func TestRandomizeChannelHold(t *testing.T) {
 		}
 	}
 }
+
+// TestChannelKeep: a channel the random routing holds keeps its receiver
+// while another neighbour is steeper by less than ChannelKeep (a cardinal
+// and a diagonal neighbour near the heights at which they tie, where a
+// channel otherwise alternates: docs/REALISM.md), and takes the steeper
+// one beyond it; a graph without the random routing, or once
+// ForgetRandom dropped its state, switches at Hysteresis.
+func TestChannelKeep(t *testing.T) {
+	const w, h = 7, 7
+	c := 3*w + 3 // the channel cell
+	heights := func(diag float64) []float32 {
+		hs := make([]float32, w*h)
+		for i := range hs {
+			hs[i] = 20
+		}
+		hs[c], hs[c+1] = 10, 9                    // east: slope 1 (drop per cell)
+		hs[c+w+1] = float32(10 - diag*math.Sqrt2) // south-east: slope diag
+		return hs
+	}
+	edges := Edges{North: Outlet, South: Outlet, East: Outlet, West: Outlet}
+	area := make([]float64, w*h)
+	area[c] = 1e9
+	for _, tc := range []struct {
+		name   string
+		random bool
+		forget bool
+		diag   float64 // the south-east slope at the second routing
+		want   int
+	}{
+		{"channel, 3 % steeper", true, false, 1.03, c + 1},
+		{"channel, 7 % steeper", true, false, 1.07, c + w + 1},
+		{"d8, 3 % steeper", false, false, 1.03, c + w + 1},
+		{"forgotten, 3 % steeper", true, true, 1.03, c + w + 1},
+	} {
+		g := NewGraph(w, h, 10, edges, 0)
+		hs := heights(0.99)
+		g.Route(hs)
+		if tc.random {
+			g.Randomize(hs, area, 1e6, 7)
+		}
+		if g.Rec[c] != int32(c+1) {
+			t.Fatalf("%s: first routing: cell %d drains to %d; want %d", tc.name, c, g.Rec[c], c+1)
+		}
+		if tc.forget {
+			g.ForgetRandom()
+		}
+		hs = heights(tc.diag)
+		g.Route(hs)
+		if g.Rec[c] != int32(tc.want) {
+			t.Errorf("%s: cell %d drains to %d; want %d", tc.name, c, g.Rec[c], tc.want)
+		}
+	}
+}

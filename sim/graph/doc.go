@@ -138,8 +138,9 @@
 //     (StepStats.Mass), and Alluvium (the snapshot's too) is the
 //     sediment's thickness.
 //     The source a step leaves for the next moves halfway from the last
-//     one (spl.DepositRelax, as on the grid): the rate lags the flux by
-//     a step, and taken whole the two alternated.
+//     one (1/G of the way for G > 2: spl.DepositRelax, as on the grid):
+//     the rate lags the flux by a step, and taken whole the two
+//     alternated.
 //   - random hillslope routing (Routing "random"; routing.go): a node
 //     draining less than ChannelArea (0: 25 mean node areas, the grid's
 //     100 cells at one node per 4 cells) in the last step takes a seeded,

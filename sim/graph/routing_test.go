@@ -122,7 +122,8 @@ func TestDepositRateRelaxed(t *testing.T) {
 		moved := 0
 		for k, i := range e.stack {
 			fresh := gdt * e.qs[k] / e.as[k]
-			want := float32((1-spl.DepositRelax)*float64(before[i]) + spl.DepositRelax*fresh)
+			a := spl.DepositRelax(p.G)
+			want := float32((1-a)*float64(before[i]) + a*fresh)
 			if got := e.depRate[i]; math.Abs(float64(got-want)) > 1e-6*math.Abs(float64(want))+1e-30 {
 				t.Fatalf("step %d, node %d: rate %g m/yr; want %g (half of %g and half of the fresh %g)", step, i, got, want, before[i], fresh)
 			}

@@ -212,14 +212,14 @@ func (e *Engine) depositChunk(lo, hi int) {
 	}
 	// The next step's source, relaxed (spl.DepositRelax): taken whole,
 	// the lagged rate and the flux alternate from step to step.
-	gdt := e.p.G / e.p.Dt
+	gdt, relax := e.p.G/e.p.Dt, spl.DepositRelax(e.p.G)
 	for k := lo; k < hi; k++ {
 		i := e.stack[k]
 		if e.p.PlainUplift > 0 && (e.up == nil || float64(e.up[i]) < e.p.PlainUplift) {
 			e.depRate[i] = 0 // the base-level plain: the sediment crosses it
 			continue
 		}
-		e.depRate[i] = float32((1-spl.DepositRelax)*float64(e.depRate[i]) + spl.DepositRelax*gdt*qs[k]/e.as[k])
+		e.depRate[i] = float32((1-relax)*float64(e.depRate[i]) + relax*gdt*qs[k]/e.as[k])
 	}
 }
 

@@ -16,6 +16,10 @@
 //	           slope-weighted random downhill receiver instead
 //	           (flow.Graph.Randomize, Holmgren 1994's weights), kept
 //	           while it stays downhill: channels keep the steepest
+//	           (their last receiver within flow.ChannelKeep of it). With
+//	           random routing and a hillslope term the step routes on the
+//	           heights it started from, the state, not on the hillslope
+//	           term's intermediate (routeHeights)
 //	stack      donor masks and the depth-first order of every tree
 //	lakes      passes between basins and the tree of basins
 //	           (Cordonnier et al. 2016, §4.3)
@@ -54,7 +58,8 @@
 // latency.
 //
 // The hillslope term comes first (Lie splitting), so the receivers are
-// those of the heights the stream power law erodes and the talus limit,
+// those of the heights the stream power law erodes (with random routing,
+// of the heights the step started from: routeHeights) and the talus limit,
 // applied last, holds exactly at the end of every step. The rest state of
 // a split step moves with dt; SetRebalanced(true) (engine.Rebalanced,
 // balance.go) adds to the x sweep, the y sweep and the rest of the step
@@ -67,8 +72,9 @@
 // G·Qs/A + hillslope (Yuan et al. 2019), Qs the sediment flux, m³/yr.
 // The deposition term enters the implicit erosion as a source, G·Qs/A of
 // the previous steps (implicit in h, lagged in Qs and relaxed: each step
-// moves the rate halfway to its new G·Qs/A, DepositRelax, which damps the
-// two-step cycle a whole lag starts at G ≳ 1; the solve stays stable for
+// moves the rate halfway to its new G·Qs/A, a share 1/G for G > 2,
+// DepositRelax, which damps the two-step cycle a whole lag starts at G ≳ 1
+// and a half one at G = 3; the solve stays stable for
 // any dt, and the rest state is Yuan's, k A^m s^n = u + G·Qs/A); lake bottoms are held, not raised toward their pass
 // (spl.Params.Hold); then spl.Deposit walks donors first with the real
 // yields of the step and closes the budget exactly: a node never keeps

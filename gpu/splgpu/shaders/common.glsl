@@ -13,6 +13,7 @@ layout(std430, binding = 0) readonly buffer Par {
 	int depOn, channelHold;              // depOn: deposition (G > 0); flow.ChannelHold
 	float cell, diag, natD, tanT;
 	float m, n1, isc2, cap2;    // m; n1 the slope exponent n; creep's 1/S_c² and (S/S_c)²'s cap
+	float keep, keepChannel;    // the routing's hysteresis factors: 1 + flow.Hysteresis, 1/(1 − flow.ChannelKeep)
 	double kdt, dtd, cellArea, channel; // channel: the routing's channel area, m²
 	double invCell, creepR, gdt, relax; // 1/cell; creep's κ·Δt/cell²; G/Δt; grid.DepositRelax
 	double plainUp;                     // engine.Params.PlainUplift, m/yr (0: off)

@@ -1,7 +1,11 @@
-// Steepest-descent receivers (sim/flow's Route): ties to the first
-// neighbour in the order E, SE, S, SW, W, NW, N, NE, and a cell keeps
-// its receiver of the last step unless another is steeper by more than
-// 0.1 % (flow.Hysteresis; not on a path the lakes reversed). With random
+// Steepest-descent receivers (sim/flow's Route) on the heights bound at
+// 2 (the step's start with a hillslope term and random routing, as
+// sim/grid routes): ties
+// to the first neighbour in the order E, SE, S, SW, W, NW, N, NE, and a
+// cell keeps its receiver of the last step unless another is steeper by
+// more than 0.1 % (flow.Hysteresis; not on a path the lakes reversed),
+// by more than 1/(1 − flow.ChannelKeep) for a channel the random routing
+// holds. With random
 // hillslope routing (P.randOn), sim/flow's Randomize on top: an inner
 // cell whose drainage area of the last step reaches the channel area is
 // a channel for flow.ChannelHold more steps (its hold, bits 24-30); one
@@ -75,7 +79,10 @@ void main() {
 			if (nx >= 0 && ny >= 0 && nx < P.W && ny < P.H) {
 				float s = hi - h[ny * P.W + nx];
 				if ((pd & 1) == 1) s *= INV_SQRT2;
-				if (s > 0.0 && best <= s * 1.001) bk = pd;
+				// A channel the random routing holds keeps its receiver
+				// within flow.ChannelKeep of the steepest.
+				float f = P.randOn != 0 && hold > 0u ? P.keepChannel : P.keep;
+				if (s > 0.0 && best <= s * f) bk = pd;
 			}
 		}
 		if (P.randOn != 0 && x > 0 && y > 0 && x < P.W - 1 && y < P.H - 1) {
