@@ -74,7 +74,12 @@ type ChiBasin struct {
 // node (A₀ the channel threshold: θ does not depend on it). At steady
 // state under uplift and erodibility uniform in the basin, heights are
 // z = z_b + k_sn·χ at θ = m/n (Perron and Royden 2013), so every tributary
-// lies on the trunk in χ–elevation space whatever the steepness k_sn. The
+// lies on the trunk in χ–elevation space whatever the steepness k_sn.
+// Sources of the rest slope that vary along the rivers move the θ read
+// here off m/n though every node is at rest: uplift, erodibility, and in
+// the grid engine the deposition term G·Qs/A and the creep's delivery
+// into the channels (docs/REALISM.md, "Why the retuned presets' θ by χ
+// was off"). The
 // basin's θ is the one that minimizes the mean square of the tributary
 // nodes' height less the trunk's at the same χ (linear between trunk
 // nodes). Mudd et al. 2018 compare tributaries with the trunk in
