@@ -20,7 +20,6 @@ import (
 	"orogen/app/prefs"
 	"orogen/app/session"
 	"orogen/brushes"
-	"orogen/sim/engine"
 	"orogen/ui/picture"
 	"orogen/ui/script"
 	"orogen/uplifttree"
@@ -159,9 +158,6 @@ type App struct {
 	target  float64  // the target height helper's input, metres
 	duty    float64  // the engines' share of wall time
 	plotBuf []float64
-	statsOf *engine.Snapshot // the snapshot maxH and meanH describe
-	maxH    float64
-	meanH   float64
 	help    helpState
 
 	browser fileBrowser
