@@ -92,13 +92,17 @@ func (a *App) shaderFailed(err error) {
 // shows; on Mesa's llvmpipe (the CPU) a 1024² relief takes 100-200 ms
 // under load and the streaming engine would leave no frame for anything
 // else. Each frame's length is measured (the swap waits for the GPU); the
-// frames that drew a picture cost the extra over the others, and a new
+// frames that drew a picture, or a band of one, cost the extra over the
+// others; a picture costs the sum of its frames' extras; and a new
 // snapshot alone is drawn once its interval since the last has passed.
 type gpuPace struct {
 	last     time.Time // the start of the last frame
-	drew     bool      // the last frame drew a picture
+	drew     bool      // the last frame drew a picture or a part of one
+	finished bool      // the last frame finished a picture
 	plain    float64   // a frame without a picture, s (moving average)
-	extra    float64   // what a picture adds to its frame, s (moving average)
+	extra    float64   // what a drawing frame adds to its length, s (moving average)
+	cur      float64   // the extras of the picture being drawn so far, s
+	work     float64   // what a whole picture adds, s (moving average)
 	drawnAt  time.Time // when the 2D relief was last drawn for a new snapshot
 	pictures int       // frames that drew a picture since the views were set
 	// samples: the pictures auto timed; least: the least time of those
@@ -115,36 +119,77 @@ func (p *gpuPace) frame(now time.Time) {
 		dt := now.Sub(p.last).Seconds()
 		if p.drew {
 			p.pictures++
-			p.extra += 0.3 * (max(dt-p.plain, 0) - p.extra)
+			x := max(dt-p.plain, 0)
+			p.extra += 0.3 * (x - p.extra)
+			p.cur += x
 		} else {
 			p.plain += 0.1 * (dt - p.plain)
 		}
+		if p.finished {
+			p.work += 0.3 * (p.cur - p.work)
+			p.cur = 0
+		}
 	}
-	p.last, p.drew = now, false
+	p.last, p.drew, p.finished = now, false, false
 }
 
 // interval is the least time between two redraws for a new snapshot
 // alone: the redraws take at most about a third of the time.
 func (p *gpuPace) interval() time.Duration {
-	return min(time.Duration(2*p.extra*float64(time.Second)), 2*time.Second)
+	return min(time.Duration(2*p.work*float64(time.Second)), 2*time.Second)
 }
 
-// drawRelief draws the 2D relief of snap by the shaders into a.mapGPU (it
-// redraws when the options or the uplift changed, and for a new snapshot
-// alone as gpuPace allows).
+// bands returns how many frames' bands a redraw for a new snapshot alone
+// is split into: a band adds about half a plain frame (at most 16 bands;
+// one, the whole picture in a frame, on a card, where a picture costs
+// less than that). Before any picture was measured, 8.
+func (p *gpuPace) bands() int {
+	if p.work <= 0 || p.plain <= 0 {
+		return 8
+	}
+	return min(max(int(math.Ceil(2*p.work/p.plain)), 1), 16)
+}
+
+// drawRelief draws the 2D relief of snap by the shaders into a.mapGPU: at
+// once when the options or the uplift changed; for a new snapshot alone
+// as gpuPace allows, over several frames (reliefJob: a band each), the
+// last picture showing until the new one is whole. A frame without a new
+// snapshot, options or uplift draws nothing: the picture is blitted.
 func (a *App) drawRelief(snap *engine.Snapshot, o viewer.Options, upToo bool) {
 	var up []float32
 	if upToo {
 		up = a.docUplift()
 	}
+	if snap.Arcs != nil {
+		o.Rivers = false // as reliefImage keys it
+	}
 	step := reliefStep(a.view.Zoom)
 	k := a.gv.reliefK
-	if a.mapGPU != nil && k.snap != snap && k.opts == o && k.uplift == firstOf(up) && k.step == step && time.Since(a.gpace.drawnAt) < a.gpace.interval() {
-		return // only the snapshot is new, and too soon
-	}
 	var o3 *viewer.Options3D
 	if a.mode != mode2D && a.v3.opts.UpliftAlpha > 0 {
 		o3 = &a.v3.opts
+	}
+	onlySnap := a.mapGPU != nil && k.snap != nil && k.snap != snap && k.snap.W == snap.W && k.snap.H == snap.H && k.opts == o && k.uplift == firstOf(up) && k.step == step
+	if j := a.gv.job; j != nil && onlySnap && j.k.opts == o && j.k.uplift == k.uplift && j.k.step == step {
+		drew, done, err := a.gv.advanceRelief()
+		if err != nil {
+			a.shaderFailed(err)
+			return
+		}
+		a.gpace.drew = a.gpace.drew || drew
+		if done {
+			a.gpace.finished, a.gpace.drawnAt = true, time.Now()
+		}
+		a.mapGPU, a.mapStep = a.gv.relief, step
+		return
+	}
+	if onlySnap && time.Since(a.gpace.drawnAt) < a.gpace.interval() {
+		return // only the snapshot is new, and too soon
+	}
+	if onlySnap && !a.calibrating() {
+		a.gv.startRelief(snap, up, o, o3, step, a.gpace.bands())
+		a.gpace.drew = true // the fields' upload
+		return
 	}
 	draws, t0 := a.gv.draws, time.Now()
 	img, err := a.gv.reliefImage(snap, up, o, o3, step)
@@ -154,7 +199,7 @@ func (a *App) drawRelief(snap *engine.Snapshot, o viewer.Options, upToo bool) {
 	}
 	if a.gv.draws != draws {
 		a.timePicture(img, t0)
-		a.gpace.drew = true
+		a.gpace.drew, a.gpace.finished = true, true
 		if k.snap != snap {
 			a.gpace.drawnAt = time.Now()
 		}
@@ -236,7 +281,7 @@ func (a *App) drawTerrain(d *viewer.DrawList, s *engine.Snapshot) {
 	}
 	a.gv.drawTerrain(v.canvas, d, surf, s)
 	a.timePicture(v.canvas, t0)
-	a.gpace.drew = true
+	a.gpace.drew, a.gpace.finished = true, true
 	v.shown = true
 }
 
