@@ -116,6 +116,7 @@ type App struct {
 	mapImg        *ebiten.Image
 	mapGPU        *ebiten.Image // the 2D relief drawn by the shaders (ui/gpuview.go)
 	mapStep       int           // cells per side a pixel of mapGPU spans
+	terrainOf     terrainKey    // what the shaders' 3D picture was last drawn from
 	gv            *gpuView      // the shaders and the fields on the GPU
 	gvAmp         *gpuView      // the same for the Amplify preview's fine window
 	bg            backdrop      // the screen's background fill

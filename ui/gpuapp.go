@@ -25,6 +25,7 @@ import (
 func (a *App) setViews(how string) {
 	a.viewsCPU, a.viewsAuto = how == "cpu", how != "cpu" && how != "shader"
 	a.gpace.pictures, a.gpace.extra, a.gpace.decided, a.gpace.samples = 0, 0, false, 0
+	a.terrainOf = terrainKey{} // the next 3D picture is drawn at once
 }
 
 // slowShaderPicture is the time a shaders' picture may take before auto
@@ -257,22 +258,37 @@ func shaderMesh(o viewer.Options3D, w, h int) viewer.Options3D {
 }
 
 // drawTerrain draws a projected draw list of s's mesh into the 3D canvas,
-// coloured by the shaders' surface of s.
-func (a *App) drawTerrain(d *viewer.DrawList, s *engine.Snapshot) {
+// coloured by the shaders' surface of s: at once, or, for a new snapshot
+// alone (the camera, canvas and options of the picture shown), over
+// frames (terrainJob, advanced by advanceTerrain). It reports whether a
+// job keeps d (the caller recycles it otherwise).
+func (a *App) drawTerrain(d *viewer.DrawList, s *engine.Snapshot) (kept bool) {
+	a.dropTerrainJob()
 	if d.W < 2 || d.H < 2 {
-		return
+		return false
 	}
 	var up []float32
 	if a.v3.opts.UpliftAlpha > 0 && s == a.s.Snapshot() {
 		up = a.docUplift()
 	}
+	v := &a.v3
+	last := a.terrainOf
+	a.terrainOf = terrainKey{snap: s, cam: d.Camera, w: d.W, h: d.H, opts: a.v3.opts, uplift: firstOf(up)}
+	onlySnap := v.shown && v.canvas != nil && last.snap != nil && last.snap != s && last.snap.W == s.W && last.snap.H == s.H &&
+		last.cam == d.Camera && last.w == d.W && last.h == d.H && last.opts == a.v3.opts && last.uplift == firstOf(up)
+	if onlySnap && !a.calibrating() {
+		if err := a.gv.startTerrain(d, s, up, a.v3.opts, a.vopts, a.gpace.bands()); err != nil {
+			a.shaderFailed(err)
+			return false
+		}
+		return true
+	}
 	t0 := time.Now()
 	surf, err := a.gv.surface3DImage(s, up, a.v3.opts, a.vopts)
 	if err != nil {
 		a.shaderFailed(err)
-		return
+		return false
 	}
-	v := &a.v3
 	if v.canvas == nil || v.canvas.Bounds().Dx() != d.W || v.canvas.Bounds().Dy() != d.H {
 		if v.canvas != nil {
 			v.canvas.Deallocate()
@@ -283,6 +299,66 @@ func (a *App) drawTerrain(d *viewer.DrawList, s *engine.Snapshot) {
 	a.timePicture(v.canvas, t0)
 	a.gpace.drew, a.gpace.finished = true, true
 	v.shown = true
+	return false
+}
+
+// terrainKey is what the 3D picture shown (or being drawn) was drawn
+// from.
+type terrainKey struct {
+	snap   *engine.Snapshot
+	cam    viewer.Camera
+	w, h   int
+	opts   viewer.Options3D
+	uplift *float32
+}
+
+// advanceTerrain draws this frame's part of a 3D picture being drawn over
+// frames, into the back canvas, and swaps it in once whole.
+func (a *App) advanceTerrain() {
+	if a.gv == nil || a.gv.tjob == nil {
+		return
+	}
+	v := &a.v3
+	j := a.gv.tjob
+	if a.mode == mode2D || !a.shaders(j.s) {
+		a.dropTerrainJob()
+		return
+	}
+	v.back = sizedCanvas(v.back, j.d.W, j.d.H)
+	d, done, err := a.gv.advanceTerrain(v.back)
+	a.gpace.drew = true
+	if d != nil {
+		a.rend.RecycleList(d)
+	}
+	if err != nil {
+		a.shaderFailed(err)
+		return
+	}
+	if done {
+		v.canvas, v.back = v.back, v.canvas
+		v.shown = true
+		a.gpace.finished = true
+	}
+}
+
+// dropTerrainJob abandons a 3D picture being drawn over frames (a newer
+// list, a new camera or options supersede it).
+func (a *App) dropTerrainJob() {
+	if a.gv != nil && a.gv.tjob != nil {
+		a.rend.RecycleList(a.gv.tjob.d)
+		a.gv.tjob = nil
+	}
+}
+
+// sizedCanvas returns im when it is w×h, else a new image of that size.
+func sizedCanvas(im *ebiten.Image, w, h int) *ebiten.Image {
+	if im != nil && im.Bounds().Dx() == w && im.Bounds().Dy() == h {
+		return im
+	}
+	if im != nil {
+		im.Deallocate()
+	}
+	return ebiten.NewImage(w, h)
 }
 
 // viewPicture writes the picture the view shows, as drawn (read back from

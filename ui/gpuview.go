@@ -91,6 +91,8 @@ type gpuView struct {
 	reliefK reliefKey
 	surf3   *ebiten.Image
 	surf3K  surf3Key
+	surf3b  *ebiten.Image // the 3D surface being drawn by tjob, swapped in once whole
+	tjob    *terrainJob   // a 3D picture drawn over several frames (nil: none)
 	draws   int           // whole pictures drawn, for the report
 	passes  int           // surface passes drawn (a band of a picture counts), for the tests
 	back    *ebiten.Image // the 2D relief being drawn by job, shown once whole
@@ -674,11 +676,25 @@ func (g *gpuView) surface3DImage(s *engine.Snapshot, up []float32, o viewer.Opti
 	if g.surf3 != nil && g.surf3K == k {
 		return g.surf3, nil
 	}
+	g.tjob = nil // a picture being drawn over frames is superseded
 	su := withUplift(s, up)
 	p := viewer.Surface3DParams(su, o)
 	if len(p.RockPal) > 32 {
 		return nil, fmt.Errorf("%d rock layers: the shaders take 32", len(p.RockPal))
 	}
+	g.surf3 = sized(g.surf3, s.W, s.H)
+	if err := g.surface3DRows(g.surf3, s, su, up, o, o2, &p, 0, s.H); err != nil {
+		return nil, err
+	}
+	g.draws++
+	g.surf3K = k
+	return g.surf3, nil
+}
+
+// surface3DRows draws rows y0 to y1 (excluded) of the 3D surface of s
+// (su: with the uplift it shows) into dst, with the fields of the 2D
+// view when they are s's, else the 3D view's own.
+func (g *gpuView) surface3DRows(dst *ebiten.Image, s, su *engine.Snapshot, up []float32, o viewer.Options3D, o2 viewer.Options, p *viewer.SurfaceParams, y0, y1 int) error {
 	f := &g.f3
 	if g.f2.valid && g.f2.snap == s {
 		f = &g.f2
@@ -697,19 +713,91 @@ func (g *gpuView) surface3DImage(s *engine.Snapshot, up []float32, o viewer.Opti
 			bytes = f.loadBytes(su, bk, o2, &o)
 		}
 	}
-	g.surf3 = sized(g.surf3, s.W, s.H)
-	if err := g.drawSurface(g.surf3, f, su, &p, 1, bytes, 1, 0, s.H); err != nil {
-		return nil, err
+	return g.drawSurface(dst, f, su, p, 1, bytes, 1, y0, y1)
+}
+
+// terrainJob is a redraw of the 3D view for a new snapshot alone (the
+// same camera, canvas and options), spread over frames as reliefJob
+// spreads the relief: bands of the surface's rows into g.surf3b (swapped
+// with g.surf3 once whole), then the sky and the draw list's chunks, in
+// their back-to-front order, into a second canvas the caller swaps in
+// once all are drawn. The old picture shows meanwhile.
+type terrainJob struct {
+	d     *viewer.DrawList // kept until done; the caller recycles it
+	s, su *engine.Snapshot
+	up    []float32
+	o     viewer.Options3D
+	o2    viewer.Options
+	p     viewer.SurfaceParams
+	k     surf3Key
+	rows  int // surface rows per band
+	row   int // the next surface row (s.H: the surface is whole)
+	per   int // chunks per frame
+	chunk int // the next chunk; -1: the sky first
+}
+
+// startTerrain starts drawing d, the projected mesh of s, over frames;
+// bands is how many frames' bands the surface and the chunks take each.
+func (g *gpuView) startTerrain(d *viewer.DrawList, s *engine.Snapshot, up []float32, o viewer.Options3D, o2 viewer.Options, bands int) error {
+	bands = max(bands, 1)
+	j := &terrainJob{d: d, s: s, su: withUplift(s, up), up: up, o: o, o2: o2, k: surf3Key{snap: s, opts: o, uplift: firstOf(up)},
+		rows: ceilDiv(s.H, bands), per: max(ceilDiv(len(d.Chunks), bands), 1), chunk: -1}
+	if g.surf3 != nil && g.surf3K == j.k {
+		j.row = s.H
+	} else {
+		j.p = viewer.Surface3DParams(j.su, o)
+		if len(j.p.RockPal) > 32 {
+			return fmt.Errorf("%d rock layers: the shaders take 32", len(j.p.RockPal))
+		}
 	}
+	g.tjob = j
+	return nil
+}
+
+// advanceTerrain draws this frame's part of the 3D job into canvas (the
+// job's own, not the one shown): a band of the surface, or the sky and
+// some chunks. It reports whether the picture is whole (g.tjob is then
+// nil; the caller recycles the list it returns).
+func (g *gpuView) advanceTerrain(canvas *ebiten.Image) (d *viewer.DrawList, done bool, err error) {
+	j := g.tjob
+	s := j.s
+	if j.row < s.H {
+		g.surf3b = sized(g.surf3b, s.W, s.H)
+		y1 := min(j.row+j.rows, s.H)
+		if err := g.surface3DRows(g.surf3b, s, j.su, j.up, j.o, j.o2, &j.p, j.row, y1); err != nil {
+			g.tjob = nil
+			return j.d, false, err
+		}
+		if j.row = y1; j.row == s.H {
+			g.surf3, g.surf3b = g.surf3b, g.surf3
+			g.surf3K = j.k
+		}
+		return nil, false, nil
+	}
+	if j.chunk < 0 {
+		g.drawSky(canvas, j.d)
+		j.chunk = 0
+	}
+	end := min(j.chunk+j.per, len(j.d.Chunks))
+	g.drawChunks(canvas, j.d, g.surf3, s, j.chunk, end)
+	if j.chunk = end; j.chunk < len(j.d.Chunks) {
+		return nil, false, nil
+	}
+	g.tjob = nil
 	g.draws++
-	g.surf3K = k
-	return g.surf3, nil
+	return j.d, true, nil
 }
 
 // drawTerrain draws a projected draw list of the 3D mesh of s into dst
 // (the list's size) over the sky: each vertex reads the surface picture
 // at its map position.
 func (g *gpuView) drawTerrain(dst *ebiten.Image, d *viewer.DrawList, surf *ebiten.Image, s *engine.Snapshot) {
+	g.drawSky(dst, d)
+	g.drawChunks(dst, d, surf, s, 0, len(d.Chunks))
+}
+
+// drawSky fills dst (the list's size) with the sky of d's camera.
+func (g *gpuView) drawSky(dst *ebiten.Image, d *viewer.DrawList) {
 	cam := d.Camera
 	focal := float64(d.H) / 2 / math.Tan(cam.FovDeg*math.Pi/360)
 	horizon := float64(d.H)/2 - focal*math.Tan(cam.Pitch*math.Pi/180)
@@ -719,12 +807,17 @@ func (g *gpuView) drawTerrain(dst *ebiten.Image, d *viewer.DrawList, surf *ebite
 		Uniforms: map[string]any{"Horizon": float32(horizon), "Height": float32(d.H),
 			"SkyHorizon": sky[0][:], "SkyZenith": sky[1][:], "SkyBelow": sky[2][:]},
 	})
+}
+
+// drawChunks draws chunks c0 to c1 (excluded) of d into dst, in order
+// (back to front).
+func (g *gpuView) drawChunks(dst *ebiten.Image, d *viewer.DrawList, surf *ebiten.Image, s *engine.Snapshot, c0, c1 int) {
 	inv := float32(1 / s.Cell)
 	op := &ebiten.DrawTrianglesShaderOptions{
 		Images:   [4]*ebiten.Image{surf},
 		Uniforms: map[string]any{"Size": []float32{float32(s.W), float32(s.H)}},
 	}
-	for _, c := range d.Chunks {
+	for _, c := range d.Chunks[c0:c1] {
 		if len(c.Indices) == 0 {
 			continue
 		}

@@ -246,7 +246,7 @@ func TestShaderViewsMatchSoftware(t *testing.T) {
 }
 
 // reliefBands, run in TestShaderViewsMatchSoftware's game loop (Ebiten
-// runs one per test process): a frame without a new snapshot (or new options)
+// runs one per test process), then terrainBands: a frame without a new snapshot (or new options)
 // redraws nothing, the relief is blitted; a redraw for a new snapshot
 // alone drawn in bands over frames (reliefJob) is, byte for byte, the
 // picture drawn at once, the old picture showing until it is whole; the
@@ -335,6 +335,54 @@ func reliefBands(t *testing.T, s1 *engine.Snapshot) error {
 		if g.passes != passes+1 {
 			t.Errorf("%s: the 3D surface of one snapshot took %d passes; want 1", c.name, g.passes-passes)
 		}
+	}
+	return terrainBands(t, s1, &s2)
+}
+
+// terrainBands: the 3D view drawn for a new snapshot alone over frames
+// (terrainJob: bands of the surface, then the sky and the chunks) is, byte
+// for byte, the picture drawn at once.
+func terrainBands(t *testing.T, s1, s2 *engine.Snapshot) error {
+	const cw, ch = 160, 120
+	o3 := viewer.DefaultOptions3D()
+	o2 := viewer.DefaultOptions()
+	cam := viewer.FitCameraAspect(s1, 1, viewer.DefaultYawDeg, viewer.DefaultPitchDeg, float64(cw)/ch)
+	mesh := viewer.BuildMesh3D(nil, s2, picture.GeometryOnly(o3))
+	read := func(img *ebiten.Image) []byte {
+		b := make([]byte, 4*img.Bounds().Dx()*img.Bounds().Dy())
+		img.ReadPixels(b)
+		return b
+	}
+	g := newGPUView()
+	if _, err := g.surface3DImage(s1, nil, o3, o2); err != nil {
+		return err
+	}
+	d := mesh.Project(nil, cam, cw, ch)
+	if err := g.startTerrain(d, s2, nil, o3, o2, 4); err != nil {
+		return err
+	}
+	canvas := newDataImage(cw, ch)
+	frames := 0
+	for ; g.tjob != nil && frames < 100; frames++ {
+		if _, _, err := g.advanceTerrain(canvas); err != nil {
+			return err
+		}
+	}
+	g2 := newGPUView()
+	surf, err := g2.surface3DImage(s2, nil, o3, o2)
+	if err != nil {
+		return err
+	}
+	whole := newDataImage(cw, ch)
+	g2.drawTerrain(whole, mesh.Project(nil, cam, cw, ch), surf, s2)
+	got, want := read(canvas), read(whole)
+	t.Logf("3D: a new snapshot's picture in %d frames (%d chunks)", frames, len(d.Chunks))
+	if g.tjob != nil || g.surf3K.snap != s2 || frames < 5 {
+		t.Errorf("3D: job left %v, surface of s2 %v, %d frames; want none, s2, at least 5 (4 bands and the chunks)", g.tjob != nil, g.surf3K.snap == s2, frames)
+	}
+	if !slices.Equal(got, want) {
+		maxd, over := pixelDiff(got, want, 0)
+		t.Errorf("3D: the picture drawn over frames differs from the one drawn at once: largest difference %d, %.2f %% of the pixels", maxd, 100*over)
 	}
 	return nil
 }
