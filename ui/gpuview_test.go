@@ -522,13 +522,13 @@ func TestShaderTiming(t *testing.T) {
 // TestGPUPace: frames that draw a picture, or a band of one, cost their
 // extra over the plain ones; a picture costs the extras of its frames,
 // whole or in bands; the interval between redraws for a new snapshot is
-// twice that; a picture is split into bands of about half a plain frame
-// (one on a card); auto's timed pictures leave out the first two (they
+// twice that; a picture is split into bands of about a plain frame, at
+// most 4 (one on a card); auto's timed pictures leave out the first two (they
 // compile the programs) and keep the least of the others.
 func TestGPUPace(t *testing.T) {
 	var p gpuPace
-	if p.bands() != 8 {
-		t.Errorf("bands before any picture: %d; want 8", p.bands())
+	if p.bands() != 4 {
+		t.Errorf("bands before any picture: %d; want 4", p.bands())
 	}
 	now := time.Unix(1000, 0)
 	frame := func(d time.Duration, drew, finished bool) {
@@ -556,8 +556,11 @@ func TestGPUPace(t *testing.T) {
 	near("whole pictures: extra", sec(p.extra), extra)
 	near("whole pictures: picture", sec(p.work), extra)
 	near("whole pictures: interval", p.interval(), 2*extra)
-	if b := p.bands(); b != 15 {
-		t.Errorf("bands for a picture of %v and frames of %v: %d; want 15", extra, plain, b)
+	if b := p.bands(); b != 4 {
+		t.Errorf("bands for a picture of %v and frames of %v: %d; want 4 (the most)", extra, plain, b)
+	}
+	if b := (&gpuPace{plain: 0.05, work: 0.12}).bands(); b != 3 {
+		t.Errorf("bands for a picture of 120 ms and frames of 50 ms: %d; want 3", b)
 	}
 	// The same pictures in 5 bands of a fifth each: a frame adds a fifth,
 	// a picture as much as before.
