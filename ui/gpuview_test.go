@@ -241,7 +241,7 @@ func TestShaderViewsMatchSoftware(t *testing.T) {
 				t.Errorf("%s: the shaders' 3D surface differs from BuildMesh3D's colours: largest difference %d, %.2f %% of the pixels by more than 2", c.name, maxd, 100*over)
 			}
 		}
-		return reliefBands(t, s)
+		return reliefBands(t, g, s)
 	})
 }
 
@@ -253,7 +253,11 @@ func TestShaderViewsMatchSoftware(t *testing.T) {
 // 3D surface is drawn once per snapshot too. Cases: rivers and lakes at
 // a pixel a cell, and the drainage overlay (the river image's drainage
 // pass) zoomed out to a pixel per 2×2 cells.
-func reliefBands(t *testing.T, s1 *engine.Snapshot) error {
+//
+// g is TestShaderViewsMatchSoftware's view (its programs compiled: a new
+// one compiles them again, about 0.3 s on llvmpipe); its pictures are
+// forgotten before each case.
+func reliefBands(t *testing.T, g *gpuView, s1 *engine.Snapshot) error {
 	s2 := *s1
 	s2.Height = slices.Clone(s1.Height)
 	for k := range s2.Height {
@@ -271,10 +275,7 @@ func reliefBands(t *testing.T, s1 *engine.Snapshot) error {
 		o           viewer.Options
 		step, bands int
 	}{{"rivers and lakes", viewer.DefaultOptions(), 1, 5}, {"drainage, step 2", drain, 2, 3}} {
-		g := newGPUView()
-		if g.err != nil {
-			return g.err
-		}
+		g.forget()
 		img, err := g.reliefImage(s1, nil, c.o, nil, c.step)
 		if err != nil {
 			return err
@@ -313,8 +314,8 @@ func reliefBands(t *testing.T, s1 *engine.Snapshot) error {
 		if slices.Equal(banded, old) {
 			t.Errorf("%s: the new snapshot's relief is the old one's", c.name)
 		}
-		g2 := newGPUView()
-		whole, err := g2.reliefImage(&s2, nil, c.o, nil, c.step)
+		g.forget() // the same snapshot drawn again, at once, from scratch
+		whole, err := g.reliefImage(&s2, nil, c.o, nil, c.step)
 		if err != nil {
 			return err
 		}
@@ -336,13 +337,13 @@ func reliefBands(t *testing.T, s1 *engine.Snapshot) error {
 			t.Errorf("%s: the 3D surface of one snapshot took %d passes; want 1", c.name, g.passes-passes)
 		}
 	}
-	return terrainBands(t, s1, &s2)
+	return terrainBands(t, g, s1, &s2)
 }
 
 // terrainBands: the 3D view drawn for a new snapshot alone over frames
 // (terrainJob: bands of the surface, then the sky and the chunks) is, byte
 // for byte, the picture drawn at once.
-func terrainBands(t *testing.T, s1, s2 *engine.Snapshot) error {
+func terrainBands(t *testing.T, g *gpuView, s1, s2 *engine.Snapshot) error {
 	const cw, ch = 160, 120
 	o3 := viewer.DefaultOptions3D()
 	o2 := viewer.DefaultOptions()
@@ -353,7 +354,7 @@ func terrainBands(t *testing.T, s1, s2 *engine.Snapshot) error {
 		img.ReadPixels(b)
 		return b
 	}
-	g := newGPUView()
+	g.forget()
 	if _, err := g.surface3DImage(s1, nil, o3, o2); err != nil {
 		return err
 	}
@@ -368,23 +369,33 @@ func terrainBands(t *testing.T, s1, s2 *engine.Snapshot) error {
 			return err
 		}
 	}
-	g2 := newGPUView()
-	surf, err := g2.surface3DImage(s2, nil, o3, o2)
+	job := g.surf3K
+	g.forget() // the same snapshot drawn again, at once, from scratch
+	surf, err := g.surface3DImage(s2, nil, o3, o2)
 	if err != nil {
 		return err
 	}
 	whole := newDataImage(cw, ch)
-	g2.drawTerrain(whole, mesh.Project(nil, cam, cw, ch), surf, s2)
+	g.drawTerrain(whole, mesh.Project(nil, cam, cw, ch), surf, s2)
 	got, want := read(canvas), read(whole)
 	t.Logf("3D: a new snapshot's picture in %d frames (%d chunks)", frames, len(d.Chunks))
-	if g.tjob != nil || g.surf3K.snap != s2 || frames < 5 {
-		t.Errorf("3D: job left %v, surface of s2 %v, %d frames; want none, s2, at least 5 (4 bands and the chunks)", g.tjob != nil, g.surf3K.snap == s2, frames)
+	if g.tjob != nil || job.snap != s2 || frames < 5 {
+		t.Errorf("3D: job left %v, surface of s2 %v, %d frames; want none, s2, at least 5 (4 bands and the chunks)", g.tjob != nil, job.snap == s2, frames)
 	}
 	if !slices.Equal(got, want) {
 		maxd, over := pixelDiff(got, want, 0)
 		t.Errorf("3D: the picture drawn over frames differs from the one drawn at once: largest difference %d, %.2f %% of the pixels", maxd, 100*over)
 	}
 	return nil
+}
+
+// forget drops the pictures' keys and any job, so the next pictures are
+// drawn anew (the fields and the compiled programs stay).
+func (g *gpuView) forget() {
+	g.reliefK, g.surf3K, g.job, g.tjob = reliefKey{}, surf3Key{}, nil, nil
+	g.f2.valid, g.f3.valid = false, false
+	g.f2.riversOf, g.f3.riversOf, g.rivLOf, g.discsOf = riversKey{}, riversKey{}, riversKey{}, discsKey{}
+	g.f2.bytesOf, g.f3.bytesOf = bytesKey{}, bytesKey{}
 }
 
 //go:embed shaders/raymarch.kage
