@@ -20,7 +20,6 @@ import (
 	"orogen/app/prefs"
 	"orogen/app/session"
 	"orogen/brushes"
-	"orogen/sim/engine"
 	"orogen/ui/picture"
 	"orogen/ui/script"
 	"orogen/uplifttree"
@@ -118,6 +117,7 @@ type App struct {
 	mapImg        *ebiten.Image
 	mapGPU        *ebiten.Image // the 2D relief drawn by the shaders (ui/gpuview.go)
 	mapStep       int           // cells per side a pixel of mapGPU spans
+	terrainOf     terrainKey    // what the shaders' 3D picture was last drawn from
 	gv            *gpuView      // the shaders and the fields on the GPU
 	gvAmp         *gpuView      // the same for the Amplify preview's fine window
 	bg            backdrop      // the screen's background fill
@@ -160,10 +160,7 @@ type App struct {
 	target   float64  // the target height helper's input, metres
 	duty     float64  // the engines' share of wall time
 	plotBuf  []float64
-	plotSpan float64          // the share of the step plot's width its steps spanned, as last drawn (the script's report)
-	statsOf  *engine.Snapshot // the snapshot maxH and meanH describe
-	maxH     float64
-	meanH    float64
+	plotSpan float64 // the share of the step plot's width its steps spanned, as last drawn (the script's report)
 	help     helpState
 
 	browser fileBrowser

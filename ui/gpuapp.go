@@ -25,6 +25,7 @@ import (
 func (a *App) setViews(how string) {
 	a.viewsCPU, a.viewsAuto = how == "cpu", how != "cpu" && how != "shader"
 	a.gpace.pictures, a.gpace.extra, a.gpace.decided, a.gpace.samples = 0, 0, false, 0
+	a.terrainOf = terrainKey{} // the next 3D picture is drawn at once
 }
 
 // slowShaderPicture is the time a shaders' picture may take before auto
@@ -92,13 +93,17 @@ func (a *App) shaderFailed(err error) {
 // shows; on Mesa's llvmpipe (the CPU) a 1024² relief takes 100-200 ms
 // under load and the streaming engine would leave no frame for anything
 // else. Each frame's length is measured (the swap waits for the GPU); the
-// frames that drew a picture cost the extra over the others, and a new
+// frames that drew a picture, or a band of one, cost the extra over the
+// others; a picture costs the sum of its frames' extras; and a new
 // snapshot alone is drawn once its interval since the last has passed.
 type gpuPace struct {
 	last     time.Time // the start of the last frame
-	drew     bool      // the last frame drew a picture
+	drew     bool      // the last frame drew a picture or a part of one
+	finished bool      // the last frame finished a picture
 	plain    float64   // a frame without a picture, s (moving average)
-	extra    float64   // what a picture adds to its frame, s (moving average)
+	extra    float64   // what a drawing frame adds to its length, s (moving average)
+	cur      float64   // the extras of the picture being drawn so far, s
+	work     float64   // what a whole picture adds, s (moving average)
 	drawnAt  time.Time // when the 2D relief was last drawn for a new snapshot
 	pictures int       // frames that drew a picture since the views were set
 	// samples: the pictures auto timed; least: the least time of those
@@ -115,36 +120,79 @@ func (p *gpuPace) frame(now time.Time) {
 		dt := now.Sub(p.last).Seconds()
 		if p.drew {
 			p.pictures++
-			p.extra += 0.3 * (max(dt-p.plain, 0) - p.extra)
+			x := max(dt-p.plain, 0)
+			p.extra += 0.3 * (x - p.extra)
+			p.cur += x
 		} else {
 			p.plain += 0.1 * (dt - p.plain)
 		}
+		if p.finished {
+			p.work += 0.3 * (p.cur - p.work)
+			p.cur = 0
+		}
 	}
-	p.last, p.drew = now, false
+	p.last, p.drew, p.finished = now, false, false
 }
 
 // interval is the least time between two redraws for a new snapshot
 // alone: the redraws take at most about a third of the time.
 func (p *gpuPace) interval() time.Duration {
-	return min(time.Duration(2*p.extra*float64(time.Second)), 2*time.Second)
+	return min(time.Duration(2*p.work*float64(time.Second)), 2*time.Second)
 }
 
-// drawRelief draws the 2D relief of snap by the shaders into a.mapGPU (it
-// redraws when the options or the uplift changed, and for a new snapshot
-// alone as gpuPace allows).
+// bands returns how many frames' bands a redraw for a new snapshot alone
+// is split into: a band adds about a plain frame, in at most 4 bands (on
+// llvmpipe each band costs about 2.5 ms of CPU of its own: a 1024² relief
+// took 65 ms whole, 75 in 4 bands, 100-115 in 16); one, the whole
+// picture in a frame, on a card, where a picture costs less than a
+// frame. Before any picture was measured, 4.
+func (p *gpuPace) bands() int {
+	if p.work <= 0 || p.plain <= 0 {
+		return 4
+	}
+	return min(max(int(math.Ceil(p.work/p.plain)), 1), 4)
+}
+
+// drawRelief draws the 2D relief of snap by the shaders into a.mapGPU: at
+// once when the options or the uplift changed; for a new snapshot alone
+// as gpuPace allows, over several frames (reliefJob: a band each), the
+// last picture showing until the new one is whole. A frame without a new
+// snapshot, options or uplift draws nothing: the picture is blitted.
 func (a *App) drawRelief(snap *engine.Snapshot, o viewer.Options, upToo bool) {
 	var up []float32
 	if upToo {
 		up = a.docUplift()
 	}
+	if snap.Arcs != nil {
+		o.Rivers = false // as reliefImage keys it
+	}
 	step := reliefStep(a.view.Zoom)
 	k := a.gv.reliefK
-	if a.mapGPU != nil && k.snap != snap && k.opts == o && k.uplift == firstOf(up) && k.step == step && time.Since(a.gpace.drawnAt) < a.gpace.interval() {
-		return // only the snapshot is new, and too soon
-	}
 	var o3 *viewer.Options3D
 	if a.mode != mode2D && a.v3.opts.UpliftAlpha > 0 {
 		o3 = &a.v3.opts
+	}
+	onlySnap := a.mapGPU != nil && k.snap != nil && k.snap != snap && k.snap.W == snap.W && k.snap.H == snap.H && k.opts == o && k.uplift == firstOf(up) && k.step == step
+	if j := a.gv.job; j != nil && onlySnap && j.k.opts == o && j.k.uplift == k.uplift && j.k.step == step {
+		drew, done, err := a.gv.advanceRelief()
+		if err != nil {
+			a.shaderFailed(err)
+			return
+		}
+		a.gpace.drew = a.gpace.drew || drew
+		if done {
+			a.gpace.finished, a.gpace.drawnAt = true, time.Now()
+		}
+		a.mapGPU, a.mapStep = a.gv.relief, step
+		return
+	}
+	if onlySnap && time.Since(a.gpace.drawnAt) < a.gpace.interval() {
+		return // only the snapshot is new, and too soon
+	}
+	if onlySnap && !a.calibrating() {
+		a.gv.startRelief(snap, up, o, o3, step, a.gpace.bands())
+		a.gpace.drew = true // the fields' upload
+		return
 	}
 	draws, t0 := a.gv.draws, time.Now()
 	img, err := a.gv.reliefImage(snap, up, o, o3, step)
@@ -154,7 +202,7 @@ func (a *App) drawRelief(snap *engine.Snapshot, o viewer.Options, upToo bool) {
 	}
 	if a.gv.draws != draws {
 		a.timePicture(img, t0)
-		a.gpace.drew = true
+		a.gpace.drew, a.gpace.finished = true, true
 		if k.snap != snap {
 			a.gpace.drawnAt = time.Now()
 		}
@@ -212,22 +260,37 @@ func shaderMesh(o viewer.Options3D, w, h int) viewer.Options3D {
 }
 
 // drawTerrain draws a projected draw list of s's mesh into the 3D canvas,
-// coloured by the shaders' surface of s.
-func (a *App) drawTerrain(d *viewer.DrawList, s *engine.Snapshot) {
+// coloured by the shaders' surface of s: at once, or, for a new snapshot
+// alone (the camera, canvas and options of the picture shown), over
+// frames (terrainJob, advanced by advanceTerrain). It reports whether a
+// job keeps d (the caller recycles it otherwise).
+func (a *App) drawTerrain(d *viewer.DrawList, s *engine.Snapshot) (kept bool) {
+	a.dropTerrainJob()
 	if d.W < 2 || d.H < 2 {
-		return
+		return false
 	}
 	var up []float32
 	if a.v3.opts.UpliftAlpha > 0 && s == a.s.Snapshot() {
 		up = a.docUplift()
 	}
+	v := &a.v3
+	last := a.terrainOf
+	a.terrainOf = terrainKey{snap: s, cam: d.Camera, w: d.W, h: d.H, opts: a.v3.opts, uplift: firstOf(up)}
+	onlySnap := v.shown && v.canvas != nil && last.snap != nil && last.snap != s && last.snap.W == s.W && last.snap.H == s.H &&
+		last.cam == d.Camera && last.w == d.W && last.h == d.H && last.opts == a.v3.opts && last.uplift == firstOf(up)
+	if onlySnap && !a.calibrating() {
+		if err := a.gv.startTerrain(d, s, up, a.v3.opts, a.vopts, a.gpace.bands()); err != nil {
+			a.shaderFailed(err)
+			return false
+		}
+		return true
+	}
 	t0 := time.Now()
 	surf, err := a.gv.surface3DImage(s, up, a.v3.opts, a.vopts)
 	if err != nil {
 		a.shaderFailed(err)
-		return
+		return false
 	}
-	v := &a.v3
 	if v.canvas == nil || v.canvas.Bounds().Dx() != d.W || v.canvas.Bounds().Dy() != d.H {
 		if v.canvas != nil {
 			v.canvas.Deallocate()
@@ -236,8 +299,68 @@ func (a *App) drawTerrain(d *viewer.DrawList, s *engine.Snapshot) {
 	}
 	a.gv.drawTerrain(v.canvas, d, surf, s)
 	a.timePicture(v.canvas, t0)
-	a.gpace.drew = true
+	a.gpace.drew, a.gpace.finished = true, true
 	v.shown = true
+	return false
+}
+
+// terrainKey is what the 3D picture shown (or being drawn) was drawn
+// from.
+type terrainKey struct {
+	snap   *engine.Snapshot
+	cam    viewer.Camera
+	w, h   int
+	opts   viewer.Options3D
+	uplift *float32
+}
+
+// advanceTerrain draws this frame's part of a 3D picture being drawn over
+// frames, into the back canvas, and swaps it in once whole.
+func (a *App) advanceTerrain() {
+	if a.gv == nil || a.gv.tjob == nil {
+		return
+	}
+	v := &a.v3
+	j := a.gv.tjob
+	if a.mode == mode2D || !a.shaders(j.s) {
+		a.dropTerrainJob()
+		return
+	}
+	v.back = sizedCanvas(v.back, j.d.W, j.d.H)
+	d, done, err := a.gv.advanceTerrain(v.back)
+	a.gpace.drew = true
+	if d != nil {
+		a.rend.RecycleList(d)
+	}
+	if err != nil {
+		a.shaderFailed(err)
+		return
+	}
+	if done {
+		v.canvas, v.back = v.back, v.canvas
+		v.shown = true
+		a.gpace.finished = true
+	}
+}
+
+// dropTerrainJob abandons a 3D picture being drawn over frames (a newer
+// list, a new camera or options supersede it).
+func (a *App) dropTerrainJob() {
+	if a.gv != nil && a.gv.tjob != nil {
+		a.rend.RecycleList(a.gv.tjob.d)
+		a.gv.tjob = nil
+	}
+}
+
+// sizedCanvas returns im when it is w×h, else a new image of that size.
+func sizedCanvas(im *ebiten.Image, w, h int) *ebiten.Image {
+	if im != nil && im.Bounds().Dx() == w && im.Bounds().Dy() == h {
+		return im
+	}
+	if im != nil {
+		im.Deallocate()
+	}
+	return ebiten.NewImage(w, h)
 }
 
 // viewPicture writes the picture the view shows, as drawn (read back from

@@ -91,15 +91,29 @@ type gpuView struct {
 	reliefK reliefKey
 	surf3   *ebiten.Image
 	surf3K  surf3Key
-	draws   int           // pictures drawn, for the report
+	surf3b  *ebiten.Image // the 3D surface being drawn by tjob, swapped in once whole
+	tjob    *terrainJob   // a 3D picture drawn over several frames (nil: none)
+	draws   int           // whole pictures drawn, for the report
+	passes  int           // surface passes drawn (a band of a picture counts), for the tests
+	back    *ebiten.Image // the 2D relief being drawn by job, shown once whole
+	job     *reliefJob    // a 2D relief drawn over several frames (nil: none)
 	rivL    *ebiten.Image // the river image of a zoomed-out relief
 	rivLOf  riversKey
 	lut     *ebiten.Image // the ramps alone, image 3 of a picture that reads no bytes
 	lutK    lutKey
 	lutBuf  []byte
 	discs   []viewer.Disc
+	discsOf discsKey      // what g.discs were computed for
+	spare   []viewer.Disc // a discs buffer for the next job's goroutine
 	vs      []ebiten.Vertex
 	is      []uint16
+}
+
+// discsKey is what a list of river discs was computed from.
+type discsKey struct {
+	snap      *engine.Snapshot
+	thr, maxW float64
+	lakes     bool
 }
 
 type reliefKey struct {
@@ -283,14 +297,17 @@ func (g *gpuView) riverPass(f *fieldSet, s *engine.Snapshot, p *viewer.SurfacePa
 		return dst
 	}
 	if drain {
-		drawScaled(dst, step, g.drain, [4]*ebiten.Image{f.areaImg()}, map[string]any{
+		drawScaled(dst, step, 0, dst.Bounds().Dy(), g.drain, [4]*ebiten.Image{f.areaImg()}, map[string]any{
 			"Thr": float32(p.RiverThresholdM2), "OvLo": p.DrainLo, "OvScale": p.DrainInv,
 		}, ebiten.BlendCopy)
 	} else {
 		dst.Clear()
 	}
 	if p.Rivers {
-		g.discs = viewer.RiverDiscs(g.discs, s, p.RiverThresholdM2, p.RiverMaxPx, p.Lakes)
+		if dk := (discsKey{snap: f.snap, thr: p.RiverThresholdM2, maxW: p.RiverMaxPx, lakes: p.Lakes}); g.discsOf != dk {
+			g.discs = viewer.RiverDiscs(g.discs, s, p.RiverThresholdM2, p.RiverMaxPx, p.Lakes)
+			g.discsOf = dk
+		}
 		g.drawDiscs(dst, viewer.RiverReach(p.RiverMaxPx), step)
 	}
 	*of = k
@@ -299,16 +316,18 @@ func (g *gpuView) riverPass(f *fieldSet, s *engine.Snapshot, p *viewer.SurfacePa
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
 
-// drawScaled draws shader sh over all of dst, each pixel reading the
-// source images (the fields' size) at step × its position.
-func drawScaled(dst *ebiten.Image, step int, sh *ebiten.Shader, imgs [4]*ebiten.Image, u map[string]any, blend ebiten.Blend) {
-	w, h := float32(dst.Bounds().Dx()), float32(dst.Bounds().Dy())
+// drawScaled draws shader sh over rows y0 to y1 (excluded) of dst, the
+// full width, each pixel reading the source images (the fields' size) at
+// step × its position. A pixel's value does not depend on the rows drawn
+// with it: a picture drawn in bands is the picture drawn at once.
+func drawScaled(dst *ebiten.Image, step, y0, y1 int, sh *ebiten.Shader, imgs [4]*ebiten.Image, u map[string]any, blend ebiten.Blend) {
+	w, t, b := float32(dst.Bounds().Dx()), float32(y0), float32(y1)
 	k := float32(step)
 	vs := []ebiten.Vertex{
-		{DstX: 0, DstY: 0, SrcX: 0, SrcY: 0, ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1},
-		{DstX: w, DstY: 0, SrcX: w * k, SrcY: 0, ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1},
-		{DstX: 0, DstY: h, SrcX: 0, SrcY: h * k, ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1},
-		{DstX: w, DstY: h, SrcX: w * k, SrcY: h * k, ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1},
+		{DstX: 0, DstY: t, SrcX: 0, SrcY: t * k, ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1},
+		{DstX: w, DstY: t, SrcX: w * k, SrcY: t * k, ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1},
+		{DstX: 0, DstY: b, SrcX: 0, SrcY: b * k, ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1},
+		{DstX: w, DstY: b, SrcX: w * k, SrcY: b * k, ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1},
 	}
 	dst.DrawTrianglesShader(vs, []uint16{0, 1, 2, 1, 3, 2}, sh, &ebiten.DrawTrianglesShaderOptions{Images: imgs, Uniforms: u, Blend: blend})
 }
@@ -410,11 +429,12 @@ func (g *gpuView) writeRamps(img *ebiten.Image, y0 int, have *lutKey, p *viewer.
 	}
 }
 
-// drawSurface draws the surface shader for p into dst (the fields' size).
+// drawSurface draws the surface shader for p into rows y0 to y1
+// (excluded) of dst.
 //
 // dst is the fields' size divided by step (rounded up): each pixel shows
 // the centre cell of its step × step block.
-func (g *gpuView) drawSurface(dst *ebiten.Image, f *fieldSet, s *engine.Snapshot, p *viewer.SurfaceParams, mode int, bytes *ebiten.Image, step int) error {
+func (g *gpuView) drawSurface(dst *ebiten.Image, f *fieldSet, s *engine.Snapshot, p *viewer.SurfaceParams, mode int, bytes *ebiten.Image, step, y0, y1 int) error {
 	ovKind := p.OvKind
 	if mode == 1 {
 		ovKind = 0
@@ -448,7 +468,7 @@ func (g *gpuView) drawSurface(dst *ebiten.Image, f *fieldSet, s *engine.Snapshot
 	for i, c := range p.RockPal[:min(len(p.RockPal), 32)] {
 		copy(pal[3*i:], c[:])
 	}
-	drawScaled(dst, step, sh, [4]*ebiten.Image{f.hgt, riv, f.waterImg(), bytes},
+	drawScaled(dst, step, y0, y1, sh, [4]*ebiten.Image{f.hgt, riv, f.waterImg(), bytes},
 		map[string]any{
 			"Size": []float32{float32(f.w), float32(f.h)}, "Step": float32(step),
 			"Light": p.Light[:], "Ambient": p.Ambient, "Ex": p.Ex, "Cell": p.Cell,
@@ -459,7 +479,7 @@ func (g *gpuView) drawSurface(dst *ebiten.Image, f *fieldSet, s *engine.Snapshot
 			"River": p.River[:], "RiverLight": p.RiverLight[:], "Shallow": p.Shallow[:], "Deep": p.Deep[:],
 			"SunStep": p.SunStep[:], "SunDrop": p.SunDrop * p.Ex,
 		}, ebiten.BlendCopy)
-	g.draws++
+	g.passes++
 	return nil
 }
 
@@ -497,31 +517,156 @@ func (g *gpuView) reliefImage(s *engine.Snapshot, up []float32, o viewer.Options
 	if g.relief != nil && g.reliefK == k {
 		return g.relief, nil
 	}
+	g.job = nil // a picture being drawn over frames is superseded
 	su := withUplift(s, up)
 	p := viewer.ReliefParams(su, o)
 	if len(p.RockPal) > 32 {
 		return nil, fmt.Errorf("%d rock layers: the shaders take 32", len(p.RockPal))
 	}
 	g.f2.load(s)
-	var bytes *ebiten.Image
-	if p.NeedBytes || (o3 != nil && o3.UpliftAlpha > 0) {
-		bk := bytesKey{snap: s, uplift: firstOf(up), ov: o.Overlay, rock: o.Rock, up3: o3 != nil && o3.UpliftAlpha > 0}
-		if p.OvAlpha == 0 {
-			bk.ov = viewer.OverlayNone
-		}
-		bytes = g.f2.loadBytes(su, bk, o, o3)
-	}
-	if ow, oh := ceilDiv(s.W, step), ceilDiv(s.H, step); g.relief == nil || g.relief.Bounds().Dx() != ow || g.relief.Bounds().Dy() != oh {
-		if g.relief != nil {
-			g.relief.Deallocate()
-		}
-		g.relief = newDataImage(ow, oh)
-	}
-	if err := g.drawSurface(g.relief, &g.f2, su, &p, 0, bytes, step); err != nil {
+	bytes := g.reliefBytes(s, su, up, o, o3, &p)
+	g.relief = sized(g.relief, ceilDiv(s.W, step), ceilDiv(s.H, step))
+	if err := g.drawSurface(g.relief, &g.f2, su, &p, 0, bytes, step, 0, g.relief.Bounds().Dy()); err != nil {
 		return nil, err
 	}
+	g.draws++
 	g.reliefK = k
 	return g.relief, nil
+}
+
+// reliefBytes returns the bytes texture of the 2D relief of s (su: with
+// the uplift it shows) when p or the 3D view's options o3 read it, else
+// nil.
+func (g *gpuView) reliefBytes(s, su *engine.Snapshot, up []float32, o viewer.Options, o3 *viewer.Options3D, p *viewer.SurfaceParams) *ebiten.Image {
+	if !p.NeedBytes && (o3 == nil || o3.UpliftAlpha <= 0) {
+		return nil
+	}
+	bk := bytesKey{snap: s, uplift: firstOf(up), ov: o.Overlay, rock: o.Rock, up3: o3 != nil && o3.UpliftAlpha > 0}
+	if p.OvAlpha == 0 {
+		bk.ov = viewer.OverlayNone
+	}
+	return g.f2.loadBytes(su, bk, o, o3)
+}
+
+// sized returns im when it is w×h, else a new image of that size (im
+// deallocated).
+func sized(im *ebiten.Image, w, h int) *ebiten.Image {
+	if im != nil && im.Bounds().Dx() == w && im.Bounds().Dy() == h {
+		return im
+	}
+	if im != nil {
+		im.Deallocate()
+	}
+	return newDataImage(w, h)
+}
+
+// reliefJob is a redraw of the 2D relief for a new snapshot alone, spread
+// over frames so that no frame carries the whole picture (on Mesa's
+// llvmpipe a 1024² relief is about 85 ms of CPU, several plain frames):
+// the first frame uploads the fields and hands the CPU's part (the
+// relief's figures, viewer.ReliefParams, and the river discs,
+// viewer.RiverDiscs) to a goroutine, which reads only the immutable
+// snapshot and the uplift copy; the frame that finds them draws the river
+// pass; each following frame draws a band of rows into g.back, and the
+// last swaps g.back and g.relief. The old picture shows until then.
+type reliefJob struct {
+	k    reliefKey
+	su   *engine.Snapshot // k.snap with the uplift the picture shows
+	up   []float32
+	o    viewer.Options
+	o3   *viewer.Options3D
+	prep chan reliefPrep // the goroutine's result, buffered: a dropped job leaks nothing
+	p    *viewer.SurfaceParams
+	rows int // rows of the picture per band
+	row  int // the next row to draw
+}
+
+// reliefPrep is the CPU's part of a relief, made off the UI thread.
+type reliefPrep struct {
+	p     viewer.SurfaceParams
+	discs []viewer.Disc
+	dk    discsKey
+}
+
+// startRelief starts drawing the 2D relief of s over frames (as
+// reliefImage would draw it at once); bands is how many bands the
+// picture's rows are split into. It uploads s's fields now.
+func (g *gpuView) startRelief(s *engine.Snapshot, up []float32, o viewer.Options, o3 *viewer.Options3D, step, bands int) {
+	if s.Arcs != nil {
+		o.Rivers = false
+	}
+	step = max(step, 1)
+	j := &reliefJob{k: reliefKey{snap: s, opts: o, uplift: firstOf(up), step: step}, su: withUplift(s, up), up: up, o: o,
+		prep: make(chan reliefPrep, 1)}
+	if o3 != nil {
+		c := *o3
+		j.o3 = &c
+	}
+	oh := ceilDiv(s.H, step)
+	j.rows = ceilDiv(oh, max(bands, 1))
+	g.f2.load(s)
+	buf := g.spare
+	g.spare = nil
+	su := j.su
+	go func() {
+		p := viewer.ReliefParams(su, o)
+		r := reliefPrep{p: p}
+		if p.Rivers {
+			r.dk = discsKey{snap: s, thr: p.RiverThresholdM2, maxW: p.RiverMaxPx, lakes: p.Lakes}
+			r.discs = viewer.RiverDiscs(buf[:0], s, p.RiverThresholdM2, p.RiverMaxPx, p.Lakes)
+		}
+		j.prep <- r
+	}()
+	g.job = j
+}
+
+// advanceRelief does this frame's part of the job: nothing while the
+// goroutine works, then the river pass, then one band. It reports
+// whether it drew anything and whether the picture is whole (g.relief is
+// then the job's, and g.job nil).
+func (g *gpuView) advanceRelief() (drew, done bool, err error) {
+	j := g.job
+	s := j.k.snap
+	if j.p == nil {
+		var r reliefPrep
+		select {
+		case r = <-j.prep:
+		default:
+			return false, false, nil
+		}
+		if len(r.p.RockPal) > 32 {
+			g.job = nil
+			return false, false, fmt.Errorf("%d rock layers: the shaders take 32", len(r.p.RockPal))
+		}
+		j.p = &r.p
+		if r.p.Rivers {
+			g.spare, g.discs, g.discsOf = g.discs[:0], r.discs, r.dk
+		} else {
+			g.spare = r.discs
+		}
+		g.f2.load(s) // a no-op unless the 3D view used the fields
+		g.reliefBytes(s, j.su, j.up, j.o, j.o3, j.p)
+		if j.p.Rivers || j.p.OvKind == viewer.OvDrainage || j.p.OvKind == viewer.OvStreams {
+			g.riverPass(&g.f2, j.su, j.p, j.k.step)
+			return true, false, nil
+		}
+	}
+	g.f2.load(s)
+	bytes := g.reliefBytes(s, j.su, j.up, j.o, j.o3, j.p)
+	g.back = sized(g.back, ceilDiv(s.W, j.k.step), ceilDiv(s.H, j.k.step))
+	oh := g.back.Bounds().Dy()
+	y1 := min(j.row+j.rows, oh)
+	if err := g.drawSurface(g.back, &g.f2, j.su, j.p, 0, bytes, j.k.step, j.row, y1); err != nil {
+		g.job = nil
+		return true, false, err
+	}
+	if j.row = y1; j.row < oh {
+		return true, false, nil
+	}
+	g.relief, g.back = g.back, g.relief
+	g.reliefK, g.job = j.k, nil
+	g.draws++
+	return true, true, nil
 }
 
 // surface3DImage returns the lit surface of the 3D view of s, one pixel a
@@ -531,11 +676,25 @@ func (g *gpuView) surface3DImage(s *engine.Snapshot, up []float32, o viewer.Opti
 	if g.surf3 != nil && g.surf3K == k {
 		return g.surf3, nil
 	}
+	g.tjob = nil // a picture being drawn over frames is superseded
 	su := withUplift(s, up)
 	p := viewer.Surface3DParams(su, o)
 	if len(p.RockPal) > 32 {
 		return nil, fmt.Errorf("%d rock layers: the shaders take 32", len(p.RockPal))
 	}
+	g.surf3 = sized(g.surf3, s.W, s.H)
+	if err := g.surface3DRows(g.surf3, s, su, up, o, o2, &p, 0, s.H); err != nil {
+		return nil, err
+	}
+	g.draws++
+	g.surf3K = k
+	return g.surf3, nil
+}
+
+// surface3DRows draws rows y0 to y1 (excluded) of the 3D surface of s
+// (su: with the uplift it shows) into dst, with the fields of the 2D
+// view when they are s's, else the 3D view's own.
+func (g *gpuView) surface3DRows(dst *ebiten.Image, s, su *engine.Snapshot, up []float32, o viewer.Options3D, o2 viewer.Options, p *viewer.SurfaceParams, y0, y1 int) error {
 	f := &g.f3
 	if g.f2.valid && g.f2.snap == s {
 		f = &g.f2
@@ -554,23 +713,91 @@ func (g *gpuView) surface3DImage(s *engine.Snapshot, up []float32, o viewer.Opti
 			bytes = f.loadBytes(su, bk, o2, &o)
 		}
 	}
-	if g.surf3 == nil || g.surf3.Bounds().Dx() != s.W || g.surf3.Bounds().Dy() != s.H {
-		if g.surf3 != nil {
-			g.surf3.Deallocate()
+	return g.drawSurface(dst, f, su, p, 1, bytes, 1, y0, y1)
+}
+
+// terrainJob is a redraw of the 3D view for a new snapshot alone (the
+// same camera, canvas and options), spread over frames as reliefJob
+// spreads the relief: bands of the surface's rows into g.surf3b (swapped
+// with g.surf3 once whole), then the sky and the draw list's chunks, in
+// their back-to-front order, into a second canvas the caller swaps in
+// once all are drawn. The old picture shows meanwhile.
+type terrainJob struct {
+	d     *viewer.DrawList // kept until done; the caller recycles it
+	s, su *engine.Snapshot
+	up    []float32
+	o     viewer.Options3D
+	o2    viewer.Options
+	p     viewer.SurfaceParams
+	k     surf3Key
+	rows  int // surface rows per band
+	row   int // the next surface row (s.H: the surface is whole)
+	per   int // chunks per frame
+	chunk int // the next chunk; -1: the sky first
+}
+
+// startTerrain starts drawing d, the projected mesh of s, over frames;
+// bands is how many frames' bands the surface and the chunks take each.
+func (g *gpuView) startTerrain(d *viewer.DrawList, s *engine.Snapshot, up []float32, o viewer.Options3D, o2 viewer.Options, bands int) error {
+	bands = max(bands, 1)
+	j := &terrainJob{d: d, s: s, su: withUplift(s, up), up: up, o: o, o2: o2, k: surf3Key{snap: s, opts: o, uplift: firstOf(up)},
+		rows: ceilDiv(s.H, bands), per: max(ceilDiv(len(d.Chunks), bands), 1), chunk: -1}
+	if g.surf3 != nil && g.surf3K == j.k {
+		j.row = s.H
+	} else {
+		j.p = viewer.Surface3DParams(j.su, o)
+		if len(j.p.RockPal) > 32 {
+			return fmt.Errorf("%d rock layers: the shaders take 32", len(j.p.RockPal))
 		}
-		g.surf3 = newDataImage(s.W, s.H)
 	}
-	if err := g.drawSurface(g.surf3, f, su, &p, 1, bytes, 1); err != nil {
-		return nil, err
+	g.tjob = j
+	return nil
+}
+
+// advanceTerrain draws this frame's part of the 3D job into canvas (the
+// job's own, not the one shown): a band of the surface, or the sky and
+// some chunks. It reports whether the picture is whole (g.tjob is then
+// nil; the caller recycles the list it returns).
+func (g *gpuView) advanceTerrain(canvas *ebiten.Image) (d *viewer.DrawList, done bool, err error) {
+	j := g.tjob
+	s := j.s
+	if j.row < s.H {
+		g.surf3b = sized(g.surf3b, s.W, s.H)
+		y1 := min(j.row+j.rows, s.H)
+		if err := g.surface3DRows(g.surf3b, s, j.su, j.up, j.o, j.o2, &j.p, j.row, y1); err != nil {
+			g.tjob = nil
+			return j.d, false, err
+		}
+		if j.row = y1; j.row == s.H {
+			g.surf3, g.surf3b = g.surf3b, g.surf3
+			g.surf3K = j.k
+		}
+		return nil, false, nil
 	}
-	g.surf3K = k
-	return g.surf3, nil
+	if j.chunk < 0 {
+		g.drawSky(canvas, j.d)
+		j.chunk = 0
+	}
+	end := min(j.chunk+j.per, len(j.d.Chunks))
+	g.drawChunks(canvas, j.d, g.surf3, s, j.chunk, end)
+	if j.chunk = end; j.chunk < len(j.d.Chunks) {
+		return nil, false, nil
+	}
+	g.tjob = nil
+	g.draws++
+	return j.d, true, nil
 }
 
 // drawTerrain draws a projected draw list of the 3D mesh of s into dst
 // (the list's size) over the sky: each vertex reads the surface picture
 // at its map position.
 func (g *gpuView) drawTerrain(dst *ebiten.Image, d *viewer.DrawList, surf *ebiten.Image, s *engine.Snapshot) {
+	g.drawSky(dst, d)
+	g.drawChunks(dst, d, surf, s, 0, len(d.Chunks))
+}
+
+// drawSky fills dst (the list's size) with the sky of d's camera.
+func (g *gpuView) drawSky(dst *ebiten.Image, d *viewer.DrawList) {
 	cam := d.Camera
 	focal := float64(d.H) / 2 / math.Tan(cam.FovDeg*math.Pi/360)
 	horizon := float64(d.H)/2 - focal*math.Tan(cam.Pitch*math.Pi/180)
@@ -580,12 +807,17 @@ func (g *gpuView) drawTerrain(dst *ebiten.Image, d *viewer.DrawList, surf *ebite
 		Uniforms: map[string]any{"Horizon": float32(horizon), "Height": float32(d.H),
 			"SkyHorizon": sky[0][:], "SkyZenith": sky[1][:], "SkyBelow": sky[2][:]},
 	})
+}
+
+// drawChunks draws chunks c0 to c1 (excluded) of d into dst, in order
+// (back to front).
+func (g *gpuView) drawChunks(dst *ebiten.Image, d *viewer.DrawList, surf *ebiten.Image, s *engine.Snapshot, c0, c1 int) {
 	inv := float32(1 / s.Cell)
 	op := &ebiten.DrawTrianglesShaderOptions{
 		Images:   [4]*ebiten.Image{surf},
 		Uniforms: map[string]any{"Size": []float32{float32(s.W), float32(s.H)}},
 	}
-	for _, c := range d.Chunks {
+	for _, c := range d.Chunks[c0:c1] {
 		if len(c.Indices) == 0 {
 			continue
 		}

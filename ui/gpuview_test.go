@@ -6,6 +6,8 @@ import (
 	"image"
 	"math"
 	"os"
+	"runtime"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -239,8 +241,161 @@ func TestShaderViewsMatchSoftware(t *testing.T) {
 				t.Errorf("%s: the shaders' 3D surface differs from BuildMesh3D's colours: largest difference %d, %.2f %% of the pixels by more than 2", c.name, maxd, 100*over)
 			}
 		}
-		return nil
+		return reliefBands(t, g, s)
 	})
+}
+
+// reliefBands, run in TestShaderViewsMatchSoftware's game loop (Ebiten
+// runs one per test process), then terrainBands: a frame without a new snapshot (or new options)
+// redraws nothing, the relief is blitted; a redraw for a new snapshot
+// alone drawn in bands over frames (reliefJob) is, byte for byte, the
+// picture drawn at once, the old picture showing until it is whole; the
+// 3D surface is drawn once per snapshot too. Cases: rivers and lakes at
+// a pixel a cell, and the drainage overlay (the river image's drainage
+// pass) zoomed out to a pixel per 2×2 cells.
+//
+// g is TestShaderViewsMatchSoftware's view (its programs compiled: a new
+// one compiles them again, about 0.3 s on llvmpipe); its pictures are
+// forgotten before each case.
+func reliefBands(t *testing.T, g *gpuView, s1 *engine.Snapshot) error {
+	s2 := *s1
+	s2.Height = slices.Clone(s1.Height)
+	for k := range s2.Height {
+		s2.Height[k] += float32(k%97) * 0.5
+	}
+	read := func(img *ebiten.Image) []byte {
+		b := make([]byte, 4*img.Bounds().Dx()*img.Bounds().Dy())
+		img.ReadPixels(b)
+		return b
+	}
+	drain := viewer.DefaultOptions()
+	drain.Overlay, drain.OverlayAlpha = viewer.OverlayDrainage, 0.6
+	for _, c := range []struct {
+		name        string
+		o           viewer.Options
+		step, bands int
+	}{{"rivers and lakes", viewer.DefaultOptions(), 1, 5}, {"drainage, step 2", drain, 2, 3}} {
+		g.forget()
+		img, err := g.reliefImage(s1, nil, c.o, nil, c.step)
+		if err != nil {
+			return err
+		}
+		old := read(img)
+		passes, draws := g.passes, g.draws
+		for range 3 {
+			if _, err := g.reliefImage(s1, nil, c.o, nil, c.step); err != nil {
+				return err
+			}
+		}
+		if g.passes != passes || g.draws != draws {
+			t.Errorf("%s: 3 frames without a new snapshot drew %d passes, %d pictures; want 0", c.name, g.passes-passes, g.draws-draws)
+		}
+		g.startRelief(&s2, nil, c.o, nil, c.step, c.bands)
+		frames, bands := 0, 0
+		for done := false; !done; frames++ {
+			p0 := g.passes
+			drew := false
+			if drew, done, err = g.advanceRelief(); err != nil {
+				return err
+			}
+			bands += g.passes - p0
+			if !done && g.reliefK.snap != s1 {
+				t.Fatalf("%s: the relief changed before the new one was whole", c.name)
+			}
+			if !drew {
+				runtime.Gosched() // the goroutine's figures and discs are on their way
+			}
+		}
+		if bands != c.bands || g.job != nil || g.reliefK.snap != &s2 || g.draws != draws+1 {
+			t.Errorf("%s: %d bands, job %v, relief of s2 %v, pictures %d; want %d bands, no job, s2, one picture", c.name, bands, g.job != nil, g.reliefK.snap == &s2, g.draws-draws, c.bands)
+		}
+		t.Logf("%s: a new snapshot's relief in %d frames, %d bands", c.name, frames, bands)
+		banded := read(g.relief)
+		if slices.Equal(banded, old) {
+			t.Errorf("%s: the new snapshot's relief is the old one's", c.name)
+		}
+		g.forget() // the same snapshot drawn again, at once, from scratch
+		whole, err := g.reliefImage(&s2, nil, c.o, nil, c.step)
+		if err != nil {
+			return err
+		}
+		if want := read(whole); !slices.Equal(banded, want) {
+			maxd, over := pixelDiff(banded, want, 0)
+			t.Errorf("%s: the relief drawn in bands differs from the relief drawn at once: largest difference %d, %.2f %% of the pixels", c.name, maxd, 100*over)
+		}
+		passes = g.passes
+		if _, err := g.reliefImage(&s2, nil, c.o, nil, c.step); err != nil || g.passes != passes {
+			t.Errorf("%s: the finished relief was drawn again (%d passes, %v)", c.name, g.passes-passes, err)
+		}
+		o3 := viewer.DefaultOptions3D()
+		for range 2 {
+			if _, err := g.surface3DImage(&s2, nil, o3, c.o); err != nil {
+				return err
+			}
+		}
+		if g.passes != passes+1 {
+			t.Errorf("%s: the 3D surface of one snapshot took %d passes; want 1", c.name, g.passes-passes)
+		}
+	}
+	return terrainBands(t, g, s1, &s2)
+}
+
+// terrainBands: the 3D view drawn for a new snapshot alone over frames
+// (terrainJob: bands of the surface, then the sky and the chunks) is, byte
+// for byte, the picture drawn at once.
+func terrainBands(t *testing.T, g *gpuView, s1, s2 *engine.Snapshot) error {
+	const cw, ch = 160, 120
+	o3 := viewer.DefaultOptions3D()
+	o2 := viewer.DefaultOptions()
+	cam := viewer.FitCameraAspect(s1, 1, viewer.DefaultYawDeg, viewer.DefaultPitchDeg, float64(cw)/ch)
+	mesh := viewer.BuildMesh3D(nil, s2, picture.GeometryOnly(o3))
+	read := func(img *ebiten.Image) []byte {
+		b := make([]byte, 4*img.Bounds().Dx()*img.Bounds().Dy())
+		img.ReadPixels(b)
+		return b
+	}
+	g.forget()
+	if _, err := g.surface3DImage(s1, nil, o3, o2); err != nil {
+		return err
+	}
+	d := mesh.Project(nil, cam, cw, ch)
+	if err := g.startTerrain(d, s2, nil, o3, o2, 4); err != nil {
+		return err
+	}
+	canvas := newDataImage(cw, ch)
+	frames := 0
+	for ; g.tjob != nil && frames < 100; frames++ {
+		if _, _, err := g.advanceTerrain(canvas); err != nil {
+			return err
+		}
+	}
+	job := g.surf3K
+	g.forget() // the same snapshot drawn again, at once, from scratch
+	surf, err := g.surface3DImage(s2, nil, o3, o2)
+	if err != nil {
+		return err
+	}
+	whole := newDataImage(cw, ch)
+	g.drawTerrain(whole, mesh.Project(nil, cam, cw, ch), surf, s2)
+	got, want := read(canvas), read(whole)
+	t.Logf("3D: a new snapshot's picture in %d frames (%d chunks)", frames, len(d.Chunks))
+	if g.tjob != nil || job.snap != s2 || frames < 5 {
+		t.Errorf("3D: job left %v, surface of s2 %v, %d frames; want none, s2, at least 5 (4 bands and the chunks)", g.tjob != nil, job.snap == s2, frames)
+	}
+	if !slices.Equal(got, want) {
+		maxd, over := pixelDiff(got, want, 0)
+		t.Errorf("3D: the picture drawn over frames differs from the one drawn at once: largest difference %d, %.2f %% of the pixels", maxd, 100*over)
+	}
+	return nil
+}
+
+// forget drops the pictures' keys and any job, so the next pictures are
+// drawn anew (the fields and the compiled programs stay).
+func (g *gpuView) forget() {
+	g.reliefK, g.surf3K, g.job, g.tjob = reliefKey{}, surf3Key{}, nil, nil
+	g.f2.valid, g.f3.valid = false, false
+	g.f2.riversOf, g.f3.riversOf, g.rivLOf, g.discsOf = riversKey{}, riversKey{}, riversKey{}, discsKey{}
+	g.f2.bytesOf, g.f3.bytesOf = bytesKey{}, bytesKey{}
 }
 
 //go:embed shaders/raymarch.kage
@@ -283,7 +438,7 @@ func TestShaderTiming(t *testing.T) {
 			if g.relief == nil {
 				g.relief = newDataImage(s.W, s.H)
 			}
-			if err := g.drawSurface(g.relief, &g.f2, s, &p, 0, nil, 1); err != nil {
+			if err := g.drawSurface(g.relief, &g.f2, s, &p, 0, nil, 1, 0, s.H); err != nil {
 				return err
 			}
 			sync(g.relief)
@@ -375,34 +530,66 @@ func TestShaderTiming(t *testing.T) {
 	})
 }
 
-// TestGPUPace: frames that draw a picture cost their extra over the plain
-// ones, and the interval between redraws for a new snapshot is twice
-// that; auto's timed pictures leave out the first two (they compile the
-// programs) and keep the least of the others.
+// TestGPUPace: frames that draw a picture, or a band of one, cost their
+// extra over the plain ones; a picture costs the extras of its frames,
+// whole or in bands; the interval between redraws for a new snapshot is
+// twice that; a picture is split into bands of about a plain frame, at
+// most 4 (one on a card); auto's timed pictures leave out the first two (they
+// compile the programs) and keep the least of the others.
 func TestGPUPace(t *testing.T) {
 	var p gpuPace
+	if p.bands() != 4 {
+		t.Errorf("bands before any picture: %d; want 4", p.bands())
+	}
 	now := time.Unix(1000, 0)
-	frame := func(d time.Duration, drew bool) {
+	frame := func(d time.Duration, drew, finished bool) {
 		p.frame(now)
-		p.drew = drew
+		p.drew, p.finished = drew, finished
 		now = now.Add(d)
 	}
-	const plain, extra = 20 * time.Millisecond, 150 * time.Millisecond
-	for range 40 {
-		frame(plain, false)
-	}
-	for range 30 {
-		frame(plain+extra, true)
-		for range 5 {
-			frame(plain, false)
+	near := func(what string, got, want time.Duration) {
+		if got < want-2*time.Millisecond || got > want+2*time.Millisecond {
+			t.Errorf("%s %v; want %v", what, got, want)
 		}
 	}
-	frame(plain, false)
-	if got := time.Duration(p.extra * float64(time.Second)); got < extra-time.Millisecond || got > extra+time.Millisecond {
-		t.Errorf("extra %v, want %v", got, extra)
+	sec := func(v float64) time.Duration { return time.Duration(v * float64(time.Second)) }
+	const plain, extra = 20 * time.Millisecond, 150 * time.Millisecond
+	for range 40 {
+		frame(plain, false, false)
 	}
-	if iv := p.interval(); iv < 2*extra-2*time.Millisecond || iv > 2*extra+2*time.Millisecond {
-		t.Errorf("interval %v, want %v", iv, 2*extra)
+	for range 30 {
+		frame(plain+extra, true, true)
+		for range 5 {
+			frame(plain, false, false)
+		}
+	}
+	frame(plain, false, false)
+	near("whole pictures: extra", sec(p.extra), extra)
+	near("whole pictures: picture", sec(p.work), extra)
+	near("whole pictures: interval", p.interval(), 2*extra)
+	if b := p.bands(); b != 4 {
+		t.Errorf("bands for a picture of %v and frames of %v: %d; want 4 (the most)", extra, plain, b)
+	}
+	if b := (&gpuPace{plain: 0.05, work: 0.12}).bands(); b != 3 {
+		t.Errorf("bands for a picture of 120 ms and frames of 50 ms: %d; want 3", b)
+	}
+	// The same pictures in 5 bands of a fifth each: a frame adds a fifth,
+	// a picture as much as before.
+	for range 30 {
+		for k := range 5 {
+			frame(plain+extra/5, true, k == 4)
+		}
+		for range 5 {
+			frame(plain, false, false)
+		}
+	}
+	frame(plain, false, false)
+	near("bands: extra", sec(p.extra), extra/5)
+	near("bands: picture", sec(p.work), extra)
+	near("bands: interval", p.interval(), 2*extra)
+	card := gpuPace{plain: 1.0 / 60, work: 0.001}
+	if b := card.bands(); b != 1 {
+		t.Errorf("a card's millisecond picture: %d bands; want 1", b)
 	}
 	for _, c := range []struct {
 		name  string

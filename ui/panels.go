@@ -125,12 +125,8 @@ func (a *App) simulationWindow() {
 		rate = "resting" // settled: no steps until something changes
 	}
 	imgui.TextUnformatted(fmt.Sprintf("step %d   %s   %s", s.Step, stepTime(s.Time, s.Step, s.Param.Dt, f.Converged), rate))
-	if a.statsOf != s {
-		a.statsOf = s
-		a.maxH, a.meanH = heightStats(s.Height)
-	}
-	maxH, meanH := a.maxH, a.meanH
-	imgui.TextUnformatted(fmt.Sprintf("max height %.0f m   mean %.0f m   max |dh| %.3g m", maxH, meanH, s.Stats.MaxDh))
+	// The worker computed the heights' figures with the snapshot.
+	imgui.TextUnformatted(fmt.Sprintf("max height %.0f m   mean %.0f m   max |dh| %.3g m", f.MaxHeight, f.MeanHeight, s.Stats.MaxDh))
 	imgui.TextUnformatted(settleLine(f))
 	for _, l := range engines.StatusOf(s) {
 		imgui.TextUnformatted(l)
@@ -268,19 +264,6 @@ func simTime(yr float64) string {
 		return fmt.Sprintf("%.3g kyr", yr/1e3)
 	}
 	return fmt.Sprintf("%.3g yr", yr)
-}
-
-func heightStats(h []float32) (maxH, mean float64) {
-	if len(h) == 0 {
-		return 0, 0
-	}
-	maxH = math.Inf(-1)
-	var sum float64
-	for _, v := range h {
-		maxH = max(maxH, float64(v))
-		sum += float64(v)
-	}
-	return maxH, sum / float64(len(h))
 }
 
 // sliderPanel draws the live sliders. A drag is one undo step: the

@@ -152,6 +152,14 @@ type report struct {
 	// drawn: near 1 while the x axis fits the engine's steps (after File →
 	// New, the new engine's, not the old one's).
 	PlotSpan float64 `json:"step_plot_span"`
+	// ShaderPictureMs is what a whole picture adds over the frames that
+	// drew it (a 2D relief for a new snapshot is drawn in bands, a band a
+	// frame); ShaderBands is how many bands such a picture takes now.
+	ShaderPictureMs float64 `json:"shader_picture_ms"`
+	ShaderBands     int     `json:"shader_bands"`
+	// ShaderPasses counts the surface passes drawn (a band counts): a
+	// frame without a new snapshot, options or uplift draws none.
+	ShaderPasses int `json:"shader_passes"`
 }
 
 func (a *App) writeReport(path string) error {
@@ -175,6 +183,7 @@ func (a *App) writeReport(path string) error {
 		r.Views = "shader"
 		r.RenderMs = 0 // no 2D picture on the CPU
 		r.ShaderPictures, r.ShaderExtraMs = a.gv.draws, 1000*a.gpace.extra
+		r.ShaderPictureMs, r.ShaderBands, r.ShaderPasses = 1000*a.gpace.work, a.gpace.bands(), a.gv.passes
 	}
 	r.Analysis = a.analysisReport()
 	r.Amplify = a.amplifyReport()

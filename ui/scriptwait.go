@@ -151,6 +151,19 @@ func findSlider(name string) (int, bool) {
 // awaitStep holds the script until the view shows step N of the engine
 // or a later one, so what a screenshot holds does not hang on the
 // machine's speed.
+// awaitRelief waits until the shaders' 2D relief is the newest
+// snapshot's, whole (a redraw for a new snapshot alone takes several
+// frames, reliefJob).
+func (a *App) awaitRelief([]string) error {
+	if !a.shaders(a.s.Snapshot()) || a.mode == mode3D {
+		return fmt.Errorf("await-relief: the shaders draw no 2D relief now (views shader, view 2d or split)")
+	}
+	a.waitFor("the 2D relief of the newest snapshot", func() bool {
+		return a.gv.reliefK.snap == a.s.Snapshot() && a.gv.job == nil
+	})
+	return nil
+}
+
 func (a *App) awaitStep(args []string) error {
 	n, err := strconv.Atoi(args[0])
 	if err != nil {

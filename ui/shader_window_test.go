@@ -1,6 +1,7 @@
 package ui_test
 
 import (
+	"encoding/json"
 	"image"
 	"image/png"
 	"os"
@@ -12,13 +13,19 @@ import (
 // views with the shaders (forced: auto would turn to the CPU on llvmpipe),
 // pauses the engine and saves the 2D and 3D views as the shaders drew them
 // (read back from the GPU) beside viewer's software pictures of the same
-// snapshot and camera (view-picture); checkShaderViews compares them.
+// snapshot and camera (view-picture); checkShaderViews compares them. The
+// two reports around 10 frames with no new snapshot count the surface
+// passes: none may be drawn (the relief is blitted).
 const shaderViewsScript = `
 views shader
 pause
 wait 30
+await-relief
 view-picture $OUT/relief.png
 expect-log view picture relief.png
+report $OUT/still-a.json
+wait 10
+report $OUT/still-b.json
 view 3d
 wait 40
 view-picture $OUT/terrain.png
@@ -42,6 +49,23 @@ run
 // full mesh; mean 1.0, 0.85 % over 24 with the capped one).
 func checkShaderViews(t *testing.T, dir string) {
 	t.Helper()
+	var still [2]struct {
+		Frames int `json:"frames"`
+		Passes int `json:"shader_passes"`
+	}
+	for i, name := range []string{"still-a.json", "still-b.json"} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, &still[i]); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	if still[0].Passes == 0 || still[1].Frames < still[0].Frames+10 || still[1].Passes != still[0].Passes {
+		t.Errorf("frames without a new snapshot: %d to %d frames, surface passes %d to %d; want at least 10 frames, passes above 0 and unchanged",
+			still[0].Frames, still[1].Frames, still[0].Passes, still[1].Passes)
+	}
 	got, want := readRGBA(t, filepath.Join(dir, "relief.png")), readRGBA(t, filepath.Join(dir, "relief-software.png"))
 	if got.Rect != want.Rect || got.Rect.Dx() < 64 {
 		t.Fatalf("2D: the shaders' picture is %v, the software's %v", got.Rect, want.Rect)

@@ -119,8 +119,8 @@ func (a *App) syncPicture() {
 		if k3.shader {
 			every = max(every, a.gpace.interval()) // the shaders' own pace
 		}
-		if old == k3 && time.Since(a.pic3DAt) < every {
-			same3D = true // only the snapshot is new, and too soon
+		if old == k3 && (time.Since(a.pic3DAt) < every || (a.gv != nil && a.gv.tjob != nil)) {
+			same3D = true // only the snapshot is new, and too soon (or the last still being drawn)
 		}
 	}
 	if shader2 && want2D {
@@ -168,13 +168,18 @@ func (a *App) syncPicture() {
 
 // pollPictures uploads the renderer's finished pictures.
 func (a *App) pollPictures() {
+	a.advanceTerrain()
 	if d, s, ok := a.rend.PollList(); ok {
+		kept := false
 		if a.pic3D.shader && a.shaders(s) {
-			a.drawTerrain(d, s)
+			kept = a.drawTerrain(d, s)
 		} else {
+			a.dropTerrainJob()
 			a.v3.drawList(d)
 		}
-		a.rend.RecycleList(d)
+		if !kept {
+			a.rend.RecycleList(d)
+		}
 	}
 	if img, of, ok := a.rend.PollAmp(); ok {
 		a.uploadAmp(img, of)

@@ -37,8 +37,9 @@ type view3D struct {
 	savedCam project.Camera // the project's camera, applied at that fit
 	rect     viewport
 	canvas   *ebiten.Image
-	shown    bool // canvas holds a picture
-	gpu      bool // draw the triangles with Ebiten instead of viewer's fill
+	back     *ebiten.Image // the shaders' next picture, drawn over frames (terrainJob)
+	shown    bool          // canvas holds a picture
+	gpu      bool          // draw the triangles with Ebiten instead of viewer's fill
 	white    *ebiten.Image
 	triOpts  ebiten.DrawTrianglesOptions
 }

@@ -31,8 +31,12 @@ func (h *history) add(x Sample) {
 
 func (h *history) view() []Sample { return h.s[:len(h.s):len(h.s)] }
 
-// maxHeight finds the highest cell with one partial maximum per block.
-type maxHeight struct{ blocks []float32 }
+// maxHeight finds the highest cell with one partial maximum per block
+// (and, in stats, the mean with one partial sum per block).
+type maxHeight struct {
+	blocks []float32
+	sums   []float64
+}
 
 const maxBlock = 1 << 15
 
@@ -75,4 +79,28 @@ func (m *maxHeight) of(h []float32) float64 {
 		mx = max(mx, v)
 	}
 	return float64(mx)
+}
+
+// stats returns the highest cell and the mean height: partial maxima and
+// float64 sums over fixed blocks, merged in block order, so the figures
+// are the same for any GOMAXPROCS. The worker computes them once per
+// snapshot, off the UI's frame (the Simulation panel shows them).
+func (m *maxHeight) stats(h []float32) (maxH, mean float64) {
+	nb := parallel.NumBlocks(len(h), maxBlock)
+	if nb == 0 {
+		return 0, 0
+	}
+	m.sums = sim.Resize(m.sums, nb)
+	parallel.Blocks(len(h), maxBlock, func(b, lo, hi int) {
+		var s float64
+		for _, v := range h[lo:hi] {
+			s += float64(v)
+		}
+		m.sums[b] = s
+	})
+	var sum float64
+	for _, s := range m.sums {
+		sum += s
+	}
+	return m.of(h), sum / float64(len(h))
 }

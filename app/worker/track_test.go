@@ -1,6 +1,8 @@
 package worker
 
 import (
+	"math"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -60,5 +62,35 @@ func TestMaxHeight(t *testing.T) {
 		if got := m.of(h); got != want {
 			t.Fatalf("n %d: got %g; want %g", n, got, want)
 		}
+	}
+}
+
+// TestHeightStats: the mean of the blocked sums matches a plain float64
+// sum to 1e-12 relative (the partial sums round differently; float64 sums
+// of float32 heights differ by far less than that), the maximum is
+// maxHeight.of's, and both are the same bytes for GOMAXPROCS 1 and 4.
+func TestHeightStats(t *testing.T) {
+	var m maxHeight
+	for _, n := range []int{1, 5, maxBlock + 3, 3*maxBlock + 7} {
+		h := simtest.Noisy(n, 1, 100, uint64(n))
+		var sum float64
+		for _, v := range h {
+			sum += float64(v)
+		}
+		want := sum / float64(n)
+		prev := runtime.GOMAXPROCS(1)
+		mx1, mean1 := m.stats(h)
+		runtime.GOMAXPROCS(4)
+		mx4, mean4 := m.stats(h)
+		runtime.GOMAXPROCS(prev)
+		if mx1 != float64(slices.Max(h)) || math.Abs(mean1-want) > 1e-12*math.Abs(want) {
+			t.Errorf("n %d: got max %g mean %g; want %g %g", n, mx1, mean1, slices.Max(h), want)
+		}
+		if mx1 != mx4 || mean1 != mean4 {
+			t.Errorf("n %d: GOMAXPROCS 1 gives %g %g, 4 gives %g %g", n, mx1, mean1, mx4, mean4)
+		}
+	}
+	if mx, mean := m.stats(nil); mx != 0 || mean != 0 {
+		t.Errorf("no heights: got %g %g; want 0 0", mx, mean)
 	}
 }

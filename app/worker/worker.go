@@ -95,6 +95,10 @@ type Frame struct {
 	// Dt is the time step of the last step, years: the user's, or longer
 	// while the terrain settles.
 	Dt float64
+	// MaxHeight and MeanHeight are Snap's highest cell and mean height,
+	// metres, computed on the worker once per snapshot (not on the UI's
+	// frame).
+	MaxHeight, MeanHeight float64
 
 	StepMs  float64                   // wall time of the last step, all phases
 	PhaseMs [engine.NumPhases]float64 // wall time of each phase of the last step
@@ -226,6 +230,8 @@ type driver struct {
 	hist        history
 	top         maxHeight
 	snap        *engine.Snapshot
+	snapMax     float64 // snap's highest cell and mean height, metres
+	snapMean    float64
 	stale       bool // the engine differs from snap
 	broken      bool // a step panicked: the engine's fields may disagree
 
@@ -344,6 +350,7 @@ func (d *driver) Frame(s runner.State) *Frame {
 	if d.stale && !d.broken {
 		d.snap = e.Snapshot()
 		d.snap.Param = d.dr.Params() // the user's, not a settling step's dt
+		d.snapMax, d.snapMean = d.top.stats(d.snap.Height)
 		d.stale = false
 	}
 	if d.paramsShown == 0 && d.snap.Step > d.paramsStep {
@@ -358,6 +365,8 @@ func (d *driver) Frame(s runner.State) *Frame {
 		Device:      dev,
 		Fallback:    why,
 		Converged:   d.conv,
+		MaxHeight:   d.snapMax,
+		MeanHeight:  d.snapMean,
 		Dt:          d.last.Dt,
 		StepMs:      ms(d.last.Total),
 		History:     d.hist.view(),

@@ -124,6 +124,8 @@
 //	await-param NAME VALUE         wait until slider NAME reads VALUE
 //	await-step N                   wait until the view shows engine step N
 //	                               or a later one
+//	await-relief                   wait until the shaders' 2D relief
+//	                               shows the newest snapshot, whole
 //	await-settled                  wait until the terrain has settled and
 //	                               the engine rests (logs how long it took)
 //	await-painting                 wait until a paint stroke is under way
