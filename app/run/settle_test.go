@@ -183,7 +183,7 @@ func TestSettleDeterministic(t *testing.T) {
 // (testdata/strata-talus-by-rock.json, the preset's geology with
 // talus_by_rock) cycles: the angle comes from the rock at the uplifted
 // surface, and cells at the contacts swap angle and height from step to
-// step (docs/REALISM.md; 64², 0.0017 m/yr after 300 steps). So
+// step (docs/REALISM.md; 64², 0.0011 m/yr after 300 steps). So
 // --until-converged gives up after Patience steps without getting
 // closer, saying so in the report; the preset as shipped and the default
 // settle long before.
