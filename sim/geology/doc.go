@@ -37,6 +37,12 @@
 // thickness per cell; a cell with at least MinAlluvium of it exposes
 // alluvium (index NumLayers in a Map's output).
 //
+// The layers stay where the deformations put them while the engines
+// uplift the terrain: a Map's layer at a height of a cell never changes,
+// so a terrain in steady state exposes the same layer at each cell at
+// every step. Map.Below and Map.Bottom give the contacts under a height,
+// for erosion that crosses them within a step (spl.Params.Bottom).
+//
 // A Model is immutable once compiled and safe for concurrent use; a Map
 // too. Spec is the plain, editable, JSON form.
 package geology

@@ -174,3 +174,31 @@ func (m *Model) Factors(fn func(Rock) float64) []float64 {
 	}
 	return t
 }
+
+// Below returns, at cell i, the layer directly below height z (the one a
+// surface lowered from z meets first: at a contact, the lower layer) and
+// the height of that layer's bottom there (−Inf for the bottom layer,
+// which extends down without end), always below z. Engines whose erosion crosses
+// contacts within a step (spl.Params.Below) walk down the stack with it.
+func (g *Map) Below(i int, z float64) (layer int, bottom float64) {
+	d := g.disp[i]
+	l := g.layerOf(z - d)
+	// Compared as Bottom computes the contact, so that the bottom
+	// returned lies strictly below z whatever the rounding of z − d.
+	for l > 0 && z <= g.tops[l-1]+d {
+		l--
+	}
+	if l == 0 {
+		return 0, math.Inf(-1)
+	}
+	return l, g.tops[l-1] + d
+}
+
+// Bottom returns the height at cell i of the bottom of layer l (−Inf for
+// the bottom layer).
+func (g *Map) Bottom(i, l int) float64 {
+	if l <= 0 {
+		return math.Inf(-1)
+	}
+	return g.tops[l-1] + g.disp[i]
+}

@@ -411,3 +411,46 @@ func BenchmarkMap1024(b *testing.B) {
 		m.Map(1024, 1024, 20)
 	}
 }
+
+// TestMapBelow: walking down from any height with Below visits the layers
+// of the cell in order, each bottom strictly below the height asked, the
+// layer lying just under it, and at a contact the lower layer; Bottom
+// gives the same contacts.
+func TestMapBelow(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for c := range 10 {
+		m, err := randomSpec(r).Compile()
+		if err != nil {
+			t.Fatal(err)
+		}
+		const w, h, cell = 16, 12, 40.0
+		g := m.Map(w, h, cell)
+		_, top := m.Bounds(m.NumLayers() - 1)
+		for i := 0; i < w*h; i += 7 {
+			z := top + 500 + g.Displacement(i)
+			prev := m.NumLayers()
+			for steps := 0; ; steps++ {
+				l, b := g.Below(i, z)
+				if !(b < z) || l >= prev || steps > m.NumLayers() {
+					t.Fatalf("case %d cell %d: Below(%g) = layer %d, bottom %g after layer %d", c, i, z, l, b, prev)
+				}
+				if lz := g.LayerAt(i, z-1e-3*min(1, z-b)); lz != l && z-b > 1e-6 {
+					t.Fatalf("case %d cell %d: Below(%g) = layer %d; the layer just under it is %d", c, i, z, l, lz)
+				}
+				if bb := g.Bottom(i, l); bb != b {
+					t.Fatalf("case %d cell %d: Bottom(%d) = %g; Below said %g", c, i, l, bb, b)
+				}
+				if l == 0 {
+					if !math.IsInf(b, -1) {
+						t.Fatalf("case %d cell %d: the bottom layer ends at %g; want −Inf", c, i, b)
+					}
+					break
+				}
+				if lb, _ := g.Below(i, b); lb != l-1 {
+					t.Fatalf("case %d cell %d: at the contact %g Below gives layer %d; want the lower one, %d", c, i, b, lb, l-1)
+				}
+				prev, z = l, b
+			}
+		}
+	}
+}

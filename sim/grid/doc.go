@@ -34,9 +34,13 @@
 //	geology    with a geology (SetGeology): the layer exposed at each cell
 //	           of the uplifted surface (geology.Map.Exposed; the layout
 //	           gathers k's factor Kd/KdRef into drainage order, so the
-//	           erosion uses k·Kd/KdRef cell by cell), and after the step
-//	           the alluvium: what the step added to a cell beyond its
-//	           uplift, less what it took
+//	           erosion uses k·Kd/KdRef cell by cell; a cell with alluvium,
+//	           or that the step's deposition term covers, erodes
+//	           alluvium down to the top of its rock), the contacts under
+//	           each cell's material (spl.Params.Bottom: a step that
+//	           erodes through one goes on at the k of the rock under it,
+//	           or stops at it), and after the step the alluvium: what the
+//	           step added to a cell beyond its uplift, less what it took
 //	talus      slopes along receivers limited to the talus angle
 //	           (Cordonnier et al. 2016, §5)
 //	deposit    with Params.G > 0: the sediment the erosion and the talus
@@ -50,9 +54,9 @@
 // k varies in space with Params.KNoise > 0: k·exp(KNoise·z), z a seeded
 // fractal field (KNoise), times a geology's factor where there is one.
 //
-// With n = 1 and a constant talus angle (or none), the erosion and the
-// talus limit run as one pass (spl.ErodeClamp, timed as erosion; talus
-// then shows 0), bit for bit the two passes. That pass and the area walk
+// With n = 1, a constant talus angle (or none) and no geology, the
+// erosion and the talus limit run as one pass (spl.ErodeClamp, timed as
+// erosion; talus then shows 0), bit for bit the two passes. That pass and the area walk
 // two halves of each worker's trees at once: a node waits for its
 // receiver's new value, and two independent chains hide each other's
 // latency.

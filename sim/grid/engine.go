@@ -86,6 +86,10 @@ type Engine struct {
 	exposed []uint8
 	ks      []float32
 	alluv   []float32
+	// gbot is the bottom of each node's exposed material, in drainage
+	// order: the rock's top under alluvium, else the exposed layer's
+	// bottom (spl.Params.Bottom).
+	gbot []float32
 	// With TalusByRock: the talus tangent's factor per layer index and
 	// in drainage order.
 	talFac []float32
@@ -481,6 +485,9 @@ func (e *Engine) Step() engine.StepStats {
 	if e.geo != nil && e.talFac != nil {
 		e.ts = sim.Resize(e.ts, len(e.hgt))
 	}
+	if e.geo != nil {
+		e.gbot = sim.Resize(e.gbot, len(e.hgt))
+	}
 	parallel.Do(nc, func(c int) {
 		lo, hi := int(chunks[c]), int(chunks[c+1])
 		g.GatherDist(e.hs, e.hgt, e.ds, lo, hi)
@@ -497,9 +504,30 @@ func (e *Engine) Step() engine.StepStats {
 			}
 		}
 		if e.geo != nil {
+			// The material the erosion meets first and where it ends
+			// (spl.Params.Bottom): alluvium down to the rock where the
+			// cell has some or the step deposits some (the deposition
+			// term, laid on top within the step), else the exposed
+			// layer.
 			ks, fac, ex := e.ks[lo:hi], e.geoFac, e.exposed
+			bot, al, na := e.gbot[lo:hi], e.alluv, uint8(len(e.geoFac)-1)
+			var dr []float32
+			if sediment {
+				dr = e.depRate
+			}
 			for k, i := range g.Stack[lo:hi] {
-				ks[k] = fac[ex[i]]
+				l := ex[i]
+				cover := al[i]
+				if dr != nil {
+					cover += float32(e.p.Dt * float64(dr[i]))
+				}
+				if l == na || cover >= geology.MinAlluvium {
+					ks[k] = fac[na]
+					bot[k] = e.hgt[i] - al[i] // the rock's top
+					continue
+				}
+				ks[k] = fac[l]
+				bot[k] = float32(e.geo.Bottom(int(i), int(l)))
 			}
 			if kn := e.kn; kn != nil {
 				for k, i := range g.Stack[lo:hi] {
@@ -522,6 +550,11 @@ func (e *Engine) Step() engine.StepStats {
 	if e.geo != nil || e.kn != nil {
 		sp.KFactor = e.ks
 	}
+	if e.geo != nil {
+		// The erosion crosses contacts within the step, each material
+		// at its own k (spl.Params.Bottom).
+		sp.Bottom, sp.Below = e.gbot, e.below
+	}
 	v3 := math.NaN() // after erosion: the end volume when the talus limit is off
 	tan, constant := e.lim.ConstantTan()
 	talusOn := e.p.Talus.Mode != talus.ModeOff
@@ -531,7 +564,7 @@ func (e *Engine) Step() engine.StepStats {
 			copy(e.hb[lo:hi], e.hs[lo:hi])
 		})
 	}
-	if sp.N == 1 && !sediment && (!talusOn || (constant && e.talFac == nil)) {
+	if sp.N == 1 && !sediment && e.geo == nil && (!talusOn || constant) {
 		// The erosion and a constant talus limit in one pass, two trees
 		// at a time (spl.ErodeClamp): bit for bit the two passes below.
 		if !talusOn {
@@ -889,6 +922,19 @@ func (e *Engine) setGeologyMap(g *geology.Map) {
 	e.geo.Exposed(e.exposed, e.hgt, e.alluv)
 }
 
+// below is spl.Params.Below on the node at position k of the drainage
+// order: the factor of k of the layer directly under height z and the
+// height of that layer's bottom.
+func (e *Engine) below(k int, z float64) (factor, bottom float64) {
+	i := int(e.g.Stack[k])
+	l, b := e.geo.Below(i, z)
+	f := float64(e.geoFac[l])
+	if e.kn != nil {
+		f *= float64(e.kn[i])
+	}
+	return f, b
+}
+
 // Geology returns the model SetGeology gave, or nil.
 func (e *Engine) Geology() *geology.Model {
 	if e.geo == nil {
@@ -962,4 +1008,5 @@ func recTable(w int) []uint8 {
 func (e *Engine) dropScratch() {
 	e.hs, e.ds, e.he, e.as = nil, nil, nil, nil
 	e.hb, e.qs, e.out, e.us, e.ks, e.ts, e.lvl, e.lake = nil, nil, nil, nil, nil, nil, nil, nil
+	e.gbot = nil
 }

@@ -28,6 +28,14 @@
 // lakes' share of it and close the budget exactly; the deposition term
 // G·Qs/A of Yuan et al. 2019 enters Erode as a per-node source (its us).
 //
+// With Params.Bottom, k depends on depth within the step (strata,
+// alluvium on rock): a node whose solution falls below the bottom of the
+// material it exposes solves again with the k of the material under the
+// contact (Params.Below), down the stack: backward Euler with k at the new
+// height. Where the lower material cannot erode down to the contact within
+// the step (its residual at the contact is not positive), the node stops
+// at the contact, the solution of the equation with k set-valued there.
+//
 // New heights are flushed to zero when subnormal (sim.Flush): on land
 // without uplift draining to base level at 0 the solve decays heights
 // geometrically, and float32 rounding would otherwise hold them at

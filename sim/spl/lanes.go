@@ -27,6 +27,9 @@ func ErodeClamp(hs, he []float32, rp []int32, ds []float32, as []float64, l Lane
 	if p.N != 1 {
 		panic("spl: ErodeClamp needs n = 1")
 	}
+	if p.Bottom != nil {
+		panic("spl: ErodeClamp does not cross contacts (Params.Bottom): use Erode")
+	}
 	hi := max(l.A1, l.B1)
 	hs, he, rp, ds, as = hs[:hi], he[:hi], rp[:hi], ds[:hi], as[:hi]
 	kf := p.KFactor

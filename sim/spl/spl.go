@@ -23,6 +23,21 @@ type Params struct {
 	// fill with the sediment that reaches them, not with rock the scheme
 	// creates.
 	Hold bool
+	// Bottom, when not nil, lets k change with depth within the step
+	// (layered rock, alluvium on rock; package geology): Bottom[k] is the
+	// height, m, in the drainage order of Erode's fields, at which the
+	// material node k exposes ends (the contact with what lies under it;
+	// KFactor[k] is the exposed material's factor). A node whose solve
+	// goes below its Bottom asks Below(k, z) for the factor of the
+	// material directly under height z and the height of that
+	// material's bottom (−Inf: none), and solves again with it: backward
+	// Euler with k taken at the new height, so a step erodes each
+	// material at its own k, and a node whose lower material cannot keep
+	// up stops at the contact. Without it a thin soft cover (alluvium)
+	// sets k for a whole step cut hundreds of metres into hard rock.
+	// Needs KFactor. Below must be safe for concurrent use.
+	Bottom []float32
+	Below  func(k int, z float64) (factor, bottom float64)
 }
 
 // Validate returns an error naming the first parameter out of range.
@@ -61,6 +76,10 @@ func Erode(hs []float32, rp []int32, ds []float32, as []float64, us []float32, l
 	if kf != nil {
 		kf = kf[:hi]
 	}
+	bot := p.Bottom
+	if bot != nil {
+		bot = bot[:hi]
+	}
 	for k := lo; k < hi; k++ {
 		if kf != nil {
 			kdt = p.K * dt * float64(kf[k])
@@ -94,11 +113,60 @@ func Erode(hs []float32, rp []int32, ds []float32, as []float64, us []float32, l
 			// wait for hr: the chain from receiver to donor stays short.
 			f := kdt * am / d
 			c := 1 / (1 + f)
-			hs[k] = sim.Flush(float32(a*c + (f*c)*hr))
+			v := a*c + (f*c)*hr
+			if bot != nil && v < float64(bot[k]) {
+				v = p.cross(k, a, hr, float64(bot[k]), am, d)
+			}
+			hs[k] = sim.Flush(float32(v))
 			continue
 		}
-		f := kdt * am / math.Pow(d, p.N)
-		hs[k] = sim.Flush(float32(hr + solveDelta(a-hr, f, p.N)))
+		dn := math.Pow(d, p.N)
+		f := kdt * am / dn
+		v := hr + solveDelta(a-hr, f, p.N)
+		if bot != nil && v < float64(bot[k]) {
+			v = p.cross(k, a, hr, float64(bot[k]), am, dn)
+		}
+		hs[k] = sim.Flush(float32(v))
+	}
+}
+
+// cross continues node k's solve below the contact z at which its exposed
+// material ends, a the node's height before erosion, hr its receiver's
+// new one, am = A^m and dn = d^n: material by material down the stack
+// (Below), the height where the erosion of the material there balances,
+// or a contact that the material under it cannot erode down to within
+// the step. z lies above hr, as the exposed material's solution (never
+// below hr) lay below it. The arithmetic is Erode's, so a material with
+// the exposed one's factor gives Erode's heights bit for bit.
+func (p *Params) cross(k int, a, hr, z, am, dn float64) float64 {
+	for {
+		fac, zb := p.Below(k, z)
+		f := p.K * p.Dt * fac * am / dn
+		// The residual of backward Euler at the contact with the lower
+		// material's k, z − a + f·(z − hr)^n: not positive, and the
+		// lower material's solution lies at or above the contact, out of
+		// it, as the upper one's lay below: the node stops at the
+		// contact.
+		var v float64
+		if p.N == 1 {
+			if z-a+f*(z-hr) <= 0 {
+				return z
+			}
+			c := 1 / (1 + f)
+			v = a*c + (f*c)*hr
+		} else {
+			if z-a+f*math.Pow(z-hr, p.N) <= 0 {
+				return z
+			}
+			v = hr + solveDelta(a-hr, f, p.N)
+		}
+		if !(v < zb) {
+			return v
+		}
+		if !(zb < z) {
+			return z // a Below that does not go down: stop rather than loop
+		}
+		z = zb
 	}
 }
 

@@ -192,3 +192,52 @@ func TestDecayReachesZero(t *testing.T) {
 		}
 	}
 }
+
+// TestErodeCrossesContacts: a node whose soft cover ends above what one
+// step erodes goes on at the k of the rock under it (backward Euler with
+// k at the new height), down several contacts, and stops at a contact
+// that the rock under it cannot erode down to within the step. The old
+// solve took the cover's k for the whole step (100/11 m in case "stop").
+func TestErodeCrossesContacts(t *testing.T) {
+	// Node 1 drains to the fixed outlet 0 at 1 m, area 1, k·dt = 1: the
+	// step's g = 1, times each material's factor. It starts at 100 m on
+	// a cover of factor 10 whose bottom is at 90 m.
+	type layer struct{ factor, bottom float64 } // under each contact, top down
+	cases := []struct {
+		name   string
+		n      float64
+		under  []layer
+		want   float64
+		inside bool // the answer is a root of the material it lies in
+	}{
+		{"stop", 1, []layer{{0.01, math.Inf(-1)}}, 90, false},
+		{"into the next", 1, []layer{{0.5, 50}}, 100 / 1.5, true},
+		{"two contacts", 1, []layer{{0.5, 70}, {2, math.Inf(-1)}}, 100 / 3.0, true},
+		{"stop at the second", 1, []layer{{0.5, 70}, {0.3, math.Inf(-1)}}, 70, false},
+		{"n 1.5", 1.5, []layer{{0.5, 20}}, math.NaN(), true},
+	}
+	for _, c := range cases {
+		h := []float32{0, 100}
+		var asked []float64
+		p := Params{K: 1, M: 0.5, N: c.n, Dt: 1, KFactor: []float32{1, 10}, Bottom: []float32{0, 90},
+			Below: func(k int, z float64) (float64, float64) {
+				if k != 1 {
+					t.Fatalf("%s: Below asked for node %d", c.name, k)
+				}
+				asked = append(asked, z)
+				l := c.under[len(asked)-1]
+				return l.factor, l.bottom
+			}}
+		Erode(h, []int32{0, 0}, []float32{0, 1}, []float64{1, 1}, nil, 0, 2, p)
+		got := float64(h[1])
+		if c.inside {
+			f := c.under[len(asked)-1].factor
+			if r := got - 100 + f*math.Pow(got, c.n); math.Abs(r) > 1e-4 {
+				t.Errorf("%s: h %g leaves a residual %g with the factor %g of the rock it lies in", c.name, got, r, f)
+			}
+		}
+		if !math.IsNaN(c.want) && math.Abs(got-c.want) > 1e-4 {
+			t.Errorf("%s: h = %g, want %g (contacts asked at %v)", c.name, got, c.want, asked)
+		}
+	}
+}
