@@ -15,7 +15,6 @@ import (
 	"orogen/app/scene"
 	"orogen/sim"
 	"orogen/sim/engine"
-	"orogen/sim/flow"
 	"orogen/sim/invert"
 )
 
@@ -98,24 +97,10 @@ func InvertDEM(ctx context.Context, o InvertOptions) (*invert.Result, []float64,
 	return res, fit.R, nil
 }
 
-// invertible returns an error naming what of p sim/invert does not invert:
-// it holds a DEM under the classic physics (k, m, n, dt, linear diffusion,
-// talus, edges), and the soil physics of issue 34 (creep, deposition, k
-// noise, random hillslope routing) would move a DEM it "holds".
+// invertible returns an error naming what of p sim/invert does not invert
+// (invert.NotInverted): a DEM it "holds" would move under it.
 func invertible(name string, p engine.Params) error {
-	var not []string
-	if p.CreepSc > 0 && p.Kappa > 0 {
-		not = append(not, fmt.Sprintf("creep_critical_slope %g", p.CreepSc))
-	}
-	if p.G > 0 {
-		not = append(not, fmt.Sprintf("deposition_g %g", p.G))
-	}
-	if p.KNoise > 0 {
-		not = append(not, fmt.Sprintf("k_noise %g", p.KNoise))
-	}
-	if p.Routing == flow.RoutingRandom {
-		not = append(not, "hillslope_routing random")
-	}
+	not := invert.NotInverted(p)
 	if len(not) == 0 {
 		return nil
 	}
