@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"math"
+	"orogen/app/scene/scenetest"
 	"orogen/sim/engine"
 	"runtime"
 	"testing"
@@ -189,7 +190,7 @@ func TestStalledRun(t *testing.T) {
 	for _, tc := range []struct {
 		scene   string
 		stalled bool
-	}{{"strata", true}, {"default", false}} {
+	}{{"strata", true}, {scenetest.File(t, "default"), false}} { // default's ridges, the classic physics
 		j, err := Prepare(Options{Scene: tc.scene, Size: 64, UntilConverged: true, Steps: 5000, Patience: patience})
 		if err != nil {
 			t.Fatal(err)
