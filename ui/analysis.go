@@ -216,7 +216,11 @@ func (a *App) analysisWindow() {
 		textWrapped(fmt.Sprintf("Hack       h %.3f   c %.2f   r² %.3f   (%d cells)", h.H, h.C, h.R2, h.Points))
 	}
 	if s := r.SlopeA; s != nil {
-		textWrapped(fmt.Sprintf("slope-area theta %.3f   k_s %.3g   r² %.3f", s.Concavity, s.Ks, s.R2))
+		ks := fmt.Sprintf("k_s %.3g", s.Ks)
+		if math.IsNaN(s.Ks) {
+			ks = fmt.Sprintf("log10 k_s %.1f", s.Log10Ks)
+		}
+		textWrapped(fmt.Sprintf("slope-area theta %.3f   %s   r² %.3f", s.Concavity, ks, s.R2))
 	}
 	if c := r.Chi; c != nil {
 		textWrapped(fmt.Sprintf("concavity  theta %.3f by chi, median of %d basins (%.2f-%.2f), misfit %.3f", c.Concavity, len(c.Basins), c.Q1, c.Q3, c.Misfit))
@@ -335,7 +339,7 @@ func hackLines(r *analysis.Result, as []float64) (xs, fit, lo, hi []float64) {
 		lo = append(lo, analysis.HackCoefRange[0]*math.Min(p, q))
 		hi = append(hi, analysis.HackCoefRange[1]*math.Max(p, q))
 		if h := r.Hack; h != nil {
-			fit = append(fit, h.C*math.Pow(x, h.H))
+			fit = append(fit, h.Length(x))
 		}
 	}
 	return xs, fit, lo, hi
@@ -349,7 +353,7 @@ func saLine(r *analysis.Result, as []float64) (xs, fit []float64) {
 		return nil, nil
 	}
 	for _, x := range []float64{a0, a1} {
-		xs, fit = append(xs, x), append(fit, s.Ks*math.Pow(x, s.Exponent))
+		xs, fit = append(xs, x), append(fit, s.Slope(x))
 	}
 	return xs, fit
 }
@@ -410,11 +414,11 @@ func (a *App) drawProfilePath(dl *imgui.DrawList) {
 
 // analysisFigures is the Analysis panel's part of the script report.
 type analysisFigures struct {
-	Step       int     `json:"step"`
-	HackH      float64 `json:"hack_h"`
-	HackC      float64 `json:"hack_c"`
-	HackPoints int     `json:"hack_points"`
-	Concavity  float64 `json:"concavity"`
+	Step       int      `json:"step"`
+	HackH      float64  `json:"hack_h"`
+	HackC      *float64 `json:"hack_c"` // null where c is not finite (analysis.Hack.C)
+	HackPoints int      `json:"hack_points"`
+	Concavity  float64  `json:"concavity"`
 	// The realism check: the concavity by χ (the verdict's) and by
 	// slope–area on the channels, threshold spike, planar share, aspect
 	// anisotropy, the verdict's criteria and how many are inside.
@@ -449,7 +453,10 @@ func (a *App) analysisReport() *analysisFigures {
 	}
 	r := l.Result
 	if h := r.Hack; h != nil {
-		f.HackH, f.HackC, f.HackPoints = h.H, h.C, h.Points
+		f.HackH, f.HackPoints = h.H, h.Points
+		if !math.IsNaN(h.C) {
+			f.HackC = &h.C
+		}
 	}
 	if s := r.SlopeA; s != nil {
 		f.Concavity = s.Concavity

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"orogen/app/rasterio"
+	"orogen/app/scene/scenetest"
 	"orogen/sim/simtest"
 )
 
@@ -19,8 +20,11 @@ import (
 func TestRunOutSize(t *testing.T) {
 	simtest.SkipUnderRace(t, "numerics only")
 	dir := t.TempDir()
+	// The classic physics (talus 30°, no soil): a quick steady state, the
+	// one the figures below were set on.
+	classic := scenetest.File(t, "default")
 	out, water, rivers, rep := filepath.Join(dir, "h.tif"), filepath.Join(dir, "w.tif"), filepath.Join(dir, "r.png"), filepath.Join(dir, "r.json")
-	code, _, stderr := runCLI("run", "-q", "--size", "48", "--until-converged", "--out-size", "192",
+	code, _, stderr := runCLI("run", "-q", "--scene", classic, "--size", "48", "--until-converged", "--out-size", "192",
 		"--out", out, "--out-water", water, "--out-rivers", rivers, "--report", rep)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -73,7 +77,7 @@ func TestRunOutSize(t *testing.T) {
 
 	// --export-size resamples the amplified terrain.
 	ex := filepath.Join(dir, "e.tif")
-	if code, _, stderr := runCLI("run", "-q", "--size", "32", "--steps", "20", "--out-size", "128", "--export-size", "100", "--out", ex); code != 0 {
+	if code, _, stderr := runCLI("run", "-q", "--scene", classic, "--size", "32", "--steps", "20", "--out-size", "128", "--export-size", "100", "--out", ex); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	if e, err := rasterio.ReadHeights(ex); err != nil || e.W != 100 {
@@ -85,7 +89,7 @@ func TestRunOutSize(t *testing.T) {
 	// rounding allowed; without it the sharpened crests are steeper.
 	steep := func(strict bool) int {
 		p := filepath.Join(dir, fmt.Sprintf("t%v.tif", strict))
-		args := []string{"run", "-q", "--size", "32", "--until-converged", "--out-size", "128", "--out", p}
+		args := []string{"run", "-q", "--scene", classic, "--size", "32", "--until-converged", "--out-size", "128", "--out", p}
 		if strict {
 			args = append(args, "--strict-talus")
 		}
@@ -115,7 +119,7 @@ func TestRunOutSize(t *testing.T) {
 		t.Errorf("pairs of cells steeper than 30°: %d with --strict-talus (want 0), %d without (want some)", strict, loose)
 	}
 	for _, flag := range [][]string{{"--strict-talus"}, {"--out-hydro-steps", "5"}} {
-		args := append([]string{"run", "-q", "--size", "32", "--steps", "2", "--out", filepath.Join(dir, "s.tif")}, flag...)
+		args := append([]string{"run", "-q", "--scene", classic, "--size", "32", "--steps", "2", "--out", filepath.Join(dir, "s.tif")}, flag...)
 		if code, _, stderr := runCLI(args...); code == 0 || !strings.Contains(stderr, "give --out-size") {
 			t.Errorf("%v without --out-size: exit %d, %q", flag, code, stderr)
 		}
@@ -123,11 +127,11 @@ func TestRunOutSize(t *testing.T) {
 	// --out-hydro-steps: the finishing pass moves the terrain, and a
 	// count out of range is refused.
 	hp := filepath.Join(dir, "hydro.tif")
-	if code, _, stderr := runCLI("run", "-q", "--size", "32", "--steps", "20", "--out-size", "128", "--out-hydro-steps", "20", "--out", hp); code != 0 {
+	if code, _, stderr := runCLI("run", "-q", "--scene", classic, "--size", "32", "--steps", "20", "--out-size", "128", "--out-hydro-steps", "20", "--out", hp); code != 0 {
 		t.Fatalf("--out-hydro-steps: exit %d: %s", code, stderr)
 	}
 	plainP := filepath.Join(dir, "nohydro.tif")
-	if code, _, stderr := runCLI("run", "-q", "--size", "32", "--steps", "20", "--out-size", "128", "--out", plainP); code != 0 {
+	if code, _, stderr := runCLI("run", "-q", "--scene", classic, "--size", "32", "--steps", "20", "--out-size", "128", "--out", plainP); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	hf, err1 := rasterio.ReadHeights(hp)
@@ -144,7 +148,7 @@ func TestRunOutSize(t *testing.T) {
 	if moved == 0 {
 		t.Error("--out-hydro-steps 20 changed no amplified height by more than 1 cm")
 	}
-	if code, _, stderr := runCLI("run", "-q", "--size", "32", "--steps", "2", "--out-size", "64", "--out-hydro-steps", "-1", "--out", filepath.Join(dir, "s.tif")); code == 0 || !strings.Contains(stderr, "--out-hydro-steps -1") {
+	if code, _, stderr := runCLI("run", "-q", "--scene", classic, "--size", "32", "--steps", "2", "--out-size", "64", "--out-hydro-steps", "-1", "--out", filepath.Join(dir, "s.tif")); code == 0 || !strings.Contains(stderr, "--out-hydro-steps -1") {
 		t.Errorf("--out-hydro-steps -1: exit %d, %q", code, stderr)
 	}
 
@@ -170,7 +174,7 @@ func TestRunOutSize(t *testing.T) {
 		{[]string{"--out-size", "-5"}, "positive"},
 		{[]string{"--out-size", "64", "--out-drainage", filepath.Join(dir, "d.tif")}, "--out-drainage is not amplified"},
 	} {
-		code, _, stderr := runCLI(append([]string{"run", "-q", "--size", "32", "--steps", "2", "--out", filepath.Join(dir, "bad.tif")}, c.args...)...)
+		code, _, stderr := runCLI(append([]string{"run", "-q", "--scene", classic, "--size", "32", "--steps", "2", "--out", filepath.Join(dir, "bad.tif")}, c.args...)...)
 		if code == 0 || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want %q", c.args, code, stderr, c.want)
 		}

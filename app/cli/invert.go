@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -13,6 +14,7 @@ import (
 	"orogen/app/rasterio"
 	"orogen/app/scene"
 	"orogen/sim"
+	"orogen/sim/engine"
 	"orogen/sim/invert"
 )
 
@@ -58,6 +60,9 @@ func InvertDEM(ctx context.Context, o InvertOptions) (*invert.Result, []float64,
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := invertible(o.Scene, p); err != nil {
+		return nil, nil, err
+	}
 	lakes, err := invert.ParseLakes(o.Lakes)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--lakes: %w", err)
@@ -92,6 +97,17 @@ func InvertDEM(ctx context.Context, o InvertOptions) (*invert.Result, []float64,
 	return res, fit.R, nil
 }
 
+// invertible returns an error naming what of p sim/invert does not invert
+// (invert.NotInverted): a DEM it "holds" would move under it.
+func invertible(name string, p engine.Params) error {
+	not := invert.NotInverted(p)
+	if len(not) == 0 {
+		return nil
+	}
+	return fmt.Errorf("--scene %s: invert holds a DEM under the classic physics only (k, m, n, dt, linear diffusion, talus, edges), not the scene's %s: use --scene classic, or a scene without them",
+		name, strings.Join(not, ", "))
+}
+
 func newInvertCmd(stderr io.Writer) *cobra.Command {
 	var o InvertOptions
 	var k, m, n float64
@@ -104,6 +120,10 @@ scene has one) that makes a heightmap a steady state of Orogen's grid engine,
 routed with Orogen's own routing (lakes through their passes): running the
 engine from the DEM under this uplift leaves it unchanged, and running it
 from a flat start grows a terrain like it (Schott et al. 2022, §1, §4).
+It inverts the classic physics (k, m, n, dt, linear diffusion, talus,
+edges: the classic preset, the default --scene); a scene with creep,
+deposition, k noise or random hillslope routing (the soil physics of most
+presets) is refused, and the run from the DEM names the same scene.
 
 Flats get no uplift; lakes and pits get the negative uplift that holds them
 (--lakes keep, the default: the DEM is then exactly a steady state) or none
@@ -124,7 +144,7 @@ orogen run --uplift unscaled.
 cells steeper than the talus angle cut to it (the engine's talus limit
 would cut them at the first step). Run from it, the terrain stays put.`,
 		Example: `  orogen invert --in dem.tif --cell 90 --out uplift.tif --out-heights held.tif
-  orogen run --init held.tif --cell 90 --uplift uplift.tif --steps 100 --out same.tif
+  orogen run --scene classic --init held.tif --cell 90 --uplift uplift.tif --steps 100 --out same.tif
   orogen invert --in dem.tif --cell 90 --fit 12 --out fitted.tif`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -189,7 +209,7 @@ would cut them at the first step). Run from it, the terrain stays put.`,
 	f.StringVar(&o.In, "in", "", "the DEM: float .tif in metres, or .png / .r16 with its sidecar")
 	f.StringVar(&o.Out, "out", "", "the uplift in m/yr (.tif keeps the values exactly; .png .r16 with a sidecar)")
 	f.StringVar(&o.OutHeights, "out-heights", "", "the heightmap the uplift holds (the DEM cut to the talus angle): run --init from it")
-	f.StringVar(&o.Scene, "scene", "default", "scene or preset whose parameters (k, m, n, dt, diffusion, talus, edges) the inversion uses")
+	f.StringVar(&o.Scene, "scene", "classic", "scene or preset whose parameters (k, m, n, dt, diffusion, talus, edges) the inversion uses; the classic physics only (no creep, deposition, k noise or random routing)")
 	f.Float64Var(&o.Cell, "cell", 0, "cell size in metres (default: from the DEM's sidecar)")
 	f.Float64Var(&k, "k", 0, "erodibility k, yr⁻¹ (the scene's)")
 	f.Float64Var(&m, "m", 0, "drainage area exponent m (the scene's)")

@@ -178,6 +178,7 @@ func TestInvertCLI(t *testing.T) {
 		{[]string{"invert", "--in", "testdata/jacksboro.tif", "--cell", "90", "--out", out, "--k", "-1"}, "k"},
 		{[]string{"invert", "--in", "testdata/jacksboro.tif", "--cell", "90", "--out", out, "--fit", "-1"}, "--fit"},
 		{[]string{"invert", "--in", filepath.Join(dir, "none.tif"), "--cell", "90", "--out", out}, "none.tif"},
+		{[]string{"invert", "--in", "testdata/jacksboro.tif", "--cell", "90", "--out", out, "--scene", "default"}, "--scene classic"},
 	} {
 		stderr.Reset()
 		if code := Main(c.args, &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), c.want) {
@@ -218,7 +219,7 @@ func BenchmarkInvertDEM(b *testing.B) {
 // The cut from the DEM to the held heights is small (measured: 85 cells,
 // 0.3 % of the relief).
 func TestInvertReadmeExample(t *testing.T) {
-	lines := append(readmeLines(t, "orogen invert --in dem.tif"), readmeLines(t, "orogen run --init held.tif")...)
+	lines := append(readmeLines(t, "orogen invert --in dem.tif"), readmeLines(t, "orogen run --scene classic --init held.tif")...)
 	if len(lines) != 2 {
 		t.Fatalf("README invert example: found %q; want the invert line and the run from held.tif", lines)
 	}

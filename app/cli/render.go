@@ -67,7 +67,7 @@ longer side over the same extent (so two pictures can share a scale), and
 		Example: `  orogen render --scene default --steps 200 --view 2d --size 1600x1200 --out map.png
   orogen render --scene cone --grid 256 --steps 50 --overlay slope --out slope.png
   orogen render --scene default --steps 200 --view 3d --size 1280x720 --yaw 220 --pitch 30 --exaggeration 2 --shadows --out view.png
-  orogen render --scene default --until-converged --rivers=false --lakes=false --size 320 --out docs/img/default-hillshade.png
+  orogen render --scene default --until-converged --steps 5000 --rivers=false --lakes=false --size 320 --out docs/img/default-hillshade.png
   orogen render --init app/cli/testdata/bigtujunga.tif --cell 90 --grid 147 --rivers=false --lakes=false --out docs/img/bigtujunga-hillshade.png`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"orogen/app/rasterio"
+	"orogen/app/scene/scenetest"
 )
 
 // sedimentScene is a massif beside a closed basin, with deposition on.
@@ -45,7 +46,7 @@ func TestOutSediment(t *testing.T) {
 	if f.W != 48 || f.H != 32 || slices.Min(f.Data) < 0 || slices.Max(f.Data) <= 1 {
 		t.Errorf("sediment %d×%d in [%g, %g] m; want 48×32, >= 0, some metres of fill", f.W, f.H, slices.Min(f.Data), slices.Max(f.Data))
 	}
-	code, _, stderr := runCLI("run", "-q", "--scene", "cone", "--size", "24", "--steps", "1", "--out-sediment", filepath.Join(dir, "x.tif"))
+	code, _, stderr := runCLI("run", "-q", "--scene", scenetest.File(t, "cone"), "--size", "24", "--steps", "1", "--out-sediment", filepath.Join(dir, "x.tif"))
 	if code == 0 || !strings.Contains(stderr, "deposition_g") || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
 		t.Errorf("--out-sediment without deposition: exit %d, %q; want a one-line error naming deposition_g", code, stderr)
 	}

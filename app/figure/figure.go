@@ -130,7 +130,7 @@ func (c *canvas) hack(r *analysis.Result, rect image.Rectangle) {
 		}
 	}
 	if h := r.Hack; h != nil {
-		c.curve(a, func(ar float64) float64 { return h.C * math.Pow(ar, h.H) }, fitCol)
+		c.curve(a, h.Length, fitCol)
 		c.legend(rect, []string{fmt.Sprintf("fit: h = %.3f, c = %.2f, r² = %.3f", h.H, h.C, h.R2),
 			fmt.Sprintf("%d river cells", h.Points), "band: h 0.45–0.7, c 1–6"}, []color.RGBA{fitCol, dots, band})
 	} else {
@@ -167,8 +167,12 @@ func (c *canvas) slopeArea(r *analysis.Result, rect image.Rectangle) {
 				c.disc(x, y, 4, median)
 			}
 		}
-		c.curve(a, func(ar float64) float64 { return s.Ks * math.Pow(ar, s.Exponent) }, fitCol)
-		c.legend(rect, []string{fmt.Sprintf("fit: θ = %.3f, k_s = %.3g, r² = %.3f", s.Concavity, s.Ks, s.R2),
+		c.curve(a, s.Slope, fitCol)
+		ks := fmt.Sprintf("k_s = %.3g", s.Ks)
+		if math.IsNaN(s.Ks) {
+			ks = fmt.Sprintf("log10 k_s = %.1f", s.Log10Ks)
+		}
+		c.legend(rect, []string{fmt.Sprintf("fit: θ = %.3f, %s, r² = %.3f", s.Concavity, ks, s.R2),
 			fmt.Sprintf("%d river cells", s.Points), "medians, 10 bins a decade"}, []color.RGBA{fitCol, dots, median})
 	} else {
 		c.legend(rect, []string{r.SlopeErr}, []color.RGBA{fitCol})

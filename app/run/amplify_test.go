@@ -8,16 +8,18 @@ import (
 	"testing"
 
 	"orogen/app/rasterio"
+	"orogen/app/scene/scenetest"
 	"orogen/sim"
 	"orogen/sim/amplify"
 	"orogen/sim/analysis"
 	"orogen/sim/engine"
 )
 
-// defaultSettled is the default preset at n² settled (--until-converged).
+// defaultSettled is the default preset's grid and uplift with the classic
+// physics (scenetest) at n² settled (--until-converged): tens of steps.
 func defaultSettled(t *testing.T, n int) *engine.Snapshot {
 	t.Helper()
-	o := Options{Scene: "default", Size: n, UntilConverged: true, Steps: 20000}
+	o := Options{Scene: scenetest.File(t, "default"), Size: n, UntilConverged: true, Steps: 20000}
 	job, err := Prepare(o)
 	if err != nil {
 		t.Fatal(err)

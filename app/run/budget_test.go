@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"orogen/app/scene/scenetest"
 )
 
 // TestReportBudgetsClose: the report of a 500-step run carries a mass
@@ -18,6 +20,7 @@ import (
 // residuals (rounding of the float32 uplifted heights, ~1e-8); here the
 // report must carry them through the steps and into the JSON.
 func TestReportBudgetsClose(t *testing.T) {
+	classic := scenetest.File(t, "default")
 	for _, eng := range []string{"grid", "graph"} {
 		for _, edges := range []string{"outlet", "north=closed,east=closed,west=natural"} {
 			if eng == "graph" && edges != "outlet" {
@@ -25,7 +28,8 @@ func TestReportBudgetsClose(t *testing.T) {
 			}
 			dir := t.TempDir()
 			rp := filepath.Join(dir, "r.json")
-			o := Options{Scene: "default", Engine: eng, Size: 24, Steps: 500, Edges: edges,
+			// The classic physics: no deposition, out = eroded + diffused + talus.
+			o := Options{Scene: classic, Engine: eng, Size: 24, Steps: 500, Edges: edges,
 				Rain: ptr(1.0), Evaporation: ptr(0.5), Report: rp}
 			job, err := Prepare(o)
 			if err != nil {

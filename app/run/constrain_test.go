@@ -13,7 +13,7 @@ import (
 	"orogen/app/drive"
 	"orogen/app/engines"
 	"orogen/app/rasterio"
-	"orogen/app/scene"
+	"orogen/app/scene/scenetest"
 	"orogen/sim"
 	"orogen/sim/analysis"
 	"orogen/sim/constrain"
@@ -59,10 +59,7 @@ func TestConstraintsDefaultPreset(t *testing.T) {
 		t.Skip("4 400 steps at 128²")
 	}
 	const n = 128
-	sc, err := scene.Load("default")
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc := scenetest.Classic(t, "default") // the classic physics the figures were measured with
 	sc.Width, sc.Height = n, n
 	cell := sc.DomainM / n
 	up, err := sc.UpliftField("", n, n, cell, sc.Uplift.UmaxMPerYr)

@@ -15,16 +15,18 @@ import (
 	"orogen/app/compute"
 	"orogen/app/engines"
 	"orogen/app/scene"
+	"orogen/app/scene/scenetest"
 	"orogen/sim/engine"
 	"orogen/sim/flow"
 )
 
-// settled runs the default preset at n² until it settles, on device d,
+// settled runs the default preset's grid and uplift with the classic
+// physics (scenetest) at n² until it settles, on device d,
 // and returns its report; the test is skipped when the GPU engine does
 // not run (no OpenGL 4.3 device).
 func settled(t testing.TB, n int, d compute.Device) *Report {
 	t.Helper()
-	j, err := Prepare(Options{Scene: "default", Size: n, UntilConverged: true, HydroDevice: d})
+	j, err := Prepare(Options{Scene: scenetest.File(t, "default"), Size: n, UntilConverged: true, HydroDevice: d})
 	if err != nil {
 		t.Fatal(err)
 	}

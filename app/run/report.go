@@ -16,7 +16,12 @@ import (
 
 // Report is the JSON summary of a run (ARCHITECTURE.md, "The CLI
 // contract"). Times are milliseconds; per-step arrays have one entry per
-// step.
+// step. Every figure is a finite number or null: null where it does not
+// exist (max_dh_2step_m on the first step) or does not fit in a float64
+// (a power law's coefficient, whose log10 is given beside it:
+// analysis.SlopeArea.Ks, analysis.Hack.C); ratios whose reference may be
+// empty are defined finite where they are measured (the threshold spike's
+// reference band counts as one cell at least).
 type Report struct {
 	Version   int     `json:"version"`
 	Engine    string  `json:"engine"`

@@ -12,6 +12,7 @@ import (
 
 	"orogen/app/rasterio"
 	"orogen/app/scene"
+	"orogen/app/scene/scenetest"
 	"orogen/sim"
 	"orogen/sim/engine"
 	"orogen/sim/flow"
@@ -75,7 +76,7 @@ func TestRunWritesOutputsAndReport(t *testing.T) {
 }
 
 func TestUntilConvergedStops(t *testing.T) {
-	job, err := Prepare(Options{Scene: "cone", Size: 32, Steps: 3000, UntilConverged: true, Tolerance: 1e-5})
+	job, err := Prepare(Options{Scene: scenetest.File(t, "cone"), Size: 32, Steps: 3000, UntilConverged: true, Tolerance: 1e-5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,8 +134,9 @@ func TestTargetHeight(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 2×150 steps at 128²")
 	}
+	classic := scenetest.File(t, "default") // no deposition, uniform k: h ∝ u/k
 	peak := func(target float64) float64 {
-		job, err := Prepare(Options{Scene: "default", Size: 128, Steps: 150, TargetHeight: ptr(target), Talus: ptr(0.0), Diffusion: ptr(0.0)})
+		job, err := Prepare(Options{Scene: classic, Size: 128, Steps: 150, TargetHeight: ptr(target), Talus: ptr(0.0), Diffusion: ptr(0.0)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"math"
+	"orogen/app/scene/scenetest"
 	"orogen/sim/engine"
 	"runtime"
 	"testing"
@@ -15,6 +16,14 @@ import (
 // its heightmap (rasterized for the graph).
 func settledRun(t *testing.T, o Options) (*Job, *Report, *sim.Field) {
 	t.Helper()
+	if o.Scene == "" {
+		// default's ridges with the classic physics: the scheme's
+		// figures below are its; with the preset's soil physics the
+		// adaptive terrain differs from the fixed run's by 10–15 % in
+		// height at 128² (random routing keeps the paths the long steps
+		// chose: REALISM.md), and the runs took 16 minutes, not 17 s.
+		o.Scene = scenetest.File(t, "default")
+	}
 	o.UntilConverged = true
 	o.Steps = 20000
 	j, err := Prepare(o)
@@ -192,7 +201,7 @@ func TestStalledRun(t *testing.T) {
 	for _, tc := range []struct {
 		scene, geology string
 		stalled        bool
-	}{{"strata", "testdata/strata-talus-by-rock.json", true}, {"strata", "", false}, {"default", "", false}} {
+	}{{"strata", "testdata/strata-talus-by-rock.json", true}, {"strata", "", false}, {scenetest.File(t, "default"), "", false}} { // default's ridges, the classic physics
 		j, err := Prepare(Options{Scene: tc.scene, Geology: tc.geology, Size: 64, UntilConverged: true, Steps: 5000, Patience: patience})
 		if err != nil {
 			t.Fatal(err)

@@ -463,6 +463,9 @@ func (s *Session) demUplift(path string) (*sim.Field, error) {
 	for i, v := range f.Data {
 		f.Data[i] = float32(float64(v) / umax)
 	}
+	if not := invert.NotInverted(p); len(not) > 0 {
+		s.logf(Warn, "the uplift holds the DEM under the classic physics only: this scene's %s will move it (the classic preset has none)", strings.Join(not, ", "))
+	}
 	lo, hi := res.Uplift.MinMax()
 	s.logf(Info, "inverted %s into uplift: %d×%d cells of %g m, %.3g to %.3g m/yr; %d lakes held, %d cells cut to the talus angle (undo restores the old uplift)",
 		path, dem.W, dem.H, dem.Cell, lo, hi, res.Lakes, res.Steep)

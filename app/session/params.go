@@ -69,7 +69,10 @@ var baseParams = []Param{
 			}
 			return 85
 		},
-		set: setScene("talus", func(p *scene.Params, v float64) { p.Talus.Mode, p.Talus.AngleDeg = "constant", v })},
+		// A constant angle replaces the talus of any mode whole: the fields
+		// of a noise or height talus left beside it are refused by the
+		// scene's strict check (the soil presets' talus is by noise).
+		set: setScene("talus", func(p *scene.Params, v float64) { p.Talus = scene.Talus{Mode: "constant", AngleDeg: v} })},
 	{Name: "diffusion", Label: "hillslope diffusivity", Unit: "m²/yr", Help: "Linear hillslope diffusion kappa in dh/dt = kappa·lap(h): soil creep that rounds " +
 		"crests and valley floors. 0 turns it off (the paper's setting); 0.01-1 m²/yr is typical of soil-mantled hills.",
 		Min: 0, Max: 10, Format: "%.3g", Group: engines.StreamPower,

@@ -10,14 +10,16 @@ import (
 	"orogen/app/engines"
 	"orogen/app/run"
 	"orogen/app/runner"
+	"orogen/app/scene/scenetest"
 	"orogen/sim/engine"
 	"orogen/sim/grid"
 	"orogen/sim/simtest"
 )
 
-// sceneConfig returns the default preset at n cells a side; the configs
-// are built once and cloned, since Prepare reads and resamples the uplift
-// image.
+// sceneConfig returns the default preset's grid and uplift with the
+// classic physics (scenetest: it settles in tens of steps) at n cells a
+// side; the configs are built once and cloned, since Prepare reads and
+// resamples the uplift image.
 func sceneConfig(t testing.TB, n int) engines.Spec {
 	t.Helper()
 	cfgMu.Lock()
@@ -25,7 +27,7 @@ func sceneConfig(t testing.TB, n int) engines.Spec {
 	c, ok := cfgs[n]
 	if !ok {
 		var err error
-		c, err = sceneSpec("", n)
+		c, err = sceneSpec(scenetest.File(t, "default"), n)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,7 +9,8 @@ import (
 	"orogen/sim/simtest"
 )
 
-// TestSettles runs the default preset until the worker reports it settled,
+// TestSettles runs the default preset (its classic physics: sceneConfig)
+// until the worker reports it settled,
 // with longer steps on the way, then changes the uplift: the worker goes
 // back to the user's dt and settles again.
 func TestSettles(t *testing.T) {

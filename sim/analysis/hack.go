@@ -45,10 +45,13 @@ func checkField(f *sim.Field) error {
 // Hack is a fit of Hack's law l = C·a^H, l the length of the longest flow
 // path above a cell (km), a the cell's drainage area (km²).
 type Hack struct {
-	H      float64 `json:"h"`      // exponent
-	C      float64 `json:"c"`      // coefficient (km, km²)
-	R2     float64 `json:"r2"`     // coefficient of determination of the log-log fit
-	Points int     `json:"points"` // cells fitted
+	H float64 `json:"h"` // exponent
+	// C is the coefficient (km, km²): 10^Log10C, NaN (JSON null) where
+	// that is not a normal float64 (power.go).
+	C      float64 `json:"c"`
+	Log10C float64 `json:"log10_c"` // the fit's intercept, log10 of l at a = 1 km²
+	R2     float64 `json:"r2"`      // coefficient of determination of the log-log fit
+	Points int     `json:"points"`  // cells fitted
 }
 
 // FitHack fits Hack's law over the cells of g draining at least minCells
@@ -86,5 +89,5 @@ func hackFromLogs(xs, ys []float64, minArea float64) (Hack, error) {
 	if math.IsNaN(beta) || math.IsInf(beta, 0) {
 		return Hack{}, fmt.Errorf("analysis: the %d fitted cells all drain the same area: Hack's law has no slope", len(xs))
 	}
-	return Hack{H: beta, C: math.Pow(10, alpha), R2: stat.RSquared(xs, ys, nil, alpha, beta), Points: len(xs)}, nil
+	return Hack{H: beta, C: pow10(alpha), Log10C: alpha, R2: stat.RSquared(xs, ys, nil, alpha, beta), Points: len(xs)}, nil
 }

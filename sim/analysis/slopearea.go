@@ -17,10 +17,13 @@ import (
 type SlopeArea struct {
 	Exponent  float64 `json:"exponent"`  // −θ, θ the concavity
 	Concavity float64 `json:"concavity"` // θ = −Exponent
-	Ks        float64 `json:"ks"`        // steepness, m^(2θ)
-	R2        float64 `json:"r2"`
-	Points    int     `json:"points"`
-	Bins      []Bin   `json:"bins"` // medians by area, 10 bins a decade
+	// Ks is the steepness, m^(2θ): 10^Log10Ks, NaN (JSON null) where
+	// that is not a normal float64 (power.go).
+	Ks      float64 `json:"ks"`
+	Log10Ks float64 `json:"log10_ks"` // the fit's intercept, log10 of the slope at A = 1 m²
+	R2      float64 `json:"r2"`
+	Points  int     `json:"points"`
+	Bins    []Bin   `json:"bins"` // medians by area, 10 bins a decade
 }
 
 // Bin is the median slope of the river cells whose area falls in one bin.
@@ -75,7 +78,7 @@ func slopeAreaFromLogs(xs, ys []float64, minArea float64) (SlopeArea, error) {
 		return SlopeArea{}, fmt.Errorf("analysis: the %d river cells all drain the same area: slope against area has no exponent", len(xs))
 	}
 	return SlopeArea{
-		Exponent: beta, Concavity: -beta, Ks: math.Pow(10, alpha),
+		Exponent: beta, Concavity: -beta, Ks: pow10(alpha), Log10Ks: alpha,
 		R2: stat.RSquared(xs, ys, nil, alpha, beta), Points: len(xs),
 		Bins: medians(xs, ys, math.Log10(minArea)),
 	}, nil

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -73,7 +74,11 @@ func verdict(r *Result) Verdict {
 	add("pits", float64(r.Drainage.Pits)/float64(r.Width*r.Height), [2]float64{0, PitsMax}, sourceDEMs, "")
 	if hk := r.Hack; hk != nil {
 		v.HackInside = add("Hack h", hk.H, HackRange, sourceHack, "")
-		v.CoefInside = add("Hack c", hk.C, HackCoefRange, sourceHack, "")
+		if math.IsNaN(hk.C) {
+			add("Hack c", 0, HackCoefRange, sourceHack, fmt.Sprintf("analysis: Hack's c = 10^%.1f lies beyond float64", hk.Log10C))
+		} else {
+			v.CoefInside = add("Hack c", hk.C, HackCoefRange, sourceHack, "")
+		}
 	} else {
 		add("Hack h", 0, HackRange, sourceHack, r.HackErr)
 		add("Hack c", 0, HackCoefRange, sourceHack, r.HackErr)
