@@ -280,6 +280,7 @@ func init() {
 		{name: "await-param", label: "Wait until slider NAME reads VALUE", spec: awaitParamSpec, run: (*App).awaitParam},
 		{name: "await-step", label: "Wait until the view shows engine step N or a later one", spec: oneCount, run: (*App).awaitStep},
 		{name: "await-relief", label: "Wait until the shaders' 2D relief shows the newest snapshot, whole", spec: noArgs, run: (*App).awaitRelief},
+		{name: "await-wake", label: "Wait until the engine steps again after resting", spec: noArgs, run: (*App).awaitWake},
 		{name: "await-settled", label: "Wait until the terrain has settled and the engine rests", spec: noArgs, run: (*App).awaitSettled},
 		{name: "await-typing", label: "Wait until a slider's typed field (Ctrl+click) has the keyboard", spec: noArgs, run: (*App).awaitTyping},
 		{name: "await-tool", label: "Wait until the tool NAME is chosen", spec: script.Spec{Min: 1, Max: -1}, run: (*App).awaitTool},

@@ -3,7 +3,10 @@
 package ui_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -143,5 +146,50 @@ quit
 				t.Fatalf("after Ctrl+Z the paint layer holds %v at cell %d; want the stroke undone", v, i)
 			}
 		}
+	}
+}
+
+// TestWindowRest: a settled terrain rests (issue 30: the engine stepped on
+// at 4096× dt for ever): the step stays put over frames, then a real click
+// on the k slider (xdotool) wakes the engine and it steps again.
+func TestWindowRest(t *testing.T) {
+	x := startX(t, `
+run
+await-settled
+report $OUT/r1.json
+wait 5
+report $OUT/r2.json
+signal $S1
+await-wake
+report $OUT/r3.json
+quit
+`, 1, "--scene", "classic", "--size", "64")
+	var l layout
+	x.wait(1, &l)
+	r, ok := l.Sliders["k (erodibility) (1/yr)"]
+	if !ok {
+		t.Fatalf("no k slider among %v", l.Sliders)
+	}
+	x.xdo(append(x.move(float64(r[0]+r[2])/2, float64(r[1]+r[3])/2), "click", "1")...)
+	x.end()
+	var reps [3]struct {
+		Step   int `json:"step"`
+		Frames int `json:"frames"`
+	}
+	for i := range reps {
+		b, err := os.ReadFile(filepath.Join(x.dir, fmt.Sprintf("r%d.json", i+1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, &reps[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("settled at step %d; %d frames later step %d; after the click step %d", reps[0].Step, reps[1].Frames-reps[0].Frames, reps[1].Step, reps[2].Step)
+	if reps[1].Step != reps[0].Step || reps[1].Frames < reps[0].Frames+5 {
+		t.Errorf("resting: step %d then %d over %d frames; want no step", reps[0].Step, reps[1].Step, reps[1].Frames-reps[0].Frames)
+	}
+	if reps[2].Step <= reps[1].Step {
+		t.Errorf("after the click on k: step %d; want the engine to step past %d", reps[2].Step, reps[1].Step)
 	}
 }

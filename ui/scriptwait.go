@@ -108,6 +108,15 @@ func (a *App) awaitSettled([]string) error {
 	return nil
 }
 
+// awaitWake holds the script until the engine takes a step past the one
+// it shows now: after await-settled, until an edit (a real click in the
+// window test) wakes the resting engine.
+func (a *App) awaitWake([]string) error {
+	base := a.s.Frame().Snap.Step
+	a.waitFor("the engine to step again", func() bool { return a.s.Frame().Snap.Step > base })
+	return nil
+}
+
 // awaitTyping holds the script until a slider's typed field has the
 // keyboard (after a Ctrl+click), so the test types into it.
 func (a *App) awaitTyping([]string) error {

@@ -27,10 +27,10 @@ type xSession struct {
 	exited chan error
 }
 
-// startX starts the window on script, in which $OUT is a temporary
-// folder and $S1, $S2, ... the pipes of signals 1 to n; it skips or fails
-// as needDisplay does, and when xdotool is missing.
-func startX(t *testing.T, script string, n int) *xSession {
+// startX starts the window on script (and the app's args), in which $OUT
+// is a temporary folder and $S1, $S2, ... the pipes of signals 1 to n; it
+// skips or fails as needDisplay does, and when xdotool is missing.
+func startX(t *testing.T, script string, n int, args ...string) *xSession {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("the window session runs in the full (non -short) test run")
@@ -56,7 +56,7 @@ func startX(t *testing.T, script string, n int) *xSession {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	t.Cleanup(cancel)
-	cmd := exec.CommandContext(ctx, bin, "--script", sp, "--width", fmt.Sprint(winW), "--height", fmt.Sprint(winH))
+	cmd := exec.CommandContext(ctx, bin, append([]string{"--script", sp, "--width", fmt.Sprint(winW), "--height", fmt.Sprint(winH)}, args...)...)
 	cmd.Env = append(os.Environ(), "OROGEN_CONFIG_DIR="+filepath.Join(x.dir, "config"))
 	cmd.Stdout, cmd.Stderr = &x.out, &x.out
 	if err := cmd.Start(); err != nil {

@@ -128,6 +128,8 @@
 //	                               shows the newest snapshot, whole
 //	await-settled                  wait until the terrain has settled and
 //	                               the engine rests (logs how long it took)
+//	await-wake                     wait until the engine steps again (after
+//	                               resting, an edit wakes it)
 //	await-painting                 wait until a paint stroke is under way
 //	await-new-dialog               wait until File → New's dialog is up
 //	await-tool NAME                wait until the tool NAME is chosen
