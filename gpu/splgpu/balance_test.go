@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"orogen/sim/engine"
+	"orogen/sim/engine/enginetest"
 	"orogen/sim/flow"
 	"orogen/sim/grid"
 	"orogen/sim/simtest"
@@ -65,31 +66,18 @@ func TestRebalancedRestState(t *testing.T) {
 		engine.Engine
 		SetRebalanced(bool)
 	}
-	settle := func(e settler, max int) int {
-		for k := 1; k <= max; k++ {
-			e.Step()
-			if err := e.Err(); err != nil {
-				t.Fatal(err)
-			}
-			if e.Converged(1e-6) {
-				return k
-			}
-		}
-		t.Fatalf("not converged after %d steps at dt %g", max, e.Params().Dt)
-		return 0
-	}
 	// rest settles e at dt, then at 16·dt, and returns the mean |Δh|
 	// between the two rest states and the second.
 	rest := func(e settler, on bool) (float64, []float32) {
 		e.SetRebalanced(on)
-		steps := settle(e, 3000)
+		steps := enginetest.SettleAt(t, e, 3000)
 		h1 := slices.Clone(e.Heights())
 		q := p
 		q.Dt *= 16
 		if err := e.SetParams(q); err != nil {
 			t.Fatal(err)
 		}
-		long := settle(e, 500)
+		long := enginetest.SettleAt(t, e, 500)
 		var sum float64
 		for i, v := range e.Heights() {
 			sum += math.Abs(float64(v - h1[i]))

@@ -7,27 +7,11 @@ import (
 	"testing"
 
 	"orogen/sim/engine"
+	"orogen/sim/engine/enginetest"
 	"orogen/sim/flow"
 	"orogen/sim/simtest"
 	"orogen/sim/talus"
 )
-
-// settleAt steps e at its dt until Converged(1e-6), at most max steps,
-// and returns the steps taken.
-func settleAt(t *testing.T, e *Engine, max int) int {
-	t.Helper()
-	for k := 1; k <= max; k++ {
-		e.Step()
-		if err := e.Err(); err != nil {
-			t.Fatal(err)
-		}
-		if e.Converged(1e-6) {
-			return k
-		}
-	}
-	t.Fatalf("not converged after %d steps at dt %g", max, e.Params().Dt)
-	return 0
-}
 
 // TestRebalancedRestStateKeepsDt: the rest state of Lie-split creep moves
 // with dt (the creep acts on heights the stream power has not seen), that
@@ -50,14 +34,14 @@ func TestRebalancedRestStateKeepsDt(t *testing.T) {
 	for _, on := range []bool{false, true} {
 		e := mustNew(t, Config{W: n, H: n, Cell: 400, Up: up, InitNoise: 1, Seed: 5, Params: p})
 		e.SetRebalanced(on)
-		steps := settleAt(t, e, 3000)
+		steps := enginetest.SettleAt(t, e, 3000)
 		h1 := slices.Clone(e.Heights())
 		q := p
 		q.Dt *= 16
 		if err := e.SetParams(q); err != nil {
 			t.Fatal(err)
 		}
-		long := settleAt(t, e, 500)
+		long := enginetest.SettleAt(t, e, 500)
 		var sum float64
 		for i, v := range e.Heights() {
 			sum += math.Abs(float64(v - h1[i]))
@@ -66,7 +50,7 @@ func TestRebalancedRestStateKeepsDt(t *testing.T) {
 		if err := e.SetParams(p); err != nil {
 			t.Fatal(err)
 		}
-		back := settleAt(t, e, 500)
+		back := enginetest.SettleAt(t, e, 500)
 		t.Logf("rebalanced %v: settled in %d steps, at 16·dt in %d more; mean |Δh| %.3f m; back at dt settled in %d", on, steps, long, shift[on], back)
 	}
 	if !(shift[true] < shift[false]/10) {
