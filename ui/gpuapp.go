@@ -119,8 +119,12 @@ func (p *gpuPace) frame(now time.Time) {
 	if !p.last.IsZero() {
 		dt := now.Sub(p.last).Seconds()
 		if p.drew {
+			// Not clipped at zero: a frame's length jitters either way,
+			// and clipping the shorter ones would count jitter as work
+			// (on a card, whose pictures cost nothing, the redraws for a
+			// new snapshot came less often than every frame).
 			p.pictures++
-			x := max(dt-p.plain, 0)
+			x := dt - p.plain
 			p.extra += 0.3 * (x - p.extra)
 			p.cur += x
 		} else {
@@ -137,7 +141,7 @@ func (p *gpuPace) frame(now time.Time) {
 // interval is the least time between two redraws for a new snapshot
 // alone: the redraws take at most about a third of the time.
 func (p *gpuPace) interval() time.Duration {
-	return min(time.Duration(2*p.work*float64(time.Second)), 2*time.Second)
+	return min(time.Duration(max(2*p.work, 0)*float64(time.Second)), 2*time.Second)
 }
 
 // bands returns how many frames' bands a redraw for a new snapshot alone

@@ -587,6 +587,25 @@ func TestGPUPace(t *testing.T) {
 	near("bands: extra", sec(p.extra), extra/5)
 	near("bands: picture", sec(p.work), extra)
 	near("bands: interval", p.interval(), 2*extra)
+	// A card: every frame takes 1/60 s give or take 3 ms, whether it draws
+	// a picture or not. The jitter is no work: the interval stays near
+	// zero (clipping the shorter frames counted it as 1.2 ms a frame).
+	var jit gpuPace
+	now = time.Unix(2000, 0)
+	for i := range 600 {
+		jit.frame(now)
+		jit.drew, jit.finished = i%2 == 0, i%2 == 0
+		d := time.Second / 60
+		if i%4 < 2 {
+			d += 3 * time.Millisecond
+		} else {
+			d -= 3 * time.Millisecond
+		}
+		now = now.Add(d)
+	}
+	if iv := jit.interval(); iv > 2*time.Millisecond {
+		t.Errorf("a card's jittering frames: interval %v; want about 0", iv)
+	}
 	card := gpuPace{plain: 1.0 / 60, work: 0.001}
 	if b := card.bands(); b != 1 {
 		t.Errorf("a card's millisecond picture: %d bands; want 1", b)
