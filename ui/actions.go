@@ -620,6 +620,9 @@ func (a *App) dropLostSelection() {
 
 func (a *App) setMode(args []string) error {
 	a.mode = map[string]viewMode{"2d": mode2D, "3d": mode3D, "split": modeSplit}[args[0]]
+	if a.script != nil {
+		a.script.fpsFrom = len(a.fps.all) // the report's figures while running are this view's
+	}
 	return nil
 }
 

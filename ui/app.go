@@ -429,23 +429,29 @@ func keepWindowSize(p *prefs.Prefs, w, h int) {
 	}
 }
 
-// fpsMeter measures frames per second over the last second.
+// fpsMeter measures frames per second over the last second, and the
+// longest frame of each second.
 type fpsMeter struct {
-	t0    time.Time
-	n     int
-	value float64
-	all   []float64
+	t0, prev time.Time
+	n        int
+	value    float64
+	all      []float64 // frames per second, a value a second
+	longest  []float64 // the longest frame of each of those seconds, ms
+	cur      float64   // the longest frame of the second under way, ms
 }
 
 func (f *fpsMeter) tick(now time.Time) {
 	if f.t0.IsZero() {
-		f.t0 = now
+		f.t0, f.prev = now, now
 		return
 	}
 	f.n++
+	f.cur = max(f.cur, now.Sub(f.prev).Seconds()*1e3)
+	f.prev = now
 	if d := now.Sub(f.t0); d >= time.Second {
 		f.value = float64(f.n) / d.Seconds()
 		f.all = append(f.all, f.value)
-		f.t0, f.n = now, 0
+		f.longest = append(f.longest, f.cur)
+		f.t0, f.n, f.cur = now, 0, 0
 	}
 }

@@ -162,6 +162,10 @@ report $OUT/r2.json
 signal $S1
 await-wake
 report $OUT/r3.json
+slow-frames 120
+view 2d
+wait 30
+report $OUT/r4.json
 quit
 `, 1, "--scene", "classic", "--size", "64")
 	var l layout
@@ -191,5 +195,23 @@ quit
 	}
 	if reps[2].Step <= reps[1].Step {
 		t.Errorf("after the click on k: step %d; want the engine to step past %d", reps[2].Step, reps[1].Step)
+	}
+	// The frame figures since the view command, every frame 120 ms longer:
+	// the longest frame is at least that, and the rates at most 1/0.12 s.
+	var fr struct {
+		Min   float64 `json:"fps_min_while_running"`
+		Mean  float64 `json:"fps_mean_while_running"`
+		Worst float64 `json:"worst_frame_ms_while_running"`
+	}
+	b, err := os.ReadFile(filepath.Join(x.dir, "r4.json"))
+	if err == nil {
+		err = json.Unmarshal(b, &fr)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("frames 120 ms longer: %.1f fps mean, %.1f at least, longest frame %.0f ms", fr.Mean, fr.Min, fr.Worst)
+	if fr.Worst < 120 || fr.Mean <= 0 || fr.Mean > 1000.0/120 || fr.Min > fr.Mean {
+		t.Errorf("frames 120 ms longer: %.2f fps mean, %.2f at least, longest %.1f ms; want a mean in (0, 8.3], the least at most the mean, the longest ≥ 120 ms", fr.Mean, fr.Min, fr.Worst)
 	}
 }

@@ -111,27 +111,32 @@ func (a *App) runSteps(n int) {
 
 // report is what `report PATH` writes: the figures the issue asks for.
 type report struct {
-	Frames        int              `json:"frames"`
-	Seconds       float64          `json:"seconds"`
-	FPS           []float64        `json:"fps_per_second"`
-	FPSMean       float64          `json:"fps_mean"`
-	FPSMin        float64          `json:"fps_min_while_running"`
-	StepsPerSec   float64          `json:"engine_steps_per_s"`
-	Width         int              `json:"width"`
-	Height        int              `json:"height"`
-	Step          int              `json:"step"`
-	RenderMs      float64          `json:"picture_ms"`
-	MeshMs        float64          `json:"mesh3d_ms"`
-	Picture3DMs   float64          `json:"picture3d_ms"`
-	SliderLag     []int            `json:"slider_lag_steps"`
-	PhaseMs       []float64        `json:"phase_ms"`
-	WindowW       int              `json:"window_w"`
-	WindowH       int              `json:"window_h"`
-	Analysis      *analysisFigures `json:"analysis,omitempty"`
-	Amplify       *amplifyFigures  `json:"amplify,omitempty"`
-	ProjectPath   string           `json:"project,omitempty"`
-	Unsaved       bool             `json:"unsaved"`
-	UpliftVersion uint64           `json:"uplift_version"`
+	Frames  int       `json:"frames"`
+	Seconds float64   `json:"seconds"`
+	FPS     []float64 `json:"fps_per_second"`
+	FPSMean float64   `json:"fps_mean"`
+	FPSMin  float64   `json:"fps_min_while_running"`
+	// The mean of the one-second rates and the longest frame, ms, over the
+	// same seconds as fps_min_while_running: since the last run, steps or
+	// view command, leaving out its first second.
+	FPSMeanRunning float64          `json:"fps_mean_while_running"`
+	WorstFrameMs   float64          `json:"worst_frame_ms_while_running"`
+	StepsPerSec    float64          `json:"engine_steps_per_s"`
+	Width          int              `json:"width"`
+	Height         int              `json:"height"`
+	Step           int              `json:"step"`
+	RenderMs       float64          `json:"picture_ms"`
+	MeshMs         float64          `json:"mesh3d_ms"`
+	Picture3DMs    float64          `json:"picture3d_ms"`
+	SliderLag      []int            `json:"slider_lag_steps"`
+	PhaseMs        []float64        `json:"phase_ms"`
+	WindowW        int              `json:"window_w"`
+	WindowH        int              `json:"window_h"`
+	Analysis       *analysisFigures `json:"analysis,omitempty"`
+	Amplify        *amplifyFigures  `json:"amplify,omitempty"`
+	ProjectPath    string           `json:"project,omitempty"`
+	Unsaved        bool             `json:"unsaved"`
+	UpliftVersion  uint64           `json:"uplift_version"`
 	// The worker's settling: steps and stepping time since the last
 	// change, and the wall time the last await-settled waited.
 	SettleSteps  int     `json:"settle_steps"`
@@ -192,12 +197,15 @@ func (a *App) writeReport(path string) error {
 	}
 	// The lowest one-second rate since the last run/steps command, leaving
 	// out the first second (it holds the command's own work).
-	r.FPSMin = -1
+	r.FPSMin, r.FPSMeanRunning, r.WorstFrameMs = -1, -1, -1
 	if from := a.script.fpsFrom + 1; from < len(a.fps.all) {
-		r.FPSMin = a.fps.all[from]
-		for _, v := range a.fps.all[from:] {
+		r.FPSMin, r.FPSMeanRunning, r.WorstFrameMs = a.fps.all[from], 0, 0
+		for i, v := range a.fps.all[from:] {
 			r.FPSMin = min(r.FPSMin, v)
+			r.FPSMeanRunning += v
+			r.WorstFrameMs = max(r.WorstFrameMs, a.fps.longest[from+i])
 		}
+		r.FPSMeanRunning /= float64(len(a.fps.all) - from)
 	}
 	if err := safefile.WriteJSON(path, r); err != nil {
 		return err
