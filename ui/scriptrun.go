@@ -122,7 +122,8 @@ type report struct {
 	FPSMeanRunning float64          `json:"fps_mean_while_running"`
 	WorstFrameMs   float64          `json:"worst_frame_ms_while_running"`
 	StepsPerSec    float64          `json:"engine_steps_per_s"`
-	EngineDevice   string           `json:"engine_device"` // where the engine computes: cpu, or the GPU's report
+	EngineDevice   string           `json:"engine_device"`             // where the engine computes: cpu, or the GPU's report
+	EngineFallback string           `json:"engine_fallback,omitempty"` // why an engine asked for on the GPU runs on the CPU
 	Width          int              `json:"width"`
 	Height         int              `json:"height"`
 	Step           int              `json:"step"`
@@ -177,7 +178,7 @@ func (a *App) writeReport(path string) error {
 		ProjectPath: a.s.Path(), Unsaved: a.s.Dirty(), UpliftVersion: a.s.Doc().UpliftVersion(),
 		SettleSteps: f.SettleSteps, SettleS: f.SettleTime.Seconds(), AwaitSettleS: a.script.settledAfter.Seconds()}
 	r.WindowW, r.WindowH = ebiten.WindowSize()
-	r.EngineDevice = f.Device
+	r.EngineDevice, r.EngineFallback = f.Device, f.Fallback
 	r.KeyTap, r.KeysTapped, r.PlotSpan = a.keys.state(), a.keys.taken, a.plotSpan
 	r.Views, r.ViewsChoice = "cpu", "auto"
 	switch {
