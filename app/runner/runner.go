@@ -143,7 +143,9 @@ type Options struct {
 	// rest. Results do not depend on it, only steps per second do.
 	Duty float64
 	// MinInterval is the least time between two frames published while
-	// the engine runs: frames usually copy the engine's fields. The first
+	// the engine runs: frames usually copy the engine's fields (and where
+	// building one takes longer than a third of it, three times that
+	// instead: publishGap). The first
 	// step after a command was applied, the last step before the runner
 	// pauses and a step that fails are always published. 0 means
 	// DefaultMinInterval; a negative value publishes every step.
@@ -182,6 +184,7 @@ type Runner[C Command, F any] struct {
 	landed    bool // Background work landed since the last frame
 	pubSeq    uint64
 	pubAt     time.Time
+	pubCost   time.Duration // what building the last frame took
 }
 
 type reply struct {
@@ -532,7 +535,18 @@ func (r *Runner[C, F]) safeStep() (err error) {
 // due reports whether the frame after a step must be published now.
 func (r *Runner[C, F]) due() bool {
 	return r.interval < 0 || !r.active() || r.applied != r.pubSeq || len(r.replies) > 0 || r.landed ||
-		time.Since(r.pubAt) >= r.interval
+		time.Since(r.pubAt) >= publishGap(r.interval, r.pubCost)
+}
+
+// publishGap is the least time between two frames published while the
+// engine runs: the MinInterval, or three times what building the last
+// frame took where that is longer, so that frames take at most about a
+// quarter of the runner's time. A GPU engine's frame reads its fields
+// back from the card and measures its lakes on the CPU: at 2048² that
+// took several times a step, and publishing every 50 ms left the engine
+// a fraction of its speed.
+func publishGap(least, cost time.Duration) time.Duration {
+	return max(least, 3*cost)
 }
 
 // publish builds a frame and publishes it.
@@ -549,8 +563,10 @@ func (r *Runner[C, F]) publish() {
 	if s.Running && !s.Resting {
 		s.StepsPerSec = r.rate.perSec()
 	}
+	t0 := time.Now()
 	r.frame.Store(r.e.Frame(s))
 	r.pubSeq, r.pubAt, r.stepped, r.landed = r.applied, time.Now(), false, false
+	r.pubCost = r.pubAt.Sub(t0)
 }
 
 // flush answers the Syncs applied so far; it reports false when the runner

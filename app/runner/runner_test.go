@@ -597,3 +597,22 @@ func TestBackground(t *testing.T) {
 		t.Fatalf("v at each step %v; want 7 from the first", e.vs)
 	}
 }
+
+// TestPublishGap: frames are published every MinInterval while building
+// one is cheap, and no more often than three times its cost when it is
+// not (a GPU engine's frame at 2048²), so frames take at most a quarter
+// of the runner's time.
+func TestPublishGap(t *testing.T) {
+	ms := time.Millisecond
+	for _, c := range []struct{ least, cost, want time.Duration }{
+		{50 * ms, 0, 50 * ms},
+		{50 * ms, 10 * ms, 50 * ms},
+		{50 * ms, 17 * ms, 51 * ms},
+		{50 * ms, 120 * ms, 360 * ms},
+		{time.Hour, 120 * ms, time.Hour},
+	} {
+		if got := publishGap(c.least, c.cost); got != c.want {
+			t.Errorf("publishGap(%v, %v) = %v; want %v", c.least, c.cost, got, c.want)
+		}
+	}
+}
