@@ -268,17 +268,28 @@ func (e *Engine) lakesOn(hs []float32) ([]flow.Lake, []float32) {
 			lk.Level = max(lk.Level, lakes[lk.Down].Level)
 		}
 	}
-	byRoot := make(map[int32]float32, len(lakes))
-	for _, lk := range lakes {
-		byRoot[lk.Root] = lk.Level
-	}
+	// The lakes' levels by basin root, in water itself (a root's own depth
+	// is written last, from the level kept aside): a map looked up for
+	// every cell took most of a 2048² snapshot.
 	lab := e.readWords(e.lab, e.n)
+	isLake := make([]bool, e.n)
+	for _, lk := range lakes {
+		isLake[lk.Root] = true
+		water[lk.Root] = lk.Level
+	}
+	levels := make([]float32, len(lakes))
+	for k, lk := range lakes {
+		levels[k] = water[lk.Root]
+	}
 	for i, r := range lab {
-		if lvl, ok := byRoot[int32(r)]; ok {
-			if d := lvl - hs[i]; d > 0 {
+		if r != uint32(i) && isLake[r] {
+			if d := water[r] - hs[i]; d > 0 {
 				water[i] = d
 			}
 		}
+	}
+	for k, lk := range lakes {
+		water[lk.Root] = max(levels[k]-hs[lk.Root], 0)
 	}
 	return lakes, water
 }
