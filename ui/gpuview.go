@@ -59,7 +59,19 @@ type fieldSet struct {
 	riversOf                 riversKey
 	uploads                  int // textures written, for the tests
 	hasArea, hasWater, valid bool
+	// part is a snapshot whose fields loadSome is uploading, a band of
+	// rows a call: rows up to partRow are in (the fields are then valid
+	// for no snapshot).
+	part    *engine.Snapshot
+	partRow int
 }
+
+// uploadBudget is how many bytes of fields a frame uploads for a new
+// snapshot alone (loadSome): a 4096² snapshot's three fields, 192 MB,
+// took one frame of 160-400 ms on an H200 at once; in bands of 16 MB
+// each frame's part is a few milliseconds.
+// (A variable: the tests upload in smaller bands.)
+var uploadBudget = 16 << 20
 
 type bytesKey struct {
 	snap   *engine.Snapshot
@@ -204,19 +216,8 @@ func (f *fieldSet) load(s *engine.Snapshot) {
 	if f.valid && f.snap == s {
 		return
 	}
-	if f.w != s.W || f.h != s.H || f.hgt == nil {
-		for _, im := range []*ebiten.Image{f.hgt, f.area, f.water, f.zero, f.bytes, f.rivers} {
-			if im != nil {
-				im.Deallocate()
-			}
-		}
-		f.w, f.h = s.W, s.H
-		// The heights and the stand-in of absent fields now, the others
-		// when first needed (64 MB each at 4096²).
-		f.hgt, f.zero = newDataImage(s.W, s.H), newDataImage(s.W, s.H)
-		f.area, f.water, f.bytes, f.rivers = nil, nil, nil, nil
-		f.bytesOf, f.riversOf, f.bytesLUT = bytesKey{}, riversKey{}, lutKey{}
-	}
+	f.part = nil
+	f.size(s)
 	f.hgt.WritePixels(floatBytes(s.Height))
 	f.uploads++
 	if f.hasArea = len(s.Area) == s.W*s.H; f.hasArea {
@@ -230,6 +231,65 @@ func (f *fieldSet) load(s *engine.Snapshot) {
 		f.uploads++
 	}
 	f.snap, f.valid = s, true
+}
+
+// loadSome uploads the next band of rows of s's fields, about budget
+// bytes of them, and reports whether all of s's fields are in: load
+// spread over frames. Until then the fields are valid for no snapshot (a
+// load of another snapshot, or of s, uploads it whole at once).
+func (f *fieldSet) loadSome(s *engine.Snapshot, budget int) bool {
+	if f.valid && f.snap == s {
+		return true
+	}
+	if f.part != s {
+		f.size(s)
+		f.part, f.partRow, f.valid = s, 0, false
+		f.hasArea, f.hasWater = len(s.Area) == s.W*s.H, len(s.Water) == s.W*s.H
+		if f.hasArea {
+			f.area = f.alloc(f.area)
+		}
+		if f.hasWater {
+			f.water = f.alloc(f.water)
+		}
+	}
+	fields := 1 + b2i(f.hasArea) + b2i(f.hasWater)
+	y0 := f.partRow
+	y1 := min(s.H, y0+max(budget/(4*s.W*fields), 1))
+	rows := func(im *ebiten.Image, v []float32) {
+		im.SubImage(image.Rect(0, y0, s.W, y1)).(*ebiten.Image).WritePixels(floatBytes(v[y0*s.W : y1*s.W]))
+		f.uploads++
+	}
+	rows(f.hgt, s.Height)
+	if f.hasArea {
+		rows(f.area, s.Area)
+	}
+	if f.hasWater {
+		rows(f.water, s.Water)
+	}
+	if f.partRow = y1; y1 < s.H {
+		return false
+	}
+	f.part, f.snap, f.valid = nil, s, true
+	return true
+}
+
+// size makes the field images s's size, dropping the old ones (and what
+// was made from them) when it changed.
+func (f *fieldSet) size(s *engine.Snapshot) {
+	if f.w != s.W || f.h != s.H || f.hgt == nil {
+		for _, im := range []*ebiten.Image{f.hgt, f.area, f.water, f.zero, f.bytes, f.rivers} {
+			if im != nil {
+				im.Deallocate()
+			}
+		}
+		f.w, f.h = s.W, s.H
+		// The heights and the stand-in of absent fields now, the others
+		// when first needed (64 MB each at 4096²).
+		f.hgt, f.zero = newDataImage(s.W, s.H), newDataImage(s.W, s.H)
+		f.area, f.water, f.bytes, f.rivers = nil, nil, nil, nil
+		f.bytesOf, f.riversOf, f.bytesLUT = bytesKey{}, riversKey{}, lutKey{}
+		f.part, f.valid = nil, false
+	}
 }
 
 // alloc returns im, or a new image of the fields' size when it is nil.
@@ -604,7 +664,7 @@ func (g *gpuView) startRelief(s *engine.Snapshot, up []float32, o viewer.Options
 	}
 	oh := ceilDiv(s.H, step)
 	j.rows = ceilDiv(oh, max(bands, 1))
-	g.f2.load(s)
+	g.f2.loadSome(s, uploadBudget)
 	buf := g.spare
 	g.spare = nil
 	su := j.su
@@ -627,6 +687,9 @@ func (g *gpuView) startRelief(s *engine.Snapshot, up []float32, o viewer.Options
 func (g *gpuView) advanceRelief() (drew, done bool, err error) {
 	j := g.job
 	s := j.k.snap
+	if !g.f2.loadSome(s, uploadBudget) {
+		return true, false, nil // a band of the fields
+	}
 	if j.p == nil {
 		var r reliefPrep
 		select {
@@ -691,14 +754,20 @@ func (g *gpuView) surface3DImage(s *engine.Snapshot, up []float32, o viewer.Opti
 	return g.surf3, nil
 }
 
+// fieldsOf returns the fields the 3D view draws s from: the 2D view's
+// when they are s's (or being loaded with it), else its own.
+func (g *gpuView) fieldsOf(s *engine.Snapshot) *fieldSet {
+	if g.f2.valid && g.f2.snap == s || g.f2.part == s {
+		return &g.f2
+	}
+	return &g.f3
+}
+
 // surface3DRows draws rows y0 to y1 (excluded) of the 3D surface of s
 // (su: with the uplift it shows) into dst, with the fields of the 2D
 // view when they are s's, else the 3D view's own.
 func (g *gpuView) surface3DRows(dst *ebiten.Image, s, su *engine.Snapshot, up []float32, o viewer.Options3D, o2 viewer.Options, p *viewer.SurfaceParams, y0, y1 int) error {
-	f := &g.f3
-	if g.f2.valid && g.f2.snap == s {
-		f = &g.f2
-	}
+	f := g.fieldsOf(s)
 	f.load(s)
 	var bytes *ebiten.Image
 	if p.NeedBytes {
@@ -762,6 +831,9 @@ func (g *gpuView) advanceTerrain(canvas *ebiten.Image) (d *viewer.DrawList, done
 	j := g.tjob
 	s := j.s
 	if j.row < s.H {
+		if f := g.fieldsOf(s); !f.loadSome(s, uploadBudget) {
+			return nil, false, nil // a band of the fields
+		}
 		g.surf3b = sized(g.surf3b, s.W, s.H)
 		y1 := min(j.row+j.rows, s.H)
 		if err := g.surface3DRows(g.surf3b, s, j.su, j.up, j.o, j.o2, &j.p, j.row, y1); err != nil {

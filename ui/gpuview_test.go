@@ -270,6 +270,11 @@ func reliefBands(t *testing.T, g *gpuView, s1 *engine.Snapshot) error {
 	}
 	drain := viewer.DefaultOptions()
 	drain.Overlay, drain.OverlayAlpha = viewer.OverlayDrainage, 0.6
+	// The fields of a new snapshot go up in bands of 7 rows (loadSome),
+	// as a 4096² snapshot's do in bands of 16 MB.
+	defer func(b int) { uploadBudget = b }(uploadBudget)
+	uploadBudget = 4 * s1.W * 3 * 7
+	fieldFrames := ceilDiv(s1.H, 7)
 	for _, c := range []struct {
 		name        string
 		o           viewer.Options
@@ -308,6 +313,9 @@ func reliefBands(t *testing.T, g *gpuView, s1 *engine.Snapshot) error {
 		}
 		if bands != c.bands || g.job != nil || g.reliefK.snap != &s2 || g.draws != draws+1 {
 			t.Errorf("%s: %d bands, job %v, relief of s2 %v, pictures %d; want %d bands, no job, s2, one picture", c.name, bands, g.job != nil, g.reliefK.snap == &s2, g.draws-draws, c.bands)
+		}
+		if frames < fieldFrames+c.bands {
+			t.Errorf("%s: %d frames; want the fields' %d bands of rows before the picture's %d", c.name, frames, fieldFrames, c.bands)
 		}
 		t.Logf("%s: a new snapshot's relief in %d frames, %d bands", c.name, frames, bands)
 		banded := read(g.relief)
