@@ -31,6 +31,15 @@ func (h *history) add(x Sample) {
 
 func (h *history) view() []Sample { return h.s[:len(h.s):len(h.s)] }
 
+// setTop sets the highest point of the newest sample, when it is step's.
+// Views published before hold fewer samples (a view's capacity is its
+// length), so none sees the change.
+func (h *history) setTop(step int, top float64) {
+	if n := len(h.s); n > 0 && h.s[n-1].Step == step {
+		h.s[n-1].MaxHeightM = top
+	}
+}
+
 // maxHeight finds the highest cell with one partial maximum per block
 // (and, in stats, the mean with one partial sum per block).
 type maxHeight struct {
