@@ -16,6 +16,7 @@ import (
 	"orogen/app/engines"
 	"orogen/app/scene"
 	"orogen/app/scene/scenetest"
+	"orogen/gpu/splgpu"
 	"orogen/sim/engine"
 	"orogen/sim/flow"
 )
@@ -144,13 +145,18 @@ func gpuPhysics(b *testing.B, e engine.Engine) bool {
 // each phase's milliseconds from the device's timer queries;
 // OROGEN_GPU_KAPPA sets the hillslope diffusivity (BenchmarkStep's is
 // 0.01 m²/yr; the preset's 0), OROGEN_GPU_N the slope exponent,
-// OROGEN_GPU_PHYSICS=1 the lakes presets' physics (gpuPhysics).
+// OROGEN_GPU_PHYSICS=1 the lakes presets' physics (gpuPhysics),
+// OROGEN_GPU_DSTILE splgpu.DepTile.
 func BenchmarkStepGPU(b *testing.B) {
 	dev, why := compute.Shared(compute.GPU)
 	if dev == nil {
 		b.Skip(why)
 	}
 	b.Logf("device: %s", dev.Info())
+	if v, err := strconv.Atoi(os.Getenv("OROGEN_GPU_DSTILE")); err == nil {
+		defer func(t int) { splgpu.DepTile = t }(splgpu.DepTile)
+		splgpu.DepTile = v // the deposition's rounds in shared memory: 0, 16 or 32
+	}
 	for _, n := range gpuSizes(b, dev.Info().Software) {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			o := Options{Scene: "default", Size: n, HydroDevice: compute.GPU}

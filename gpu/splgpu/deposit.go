@@ -14,6 +14,12 @@ const pitBytes = 32
 // 2^28 nodes needs fewer than (log₂ n + 2)² of them.
 const maxDepRounds = 1024
 
+// DepTile is the side of the tiles on which the deposition's tree
+// contraction first solves in shared memory (dslocal.glsl) the nodes
+// whose donors all lie in their tile: 16 or 32, 0 for none (every node
+// left to the global rounds). A variable for the tests and benchmarks.
+var DepTile = 16
+
 // growDep makes the deposition's fields: G·Qs/A and the alluvium (zero
 // at first, as sim/grid's), the erosion's caps and the contraction's
 // maps' a (64-bit, two slots).
@@ -143,7 +149,14 @@ func (e *Engine) contract(c gpu.Context, hlb gpu.Buffer) (s0l, s0h gpu.Buffer, e
 	c.Bind(7, s0l)
 	c.Bind(8, s0h)
 	c.Bind(13, hlb)
+	c.Bind(6, e.pb[1]) // the work groups' done marks (dsrake)
 	e.cells(c, "dsinit", e.n)
+	if DepTile > 0 {
+		// The rounds in shared memory: the nodes whose donors all lie
+		// in their tile solved before the global rounds.
+		tiles := ((e.w + DepTile - 1) / DepTile) * ((e.h + DepTile - 1) / DepTile)
+		e.cells(c, fmt.Sprintf("dslocal%d", DepTile), tiles*group)
+	}
 	c.Bind(5, e.pb[0])
 	c.Bind(6, e.pb[1])
 	c.Bind(9, s1l)

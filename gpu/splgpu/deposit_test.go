@@ -161,51 +161,55 @@ func TestDepositContraction(t *testing.T) {
 		}
 	}
 	limit := 3*bits.Len(uint(w*h-1)) + 4
-	for _, f := range []struct {
-		name  string
-		codes []uint32
-	}{{"chain", chain(w, h)}, {"comb", comb(w, h)}, {"star", star(w, h)}, {"d8", d8}} {
-		for _, bias := range []float64{0.5, 0.8} {
-			hb, hl := make([]float32, w*h), make([]float32, w*h)
-			for i := range hb {
-				hl[i] = float32(10 * rng.Float64())
-				y := float32(rng.Float64())
-				if rng.Float64() < bias { // more cells gain than lose: deep clamps
-					y = -y
-				}
-				hb[i] = hl[i] + y
-			}
-			got, rounds, err := e.runContract(f.codes, hb, hl)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := depositWalk(f.codes, hb, hl, w)
-			bad := 0
-			for i := range want {
-				if got[i] != want[i] {
-					if bad < 3 {
-						t.Errorf("%s: node %d: S %d; want %d", f.name, i, got[i], want[i])
+	defer func(t int) { DepTile = t }(DepTile)
+	for _, tile := range []int{0, 16, 32} {
+		DepTile = tile // without and with the rounds in shared memory (dslocal)
+		for _, f := range []struct {
+			name  string
+			codes []uint32
+		}{{"chain", chain(w, h)}, {"comb", comb(w, h)}, {"star", star(w, h)}, {"d8", d8}} {
+			for _, bias := range []float64{0.5, 0.8} {
+				hb, hl := make([]float32, w*h), make([]float32, w*h)
+				for i := range hb {
+					hl[i] = float32(10 * rng.Float64())
+					y := float32(rng.Float64())
+					if rng.Float64() < bias { // more cells gain than lose: deep clamps
+						y = -y
 					}
-					bad++
+					hb[i] = hl[i] + y
 				}
-			}
-			cpu := splDeposit(f.codes, hb, hl, w)
-			worst := 0.0
-			for i := range cpu {
-				worst = max(worst, math.Abs(float64(got[i])/(1<<20)-cpu[i]))
-			}
-			if tol := float64(w*h) / (1 << 21); worst > tol {
-				t.Errorf("%s: S differs from sim/spl's Deposit by up to %.3g m; want within %.3g", f.name, worst, tol)
-			}
-			clamped := 0
-			for _, v := range want {
-				if v < 0 {
-					clamped++
+				got, rounds, err := e.runContract(f.codes, hb, hl)
+				if err != nil {
+					t.Fatal(err)
 				}
-			}
-			t.Logf("%s, %.0f %% losing: %d rounds, %d of %d nodes clamped, %d wrong, %.2g m from sim/spl", f.name, 100*bias, rounds, clamped, w*h, bad, worst)
-			if rounds > limit {
-				t.Errorf("%s: %d rounds; want at most %d", f.name, rounds, limit)
+				want := depositWalk(f.codes, hb, hl, w)
+				bad := 0
+				for i := range want {
+					if got[i] != want[i] {
+						if bad < 3 {
+							t.Errorf("%s: node %d: S %d; want %d", f.name, i, got[i], want[i])
+						}
+						bad++
+					}
+				}
+				cpu := splDeposit(f.codes, hb, hl, w)
+				worst := 0.0
+				for i := range cpu {
+					worst = max(worst, math.Abs(float64(got[i])/(1<<20)-cpu[i]))
+				}
+				if tol := float64(w*h) / (1 << 21); worst > tol {
+					t.Errorf("%s: S differs from sim/spl's Deposit by up to %.3g m; want within %.3g", f.name, worst, tol)
+				}
+				clamped := 0
+				for _, v := range want {
+					if v < 0 {
+						clamped++
+					}
+				}
+				t.Logf("tiles %d², %s, %.0f %% losing: %d rounds, %d of %d nodes clamped, %d wrong, %.2g m from sim/spl", tile, f.name, 100*bias, rounds, clamped, w*h, bad, worst)
+				if rounds > limit {
+					t.Errorf("tiles %d², %s: %d rounds; want at most %d", tile, f.name, rounds, limit)
+				}
 			}
 		}
 	}

@@ -25,7 +25,7 @@ var shaders embed.FS
 
 // Kernels, by the names of their .glsl files.
 var kernelNames = []string{"diffscan", "creepfac", "creepscan", "creepscanrow", "creepscanrowi", "creepscanwide", "sumh", "erodedep", "areacopy", "affmin",
-	"deppits", "deplevels", "depvol", "depvolcmp", "dsinit", "dsrake", "dsjump", "dsfinal", "depphi", "depdr", "depfin", "newton", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
+	"deppits", "deplevels", "depvol", "depvolcmp", "dsinit", "dslocal16", "dslocal32", "dsrake", "dsjump", "dsfinal", "depphi", "depdr", "depfin", "newton", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
 	"pitcopy", "carve", "areainit", "arearound", "erodeinit", "affine", "talusinit", "minplus", "finish", "reduce",
 	"balx", "baly", "reducebal", "balup", "balfin"}
 
@@ -53,6 +53,10 @@ var variants = map[string]struct{ file, defs string }{
 	// The sweep along y on grids of wideCells cells or more: 64
 	// columns a work group, 4 chunks a column.
 	"creepscanwide": {"creepscan", "#define LINES 64\n"},
+	// The deposition's rounds in shared memory on tiles of 16² and 32²
+	// cells (DepTile).
+	"dslocal16": {"dslocal", "#define TS 16\n"},
+	"dslocal32": {"dslocal", "#define TS 32\n"},
 }
 
 // wideCells is the grid from which the creep's sweep along y takes 64
