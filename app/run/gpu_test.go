@@ -146,7 +146,7 @@ func gpuPhysics(b *testing.B, e engine.Engine) bool {
 // OROGEN_GPU_KAPPA sets the hillslope diffusivity (BenchmarkStep's is
 // 0.01 m²/yr; the preset's 0), OROGEN_GPU_N the slope exponent,
 // OROGEN_GPU_PHYSICS=1 the lakes presets' physics (gpuPhysics),
-// OROGEN_GPU_DSTILE splgpu.DepTile.
+// OROGEN_GPU_DSTILE splgpu.DepTile, OROGEN_GPU_WARM the warm-up steps.
 func BenchmarkStepGPU(b *testing.B) {
 	dev, why := compute.Shared(compute.GPU)
 	if dev == nil {
@@ -184,6 +184,9 @@ func BenchmarkStepGPU(b *testing.B) {
 			warm := 50
 			if n >= 8192 {
 				warm = 5
+			}
+			if v, err := strconv.Atoi(os.Getenv("OROGEN_GPU_WARM")); err == nil {
+				warm = v
 			}
 			t0 := time.Now()
 			for range warm {
