@@ -197,6 +197,8 @@ func BenchmarkStepGPU(b *testing.B) {
 			var carve, rounds, lakes, iters, pass float64
 			ld, _ := e.(interface{ LakeDetail() (float64, int) })
 			lp, _ := e.(interface{ LakePassMs() float64 })
+			lh, _ := e.(interface{ LakeHost() [4]float64 })
+			var lhost [4]float64
 			hd, _ := e.(interface{ HillDetail() [4]float64 })
 			var hill [4]float64
 			di, _ := e.(interface{ DepositRounds() int })
@@ -223,6 +225,11 @@ func BenchmarkStepGPU(b *testing.B) {
 				if lp != nil {
 					pass += lp.LakePassMs()
 				}
+				if lh != nil {
+					for k, v := range lh.LakeHost() {
+						lhost[k] += v
+					}
+				}
 				if hd != nil {
 					for k, v := range hd.HillDetail() {
 						hill[k] += v
@@ -235,6 +242,11 @@ func BenchmarkStepGPU(b *testing.B) {
 				b.ReportMetric(rounds/float64(b.N), "boruvka-rounds")
 				b.ReportMetric(lakes/float64(b.N), "lakes")
 				b.ReportMetric(pass/float64(b.N), "lakepass-ms")
+			}
+			if lhost[0] > 0 {
+				for k, name := range []string{"lakehost-ms", "lakeread-ms", "lakewrite-ms", "lakereads"} {
+					b.ReportMetric(lhost[k]/float64(b.N), name)
+				}
 			}
 			if hill[1] > 0 {
 				for k, name := range []string{"creepfac", "creepx", "creepy", "sumh"} {

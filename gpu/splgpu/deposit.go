@@ -149,7 +149,6 @@ func (e *Engine) contract(c gpu.Context, hlb gpu.Buffer) (s0l, s0h gpu.Buffer, e
 	c.Bind(7, s0l)
 	c.Bind(8, s0h)
 	c.Bind(13, hlb)
-	c.Bind(6, e.pb[1]) // the work groups' done marks (dsrake)
 	e.cells(c, "dsinit", e.n)
 	if DepTile > 0 {
 		// The rounds in shared memory: the nodes whose donors all lie

@@ -198,6 +198,10 @@ type Engine struct {
 	// rounds.
 	CarveMs    float64
 	LakeRounds int
+	// LakeHost is the last step's lakes phase on the host: its wall
+	// time, the time in the calls reading from the device (each waits
+	// for the device) and writing to it, ms, and the reads.
+	LakeHost [4]float64
 	// NewtonSteps is the last step's Newton steps (n ≠ 1; 0 for n = 1).
 	NewtonSteps int
 	// lakeList are the last routing's lakes, parents first (Spill,

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"slices"
+	"time"
 
 	"orogen/gpu"
 	"orogen/sim/flow"
@@ -23,8 +24,26 @@ import (
 func (e *Engine) lakes(c gpu.Context) (int, error) {
 	m := e.pits
 	e.lakeList = e.lakeList[:0]
+	e.LakeHost = [4]float64{}
 	if m == 0 {
 		return 0, nil
+	}
+	t0 := time.Now()
+	defer func() { e.LakeHost[0] = float64(time.Since(t0).Nanoseconds()) / 1e6 }()
+	// The host's time in the calls that read from or write to the
+	// device (LakeHost).
+	rd := func(f func() error) error {
+		t := time.Now()
+		err := f()
+		e.LakeHost[1] += float64(time.Since(t).Nanoseconds()) / 1e6
+		e.LakeHost[3]++
+		return err
+	}
+	wr := func(f func() error) error {
+		t := time.Now()
+		err := f()
+		e.LakeHost[2] += float64(time.Since(t).Nanoseconds()) / 1e6
+		return err
 	}
 	for _, b := range []*gpu.Buffer{&e.lkR, &e.lkA, &e.lkB, &e.lkK, &e.lkG} {
 		if err := e.grow(c, b, 4*(m+1)); err != nil {
@@ -39,11 +58,11 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 	c.Bind(7, e.lkA)
 	e.cells(c, "pitcopy", m)
 	roots := make([]int32, m)
-	if err := readInts(c, e.lkA, roots); err != nil {
+	if err := rd(func() error { return readInts(c, e.lkA, roots) }); err != nil {
 		return 0, err
 	}
 	slices.Sort(roots) // the kernel lists them in any order
-	if err := c.Write(e.lkR, 0, intBytes(roots)); err != nil {
+	if err := wr(func() error { return c.Write(e.lkR, 0, intBytes(roots)) }); err != nil {
 		return 0, err
 	}
 	// Basins 1..m are the pits in cell order; 0 is the outlets.
@@ -107,10 +126,10 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 		if round > 64 {
 			return 0, fmt.Errorf("splgpu: the pass graph did not connect in %d rounds", round)
 		}
-		if err := c.Write(e.lkA, 0, intBytes(comp)); err != nil {
+		if err := wr(func() error { return c.Write(e.lkA, 0, intBytes(comp)) }); err != nil {
 			return 0, err
 		}
-		if err := e.setCtl(c, 6, uint32(nc)); err != nil {
+		if err := wr(func() error { return e.setCtl(c, 6, uint32(nc)) }); err != nil {
 			return 0, err
 		}
 		// The first round visits every cell and lists the basins'
@@ -118,11 +137,11 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 		mode, visit := uint32(2), list
 		if round == 0 {
 			mode, visit = 1, e.n
-			if err := e.setCtl(c, 8, 0); err != nil {
+			if err := wr(func() error { return e.setCtl(c, 8, 0) }); err != nil {
 				return 0, err
 			}
 		}
-		if err := e.setCtl(c, 9, mode); err != nil {
+		if err := wr(func() error { return e.setCtl(c, 9, mode) }); err != nil {
 			return 0, err
 		}
 		q := c.Timestamp()
@@ -139,12 +158,13 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 			b   gpu.Buffer
 			dst []int32
 		}{{e.lkG, arg}, {e.lkA, from}, {e.lkB, to}} {
-			if err := readInts(c, r.b, r.dst); err != nil {
+			if err := rd(func() error { return readInts(c, r.b, r.dst) }); err != nil {
 				return 0, err
 			}
 		}
 		if round == 0 {
-			n, err := e.getCtl(c, 8)
+			var n uint32
+			err := rd(func() (err error) { n, err = e.getCtl(c, 8); return err })
 			if err != nil {
 				return 0, err
 			}
@@ -218,10 +238,10 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 		}
 	}
 	e.setLakeOrder(func(root int32) int32 { return of(root) - 1 })
-	if err := c.Write(e.lkA, 0, intBytes(pass)); err != nil {
+	if err := wr(func() error { return c.Write(e.lkA, 0, intBytes(pass)) }); err != nil {
 		return 0, err
 	}
-	if err := c.Write(e.lkB, 0, intBytes(out)); err != nil {
+	if err := wr(func() error { return c.Write(e.lkB, 0, intBytes(out)) }); err != nil {
 		return 0, err
 	}
 	q := c.Timestamp()

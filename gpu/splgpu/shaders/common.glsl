@@ -57,9 +57,6 @@ const uint EXIT = 1u << 21;
 const uint NEWRES = 1u << 20, RES = 1u << 22, NEWLINK = 1u << 23, LINKED = 1u << 31, RESP = 1u << 5;
 const uint CURP = 1u << 6, NEWFLIP = 1u << 7;
 const uint CNT1 = 1u << 16, CNTMASK = 15u << 16;
-// DONE in slot 1's pointer of a work group's first cell: every cell of
-// the group is solved (dsrake), so dsrake and dsjump skip the group.
-const int DONE = -2;
 const uint DSBITS = NEWRES | RES | NEWLINK | LINKED | RESP | CURP | NEWFLIP | CNTMASK;
 
 // Per pit (in the order of the sorted roots): its root cell, its pass

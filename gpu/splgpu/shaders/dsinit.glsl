@@ -6,7 +6,6 @@
 layout(std430, binding = 2) readonly buffer Hb { float hb[]; };
 layout(std430, binding = 3) buffer Db { uint dcode[]; };
 layout(std430, binding = 4) readonly buffer Lb { int lab[]; };
-layout(std430, binding = 6) writeonly buffer Dn1 { int dn1[]; };
 layout(std430, binding = 7) writeonly buffer S0l { uint s0Lo[]; };
 layout(std430, binding = 8) writeonly buffer S0h { uint s0Hi[]; };
 layout(std430, binding = 12) readonly buffer Pits { Pit pits[]; };
@@ -35,5 +34,4 @@ void main() {
 		atomicAdd(dcode[recOf(i, c)], CNT1);
 	}
 	s0Lo[i] = y.x; s0Hi[i] = y.y;
-	if (gl_LocalInvocationIndex == 0u) dn1[i] = -1; // the group not done (dsrake)
 }

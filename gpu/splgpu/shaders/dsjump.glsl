@@ -37,8 +37,6 @@ void put(int k, bool one, int dn, uvec2 a, uvec2 b) {
 }
 
 void main() {
-	int first = int(groupIndex()) * 256;
-	if (first >= P.n || dn1[first] == DONE) return; // a done group (dsrake), whole
 	countBegin();
 	int i = cellIndex();
 	if (i < P.n) {

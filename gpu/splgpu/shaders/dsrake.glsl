@@ -13,17 +13,11 @@ layout(std430, binding = 8) buffer S0h { uint s0Hi[]; };
 layout(std430, binding = 9) readonly buffer S1l { uint s1Lo[]; };
 layout(std430, binding = 10) readonly buffer S1h { uint s1Hi[]; };
 
-// A work group whose cells are all solved after it marks itself done
-// (DONE in slot 1's pointer of its first cell, dead once that cell is
-// solved; dsinit resets it), and dsrake and dsjump skip a done group
-// whole: the late rounds, with few nodes left, read one word a group.
-layout(std430, binding = 6) buffer Dn1 { int dn1[]; };
-
 const uint BUSY = NEWRES | RES | NEWLINK | LINKED;
 
-shared uint left;
-
-void rake(int i) {
+void main() {
+	int i = cellIndex();
+	if (i >= P.n) return;
 	uint w = dcode[i];
 	if ((w & RES) != 0u) return;
 	uint c = w & 15u;
@@ -39,19 +33,7 @@ void rake(int i) {
 		atomicAdd(dcode[r], 0u - CNT1);
 		return;
 	}
-	atomicAdd(left, 1u);
 	if ((w & NEWLINK) != 0u) atomicAdd(dcode[i], LINKED - NEWLINK);
 	if ((w & NEWFLIP) != 0u) atomicXor(dcode[i], CURP | NEWFLIP);
 	if (r >= 0 && (dcode[r] & BUSY) == 0u) dn0[r] = i;
-}
-
-void main() {
-	int first = int(groupIndex()) * 256;
-	if (first >= P.n || dn1[first] == DONE) return; // the whole group
-	if (gl_LocalInvocationIndex == 0u) left = 0u;
-	barrier();
-	int i = cellIndex();
-	if (i < P.n) rake(i);
-	barrier();
-	if (gl_LocalInvocationIndex == 0u && left == 0u) dn1[first] = DONE;
 }
