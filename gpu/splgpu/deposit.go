@@ -3,6 +3,7 @@ package splgpu
 import (
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 
 	"orogen/gpu"
 )
@@ -89,7 +90,18 @@ func (e *Engine) deposit(c gpu.Context, hl int) error {
 		if e.bufs != nil {
 			e.bufs.set(e.buffers())
 		}
-		if err := c.Write(e.lkO, 0, intBytes(e.lakeOrder)); err != nil {
+		// Each pit's downstream pit (-1 at the outlets) in the first
+		// half of lkO, the second half the pointers' other slot.
+		down := make([]int32, m)
+		for k := range down {
+			down[k] = -1
+		}
+		for k := 0; k+1 < len(e.lakeOrder); k += 2 {
+			if p := e.lakeOrder[k]; p >= 0 && int(p) < m {
+				down[p] = e.lakeOrder[k+1]
+			}
+		}
+		if err := c.Write(e.lkO, 0, intBytes(down)); err != nil {
 			return err
 		}
 		e.bindCommon(c)
@@ -100,7 +112,13 @@ func (e *Engine) deposit(c gpu.Context, hl int) error {
 		c.Bind(12, e.lkP)
 		e.cells(c, "deppits", m)
 		c.Bind(13, e.lkO)
-		e.cells(c, "deplevels", 1)
+		// An even number of rounds, at least ⌈log₂ m⌉: the levels end
+		// in slot 0 (lvl).
+		rounds := bits.Len(uint(m))
+		rounds += rounds % 2
+		for r := range rounds {
+			e.cells(c, fmt.Sprintf("deplevels%d", r%2), m)
+		}
 	}
 	e.bindCommon(c)
 	c.Bind(11, hlb)

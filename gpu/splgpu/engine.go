@@ -25,7 +25,7 @@ var shaders embed.FS
 
 // Kernels, by the names of their .glsl files.
 var kernelNames = []string{"diffscan", "creepfac", "creepscan", "creepscanrow", "creepscanrowi", "creepscanwide", "sumh", "erodedep", "areacopy", "affmin",
-	"deppits", "deplevels", "depvol", "depvolcmp", "dsinit", "dslocal16", "dslocal32", "dsrake", "dsjump", "dsfinal", "depphi", "depdr", "depfin", "newton", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
+	"deppits", "deplevels0", "deplevels1", "depvol", "depvolcmp", "dsinit", "dslocal16", "dslocal32", "dsrake", "dsjump", "dsfinal", "depphi", "depdr", "depfin", "newton", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
 	"pitcopy", "carve", "areainit", "arearound", "erodeinit", "affine", "talusinit", "minplus", "finish", "reduce",
 	"balx", "baly", "reducebal", "balup", "balfin"}
 
@@ -55,6 +55,9 @@ var variants = map[string]struct{ file, defs string }{
 	"creepscanwide": {"creepscan", "#define LINES 64\n"},
 	// The deposition's rounds in shared memory on tiles of 16² and 32²
 	// cells (DepTile).
+	// The lakes' levels by pointer jumping, reading slot 0 or 1.
+	"deplevels0": {"deplevels", "#define SLOT 0\n"},
+	"deplevels1": {"deplevels", "#define SLOT 1\n"},
 	"dslocal16": {"dslocal", "#define TS 16\n"},
 	"dslocal32": {"dslocal", "#define TS 32\n"},
 }
