@@ -58,8 +58,8 @@ var variants = map[string]struct{ file, defs string }{
 	// The lakes' levels by pointer jumping, reading slot 0 or 1.
 	"deplevels0": {"deplevels", "#define SLOT 0\n"},
 	"deplevels1": {"deplevels", "#define SLOT 1\n"},
-	"dslocal16": {"dslocal", "#define TS 16\n"},
-	"dslocal32": {"dslocal", "#define TS 32\n"},
+	"dslocal16":  {"dslocal", "#define TS 16\n"},
+	"dslocal32":  {"dslocal", "#define TS 32\n"},
 }
 
 // wideCells is the grid from which the creep's sweep along y takes 64
