@@ -138,7 +138,7 @@
 // low words in the first cap's buffer: depvol counts the clamps and
 // sums the eroded heights it held before the contraction), 4 more with a
 // talus angle by noise (PhysicsBytesPerCell: 96 bytes a cell with all
-// of them), and 20 to 25 bytes a pit for the lakes' arrays the host
+// of them), and 32 to 40 bytes a pit for the lakes' arrays the host
 // writes or reads (32 more with deposition; small buffers of their own:
 // a driver may copy a whole buffer the device still uses to take a
 // write, and reading a few words of a grid-sized buffer took time in

@@ -50,6 +50,9 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 			return 0, err
 		}
 	}
+	if err := e.grow(c, &e.lkX, 4*(3*(m+1)+1)); err != nil {
+		return 0, err
+	}
 	// Every array the host reads back is a small one: reading the
 	// first words of a grid-sized buffer took time in proportion to the
 	// grid (2.7 ms a read at 4096², H200), most of the phase.
@@ -93,10 +96,11 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 		c.Bind(slotLab, e.lab)
 		c.Bind(5, e.lkR)       // the pits' roots, sorted
 		c.Bind(6, e.pb[1])     // component of each root cell
-		c.Bind(7, e.lkA)       // components in, pass from out, pass cells in
+		c.Bind(7, e.lkA)       // components in, pass cells in
 		c.Bind(8, e.lkK)       // lowest pass key
 		c.Bind(9, e.lkG)       // lowest pass edge
-		c.Bind(10, e.lkB)      // pass to out, cells across in
+		c.Bind(10, e.lkB)      // cells across in
+		c.Bind(11, e.lkX)      // each component's lowest pass and its basins out, for the host
 		c.Bind(slotCnt, e.cnt) // the boundary cells (the counts come later in the step)
 	}
 	bind()
@@ -151,24 +155,15 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 		e.cells(c, "passarg", visit)
 		e.cells(c, "passout", int(nc)+1)
 		e.passStamps = append(e.passStamps, q, c.Timestamp())
-		arg := make([]int32, nc+1)
-		from := make([]int32, nc+1)
-		to := make([]int32, nc+1)
-		for _, r := range []struct {
-			b   gpu.Buffer
-			dst []int32
-		}{{e.lkG, arg}, {e.lkA, from}, {e.lkB, to}} {
-			if err := rd(func() error { return readInts(c, r.b, r.dst) }); err != nil {
-				return 0, err
-			}
+		// One read a round: the edges, the basins on either side and
+		// the boundary cells listed.
+		res := make([]int32, 3*(nc+1)+1)
+		if err := rd(func() error { return readInts(c, e.lkX, res) }); err != nil {
+			return 0, err
 		}
+		arg, from, to := res[:nc+1], res[nc+1:2*(nc+1)], res[2*(nc+1):3*(nc+1)]
 		if round == 0 {
-			var n uint32
-			err := rd(func() (err error) { n, err = e.getCtl(c, 8); return err })
-			if err != nil {
-				return 0, err
-			}
-			list = int(n)
+			list = int(res[3*(nc+1)])
 		}
 		merged := false
 		for k := int32(1); k <= nc; k++ {
@@ -305,8 +300,8 @@ func (e *Engine) lakesOn(hs []float32) ([]flow.Lake, []float32) {
 
 // grow makes *b at least size bytes (a new buffer, a quarter more than
 // asked but no more than a grid's worth of ints, when it is smaller; the
-// old one freed): with every cell a pit the five arrays take 20 bytes a
-// cell, 25 at most.
+// old one freed): with every cell a pit the six arrays take 32 bytes a
+// cell, 40 at most.
 func (e *Engine) grow(c gpu.Context, b *gpu.Buffer, size int) error {
 	if (*b).Size() >= size {
 		return nil
