@@ -90,20 +90,6 @@ func (e *Engine) deposit(c gpu.Context, hl int) error {
 		if e.bufs != nil {
 			e.bufs.set(e.buffers())
 		}
-		// Each pit's downstream pit (-1 at the outlets) in the first
-		// half of lkO, the second half the pointers' other slot.
-		down := make([]int32, m)
-		for k := range down {
-			down[k] = -1
-		}
-		for k := 0; k+1 < len(e.lakeOrder); k += 2 {
-			if p := e.lakeOrder[k]; p >= 0 && int(p) < m {
-				down[p] = e.lakeOrder[k+1]
-			}
-		}
-		if err := c.Write(e.lkO, 0, intBytes(down)); err != nil {
-			return err
-		}
 		e.bindCommon(c)
 		c.Bind(5, e.lkR)
 		c.Bind(7, e.lkA)
@@ -111,13 +97,8 @@ func (e *Engine) deposit(c gpu.Context, hl int) error {
 		c.Bind(11, hlb)
 		c.Bind(12, e.lkP)
 		e.cells(c, "deppits", m)
-		c.Bind(13, e.lkO)
-		// An even number of rounds, at least ⌈log₂ m⌉: the levels end
-		// in slot 0 (lvl).
-		rounds := bits.Len(uint(m))
-		rounds += rounds % 2
-		for r := range rounds {
-			e.cells(c, fmt.Sprintf("deplevels%d", r%2), m)
+		if err := e.levels(c, m); err != nil {
+			return err
 		}
 	}
 	e.bindCommon(c)
@@ -147,6 +128,36 @@ func (e *Engine) deposit(c gpu.Context, hl int) error {
 	}
 	e.cells(c, "depdr", e.n)
 	e.cells(c, "depfin", e.n)
+	return nil
+}
+
+// levels raises each of the m pits' levels (in lkP) to the highest
+// spill on its way to the outlets, by pointer jumping over the lakes'
+// tree (deplevels.glsl) from the downstream pits of lakeOrder; Pits and
+// Par bound.
+func (e *Engine) levels(c gpu.Context, m int) error {
+	// Each pit's downstream pit (-1 at the outlets) in the first half
+	// of lkO, the second half the pointers' other slot.
+	down := make([]int32, m)
+	for k := range down {
+		down[k] = -1
+	}
+	for k := 0; k+1 < len(e.lakeOrder); k += 2 {
+		if p := e.lakeOrder[k]; p >= 0 && int(p) < m {
+			down[p] = e.lakeOrder[k+1]
+		}
+	}
+	if err := c.Write(e.lkO, 0, intBytes(down)); err != nil {
+		return err
+	}
+	c.Bind(13, e.lkO)
+	// An even number of rounds, at least ⌈log₂ m⌉: the levels end in
+	// slot 0 (lvl).
+	rounds := bits.Len(uint(m))
+	rounds += rounds % 2
+	for r := range rounds {
+		e.cells(c, fmt.Sprintf("deplevels%d", r%2), m)
+	}
 	return nil
 }
 
