@@ -140,6 +140,16 @@ func (g *gridOn) LakePassMs() float64 {
 	return g.gpu.PassMs
 }
 
+// LakeHost is the GPU engine's last lakes phase on the host: wall
+// time, the time in reads and in writes, ms, and the reads (zeros on
+// the CPU).
+func (g *gridOn) LakeHost() [4]float64 {
+	if g.gpu == nil {
+		return [4]float64{}
+	}
+	return g.gpu.LakeHost
+}
+
 // HillDetail is the GPU engine's last hillslope phase by its parts:
 // the creep's factors, its sweeps along x and y, Σ h, ms (zeros on the
 // CPU or without nonlinear creep).

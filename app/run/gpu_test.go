@@ -16,6 +16,7 @@ import (
 	"orogen/app/engines"
 	"orogen/app/scene"
 	"orogen/app/scene/scenetest"
+	"orogen/gpu/splgpu"
 	"orogen/sim/engine"
 	"orogen/sim/flow"
 )
@@ -144,13 +145,18 @@ func gpuPhysics(b *testing.B, e engine.Engine) bool {
 // each phase's milliseconds from the device's timer queries;
 // OROGEN_GPU_KAPPA sets the hillslope diffusivity (BenchmarkStep's is
 // 0.01 m²/yr; the preset's 0), OROGEN_GPU_N the slope exponent,
-// OROGEN_GPU_PHYSICS=1 the lakes presets' physics (gpuPhysics).
+// OROGEN_GPU_PHYSICS=1 the lakes presets' physics (gpuPhysics),
+// OROGEN_GPU_DSTILE splgpu.DepTile, OROGEN_GPU_WARM the warm-up steps.
 func BenchmarkStepGPU(b *testing.B) {
 	dev, why := compute.Shared(compute.GPU)
 	if dev == nil {
 		b.Skip(why)
 	}
 	b.Logf("device: %s", dev.Info())
+	if v, err := strconv.Atoi(os.Getenv("OROGEN_GPU_DSTILE")); err == nil {
+		defer func(t int) { splgpu.DepTile = t }(splgpu.DepTile)
+		splgpu.DepTile = v // the deposition's rounds in shared memory: 0, 16 or 32
+	}
 	for _, n := range gpuSizes(b, dev.Info().Software) {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			o := Options{Scene: "default", Size: n, HydroDevice: compute.GPU}
@@ -179,6 +185,9 @@ func BenchmarkStepGPU(b *testing.B) {
 			if n >= 8192 {
 				warm = 5
 			}
+			if v, err := strconv.Atoi(os.Getenv("OROGEN_GPU_WARM")); err == nil {
+				warm = v
+			}
 			t0 := time.Now()
 			for range warm {
 				e.Step()
@@ -188,6 +197,8 @@ func BenchmarkStepGPU(b *testing.B) {
 			var carve, rounds, lakes, iters, pass float64
 			ld, _ := e.(interface{ LakeDetail() (float64, int) })
 			lp, _ := e.(interface{ LakePassMs() float64 })
+			lh, _ := e.(interface{ LakeHost() [4]float64 })
+			var lhost [4]float64
 			hd, _ := e.(interface{ HillDetail() [4]float64 })
 			var hill [4]float64
 			di, _ := e.(interface{ DepositRounds() int })
@@ -214,6 +225,11 @@ func BenchmarkStepGPU(b *testing.B) {
 				if lp != nil {
 					pass += lp.LakePassMs()
 				}
+				if lh != nil {
+					for k, v := range lh.LakeHost() {
+						lhost[k] += v
+					}
+				}
 				if hd != nil {
 					for k, v := range hd.HillDetail() {
 						hill[k] += v
@@ -226,6 +242,11 @@ func BenchmarkStepGPU(b *testing.B) {
 				b.ReportMetric(rounds/float64(b.N), "boruvka-rounds")
 				b.ReportMetric(lakes/float64(b.N), "lakes")
 				b.ReportMetric(pass/float64(b.N), "lakepass-ms")
+			}
+			if lhost[0] > 0 {
+				for k, name := range []string{"lakehost-ms", "lakeread-ms", "lakewrite-ms", "lakereads"} {
+					b.ReportMetric(lhost[k]/float64(b.N), name)
+				}
 			}
 			if hill[1] > 0 {
 				for k, name := range []string{"creepfac", "creepx", "creepy", "sumh"} {

@@ -3,6 +3,7 @@ package splgpu
 import (
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 
 	"orogen/gpu"
 )
@@ -13,6 +14,12 @@ const pitBytes = 32
 // maxDepRounds bounds the deposition's rounds (see deposit): a tree of
 // 2^28 nodes needs fewer than (log₂ n + 2)² of them.
 const maxDepRounds = 1024
+
+// DepTile is the side of the tiles on which the deposition's tree
+// contraction first solves in shared memory (dslocal.glsl) the nodes
+// whose donors all lie in their tile: 16 or 32, 0 for none (every node
+// left to the global rounds). A variable for the tests and benchmarks.
+var DepTile = 16
 
 // growDep makes the deposition's fields: G·Qs/A and the alluvium (zero
 // at first, as sim/grid's), the erosion's caps and the contraction's
@@ -83,9 +90,6 @@ func (e *Engine) deposit(c gpu.Context, hl int) error {
 		if e.bufs != nil {
 			e.bufs.set(e.buffers())
 		}
-		if err := c.Write(e.lkO, 0, intBytes(e.lakeOrder)); err != nil {
-			return err
-		}
 		e.bindCommon(c)
 		c.Bind(5, e.lkR)
 		c.Bind(7, e.lkA)
@@ -93,8 +97,9 @@ func (e *Engine) deposit(c gpu.Context, hl int) error {
 		c.Bind(11, hlb)
 		c.Bind(12, e.lkP)
 		e.cells(c, "deppits", m)
-		c.Bind(13, e.lkO)
-		e.cells(c, "deplevels", 1)
+		if err := e.levels(c, m); err != nil {
+			return err
+		}
 	}
 	e.bindCommon(c)
 	c.Bind(11, hlb)
@@ -126,6 +131,36 @@ func (e *Engine) deposit(c gpu.Context, hl int) error {
 	return nil
 }
 
+// levels raises each of the m pits' levels (in lkP) to the highest
+// spill on its way to the outlets, by pointer jumping over the lakes'
+// tree (deplevels.glsl) from the downstream pits of lakeOrder; Pits and
+// Par bound.
+func (e *Engine) levels(c gpu.Context, m int) error {
+	// Each pit's downstream pit (-1 at the outlets) in the first half
+	// of lkO, the second half the pointers' other slot.
+	down := make([]int32, m)
+	for k := range down {
+		down[k] = -1
+	}
+	for k := 0; k+1 < len(e.lakeOrder); k += 2 {
+		if p := e.lakeOrder[k]; p >= 0 && int(p) < m {
+			down[p] = e.lakeOrder[k+1]
+		}
+	}
+	if err := c.Write(e.lkO, 0, intBytes(down)); err != nil {
+		return err
+	}
+	c.Bind(13, e.lkO)
+	// An even number of rounds, at least ⌈log₂ m⌉: the levels end in
+	// slot 0 (lvl).
+	rounds := bits.Len(uint(m))
+	rounds += rounds % 2
+	for r := range rounds {
+		e.cells(c, fmt.Sprintf("deplevels%d", r%2), m)
+	}
+	return nil
+}
+
 // contract solves the deposition's sums S of every node by tree
 // contraction (see deposit) from the yields of the uplifted heights in H
 // and the limited ones in hlb, the lakes' volumes and the exits marked
@@ -144,6 +179,12 @@ func (e *Engine) contract(c gpu.Context, hlb gpu.Buffer) (s0l, s0h gpu.Buffer, e
 	c.Bind(8, s0h)
 	c.Bind(13, hlb)
 	e.cells(c, "dsinit", e.n)
+	if DepTile > 0 {
+		// The rounds in shared memory: the nodes whose donors all lie
+		// in their tile solved before the global rounds.
+		tiles := ((e.w + DepTile - 1) / DepTile) * ((e.h + DepTile - 1) / DepTile)
+		e.cells(c, fmt.Sprintf("dslocal%d", DepTile), tiles*group)
+	}
 	c.Bind(5, e.pb[0])
 	c.Bind(6, e.pb[1])
 	c.Bind(9, s1l)

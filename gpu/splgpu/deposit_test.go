@@ -161,52 +161,136 @@ func TestDepositContraction(t *testing.T) {
 		}
 	}
 	limit := 3*bits.Len(uint(w*h-1)) + 4
-	for _, f := range []struct {
-		name  string
-		codes []uint32
-	}{{"chain", chain(w, h)}, {"comb", comb(w, h)}, {"star", star(w, h)}, {"d8", d8}} {
-		for _, bias := range []float64{0.5, 0.8} {
-			hb, hl := make([]float32, w*h), make([]float32, w*h)
-			for i := range hb {
-				hl[i] = float32(10 * rng.Float64())
-				y := float32(rng.Float64())
-				if rng.Float64() < bias { // more cells gain than lose: deep clamps
-					y = -y
-				}
-				hb[i] = hl[i] + y
-			}
-			got, rounds, err := e.runContract(f.codes, hb, hl)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := depositWalk(f.codes, hb, hl, w)
-			bad := 0
-			for i := range want {
-				if got[i] != want[i] {
-					if bad < 3 {
-						t.Errorf("%s: node %d: S %d; want %d", f.name, i, got[i], want[i])
+	defer func(t int) { DepTile = t }(DepTile)
+	for _, tile := range []int{0, 16, 32} {
+		DepTile = tile // without and with the rounds in shared memory (dslocal)
+		for _, f := range []struct {
+			name  string
+			codes []uint32
+		}{{"chain", chain(w, h)}, {"comb", comb(w, h)}, {"star", star(w, h)}, {"d8", d8}} {
+			for _, bias := range []float64{0.5, 0.8} {
+				hb, hl := make([]float32, w*h), make([]float32, w*h)
+				for i := range hb {
+					hl[i] = float32(10 * rng.Float64())
+					y := float32(rng.Float64())
+					if rng.Float64() < bias { // more cells gain than lose: deep clamps
+						y = -y
 					}
-					bad++
+					hb[i] = hl[i] + y
+				}
+				got, rounds, err := e.runContract(f.codes, hb, hl)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := depositWalk(f.codes, hb, hl, w)
+				bad := 0
+				for i := range want {
+					if got[i] != want[i] {
+						if bad < 3 {
+							t.Errorf("%s: node %d: S %d; want %d", f.name, i, got[i], want[i])
+						}
+						bad++
+					}
+				}
+				cpu := splDeposit(f.codes, hb, hl, w)
+				worst := 0.0
+				for i := range cpu {
+					worst = max(worst, math.Abs(float64(got[i])/(1<<20)-cpu[i]))
+				}
+				if tol := float64(w*h) / (1 << 21); worst > tol {
+					t.Errorf("%s: S differs from sim/spl's Deposit by up to %.3g m; want within %.3g", f.name, worst, tol)
+				}
+				clamped := 0
+				for _, v := range want {
+					if v < 0 {
+						clamped++
+					}
+				}
+				t.Logf("tiles %d², %s, %.0f %% losing: %d rounds, %d of %d nodes clamped, %d wrong, %.2g m from sim/spl", tile, f.name, 100*bias, rounds, clamped, w*h, bad, worst)
+				if rounds > limit {
+					t.Errorf("tiles %d², %s: %d rounds; want at most %d", tile, f.name, rounds, limit)
 				}
 			}
-			cpu := splDeposit(f.codes, hb, hl, w)
-			worst := 0.0
-			for i := range cpu {
-				worst = max(worst, math.Abs(float64(got[i])/(1<<20)-cpu[i]))
+		}
+	}
+}
+
+// TestLakeLevels: deplevels' pointer jumping gives each lake the highest
+// spill on its way to the outlets, as a walk from the outlets does, on
+// a chain of lakes each spilling into the last (the deepest tree), a
+// star, a random tree and a few lakes.
+func TestLakeLevels(t *testing.T) {
+	c := config(16, flow.Edges{})
+	c.Params.G = 1
+	e, err := New(device(t), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	rng := rand.New(rand.NewPCG(3, 5))
+	for _, f := range []struct {
+		name string
+		m    int
+		down func(k int) int32
+	}{
+		{"chain", 1000, func(k int) int32 { return int32(k) - 1 }},
+		{"star", 300, func(k int) int32 { return min(int32(k), 1) - 1 }},
+		{"tree", 777, func(k int) int32 { return int32(rng.IntN(k+1)) - 1 }},
+		{"one", 1, func(int) int32 { return -1 }},
+		{"three", 3, func(k int) int32 { return int32(k) - 1 }},
+	} {
+		down := make([]int32, f.m)
+		spill := make([]float32, f.m)
+		e.lakeOrder = e.lakeOrder[:0]
+		for k := range f.m { // parents first, as setLakeOrder lists them
+			down[k] = f.down(k)
+			spill[k] = float32(rng.NormFloat64() * 100)
+			e.lakeOrder = append(e.lakeOrder, int32(k), down[k])
+		}
+		want := make([]float32, f.m)
+		for k := range f.m {
+			want[k] = spill[k]
+			if d := down[k]; d >= 0 {
+				want[k] = max(want[k], want[d])
 			}
-			if tol := float64(w*h) / (1 << 21); worst > tol {
-				t.Errorf("%s: S differs from sim/spl's Deposit by up to %.3g m; want within %.3g", f.name, worst, tol)
+		}
+		recs := make([]byte, pitBytes*f.m)
+		for k, v := range spill {
+			binary.LittleEndian.PutUint32(recs[pitBytes*k+8:], math.Float32bits(v))
+		}
+		err := e.dev.Do(func(c gpu.Context) error {
+			if err := e.grow(c, &e.lkP, pitBytes*f.m); err != nil {
+				return err
 			}
-			clamped := 0
-			for _, v := range want {
-				if v < 0 {
-					clamped++
+			if err := e.grow(c, &e.lkO, 8*f.m); err != nil {
+				return err
+			}
+			if err := c.Write(e.lkP, 0, recs); err != nil {
+				return err
+			}
+			if err := e.setCtl(c, 1, uint32(f.m)); err != nil {
+				return err
+			}
+			e.bindCommon(c)
+			c.Bind(12, e.lkP)
+			return e.levels(c, f.m)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([]byte, pitBytes*f.m)
+		e.read(e.lkP, got)
+		bad := 0
+		for k := range want {
+			if v := math.Float32frombits(binary.LittleEndian.Uint32(got[pitBytes*k+8:])); v != want[k] {
+				if bad < 3 {
+					t.Errorf("%s: lake %d: level %g; want %g", f.name, k, v, want[k])
 				}
+				bad++
 			}
-			t.Logf("%s, %.0f %% losing: %d rounds, %d of %d nodes clamped, %d wrong, %.2g m from sim/spl", f.name, 100*bias, rounds, clamped, w*h, bad, worst)
-			if rounds > limit {
-				t.Errorf("%s: %d rounds; want at most %d", f.name, rounds, limit)
-			}
+		}
+		if bad > 0 {
+			t.Errorf("%s: %d of %d levels wrong", f.name, bad, f.m)
 		}
 	}
 }

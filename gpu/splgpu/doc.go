@@ -89,7 +89,10 @@
 //	           exit, which keeps φ = min(1, V/vol) of the lake. The clamps
 //	           make S a tree of max-plus maps, solved exactly by tree
 //	           contraction (Miller and Reif 1985) in 64-bit fixed point
-//	           (2^-20 m a cell): each round the nodes solved in the last
+//	           (2^-20 m a cell): first, a work group a tile of 16×16
+//	           cells solves in shared memory every node whose donors all
+//	           lie in its tile (dslocal, DepTile; about 80 % of the nodes),
+//	           then each global round the nodes solved in the last
 //	           one add max(0, S) to their receiver (rake, integer atomics
 //	           with a carry), a node with no donor left is solved, one
 //	           with one left links to it by x ↦ max(a, x + b), and linked
@@ -97,9 +100,9 @@
 //	           jumping or are solved with it (two slots of the map a node,
 //	           a round writing the one nobody reads). The rounds grow with
 //	           the logarithm of the rivers' depth and their branching, not
-//	           with how the clamps nest (25 to 38 from 1024² to 8192² on
-//	           the default preset with the soil physics; 13 to 15 at 48²
-//	           and on a 2867-cell chain). Then the clamped cells lowered,
+//	           with how the clamps nest (24 to 35 from 1024² to 8192² on
+//	           the default preset with the soil physics, 26 to 38 without
+//	           the tiles; 13 to 15 at 48² and on a 2867-cell chain). Then the clamped cells lowered,
 //	           the lakes filled, the next step's rate (relaxed by
 //	           grid.DepositRelax, 0 on the base-level plain,
 //	           Params.PlainUplift) and the alluvium (in the finish)
@@ -135,7 +138,7 @@
 // low words in the first cap's buffer: depvol counts the clamps and
 // sums the eroded heights it held before the contraction), 4 more with a
 // talus angle by noise (PhysicsBytesPerCell: 96 bytes a cell with all
-// of them), and 20 to 25 bytes a pit for the lakes' arrays the host
+// of them), and 32 to 40 bytes a pit for the lakes' arrays the host
 // writes or reads (32 more with deposition; small buffers of their own:
 // a driver may copy a whole buffer the device still uses to take a
 // write, and reading a few words of a grid-sized buffer took time in

@@ -25,7 +25,7 @@ var shaders embed.FS
 
 // Kernels, by the names of their .glsl files.
 var kernelNames = []string{"diffscan", "creepfac", "creepscan", "creepscanrow", "creepscanrowi", "creepscanwide", "sumh", "erodedep", "areacopy", "affmin",
-	"deppits", "deplevels", "depvol", "depvolcmp", "dsinit", "dsrake", "dsjump", "dsfinal", "depphi", "depdr", "depfin", "newton", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
+	"deppits", "deplevels0", "deplevels1", "depvol", "depvolcmp", "dsinit", "dslocal16", "dslocal32", "dsrake", "dsjump", "dsfinal", "depphi", "depdr", "depfin", "newton", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
 	"pitcopy", "carve", "areainit", "arearound", "erodeinit", "affine", "talusinit", "minplus", "finish", "reduce",
 	"balx", "baly", "reducebal", "balup", "balfin"}
 
@@ -53,6 +53,13 @@ var variants = map[string]struct{ file, defs string }{
 	// The sweep along y on grids of wideCells cells or more: 64
 	// columns a work group, 4 chunks a column.
 	"creepscanwide": {"creepscan", "#define LINES 64\n"},
+	// The deposition's rounds in shared memory on tiles of 16² and 32²
+	// cells (DepTile).
+	// The lakes' levels by pointer jumping, reading slot 0 or 1.
+	"deplevels0": {"deplevels", "#define SLOT 0\n"},
+	"deplevels1": {"deplevels", "#define SLOT 1\n"},
+	"dslocal16":  {"dslocal", "#define TS 16\n"},
+	"dslocal32":  {"dslocal", "#define TS 32\n"},
 }
 
 // wideCells is the grid from which the creep's sweep along y takes 64
@@ -102,7 +109,7 @@ const group = 256
 // codes, basin labels, drainage counts, the previous two steps' heights
 // and three pairs of pointer-jumping buffers (pointers, two values), 4
 // bytes each. Physics add to it (PhysicsBytesPerCell), and the lakes'
-// arrays take 20 to 25 bytes a pit (a pit in every tenth cell from a
+// arrays take 32 to 40 bytes a pit (a pit in every tenth cell from a
 // flat start with noise, fewer once rivers have formed; 32 more with
 // deposition).
 const BytesPerCell = 4 * 13
@@ -194,6 +201,10 @@ type Engine struct {
 	// rounds.
 	CarveMs    float64
 	LakeRounds int
+	// LakeHost is the last step's lakes phase on the host: its wall
+	// time, the time in the calls reading from the device (each waits
+	// for the device) and writing to it, ms, and the reads.
+	LakeHost [4]float64
 	// NewtonSteps is the last step's Newton steps (n ≠ 1; 0 for n = 1).
 	NewtonSteps int
 	// lakeList are the last routing's lakes, parents first (Spill,
@@ -244,8 +255,11 @@ type Engine struct {
 	// the pass's basins (lkA), the cell across (lkB), its lowest pass's
 	// key (lkK) and edge (lkG). Writes to them never touch a grid-sized
 	// buffer the device may still be using, reads never read one.
-	lkR, lkA, lkB  gpu.Buffer
-	lkK, lkG       gpu.Buffer
+	lkR, lkA, lkB gpu.Buffer
+	lkK, lkG      gpu.Buffer
+	// lkX holds what a Borůvka round gives the host, read at once
+	// (passout.glsl): every read waits for the device.
+	lkX            gpu.Buffer
 	difKey         [6]float64 // what fx, fy, dx, dy were made for
 	difLines       [2]int     // the lines of the x and y sweeps
 	pb, ab, bb, qb [2]gpu.Buffer
@@ -367,7 +381,7 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 			size int
 		}{
 			{&e.par, binary.Size(params{})}, {&e.ctl, ctlHeader}, {&e.part, e.gx * e.gy * 64},
-			{&e.lkR, 4}, {&e.lkA, 4}, {&e.lkB, 4}, {&e.lkK, 4}, {&e.lkG, 4}, // grown by the lakes (grow)
+			{&e.lkR, 4}, {&e.lkA, 4}, {&e.lkB, 4}, {&e.lkK, 4}, {&e.lkG, 4}, {&e.lkX, 4}, // grown by the lakes (grow)
 			{&e.fx, 24 * e.w}, {&e.fy, 24 * e.h}, {&e.dx, 32}, {&e.dy, 32}, {&e.cfx, 4}, {&e.cfy, 4}, {&e.dr, 4}, {&e.alluv, 4}, {&e.tf, 4}, {&e.lkP, 4}, {&e.lkO, 4}, {&e.cp[0], 4}, {&e.cp[1], 4}, {&e.da, 8}, {&e.dah, 4}, {&e.cxy, 4},
 			{&e.hb, n4}, {&e.ub, n4}, {&e.db, n4}, {&e.lab, n4}, {&e.cnt, n4}, {&e.kf, 4}, // kf grows with k noise (upload)
 			{&e.pb[0], n4}, {&e.pb[1], n4}, {&e.ab[0], n4}, {&e.ab[1], n4}, {&e.bb[0], n4}, {&e.bb[1], n4},
@@ -462,7 +476,7 @@ func (o *owned) free() {
 
 // buffers lists the engine's buffers but k's factor.
 func (e *Engine) buffers() []gpu.Buffer {
-	all := []gpu.Buffer{e.par, e.ctl, e.part, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.tf, e.lkP, e.lkO, e.cp[0], e.cp[1], e.da, e.dah, e.cxy, e.lkR, e.lkA, e.lkB, e.lkK, e.lkG}
+	all := []gpu.Buffer{e.par, e.ctl, e.part, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.tf, e.lkP, e.lkO, e.cp[0], e.cp[1], e.da, e.dah, e.cxy, e.lkR, e.lkA, e.lkB, e.lkK, e.lkG, e.lkX}
 	all = append(all, e.pb[:]...)
 	all = append(all, e.ab[:]...)
 	all = append(all, e.bb[:]...)

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"slices"
+	"time"
 
 	"orogen/gpu"
 	"orogen/sim/flow"
@@ -23,13 +24,34 @@ import (
 func (e *Engine) lakes(c gpu.Context) (int, error) {
 	m := e.pits
 	e.lakeList = e.lakeList[:0]
+	e.LakeHost = [4]float64{}
 	if m == 0 {
 		return 0, nil
+	}
+	t0 := time.Now()
+	defer func() { e.LakeHost[0] = float64(time.Since(t0).Nanoseconds()) / 1e6 }()
+	// The host's time in the calls that read from or write to the
+	// device (LakeHost).
+	rd := func(f func() error) error {
+		t := time.Now()
+		err := f()
+		e.LakeHost[1] += float64(time.Since(t).Nanoseconds()) / 1e6
+		e.LakeHost[3]++
+		return err
+	}
+	wr := func(f func() error) error {
+		t := time.Now()
+		err := f()
+		e.LakeHost[2] += float64(time.Since(t).Nanoseconds()) / 1e6
+		return err
 	}
 	for _, b := range []*gpu.Buffer{&e.lkR, &e.lkA, &e.lkB, &e.lkK, &e.lkG} {
 		if err := e.grow(c, b, 4*(m+1)); err != nil {
 			return 0, err
 		}
+	}
+	if err := e.grow(c, &e.lkX, 4*(3*(m+1)+1)); err != nil {
+		return 0, err
 	}
 	// Every array the host reads back is a small one: reading the
 	// first words of a grid-sized buffer took time in proportion to the
@@ -39,11 +61,11 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 	c.Bind(7, e.lkA)
 	e.cells(c, "pitcopy", m)
 	roots := make([]int32, m)
-	if err := readInts(c, e.lkA, roots); err != nil {
+	if err := rd(func() error { return readInts(c, e.lkA, roots) }); err != nil {
 		return 0, err
 	}
 	slices.Sort(roots) // the kernel lists them in any order
-	if err := c.Write(e.lkR, 0, intBytes(roots)); err != nil {
+	if err := wr(func() error { return c.Write(e.lkR, 0, intBytes(roots)) }); err != nil {
 		return 0, err
 	}
 	// Basins 1..m are the pits in cell order; 0 is the outlets.
@@ -74,10 +96,11 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 		c.Bind(slotLab, e.lab)
 		c.Bind(5, e.lkR)       // the pits' roots, sorted
 		c.Bind(6, e.pb[1])     // component of each root cell
-		c.Bind(7, e.lkA)       // components in, pass from out, pass cells in
+		c.Bind(7, e.lkA)       // components in, pass cells in
 		c.Bind(8, e.lkK)       // lowest pass key
 		c.Bind(9, e.lkG)       // lowest pass edge
-		c.Bind(10, e.lkB)      // pass to out, cells across in
+		c.Bind(10, e.lkB)      // cells across in
+		c.Bind(11, e.lkX)      // each component's lowest pass and its basins out, for the host
 		c.Bind(slotCnt, e.cnt) // the boundary cells (the counts come later in the step)
 	}
 	bind()
@@ -107,10 +130,10 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 		if round > 64 {
 			return 0, fmt.Errorf("splgpu: the pass graph did not connect in %d rounds", round)
 		}
-		if err := c.Write(e.lkA, 0, intBytes(comp)); err != nil {
+		if err := wr(func() error { return c.Write(e.lkA, 0, intBytes(comp)) }); err != nil {
 			return 0, err
 		}
-		if err := e.setCtl(c, 6, uint32(nc)); err != nil {
+		if err := wr(func() error { return e.setCtl(c, 6, uint32(nc)) }); err != nil {
 			return 0, err
 		}
 		// The first round visits every cell and lists the basins'
@@ -118,11 +141,11 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 		mode, visit := uint32(2), list
 		if round == 0 {
 			mode, visit = 1, e.n
-			if err := e.setCtl(c, 8, 0); err != nil {
+			if err := wr(func() error { return e.setCtl(c, 8, 0) }); err != nil {
 				return 0, err
 			}
 		}
-		if err := e.setCtl(c, 9, mode); err != nil {
+		if err := wr(func() error { return e.setCtl(c, 9, mode) }); err != nil {
 			return 0, err
 		}
 		q := c.Timestamp()
@@ -132,23 +155,15 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 		e.cells(c, "passarg", visit)
 		e.cells(c, "passout", int(nc)+1)
 		e.passStamps = append(e.passStamps, q, c.Timestamp())
-		arg := make([]int32, nc+1)
-		from := make([]int32, nc+1)
-		to := make([]int32, nc+1)
-		for _, r := range []struct {
-			b   gpu.Buffer
-			dst []int32
-		}{{e.lkG, arg}, {e.lkA, from}, {e.lkB, to}} {
-			if err := readInts(c, r.b, r.dst); err != nil {
-				return 0, err
-			}
+		// One read a round: the edges, the basins on either side and
+		// the boundary cells listed.
+		res := make([]int32, 3*(nc+1)+1)
+		if err := rd(func() error { return readInts(c, e.lkX, res) }); err != nil {
+			return 0, err
 		}
+		arg, from, to := res[:nc+1], res[nc+1:2*(nc+1)], res[2*(nc+1):3*(nc+1)]
 		if round == 0 {
-			n, err := e.getCtl(c, 8)
-			if err != nil {
-				return 0, err
-			}
-			list = int(n)
+			list = int(res[3*(nc+1)])
 		}
 		merged := false
 		for k := int32(1); k <= nc; k++ {
@@ -218,10 +233,10 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 		}
 	}
 	e.setLakeOrder(func(root int32) int32 { return of(root) - 1 })
-	if err := c.Write(e.lkA, 0, intBytes(pass)); err != nil {
+	if err := wr(func() error { return c.Write(e.lkA, 0, intBytes(pass)) }); err != nil {
 		return 0, err
 	}
-	if err := c.Write(e.lkB, 0, intBytes(out)); err != nil {
+	if err := wr(func() error { return c.Write(e.lkB, 0, intBytes(out)) }); err != nil {
 		return 0, err
 	}
 	q := c.Timestamp()
@@ -296,8 +311,8 @@ func (e *Engine) lakesOn(hs []float32) ([]flow.Lake, []float32) {
 
 // grow makes *b at least size bytes (a new buffer, a quarter more than
 // asked but no more than a grid's worth of ints, when it is smaller; the
-// old one freed): with every cell a pit the five arrays take 20 bytes a
-// cell, 25 at most.
+// old one freed): with every cell a pit the six arrays take 32 bytes a
+// cell, 40 at most.
 func (e *Engine) grow(c gpu.Context, b *gpu.Buffer, size int) error {
 	if (*b).Size() >= size {
 		return nil
