@@ -131,13 +131,18 @@ func newPlatform() (platform, error) {
 	}
 	cands = append(cands, soft...)
 	cands = append(cands, candidate{eglPlatformSurfacelessMESA, 0, "EGL surfaceless"})
+	// Twice: on a freshly started NVIDIA machine the first context of the
+	// app (whose window had just opened its GLX context) failed to become
+	// current, on both machines tried, and the engine ran on the CPU.
 	var errs []string
-	for _, c := range cands {
-		p, err := tryEGL(f, c.platform, c.native, c.what)
-		if err == nil {
-			return p, nil
+	for range 2 {
+		for _, c := range cands {
+			p, err := tryEGL(f, c.platform, c.native, c.what)
+			if err == nil {
+				return p, nil
+			}
+			errs = append(errs, err.Error())
 		}
-		errs = append(errs, err.Error())
 	}
 	return nil, fmt.Errorf("no EGL display gave an OpenGL 4.3 context (%s)", strings.Join(errs, "; "))
 }
@@ -173,8 +178,9 @@ func tryEGL(f *eglFuncs, plat uint32, native uintptr, what string) (*eglPlatform
 		return fail("no OpenGL 4.3 core context")
 	}
 	if f.MakeCurrent(dpy, 0, 0, ctx) == 0 {
+		code := f.GetError() // before eglDestroyContext resets it
 		f.DestroyContext(dpy, ctx)
-		return fail("eglMakeCurrent without a surface failed")
+		return nil, fmt.Errorf("%s: eglMakeCurrent without a surface failed (EGL error 0x%x)", what, code)
 	}
 	return &eglPlatform{f: f, dpy: dpy, ctx: ctx, what: what}, nil
 }
