@@ -41,7 +41,8 @@
 // uplift the terrain: a Map's layer at a height of a cell never changes,
 // so a terrain in steady state exposes the same layer at each cell at
 // every step. Map.Below and Map.Bottom give the contacts under a height,
-// for erosion that crosses them within a step (spl.Params.Bottom).
+// Map.Above and Map.Top those over it, for erosion that crosses them
+// within a step (spl.Params.Bottom and Top).
 //
 // A Model is immutable once compiled and safe for concurrent use; a Map
 // too. Spec is the plain, editable, JSON form.

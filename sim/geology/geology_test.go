@@ -454,3 +454,49 @@ func TestMapBelow(t *testing.T) {
 		}
 	}
 }
+
+// TestMapAbove: walking up from below the stack with Above visits the
+// layers of the cell in order, each top strictly above the height asked,
+// the layer lying just over it, and at a contact the upper layer; Top
+// gives the same contacts, and Below's bottoms are the same heights.
+func TestMapAbove(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for c := range 10 {
+		m, err := randomSpec(r).Compile()
+		if err != nil {
+			t.Fatal(err)
+		}
+		const w, h, cell = 16, 12, 40.0
+		g := m.Map(w, h, cell)
+		bottom, _ := m.Bounds(0)
+		for i := 0; i < w*h; i += 7 {
+			z := bottom - 500 + g.Displacement(i)
+			prev := -1
+			for steps := 0; ; steps++ {
+				l, tp := g.Above(i, z)
+				if !(tp > z) || l <= prev || steps > m.NumLayers() {
+					t.Fatalf("case %d cell %d: Above(%g) = layer %d, top %g after layer %d", c, i, z, l, tp, prev)
+				}
+				if lz := g.LayerAt(i, z+1e-3*min(1, tp-z)); lz != l && tp-z > 1e-6 {
+					t.Fatalf("case %d cell %d: Above(%g) = layer %d; the layer just over it is %d", c, i, z, l, lz)
+				}
+				if tt := g.Top(i, l); tt != tp {
+					t.Fatalf("case %d cell %d: Top(%d) = %g; Above said %g", c, i, l, tt, tp)
+				}
+				if l == m.NumLayers()-1 {
+					if !math.IsInf(tp, 1) {
+						t.Fatalf("case %d cell %d: the top layer ends at %g; want +Inf", c, i, tp)
+					}
+					break
+				}
+				if la, _ := g.Above(i, tp); la != l+1 {
+					t.Fatalf("case %d cell %d: at the contact %g Above gives layer %d; want the upper one, %d", c, i, tp, la, l+1)
+				}
+				if bb := g.Bottom(i, l+1); bb != tp {
+					t.Fatalf("case %d cell %d: Bottom(%d) = %g; Above's top of layer %d is %g", c, i, l+1, bb, l, tp)
+				}
+				prev, z = l, tp
+			}
+		}
+	}
+}

@@ -37,9 +37,11 @@
 //	           erosion uses k·Kd/KdRef cell by cell; a cell with alluvium,
 //	           or that the step's deposition term covers, erodes
 //	           alluvium down to the top of its rock), the contacts under
-//	           each cell's material (spl.Params.Bottom: a step that
-//	           erodes through one goes on at the k of the rock under it,
-//	           or stops at it), and after the step the alluvium: what the
+//	           and over the rock at each cell's height before the step,
+//	           where the erosion starts (spl.Params.Bottom and Top: a
+//	           step that erodes through one goes on at the k of the rock
+//	           under it, one that rises through one at the k of the rock
+//	           over it, or stops at it), and after the step the alluvium: what the
 //	           step added to a cell beyond its uplift, less what it took
 //	talus      slopes along receivers limited to the talus angle
 //	           (Cordonnier et al. 2016, §5)

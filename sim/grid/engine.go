@@ -90,6 +90,9 @@ type Engine struct {
 	// order: the rock's top under alluvium, else the exposed layer's
 	// bottom (spl.Params.Bottom).
 	gbot []float32
+	// gtop is the top of each node's starting material, in drainage
+	// order (spl.Params.Top; +Inf for alluvium and the top layer).
+	gtop []float32
 	// With TalusByRock: the talus tangent's factor per layer index and
 	// in drainage order.
 	talFac []float32
@@ -487,6 +490,7 @@ func (e *Engine) Step() engine.StepStats {
 	}
 	if e.geo != nil {
 		e.gbot = sim.Resize(e.gbot, len(e.hgt))
+		e.gtop = sim.Resize(e.gtop, len(e.hgt))
 	}
 	parallel.Do(nc, func(c int) {
 		lo, hi := int(chunks[c]), int(chunks[c+1])
@@ -504,13 +508,16 @@ func (e *Engine) Step() engine.StepStats {
 			}
 		}
 		if e.geo != nil {
-			// The material the erosion meets first and where it ends
-			// (spl.Params.Bottom): alluvium down to the rock where the
-			// cell has some or the step deposits some (the deposition
-			// term, laid on top within the step), else the exposed
-			// layer.
+			// The material the erosion starts from and where it ends
+			// below and above (spl.Params.Bottom and Top): alluvium
+			// down to the rock where the cell has some or the step
+			// deposits some (the deposition term, laid on top within
+			// the step), else the layer at the cell's height before
+			// the step (spl's rise says why not the exposed one, at
+			// the uplifted surface).
 			ks, fac, ex := e.ks[lo:hi], e.geoFac, e.exposed
 			bot, al, na := e.gbot[lo:hi], e.alluv, uint8(len(e.geoFac)-1)
+			top, h0 := e.gtop[lo:hi], e.prev
 			var dr []float32
 			if sediment {
 				dr = e.depRate
@@ -524,10 +531,13 @@ func (e *Engine) Step() engine.StepStats {
 				if l == na || cover >= geology.MinAlluvium {
 					ks[k] = fac[na]
 					bot[k] = e.hgt[i] - al[i] // the rock's top
+					top[k] = float32(math.Inf(1))
 					continue
 				}
-				ks[k] = fac[l]
-				bot[k] = float32(e.geo.Bottom(int(i), int(l)))
+				l0 := e.geo.LayerAt(int(i), float64(h0[i]))
+				ks[k] = fac[l0]
+				bot[k] = float32(e.geo.Bottom(int(i), l0))
+				top[k] = float32(e.geo.Top(int(i), l0))
 			}
 			if kn := e.kn; kn != nil {
 				for k, i := range g.Stack[lo:hi] {
@@ -552,8 +562,10 @@ func (e *Engine) Step() engine.StepStats {
 	}
 	if e.geo != nil {
 		// The erosion crosses contacts within the step, each material
-		// at its own k (spl.Params.Bottom).
+		// at its own k, down or up from the material at the cell's
+		// height before the step (spl.Params.Bottom and Top).
 		sp.Bottom, sp.Below = e.gbot, e.below
+		sp.Top, sp.Above = e.gtop, e.above
 	}
 	v3 := math.NaN() // after erosion: the end volume when the talus limit is off
 	tan, constant := e.lim.ConstantTan()
@@ -935,6 +947,19 @@ func (e *Engine) below(k int, z float64) (factor, bottom float64) {
 	return f, b
 }
 
+// above is spl.Params.Above on the node at position k of the drainage
+// order: the factor of k of the layer directly above height z and the
+// height of that layer's top.
+func (e *Engine) above(k int, z float64) (factor, top float64) {
+	i := int(e.g.Stack[k])
+	l, t := e.geo.Above(i, z)
+	f := float64(e.geoFac[l])
+	if e.kn != nil {
+		f *= float64(e.kn[i])
+	}
+	return f, t
+}
+
 // Geology returns the model SetGeology gave, or nil.
 func (e *Engine) Geology() *geology.Model {
 	if e.geo == nil {
@@ -1008,5 +1033,5 @@ func recTable(w int) []uint8 {
 func (e *Engine) dropScratch() {
 	e.hs, e.ds, e.he, e.as = nil, nil, nil, nil
 	e.hb, e.qs, e.out, e.us, e.ks, e.ts, e.lvl, e.lake = nil, nil, nil, nil, nil, nil, nil, nil
-	e.gbot = nil
+	e.gbot, e.gtop = nil, nil
 }

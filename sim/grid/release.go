@@ -17,7 +17,7 @@ func (e *Engine) Release() {
 	}
 	// The sediment's, k's and the talus factors' scratch in drainage order.
 	e.hb, e.qs, e.out, e.us, e.ks, e.ts, e.lvl, e.lake = nil, nil, nil, nil, nil, nil, nil, nil
-	e.gbot = nil
+	e.gbot, e.gtop = nil, nil
 	if e.g == nil {
 		return
 	}

@@ -37,7 +37,10 @@
 //	          at long steps some terrains never get closer to rest
 //	          (receivers near a tie switching, each long step landing on
 //	          the rest state of the other; random hillslope routing
-//	          switching receivers at every long step)
+//	          switching receivers at every long step); likewise when
+//	          ConfirmPatience confirmations in a row fail without halving
+//	          the change they find (long steps at rest where the base dt
+//	          is not)
 //
 // Stalled is true when the terrain has gone Options.Patience steps without
 // halving its fastest change: some terrains never settle (cliffs retreating

@@ -123,6 +123,12 @@ type Scheme struct {
 	longRecv  float64
 	longSince int
 	hold      bool
+	// The confirmations that failed (confirm): the last step's dt, the
+	// fastest change of the failed confirmation that last halved it, and
+	// how many failed since.
+	lastDt       float64
+	confirmMark  float64
+	confirmSince int
 }
 
 // New returns a scheme for e at its current parameters, starting at the
@@ -140,6 +146,7 @@ func New(e engine.Engine, o Options) (*Scheme, error) {
 	s.dt = s.base.Dt
 	s.mark, s.rate = math.Inf(1), math.NaN()
 	s.longMark, s.longRecv = math.Inf(1), math.Inf(1)
+	s.lastDt, s.confirmMark = s.base.Dt, math.Inf(1)
 	s.balance()
 	return s, nil
 }
@@ -171,6 +178,7 @@ func (s *Scheme) Restart() {
 	s.settleAt, s.settleIn = 0, 0
 	s.mark, s.markAt, s.rate = math.Inf(1), 0, math.NaN()
 	s.longMark, s.longRecv, s.longSince, s.hold = math.Inf(1), math.Inf(1), 0, false
+	s.lastDt, s.confirmMark, s.confirmSince = s.base.Dt, math.Inf(1), 0
 	s.apply()
 }
 
@@ -245,6 +253,9 @@ func (s *Scheme) Step() engine.StepStats {
 			return st // settled: stay at the base dt
 		}
 		s.settled = false
+		if dt < s.lastDt {
+			s.confirm()
+		}
 		if s.grows() && st.RecvChanged < s.o.Calm {
 			s.dt = math.Min(base*s.o.Grow, base*s.maxFactor())
 		}
@@ -255,6 +266,7 @@ func (s *Scheme) Step() engine.StepStats {
 	case st.RecvChanged < s.o.Calm:
 		s.dt = math.Min(dt*s.o.Grow, base*s.maxFactor())
 	}
+	s.lastDt = dt
 	if s.dt != dt {
 		s.apply()
 	}
@@ -268,6 +280,29 @@ func (s *Scheme) maxFactor() float64 {
 		return math.Min(s.o.MaxFactor, s.o.BalancedMaxFactor)
 	}
 	return s.o.MaxFactor
+}
+
+// ConfirmPatience is how many confirmations in a row may fail (a step at
+// the base dt after long steps that came to rest, not converged) without
+// halving the change they find before the scheme holds the base dt. A
+// terrain whose long steps come to rest where a step at the base dt does
+// not would else grow, confirm and fail for ever, the same change at
+// every confirmation, each one starting the long steps' LongPatience
+// again: the strata preset at 64² and 128² (8.6 m and 36–40 m at each of
+// 23 and 21 confirmations, docs/REALISM.md), which the base dt settles
+// (246 steps at 128²).
+const ConfirmPatience = 4
+
+// confirm counts a failed confirmation: the step just taken at the base
+// dt followed a long step and did not converge.
+func (s *Scheme) confirm() {
+	if s.rate <= s.confirmMark/2 {
+		s.confirmMark, s.confirmSince = s.rate, 0
+		return
+	}
+	if s.confirmSince++; s.confirmSince >= ConfirmPatience {
+		s.hold = true
+	}
 }
 
 // grows reports whether the scheme may lengthen steps. With hillslope

@@ -341,3 +341,51 @@ func TestBalancedMaxFactor(t *testing.T) {
 		}
 	}
 }
+
+// restFake is a fake whose long steps come to rest (no change) where a
+// step at the base dt does not (a change of 10 m), with few receivers
+// changing: every long step asks for a confirmation that fails.
+type restFake struct{ fake }
+
+func (f *restFake) Step() engine.StepStats {
+	st := engine.StepStats{RecvChanged: 0.01, MaxDh: 10, MaxDh2: 10}
+	if f.p.Dt > 100 {
+		st.MaxDh, st.MaxDh2 = 0, 0
+	}
+	f.step++
+	st.Step = f.step
+	f.dts = append(f.dts, f.p.Dt)
+	f.script = []engine.StepStats{st}
+	return st
+}
+
+// TestFailedConfirmationsHold: confirmations that keep failing by the
+// same change hold the base dt after ConfirmPatience of them; the scheme
+// used to alternate between the base dt and twice it for ever, each
+// confirmation starting the long steps' patience again.
+func TestFailedConfirmationsHold(t *testing.T) {
+	f := &restFake{fake{p: engine.Params{Dt: 100}, maxDt: 1e9}}
+	s, err := New(f, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 40 {
+		s.Step()
+	}
+	want := []float64{100}
+	for range ConfirmPatience + 1 { // the first failure sets the mark
+		want = append(want, 200, 100)
+	}
+	for len(want) < 40 {
+		want = append(want, 100)
+	}
+	if !slices.Equal(f.dts, want) {
+		t.Fatalf("dts %v; want %v", f.dts, want)
+	}
+	s.Restart()
+	s.Step()
+	s.Step()
+	if f.dts[len(f.dts)-1] != 200 {
+		t.Fatalf("after Restart: dts %v; want growing again", f.dts[40:])
+	}
+}

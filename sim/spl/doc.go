@@ -35,6 +35,11 @@
 // height. Where the lower material cannot erode down to the contact within
 // the step (its residual at the contact is not positive), the node stops
 // at the contact, the solution of the equation with k set-valued there.
+// With Params.Top as well, the walk starts from the material at the
+// node's height before the step and goes up the stack too (Params.Above)
+// when that material cannot keep the node below its top: where a harder
+// rock lies over a softer one the equation has a root in each, and the
+// walk keeps the one on the node's side (rise says why).
 //
 // New heights are flushed to zero when subnormal (sim.Flush): on land
 // without uplift draining to base level at 0 the solve decays heights

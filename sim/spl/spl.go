@@ -38,6 +38,19 @@ type Params struct {
 	// Needs KFactor. Below must be safe for concurrent use.
 	Bottom []float32
 	Below  func(k int, z float64) (factor, bottom float64)
+	// Top and Above, when not nil, are Bottom and Below upward: Top[k]
+	// is the height at which node k's material ends above (+Inf: none),
+	// and a node whose solve rises above it asks Above(k, z) for the
+	// factor of the material directly above height z and the height of
+	// that material's top, and solves again with it (rise). With both
+	// the material a node starts from is the one at its height before
+	// the step, which the caller gives in KFactor, Bottom and Top: the
+	// solve walks from there, down or up, to the first height where the
+	// erosion balances, the root of backward Euler the step's own
+	// trajectory reaches. Needs Bottom. Above must be safe for
+	// concurrent use.
+	Top   []float32
+	Above func(k int, z float64) (factor, top float64)
 }
 
 // Validate returns an error naming the first parameter out of range.
@@ -76,9 +89,12 @@ func Erode(hs []float32, rp []int32, ds []float32, as []float64, us []float32, l
 	if kf != nil {
 		kf = kf[:hi]
 	}
-	bot := p.Bottom
+	bot, top := p.Bottom, p.Top
 	if bot != nil {
 		bot = bot[:hi]
+	}
+	if top != nil {
+		top = top[:hi]
 	}
 	for k := lo; k < hi; k++ {
 		if kf != nil {
@@ -116,6 +132,8 @@ func Erode(hs []float32, rp []int32, ds []float32, as []float64, us []float32, l
 			v := a*c + (f*c)*hr
 			if bot != nil && v < float64(bot[k]) {
 				v = p.cross(k, a, hr, float64(bot[k]), am, d)
+			} else if top != nil && v > float64(top[k]) {
+				v = p.rise(k, a, hr, float64(top[k]), am, d)
 			}
 			hs[k] = sim.Flush(float32(v))
 			continue
@@ -125,6 +143,8 @@ func Erode(hs []float32, rp []int32, ds []float32, as []float64, us []float32, l
 		v := hr + solveDelta(a-hr, f, p.N)
 		if bot != nil && v < float64(bot[k]) {
 			v = p.cross(k, a, hr, float64(bot[k]), am, dn)
+		} else if top != nil && v > float64(top[k]) {
+			v = p.rise(k, a, hr, float64(top[k]), am, dn)
 		}
 		hs[k] = sim.Flush(float32(v))
 	}

@@ -241,3 +241,75 @@ func TestErodeCrossesContacts(t *testing.T) {
 		}
 	}
 }
+
+// TestErodeRisesThroughContacts: with Top and Above the solve starts
+// from the material at the node's height before the step and walks up
+// the stack when that material cannot keep the node below its top, and
+// where a harder rock lies over a softer one it keeps the root on the
+// node's side. Node 1 drains to the fixed outlet 0 at 0 m, area 1, k·dt
+// = 1; its height before erosion is 100 m and its material's top is at
+// 50 m.
+func TestErodeRisesThroughContacts(t *testing.T) {
+	type layer struct{ factor, top float64 } // above each contact, bottom up
+	cases := []struct {
+		name   string
+		n      float64
+		start  float32 // the starting material's factor
+		above  []layer
+		want   float64
+		inside bool // the answer is a root of the material it lies in
+	}{
+		// Quartzite (0.5) over clay (9): backward Euler with k at the
+		// new height has a root in each, 10 m and 66.7 m. A node that
+		// starts in the clay keeps the clay's; started from the
+		// quartzite at its uplifted surface (Bottom alone) it took
+		// 66.7 m.
+		{"soft under hard", 1, 9, []layer{{0.5, math.Inf(1)}}, 10, true},
+		{"into the next", 1, 0.1, []layer{{0.5, math.Inf(1)}}, 100 / 1.5, true},
+		{"stop under softer rock", 1, 0.1, []layer{{2, math.Inf(1)}}, 50, false},
+		{"two contacts", 1, 0.1, []layer{{0.5, 60}, {0.2, math.Inf(1)}}, 100 / 1.2, true},
+		{"n 1.5", 1.5, 0.01, []layer{{0.05, math.Inf(1)}}, math.NaN(), true},
+	}
+	for _, c := range cases {
+		h := []float32{0, 100}
+		var asked []float64
+		p := Params{K: 1, M: 0.5, N: c.n, Dt: 1, KFactor: []float32{1, c.start},
+			Bottom: []float32{0, 0}, Top: []float32{0, 50},
+			Below: func(k int, z float64) (float64, float64) {
+				t.Fatalf("%s: Below asked for node %d at %g", c.name, k, z)
+				return 0, 0
+			},
+			Above: func(k int, z float64) (float64, float64) {
+				if k != 1 {
+					t.Fatalf("%s: Above asked for node %d", c.name, k)
+				}
+				asked = append(asked, z)
+				l := c.above[len(asked)-1]
+				return l.factor, l.top
+			}}
+		Erode(h, []int32{0, 0}, []float32{0, 1}, []float64{1, 1}, nil, 0, 2, p)
+		got := float64(h[1])
+		f := float64(c.start)
+		if len(asked) > 0 {
+			f = c.above[len(asked)-1].factor
+		}
+		if c.inside {
+			if r := got - 100 + f*math.Pow(got, c.n); math.Abs(r) > 1e-4 {
+				t.Errorf("%s: h %g leaves a residual %g with the factor %g of the rock it lies in", c.name, got, r, f)
+			}
+		}
+		if !math.IsNaN(c.want) && math.Abs(got-c.want) > 1e-4 {
+			t.Errorf("%s: h = %g, want %g (contacts asked at %v)", c.name, got, c.want, asked)
+		}
+	}
+	// The same column laid out as before Top: the quartzite at the
+	// uplifted surface, its bottom at 50 m. Its own root (66.7 m) lies
+	// in it, so the old solve never reached the clay's.
+	h := []float32{0, 100}
+	p := Params{K: 1, M: 0.5, N: 1, Dt: 1, KFactor: []float32{1, 0.5}, Bottom: []float32{0, 50},
+		Below: func(int, float64) (float64, float64) { return 9, math.Inf(-1) }}
+	Erode(h, []int32{0, 0}, []float32{0, 1}, []float64{1, 1}, nil, 0, 2, p)
+	if math.Abs(float64(h[1])-100/1.5) > 1e-4 {
+		t.Errorf("from the surface's quartzite: h = %g, want the upper root %g", h[1], 100/1.5)
+	}
+}
