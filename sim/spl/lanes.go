@@ -24,11 +24,31 @@ type Lanes struct{ A0, A1, B0, B1 int }
 // receiver's eroded height (he), the limit its receiver's limited height
 // (hs), and the arithmetic is the same.
 func ErodeClamp(hs, he []float32, rp []int32, ds []float32, as []float64, l Lanes, p Params, tan float64) (clamped int) {
+	return ErodeLimit(hs, he, rp, ds, as, nil, l, p, Limit{Tan: tan})
+}
+
+// Limit is the talus limit ErodeLimit applies after a node's erosion:
+// with Field nil the tangent Tan everywhere (<= 0 or NaN: no limit), else
+// Field[Cell[k]] at position k (a tangent per grid cell, Cell[k] the
+// grid cell of position k: talus.Limiter.NoiseField and the drainage
+// order), as talus.Limiter.ClampOrdered applies them.
+type Limit struct {
+	Tan   float64
+	Field []float32
+	Cell  []int32
+}
+
+// ErodeLimit is Erode (n = 1, the uplift or deposition rate us, which may
+// be nil, and Params.Hold) followed by the talus limit lim, in one pass
+// over both lanes of l, as ErodeClamp: bit for bit Erode then
+// talus.Limiter.ClampOrdered. he may be us: a node reads its own rate
+// before it writes its eroded height, and no other node's.
+func ErodeLimit(hs, he []float32, rp []int32, ds []float32, as []float64, us []float32, l Lanes, p Params, lim Limit) (clamped int) {
 	if p.N != 1 {
-		panic("spl: ErodeClamp needs n = 1")
+		panic("spl: ErodeLimit needs n = 1")
 	}
 	if p.Bottom != nil {
-		panic("spl: ErodeClamp does not cross contacts (Params.Bottom): use Erode")
+		panic("spl: ErodeLimit does not cross contacts (Params.Bottom): use Erode")
 	}
 	hi := max(l.A1, l.B1)
 	hs, he, rp, ds, as = hs[:hi], he[:hi], rp[:hi], ds[:hi], as[:hi]
@@ -36,10 +56,17 @@ func ErodeClamp(hs, he []float32, rp []int32, ds []float32, as []float64, l Lane
 	if kf != nil {
 		kf = kf[:hi]
 	}
-	x := eroder{hs: hs, he: he, rp: rp, ds: ds, as: as, kf: kf, k: p.K, dt: p.Dt, m: p.M,
-		sqrtM: p.M == 0.5, limit: tan > 0, tan: tan}
+	if us != nil {
+		us = us[:hi]
+	}
+	cell := lim.Cell
+	if lim.Field != nil {
+		cell = cell[:hi]
+	}
+	x := eroder{hs: hs, he: he, rp: rp, ds: ds, as: as, kf: kf, us: us, field: lim.Field, cell: cell,
+		k: p.K, dt: p.Dt, m: p.M, sqrtM: p.M == 0.5, hold: p.Hold, limit: lim.Tan > 0, tan: lim.Tan}
 	a, b := l.A0, l.B0
-	if x.sqrtM && x.kf == nil {
+	if x.sqrtM && x.kf == nil && x.us == nil && x.field == nil && !x.hold {
 		a, b, clamped = x.pairs(a, b, min(l.A1-a, l.B1-b))
 	}
 	for ; a < l.A1 && b < l.B1; a, b = a+1, b+1 {
@@ -58,13 +85,14 @@ func ErodeClamp(hs, he []float32, rp []int32, ds []float32, as []float64, l Lane
 // eroder holds ErodeClamp's fields; node is small enough to inline into
 // each lane's loop.
 type eroder struct {
-	hs, he        []float32
-	rp            []int32
-	ds            []float32
-	as            []float64
-	kf            []float32
-	k, dt, m, tan float64
-	sqrtM, limit  bool
+	hs, he             []float32
+	rp                 []int32
+	ds                 []float32
+	as                 []float64
+	kf, us, field      []float32
+	cell               []int32
+	k, dt, m, tan      float64
+	sqrtM, hold, limit bool
 }
 
 // pairs does nodes a … a+n-1 and b … b+n-1 of the two lanes in
@@ -119,19 +147,32 @@ func (x *eroder) node(k int) int {
 	} else {
 		hr = float64(x.he[r])
 	}
-	var am float64
-	if x.sqrtM {
-		am = math.Sqrt(x.as[k])
-	} else {
-		am = math.Pow(x.as[k], x.m)
+	a := float64(x.hs[k])
+	if x.us != nil {
+		a += x.dt * float64(x.us[k])
 	}
-	f := kdt * am / d
-	c := 1 / (1 + f)
-	v := sim.Flush(float32(float64(x.hs[k])*c + (f*c)*hr))
+	var v float32
+	if x.hold && a <= hr {
+		v = float32(a) // Erode's Params.Hold
+	} else {
+		var am float64
+		if x.sqrtM {
+			am = math.Sqrt(x.as[k])
+		} else {
+			am = math.Pow(x.as[k], x.m)
+		}
+		f := kdt * am / d
+		c := 1 / (1 + f)
+		v = sim.Flush(float32(a*c + (f*c)*hr))
+	}
 	x.he[k] = v
 	n := 0
-	if x.limit && r != k {
-		if lim := float64(x.hs[r]) + x.tan*d; float64(v) > lim {
+	if r != k && (x.limit || x.field != nil) {
+		tan := x.tan
+		if x.field != nil {
+			tan = float64(x.field[x.cell[k]])
+		}
+		if lim := float64(x.hs[r]) + tan*d; float64(v) > lim {
 			v = talus.RoundDown(lim)
 			n = 1
 		}
