@@ -370,17 +370,20 @@ func (e *Engine) Step() engine.StepStats {
 	// heights the step started from, not on the hillslope term's
 	// intermediate (routeHeights says why and when).
 	hr := e.routeHeights(balanced)
-	if e.p.Routing != flow.RoutingRandom {
-		g.ForgetRandom()
-	}
-	g.Route(hr)
 	if e.p.Routing == flow.RoutingRandom {
-		g.Randomize(hr, e.Area(), e.channelArea(), e.p.Seed)
+		// Route then Randomize in one pass, reading the last step's
+		// area in its drainage order where the graph still has that
+		// order's positions (not after a Release or before a routing).
+		area, pos := e.as, g.Pos
+		if e.areaOK || !e.routed || len(pos) != n || len(area) != n {
+			area, pos = e.Area(), nil
+		}
+		g.RouteRandom(hr, area, pos, e.channelArea(), e.p.Seed)
 		e.area, e.areaOK = nil, false
+	} else {
+		g.ForgetRandom()
+		g.Route(hr)
 	}
-	// The last step's scratch in drainage order is not read again: the
-	// collector may give its memory to the routing's (docs/MEMORY.md).
-	e.dropScratch()
 	lap(engine.PhaseRouting)
 	g.Order()
 	lap(engine.PhaseStack)
@@ -564,23 +567,36 @@ func (e *Engine) Step() engine.StepStats {
 			copy(e.hb[lo:hi], e.hs[lo:hi])
 		})
 	}
-	if sp.N == 1 && !sediment && e.geo == nil && (!talusOn || constant) {
-		// The erosion and a constant talus limit in one pass, two trees
-		// at a time (spl.ErodeClamp): bit for bit the two passes below.
-		if !talusOn {
-			tan = 0
+	field, noisy := e.lim.NoiseField()
+	if sp.N == 1 && e.geo == nil && (!talusOn || constant || noisy) {
+		// The erosion (with the deposition term) and a constant or
+		// noisy talus limit in one pass, two trees at a time
+		// (spl.ErodeLimit): bit for bit the two passes below.
+		lim := spl.Limit{Tan: tan}
+		switch {
+		case !talusOn:
+			lim.Tan = 0
+		case noisy:
+			lim = spl.Limit{Field: field, Cell: g.Stack}
 		}
-		e.he = sim.Resize(e.he, len(e.hs))
+		var us []float32
+		he := e.us // the eroded heights over the rates: each node reads its own first
+		if sediment {
+			us = e.us
+		} else {
+			e.he = sim.Resize(e.he, len(e.hs))
+			he = e.he
+		}
 		lanes := e.lanes(chunks)
 		clamped := make([]int, nc)
 		parallel.Do(nc, func(c int) {
-			clamped[c] = spl.ErodeClamp(e.hs, e.he, g.RecPos, e.ds, e.as, lanes[c], sp, tan)
+			clamped[c] = spl.ErodeLimit(e.hs, he, g.RecPos, e.ds, e.as, us, lanes[c], sp, lim)
 		})
 		for _, v := range clamped {
 			st.Clamped += v
 		}
 		if talusOn {
-			v3 = e.volume(e.he)
+			v3 = e.volume(he)
 		}
 		lap(engine.PhaseErosion)
 	} else {
@@ -1000,13 +1016,4 @@ func recTable(w int) []uint8 {
 	}
 	tab[w+1] = recSelf
 	return tab
-}
-
-// dropScratch lets go of the buffers in drainage order a step fills
-// before it reads them: the heights, distances, eroded heights, drainage
-// area, and the sediment's, k's and the talus factors' scratch.
-func (e *Engine) dropScratch() {
-	e.hs, e.ds, e.he, e.as = nil, nil, nil, nil
-	e.hb, e.qs, e.out, e.us, e.ks, e.ts, e.lvl, e.lake = nil, nil, nil, nil, nil, nil, nil, nil
-	e.gbot = nil
 }
