@@ -494,16 +494,25 @@ func (e *Engine) Step() engine.StepStats {
 	parallel.Do(nc, func(c int) {
 		lo, hi := int(chunks[c]), int(chunks[c+1])
 		g.GatherDist(e.hs, e.hgt, e.ds, lo, hi)
-		if sediment {
-			us, dr := e.us[lo:hi], e.depRate
+		if sediment && e.kn != nil && e.geo == nil {
+			// The deposition rate and k's noise in one walk.
+			us, dr, ks, kn := e.us[lo:hi], e.depRate, e.ks[lo:hi], e.kn
+			ks = ks[:len(us)]
 			for k, i := range g.Stack[lo:hi] {
-				us[k] = dr[i]
+				us[k], ks[k] = dr[i], kn[i]
 			}
-		}
-		if e.kn != nil && e.geo == nil {
-			ks, kn := e.ks[lo:hi], e.kn
-			for k, i := range g.Stack[lo:hi] {
-				ks[k] = kn[i]
+		} else {
+			if sediment {
+				us, dr := e.us[lo:hi], e.depRate
+				for k, i := range g.Stack[lo:hi] {
+					us[k] = dr[i]
+				}
+			}
+			if e.kn != nil && e.geo == nil {
+				ks, kn := e.ks[lo:hi], e.kn
+				for k, i := range g.Stack[lo:hi] {
+					ks[k] = kn[i]
+				}
 			}
 		}
 		if e.geo != nil {
@@ -654,17 +663,12 @@ func (e *Engine) Step() engine.StepStats {
 		st.Mass.SedimentOut = e.sedimentOut()
 		lap(engine.PhaseDeposit)
 	}
-	// Back to grid order, with the volume and the step's statistics in
-	// the same pass.
-	v4 := e.measure(&st, g.Pos, e.hs)
+	// Back to grid order, with the volume, the step's statistics and the
+	// alluvium (with geology or sediment) in the same pass.
+	v4 := e.measure(&st, g.Pos, e.hs, e.geo != nil || sediment)
 	st.Phase[engine.PhaseLayout] += time.Since(mark)
 
 	e.routed = true
-	if e.geo != nil || sediment {
-		d0 := time.Now()
-		e.deposit()
-		st.Phase[engine.PhaseGeology] += time.Since(d0)
-	}
 	if math.IsNaN(v3) {
 		v3 = v4
 	}
@@ -798,10 +802,11 @@ func changes(h, p, p2 []float32) (sum, mx, mx2 float64) {
 // measure fills the height change and receiver change statistics and
 // returns the volume of the heights (as volume). With pos and hs not nil
 // it first gathers the heights back from drainage order, e.hgt[i] =
-// hs[pos[i]], block by block in the same pass. Partial sums are kept per
+// hs[pos[i]], block by block in the same pass; with alluvium it updates
+// the alluvium there too (depositRange). Partial sums are kept per
 // fixed block and added in block order, so the figures do not depend on
 // the number of workers.
-func (e *Engine) measure(st *engine.StepStats, pos []int32, hs []float32) float64 {
+func (e *Engine) measure(st *engine.StepStats, pos []int32, hs []float32, alluvium bool) float64 {
 	const block = volBlock
 	n := len(e.hgt)
 	nb := parallel.NumBlocks(n, block)
@@ -829,6 +834,9 @@ func (e *Engine) measure(st *engine.StepStats, pos []int32, hs []float32) float6
 			}
 		}
 		e.blockCh[b] = ch
+		if alluvium {
+			e.depositRange(lo, hi)
+		}
 	})
 	var sum, mx, mx2, vol float64
 	var ch int64
@@ -968,29 +976,27 @@ func (e *Engine) Eroded() []uint8 { return e.exposed }
 // slice; nil before SetGeology).
 func (e *Engine) Alluvium() []float32 { return e.alluv }
 
-// deposit updates the alluvium from the step's change of height without
-// the uplift: what the step added is deposit, what it took is eroded from
-// the alluvium first.
-func (e *Engine) deposit() {
+// depositRange updates the alluvium of cells [lo, hi) from the step's
+// change of height without the uplift: what the step added is deposit,
+// what it took is eroded from the alluvium first.
+func (e *Engine) depositRange(lo, hi int) {
 	dt, g := e.p.Dt, e.g
-	parallel.Blocks(len(e.hgt), 1<<15, func(_, lo, hi int) {
-		hg, pv, al := e.hgt[lo:hi], e.prev[lo:hi], e.alluv[lo:hi]
-		var up []float32
-		if e.up != nil {
-			up = e.up[lo:hi]
+	hg, pv, al := e.hgt[lo:hi], e.prev[lo:hi], e.alluv[lo:hi]
+	var up []float32
+	if e.up != nil {
+		up = e.up[lo:hi]
+	}
+	for k := range al {
+		d := hg[k] - pv[k]
+		if up != nil && !g.IsFixed(lo+k) {
+			d -= float32(dt * float64(up[k]))
 		}
-		for k := range al {
-			d := hg[k] - pv[k]
-			if up != nil && !g.IsFixed(lo+k) {
-				d -= float32(dt * float64(up[k]))
-			}
-			if a := al[k] + d; a > 0 {
-				al[k] = a
-			} else {
-				al[k] = 0
-			}
+		if a := al[k] + d; a > 0 {
+			al[k] = a
+		} else {
+			al[k] = 0
 		}
-	})
+	}
 }
 
 var _ engine.MapGeologic = (*Engine)(nil)

@@ -66,9 +66,13 @@ func ErodeLimit(hs, he []float32, rp []int32, ds []float32, as []float64, us []f
 	x := eroder{hs: hs, he: he, rp: rp, ds: ds, as: as, kf: kf, us: us, field: lim.Field, cell: cell,
 		k: p.K, dt: p.Dt, m: p.M, sqrtM: p.M == 0.5, hold: p.Hold, limit: lim.Tan > 0, tan: lim.Tan}
 	a, b := l.A0, l.B0
-	if x.sqrtM && x.kf == nil && x.us == nil && x.field == nil && !x.hold {
-		a, b, clamped = x.pairs(a, b, min(l.A1-a, l.B1-b))
+	if !x.sqrtM || x.kf != nil || x.us != nil || x.field != nil || x.hold {
+		// The general case: both lanes in one loop with its fields in
+		// registers, then what is left of the longer one.
+		a, b, clamped = x.pairsAll(a, b, min(l.A1-a, l.B1-b))
+		return clamped + x.serial(a, l.A1) + x.serial(b, l.B1)
 	}
+	a, b, clamped = x.pairs(a, b, min(l.A1-a, l.B1-b))
 	for ; a < l.A1 && b < l.B1; a, b = a+1, b+1 {
 		clamped += x.node(a)
 		clamped += x.node(b)
@@ -128,6 +132,131 @@ func (x *eroder) pairs(a, b, n int) (int, int, int) {
 		hs[a], hs[b] = va, vb
 	}
 	return a, b, clamped
+}
+
+// pairsAll is pairs for every case: a k factor, a rate us, Hold, any m,
+// a constant or noisy limit or none. Roots take node's path.
+func (x *eroder) pairsAll(a, b, n int) (int, int, int) {
+	hs, he, rp, ds, as := x.hs, x.he, x.rp, x.ds, x.as
+	kf, us, field, cell := x.kf, x.us, x.field, x.cell
+	kdt0, dt, m, tan := x.k*x.dt, x.dt, x.m, x.tan
+	sqrtM, hold, limit := x.sqrtM, x.hold, x.limit || x.field != nil
+	clamped := 0
+	for end := a + n; a < end; a, b = a+1, b+1 {
+		ra, rb := int(rp[a]), int(rp[b])
+		if ra == a || rb == b {
+			clamped += x.node(a) + x.node(b)
+			continue
+		}
+		da, db := float64(ds[a]), float64(ds[b])
+		ka, kb := kdt0, kdt0
+		if kf != nil {
+			ka *= float64(kf[a])
+			kb *= float64(kf[b])
+		}
+		aa, ab := float64(hs[a]), float64(hs[b])
+		if us != nil {
+			aa += dt * float64(us[a])
+			ab += dt * float64(us[b])
+		}
+		var ama, amb float64
+		if sqrtM {
+			ama, amb = math.Sqrt(as[a]), math.Sqrt(as[b])
+		} else {
+			ama, amb = math.Pow(as[a], m), math.Pow(as[b], m)
+		}
+		fa, fb := ka*ama/da, kb*amb/db
+		ca, cb := 1/(1+fa), 1/(1+fb)
+		hra, hrb := float64(he[ra]), float64(he[rb])
+		var va, vb float32
+		if hold && aa <= hra {
+			va = float32(aa) // Erode's Params.Hold
+		} else {
+			va = sim.Flush(float32(aa*ca + (fa*ca)*hra))
+		}
+		if hold && ab <= hrb {
+			vb = float32(ab)
+		} else {
+			vb = sim.Flush(float32(ab*cb + (fb*cb)*hrb))
+		}
+		he[a], he[b] = va, vb
+		if limit {
+			ta, tb := tan, tan
+			if field != nil {
+				ta, tb = float64(field[cell[a]]), float64(field[cell[b]])
+			}
+			if lim := float64(hs[ra]) + ta*da; float64(va) > lim {
+				va = talus.RoundDown(lim)
+				clamped++
+			}
+			if lim := float64(hs[rb]) + tb*db; float64(vb) > lim {
+				vb = talus.RoundDown(lim)
+				clamped++
+			}
+		}
+		hs[a], hs[b] = va, vb
+	}
+	return a, b, clamped
+}
+
+// serial erodes and limits nodes [lo, hi) in order, as node does each,
+// and returns the number of nodes the limit lowered.
+func (x *eroder) serial(lo, hi int) (clamped int) {
+	if lo >= hi {
+		return 0
+	}
+	hs, he, rp, ds, as := x.hs[:hi], x.he[:hi], x.rp[:hi], x.ds[:hi], x.as[:hi]
+	kf, us, field, cell := x.kf, x.us, x.field, x.cell
+	kdt0, dt, m, tan := x.k*x.dt, x.dt, x.m, x.tan
+	sqrtM, hold, limit := x.sqrtM, x.hold, x.limit || x.field != nil
+	for k := lo; k < hi; k++ {
+		kdt := kdt0
+		if kf != nil {
+			kdt *= float64(kf[k])
+		}
+		r := int(rp[k])
+		d := float64(ds[k])
+		var hr float64
+		if r == k {
+			if d == 0 {
+				he[k] = hs[k] // fixed base level
+				continue
+			}
+		} else {
+			hr = float64(he[r])
+		}
+		a := float64(hs[k])
+		if us != nil {
+			a += dt * float64(us[k])
+		}
+		var v float32
+		if hold && a <= hr {
+			v = float32(a) // Erode's Params.Hold
+		} else {
+			var am float64
+			if sqrtM {
+				am = math.Sqrt(as[k])
+			} else {
+				am = math.Pow(as[k], m)
+			}
+			f := kdt * am / d
+			c := 1 / (1 + f)
+			v = sim.Flush(float32(a*c + (f*c)*hr))
+		}
+		he[k] = v
+		if limit && r != k {
+			t := tan
+			if field != nil {
+				t = float64(field[cell[k]])
+			}
+			if lim := float64(hs[r]) + t*d; float64(v) > lim {
+				v = talus.RoundDown(lim)
+				clamped++
+			}
+		}
+		hs[k] = v
+	}
+	return clamped
 }
 
 // node erodes and limits node k and returns 1 if the limit lowered it.

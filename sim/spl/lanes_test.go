@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"orogen/sim/flow"
+	"orogen/sim/simtest"
 	"orogen/sim/spl"
 	"orogen/sim/talus"
 )
@@ -194,6 +195,42 @@ func BenchmarkErodeClamp(b *testing.B) {
 		for b.Loop() {
 			copy(hs, hs0)
 			spl.Erode(hs, g.RecPos, ds, as, nil, 0, n, p)
+			lim.ClampOrdered(hs, g.RecPos, ds, g.Stack, 0, n)
+		}
+	})
+}
+
+// BenchmarkErodeLimit compares ErodeLimit with Erode then ClampOrdered
+// in the grid engine's case with sediment (a deposition rate, Hold, a k
+// factor and a noisy talus limit) on a routed 1024² terrain.
+func BenchmarkErodeLimit(b *testing.B) {
+	const n1 = 1024
+	g, hs0, ds, as := ordered(b, n1, n1, 1)
+	n := len(hs0)
+	rng := rand.New(rand.NewPCG(7, 8))
+	kf, us := make([]float32, n), make([]float32, n)
+	for k := range kf {
+		kf[k] = 0.5 + rng.Float32()
+		us[k] = float32(2e-5 * rng.ExpFloat64())
+	}
+	p := spl.Params{K: 2e-5, M: 0.5, N: 1, Dt: 2.5e5, KFactor: kf, Hold: true}
+	lim := talus.Model{Mode: talus.ModeNoise, MinDeg: 25, MaxDeg: 40, WavelengthM: 3000, Octaves: 4, Seed: 1}.Limiter(n1, n1, 90)
+	field, _ := lim.NoiseField()
+	hs, he := make([]float32, n), make([]float32, n)
+	t, _ := slices.BinarySearch(g.Trees, int32(n/2))
+	m := int(g.Trees[t])
+	b.Run("fused", func(b *testing.B) {
+		defer simtest.ReportCPU(b)()
+		for b.Loop() {
+			copy(hs, hs0)
+			spl.ErodeLimit(hs, he, g.RecPos, ds, as, us, spl.Lanes{A0: 0, A1: m, B0: m, B1: n}, p, spl.Limit{Field: field, Cell: g.Stack})
+		}
+	})
+	b.Run("twopasses", func(b *testing.B) {
+		defer simtest.ReportCPU(b)()
+		for b.Loop() {
+			copy(hs, hs0)
+			spl.Erode(hs, g.RecPos, ds, as, us, 0, n, p)
 			lim.ClampOrdered(hs, g.RecPos, ds, g.Stack, 0, n)
 		}
 	})
