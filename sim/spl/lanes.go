@@ -86,8 +86,8 @@ func ErodeLimit(hs, he []float32, rp []int32, ds []float32, as []float64, us []f
 	return clamped
 }
 
-// eroder holds ErodeClamp's fields; node is small enough to inline into
-// each lane's loop.
+// eroder holds ErodeLimit's fields; node does one node (roots, and the
+// tails of the pair loop), pairs and pairsAll two lanes at a time.
 type eroder struct {
 	hs, he             []float32
 	rp                 []int32
