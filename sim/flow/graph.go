@@ -306,6 +306,30 @@ func (g *Graph) routeRow(h []float32, y int) {
 	}
 }
 
+// steepest returns the direction of the receiver of interior cell
+// row+x (8: none) on heights h whose rows y−1, y and y+1 are up, mid and
+// dn, its last direction pd (8: none) kept within Hysteresis: routeRow's
+// work on one cell, which routeRow keeps inline (it is too large to
+// inline, and Route calls it for every cell; RouteRandom only for the
+// channels and pits).
+func (g *Graph) steepest(h, up, mid, dn []float32, row, x, pd int) int {
+	hi := mid[x]
+	// The arg-max as routeRow's.
+	k01 := maxKey(slopeKey(hi-mid[x+1], 0), slopeKey((hi-dn[x+1])*invSqrt2, 1))
+	k23 := maxKey(slopeKey(hi-dn[x], 2), slopeKey((hi-dn[x-1])*invSqrt2, 3))
+	k45 := maxKey(slopeKey(hi-mid[x-1], 4), slopeKey((hi-up[x-1])*invSqrt2, 5))
+	k67 := maxKey(slopeKey(hi-up[x], 6), slopeKey((hi-up[x+1])*invSqrt2, 7))
+	key := maxKey(maxKey(k01, k23), maxKey(k45, k67))
+	bk := 7 - int(key&15)
+	if key < 16 {
+		bk = 8
+	}
+	if pd != bk && pd < 8 {
+		bk = g.keep(h, row+x, pd, bk, math.Float32frombits(uint32(key>>4)))
+	}
+	return bk
+}
+
 // Hysteresis is how much steeper, relatively, a neighbour must be to take
 // over from a cell's previous receiver. Without it, two receivers whose
 // slopes tie to rounding swap at every step, and under the talus limit

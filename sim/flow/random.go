@@ -137,3 +137,117 @@ func unit(seed, i uint64) float64 {
 	z ^= z >> 31
 	return float64(z>>11) / (1 << 53)
 }
+
+// RouteRandom is Route(h) followed by Randomize(h, area, channel, seed)
+// in one pass over the grid, with the same receivers, directions,
+// distances and Randomize state bit for bit: a cell that Randomize gives
+// a receiver of its own (a hillslope cell keeping its last choice or
+// drawing a new one) skips the steepest-descent search whose result
+// Randomize would overwrite. The drainage area is in grid order with pos
+// nil, or, with pos the positions of the last routing's drainage order
+// (the Pos its Assemble made, before this call), in that order:
+// area[pos[i]] is cell i's (AccumulateStack's result), which saves
+// scattering it into grid order first. Route's hysteresis reads the
+// channel hold before this call updates it, as Route before Randomize
+// does.
+func (g *Graph) RouteRandom(h []float32, area []float64, pos []int32, channel float64, seed uint64) {
+	n := g.W * g.H
+	if len(h) != n || len(area) != n || (pos != nil && len(pos) != n) {
+		panic(fmt.Sprintf("flow: %d heights, %d areas and %d positions for a %d×%d grid", len(h), len(area), len(pos), g.W, g.H))
+	}
+	g.grow()
+	if len(g.rdir) != n {
+		g.rdir = make([]uint8, n)
+		for i := range g.rdir {
+			g.rdir[i] = 8
+		}
+		g.rhold = make([]uint8, n)
+	}
+	parallel.Blocks(g.H, rowBlock, func(_, y0, y1 int) {
+		for y := y0; y < y1; y++ {
+			g.routeRandomRow(h, area, pos, channel, seed, y)
+		}
+	})
+}
+
+// routeRandomRow is RouteRandom's work on row y.
+func (g *Graph) routeRandomRow(h []float32, area []float64, pos []int32, channel float64, seed uint64, y int) {
+	w := g.W
+	if y == 0 || y == g.H-1 {
+		for x := 0; x < w; x++ {
+			g.routeEdgeCell(h, x, y)
+		}
+		return
+	}
+	g.routeEdgeCell(h, 0, y)
+	g.routeEdgeCell(h, w-1, y)
+	row := y * w
+	up, mid, dn := h[row-w:row], h[row:row+w], h[row+w:row+2*w]
+	rec, dist, dir := g.Rec[row:row+w], g.Dist[row:row+w], g.dir[row:row+w]
+	rdir, rhold, kind := g.rdir[row:row+w], g.rhold[row:row+w], g.kind[row:row+w]
+	var offs [9]int32
+	var lens [9]float32
+	copy(offs[:], g.off[:])
+	copy(lens[:], g.dlen[:])
+	var wt [8]float32
+	for x := 1; x < w-1; x++ {
+		i := row + x
+		var a float64
+		if pos != nil {
+			a = area[pos[i]]
+		} else {
+			a = area[i]
+		}
+		steepest := a >= channel || kind[x] == fixed
+		if steepest || rhold[x] > 0 {
+			// Route's receiver stays: Randomize holds the cell a
+			// channel.
+			bk := g.steepest(h, up, mid, dn, row, x, int(dir[x]))
+			dir[x], rec[x], dist[x] = uint8(bk), int32(i)+offs[bk], lens[bk]
+			if steepest {
+				rdir[x], rhold[x] = 8, ChannelHold
+			} else {
+				rhold[x]--
+			}
+			continue
+		}
+		hi := mid[x]
+		if k := rdir[x]; k < 8 && h[i+int(g.off[k])] < hi {
+			dir[x], rec[x], dist[x] = k, int32(i)+g.off[k], g.dlen[k]
+			continue
+		}
+		var sum float32
+		for k := range 8 {
+			s := hi - h[i+int(g.off[k])]
+			if k&1 == 1 {
+				s *= invSqrt2
+			}
+			if s <= 0 {
+				s = 0
+			}
+			wt[k] = s
+			sum += s
+		}
+		if sum <= 0 {
+			// A pit: Route's receiver (itself, or the last one
+			// while the hysteresis keeps it).
+			rdir[x] = 8
+			bk := g.steepest(h, up, mid, dn, row, x, int(dir[x]))
+			dir[x], rec[x], dist[x] = uint8(bk), int32(i)+offs[bk], lens[bk]
+			continue
+		}
+		u := float32(unit(seed, uint64(i))) * sum
+		bk := -1
+		for k := range 8 {
+			if wt[k] > 0 {
+				bk = k
+				if u < wt[k] {
+					break
+				}
+				u -= wt[k]
+			}
+		}
+		dir[x], rdir[x] = uint8(bk), uint8(bk)
+		rec[x], dist[x] = int32(i)+g.off[bk], g.dlen[bk]
+	}
+}

@@ -2,6 +2,7 @@ package flow
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -156,6 +157,53 @@ func TestChannelKeep(t *testing.T) {
 		g.Route(hs)
 		if g.Rec[c] != int32(tc.want) {
 			t.Errorf("%s: cell %d drains to %d; want %d", tc.name, c, g.Rec[c], tc.want)
+		}
+	}
+}
+
+// TestRouteRandomIsRouteThenRandomize: RouteRandom gives the receivers,
+// distances, directions and Randomize state that Route then Randomize
+// give, bit for bit, call after call on a rough terrain with pits, every
+// kind of edge, channels appearing and vanishing (held, then released),
+// with the area in grid order and in a drainage order's positions.
+func TestRouteRandomIsRouteThenRandomize(t *testing.T) {
+	const w, h = 41, 37
+	rnd := rand.New(rand.NewPCG(5, 6))
+	hs := make([]float32, w*h)
+	for i := range hs {
+		hs[i] = float32(i%w+2*(i/w)) + 8*rnd.Float32()
+	}
+	edges := Edges{North: Outlet, South: Natural, East: Closed, West: Natural}
+	ref := NewGraph(w, h, 10, edges, 0)
+	grid := NewGraph(w, h, 10, edges, 0)
+	ord := NewGraph(w, h, 10, edges, 0)
+	area := make([]float64, w*h)
+	pos := rnd.Perm(w * h)
+	pos32 := make([]int32, w*h)
+	inOrder := make([]float64, w*h)
+	for call := range 2*ChannelHold + 8 {
+		for i := range area {
+			area[i] = 100 * math.Exp(3*rnd.NormFloat64())
+			if call > ChannelHold {
+				area[i] /= 1e3 // the channels fall below the threshold
+			}
+			pos32[i] = int32(pos[i])
+			inOrder[pos[i]] = area[i]
+		}
+		if call%3 == 0 {
+			for i := range hs {
+				hs[i] += 2 * (rnd.Float32() - 0.5)
+			}
+		}
+		ref.Route(hs)
+		ref.Randomize(hs, area, 1e4, 9)
+		grid.RouteRandom(hs, area, nil, 1e4, 9)
+		ord.RouteRandom(hs, inOrder, pos32, 1e4, 9)
+		for _, g := range []*Graph{grid, ord} {
+			if !slices.Equal(g.Rec, ref.Rec) || !slices.Equal(g.Dist, ref.Dist) || !slices.Equal(g.dir, ref.dir) ||
+				!slices.Equal(g.rdir, ref.rdir) || !slices.Equal(g.rhold, ref.rhold) {
+				t.Fatalf("call %d: RouteRandom (positions %v) differs from Route then Randomize", call, g == ord)
+			}
 		}
 	}
 }

@@ -14,7 +14,9 @@
 //	           Params.Routing "random" the cells draining less than
 //	           Params.ChannelArea (the last step's area) take a
 //	           slope-weighted random downhill receiver instead
-//	           (flow.Graph.Randomize, Holmgren 1994's weights), kept
+//	           (flow.Graph.Randomize, Holmgren 1994's weights; in one
+//	           pass with the steepest descent, flow.Graph.RouteRandom,
+//	           reading the last area in its drainage order), kept
 //	           while it stays downhill: channels keep the steepest
 //	           (their last receiver within flow.ChannelKeep of it). With
 //	           random routing and a hillslope term the step routes on the
@@ -56,9 +58,10 @@
 // k varies in space with Params.KNoise > 0: k·exp(KNoise·z), z a seeded
 // fractal field (KNoise), times a geology's factor where there is one.
 //
-// With n = 1, a constant talus angle (or none) and no geology, the
-// erosion and the talus limit run as one pass (spl.ErodeClamp, timed as
-// erosion; talus then shows 0), bit for bit the two passes. That pass and the area walk
+// With n = 1, a constant or noisy talus angle (or none) and no geology,
+// the erosion (with the deposition term when there is sediment) and the
+// talus limit run as one pass (spl.ErodeClamp, spl.ErodeLimit; timed as
+// erosion, talus then shows 0), bit for bit the two passes. That pass and the area walk
 // two halves of each worker's trees at once: a node waits for its
 // receiver's new value, and two independent chains hide each other's
 // latency.
@@ -87,8 +90,9 @@
 // more than reaches it, lakes keep what reaches them up to their volume,
 // the rest leaves through the outlets (engine.Mass: Eroded + Talus =
 // Deposited + SedimentOut). The sediment's thickness is tracked per cell
-// (Alluvium; the snapshot's Alluvium, orogen run --out-sediment). This
-// path does not use the fused ErodeClamp pass.
+// (Alluvium; the snapshot's Alluvium, orogen run --out-sediment),
+// updated in the pass that gathers the heights back to grid order
+// (timed as layout).
 //
 // The equation is dh/dt = u - k A^m s^n + κ∇²h, with heights in metres, time
 // in years, uplift u in m/yr, drainage area A in m², k in yr⁻¹ (for m = 0.5,
@@ -103,13 +107,13 @@
 // not run concurrently. Setters take effect at the next Step. Snapshot
 // returns copies that the caller may keep and share read-only (the uplift
 // is shared: SetUplift replaces it, nothing writes it). Memory
-// (docs/MEMORY.md): a step lets go of the last step's scratch in drainage
-// order while it routes, of the passes before Assemble (without the water
-// budget, which reads them), and of the trees, labels and donors once the
-// routing is assembled (with the water budget: its labels and solver
-// scratch once it has stepped), so the routing's and the erosion's
-// buffers are not live together; Release drops everything a snapshot does
-// not read. Inside a
+// (docs/MEMORY.md): the scratch in drainage order (heights, distances,
+// area, k's factors, the sediment's) stays from step to step, so that a
+// step allocates only the routing's buffers; a step lets go of the
+// passes before Assemble (without the water budget, which reads them),
+// and of the trees, labels and donors once the routing is assembled
+// (with the water budget: its labels and solver scratch once it has
+// stepped); Release drops everything a snapshot does not read. Inside a
 // step, work is spread over GOMAXPROCS goroutines by rows, columns or
 // independent drainage trees; results are bit-identical for any number of
 // workers.

@@ -373,17 +373,20 @@ func (e *Engine) Step() engine.StepStats {
 	// heights the step started from, not on the hillslope term's
 	// intermediate (routeHeights says why and when).
 	hr := e.routeHeights(balanced)
-	if e.p.Routing != flow.RoutingRandom {
-		g.ForgetRandom()
-	}
-	g.Route(hr)
 	if e.p.Routing == flow.RoutingRandom {
-		g.Randomize(hr, e.Area(), e.channelArea(), e.p.Seed)
+		// Route then Randomize in one pass, reading the last step's
+		// area in its drainage order where the graph still has that
+		// order's positions (not after a Release or before a routing).
+		area, pos := e.as, g.Pos
+		if e.areaOK || !e.routed || len(pos) != n || len(area) != n {
+			area, pos = e.Area(), nil
+		}
+		g.RouteRandom(hr, area, pos, e.channelArea(), e.p.Seed)
 		e.area, e.areaOK = nil, false
+	} else {
+		g.ForgetRandom()
+		g.Route(hr)
 	}
-	// The last step's scratch in drainage order is not read again: the
-	// collector may give its memory to the routing's (docs/MEMORY.md).
-	e.dropScratch()
 	lap(engine.PhaseRouting)
 	g.Order()
 	lap(engine.PhaseStack)
@@ -495,16 +498,25 @@ func (e *Engine) Step() engine.StepStats {
 	parallel.Do(nc, func(c int) {
 		lo, hi := int(chunks[c]), int(chunks[c+1])
 		g.GatherDist(e.hs, e.hgt, e.ds, lo, hi)
-		if sediment {
-			us, dr := e.us[lo:hi], e.depRate
+		if sediment && e.kn != nil && e.geo == nil {
+			// The deposition rate and k's noise in one walk.
+			us, dr, ks, kn := e.us[lo:hi], e.depRate, e.ks[lo:hi], e.kn
+			ks = ks[:len(us)]
 			for k, i := range g.Stack[lo:hi] {
-				us[k] = dr[i]
+				us[k], ks[k] = dr[i], kn[i]
 			}
-		}
-		if e.kn != nil && e.geo == nil {
-			ks, kn := e.ks[lo:hi], e.kn
-			for k, i := range g.Stack[lo:hi] {
-				ks[k] = kn[i]
+		} else {
+			if sediment {
+				us, dr := e.us[lo:hi], e.depRate
+				for k, i := range g.Stack[lo:hi] {
+					us[k] = dr[i]
+				}
+			}
+			if e.kn != nil && e.geo == nil {
+				ks, kn := e.ks[lo:hi], e.kn
+				for k, i := range g.Stack[lo:hi] {
+					ks[k] = kn[i]
+				}
 			}
 		}
 		if e.geo != nil {
@@ -576,23 +588,36 @@ func (e *Engine) Step() engine.StepStats {
 			copy(e.hb[lo:hi], e.hs[lo:hi])
 		})
 	}
-	if sp.N == 1 && !sediment && e.geo == nil && (!talusOn || constant) {
-		// The erosion and a constant talus limit in one pass, two trees
-		// at a time (spl.ErodeClamp): bit for bit the two passes below.
-		if !talusOn {
-			tan = 0
+	field, noisy := e.lim.NoiseField()
+	if sp.N == 1 && e.geo == nil && (!talusOn || constant || noisy) {
+		// The erosion (with the deposition term) and a constant or
+		// noisy talus limit in one pass, two trees at a time
+		// (spl.ErodeLimit): bit for bit the two passes below.
+		lim := spl.Limit{Tan: tan}
+		switch {
+		case !talusOn:
+			lim.Tan = 0
+		case noisy:
+			lim = spl.Limit{Field: field, Cell: g.Stack}
 		}
-		e.he = sim.Resize(e.he, len(e.hs))
+		var us []float32
+		he := e.us // the eroded heights over the rates: each node reads its own first
+		if sediment {
+			us = e.us
+		} else {
+			e.he = sim.Resize(e.he, len(e.hs))
+			he = e.he
+		}
 		lanes := e.lanes(chunks)
 		clamped := make([]int, nc)
 		parallel.Do(nc, func(c int) {
-			clamped[c] = spl.ErodeClamp(e.hs, e.he, g.RecPos, e.ds, e.as, lanes[c], sp, tan)
+			clamped[c] = spl.ErodeLimit(e.hs, he, g.RecPos, e.ds, e.as, us, lanes[c], sp, lim)
 		})
 		for _, v := range clamped {
 			st.Clamped += v
 		}
 		if talusOn {
-			v3 = e.volume(e.he)
+			v3 = e.volume(he)
 		}
 		lap(engine.PhaseErosion)
 	} else {
@@ -650,17 +675,12 @@ func (e *Engine) Step() engine.StepStats {
 		st.Mass.SedimentOut = e.sedimentOut()
 		lap(engine.PhaseDeposit)
 	}
-	// Back to grid order, with the volume and the step's statistics in
-	// the same pass.
-	v4 := e.measure(&st, g.Pos, e.hs)
+	// Back to grid order, with the volume, the step's statistics and the
+	// alluvium (with geology or sediment) in the same pass.
+	v4 := e.measure(&st, g.Pos, e.hs, e.geo != nil || sediment)
 	st.Phase[engine.PhaseLayout] += time.Since(mark)
 
 	e.routed = true
-	if e.geo != nil || sediment {
-		d0 := time.Now()
-		e.deposit()
-		st.Phase[engine.PhaseGeology] += time.Since(d0)
-	}
 	if math.IsNaN(v3) {
 		v3 = v4
 	}
@@ -794,10 +814,11 @@ func changes(h, p, p2 []float32) (sum, mx, mx2 float64) {
 // measure fills the height change and receiver change statistics and
 // returns the volume of the heights (as volume). With pos and hs not nil
 // it first gathers the heights back from drainage order, e.hgt[i] =
-// hs[pos[i]], block by block in the same pass. Partial sums are kept per
+// hs[pos[i]], block by block in the same pass; with alluvium it updates
+// the alluvium there too (depositRange). Partial sums are kept per
 // fixed block and added in block order, so the figures do not depend on
 // the number of workers.
-func (e *Engine) measure(st *engine.StepStats, pos []int32, hs []float32) float64 {
+func (e *Engine) measure(st *engine.StepStats, pos []int32, hs []float32, alluvium bool) float64 {
 	const block = volBlock
 	n := len(e.hgt)
 	nb := parallel.NumBlocks(n, block)
@@ -825,6 +846,9 @@ func (e *Engine) measure(st *engine.StepStats, pos []int32, hs []float32) float6
 			}
 		}
 		e.blockCh[b] = ch
+		if alluvium {
+			e.depositRange(lo, hi)
+		}
 	})
 	var sum, mx, mx2, vol float64
 	var ch int64
@@ -977,29 +1001,27 @@ func (e *Engine) Eroded() []uint8 { return e.exposed }
 // slice; nil before SetGeology).
 func (e *Engine) Alluvium() []float32 { return e.alluv }
 
-// deposit updates the alluvium from the step's change of height without
-// the uplift: what the step added is deposit, what it took is eroded from
-// the alluvium first.
-func (e *Engine) deposit() {
+// depositRange updates the alluvium of cells [lo, hi) from the step's
+// change of height without the uplift: what the step added is deposit,
+// what it took is eroded from the alluvium first.
+func (e *Engine) depositRange(lo, hi int) {
 	dt, g := e.p.Dt, e.g
-	parallel.Blocks(len(e.hgt), 1<<15, func(_, lo, hi int) {
-		hg, pv, al := e.hgt[lo:hi], e.prev[lo:hi], e.alluv[lo:hi]
-		var up []float32
-		if e.up != nil {
-			up = e.up[lo:hi]
+	hg, pv, al := e.hgt[lo:hi], e.prev[lo:hi], e.alluv[lo:hi]
+	var up []float32
+	if e.up != nil {
+		up = e.up[lo:hi]
+	}
+	for k := range al {
+		d := hg[k] - pv[k]
+		if up != nil && !g.IsFixed(lo+k) {
+			d -= float32(dt * float64(up[k]))
 		}
-		for k := range al {
-			d := hg[k] - pv[k]
-			if up != nil && !g.IsFixed(lo+k) {
-				d -= float32(dt * float64(up[k]))
-			}
-			if a := al[k] + d; a > 0 {
-				al[k] = a
-			} else {
-				al[k] = 0
-			}
+		if a := al[k] + d; a > 0 {
+			al[k] = a
+		} else {
+			al[k] = 0
 		}
-	})
+	}
 }
 
 var _ engine.MapGeologic = (*Engine)(nil)
@@ -1025,13 +1047,4 @@ func recTable(w int) []uint8 {
 	}
 	tab[w+1] = recSelf
 	return tab
-}
-
-// dropScratch lets go of the buffers in drainage order a step fills
-// before it reads them: the heights, distances, eroded heights, drainage
-// area, and the sediment's, k's and the talus factors' scratch.
-func (e *Engine) dropScratch() {
-	e.hs, e.ds, e.he, e.as = nil, nil, nil, nil
-	e.hb, e.qs, e.out, e.us, e.ks, e.ts, e.lvl, e.lake = nil, nil, nil, nil, nil, nil, nil, nil
-	e.gbot, e.gtop = nil, nil
 }

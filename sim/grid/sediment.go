@@ -18,7 +18,8 @@ func (e *Engine) channelArea() float64 {
 }
 
 // lakeLevels sets, for every position k of the drainage order, e.lake[k]
-// to the index of the lake whose basin holds it (−1 outside lakes) and,
+// to the index of the lake whose basin holds it (−1 outside lakes; e.lake
+// is kept from step to step, −1 but in the last step's e.ranges) and,
 // inside a basin, e.lvl[k] to the lake's water level, measured on the
 // eroded heights e.hs (a basin's pass and outflow eroded with the rest);
 // e.lvl outside the basins is left as it was, since spl.Deposit and
@@ -30,13 +31,24 @@ func (e *Engine) lakeLevels() {
 	e.lvl = resize32(e.lvl, n)
 	if len(e.lake) != n {
 		e.lake = make([]int32, n)
+		parallel.Blocks(n, 1<<15, func(_, lo, hi int) {
+			lake := e.lake[lo:hi]
+			for k := range lake {
+				lake[k] = -1
+			}
+		})
+	} else {
+		// Only the last step's basins (e.ranges) hold a lake's index:
+		// back to −1.
+		parallel.Blocks(len(e.ranges), 64, func(_, lo, hi int) {
+			for _, r := range e.ranges[lo:hi] {
+				lake := e.lake[r[0]:r[1]]
+				for k := range lake {
+					lake[k] = -1
+				}
+			}
+		})
 	}
-	parallel.Blocks(n, 1<<15, func(_, lo, hi int) {
-		lake := e.lake[lo:hi]
-		for k := range lake {
-			lake[k] = -1
-		}
-	})
 	nl := len(g.Lakes)
 	e.levels = resize32(e.levels, nl)
 	e.vol, e.frac = resizeF(e.vol, nl), resizeF(e.frac, nl)

@@ -27,7 +27,7 @@ func BenchmarkMeasure(b *testing.B) {
 	e.Step()
 	var st engine.StepStats
 	for b.Loop() {
-		e.measure(&st, nil, nil)
+		e.measure(&st, nil, nil, false)
 	}
 }
 

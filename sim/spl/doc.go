@@ -48,6 +48,9 @@
 //
 // ErodeClamp is Erode for n = 1 without uplift followed by a constant talus
 // limit (package talus), in one pass that walks two independent ranges of
-// trees at once; its results are those of the two passes, bit for bit. Units: heights m, dt yr, u m/yr,
+// trees at once; its results are those of the two passes, bit for bit.
+// ErodeLimit is the same pass with a rate added to the uplift (the
+// deposition term), Params.Hold, any m, a k factor and a talus limit
+// that is constant or a field per cell (talus.Limiter.NoiseField). Units: heights m, dt yr, u m/yr,
 // k yr⁻¹ m^(1-2m) for n = 1, A m², d m.
 package spl

@@ -54,6 +54,17 @@ func (l *Limiter) ConstantTan() (float64, bool) {
 	return float64(l.tan), l.kind == kindConstant
 }
 
+// NoiseField returns the tangent of every grid cell's talus angle and
+// true when the limit is a noise field (ModeNoise), for callers that fuse
+// ClampOrdered into another pass (spl.ErodeLimit); the caller must not
+// modify it.
+func (l *Limiter) NoiseField() ([]float32, bool) {
+	if l.kind != kindNoise {
+		return nil, false
+	}
+	return l.field, true
+}
+
 // ClampOrderedScaled is ClampOrdered with the tangent of node k's angle
 // multiplied by scale[k] (drainage order, finite and > 0): the rock a
 // node lies in may hold steeper or gentler slopes than the model's angle
