@@ -19,10 +19,9 @@ import (
 // scheme on both engines at 64²: the GPU engine, rebalanced through the
 // registry's wrapper (engine.Rebalanced), takes steps longer than the
 // user's dt as the CPU engine does, and settles to the CPU's terrain:
-// mean height within 3 %, max within 5 %. Measured on llvmpipe: 177 /
-// 262 steps, both up to 256·dt (settle.Options.BalancedMaxFactor; 304 /
-// 388 steps up to 4096·dt before), max 3 925 / 3 839 m, mean 799.9 /
-// 793.8 m (GPU/CPU); at the user's dt only, 399 / 397 steps, 3 880 /
+// mean height within 3 %, max within 5 %. Measured on llvmpipe: 304 /
+// 388 steps, both up to 4096·dt, max 3 921 / 3 784 m, mean 801.8 /
+// 792.9 m (GPU/CPU); at the user's dt only, 399 / 397 steps, 3 880 /
 // 3 881 m and 793.7 / 792.0 m: the long steps' rest states lie within
 // about 3 % of the fixed steps' on either engine.
 func TestGPUSettlesRebalancedLikeCPU(t *testing.T) {

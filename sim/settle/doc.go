@@ -16,9 +16,9 @@
 // state is the unsplit physics' for any dt: with κ > 0 the scheme takes
 // long steps only on such an engine, with the balance on for them and off
 // for every step at the user's dt, which are the user's physics (measured
-// on the default preset at 128² with κ = 2 m²/yr: 215 steps against 368,
-// 292 with long steps up to 4 096·dt, the same heights within 0.4 %);
-// other engines keep the user's dt with κ > 0 (see Scheme.grows).
+// on the default preset at 128² with κ = 2 m²/yr: 292 steps against 368,
+// the same heights within 0.4 %); other engines keep the user's dt with
+// κ > 0 (see Scheme.grows).
 //
 // A Scheme drives an engine.Engine through four regimes:
 //
@@ -26,18 +26,15 @@
 //	          receivers change per step: the network forms exactly as with
 //	          a fixed step, so the settled terrain has the same rivers
 //	grow      dt doubles (Grow) after each calm step, up to MaxFactor·base
-//	          (BalancedMaxFactor·base for rebalanced steps with κ > 0)
 //	confirm   when a long step changes no height by more than tol·base
 //	          (what one base step may change at convergence), one step at
 //	          the base dt: if it converges (engine.Engine.Converged(tol)),
 //	          the terrain has settled; if not, growing resumes
 //	hold      when Options.LongPatience long steps in a row have gone by
-//	          without halving the fastest change (max |Δh|/dt) or the
-//	          fraction of receivers changing, the base dt until Restart:
-//	          at long steps some terrains never get closer to rest
-//	          (receivers near a tie switching, each long step landing on
-//	          the rest state of the other; random hillslope routing
-//	          switching receivers at every long step); likewise when
+//	          without halving the fastest change (max |Δh|/dt), the base
+//	          dt until Restart: at long steps some terrains never get
+//	          closer to rest (receivers near a tie switching, each long
+//	          step landing on the rest state of the other); likewise when
 //	          ConfirmPatience confirmations in a row fail without halving
 //	          the change they find (long steps at rest where the base dt
 //	          is not)

@@ -22,38 +22,27 @@ type Options struct {
 	// Fixed keeps the base dt at every step: the scheme only reports when
 	// the engine has settled.
 	Fixed bool
-	// BalancedMaxFactor caps dt at BalancedMaxFactor times the base for
-	// the long steps of an engine.Rebalanced with a hillslope term (κ > 0;
-	// default 256): with random hillslope routing those steps never come to
-	// rest (receivers switch every step), and a switch moves a cell the
-	// further the longer the step (measured on the default preset at 512²:
-	// 188–223 steps to settle with 256 against 230–303 with 4 096, and the
-	// same at 256²).
-	BalancedMaxFactor float64
 	// Patience is how many steps the terrain may go without halving its
 	// fastest change (max |Δh|/dt) before the scheme gives up on it
 	// settling: Stalled (default 20 000; the fixed-dt run of the default
 	// preset at 1024² once went 1 262 steps without halving it).
 	Patience int
 	// LongPatience is how many steps longer than the base in a row may go
-	// without getting closer to rest, by halving either the fastest change
-	// or the fraction of receivers changing, before the scheme goes back to
-	// the base dt for good (until Restart): at long steps some terrains
-	// never get closer to rest (receivers near a tie switching, each long
-	// step landing on the rest state of the other; with random hillslope
-	// routing receivers switch at every long step; default 24).
+	// without halving the fastest change before the scheme goes back to
+	// the base dt for good (until Restart): at long steps some terrains never get
+	// closer to rest (receivers near a tie switching, each long step
+	// landing on the rest state of the other; default 64).
 	LongPatience int
 }
 
 // Defaults of Options.
 const (
-	DefaultTol               = 1e-6
-	DefaultCalm              = 0.03
-	DefaultGrow              = 2
-	DefaultMaxFactor         = 4096
-	DefaultBalancedMaxFactor = 256
-	DefaultPatience          = 20000
-	DefaultLongPatience      = 24
+	DefaultTol          = 1e-6
+	DefaultCalm         = 0.03
+	DefaultGrow         = 2
+	DefaultMaxFactor    = 4096
+	DefaultPatience     = 20000
+	DefaultLongPatience = 64
 )
 
 func (o Options) withDefaults() (Options, error) {
@@ -66,7 +55,6 @@ func (o Options) withDefaults() (Options, error) {
 	def(&o.Calm, DefaultCalm)
 	def(&o.Grow, DefaultGrow)
 	def(&o.MaxFactor, DefaultMaxFactor)
-	def(&o.BalancedMaxFactor, DefaultBalancedMaxFactor)
 	if o.Patience == 0 {
 		o.Patience = DefaultPatience
 	}
@@ -82,8 +70,6 @@ func (o Options) withDefaults() (Options, error) {
 		return o, fmt.Errorf("settle: growth %g: must be in (1, 16]", o.Grow)
 	case !(o.MaxFactor >= 1 && o.MaxFactor <= 1e6):
 		return o, fmt.Errorf("settle: max factor %g: must be in [1, 1e6]", o.MaxFactor)
-	case !(o.BalancedMaxFactor >= 1 && o.BalancedMaxFactor <= 1e6):
-		return o, fmt.Errorf("settle: balanced max factor %g: must be in [1, 1e6]", o.BalancedMaxFactor)
 	case o.Patience < 1:
 		return o, fmt.Errorf("settle: patience %d steps: must be >= 1", o.Patience)
 	case o.LongPatience < 1:
@@ -116,11 +102,9 @@ type Scheme struct {
 	rate   float64 // the last step's
 
 	// The same over the steps longer than the base since the last step
-	// at the base dt, with the fewest receivers changing of a step that
-	// halved it, and whether long steps stalled (the base dt until
+	// at the base dt, and whether long steps stalled (the base dt until
 	// Restart).
 	longMark  float64
-	longRecv  float64
 	longSince int
 	hold      bool
 	// The confirmations that failed (confirm): the last step's dt, the
@@ -145,7 +129,7 @@ func New(e engine.Engine, o Options) (*Scheme, error) {
 	s := &Scheme{e: e, o: o, base: e.Params()}
 	s.dt = s.base.Dt
 	s.mark, s.rate = math.Inf(1), math.NaN()
-	s.longMark, s.longRecv = math.Inf(1), math.Inf(1)
+	s.longMark = math.Inf(1)
 	s.lastDt, s.confirmMark = s.base.Dt, math.Inf(1)
 	s.balance()
 	return s, nil
@@ -177,7 +161,7 @@ func (s *Scheme) Restart() {
 	s.steps, s.elapsed = 0, 0
 	s.settleAt, s.settleIn = 0, 0
 	s.mark, s.markAt, s.rate = math.Inf(1), 0, math.NaN()
-	s.longMark, s.longRecv, s.longSince, s.hold = math.Inf(1), math.Inf(1), 0, false
+	s.longMark, s.longSince, s.hold = math.Inf(1), 0, false
 	s.lastDt, s.confirmMark, s.confirmSince = s.base.Dt, math.Inf(1), 0
 	s.apply()
 }
@@ -224,19 +208,12 @@ func (s *Scheme) Step() engine.StepStats {
 		s.mark, s.markAt = s.rate, s.steps
 	}
 	base := s.base.Dt
-	// Progress of the long steps since the last step at the base dt: the
-	// fastest change or the receivers changing halved. The receivers tell
-	// a network still settling, whose fastest change a few cells hold up
-	// for dozens of steps (the classic preset at 512²), from one whose
-	// receivers switch at every long step (random hillslope routing).
-	switch {
-	case dt == base:
-		s.longMark, s.longRecv, s.longSince = math.Inf(1), math.Inf(1), 0
-	case s.rate <= s.longMark/2:
+	// Progress of the long steps since the last step at the base dt.
+	if dt == base {
+		s.longMark, s.longSince = math.Inf(1), 0
+	} else if s.rate <= s.longMark/2 {
 		s.longMark, s.longSince = s.rate, 0
-	case st.RecvChanged < s.longRecv/2:
-		s.longRecv, s.longSince = st.RecvChanged, 0
-	default:
+	} else {
 		s.longSince++
 	}
 	switch {
@@ -257,29 +234,20 @@ func (s *Scheme) Step() engine.StepStats {
 			s.confirm()
 		}
 		if s.grows() && st.RecvChanged < s.o.Calm {
-			s.dt = math.Min(base*s.o.Grow, base*s.maxFactor())
+			s.dt = math.Min(base*s.o.Grow, base*s.o.MaxFactor)
 		}
 	case st.MaxDh < s.o.Tol*base || st.MaxDh2 < 2*s.o.Tol*base:
 		// A long step that moved nothing more than a base step may at
 		// convergence: confirm at the base dt.
 		s.dt = base
 	case st.RecvChanged < s.o.Calm:
-		s.dt = math.Min(dt*s.o.Grow, base*s.maxFactor())
+		s.dt = math.Min(dt*s.o.Grow, base*s.o.MaxFactor)
 	}
 	s.lastDt = dt
 	if s.dt != dt {
 		s.apply()
 	}
 	return st
-}
-
-// maxFactor is the longest step in units of the base: Options.MaxFactor,
-// or BalancedMaxFactor where the long steps are rebalanced (κ > 0).
-func (s *Scheme) maxFactor() float64 {
-	if _, ok := s.e.(engine.Rebalanced); ok && s.base.Kappa > 0 {
-		return math.Min(s.o.MaxFactor, s.o.BalancedMaxFactor)
-	}
-	return s.o.MaxFactor
 }
 
 // ConfirmPatience is how many confirmations in a row may fail (a step at
