@@ -69,12 +69,18 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 		return 0, err
 	}
 	// Basins 1..m are the pits in cell order; 0 is the outlets.
-	of := func(root int32) int32 { // 0 when not a pit's root
-		if b, ok := slices.BinarySearch(roots, root); ok {
-			return int32(b + 1)
-		}
-		return 0
+	if len(e.pitOf) != e.n {
+		e.pitOf = make([]int32, e.n)
 	}
+	for b, r := range roots {
+		e.pitOf[r] = int32(b + 1)
+	}
+	defer func() {
+		for _, r := range roots {
+			e.pitOf[r] = 0
+		}
+	}()
+	of := func(root int32) int32 { return e.pitOf[root] } // 0 when not a pit's root
 	uf := make([]int32, m+1)
 	for i := range uf {
 		uf[i] = int32(i)
