@@ -131,18 +131,13 @@ func newPlatform() (platform, error) {
 	}
 	cands = append(cands, soft...)
 	cands = append(cands, candidate{eglPlatformSurfacelessMESA, 0, "EGL surfaceless"})
-	// Twice: on a freshly started NVIDIA machine the first context of the
-	// app (whose window had just opened its GLX context) failed to become
-	// current, on both machines tried, and the engine ran on the CPU.
 	var errs []string
-	for range 2 {
-		for _, c := range cands {
-			p, err := tryEGL(f, c.platform, c.native, c.what)
-			if err == nil {
-				return p, nil
-			}
-			errs = append(errs, err.Error())
+	for _, c := range cands {
+		p, err := tryEGL(f, c.platform, c.native, c.what)
+		if err == nil {
+			return p, nil
 		}
+		errs = append(errs, err.Error())
 	}
 	return nil, fmt.Errorf("no EGL display gave an OpenGL 4.3 context (%s)", strings.Join(errs, "; "))
 }
