@@ -131,7 +131,9 @@ func (p *gpuPace) frame(now time.Time) {
 			p.plain += 0.1 * (dt - p.plain)
 		}
 		if p.finished {
-			p.work += 0.3 * (p.cur - p.work)
+			// The average, not each frame's extra, is kept at zero or
+			// above: a picture costs nothing on a card, never less.
+			p.work = max(p.work+0.3*(p.cur-p.work), 0)
 			p.cur = 0
 		}
 	}
