@@ -70,20 +70,9 @@ func TestRebalancedRestState(t *testing.T) {
 	// between the two rest states and the second.
 	rest := func(e settler, on bool) (float64, []float32) {
 		e.SetRebalanced(on)
-		steps := enginetest.SettleAt(t, e, 3000)
-		h1 := slices.Clone(e.Heights())
-		q := p
-		q.Dt *= 16
-		if err := e.SetParams(q); err != nil {
-			t.Fatal(err)
-		}
-		long := enginetest.SettleAt(t, e, 500)
-		var sum float64
-		for i, v := range e.Heights() {
-			sum += math.Abs(float64(v - h1[i]))
-		}
-		t.Logf("rebalanced %v: settled in %d steps, at 16·dt in %d more; mean |Δh| %.3f m", on, steps, long, sum/float64(n*n))
-		return sum / float64(n*n), slices.Clone(e.Heights())
+		shift, steps, long := enginetest.RestShift(t, e, 16)
+		t.Logf("rebalanced %v: settled in %d steps, at 16·dt in %d more; mean |Δh| %.3f m", on, steps, long, shift)
+		return shift, slices.Clone(e.Heights())
 	}
 	shift := map[bool]float64{}
 	var gh []float32

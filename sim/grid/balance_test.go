@@ -34,19 +34,8 @@ func TestRebalancedRestStateKeepsDt(t *testing.T) {
 	for _, on := range []bool{false, true} {
 		e := mustNew(t, Config{W: n, H: n, Cell: 400, Up: up, InitNoise: 1, Seed: 5, Params: p})
 		e.SetRebalanced(on)
-		steps := enginetest.SettleAt(t, e, 3000)
-		h1 := slices.Clone(e.Heights())
-		q := p
-		q.Dt *= 16
-		if err := e.SetParams(q); err != nil {
-			t.Fatal(err)
-		}
-		long := enginetest.SettleAt(t, e, 500)
-		var sum float64
-		for i, v := range e.Heights() {
-			sum += math.Abs(float64(v - h1[i]))
-		}
-		shift[on] = sum / float64(len(h1))
+		var steps, long int
+		shift[on], steps, long = enginetest.RestShift(t, e, 16)
 		if err := e.SetParams(p); err != nil {
 			t.Fatal(err)
 		}

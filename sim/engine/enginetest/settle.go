@@ -1,6 +1,7 @@
 package enginetest
 
 import (
+	"math"
 	"testing"
 
 	"orogen/sim/engine"
@@ -21,4 +22,26 @@ func SettleAt(t testing.TB, e engine.Engine, max int) int {
 	}
 	t.Fatalf("not converged after %d steps at dt %g", max, e.Params().Dt)
 	return 0
+}
+
+// RestShift settles e at its dt (at most 3 000 steps), then at factor
+// times it (at most 500 more), and returns the mean |Δh| between the two
+// rest states and the steps each took: how far a longer step moves an
+// engine's rest state (the splitting error that rebalanced splitting
+// removes). e is left at the long dt, settled.
+func RestShift(t testing.TB, e engine.Engine, factor float64) (shift float64, steps, long int) {
+	t.Helper()
+	steps = SettleAt(t, e, 3000)
+	h1 := append([]float32(nil), e.Heights()...)
+	q := e.Params()
+	q.Dt *= factor
+	if err := e.SetParams(q); err != nil {
+		t.Fatal(err)
+	}
+	long = SettleAt(t, e, 500)
+	var sum float64
+	for i, v := range e.Heights() {
+		sum += math.Abs(float64(v - h1[i]))
+	}
+	return sum / float64(len(h1)), steps, long
 }
