@@ -171,7 +171,8 @@ type App struct {
 	shots       int    // the screenshots Draw has taken
 	frames      int
 	fps         fpsMeter
-	scale       float64 // device scale factor
+	ftrace      frameTracer // where the longest frames' time went (the script report)
+	scale       float64     // device scale factor
 	quitting    bool
 	layoutDone  bool
 	resetLayout bool
@@ -293,9 +294,11 @@ func (a *App) savePrefs() {
 // Update handles input and builds the ImGui frame (ebiten.Game).
 func (a *App) Update() (err error) {
 	a.frames++
-	a.fps.tick(time.Now())
-	a.gpace.frame(time.Now())
+	now := time.Now()
+	a.ftrace.updateStarted(now, a.gv.f2.uploads+a.gv.f3.uploads, a.gv.passes, a.fps.tick(now))
+	a.gpace.frame(now)
 	defer a.survive()
+	defer func() { a.ftrace.updateDone(time.Now()) }()
 	sendModifiers(imgui.CurrentIO())
 	tapped := a.keys.send(imgui.CurrentIO(), &a.log)
 	a.be.BeginFrame()
@@ -308,6 +311,7 @@ func (a *App) Update() (err error) {
 	a.be.EndFrame()
 	a.sync()
 	a.syncPicture()
+	a.ftrace.sawSnapshot(a.s.Snapshot())
 	a.syncArcs()
 	a.syncAnalysis()
 	a.autosave()
@@ -355,6 +359,8 @@ func (a *App) Draw(screen *ebiten.Image) {
 	if a.pacer.quiet && a.screenshot == "" {
 		return // nothing changed: the screen keeps the last frame (pace.go)
 	}
+	a.ftrace.drawStarted(time.Now())
+	defer func() { a.ftrace.drawDone(time.Now()) }()
 	a.bg.fill(screen, colBackground)
 	mapImg, step := a.mapImg, 1.0
 	if a.shaders(a.s.Snapshot()) {
@@ -440,10 +446,11 @@ type fpsMeter struct {
 	cur      float64   // the longest frame of the second under way, ms
 }
 
-func (f *fpsMeter) tick(now time.Time) {
+// tick counts a frame at now and reports whether it closed a second.
+func (f *fpsMeter) tick(now time.Time) (closed bool) {
 	if f.t0.IsZero() {
 		f.t0, f.prev = now, now
-		return
+		return false
 	}
 	f.n++
 	f.cur = max(f.cur, now.Sub(f.prev).Seconds()*1e3)
@@ -453,5 +460,7 @@ func (f *fpsMeter) tick(now time.Time) {
 		f.all = append(f.all, f.value)
 		f.longest = append(f.longest, f.cur)
 		f.t0, f.n, f.cur = now, 0, 0
+		return true
 	}
+	return false
 }

@@ -202,6 +202,12 @@ quit
 		Min   float64 `json:"fps_min_while_running"`
 		Mean  float64 `json:"fps_mean_while_running"`
 		Worst float64 `json:"worst_frame_ms_while_running"`
+		Parts []struct {
+			Ms     float64 `json:"ms"`
+			Update float64 `json:"update_ms"`
+			Draw   float64 `json:"draw_ms"`
+			Other  float64 `json:"other_ms"`
+		} `json:"worst_frames_while_running"`
 	}
 	b, err := os.ReadFile(filepath.Join(x.dir, "r4.json"))
 	if err == nil {
@@ -213,5 +219,15 @@ quit
 	t.Logf("frames 120 ms longer: %.1f fps mean, %.1f at least, longest frame %.0f ms", fr.Mean, fr.Min, fr.Worst)
 	if fr.Worst < 120 || fr.Mean <= 0 || fr.Mean > 1000.0/120 || fr.Min > fr.Mean {
 		t.Errorf("frames 120 ms longer: %.2f fps mean, %.2f at least, longest %.1f ms; want a mean in (0, 8.3], the least at most the mean, the longest ≥ 120 ms", fr.Mean, fr.Min, fr.Worst)
+	}
+	// The longest frames' parts: the 120 ms are spent in Update (pace), and
+	// the parts add up to the frame.
+	if len(fr.Parts) == 0 {
+		t.Fatalf("no worst_frames_while_running in the report")
+	}
+	w := fr.Parts[0]
+	t.Logf("the longest frame: %.1f ms = update %.1f + draw %.1f + other %.1f", w.Ms, w.Update, w.Draw, w.Other)
+	if math.Abs(w.Ms-fr.Worst) > 0.01 || w.Update < 120 || w.Update+w.Draw+w.Other > w.Ms+0.01 || w.Update+w.Draw > w.Ms+0.01 {
+		t.Errorf("the longest frame's parts: %+v; want ms %.1f (the longest frame), update ≥ 120 ms, the parts adding up to the frame", w, fr.Worst)
 	}
 }

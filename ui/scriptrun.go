@@ -119,8 +119,11 @@ type report struct {
 	// The mean of the one-second rates and the longest frame, ms, over the
 	// same seconds as fps_min_while_running: since the last run, steps or
 	// view command, leaving out its first second.
-	FPSMeanRunning float64          `json:"fps_mean_while_running"`
-	WorstFrameMs   float64          `json:"worst_frame_ms_while_running"`
+	FPSMeanRunning float64 `json:"fps_mean_while_running"`
+	WorstFrameMs   float64 `json:"worst_frame_ms_while_running"`
+	// Where the longest frames of those seconds went, longest first (at
+	// most five).
+	WorstFrames    []frameParts     `json:"worst_frames_while_running,omitempty"`
 	StepsPerSec    float64          `json:"engine_steps_per_s"`
 	EngineDevice   string           `json:"engine_device"`             // where the engine computes: cpu, or the GPU's report
 	EngineFallback string           `json:"engine_fallback,omitempty"` // why an engine asked for on the GPU runs on the CPU
@@ -209,6 +212,7 @@ func (a *App) writeReport(path string) error {
 			r.WorstFrameMs = max(r.WorstFrameMs, a.fps.longest[from+i])
 		}
 		r.FPSMeanRunning /= float64(len(a.fps.all) - from)
+		r.WorstFrames = longestFrames(a.ftrace.longest[min(from, len(a.ftrace.longest)):], 5)
 	}
 	if err := safefile.WriteJSON(path, r); err != nil {
 		return err
