@@ -248,6 +248,7 @@ func newApp(o Options) (*App, error) {
 	if a.gv.err != nil {
 		a.log.add(levelWarn, "the views' shaders: %v (the views are drawn on the CPU)", a.gv.err)
 	}
+	a.startProbe() // a card, or a software rasterizer: how the river discs are drawn (gpuView.gather)
 	// The views as the user last chose them; OROGEN_VIEWS (tests, a
 	// driver that misreports itself) overrides them for this run.
 	views := a.prefs.Views

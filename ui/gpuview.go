@@ -35,6 +35,8 @@ var (
 	riversKage string
 	//go:embed shaders/discs.kage
 	discsKage string
+	//go:embed shaders/gather.kage
+	gatherKage string
 	//go:embed shaders/mesh.kage
 	meshKage string
 	//go:embed shaders/sky.kage
@@ -92,10 +94,18 @@ type riversKey struct {
 
 // gpuView holds the shaders, the fields and the pictures.
 type gpuView struct {
-	err     error // a shader failed: the views are drawn on the CPU
-	surf    map[surfKey]*ebiten.Shader
-	drain   *ebiten.Shader // rivers.kage
-	discSh  *ebiten.Shader // discs.kage
+	err    error // a shader failed: the views are drawn on the CPU
+	surf   map[surfKey]*ebiten.Shader
+	drain  *ebiten.Shader // rivers.kage
+	discSh *ebiten.Shader // discs.kage
+	// gather: the river discs are gathered (gather.kage) rather than
+	// drawn as a quad each (discs.kage). On a card the quads' vertices
+	// are the cost (at 4096² a million discs, 200 MB a picture); on a
+	// software rasterizer the gather's reads at every pixel are (50 times
+	// the quads at 1024² on llvmpipe), so it is set only where the
+	// OpenGL device is a card (App.probeViews).
+	gather  bool
+	gathers map[int]*ebiten.Shader // gather.kage's programs, by loop size
 	mesh    *ebiten.Shader
 	sky     *ebiten.Shader
 	f2, f3  fieldSet // the 2D view's snapshot and the 3D view's (the amplified window's)
@@ -142,7 +152,7 @@ type surf3Key struct {
 }
 
 func newGPUView() *gpuView {
-	g := &gpuView{surf: map[surfKey]*ebiten.Shader{}}
+	g := &gpuView{surf: map[surfKey]*ebiten.Shader{}, gathers: map[int]*ebiten.Shader{}}
 	var err error
 	if g.drain, err = ebiten.NewShader([]byte(riversKage)); err != nil {
 		g.err = fmt.Errorf("drainage shader: %w", err)
@@ -337,7 +347,7 @@ func (f *fieldSet) loadBytes(s *engine.Snapshot, key bytesKey, o viewer.Options,
 // At step 1 it is the fields' river image, a pixel a cell; at a coarser
 // step (the 2D relief zoomed out) an image of the output's size in
 // g.rivL, a pixel per step × step cells.
-func (g *gpuView) riverPass(f *fieldSet, s *engine.Snapshot, p *viewer.SurfaceParams, step int) *ebiten.Image {
+func (g *gpuView) riverPass(f *fieldSet, s *engine.Snapshot, p *viewer.SurfaceParams, step int) (*ebiten.Image, error) {
 	drain := p.OvKind == viewer.OvDrainage || p.OvKind == viewer.OvStreams
 	k := riversKey{snap: f.snap, thr: p.RiverThresholdM2, maxW: p.RiverMaxPx, lakes: p.Lakes, lo: p.DrainLo, inv: p.DrainInv,
 		rivers: p.Rivers, drain: drain, step: step}
@@ -354,7 +364,7 @@ func (g *gpuView) riverPass(f *fieldSet, s *engine.Snapshot, p *viewer.SurfacePa
 		dst, of = g.rivL, &g.rivLOf
 	}
 	if *of == k {
-		return dst
+		return dst, nil
 	}
 	if drain {
 		drawScaled(dst, step, 0, dst.Bounds().Dy(), g.drain, [4]*ebiten.Image{f.areaImg()}, map[string]any{
@@ -363,7 +373,11 @@ func (g *gpuView) riverPass(f *fieldSet, s *engine.Snapshot, p *viewer.SurfacePa
 	} else {
 		dst.Clear()
 	}
-	if p.Rivers {
+	if p.Rivers && g.gather {
+		if err := g.gatherDiscs(dst, f, p, step); err != nil {
+			return nil, err
+		}
+	} else if p.Rivers {
 		if dk := (discsKey{snap: f.snap, thr: p.RiverThresholdM2, maxW: p.RiverMaxPx, lakes: p.Lakes}); g.discsOf != dk {
 			g.discs = viewer.RiverDiscs(g.discs, s, p.RiverThresholdM2, p.RiverMaxPx, p.Lakes)
 			g.discsOf = dk
@@ -371,7 +385,7 @@ func (g *gpuView) riverPass(f *fieldSet, s *engine.Snapshot, p *viewer.SurfacePa
 		g.drawDiscs(dst, viewer.RiverReach(p.RiverMaxPx), step)
 	}
 	*of = k
-	return dst
+	return dst, nil
 }
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
@@ -397,6 +411,38 @@ var maxBlend = ebiten.Blend{
 	BlendFactorSourceRGB: ebiten.BlendFactorOne, BlendFactorSourceAlpha: ebiten.BlendFactorOne,
 	BlendFactorDestinationRGB: ebiten.BlendFactorOne, BlendFactorDestinationAlpha: ebiten.BlendFactorOne,
 	BlendOperationRGB: ebiten.BlendOperationMax, BlendOperationAlpha: ebiten.BlendOperationMax,
+}
+
+// gatherDiscs draws the river discs of f's fields into dst (the river
+// image at step cells a pixel) by gathering (gather.kage): every pixel
+// visits the cells whose disc may reach it, so no vertex or list of discs
+// is made on the CPU. The picture is drawDiscs'.
+func (g *gpuView) gatherDiscs(dst *ebiten.Image, f *fieldSet, p *viewer.SurfaceParams, step int) error {
+	reach := viewer.RiverReach(p.RiverMaxPx)
+	k := float64(step)
+	n := 2 * reach
+	if step > 1 {
+		n = int(math.Ceil(2*max((p.RiverMaxPx/2+0.5)/k, 0.75)*k)) + 1
+	}
+	sh, ok := g.gathers[n]
+	if !ok {
+		var err error
+		if sh, err = ebiten.NewShader([]byte(strings.Replace(gatherKage, "N = LOOPN", "N = "+strconv.Itoa(n), 1))); err != nil {
+			return fmt.Errorf("river discs shader: %w", err)
+		}
+		g.gathers[n] = sh
+	}
+	thr := float32(p.RiverThresholdM2)
+	if float64(thr) < p.RiverThresholdM2 {
+		thr = math.Nextafter32(thr, float32(math.Inf(1)))
+	}
+	drawScaled(dst, step, 0, dst.Bounds().Dy(), sh, [4]*ebiten.Image{f.areaImg(), f.waterImg()}, map[string]any{
+		"Size": []float32{float32(f.w), float32(f.h)}, "Step": float32(step), "Thr": thr,
+		"LogThr": float32(math.Log10(p.RiverThresholdM2)), "MaxW": float32(p.RiverMaxPx), "Reach": float32(reach),
+		"PerDecade": float32(viewer.RiverPxPerDecade), "Decades": float32(viewer.RiverDecadesToDeep),
+		"Lakes": float32(b2i(p.Lakes && f.hasWater)),
+	}, maxBlend)
+	return nil
 }
 
 // drawDiscs draws g.discs into dst, a quad each over the cells it may
@@ -510,7 +556,9 @@ func (g *gpuView) drawSurface(dst *ebiten.Image, f *fieldSet, s *engine.Snapshot
 	}
 	riv := f.zero
 	if p.Rivers || p.OvKind == viewer.OvDrainage || p.OvKind == viewer.OvStreams {
-		riv = g.riverPass(f, s, p, step)
+		if riv, err = g.riverPass(f, s, p, step); err != nil {
+			return err
+		}
 	}
 	// Image 3: the bytes with the ramps below the cells, or the ramps
 	// alone.
@@ -667,11 +715,11 @@ func (g *gpuView) startRelief(s *engine.Snapshot, up []float32, o viewer.Options
 	g.f2.loadSome(s, uploadBudget)
 	buf := g.spare
 	g.spare = nil
-	su := j.su
+	su, gather := j.su, g.gather
 	go func() {
 		p := viewer.ReliefParams(su, o)
 		r := reliefPrep{p: p}
-		if p.Rivers {
+		if p.Rivers && !gather {
 			r.dk = discsKey{snap: s, thr: p.RiverThresholdM2, maxW: p.RiverMaxPx, lakes: p.Lakes}
 			r.discs = viewer.RiverDiscs(buf[:0], s, p.RiverThresholdM2, p.RiverMaxPx, p.Lakes)
 		}
@@ -710,7 +758,10 @@ func (g *gpuView) advanceRelief() (drew, done bool, err error) {
 		g.f2.load(s) // a no-op unless the 3D view used the fields
 		g.reliefBytes(s, j.su, j.up, j.o, j.o3, j.p)
 		if j.p.Rivers || j.p.OvKind == viewer.OvDrainage || j.p.OvKind == viewer.OvStreams {
-			g.riverPass(&g.f2, j.su, j.p, j.k.step)
+			if _, err := g.riverPass(&g.f2, j.su, j.p, j.k.step); err != nil {
+				g.job = nil
+				return true, false, err
+			}
 			return true, false, nil
 		}
 	}

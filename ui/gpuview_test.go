@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -26,7 +27,7 @@ import (
 // syntax slip fails here and not only in a window.
 func TestShadersCompile(t *testing.T) {
 	needShaderDisplay(t)
-	srcs := map[string]string{"drainage": riversKage, "discs": discsKage, "mesh": meshKage, "sky": skyKage}
+	srcs := map[string]string{"drainage": riversKage, "discs": discsKage, "gather": strings.Replace(gatherKage, "N = LOOPN", "N = 4", 1), "mesh": meshKage, "sky": skyKage}
 	for mode := range 2 {
 		for ov := range 6 {
 			for _, f := range []int{0, 5, 10, 15} {
@@ -44,7 +45,7 @@ func TestShadersCompile(t *testing.T) {
 
 // needShaderDisplay skips without a display (Ebiten needs one as soon as
 // it loads), unless OROGEN_WINDOW_TEST=1 demands it.
-func needShaderDisplay(t *testing.T) {
+func needShaderDisplay(t testing.TB) {
 	t.Helper()
 	if os.Getenv("DISPLAY") != "" {
 		return
@@ -57,7 +58,7 @@ func needShaderDisplay(t *testing.T) {
 
 // testTerrain is a seeded n×n grid engine's snapshot after a few steps on
 // a rough start (lakes) under a cone of uplift (rivers), 50 km across.
-func testTerrain(t *testing.T, n int) *engine.Snapshot {
+func testTerrain(t testing.TB, n int) *engine.Snapshot {
 	cell := 50000.0 / float64(n)
 	up := simtest.Cone(n, n, cell, 5e-4, 5e-4/25000)
 	for i := range up {
@@ -75,7 +76,7 @@ func testTerrain(t *testing.T, n int) *engine.Snapshot {
 
 // onGPU runs f once inside Ebiten's game loop (drawing and reading pixels
 // need it) in a small hidden window.
-func onGPU(t *testing.T, f func() error) {
+func onGPU(t testing.TB, f func() error) {
 	t.Helper()
 	g := &oneShot{f: f}
 	ebiten.SetWindowSize(64, 64)
@@ -443,7 +444,11 @@ func TestShaderTiming(t *testing.T) {
 			p := viewer.ReliefParams(s, o)
 			t2 := time.Now()
 			g.f2.riversOf = riversKey{}
-			sync(g.riverPass(&g.f2, s, &p, 1))
+			riv, err := g.riverPass(&g.f2, s, &p, 1)
+			if err != nil {
+				return err
+			}
+			sync(riv)
 			t3 := time.Now()
 			if g.relief == nil {
 				g.relief = newDataImage(s.W, s.H)

@@ -134,6 +134,7 @@ func (a *App) settingsWindow() {
 		select {
 		case r := <-st.probe:
 			st.probing, st.report = false, &r
+			a.gv.gather = r.err == nil && !r.info.Software
 			if r.err != nil {
 				a.log.add(levelInfo, "compute: %v", r.err)
 			} else {

@@ -93,6 +93,15 @@ type SurfaceParams struct {
 	UpliftRamp, OvRamp bool       // SurfaceBytes' A and R are used
 }
 
+// The rivers' width rule, which the shaders repeat: 1 pixel wide at the
+// threshold, RiverPxPerDecade wider for each decade of drainage area over
+// it; the 3D view's river colour reaches the deep one RiverDecadesToDeep
+// decades over it.
+const (
+	RiverPxPerDecade   = riverPxPerDecade
+	RiverDecadesToDeep = riverDecadesToDeep
+)
+
 // RiverReach returns how far, in cells, a river disc of the widest river
 // reaches: the gather radius of the shader.
 func RiverReach(maxPx float64) int { return int(math.Ceil(maxPx/2+0.5)) - 1 }
