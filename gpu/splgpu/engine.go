@@ -277,6 +277,7 @@ type Engine struct {
 
 	bufs   *owned    // the buffers, freed by Close or when collected
 	hcache []float32 // the heights read back, nil when stale
+	wat    budget    // the lakes' water budget (water.go)
 	// Kernel holds the milliseconds each phase took in the last step.
 	Kernel [NumKernels]float64
 	// Rounds holds the pointer-jumping rounds of the last step's label,
@@ -291,8 +292,6 @@ func Supports(p engine.Params) error {
 	switch {
 	case p.G > 0 && p.N != 1:
 		why = "deposition (G > 0) with n ≠ 1"
-	case p.Rain > 0:
-		why = "the lakes' water budget (rain)"
 	case p.Talus.Mode == talus.ModeHeight:
 		why = "a talus angle by height"
 	}
@@ -766,20 +765,14 @@ func (e *Engine) SetParams(p engine.Params) error {
 			return err
 		}
 	}
-	return e.sync(what)
+	if err := e.sync(what); err != nil {
+		return err
+	}
+	return e.waterSetParams() // water.go
 }
 
 // Params returns the parameters in force.
 func (e *Engine) Params() engine.Params { return e.p }
-
-// SetRainMap refuses a rain map: the lakes' water budget runs on the CPU
-// engine only. nil is accepted.
-func (e *Engine) SetRainMap(r []float32) error {
-	if r != nil {
-		return fmt.Errorf("splgpu: the lakes' water budget (a rain map) runs on the CPU only")
-	}
-	return nil
-}
 
 // Size returns the grid size and the cell size in metres.
 func (e *Engine) Size() (w, h int, cell float64) { return e.w, e.h, e.cell }
@@ -901,6 +894,7 @@ func (e *Engine) Snapshot() *engine.Snapshot {
 	}
 	s.Receivers, s.Area = e.Receivers()
 	s.Lakes, s.Water = e.lakesOn(hs)
+	e.waterSnapshot(s) // with rain, the water budget's lakes (water.go)
 	return s
 }
 
@@ -909,11 +903,14 @@ func (e *Engine) Summary() engine.Summary {
 	var s engine.Summary
 	s.MinHeight, s.MaxHeight, s.MeanHeight = engine.HeightFigures(e.Heights())
 	if e.step > 0 {
-		sn := e.Snapshot()
-		for _, a := range sn.Area {
+		// As sim/grid's: the lakes under their passes' level, not the
+		// water budget's.
+		_, area := e.Receivers()
+		_, wat := e.lakesOn(e.Heights())
+		for _, a := range area {
 			s.MaxDrainage = max(s.MaxDrainage, float64(a))
 		}
-		for _, d := range sn.Water {
+		for _, d := range wat {
 			if d > 0 {
 				s.LakeCells++
 				s.MaxLakeDepth = max(s.MaxLakeDepth, float64(d))
@@ -1023,6 +1020,9 @@ func (e *Engine) Step() engine.StepStats {
 		e.Rounds[0] = r
 		stamps[KLakes] = c.Timestamp()
 		if lakes, err = e.lakes(c); err != nil {
+			return err
+		}
+		if err := e.waterRead(c, lakes); err != nil { // the water budget (water.go)
 			return err
 		}
 		stamps[KArea] = c.Timestamp()
@@ -1145,6 +1145,9 @@ func (e *Engine) Step() engine.StepStats {
 		e.passStamps = e.passStamps[:0]
 		return c.Finish()
 	})
+	if werr := e.waterWait(&st); err == nil {
+		err = werr
+	}
 	if err != nil {
 		e.err = err
 		return e.stats
