@@ -35,11 +35,11 @@ type budget struct {
 	pairs   map[uint64]int32
 	done    sync.WaitGroup
 	err     error
-	// HostMs is the last step's water budget on the host, ms: reading
-	// back, the passes and the model's step (the last two overlap the
-	// device's erosion).
-	hostMs float64
-	t0     time.Time
+	// run: the step's budget is running (waterRead started it); read
+	// and work: its time reading back and on the host (the Input and
+	// the model's step, which overlap the device's erosion).
+	run        bool
+	read, work time.Duration
 }
 
 // waterOn reports whether the lakes' water budget runs.
@@ -99,7 +99,7 @@ func (e *Engine) waterRead(c gpu.Context, pits int) error {
 		b.model, b.ok = nil, false
 		return nil
 	}
-	b.t0 = time.Now()
+	t0 := time.Now()
 	if b.model == nil {
 		m, err := water.New(e.waterParams())
 		if err != nil {
@@ -117,25 +117,30 @@ func (e *Engine) waterRead(c gpu.Context, pits int) error {
 			return err
 		}
 	}
+	b.read, b.run = time.Since(t0), true
 	b.done.Add(1)
 	go func() {
 		defer b.done.Done()
+		t := time.Now()
 		b.err = e.waterStep(pits)
+		b.work = time.Since(t)
 	}()
 	return nil
 }
 
 // waterWait waits for the step's budget, if it ran, and returns its
-// error (a routing whose pits the labels do not show).
+// error (a routing whose pits the labels do not show). The step's water
+// phase is the budget's time reading back and on the host (the host's
+// part overlaps the device's erosion: the step waits only for what is
+// left of it).
 func (e *Engine) waterWait(st *engine.StepStats) error {
 	b := &e.wat
-	if b.model == nil || b.t0.IsZero() {
+	if !b.run {
 		return nil
 	}
 	b.done.Wait()
-	b.hostMs = float64(time.Since(b.t0).Nanoseconds()) / 1e6
-	st.Phase[engine.PhaseWater] = time.Since(b.t0)
-	b.t0 = time.Time{}
+	b.run = false
+	st.Phase[engine.PhaseWater] = b.read + b.work
 	if err := b.err; err != nil {
 		b.err, b.ok = nil, false
 		return err
