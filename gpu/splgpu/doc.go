@@ -5,9 +5,9 @@
 // (and Constrainable, Summarizer, Releaser, Rebalanced, Watered); app/engines builds it for
 // `--engine grid --device gpu|auto` and moves to sim/grid, saying why,
 // for what it does not run (Supports: a talus angle by height, a
-// geology, deposition with n ≠ 1). Nonlinear creep, deposition, k noise,
-// random hillslope routing, a talus angle by noise and the lakes' water
-// budget (rain, a rain map) run here.
+// geology). Nonlinear creep, deposition (any n), k noise, random
+// hillslope routing, a talus angle by noise and the lakes' water budget
+// (rain, a rain map) run here.
 //
 // A step, every phase over the whole grid and in log-depth rounds where
 // it follows the receivers:
@@ -76,10 +76,15 @@
 //	           again) and solves it the same way, until every node's
 //	           Newton step is within a few float32 ulps (6 to 8 steps in
 //	           the tests; at most 12)
-//	           With deposition (G > 0, n = 1), the source term G·Qs/A
+//	           With deposition (G > 0), the source term G·Qs/A
 //	           of the last step in the implicit step and sim/spl's Hold
 //	           (a node below its receiver keeps its height): maps x ↦
-//	           min(c, α + β·x), composed the same way (affmin)
+//	           min(c, α + β·x), composed the same way (affmin); for
+//	           n ≠ 1 in each Newton step (newtondep: a node whose
+//	           receiver lies at or above its raised height at the
+//	           current iterate is held there, the others linearized
+//	           with the raised height as their cap; 4 to 12 steps in
+//	           the tests)
 //	talus      h_i ≤ h_r + tan θ·d_i along the receivers, min-plus maps
 //	           x ↦ min(a, x + b) composed the same way; tan θ constant or
 //	           sim/talus's noise field per cell (4 bytes a cell more)

@@ -25,7 +25,7 @@ var shaders embed.FS
 
 // Kernels, by the names of their .glsl files.
 var kernelNames = []string{"diffscan", "creepfac", "creepscan", "creepscanrow", "creepscanrowi", "creepscanwide", "sumh", "erodedep", "areacopy", "affmin",
-	"deppits", "deplevels0", "deplevels1", "depvol", "depvolcmp", "dsinit", "dslocal16", "dslocal32", "dsrake", "dsjump", "dsfinal", "depphi", "depdr", "depfin", "newton", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
+	"deppits", "deplevels0", "deplevels1", "depvol", "depvolcmp", "dsinit", "dslocal16", "dslocal32", "dsrake", "dsjump", "dsfinal", "depphi", "depdr", "depfin", "newton", "newtondep", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
 	"pitcopy", "carve", "areainit", "arearound", "erodeinit", "affine", "talusinit", "minplus", "finish", "reduce",
 	"balx", "baly", "reducebal", "balup", "balfin"}
 
@@ -60,6 +60,9 @@ var variants = map[string]struct{ file, defs string }{
 	"deplevels1": {"deplevels", "#define SLOT 1\n"},
 	"dslocal16":  {"dslocal", "#define TS 16\n"},
 	"dslocal32":  {"dslocal", "#define TS 32\n"},
+	// Newton's steps with deposition (n ≠ 1, G > 0): the source term
+	// and sim/spl's Hold, maps with a cap.
+	"newtondep": {"newton", "#define DEP\n"},
 }
 
 // wideCells is the grid from which the creep's sweep along y takes 64
@@ -290,8 +293,6 @@ type Engine struct {
 func Supports(p engine.Params) error {
 	why := ""
 	switch {
-	case p.G > 0 && p.N != 1:
-		why = "deposition (G > 0) with n ≠ 1"
 	case p.Talus.Mode == talus.ModeHeight:
 		why = "a talus angle by height"
 	}
@@ -1384,8 +1385,8 @@ func (e *Engine) erode(c gpu.Context) (fin, rounds int, err error) {
 	c.Bind(slotUp, e.ub)
 	c.Bind(slotKF, e.kf)
 	if e.p.G > 0 {
-		// Deposition (n = 1): the source term and sim/spl's Hold, maps
-		// with a cap composed by affmin.
+		// Deposition: the source term and sim/spl's Hold, maps with a
+		// cap composed by affmin (n ≠ 1: in Newton's steps).
 		if err := e.growDep(c); err != nil {
 			return 0, 0, err
 		}
@@ -1396,6 +1397,9 @@ func (e *Engine) erode(c gpu.Context) (fin, rounds int, err error) {
 		e.cells(c, "areacopy", e.n)
 		e.caps = true
 		defer func() { e.caps = false }()
+		if e.p.N != 1 {
+			return e.newton(c)
+		}
 		return e.jump(c, "affmin", s, 2, false, e.rounds[1])
 	}
 	c.Bind(slotCnt, e.cnt)
@@ -1414,9 +1418,15 @@ const maxNewton = 12
 // heights (in H): each step linearizes every node's equation at the
 // current heights and solves the affine maps; it stops when every node's
 // equation holds (the count newton.glsl makes, read back each step). The
-// eroded heights end in ab[fin].
+// eroded heights end in ab[fin]. With deposition (newtondep) the maps
+// have caps (cp, composed by affmin) and read the source term.
 func (e *Engine) newton(c gpu.Context) (fin, rounds int, err error) {
 	x, xi := e.hb, -1
+	kern, compose := "newton", "affine"
+	dep := e.p.G > 0
+	if dep {
+		kern, compose = "newtondep", "affmin"
+	}
 	for it := 0; it < maxNewton; it++ {
 		s := 0
 		if xi == 0 {
@@ -1430,7 +1440,11 @@ func (e *Engine) newton(c gpu.Context) (fin, rounds int, err error) {
 		e.bindInit(c, s)
 		c.Bind(slotKF, e.kf)
 		c.Bind(slotCnt, e.cnt)
-		e.cells(c, "newton", e.n)
+		if dep {
+			c.Bind(slotBs, e.cp[s])
+			c.Bind(slotUp, e.dr)
+		}
+		e.cells(c, kern, e.n)
 		left, err := e.getCtl(c, 0)
 		if err != nil {
 			return 0, 0, err
@@ -1438,7 +1452,7 @@ func (e *Engine) newton(c gpu.Context) (fin, rounds int, err error) {
 		if left == 0 {
 			break
 		}
-		if xi, rounds, err = e.jump(c, "affine", s, 2, false, e.rounds[1]); err != nil {
+		if xi, rounds, err = e.jump(c, compose, s, 2, false, e.rounds[1]); err != nil {
 			return 0, 0, err
 		}
 		x = e.ab[xi]
