@@ -12,14 +12,15 @@ import (
 // 1.5 and n = 0.7 beside sim/grid (48², mixed edges): Newton's steps
 // with the source term and sim/spl's Hold (newtondep, maps with caps
 // composed by affmin) against sim/spl's per-node solves. The sediment
-// account closes every step, the deposited volume over 20 steps is the
-// CPU's within 10 %, the alluvium within 10 %, and after 5 steps more
+// account closes every step, the deposited volume over 15 steps is the
+// CPU's within 10 %, and after 5 steps more the alluvium within 10 % and
 // the heights' mean and max within 2 % and 6 % (compareSteps). Measured
-// on llvmpipe (GPU / CPU): n = 1.5 deposited 1.734e9 / 1.688e9 m³ (2.7 %),
-// alluvium within 0.2 %, max and mean height within 0.1 %, at most 4
-// Newton steps a step; n = 0.7 6.03e8 / 6.24e8 m³ (3.4 %), alluvium
-// within 0.3 %, heights within 0.1 %, 6 to 12 Newton steps a step (the
-// first step reaches maxNewton; without deposition 7 to 11).
+// on llvmpipe (GPU / CPU): n = 1.5 deposited 8.683e8 / 8.677e8 m³,
+// alluvium 4.29e4 / 4.17e4 m·cells (2.9 %), max height equal, mean within
+// 0.03 %, at most 4 Newton steps a step; n = 0.7 4.02e8 / 4.17e8 m³
+// (3.6 %), alluvium 3.3 %, heights within 0.3 %, up to 12 Newton steps a
+// step (the bound, on the first step from the noisy flat start; 7 to 11
+// without deposition).
 func TestDepositionNonlinearMatchesCPU(t *testing.T) {
 	mixed := flow.Edges{North: flow.Outlet, South: flow.Closed, East: flow.Natural, West: flow.Closed}
 	for _, n := range []float64{1.5, 0.7} {
@@ -29,7 +30,7 @@ func TestDepositionNonlinearMatchesCPU(t *testing.T) {
 			ce, ge := pair(t, c)
 			var cdep, gdep float64
 			newton := 0
-			for s := 1; s <= 20; s++ {
+			for s := 1; s <= 15; s++ {
 				cs, gs := ce.Step(), ge.Step()
 				if err := ge.Err(); err != nil {
 					t.Fatal(err)
@@ -42,9 +43,9 @@ func TestDepositionNonlinearMatchesCPU(t *testing.T) {
 					t.Errorf("step %d: the sediment account is off by %g m³ (%+v)", s, r, m)
 				}
 			}
-			t.Logf("deposited over 20 steps: %.4g/%.4g m³ (GPU/CPU); at most %d Newton steps a step", gdep, cdep, newton)
+			t.Logf("deposited over 15 steps: %.4g/%.4g m³ (GPU/CPU); at most %d Newton steps a step", gdep, cdep, newton)
 			if cdep == 0 || math.Abs(gdep-cdep) > 0.1*cdep {
-				t.Errorf("deposited %.4g m³ over 20 steps; want %.4g (not 0) within 10 %%", gdep, cdep)
+				t.Errorf("deposited %.4g m³ over 15 steps; want %.4g (not 0) within 10 %%", gdep, cdep)
 			}
 			if newton == 0 {
 				t.Error("no Newton step ran: the test needs n ≠ 1's solve")
