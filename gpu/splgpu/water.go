@@ -2,7 +2,6 @@ package splgpu
 
 import (
 	"fmt"
-	"slices"
 	"sync"
 	"time"
 	"unsafe"
@@ -33,8 +32,14 @@ type budget struct {
 	basin   []int32   // the basin of every cell (in.Label), -1 in an outlet's tree
 	raw     []uint32
 	pairs   map[uint64]int32
-	done    sync.WaitGroup
-	err     error
+	// The last pair each pit basin met (its neighbour and the pass's
+	// index in the list): a basin's boundary runs along one neighbour
+	// for several cells, so most pairs need no look-up in pairs.
+	lastB, lastK []int32
+	sorted       []water.Pass
+	count        []int32
+	done         sync.WaitGroup
+	err          error
 	// run: the step's budget is running (waterRead started it); read
 	// and work: its time reading back and on the host (the Input and
 	// the model's step, which overlap the device's erosion).
@@ -206,18 +211,28 @@ func (e *Engine) waterPasses(in *water.Input) {
 		b.pairs = map[uint64]int32{}
 	}
 	clear(b.pairs)
+	np := len(in.Root)
+	b.lastB, b.lastK = sim.Resize(b.lastB, np), sim.Resize(b.lastK, np)
+	for k := range b.lastB {
+		b.lastB[k] = -2 // no neighbour yet (-1 is Outside)
+	}
 	lab, h, w := in.Label, in.H, e.w
-	out := in.Passes[:0]
+	out := b.sorted[:0]
 	keep := func(a, bb, i, j int32, wt float32) {
-		key := uint64(uint32(a))<<32 | uint64(uint32(bb))
-		if k, ok := b.pairs[key]; ok {
-			if p := &out[k]; wt < p.H {
-				p.H, p.Node = wt, i
+		k := b.lastK[a]
+		if b.lastB[a] != bb {
+			key := uint64(uint32(a))<<32 | uint64(uint32(bb))
+			var ok bool
+			if k, ok = b.pairs[key]; !ok {
+				k = int32(len(out))
+				b.pairs[key] = k
+				out = append(out, water.Pass{A: a, B: bb, H: wt, Node: i})
 			}
-			return
+			b.lastB[a], b.lastK[a] = bb, k
 		}
-		b.pairs[key] = int32(len(out))
-		out = append(out, water.Pass{A: a, B: bb, H: wt, Node: i})
+		if p := &out[k]; wt < p.H {
+			p.H, p.Node = wt, i
+		}
 	}
 	emit := func(i, j int) {
 		ni, nj := lab[i], lab[j]
@@ -263,8 +278,21 @@ func (e *Engine) waterPasses(in *water.Input) {
 			}
 		}
 	}
-	slices.SortStableFunc(out, func(p, q water.Pass) int { return int(p.A) - int(q.A) })
-	in.Passes = out
+	// By pit, each pit's passes in the order met (a counting sort).
+	b.count = sim.Resize(b.count, np+1)
+	clear(b.count)
+	for _, p := range out {
+		b.count[p.A+1]++
+	}
+	for k := 1; k <= np; k++ {
+		b.count[k] += b.count[k-1]
+	}
+	in.Passes = sim.Resize(in.Passes, len(out))
+	for _, p := range out {
+		in.Passes[b.count[p.A]] = p
+		b.count[p.A]++
+	}
+	b.sorted = out
 }
 
 // waterSnapshot gives s the budget's water, as sim/grid's snapshots: the
@@ -339,7 +367,7 @@ func drainageOrder(rec []int32) []int32 {
 // and pairs; what the snapshots read stays.
 func (e *Engine) releaseWater() {
 	b := &e.wat
-	b.raw, b.pairs = nil, nil
+	b.raw, b.pairs, b.lastB, b.lastK, b.sorted, b.count = nil, nil, nil, nil, nil, nil
 	if b.model == nil {
 		b.basin, b.in.Label = nil, nil
 	}
