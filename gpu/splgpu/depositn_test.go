@@ -22,6 +22,9 @@ import (
 // step (the bound, on the first step from the noisy flat start; 7 to 11
 // without deposition).
 func TestDepositionNonlinearMatchesCPU(t *testing.T) {
+	if testing.Short() {
+		t.Skip("1 s here, 7 s under the race detector; it adds no goroutine: make unit runs it")
+	}
 	mixed := flow.Edges{North: flow.Outlet, South: flow.Closed, East: flow.Natural, West: flow.Closed}
 	for _, n := range []float64{1.5, 0.7} {
 		t.Run(fmt.Sprint("n=", n), func(t *testing.T) {
