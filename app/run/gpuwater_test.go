@@ -18,7 +18,9 @@ import (
 // many lakes holding more than 1 % of the water within 25 % and the area
 // flooded within 10 %, the deepest routed lake within 10 %, max height
 // within 3 % and mean within 1 % of the max; the GPU snapshot's water
-// adds up to what its budget stores, and it has the discharge and the
+// adds up to what its budget stores (with creep and random routing the
+// routing saw the step's start, and the snapshot measures the water
+// over those heights, as sim/grid's), and it has the discharge and the
 // lakes' pits. Measured on llvmpipe (GPU / CPU): stored 2.605e10 /
 // 2.619e10 m³ (0.5 %), evaporated 2.569e10 / 2.584e10 m³, 3 / 3 lakes
 // over 9.52e7 / 9.16e7 m² (4 %; 9 / 7 lakes hold any water), deepest

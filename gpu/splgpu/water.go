@@ -29,9 +29,14 @@ type budget struct {
 	in      water.Input
 	ok      bool      // in describes the last step's routing
 	h       []float32 // the heights the routing saw (in.H)
-	basin   []int32   // the basin of every cell (in.Label), -1 in an outlet's tree
-	raw     []uint32
-	pairs   map[uint64]int32
+	// live: the routing saw the heights the step then eroded (not the
+	// step's start, as with creep and random routing): snapshots
+	// measure the water over the heights now, as sim/grid's, whose
+	// Input holds its live heights then.
+	live  bool
+	basin []int32 // the basin of every cell (in.Label), -1 in an outlet's tree
+	raw   []uint32
+	pairs map[uint64]int32
 	// The last pair each pit basin met (its neighbour and the pass's
 	// index in the list): a basin's boundary runs along one neighbour
 	// for several cells, so most pairs need no look-up in pairs.
@@ -113,6 +118,7 @@ func (e *Engine) waterRead(c gpu.Context, pits int) error {
 		b.model = m
 	}
 	b.h = sim.Resize(b.h, e.n)
+	b.live = e.rh == e.hb
 	if err := c.Read(e.rh, 0, unsafe.Slice((*byte)(unsafe.Pointer(&b.h[0])), 4*e.n)); err != nil {
 		return err
 	}
@@ -296,14 +302,20 @@ func (e *Engine) waterPasses(in *water.Input) {
 }
 
 // waterSnapshot gives s the budget's water, as sim/grid's snapshots: the
-// depth of its lakes over each cell, the lakes, their pits' centres and
-// the discharge (the rain on every cell upstream, m³/yr).
+// depth of its lakes over each cell (over s.Height, or with creep and
+// random routing over the heights the routing saw), the lakes, their
+// pits' centres and the discharge (the rain on every cell upstream,
+// m³/yr).
 func (e *Engine) waterSnapshot(s *engine.Snapshot) {
 	b := &e.wat
 	if b.model == nil || !b.ok || !e.routed {
 		return
 	}
-	s.Water = b.model.WaterDepth(nil, &b.in)
+	in := b.in
+	if b.live {
+		in.H = s.Height
+	}
+	s.Water = b.model.WaterDepth(nil, &in)
 	s.WaterLakes = water.CloneLakes(b.model.Lakes())
 	s.WaterPits = make([][2]float32, len(b.in.Root))
 	for k, r := range b.in.Root {

@@ -125,8 +125,9 @@ func TestWaterInputMatchesCPU(t *testing.T) {
 // rounding and pass choices, the water stored within 10 % and as many
 // lakes holding water within 20 % (measured on llvmpipe: 4.195e9 /
 // 4.204e9 m³ stored, 2 / 2 lakes; evaporated 3.13e9 / 3.11e9 m³);
-// every cell drains out, water stands only under a lake's level, and
-// the discharge at the roots adds up to the rain.
+// every cell drains out, the snapshot's water stands only under a lake's
+// level over the heights now and adds up to the CPU snapshot's within
+// 10 % (4.70e9 / 4.73e9 m³), and the discharge at the roots adds up to the rain.
 func TestWaterMatchesCPU(t *testing.T) {
 	c := wetConfig(40, flow.Edges{North: flow.Outlet, South: flow.Closed, East: flow.Natural, West: flow.Closed}, 2e-5, 1e-5)
 	ce, ge := pair(t, c)
@@ -197,8 +198,14 @@ func TestWaterMatchesCPU(t *testing.T) {
 	if sn.WaterLakes == nil || sn.Discharge == nil || len(sn.WaterPits) != len(ge.wat.in.Root) {
 		t.Fatal("the snapshot carries no water budget's lakes, pits or discharge")
 	}
-	var wet float64
-	hs := ge.wat.in.H
+	// The water over the heights now (as sim/grid's snapshots: the
+	// levels of the step's routing over the eroded heights), as much as
+	// in the CPU's snapshot.
+	var wet, cwet float64
+	hs := sn.Height
+	for _, d := range ce.Snapshot().Water {
+		cwet += float64(d) * c.Cell * c.Cell
+	}
 	for i, d := range sn.Water {
 		if d <= 0 {
 			continue
@@ -215,8 +222,9 @@ func TestWaterMatchesCPU(t *testing.T) {
 			t.Fatalf("cell %d: %g m of water under no lake's level", i, d)
 		}
 	}
-	if math.Abs(wet-gb.Stored) > 1e-3*gb.Stored {
-		t.Errorf("the snapshot's water adds up to %.6g m³; the budget stores %.6g", wet, gb.Stored)
+	t.Logf("the snapshots' water: %.4g/%.4g m³ (GPU/CPU)", wet, cwet)
+	if cwet == 0 || math.Abs(wet-cwet) > 0.1*cwet {
+		t.Errorf("the snapshot's water adds up to %.4g m³; the CPU's %.4g (not 0) within 10 %%", wet, cwet)
 	}
 	var out, in float64
 	for i, r := range sn.Receivers {
