@@ -313,8 +313,8 @@ func TestErodeGeologyDevice(t *testing.T) {
 
 // TestRunGridDevice: orogen run --device gpu runs the grid engine on the
 // GPU (gpu/splgpu; Mesa's llvmpipe here) and says so; --device auto takes
-// no software rasterizer and says why; parameters the GPU engine does not
-// run keep the engine on the CPU with one line saying why; the terrains
+// no software rasterizer and says why; rain (the lakes' water budget)
+// runs with it and the report has the budget; the terrains
 // of the CPU and the GPU are alike (TestGPUSettlesLikeCPU in app/run
 // measures how alike).
 func TestRunGridDevice(t *testing.T) {
@@ -341,9 +341,13 @@ func TestRunGridDevice(t *testing.T) {
 	if code != 0 || soft != strings.Contains(stderr, "software rasterizer") {
 		t.Errorf("--device auto on a software rasterizer %v: exit %d, %q", soft, code, stderr)
 	}
-	code, _, stderr = runCLI("run", "--scene", "default", "--size", "48", "--steps", "2", "--rain", "0.5", "--device", "gpu", "--out", filepath.Join(dir, "r.tif"))
-	if code != 0 || !strings.Contains(stderr, "water budget") || !strings.Contains(stderr, "running on the CPU") {
-		t.Errorf("--device gpu --rain 0.5: exit %d, %q; want the CPU and why", code, stderr)
+	rep = filepath.Join(dir, "r.json")
+	code, _, stderr = runCLI("run", "--scene", "default", "--size", "48", "--steps", "2", "--rain", "0.5", "--device", "gpu", "--out", filepath.Join(dir, "r.tif"), "--report", rep)
+	if code != 0 || !strings.Contains(stderr, "grid engine on") || strings.Contains(stderr, "running on the CPU") {
+		t.Errorf("--device gpu --rain 0.5: exit %d, %q; want the grid engine on the GPU", code, stderr)
+	}
+	if b, err := os.ReadFile(rep); err != nil || !strings.Contains(string(b), `"water_budget"`) || strings.Contains(string(b), `"device": "cpu"`) {
+		t.Errorf("--device gpu --rain 0.5: the report names the CPU or has no water budget (%v)", err)
 	}
 }
 

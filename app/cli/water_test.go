@@ -13,12 +13,15 @@ import (
 // TestRunWaterBudget: --rain turns the water budget on; --out-lakes lists
 // lakes in the documented shape, each with a pit and consistent figures;
 // --out-rivers writes a 0/1 mask; the outputs refuse to run without rain.
+// The grid engine on the GPU (--device gpu; the CPU where there is none)
+// writes the same outputs.
 func TestRunWaterBudget(t *testing.T) {
 	dir := t.TempDir()
 	lakes, rivers, depth := filepath.Join(dir, "lakes.json"), filepath.Join(dir, "rivers.png"), filepath.Join(dir, "water.tif")
-	for _, engine := range []string{"grid", "graph"} {
-		code, _, stderr := runCLI("run", "--engine", engine, "--scene", "default", "--size", "96", "--steps", "3",
-			"--rain", "0.5", "--evaporation", "5", "--out-lakes", lakes, "--out-rivers", rivers, "--out-water", depth, "-q")
+	for _, engine := range []string{"grid", "graph", "grid --device gpu"} {
+		args := append([]string{"run", "--engine"}, strings.Fields(engine)...)
+		code, _, stderr := runCLI(append(args, "--scene", "default", "--size", "96", "--steps", "3",
+			"--rain", "0.5", "--evaporation", "5", "--out-lakes", lakes, "--out-rivers", rivers, "--out-water", depth, "-q")...)
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", engine, code, stderr)
 		}

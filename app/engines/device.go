@@ -76,9 +76,10 @@ func newGrid(s Spec) (engine.Engine, error) {
 
 // gridOn is the grid engine on the GPU (gpu is set) or, after a
 // fallback, on the CPU (cpu is set). A change the GPU engine does not
-// run (parameters splgpu.Supports refuses, a rain map, a geology) moves
-// it to the CPU for good: the heights read back become a grid.Engine's
-// initial heights, its steps and time continuing the count.
+// run (parameters splgpu.Supports refuses, a geology) moves it to the
+// CPU for good: the heights read back become a grid.Engine's initial
+// heights, its steps and time continuing the count, the rain map kept
+// (the lakes' water starts afresh there).
 type gridOn struct {
 	engine.Engine
 	gpu           *splgpu.Engine
@@ -196,6 +197,9 @@ func (g *gridOn) toCPU(p engine.Params, why error) error {
 	g.steps, g.years = st.Step, st.Time
 	g.gpu.Close()
 	e.SetRebalanced(g.rebal)
+	if err := e.SetRainMap(g.gpu.RainMap()); err != nil {
+		return err
+	}
 	g.Engine, g.cpu, g.gpu = e, e, nil
 	g.dev = "cpu"
 	g.fallback = fmt.Sprintf("--device %s: %v: continuing on the CPU", g.spec.Device, why)
@@ -220,15 +224,6 @@ func (g *gridOn) SetUplift(u []float32) error {
 	}
 	g.up, g.upSet = u, true
 	return nil
-}
-
-func (g *gridOn) SetRainMap(r []float32) error {
-	if g.gpu != nil && r != nil {
-		if err := g.toCPU(g.gpu.Params(), fmt.Errorf("the lakes' water budget (a rain map) runs on the CPU only")); err != nil {
-			return err
-		}
-	}
-	return g.Engine.SetRainMap(r)
 }
 
 func (g *gridOn) Step() engine.StepStats  { return g.shift(g.Engine.Step()) }
@@ -269,7 +264,7 @@ func (g *gridOn) Water() *water.Model {
 	if g.cpu != nil {
 		return g.cpu.Water()
 	}
-	return nil
+	return g.gpu.Water()
 }
 
 func (g *gridOn) SetGeology(m *geology.Model) {

@@ -8,13 +8,16 @@ import (
 	"orogen/sim/engine"
 	"orogen/sim/engine/enginetest"
 	"orogen/sim/grid"
+	"orogen/sim/talus"
 )
 
-// TestGridMovesToCPU: the grid engine built for the GPU runs there, and a
-// change the GPU engine does not run (the lakes' water budget) moves it
-// to the CPU at once with one line saying why, its heights, steps and
-// time carried over. It gives its scratch back (engine.Releaser) on
-// either device and steps on after.
+// TestGridMovesToCPU: the grid engine built for the GPU runs there, the
+// lakes' water budget with it (rain, a rain map), and a change the GPU
+// engine does not run (a talus angle by height) moves it to the CPU at
+// once with one line saying why, its heights, steps and time carried
+// over, and its rain map (the budget runs on there with Rain 0). It
+// gives its scratch back (engine.Releaser) on either device and steps on
+// after.
 func TestGridMovesToCPU(t *testing.T) {
 	const n = 32
 	s := Spec{Kind: grid.Kind, W: n, H: n, Cell: 100, Up: enginetest.Dome(n, n, 1e-3), InitNoise: 1, Seed: 3,
@@ -34,15 +37,34 @@ func TestGridMovesToCPU(t *testing.T) {
 	}
 	engine.Release(e)
 	e.Step()
-	before := append([]float32(nil), e.Heights()...)
 	p := e.Params()
 	p.Rain = 0.5
 	if err := e.SetParams(p); err != nil {
 		t.Fatal(err)
 	}
+	e.Step()
+	if dev, why := DeviceOf(e); dev == "cpu" || e.(engine.Watered).Water() == nil {
+		t.Fatalf("with rain: device %q (%q), water budget %v; want the GPU's", dev, why, e.(engine.Watered).Water())
+	}
+	rain := make([]float32, n*n)
+	for i := range rain {
+		rain[i] = 0.25
+	}
+	p.Rain = 0
+	if err := e.SetRainMap(rain); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.SetParams(p); err != nil {
+		t.Fatal(err)
+	}
+	before := append([]float32(nil), e.Heights()...)
+	p.Talus = talus.Model{Mode: talus.ModeHeight, LowDeg: 20, HighDeg: 40, HeightM: 100, BlendM: 20}
+	if err := e.SetParams(p); err != nil {
+		t.Fatal(err)
+	}
 	dev, why := DeviceOf(e)
-	if dev != "cpu" || !strings.Contains(why, "water budget") || !strings.Contains(why, "continuing on the CPU") {
-		t.Fatalf("after rain: device %q, %q; want the CPU and why", dev, why)
+	if dev != "cpu" || !strings.Contains(why, "talus") || !strings.Contains(why, "continuing on the CPU") {
+		t.Fatalf("after a talus angle by height: device %q, %q; want the CPU and why", dev, why)
 	}
 	for i, h := range e.Heights() {
 		if h != before[i] {
@@ -51,10 +73,10 @@ func TestGridMovesToCPU(t *testing.T) {
 	}
 	engine.Release(e)
 	st := e.Step()
-	if st.Step != 5 || st.Time != 5*p.Dt || e.Snapshot().Step != 5 {
-		t.Errorf("after the move: step %d, %g yr, snapshot step %d; want 5, %g yr, 5", st.Step, st.Time, e.Snapshot().Step, 5*p.Dt)
+	if st.Step != 6 || st.Time != 6*p.Dt || e.Snapshot().Step != 6 {
+		t.Errorf("after the move: step %d, %g yr, snapshot step %d; want 6, %g yr, 6", st.Step, st.Time, e.Snapshot().Step, 6*p.Dt)
 	}
-	if _, ok := e.(engine.Watered); !ok || e.(engine.Watered).Water() == nil {
-		t.Error("the CPU engine runs no water budget after the move")
+	if e.(engine.Watered).Water() == nil {
+		t.Error("the CPU engine runs no water budget after the move: the rain map was lost")
 	}
 }

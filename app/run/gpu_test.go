@@ -316,7 +316,7 @@ func BenchmarkConvergeGPU(b *testing.B) {
 
 // TestGPULakesPhysicsLikeCPU runs the lakes preset with its soil physics
 // (creep, deposition, k noise, random hillslope routing) but without its
-// rain (the water budget runs on the CPU only) on both engines, through
+// rain (TestGPULakesRainLikeCPU runs it with) on both engines, through
 // the registry (the GPU engine must not fall back): after 30 steps (64²)
 // as many lake cells within 10 %, the deepest lake within 10 %, the max
 // height within 3 % and the mean within 1 % of the max, as much
@@ -366,7 +366,7 @@ func TestGPULakesPhysicsLikeCPU(t *testing.T) {
 }
 
 // TestGPULakesLikeCPU runs the lakes preset without its rain (the water
-// budget runs on the CPU only) and without its soil physics
+// budget does not change the terrain) and without its soil physics
 // (TestGPULakesPhysicsLikeCPU has them) on both engines:
 // its sinking basins keep lakes routed through their passes, which the
 // GPU engine must fill as the CPU engine does: as many lake cells within

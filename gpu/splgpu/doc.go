@@ -2,12 +2,12 @@
 // equation, dh/dt = u − k A^m s^n + κ∇²h, the talus limit and the lakes
 // routed through their passes, as OpenGL 4.3 compute kernels
 // (shaders/*.glsl) on package gpu's runtime. It implements engine.Engine
-// (and Constrainable, Summarizer, Releaser, Rebalanced); app/engines builds it for
+// (and Constrainable, Summarizer, Releaser, Rebalanced, Watered); app/engines builds it for
 // `--engine grid --device gpu|auto` and moves to sim/grid, saying why,
-// for what it does not run (Supports: the lakes' water budget, a talus
-// angle by height, a geology, deposition with n ≠ 1). Nonlinear creep,
-// deposition, k noise, random hillslope routing and a talus angle by
-// noise run here.
+// for what it does not run (Supports: a talus angle by height, a
+// geology). Nonlinear creep, deposition (any n), k noise, random
+// hillslope routing, a talus angle by noise and the lakes' water budget
+// (rain, a rain map) run here.
 //
 // A step, every phase over the whole grid and in log-depth rounds where
 // it follows the receivers:
@@ -76,10 +76,15 @@
 //	           again) and solves it the same way, until every node's
 //	           Newton step is within a few float32 ulps (6 to 8 steps in
 //	           the tests; at most 12)
-//	           With deposition (G > 0, n = 1), the source term G·Qs/A
+//	           With deposition (G > 0), the source term G·Qs/A
 //	           of the last step in the implicit step and sim/spl's Hold
 //	           (a node below its receiver keeps its height): maps x ↦
-//	           min(c, α + β·x), composed the same way (affmin)
+//	           min(c, α + β·x), composed the same way (affmin); for
+//	           n ≠ 1 in each Newton step (newtondep: a node whose
+//	           receiver lies at or above its raised height at the
+//	           current iterate is held there, the others linearized
+//	           with the raised height as their cap; 4 to 12 steps in
+//	           the tests)
 //	talus      h_i ≤ h_r + tan θ·d_i along the receivers, min-plus maps
 //	           x ↦ min(a, x + b) composed the same way; tan θ constant or
 //	           sim/talus's noise field per cell (4 bytes a cell more)
@@ -151,10 +156,24 @@
 // gives the pointer-jumping buffers, the caps and the maps back after a
 // run's last step (engine.Releaser); the next Step grows them again.
 //
+// The lakes' water budget (Błaszczuk et al. 2023; Params.Rain > 0 or
+// SetRainMap; water.go) runs on the host, as sim/grid runs it, on the
+// device's routing: after the lakes phase the step reads back the heights
+// the routing saw and the basin labels (8 bytes a cell), numbers the
+// pits' basins in cell order, lists the lowest pass between each two
+// neighbouring basins as sim/flow's findPasses does (the same pairs and
+// order, so the same sim/water Input cell for cell on the same routing:
+// TestWaterInputMatchesCPU) and steps sim/water in a goroutine while the
+// device erodes; the step waits for it at its end. The budget never
+// changes the terrain (nor does sim/grid's): its lakes are the water the
+// snapshots carry (Water, WaterLakes, WaterPits, Discharge) and the
+// account Water gives. Host memory with rain: the heights and labels read
+// back and the basin of each cell, 12 bytes a cell, and sim/water's own.
+//
 // An Engine is owned by one goroutine, as sim/grid's is; its device work
 // runs on the device's thread (gpu.Device.Do). Snapshots read the fields
 // back; the lakes' spills, levels and water are measured on the host from
 // the basins and passes of the last routing (sim/flow's LakesOn and
-// WaterDepth). An engine dropped without Close gives its memory back
-// when it is collected.
+// WaterDepth), or with rain the water budget's lakes. An engine dropped
+// without Close gives its memory back when it is collected.
 package splgpu

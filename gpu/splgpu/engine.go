@@ -25,7 +25,7 @@ var shaders embed.FS
 
 // Kernels, by the names of their .glsl files.
 var kernelNames = []string{"diffscan", "creepfac", "creepscan", "creepscanrow", "creepscanrowi", "creepscanwide", "sumh", "erodedep", "areacopy", "affmin",
-	"deppits", "deplevels0", "deplevels1", "depvol", "depvolcmp", "dsinit", "dslocal16", "dslocal32", "dsrake", "dsjump", "dsfinal", "depphi", "depdr", "depfin", "newton", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
+	"deppits", "deplevels0", "deplevels1", "depvol", "depvolcmp", "dsinit", "dslocal16", "dslocal32", "dsrake", "dsjump", "dsfinal", "depphi", "depdr", "depfin", "newton", "newtondep", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
 	"pitcopy", "carve", "areainit", "arearound", "erodeinit", "affine", "talusinit", "minplus", "finish", "reduce",
 	"balx", "baly", "reducebal", "balup", "balfin"}
 
@@ -60,6 +60,9 @@ var variants = map[string]struct{ file, defs string }{
 	"deplevels1": {"deplevels", "#define SLOT 1\n"},
 	"dslocal16":  {"dslocal", "#define TS 16\n"},
 	"dslocal32":  {"dslocal", "#define TS 32\n"},
+	// Newton's steps with deposition (n ≠ 1, G > 0): the source term
+	// and sim/spl's Hold, maps with a cap.
+	"newtondep": {"newton", "#define DEP\n"},
 }
 
 // wideCells is the grid from which the creep's sweep along y takes 64
@@ -277,6 +280,7 @@ type Engine struct {
 
 	bufs   *owned    // the buffers, freed by Close or when collected
 	hcache []float32 // the heights read back, nil when stale
+	wat    budget    // the lakes' water budget (water.go)
 	// Kernel holds the milliseconds each phase took in the last step.
 	Kernel [NumKernels]float64
 	// Rounds holds the pointer-jumping rounds of the last step's label,
@@ -289,10 +293,6 @@ type Engine struct {
 func Supports(p engine.Params) error {
 	why := ""
 	switch {
-	case p.G > 0 && p.N != 1:
-		why = "deposition (G > 0) with n ≠ 1"
-	case p.Rain > 0:
-		why = "the lakes' water budget (rain)"
 	case p.Talus.Mode == talus.ModeHeight:
 		why = "a talus angle by height"
 	}
@@ -766,20 +766,14 @@ func (e *Engine) SetParams(p engine.Params) error {
 			return err
 		}
 	}
-	return e.sync(what)
+	if err := e.sync(what); err != nil {
+		return err
+	}
+	return e.waterSetParams() // water.go
 }
 
 // Params returns the parameters in force.
 func (e *Engine) Params() engine.Params { return e.p }
-
-// SetRainMap refuses a rain map: the lakes' water budget runs on the CPU
-// engine only. nil is accepted.
-func (e *Engine) SetRainMap(r []float32) error {
-	if r != nil {
-		return fmt.Errorf("splgpu: the lakes' water budget (a rain map) runs on the CPU only")
-	}
-	return nil
-}
 
 // Size returns the grid size and the cell size in metres.
 func (e *Engine) Size() (w, h int, cell float64) { return e.w, e.h, e.cell }
@@ -901,6 +895,7 @@ func (e *Engine) Snapshot() *engine.Snapshot {
 	}
 	s.Receivers, s.Area = e.Receivers()
 	s.Lakes, s.Water = e.lakesOn(hs)
+	e.waterSnapshot(s) // with rain, the water budget's lakes (water.go)
 	return s
 }
 
@@ -909,11 +904,14 @@ func (e *Engine) Summary() engine.Summary {
 	var s engine.Summary
 	s.MinHeight, s.MaxHeight, s.MeanHeight = engine.HeightFigures(e.Heights())
 	if e.step > 0 {
-		sn := e.Snapshot()
-		for _, a := range sn.Area {
+		// As sim/grid's: the lakes under their passes' level, not the
+		// water budget's.
+		_, area := e.Receivers()
+		_, wat := e.lakesOn(e.Heights())
+		for _, a := range area {
 			s.MaxDrainage = max(s.MaxDrainage, float64(a))
 		}
-		for _, d := range sn.Water {
+		for _, d := range wat {
 			if d > 0 {
 				s.LakeCells++
 				s.MaxLakeDepth = max(s.MaxLakeDepth, float64(d))
@@ -1023,6 +1021,9 @@ func (e *Engine) Step() engine.StepStats {
 		e.Rounds[0] = r
 		stamps[KLakes] = c.Timestamp()
 		if lakes, err = e.lakes(c); err != nil {
+			return err
+		}
+		if err := e.waterRead(c, lakes); err != nil { // the water budget (water.go)
 			return err
 		}
 		stamps[KArea] = c.Timestamp()
@@ -1145,6 +1146,9 @@ func (e *Engine) Step() engine.StepStats {
 		e.passStamps = e.passStamps[:0]
 		return c.Finish()
 	})
+	if werr := e.waterWait(&st); err == nil {
+		err = werr
+	}
 	if err != nil {
 		e.err = err
 		return e.stats
@@ -1381,8 +1385,8 @@ func (e *Engine) erode(c gpu.Context) (fin, rounds int, err error) {
 	c.Bind(slotUp, e.ub)
 	c.Bind(slotKF, e.kf)
 	if e.p.G > 0 {
-		// Deposition (n = 1): the source term and sim/spl's Hold, maps
-		// with a cap composed by affmin.
+		// Deposition: the source term and sim/spl's Hold, maps with a
+		// cap composed by affmin (n ≠ 1: in Newton's steps).
 		if err := e.growDep(c); err != nil {
 			return 0, 0, err
 		}
@@ -1393,6 +1397,9 @@ func (e *Engine) erode(c gpu.Context) (fin, rounds int, err error) {
 		e.cells(c, "areacopy", e.n)
 		e.caps = true
 		defer func() { e.caps = false }()
+		if e.p.N != 1 {
+			return e.newton(c)
+		}
 		return e.jump(c, "affmin", s, 2, false, e.rounds[1])
 	}
 	c.Bind(slotCnt, e.cnt)
@@ -1411,9 +1418,15 @@ const maxNewton = 12
 // heights (in H): each step linearizes every node's equation at the
 // current heights and solves the affine maps; it stops when every node's
 // equation holds (the count newton.glsl makes, read back each step). The
-// eroded heights end in ab[fin].
+// eroded heights end in ab[fin]. With deposition (newtondep) the maps
+// have caps (cp, composed by affmin) and read the source term.
 func (e *Engine) newton(c gpu.Context) (fin, rounds int, err error) {
 	x, xi := e.hb, -1
+	kern, compose := "newton", "affine"
+	dep := e.p.G > 0
+	if dep {
+		kern, compose = "newtondep", "affmin"
+	}
 	for it := 0; it < maxNewton; it++ {
 		s := 0
 		if xi == 0 {
@@ -1427,7 +1440,11 @@ func (e *Engine) newton(c gpu.Context) (fin, rounds int, err error) {
 		e.bindInit(c, s)
 		c.Bind(slotKF, e.kf)
 		c.Bind(slotCnt, e.cnt)
-		e.cells(c, "newton", e.n)
+		if dep {
+			c.Bind(slotBs, e.cp[s])
+			c.Bind(slotUp, e.dr)
+		}
+		e.cells(c, kern, e.n)
 		left, err := e.getCtl(c, 0)
 		if err != nil {
 			return 0, 0, err
@@ -1435,7 +1452,7 @@ func (e *Engine) newton(c gpu.Context) (fin, rounds int, err error) {
 		if left == 0 {
 			break
 		}
-		if xi, rounds, err = e.jump(c, "affine", s, 2, false, e.rounds[1]); err != nil {
+		if xi, rounds, err = e.jump(c, compose, s, 2, false, e.rounds[1]); err != nil {
 			return 0, 0, err
 		}
 		x = e.ab[xi]

@@ -16,6 +16,7 @@ import (
 // Release.
 func (e *Engine) Release() {
 	e.hcache, e.pitOf = nil, nil
+	e.releaseWater()
 	if e.err != nil || e.bufs == nil {
 		return
 	}

@@ -6,7 +6,17 @@
 // F' = F·n·|δk|^(n−1), α = (a + F'·δk − F·spow(δk, n))/(1 + F'),
 // β = F'/(1 + F'), composed by the same pointer jumping as n = 1. Counts
 // the nodes whose equation X does not yet meet.
-layout(std430, binding = 2) readonly buffer Hb { float h[]; };   // a: the uplifted heights
+//
+// With DEP (newtondep: deposition, G > 0, as erodedep for n = 1): a
+// takes the source term, a = h + Δt·G·Qs/A (Dr), and sim/spl's Hold
+// keeps a node at a where its receiver lies at or above a: the node's
+// solution is min(a, h_r + δ(a − h_r)) (δ lies in (0, δ0) when δ0 > 0,
+// and h_r + δ ≥ a otherwise), so its map is x ↦ min(a, α + β·x), the
+// cap a in Cd, composed by affmin; a held node (δ0 ≤ 0 at the current
+// iterate) maps to a alone and is met when X holds it there. A pit not
+// routed out keeps its uplifted height, without the source term (as
+// sim/spl skips a root).
+layout(std430, binding = 2) readonly buffer Hb { float h[]; };   // the uplifted heights
 layout(std430, binding = 3) readonly buffer Db { uint dcode[]; };
 layout(std430, binding = 6) writeonly buffer P1b { int pd[]; };
 layout(std430, binding = 7) readonly buffer Xb { float xk[]; };   // the current iterate
@@ -14,6 +24,10 @@ layout(std430, binding = 8) writeonly buffer A1b { float al[]; };
 layout(std430, binding = 10) writeonly buffer B1b { float be[]; };
 layout(std430, binding = 12) readonly buffer Kb { float kf[]; };
 layout(std430, binding = 13) readonly buffer Cb { uint cnt[]; };
+#ifdef DEP
+layout(std430, binding = 9) writeonly buffer C1b { float cd[]; };
+layout(std430, binding = 11) readonly buffer Rb { float dr[]; };
+#endif
 
 float spow(float v, float n) { return sign(v) * pow(abs(v), n); }
 
@@ -25,9 +39,15 @@ void main() {
 		int kd = kindOf(i % P.W, i / P.W);
 		float d = distOf(c, kd);
 		float a = h[i];
+#ifdef DEP
+		cd[i] = BIG;
+#endif
 		if (kd == FIXED || d == 0.0) {
 			pd[i] = -1; al[i] = a; be[i] = 0.0;
 		} else {
+#ifdef DEP
+			a = float(double(a) + P.dtd * double(dr[i]));
+#endif
 			int r = c >= 8u ? -1 : recOf(i, c);
 			float xr = r < 0 ? 0.0 : xk[r];
 			double ar = double(cnt[i]) * P.cellArea;
@@ -37,6 +57,14 @@ void main() {
 			float f = float(kdt * am / double(pow(d, P.n1)));
 			float d0 = a - xr;
 			float dk = xk[i] - xr;
+#ifdef DEP
+			if (r >= 0) cd[i] = a;
+			if (d0 <= 0.0) {
+				// Held: its receiver lies at or above a.
+				if (abs(xk[i] - a) > 4e-6 * max(1.0, abs(a))) atomicAdd(groupCount, 1u);
+				pd[i] = -1; al[i] = a; be[i] = 0.0; cd[i] = BIG;
+			} else {
+#endif
 			if (d0 == 0.0) {
 				// δ = 0: the node stays at its receiver's height.
 				al[i] = 0.0;
@@ -63,6 +91,9 @@ void main() {
 			} else {
 				pd[i] = r; be[i] = d0 == 0.0 ? 1.0 : dk;
 			}
+#ifdef DEP
+			}
+#endif
 		}
 	}
 	countEnd(CTL_ACTIVE);
