@@ -15,6 +15,7 @@ import (
 	"orogen/sim"
 	"orogen/sim/engine"
 	"orogen/sim/flow"
+	"orogen/sim/geology"
 	"orogen/sim/grid"
 	"orogen/sim/hillslope"
 	"orogen/sim/talus"
@@ -282,6 +283,12 @@ type Engine struct {
 	// Rounds holds the pointer-jumping rounds of the last step's label,
 	// area, erosion and talus phases.
 	Rounds [4]int
+
+	// The geology (geology.go): the model on the grid, its device
+	// buffer, and the last step's solves of the erosion (GeoIters).
+	geo      *geology.Map
+	geoBuf   gpu.Buffer
+	GeoIters int
 }
 
 // Supports returns nil if the GPU engine runs p, else an error saying
@@ -485,6 +492,9 @@ func (e *Engine) buffers() []gpu.Buffer {
 	all = append(all, e.pb[:]...)
 	all = append(all, e.ab[:]...)
 	all = append(all, e.bb[:]...)
+	if e.geoBuf != nil {
+		all = append(all, e.geoBuf)
+	}
 	return append(all, e.qb[:]...)
 }
 
@@ -740,6 +750,11 @@ func (e *Engine) SetParams(p engine.Params) error {
 	if err := Supports(p); err != nil {
 		return err
 	}
+	if e.geo != nil {
+		if err := SupportsGeology(p, e.geo.Model()); err != nil {
+			return err
+		}
+	}
 	if e.err != nil {
 		return e.err
 	}
@@ -899,6 +914,7 @@ func (e *Engine) Snapshot() *engine.Snapshot {
 	if e.p.G > 0 && e.alluv.Size() >= 4*e.n {
 		s.Alluvium = e.readFloats(e.alluv) // the sediment's thickness, as sim/grid's
 	}
+	e.geoSnapshot(s)
 	s.Receivers, s.Area = e.Receivers()
 	s.Lakes, s.Water = e.lakesOn(hs)
 	return s
@@ -1069,6 +1085,9 @@ func (e *Engine) Step() engine.StepStats {
 			c.Bind(11, prev)
 			c.Bind(13, e.cxy)
 			e.cells(c, "balfin", e.n)
+		}
+		if e.geo != nil {
+			e.geoFinish(c, prev)
 		}
 		stamps[NumKernels] = c.Timestamp()
 		buf := make([]byte, ctlHeader)
@@ -1397,6 +1416,9 @@ func (e *Engine) erode(c gpu.Context) (fin, rounds int, err error) {
 	}
 	c.Bind(slotCnt, e.cnt)
 	e.cells(c, "erodeinit", e.n)
+	if e.p.N == 1 && e.geo != nil {
+		return e.geoErode(c, s)
+	}
 	if e.p.N == 1 {
 		return e.jump(c, "affine", s, 2, false, e.rounds[1])
 	}

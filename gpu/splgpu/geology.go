@@ -1,0 +1,280 @@
+package splgpu
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+
+	"orogen/gpu"
+	"orogen/sim/engine"
+	"orogen/sim/geology"
+)
+
+// The geology on the GPU (engine.MapGeologic), sim/grid's: k of each
+// cell is k·Kd/KdRef of the material its erosion starts from (alluvium
+// where the cell has MinAlluvium of it, else the layer at its height
+// before the step), and a cell whose solve leaves that material walks
+// the contacts down or up as sim/spl's cross and rise do, each material
+// at its own k, stopping at a contact that the next material cannot
+// reach within the step. A node's height is then a piecewise affine map
+// of its receiver's, which the affine pointer jumping cannot compose in
+// one pass: the erosion solves with every node's starting material
+// (geoinit), then each node re-solves given its receiver's new height,
+// walking the contacts (geofix), and the contraction runs again with the
+// pieces found, until no node changes piece. A node's piece is exact
+// once its receiver's height is, so the iterations end after at most the
+// depth of the deepest chain of nodes that change piece, 1 to a few in
+// the tests (GeoIters), at most maxGeoIters.
+//
+// The alluvium (what the step left beyond the uplift, less what it took)
+// is updated after the finish (geofin), as sim/grid's depositRange.
+
+// GeologyBytesPerCell is the device memory a geology adds a cell: the
+// displacement undoing the deformations (float64), each node's piece
+// and starting material (two words), and the alluvium's thickness (4
+// bytes, shared with deposition's).
+const GeologyBytesPerCell = 20
+
+// maxGeoIters bounds the erosion's solves with a geology; each is a
+// contraction of the forest.
+const maxGeoIters = 64
+
+// geoHeader is the bytes before the cells in the geology's buffer (Geo
+// in geoerode.glsl): four ints, 256 tops (float64), 256 factors
+// (float32).
+const geoHeader = 16 + 256*8 + 256*4
+
+// geoCellBytes is a cell's record in the geology's buffer.
+const geoCellBytes = 16
+
+// geoKernels are the geology's kernels (compiled when a geology is
+// first set).
+var geoKernels = []string{"geoinit", "geofix", "geofin"}
+
+func init() {
+	variants["geoinit"] = struct{ file, defs string }{"geoerode", "#define FIRST\n"}
+	variants["geofix"] = struct{ file, defs string }{"geoerode", ""}
+}
+
+// SupportsGeology returns nil if the GPU engine runs a geology with p
+// (and m, if not nil), else an error saying what runs on the CPU only.
+func SupportsGeology(p engine.Params, m *geology.Model) error {
+	why := ""
+	switch {
+	case p.G > 0:
+		why = "a geology with deposition (G > 0)"
+	case p.N != 1:
+		why = "a geology with n ≠ 1"
+	case m != nil && m.TalusByRock():
+		why = "a talus angle by rock (talus_by_rock)"
+	}
+	if why != "" {
+		return fmt.Errorf("splgpu: %s runs on the CPU only", why)
+	}
+	return nil
+}
+
+// SetGeology lays m on the grid from the next step on (nil: uniform
+// rock; the alluvium is kept). A geology SupportsGeology refuses with
+// the engine's parameters, or one that does not fit the card, leaves
+// the engine as it was and sets nothing: callers that must run it use
+// SetGeologyMap, which says why.
+func (e *Engine) SetGeology(m *geology.Model) {
+	if m == nil {
+		e.geo = nil
+		return
+	}
+	_ = e.SetGeologyMap(m.Map(e.w, e.h, e.cell))
+}
+
+// SetGeologyMap is SetGeology(g.Model()) with the model already laid on
+// the engine's grid (engine.MapGeologic). A map of another grid, a
+// geology the engine does not run with its parameters
+// (SupportsGeology) or one that does not fit the card is an error and
+// changes nothing.
+func (e *Engine) SetGeologyMap(g *geology.Map) error {
+	if g == nil {
+		return errors.New("splgpu: SetGeologyMap: no map")
+	}
+	if g.W != e.w || g.H != e.h || g.Cell != e.cell {
+		return fmt.Errorf("splgpu: a geology map of %d×%d cells of %g m for a grid of %d×%d cells of %g m", g.W, g.H, g.Cell, e.w, e.h, e.cell)
+	}
+	m := g.Model()
+	if err := SupportsGeology(e.p, m); err != nil {
+		return err
+	}
+	if e.err != nil {
+		return e.err
+	}
+	if err := e.fitsGeology(); err != nil {
+		return err
+	}
+	buf := make([]byte, geoHeader+geoCellBytes*e.n)
+	nl := m.NumLayers()
+	binary.LittleEndian.PutUint32(buf[0:], uint32(nl))
+	binary.LittleEndian.PutUint32(buf[4:], uint32(nl)) // alluvium's index
+	for l := range nl - 1 {
+		_, top := m.Bounds(l)
+		binary.LittleEndian.PutUint64(buf[16+8*l:], math.Float64bits(top))
+	}
+	for l, f := range m.Factors(m.Erodibility) {
+		binary.LittleEndian.PutUint32(buf[16+256*8+4*l:], math.Float32bits(float32(f)))
+	}
+	for i := range e.n {
+		o := geoHeader + geoCellBytes*i
+		binary.LittleEndian.PutUint64(buf[o:], math.Float64bits(g.Displacement(i)))
+	}
+	err := e.dev.Do(func(c gpu.Context) error {
+		for _, name := range geoKernels {
+			if _, ok := e.progs[name]; ok {
+				continue
+			}
+			p, err := c.Program("spl-"+name, kernel(name))
+			if err != nil {
+				return err
+			}
+			e.progs[name] = p
+		}
+		if e.geoBuf == nil || e.geoBuf.Size() < len(buf) {
+			b, err := c.NewBuffer(len(buf))
+			if err != nil {
+				return err
+			}
+			if e.geoBuf != nil {
+				c.Free(e.geoBuf)
+			}
+			e.geoBuf = b
+		}
+		if err := c.Write(e.geoBuf, 0, buf); err != nil {
+			return err
+		}
+		if e.alluv.Size() < 4*e.n {
+			// The alluvium, zero at first, as sim/grid's.
+			b, err := c.NewBuffer(4 * e.n)
+			if err != nil {
+				return err
+			}
+			if err := c.Write(b, 0, make([]byte, 4*e.n)); err != nil {
+				c.Free(b)
+				return err
+			}
+			c.Free(e.alluv)
+			e.alluv = b
+		}
+		if e.bufs != nil {
+			e.bufs.set(e.buffers())
+		}
+		return nil
+	})
+	if err != nil {
+		e.err = err
+		return err
+	}
+	e.geo = g
+	return nil
+}
+
+// fitsGeology returns nil if the geology's fields fit the card with the
+// rest (BytesFor and GeologyBytesPerCell) and its cells' records the
+// driver's largest buffer.
+func (e *Engine) fitsGeology() error {
+	info := e.dev.Info()
+	if big := int64(geoHeader) + geoCellBytes*int64(e.n); info.MaxBufferBytes > 0 && big > info.MaxBufferBytes {
+		return fmt.Errorf("splgpu: a geology on a %d×%d grid needs a storage buffer of %d MiB; %s allows %d MiB: use a smaller --size",
+			e.w, e.h, big>>20, info.Renderer, info.MaxBufferBytes>>20)
+	}
+	need := BytesFor(e.w, e.h, e.p) + GeologyBytesPerCell*int64(e.n)
+	if info.MemoryMiB > 0 && need>>20 > int64(info.MemoryMiB) {
+		return fmt.Errorf("splgpu: a %d×%d grid with a geology needs %d MiB of GPU memory (%d bytes a cell); %s has %d MiB: use a smaller --size",
+			e.w, e.h, need>>20, BytesPerCell+PhysicsBytesPerCell(e.p)+GeologyBytesPerCell, info.Renderer, info.MemoryMiB)
+	}
+	return nil
+}
+
+// Geology returns the model SetGeology gave, or nil.
+func (e *Engine) Geology() *geology.Model {
+	if e.geo == nil {
+		return nil
+	}
+	return e.geo.Model()
+}
+
+// Alluvium returns the alluvium's thickness per cell, m, read back (nil
+// before a geology or deposition made it).
+func (e *Engine) Alluvium() []float32 {
+	if e.alluv == nil || e.alluv.Size() < 4*e.n {
+		return nil
+	}
+	return e.readFloats(e.alluv)
+}
+
+// geoErode solves the erosion with the geology from the maps erodeinit
+// wrote in the slot s (the uplifted heights in H, the drainage counts in
+// Cnt): the starting materials' k (geoinit), then contractions and
+// re-solves (geofix) until no node changes piece. The eroded heights end
+// in ab[fin].
+func (e *Engine) geoErode(c gpu.Context, s int) (fin, rounds int, err error) {
+	prev := e.qb[e.qc]
+	e.bindCommon(c)
+	c.Bind(4, e.geoBuf)
+	c.Bind(5, e.alluv)
+	e.bindInit(c, s)
+	c.Bind(9, prev)
+	c.Bind(slotKF, e.kf)
+	c.Bind(slotCnt, e.cnt)
+	e.cells(c, "geoinit", e.n)
+	e.GeoIters = 0
+	for {
+		if fin, rounds, err = e.jump(c, "affine", s, 2, false, e.rounds[1]); err != nil {
+			return 0, 0, err
+		}
+		e.GeoIters++
+		if e.GeoIters >= maxGeoIters {
+			return fin, rounds, nil
+		}
+		s = 1 - fin
+		if err := e.setCtl(c, 0, 0); err != nil {
+			return 0, 0, err
+		}
+		e.bindCommon(c)
+		c.Bind(4, e.geoBuf)
+		c.Bind(5, e.alluv)
+		e.bindInit(c, s)
+		c.Bind(7, e.ab[fin])
+		c.Bind(slotKF, e.kf)
+		c.Bind(slotCnt, e.cnt)
+		e.cells(c, "geofix", e.n)
+		changed, err := e.getCtl(c, 0)
+		if err != nil {
+			return 0, 0, err
+		}
+		if changed == 0 {
+			return fin, rounds, nil
+		}
+	}
+}
+
+// geoFinish updates the alluvium from the step's change of height less
+// the uplift (prev: the heights before the step).
+func (e *Engine) geoFinish(c gpu.Context, prev gpu.Buffer) {
+	e.bindCommon(c)
+	c.Bind(5, e.alluv)
+	c.Bind(6, e.ub)
+	c.Bind(11, prev)
+	e.cells(c, "geofin", e.n)
+}
+
+// geoSnapshot adds the geology's fields to a snapshot: the model, the
+// layer exposed at each cell and the alluvium.
+func (e *Engine) geoSnapshot(s *engine.Snapshot) {
+	if e.geo == nil {
+		return
+	}
+	al := e.Alluvium()
+	s.Geology = e.geo.Model()
+	s.Rock = e.geo.Exposed(make([]uint8, e.n), s.Height, al)
+	s.Alluvium = al
+}
+
+var _ engine.MapGeologic = (*Engine)(nil)
