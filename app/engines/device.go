@@ -48,13 +48,20 @@ func newGrid(s Spec) (engine.Engine, error) {
 	}
 	dev, why := compute.Shared(s.Device)
 	if dev != nil {
-		switch err := splgpu.Supports(s.Params); {
+		err := splgpu.Supports(s.Params)
+		if err == nil && s.Geology != nil {
+			err = splgpu.SupportsGeology(s.Params, s.Geology)
+		}
+		switch {
 		case err != nil:
 			why = fmt.Sprintf("--device %s: %v: running on the CPU", s.Device, err)
-		case s.Geology != nil:
-			why = fmt.Sprintf("--device %s: a geology runs on the CPU only: running on the CPU", s.Device)
 		default:
 			g, err := splgpu.New(dev, cfg)
+			if err == nil && s.Geology != nil {
+				if err = g.SetGeologyMap(s.Geology.Map(s.W, s.H, s.Cell)); err != nil {
+					g.Close()
+				}
+			}
 			if err == nil {
 				return &gridOn{Engine: g, gpu: g, dev: dev.Info().String(), spec: s}, nil
 			}
@@ -76,9 +83,11 @@ func newGrid(s Spec) (engine.Engine, error) {
 
 // gridOn is the grid engine on the GPU (gpu is set) or, after a
 // fallback, on the CPU (cpu is set). A change the GPU engine does not
-// run (parameters splgpu.Supports refuses, a rain map, a geology) moves
-// it to the CPU for good: the heights read back become a grid.Engine's
-// initial heights, its steps and time continuing the count.
+// run (parameters splgpu.Supports refuses, a rain map, a geology
+// splgpu.SupportsGeology refuses) moves it to the CPU for good: the
+// heights read back become a grid.Engine's initial heights, its steps
+// and time continuing the count, its geology the GPU's (the alluvium
+// starts afresh there).
 type gridOn struct {
 	engine.Engine
 	gpu           *splgpu.Engine
@@ -196,6 +205,9 @@ func (g *gridOn) toCPU(p engine.Params, why error) error {
 	g.steps, g.years = st.Step, st.Time
 	g.gpu.Close()
 	e.SetRebalanced(g.rebal)
+	if m := g.gpu.Geology(); m != nil {
+		e.SetGeology(m)
+	}
 	g.Engine, g.cpu, g.gpu = e, e, nil
 	g.dev = "cpu"
 	g.fallback = fmt.Sprintf("--device %s: %v: continuing on the CPU", g.spec.Device, why)
@@ -209,6 +221,11 @@ func (g *gridOn) SetParams(p engine.Params) error {
 		}
 		if err := splgpu.Supports(p); err != nil {
 			return g.toCPU(p, err)
+		}
+		if m := g.gpu.Geology(); m != nil {
+			if err := splgpu.SupportsGeology(p, m); err != nil {
+				return g.toCPU(p, err)
+			}
 		}
 	}
 	return g.Engine.SetParams(p)
@@ -272,21 +289,38 @@ func (g *gridOn) Water() *water.Model {
 	return nil
 }
 
+// SetGeology lays m on the engine the steps run on: the GPU engine's
+// geology (splgpu's geology.go) where it runs it, else the CPU's after a
+// move.
 func (g *gridOn) SetGeology(m *geology.Model) {
 	if m == nil && g.gpu != nil {
+		g.gpu.SetGeology(nil)
 		return
 	}
-	if g.gpu != nil {
-		if err := g.toCPU(g.gpu.Params(), fmt.Errorf("a geology runs on the CPU only")); err != nil {
-			return
-		}
+	if m == nil {
+		g.cpu.SetGeology(nil)
+		return
 	}
-	g.cpu.SetGeology(m)
+	w, h, cell := g.Size()
+	_ = g.SetGeologyMap(m.Map(w, h, cell))
 }
 
+// SetGeologyMap is SetGeology with the map laid (engine.MapGeologic). A
+// map of another grid is refused; a geology the GPU engine does not run
+// (splgpu.SupportsGeology), or one that does not fit its card, moves the
+// engine to the CPU, saying why.
 func (g *gridOn) SetGeologyMap(m *geology.Map) error {
 	if g.gpu != nil {
-		if err := g.toCPU(g.gpu.Params(), fmt.Errorf("a geology runs on the CPU only")); err != nil {
+		if w, h, cell := g.Size(); m == nil || m.W != w || m.H != h || m.Cell != cell {
+			return g.gpu.SetGeologyMap(m) // the error naming the grids
+		}
+		err := splgpu.SupportsGeology(g.gpu.Params(), m.Model())
+		if err == nil {
+			if err = g.gpu.SetGeologyMap(m); err == nil {
+				return nil
+			}
+		}
+		if err := g.toCPU(g.gpu.Params(), err); err != nil {
 			return err
 		}
 	}
@@ -297,7 +331,7 @@ func (g *gridOn) Geology() *geology.Model {
 	if g.cpu != nil {
 		return g.cpu.Geology()
 	}
-	return nil
+	return g.gpu.Geology()
 }
 
 var (
