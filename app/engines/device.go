@@ -14,7 +14,8 @@ import (
 // Devices reports where an engine built with Spec.Device runs: Device
 // names it ("cpu", or the GPU's one-line report) and Fallback, when not
 // "", is the one line saying why a gpu or auto engine runs on the CPU
-// (no usable GPU, parameters the GPU engine does not run, a geology).
+// (no usable GPU, parameters the GPU engine does not run, a geology it
+// does not run with them: splgpu.SupportsGeology).
 // Engines built for the CPU do not implement it.
 type Devices interface {
 	Device() string
@@ -186,6 +187,15 @@ func (g *gridOn) DepositDetail() [3]float64 {
 		return [3]float64{}
 	}
 	return g.gpu.DepMs
+}
+
+// GeoSolves is the GPU engine's last step's solves of the erosion with
+// a geology (splgpu.Engine.GeoIters; 0 on the CPU or without one).
+func (g *gridOn) GeoSolves() int {
+	if g.gpu == nil {
+		return 0
+	}
+	return g.gpu.GeoIters
 }
 
 func (g *gridOn) Device() string   { return g.dev }

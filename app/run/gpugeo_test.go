@@ -1,11 +1,16 @@
 package run
 
 import (
+	"fmt"
 	"math"
+	"os"
+	"strconv"
 	"testing"
 
 	"orogen/app/compute"
+	"orogen/app/engines"
 	"orogen/app/scene/scenetest"
+	"orogen/sim/engine"
 )
 
 // TestGPUGeologySettlesLikeCPU settles the geology presets strata and
@@ -44,5 +49,66 @@ func TestGPUGeologySettlesLikeCPU(t *testing.T) {
 				t.Errorf("Hack exponent %.3f on the GPU, %.3f on the CPU; want within 0.03", gh.H, ch.H)
 			}
 		})
+	}
+}
+
+// BenchmarkGeologyGPU times steps of a geology preset (OROGEN_GPU_SCENE,
+// default cuesta, with its soil physics) on the GPU engine at
+// OROGEN_GPU_SIZES (gpuSizes) with its geology and without it, after
+// OROGEN_GPU_WARM (default 50) warm-up steps: step-ms, erosion-ms and
+// the erosion's solves a step with the geology (geo-solves).
+func BenchmarkGeologyGPU(b *testing.B) {
+	dev, why := compute.Shared(compute.GPU)
+	if dev == nil {
+		b.Skip(why)
+	}
+	b.Logf("device: %s", dev.Info())
+	name := "cuesta"
+	if v := os.Getenv("OROGEN_GPU_SCENE"); v != "" {
+		name = v
+	}
+	warm := 50
+	if v, err := strconv.Atoi(os.Getenv("OROGEN_GPU_WARM")); err == nil {
+		warm = v
+	}
+	for _, n := range gpuSizes(b, dev.Info().Software) {
+		for _, geo := range []bool{true, false} {
+			b.Run(fmt.Sprintf("%s/%d/geology=%v", name, n, geo), func(b *testing.B) {
+				j, err := Prepare(Options{Scene: name, Size: n, HydroDevice: compute.GPU})
+				if err != nil {
+					b.Fatal(err)
+				}
+				e := j.Engine
+				if c, ok := e.(interface{ Close() }); ok {
+					defer c.Close()
+				}
+				if !geo {
+					e.(engine.Geologic).SetGeology(nil)
+				}
+				if d, why := engines.DeviceOf(e); d == "cpu" {
+					b.Fatalf("on the CPU: %s", why)
+				}
+				gs, _ := e.(interface{ GeoSolves() int })
+				for range warm {
+					e.Step()
+				}
+				var erosion, solves float64
+				b.ResetTimer()
+				for range b.N {
+					st := e.Step()
+					erosion += st.Phase[engine.PhaseErosion].Seconds() * 1e3
+					if gs != nil {
+						solves += float64(gs.GeoSolves())
+					}
+				}
+				b.StopTimer()
+				if err := e.Err(); err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(b.Elapsed().Seconds()*1e3/float64(b.N), "step-ms")
+				b.ReportMetric(erosion/float64(b.N), "erosion-ms")
+				b.ReportMetric(solves/float64(b.N), "geo-solves")
+			})
+		}
 	}
 }

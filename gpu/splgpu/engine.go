@@ -149,7 +149,8 @@ func Bytes(w, h int) int64 {
 }
 
 // BytesFor returns the device memory a w×h grid needs with p's physics,
-// bytes.
+// bytes; a geology adds GeologyBytesPerCell a cell (SetGeologyMap checks
+// the sum against the card).
 func BytesFor(w, h int, p engine.Params) int64 {
 	return Bytes(w, h) + int64(w)*int64(h)*PhysicsBytesPerCell(p)
 }

@@ -4,19 +4,28 @@
 //
 // FIRST (geoinit), after erodeinit: the material each node starts from
 // (alluvium where it has MinAlluvium of it, else the layer at its height
-// before the step), its map written over erodeinit's, and its piece.
+// before the step), and as the first guess of its piece the one it ended
+// the last step on (a material, or a contact it stopped at), its map
+// written over erodeinit's; the solution does not depend on the guess,
+// only the count of solves does (the last step's pieces are mostly this
+// one's).
 // Else (geofix), given the heights x the last contraction gave: each
 // node's solve from its receiver's height, walking down (cross) or up
 // (rise) the contacts from its starting material's, and the map of the
 // piece it ends on (a material, or a contact it stops at: x ↦ z); the
-// nodes whose piece changed are counted in ctl[0].
+// nodes whose piece (or contact's height) changed are counted in ctl[0].
 layout(std430, binding = 2) readonly buffer Hb { float h[]; }; // the uplifted heights
 layout(std430, binding = 3) readonly buffer Db { uint dcode[]; };
 struct GeoCell {
-	double disp;  // a point at height z lies at z − disp in the undeformed stack
-	uint piece;   // material << 2 | how: 0 solved in it, 1 stopped going down, 2 going up
-	uint start;   // the material the step starts from (NL: alluvium)
+	double disp; // a point at height z lies at z − disp in the undeformed stack
+	// Bits 0-9: the piece, material << 2 | how (0 solved in it, 1
+	// stopped at a contact going down, material the one under it, 2 going
+	// up, the one over it); bits 16-23: the material the step starts
+	// from (na: alluvium).
+	uint piece;
+	uint zbits; // a stopped node's height (float bits)
 };
+const uint PIECE = 1023u;
 layout(std430, binding = 4) buffer Geo {
 	int nl, na, pad0, pad1; // the layers; alluvium's index
 	double tops[256];       // tops[l]: the top of layer l, undeformed (l < nl − 1)
@@ -100,14 +109,29 @@ void main() {
 		// height before the step (sim/spl's rise says why).
 		uint s = uint(na);
 		if (!(alluv[i] >= 0.01)) s = uint(layerOf(double(prev[i]) - dp));
-		gc[i].start = s;
-		gc[i].piece = s << 2;
-		double f = P.kdt * double(fac[s] * kn) * am / dd;
-		double cc = 1.0 / (1.0 + f);
-		al[i] = float(double(hu) * cc);
-		be[i] = c >= 8u ? 0.0 : float(f * cc);
+		// The guess: the last step's piece where it names a material
+		// or contact of the stack, else the starting material.
+		uint last = gc[i].piece & PIECE;
+		uint l = last >> 2, how = last & 3u;
+		if (l > uint(na) || how == 3u || (how == 1u && l >= uint(nl - 1)) || (how == 2u && (l == 0u || l >= uint(na)))) {
+			l = s; how = 0u;
+		}
+		uint zb = 0u;
+		if (how == 0u) {
+			double f = l == s ? P.kdt * double(fac[s] * kn) * am / dd : P.kdt * (double(fac[l]) * double(kn)) * am / dd;
+			double cc = 1.0 / (1.0 + f);
+			al[i] = float(double(hu) * cc);
+			be[i] = c >= 8u ? 0.0 : float(f * cc);
+		} else {
+			// At the contact over layer l (going down) or under it (up).
+			float z = float(how == 1u ? tops[l] + dp : tops[l - 1u] + dp);
+			pd[i] = -1; al[i] = z; be[i] = 0.0;
+			zb = floatBitsToUint(z);
+		}
+		gc[i].piece = (l << 2 | how) | s << 16;
+		gc[i].zbits = zb;
 #else
-		uint s = gc[i].start;
+		uint s = gc[i].piece >> 16;
 		double a = double(hu);
 		double hr = c >= 8u ? 0.0 : double(x[recOf(i, c)]);
 		double f = P.kdt * double(fac[s] * kn) * am / dd;
@@ -176,15 +200,18 @@ void main() {
 				z = zt;
 			}
 		}
+		uint zb = 0u;
 		if (stop) {
 			pd[i] = -1; al[i] = float(z); be[i] = 0.0;
+			zb = floatBitsToUint(float(z));
 		} else {
 			pd[i] = c >= 8u ? -1 : recOf(i, c);
 			al[i] = float(a * ck);
 			be[i] = c >= 8u ? 0.0 : float(fk * ck);
 		}
-		if (piece != gc[i].piece) {
-			gc[i].piece = piece;
+		if (piece != (gc[i].piece & PIECE) || zb != gc[i].zbits) {
+			gc[i].piece = piece | s << 16;
+			gc[i].zbits = zb;
 			atomicAdd(groupCount, 1u);
 		}
 #endif
