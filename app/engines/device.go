@@ -51,7 +51,7 @@ func newGrid(s Spec) (engine.Engine, error) {
 	if dev != nil {
 		err := splgpu.Supports(s.Params)
 		if err == nil && s.Geology != nil {
-			err = splgpu.SupportsGeology(s.Params, s.Geology)
+			err = splgpu.SupportsGeology(s.Params)
 		}
 		switch {
 		case err != nil:
@@ -232,8 +232,8 @@ func (g *gridOn) SetParams(p engine.Params) error {
 		if err := splgpu.Supports(p); err != nil {
 			return g.toCPU(p, err)
 		}
-		if m := g.gpu.Geology(); m != nil {
-			if err := splgpu.SupportsGeology(p, m); err != nil {
+		if g.gpu.Geology() != nil {
+			if err := splgpu.SupportsGeology(p); err != nil {
 				return g.toCPU(p, err)
 			}
 		}
@@ -324,7 +324,7 @@ func (g *gridOn) SetGeologyMap(m *geology.Map) error {
 		if w, h, cell := g.Size(); m == nil || m.W != w || m.H != h || m.Cell != cell {
 			return g.gpu.SetGeologyMap(m) // the error naming the grids
 		}
-		err := splgpu.SupportsGeology(g.gpu.Params(), m.Model())
+		err := splgpu.SupportsGeology(g.gpu.Params())
 		if err == nil {
 			if err = g.gpu.SetGeologyMap(m); err == nil {
 				return nil

@@ -6,9 +6,10 @@
 // `--engine grid --device gpu|auto` and moves to sim/grid, saying why,
 // for what it does not run (Supports: the lakes' water budget, a talus
 // angle by height, deposition with n ≠ 1; SupportsGeology: a geology
-// with deposition, with n ≠ 1 or with a talus angle by rock). Nonlinear
-// creep, deposition, k noise, random hillslope routing, a talus angle by
-// noise and a geology (engine.MapGeologic, geology.go) run here.
+// with deposition or with n ≠ 1). Nonlinear creep, deposition, k noise,
+// random hillslope routing, a talus angle by noise and a geology
+// (engine.MapGeologic, geology.go; its talus angle by rock too) run
+// here.
 //
 // A step, every phase over the whole grid and in log-depth rounds where
 // it follows the receivers:
@@ -104,7 +105,10 @@
 //	           the uplift, less what it took (geofin)
 //	talus      h_i ≤ h_r + tan θ·d_i along the receivers, min-plus maps
 //	           x ↦ min(a, x + b) composed the same way; tan θ constant or
-//	           sim/talus's noise field per cell (4 bytes a cell more)
+//	           sim/talus's noise field per cell (4 bytes a cell more);
+//	           with a geology's talus angle by rock, b times the factor
+//	           (geology.Model.TalusScale) of the rock exposed at the
+//	           cell's uplifted surface (geotalscale, geotalapply)
 //	deposit    with G > 0, sim/spl's Deposit and FillLakes (Yuan et al.
 //	           2019): what leaves a cell is max(0, S), S its yield plus
 //	           what its donors pass, less its lake's volume at a lake's

@@ -752,7 +752,7 @@ func (e *Engine) SetParams(p engine.Params) error {
 		return err
 	}
 	if e.geo != nil {
-		if err := SupportsGeology(p, e.geo.Model()); err != nil {
+		if err := SupportsGeology(p); err != nil {
 			return err
 		}
 	}
@@ -1475,12 +1475,18 @@ func (e *Engine) newton(c gpu.Context) (fin, rounds int, err error) {
 // ab[he]; the limited heights end in ab[fin], the eroded ones in H.
 func (e *Engine) talus(c gpu.Context, he int) (fin, rounds int, err error) {
 	s := 1 - he
+	if e.geoTalus() {
+		e.geoTalusScale(c)
+	}
 	e.bindCommon(c)
 	c.Bind(slotAs, e.ab[he])
 	e.bindInit(c, s)
 	c.Bind(slotUp, e.cp[0]) // the eroded heights, with deposition
 	c.Bind(slotKF, e.tf)    // the angle per cell, in noise mode
 	e.cells(c, "talusinit", e.n)
+	if e.geoTalus() {
+		e.geoTalusApply(c, s)
+	}
 	fin, rounds = s, 0
 	if e.p.Talus.Mode != talus.ModeOff {
 		if fin, rounds, err = e.jump(c, "minplus", s, 3, false, e.rounds[1]); err != nil {

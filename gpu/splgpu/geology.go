@@ -9,6 +9,7 @@ import (
 	"orogen/gpu"
 	"orogen/sim/engine"
 	"orogen/sim/geology"
+	"orogen/sim/talus"
 )
 
 // The geology on the GPU (engine.MapGeologic), sim/grid's: k of each
@@ -46,33 +47,33 @@ const GeologyBytesPerCell = 20
 const maxGeoIters = 64
 
 // geoHeader is the bytes before the cells in the geology's buffer (Geo
-// in geoerode.glsl): four ints, 256 tops (float64), 256 factors
-// (float32).
-const geoHeader = 16 + 256*8 + 256*4
+// in geoerode.glsl): four ints, 256 tops (float64), 256 factors of k
+// and 256 of the talus tangent (float32).
+const geoHeader = 16 + 256*8 + 2*256*4
 
 // geoCellBytes is a cell's record in the geology's buffer.
 const geoCellBytes = 16
 
 // geoKernels are the geology's kernels (compiled when a geology is
 // first set).
-var geoKernels = []string{"geoinit", "geofix", "geofin"}
+var geoKernels = []string{"geoinit", "geofix", "geofin", "geotalscale", "geotalapply"}
 
 func init() {
 	variants["geoinit"] = struct{ file, defs string }{"geoerode", "#define FIRST\n"}
 	variants["geofix"] = struct{ file, defs string }{"geoerode", ""}
+	variants["geotalscale"] = struct{ file, defs string }{"geoerode", "#define TALSCALE\n"}
+	variants["geotalapply"] = struct{ file, defs string }{"geoerode", "#define TALAPPLY\n"}
 }
 
-// SupportsGeology returns nil if the GPU engine runs a geology with p
-// (and m, if not nil), else an error saying what runs on the CPU only.
-func SupportsGeology(p engine.Params, m *geology.Model) error {
+// SupportsGeology returns nil if the GPU engine runs a geology with p,
+// else an error saying what runs on the CPU only.
+func SupportsGeology(p engine.Params) error {
 	why := ""
 	switch {
 	case p.G > 0:
 		why = "a geology with deposition (G > 0)"
 	case p.N != 1:
 		why = "a geology with n ≠ 1"
-	case m != nil && m.TalusByRock():
-		why = "a talus angle by rock (talus_by_rock)"
 	}
 	if why != "" {
 		return fmt.Errorf("splgpu: %s runs on the CPU only", why)
@@ -106,7 +107,7 @@ func (e *Engine) SetGeologyMap(g *geology.Map) error {
 		return fmt.Errorf("splgpu: a geology map of %d×%d cells of %g m for a grid of %d×%d cells of %g m", g.W, g.H, g.Cell, e.w, e.h, e.cell)
 	}
 	m := g.Model()
-	if err := SupportsGeology(e.p, m); err != nil {
+	if err := SupportsGeology(e.p); err != nil {
 		return err
 	}
 	if e.err != nil {
@@ -125,6 +126,11 @@ func (e *Engine) SetGeologyMap(g *geology.Map) error {
 	}
 	for l, f := range m.Factors(m.Erodibility) {
 		binary.LittleEndian.PutUint32(buf[16+256*8+4*l:], math.Float32bits(float32(f)))
+	}
+	if m.TalusByRock() {
+		for l, f := range m.Factors(m.TalusScale) {
+			binary.LittleEndian.PutUint32(buf[16+256*8+256*4+4*l:], math.Float32bits(float32(f)))
+		}
 	}
 	for i := range e.n {
 		o := geoHeader + geoCellBytes*i
@@ -259,6 +265,30 @@ func (e *Engine) geoErode(c gpu.Context, s int) (fin, rounds int, err error) {
 			return fin, rounds, nil
 		}
 	}
+}
+
+// geoTalus reports whether the talus limit takes the rock's factor
+// (geology.Model.TalusByRock with the limit on).
+func (e *Engine) geoTalus() bool {
+	return e.geo != nil && e.geo.Model().TalusByRock() && e.p.Talus.Mode != talus.ModeOff
+}
+
+// geoTalusScale keeps each cell's talus factor of the rock exposed at
+// its uplifted surface (in H), before talusinit.
+func (e *Engine) geoTalusScale(c gpu.Context) {
+	e.bindCommon(c)
+	c.Bind(4, e.geoBuf)
+	c.Bind(5, e.alluv)
+	e.cells(c, "geotalscale", e.n)
+}
+
+// geoTalusApply multiplies the talus limits talusinit wrote in slot s by
+// the cells' factors.
+func (e *Engine) geoTalusApply(c gpu.Context, s int) {
+	c.Bind(4, e.geoBuf)
+	c.Bind(slotBd, e.bb[s])
+	e.cells(c, "geotalapply", e.n)
+	c.Bind(slotLab, e.lab)
 }
 
 // geoFinish updates the alluvium from the step's change of height less

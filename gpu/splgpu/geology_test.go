@@ -108,3 +108,69 @@ func TestGeologyContactsMatchCPU(t *testing.T) {
 		}
 	}
 }
+
+// TestGeologyTalusByRockMatchesCPU: with a talus angle by rock the limit
+// along each receiver is tan θ times the factor of the rock exposed at
+// the cell's uplifted surface (geology.Model.TalusScale), as sim/grid's
+// ClampOrderedScaled: on a cone steeper than the clay's limit and
+// gentler than the quartzite's the GPU lowers the cells the CPU engine
+// lowers, to its heights within float32 rounding.
+func TestGeologyTalusByRockMatchesCPU(t *testing.T) {
+	const n = 24
+	p := engine.DefaultParams()
+	p.Edges = flow.Edges{}
+	p.Dt = 1e4
+	p.K = 4e-6
+	p.Kappa = 0
+	p.Talus = talus.Model{Mode: talus.ModeConstant, AngleDeg: 4}
+	init := make([]float32, n*n)
+	for y := range n {
+		for x := range n {
+			d := math.Min(math.Min(float64(x), float64(n-1-x)), math.Min(float64(y), float64(n-1-y)))
+			init[y*n+x] = float32(8*d + 0.37*float64((x*7+y*13)%5))
+		}
+	}
+	c := grid.Config{W: n, H: n, Cell: 100, Init: init, Params: p}
+	spec := geology.Spec{Base: -50, TalusByRock: true, Stack: []geology.Group{{Repeat: 20, Layers: []geology.Layer{
+		{Thickness: 6, Rock: "Clay"}, {Thickness: 9, Rock: "Quartzite"}}}}}
+	m, err := spec.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec.TalusByRock = false
+	plain, err := spec.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	clamped := map[bool]int{}
+	for _, byRock := range []bool{true, false} {
+		ce, ge := pair(t, c)
+		g := plain
+		if byRock {
+			g = m
+		}
+		ce.SetGeology(g)
+		if err := ge.SetGeologyMap(g.Map(n, n, c.Cell)); err != nil {
+			t.Fatal(err)
+		}
+		for s := range 2 {
+			cs, gs := ce.Step(), ge.Step()
+			if err := ge.Err(); err != nil {
+				t.Fatal(err)
+			}
+			ch, gh := ce.Heights(), ge.Heights()
+			var worst float64
+			for i := range ch {
+				worst = math.Max(worst, math.Abs(float64(ch[i]-gh[i])))
+			}
+			t.Logf("by rock %v, step %d: clamped %d / %d (GPU/CPU), worst |Δh| %.2g m", byRock, s+1, gs.Clamped, cs.Clamped, worst)
+			if gs.Clamped != cs.Clamped || worst > 1e-3 {
+				t.Errorf("by rock %v, step %d: %d cells clamped, heights within %g m; want the CPU's %d within 1 mm", byRock, s+1, gs.Clamped, worst, cs.Clamped)
+			}
+			clamped[byRock] += gs.Clamped
+		}
+	}
+	if clamped[true] == clamped[false] {
+		t.Errorf("%d cells clamped with the angle by rock and without it: the test does not tell them apart", clamped[true])
+	}
+}

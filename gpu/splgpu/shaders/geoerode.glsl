@@ -14,6 +14,13 @@
 // (rise) the contacts from its starting material's, and the map of the
 // piece it ends on (a material, or a contact it stops at: x ↦ z); the
 // nodes whose piece (or contact's height) changed are counted in ctl[0].
+//
+// With a talus angle by rock (TalusByRock), TALSCALE (geotalscale),
+// before talusinit: the factor on the talus tangent of the rock exposed
+// at each cell's uplifted surface (alluvium where it has MinAlluvium of
+// it), kept in the cell's zbits (free once the erosion has converged);
+// TALAPPLY (geotalapply), after it: each node's limit b = tan θ·d times
+// it.
 layout(std430, binding = 2) readonly buffer Hb { float h[]; }; // the uplifted heights
 layout(std430, binding = 3) readonly buffer Db { uint dcode[]; };
 struct GeoCell {
@@ -30,6 +37,7 @@ layout(std430, binding = 4) buffer Geo {
 	int nl, na, pad0, pad1; // the layers; alluvium's index
 	double tops[256];       // tops[l]: the top of layer l, undeformed (l < nl − 1)
 	float fac[256];         // k's factor Kd/KdRef per material (na: alluvium)
+	float tal[256];         // the talus tangent's factor per material (TalusByRock)
 	GeoCell gc[];
 };
 layout(std430, binding = 5) readonly buffer Alb { float alluv[]; };
@@ -40,7 +48,7 @@ layout(std430, binding = 9) readonly buffer Q0b { float prev[]; }; // the height
 layout(std430, binding = 7) readonly buffer Xb { float x[]; };
 #endif
 layout(std430, binding = 8) writeonly buffer A1b { float al[]; };
-layout(std430, binding = 10) writeonly buffer B1b { float be[]; };
+layout(std430, binding = 10) buffer B1b { float be[]; };
 layout(std430, binding = 12) readonly buffer Kb { float kf[]; };
 layout(std430, binding = 13) readonly buffer Cb { uint cnt[]; };
 
@@ -82,6 +90,21 @@ int above(double z, double d, out double top) {
 }
 #endif
 
+#if defined(TALSCALE)
+void main() {
+	int i = cellIndex();
+	if (i >= P.n) return;
+	int l = na;
+	if (!(alluv[i] >= 0.01)) l = layerOf(double(h[i]) - gc[i].disp);
+	gc[i].zbits = floatBitsToUint(tal[l]);
+}
+#elif defined(TALAPPLY)
+void main() {
+	int i = cellIndex();
+	if (i >= P.n) return;
+	be[i] *= uintBitsToFloat(gc[i].zbits);
+}
+#else
 void main() {
 #ifndef FIRST
 	countBegin();
@@ -225,3 +248,4 @@ void main() {
 	countEnd(CTL_ACTIVE);
 #endif
 }
+#endif
