@@ -26,6 +26,9 @@ import (
 // steps; the contacts are checked cell by cell in splgpu's
 // TestGeologyContactsMatchCPU.
 func TestGPUGeologySettlesLikeCPU(t *testing.T) {
+	if testing.Short() {
+		t.Skip("settles six terrains (1-3 s); make unit runs it")
+	}
 	const n = 64
 	for _, name := range []string{"strata", "folded-uplift"} {
 		t.Run(name, func(t *testing.T) {
