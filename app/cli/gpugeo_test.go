@@ -29,7 +29,7 @@ func TestRunGeologyPresetsOnGPU(t *testing.T) {
 		}
 		var rep struct {
 			Device   string `json:"device"`
-			Fallback string `json:"fallback"`
+			Fallback string `json:"device_fallback"`
 		}
 		b, _ := os.ReadFile(r)
 		if err := json.Unmarshal(b, &rep); err != nil {
