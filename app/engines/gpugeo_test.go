@@ -14,8 +14,8 @@ import (
 // TestGridGeologyOnGPU: a grid engine built for the GPU with a geology
 // runs it there (splgpu's geology.go), its snapshots carrying the model,
 // the exposed rock and the alluvium; a geology laid later stays there
-// too; parameters the GPU engine does not run a geology with (deposition)
-// move it to the CPU, saying why, with the geology.
+// too, and with deposition; parameters the GPU engine does not run a
+// geology with (n ≠ 1) move it to the CPU, saying why, with the geology.
 func TestGridGeologyOnGPU(t *testing.T) {
 	const n = 32
 	m, err := geology.Spec{Base: -200, Stack: []geology.Group{{Repeat: 20, Layers: []geology.Layer{
@@ -62,11 +62,22 @@ func TestGridGeologyOnGPU(t *testing.T) {
 	if err := e.SetParams(p); err != nil {
 		t.Fatal(err)
 	}
-	dev, why := DeviceOf(e)
-	if dev != "cpu" || !strings.Contains(why, "a geology with deposition") || geo.Geology() != m {
-		t.Fatalf("with deposition: device %q, %q, geology %v; want the CPU, why, and the geology", dev, why, geo.Geology() != nil)
+	if dev, why := DeviceOf(e); dev == "cpu" {
+		t.Fatalf("with deposition: on the CPU (%s)", why)
 	}
-	if st := e.Step(); st.Step != 5 {
-		t.Errorf("after the move: step %d; want 5", st.Step)
+	e.Step()
+	if len(e.Snapshot().Alluvium) != n*n {
+		t.Fatal("with deposition: no alluvium in the snapshot")
+	}
+	p.G, p.N = 0, 1.5
+	if err := e.SetParams(p); err != nil {
+		t.Fatal(err)
+	}
+	dev, why := DeviceOf(e)
+	if dev != "cpu" || !strings.Contains(why, "a geology with n ≠ 1") || geo.Geology() != m {
+		t.Fatalf("with n = 1.5: device %q, %q, geology %v; want the CPU, why, and the geology", dev, why, geo.Geology() != nil)
+	}
+	if st := e.Step(); st.Step != 6 {
+		t.Errorf("after the move: step %d; want 6", st.Step)
 	}
 }

@@ -6,7 +6,7 @@
 // `--engine grid --device gpu|auto` and moves to sim/grid, saying why,
 // for what it does not run (Supports: the lakes' water budget, a talus
 // angle by height, deposition with n ≠ 1; SupportsGeology: a geology
-// with deposition or with n ≠ 1). Nonlinear creep, deposition, k noise,
+// with n ≠ 1). Nonlinear creep, deposition, k noise,
 // random hillslope routing, a talus angle by noise and a geology
 // (engine.MapGeologic, geology.go; its talus angle by rock too) run
 // here.
@@ -82,11 +82,11 @@
 //	           of the last step in the implicit step and sim/spl's Hold
 //	           (a node below its receiver keeps its height): maps x ↦
 //	           min(c, α + β·x), composed the same way (affmin).
-//	           With a geology (n = 1, no deposition; geology.go), k of
-//	           each node is k·Kd/KdRef of the material its erosion
-//	           starts from (alluvium where it has geology.MinAlluvium of
-//	           it, else the layer at its height before the step, as
-//	           sim/grid), and a node whose solve leaves that material
+//	           With a geology (n = 1; geology.go), k of each node is
+//	           k·Kd/KdRef of the material its erosion starts from
+//	           (alluvium where it has geology.MinAlluvium of it or the
+//	           step's deposition term lays that much, else the layer at
+//	           its height before the step, as sim/grid), and a node whose solve leaves that material
 //	           walks the contacts down or up as sim/spl's cross and rise
 //	           do: its height is a piecewise affine map of its
 //	           receiver's. The forest is solved with every node's
@@ -100,7 +100,9 @@
 //	           whatever the guess, as a node's piece is exact once its
 //	           receiver's height is (4 to 5 solves a step on strata 3
 //	           and 4 m thick crossed by 10 m of uplift a step, about 4
-//	           on the geology presets at 128²: GeoIters; at most 64)
+//	           on the geology presets at 128²: GeoIters; at most 64).
+//	           With deposition the pieces are capped maps (affmin): a
+//	           node at or below its receiver is held (a piece of its own)
 //	           After the finish the alluvium: what the step added beyond
 //	           the uplift, less what it took (geofin)
 //	talus      h_i ≤ h_r + tan θ·d_i along the receivers, min-plus maps
@@ -164,9 +166,9 @@
 // low words in the first cap's buffer: depvol counts the clamps and
 // sums the eroded heights it held before the contraction), 4 more with a
 // talus angle by noise (PhysicsBytesPerCell: 96 bytes a cell with all
-// of them), 20 more with a geology (GeologyBytesPerCell: each cell's
-// displacement in float64, its piece and starting material, the
-// alluvium), and 32 to 40 bytes a pit for the lakes' arrays the host
+// of them), 28 more with a geology (GeologyBytesPerCell: each cell's
+// displacement in float64, its piece and starting material, the height
+// it stopped at, its rock's top and deposition term, the alluvium), and 32 to 40 bytes a pit for the lakes' arrays the host
 // writes or reads (32 more with deposition; small buffers of their own:
 // a driver may copy a whole buffer the device still uses to take a
 // write, and reading a few words of a grid-sized buffer took time in

@@ -1087,8 +1087,8 @@ func (e *Engine) Step() engine.StepStats {
 			c.Bind(13, e.cxy)
 			e.cells(c, "balfin", e.n)
 		}
-		if e.geo != nil {
-			e.geoFinish(c, prev)
+		if e.geo != nil && !dep {
+			e.geoFinish(c, prev) // with deposition the finish does it
 		}
 		stamps[NumKernels] = c.Timestamp()
 		buf := make([]byte, ctlHeader)
@@ -1413,6 +1413,9 @@ func (e *Engine) erode(c gpu.Context) (fin, rounds int, err error) {
 		e.cells(c, "areacopy", e.n)
 		e.caps = true
 		defer func() { e.caps = false }()
+		if e.geo != nil {
+			return e.geoErode(c, s)
+		}
 		return e.jump(c, "affmin", s, 2, false, e.rounds[1])
 	}
 	c.Bind(slotCnt, e.cnt)

@@ -12,10 +12,11 @@ import (
 	"orogen/sim/talus"
 )
 
-// The geology on the GPU (engine.MapGeologic), sim/grid's: k of each
-// cell is k·Kd/KdRef of the material its erosion starts from (alluvium
-// where the cell has MinAlluvium of it, else the layer at its height
-// before the step), and a cell whose solve leaves that material walks
+// The geology on the GPU (engine.MapGeologic; n = 1, with or without
+// deposition), sim/grid's: k of each cell is k·Kd/KdRef of the material
+// its erosion starts from (alluvium where the cell has MinAlluvium of
+// it, or the step's deposition term lays that much, else the layer at
+// its height before the step), and a cell whose solve leaves that material walks
 // the contacts down or up as sim/spl's cross and rise do, each material
 // at its own k, stopping at a contact that the next material cannot
 // reach within the step. A node's height is then a piecewise affine map
@@ -23,7 +24,9 @@ import (
 // one pass: the erosion solves with every node's starting material
 // (geoinit), then each node re-solves given its receiver's new height,
 // walking the contacts (geofix), and the contraction runs again with the
-// pieces found, until no node changes piece. A node's piece is exact
+// pieces found, until no node changes piece (with deposition the maps
+// are capped by sim/spl's Hold, affmin, and a node at or below its
+// receiver is held: a piece of its own). A node's piece is exact
 // once its receiver's height is, so the iterations end after at most the
 // depth of the deepest chain of nodes that change piece (GeoIters), at
 // most maxGeoIters, and the heights they end on do not depend on the
@@ -33,14 +36,15 @@ import (
 // starting material's k everywhere) to about 4.
 //
 // The alluvium (what the step left beyond the uplift, less what it took)
-// is updated after the finish (geofin), as sim/grid's depositRange.
+// is updated after the finish (geofin), as sim/grid's depositRange; with
+// deposition the finish does it.
 
 // GeologyBytesPerCell is the device memory a geology adds a cell: the
 // displacement undoing the deformations (float64), each node's piece
-// and starting material (a word) and the height of the contact it
-// stopped at (a word), and the alluvium's thickness (4 bytes, shared
-// with deposition's).
-const GeologyBytesPerCell = 20
+// and starting material (a word), the height of the contact it stopped
+// at, its rock's top and its deposition term (a word each), and the
+// alluvium's thickness (4 bytes, shared with deposition's).
+const GeologyBytesPerCell = 28
 
 // maxGeoIters bounds the erosion's solves with a geology; each is a
 // contraction of the forest.
@@ -52,7 +56,7 @@ const maxGeoIters = 64
 const geoHeader = 16 + 256*8 + 2*256*4
 
 // geoCellBytes is a cell's record in the geology's buffer.
-const geoCellBytes = 16
+const geoCellBytes = 24
 
 // geoKernels are the geology's kernels (compiled when a geology is
 // first set).
@@ -70,8 +74,6 @@ func init() {
 func SupportsGeology(p engine.Params) error {
 	why := ""
 	switch {
-	case p.G > 0:
-		why = "a geology with deposition (G > 0)"
 	case p.N != 1:
 		why = "a geology with n ≠ 1"
 	}
@@ -228,17 +230,23 @@ func (e *Engine) Alluvium() []float32 {
 // in ab[fin].
 func (e *Engine) geoErode(c gpu.Context, s int) (fin, rounds int, err error) {
 	prev := e.qb[e.qc]
+	dep := e.p.G > 0
+	jump := "affine"
+	if dep {
+		jump = "affmin" // maps capped by sim/spl's Hold, the caps erodedep wrote in cp[s]
+	}
 	e.bindCommon(c)
 	c.Bind(4, e.geoBuf)
 	c.Bind(5, e.alluv)
 	e.bindInit(c, s)
 	c.Bind(9, prev)
+	c.Bind(11, e.dr) // the deposition term (G > 0)
 	c.Bind(slotKF, e.kf)
 	c.Bind(slotCnt, e.cnt)
 	e.cells(c, "geoinit", e.n)
 	e.GeoIters = 0
 	for {
-		if fin, rounds, err = e.jump(c, "affine", s, 2, false, e.rounds[1]); err != nil {
+		if fin, rounds, err = e.jump(c, jump, s, 2, false, e.rounds[1]); err != nil {
 			return 0, 0, err
 		}
 		e.GeoIters++
@@ -251,9 +259,9 @@ func (e *Engine) geoErode(c gpu.Context, s int) (fin, rounds int, err error) {
 		}
 		e.bindCommon(c)
 		c.Bind(4, e.geoBuf)
-		c.Bind(5, e.alluv)
 		e.bindInit(c, s)
 		c.Bind(7, e.ab[fin])
+		c.Bind(9, e.cp[s]) // the caps, with deposition
 		c.Bind(slotKF, e.kf)
 		c.Bind(slotCnt, e.cnt)
 		e.cells(c, "geofix", e.n)

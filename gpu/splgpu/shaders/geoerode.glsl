@@ -27,10 +27,12 @@ struct GeoCell {
 	double disp; // a point at height z lies at z − disp in the undeformed stack
 	// Bits 0-9: the piece, material << 2 | how (0 solved in it, 1
 	// stopped at a contact going down, material the one under it, 2 going
-	// up, the one over it); bits 16-23: the material the step starts
+	// up, the one over it, 3 held: sim/spl's Hold, with deposition); bits 16-23: the material the step starts
 	// from (na: alluvium).
 	uint piece;
 	uint zbits; // a stopped node's height (float bits)
+	float rock; // the rock's top under the alluvium (its uplifted height less the alluvium)
+	float dep;  // with deposition: Δt·G·Qs/A, the source term's part of the raised height
 };
 const uint PIECE = 1023u;
 layout(std430, binding = 4) buffer Geo {
@@ -40,12 +42,17 @@ layout(std430, binding = 4) buffer Geo {
 	float tal[256];         // the talus tangent's factor per material (TalusByRock)
 	GeoCell gc[];
 };
-layout(std430, binding = 5) readonly buffer Alb { float alluv[]; };
 layout(std430, binding = 6) writeonly buffer P1b { int pd[]; };
+#if defined(FIRST) || defined(TALSCALE)
+layout(std430, binding = 5) readonly buffer Alb { float alluv[]; };
+#endif
 #ifdef FIRST
 layout(std430, binding = 9) readonly buffer Q0b { float prev[]; }; // the heights before the step
+layout(std430, binding = 11) readonly buffer Rb { float dr[]; };    // with deposition: G·Qs/A, m/yr
 #else
 layout(std430, binding = 7) readonly buffer Xb { float x[]; };
+// With deposition, the maps' caps (affmin): the raised height a.
+layout(std430, binding = 9) writeonly buffer C1b { float cd[]; };
 #endif
 layout(std430, binding = 8) writeonly buffer A1b { float al[]; };
 layout(std430, binding = 10) buffer B1b { float be[]; };
@@ -130,21 +137,33 @@ void main() {
 #ifdef FIRST
 		// The starting material: alluvium, else the layer at the
 		// height before the step (sim/spl's rise says why).
+		// With deposition the step's deposition term covers the cell
+		// too (sim/grid: alluvium where its cover would be).
+		float dep = P.depOn != 0 ? float(P.dtd * double(dr[i])) : 0.0;
+		float cover = alluv[i];
+		if (P.depOn != 0) cover += dep;
+		gc[i].rock = hu - alluv[i];
+		gc[i].dep = dep;
+		double a = double(hu) + double(dep);
 		uint s = uint(na);
-		if (!(alluv[i] >= 0.01)) s = uint(layerOf(double(prev[i]) - dp));
+		if (!(cover >= 0.01)) s = uint(layerOf(double(prev[i]) - dp));
 		// The guess: the last step's piece where it names a material
 		// or contact of the stack, else the starting material.
 		uint last = gc[i].piece & PIECE;
 		uint l = last >> 2, how = last & 3u;
-		if (l > uint(na) || how == 3u || (how == 1u && l >= uint(nl - 1)) || (how == 2u && (l == 0u || l >= uint(na)))) {
+		if (l > uint(na) || (how == 3u && P.depOn == 0) || (how == 1u && l >= uint(nl - 1)) || (how == 2u && (l == 0u || l >= uint(na)))) {
 			l = s; how = 0u;
 		}
 		uint zb = 0u;
 		if (how == 0u) {
 			double f = l == s ? P.kdt * double(fac[s] * kn) * am / dd : P.kdt * (double(fac[l]) * double(kn)) * am / dd;
 			double cc = 1.0 / (1.0 + f);
-			al[i] = float(double(hu) * cc);
+			float alpha = float(a * cc);
+			if (P.depOn != 0 && c >= 8u) alpha = min(float(a), alpha); // as erodedep's root
+			al[i] = alpha;
 			be[i] = c >= 8u ? 0.0 : float(f * cc);
+		} else if (how == 3u) {
+			pd[i] = -1; al[i] = float(a); be[i] = 0.0;
 		} else {
 			// At the contact over layer l (going down) or under it (up).
 			float z = float(how == 1u ? tops[l] + dp : tops[l - 1u] + dp);
@@ -155,7 +174,7 @@ void main() {
 		gc[i].zbits = zb;
 #else
 		uint s = gc[i].piece >> 16;
-		double a = double(hu);
+		double a = double(hu) + double(gc[i].dep);
 		double hr = c >= 8u ? 0.0 : double(x[recOf(i, c)]);
 		double f = P.kdt * double(fac[s] * kn) * am / dd;
 		double cc = 1.0 / (1.0 + f);
@@ -164,7 +183,7 @@ void main() {
 		// keeps them (spl.Params.Bottom and Top).
 		float bot, top;
 		if (s == uint(na)) {
-			bot = hu - alluv[i]; // the rock's top
+			bot = gc[i].rock;
 			top = BIG;
 		} else {
 			int l0 = int(s);
@@ -176,7 +195,10 @@ void main() {
 		double z = 0.0;
 		double fk = f, ck = cc; // the piece's material's f and 1/(1 + f)
 		double knd = double(kn);
-		if (v < double(bot)) {
+		bool held = P.depOn != 0 && a <= hr; // sim/spl's Hold
+		if (held) {
+			piece = uint(s) << 2 | 3u;
+		} else if (v < double(bot)) {
 			// sim/spl's cross: down the stack.
 			z = double(bot);
 			for (int it = 0; it < 2 * 256 + 2; it++) {
@@ -224,14 +246,19 @@ void main() {
 			}
 		}
 		uint zb = 0u;
-		if (stop) {
+		if (held) {
+			pd[i] = -1; al[i] = float(a); be[i] = 0.0;
+		} else if (stop) {
 			pd[i] = -1; al[i] = float(z); be[i] = 0.0;
 			zb = floatBitsToUint(float(z));
 		} else {
 			pd[i] = c >= 8u ? -1 : recOf(i, c);
-			al[i] = float(a * ck);
+			float alpha = float(a * ck);
+			if (P.depOn != 0 && c >= 8u) alpha = min(float(a), alpha);
+			al[i] = alpha;
 			be[i] = c >= 8u ? 0.0 : float(fk * ck);
 		}
+		if (P.depOn != 0) cd[i] = float(a);
 		if (piece != (gc[i].piece & PIECE) || zb != gc[i].zbits) {
 			gc[i].piece = piece | s << 16;
 			gc[i].zbits = zb;
@@ -242,6 +269,7 @@ void main() {
 #ifndef FIRST
 		// As erodeinit: the outlet's or the held pit's height, final.
 		pd[i] = -1; al[i] = h[i]; be[i] = 0.0;
+		if (P.depOn != 0) cd[i] = BIG;
 #endif
 	}
 #ifndef FIRST
