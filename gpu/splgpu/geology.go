@@ -315,7 +315,10 @@ func (e *Engine) geoSnapshot(s *engine.Snapshot) {
 	if e.geo == nil {
 		return
 	}
-	al := e.Alluvium()
+	al := s.Alluvium // read already with deposition
+	if al == nil {
+		al = e.Alluvium()
+	}
 	s.Geology = e.geo.Model()
 	s.Rock = e.geo.Exposed(make([]uint8, e.n), s.Height, al)
 	s.Alluvium = al
