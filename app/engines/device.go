@@ -87,8 +87,8 @@ func newGrid(s Spec) (engine.Engine, error) {
 // run (parameters splgpu.Supports refuses, a rain map, a geology
 // splgpu.SupportsGeology refuses) moves it to the CPU for good: the
 // heights read back become a grid.Engine's initial heights, its steps
-// and time continuing the count, its geology the GPU's (the alluvium
-// starts afresh there).
+// and time continuing the count, its geology and alluvium the GPU's
+// (with deposition, its rate G·Qs/A starts afresh).
 type gridOn struct {
 	engine.Engine
 	gpu           *splgpu.Engine
@@ -213,10 +213,16 @@ func (g *gridOn) toCPU(p engine.Params, why error) error {
 	}
 	st := g.gpu.Stats()
 	g.steps, g.years = st.Step, st.Time
+	al := g.gpu.Alluvium() // nil without a geology or deposition
 	g.gpu.Close()
 	e.SetRebalanced(g.rebal)
 	if m := g.gpu.Geology(); m != nil {
 		e.SetGeology(m)
+	}
+	if al != nil {
+		if err := e.SetAlluvium(al); err != nil {
+			return err
+		}
 	}
 	g.Engine, g.cpu, g.gpu = e, e, nil
 	g.dev = "cpu"

@@ -15,7 +15,8 @@ import (
 // runs it there (splgpu's geology.go), its snapshots carrying the model,
 // the exposed rock and the alluvium; a geology laid later stays there
 // too, and with deposition; parameters the GPU engine does not run a
-// geology with (n ≠ 1) move it to the CPU, saying why, with the geology.
+// geology with (n ≠ 1) move it to the CPU, saying why, with the geology
+// and the alluvium.
 func TestGridGeologyOnGPU(t *testing.T) {
 	const n = 32
 	m, err := geology.Spec{Base: -200, Stack: []geology.Group{{Repeat: 20, Layers: []geology.Layer{
@@ -69,6 +70,7 @@ func TestGridGeologyOnGPU(t *testing.T) {
 	if len(e.Snapshot().Alluvium) != n*n {
 		t.Fatal("with deposition: no alluvium in the snapshot")
 	}
+	al := e.Snapshot().Alluvium
 	p.G, p.N = 0, 1.5
 	if err := e.SetParams(p); err != nil {
 		t.Fatal(err)
@@ -76,6 +78,16 @@ func TestGridGeologyOnGPU(t *testing.T) {
 	dev, why := DeviceOf(e)
 	if dev != "cpu" || !strings.Contains(why, "a geology with n ≠ 1") || geo.Geology() != m {
 		t.Fatalf("with n = 1.5: device %q, %q, geology %v; want the CPU, why, and the geology", dev, why, geo.Geology() != nil)
+	}
+	var sum float64
+	for i, v := range e.Snapshot().Alluvium {
+		if v != al[i] {
+			t.Fatalf("cell %d: alluvium %g m on the CPU; want the GPU's %g m", i, v, al[i])
+		}
+		sum += float64(v)
+	}
+	if sum == 0 {
+		t.Error("no alluvium to carry over: the test shows nothing")
 	}
 	if st := e.Step(); st.Step != 6 {
 		t.Errorf("after the move: step %d; want 6", st.Step)
