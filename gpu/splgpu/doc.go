@@ -100,7 +100,8 @@
 //	           whatever the guess, as a node's piece is exact once its
 //	           receiver's height is (4 to 5 solves a step on strata 3
 //	           and 4 m thick crossed by 10 m of uplift a step, about 4
-//	           on the geology presets at 128²: GeoIters; at most 64).
+//	           on the geology presets at 128² in their first hundred
+//	           steps, 1.2 near strata's rest: GeoIters; at most 64).
 //	           With deposition the pieces are capped maps (affmin): a
 //	           node at or below its receiver is held (a piece of its own)
 //	           After the finish the alluvium: what the step added beyond
