@@ -14,8 +14,8 @@ import (
 // TestGridGeologyOnGPU: a grid engine built for the GPU with a geology
 // runs it there (splgpu's geology.go), its snapshots carrying the model,
 // the exposed rock and the alluvium; a geology laid later stays there
-// too, and with deposition; parameters the GPU engine does not run a
-// geology with (n ≠ 1) move it to the CPU, saying why, with the geology
+// too, and with deposition; parameters the GPU engine does not run (the
+// lakes' water budget) move it to the CPU, saying why, with the geology
 // and the alluvium.
 func TestGridGeologyOnGPU(t *testing.T) {
 	const n = 32
@@ -71,13 +71,13 @@ func TestGridGeologyOnGPU(t *testing.T) {
 		t.Fatal("with deposition: no alluvium in the snapshot")
 	}
 	al := e.Snapshot().Alluvium
-	p.G, p.N = 0, 1.5
+	p.Rain = 0.5
 	if err := e.SetParams(p); err != nil {
 		t.Fatal(err)
 	}
 	dev, why := DeviceOf(e)
-	if dev != "cpu" || !strings.Contains(why, "a geology with n ≠ 1") || geo.Geology() != m {
-		t.Fatalf("with n = 1.5: device %q, %q, geology %v; want the CPU, why, and the geology", dev, why, geo.Geology() != nil)
+	if dev != "cpu" || !strings.Contains(why, "water budget") || geo.Geology() != m {
+		t.Fatalf("with rain: device %q, %q, geology %v; want the CPU, why, and the geology", dev, why, geo.Geology() != nil)
 	}
 	var sum float64
 	for i, v := range e.Snapshot().Alluvium {

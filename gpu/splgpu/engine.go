@@ -1426,6 +1426,9 @@ func (e *Engine) erode(c gpu.Context) (fin, rounds int, err error) {
 	if e.p.N == 1 {
 		return e.jump(c, "affine", s, 2, false, e.rounds[1])
 	}
+	if e.geo != nil {
+		return e.geoNewton(c, s)
+	}
 	return e.newton(c)
 }
 

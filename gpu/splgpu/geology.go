@@ -60,28 +60,21 @@ const geoCellBytes = 24
 
 // geoKernels are the geology's kernels (compiled when a geology is
 // first set).
-var geoKernels = []string{"geoinit", "geofix", "geofin", "geotalscale", "geotalapply"}
+var geoKernels = []string{"geoinit", "geofix", "geofin", "geotalscale", "geotalapply", "geonewton"}
 
 func init() {
 	variants["geoinit"] = struct{ file, defs string }{"geoerode", "#define FIRST\n"}
 	variants["geofix"] = struct{ file, defs string }{"geoerode", ""}
 	variants["geotalscale"] = struct{ file, defs string }{"geoerode", "#define TALSCALE\n"}
 	variants["geotalapply"] = struct{ file, defs string }{"geoerode", "#define TALAPPLY\n"}
+	variants["geonewton"] = struct{ file, defs string }{"geoerode", "#define NEWTON\n"}
 }
 
 // SupportsGeology returns nil if the GPU engine runs a geology with p,
-// else an error saying what runs on the CPU only.
-func SupportsGeology(p engine.Params) error {
-	why := ""
-	switch {
-	case p.N != 1:
-		why = "a geology with n ≠ 1"
-	}
-	if why != "" {
-		return fmt.Errorf("splgpu: %s runs on the CPU only", why)
-	}
-	return nil
-}
+// else an error saying what runs on the CPU only: every p that Supports
+// accepts, now; callers still ask, so that a geology the GPU cannot run
+// moves the engine as the other physics do.
+func SupportsGeology(p engine.Params) error { return Supports(p) }
 
 // SetGeology lays m on the grid from the next step on (nil: uniform
 // rock; the alluvium is kept). A geology SupportsGeology refuses with
@@ -297,6 +290,82 @@ func (e *Engine) geoTalusApply(c gpu.Context, s int) {
 	c.Bind(slotBd, e.bb[s])
 	e.cells(c, "geotalapply", e.n)
 	c.Bind(slotLab, e.lab)
+}
+
+// geoNewton is geoErode for n ≠ 1: the pieces guessed (geoinit, its maps
+// unused), then Newton's steps on the forest with each node's piece
+// (geonewton: newton.glsl in the piece's material, a stopped node
+// constant) until every node's equation holds, and the pieces found
+// again from the heights (geofix's walkN), until none changes. The
+// eroded heights end in ab[fin].
+func (e *Engine) geoNewton(c gpu.Context, s int) (fin, rounds int, err error) {
+	e.bindCommon(c)
+	c.Bind(4, e.geoBuf)
+	c.Bind(5, e.alluv)
+	e.bindInit(c, s)
+	c.Bind(9, e.qb[e.qc])
+	c.Bind(11, e.dr)
+	c.Bind(slotKF, e.kf)
+	c.Bind(slotCnt, e.cnt)
+	e.cells(c, "geoinit", e.n)
+	x, xi := e.hb, -1
+	e.GeoIters = 0
+	for {
+		for it := 0; it < maxNewton; it++ {
+			s := 0
+			if xi == 0 {
+				s = 1
+			}
+			if err := e.setCtl(c, 0, 0); err != nil {
+				return 0, 0, err
+			}
+			e.bindCommon(c)
+			c.Bind(4, e.geoBuf)
+			c.Bind(slotAs, x)
+			e.bindInit(c, s)
+			c.Bind(slotKF, e.kf)
+			c.Bind(slotCnt, e.cnt)
+			e.cells(c, "geonewton", e.n)
+			left, err := e.getCtl(c, 0)
+			if err != nil {
+				return 0, 0, err
+			}
+			if left == 0 {
+				break
+			}
+			if xi, rounds, err = e.jump(c, "affine", s, 2, false, e.rounds[1]); err != nil {
+				return 0, 0, err
+			}
+			x = e.ab[xi]
+			e.NewtonSteps++
+		}
+		if xi < 0 { // no erosion: the uplifted heights are the solution
+			c.Copy(e.ab[0], 0, e.hb, 0, 4*e.n)
+			xi, x = 0, e.ab[0]
+		}
+		e.GeoIters++
+		if e.GeoIters >= maxGeoIters {
+			return xi, rounds, nil
+		}
+		if err := e.setCtl(c, 0, 0); err != nil {
+			return 0, 0, err
+		}
+		e.bindCommon(c)
+		c.Bind(4, e.geoBuf)
+		e.bindInit(c, 1-xi)
+		c.Bind(7, x)
+		c.Bind(9, e.cp[0])
+		c.Bind(slotKF, e.kf)
+		c.Bind(slotCnt, e.cnt)
+		e.cells(c, "geofix", e.n)
+		changed, err := e.getCtl(c, 0)
+		if err != nil {
+			return 0, 0, err
+		}
+		if changed == 0 {
+			return xi, rounds, nil
+		}
+	}
 }
 
 // geoFinish updates the alluvium from the step's change of height less

@@ -95,6 +95,57 @@ int above(double z, double d, out double top) {
 	top = tops[l] + d;
 	return l;
 }
+
+// spowd is sign(v)·|v|^n (the power in float32: GLSL has no float64
+// pow).
+double spowd(double v) { return v == 0.0 ? 0.0 : sign(v) * double(pow(float(abs(v)), P.n1)); }
+
+// walkN is the walk for n ≠ 1 (sim/spl's cross and rise with
+// solveDelta): the piece a node ends on given its receiver's height hr,
+// found by the sign of g(h) = h − a + f·spow(h − hr, n), which increases
+// with h (the root lies below h where g(h) > 0), so no node's root is
+// solved here; Newton's steps (NEWTON) solve the forest with the pieces.
+// zb takes a stopped node's height (float bits).
+uint walkN(uint s, double a, double hr, float bot, float top, double dp, double knd, double am, double dn, double f, out uint zb) {
+	zb = 0u;
+	if (bot > -BIG && double(bot) - a + f * spowd(double(bot) - hr) > 0.0) {
+		double z = double(bot);
+		for (int it = 0; it < 2 * 256 + 2; it++) {
+			double zl;
+			int l = below(z, dp, zl);
+			double fl = P.kdt * (double(fac[l]) * knd) * am / dn;
+			// As spl's cross: math.Pow of a negative base is NaN there.
+			if (z - hr >= 0.0 && z - a + fl * spowd(z - hr) <= 0.0) {
+				zb = floatBitsToUint(float(z));
+				return uint(l) << 2 | 1u;
+			}
+			if (zl <= -INF || zl - a + fl * spowd(zl - hr) <= 0.0) return uint(l) << 2;
+			if (!(zl < z)) {
+				zb = floatBitsToUint(float(z));
+				return uint(l) << 2 | 1u;
+			}
+			z = zl;
+		}
+	} else if (top < BIG && double(top) - a + f * spowd(double(top) - hr) < 0.0) {
+		double z = double(top);
+		for (int it = 0; it < 2 * 256 + 2; it++) {
+			double zu;
+			int l = above(z, dp, zu);
+			double fl = P.kdt * (double(fac[l]) * knd) * am / dn;
+			if (z > hr && z - a + fl * spowd(z - hr) >= 0.0) {
+				zb = floatBitsToUint(float(z));
+				return uint(l) << 2 | 2u;
+			}
+			if (zu >= INF || zu - a + fl * spowd(zu - hr) >= 0.0) return uint(l) << 2;
+			if (!(zu > z)) {
+				zb = floatBitsToUint(float(z));
+				return uint(l) << 2 | 2u;
+			}
+			z = zu;
+		}
+	}
+	return s << 2;
+}
 #endif
 
 #if defined(TALSCALE)
@@ -110,6 +161,63 @@ void main() {
 	int i = cellIndex();
 	if (i >= P.n) return;
 	be[i] *= uintBitsToFloat(gc[i].zbits);
+}
+#elif defined(NEWTON)
+// newton.glsl with each node's piece: a stopped node keeps its
+// contact's height, the others linearize the step in their piece's
+// material (its k) at the current iterate x.
+float spow(float v, float n) { return sign(v) * pow(abs(v), n); }
+
+void main() {
+	countBegin();
+	int i = cellIndex();
+	if (i < P.n) {
+		uint c = dcode[i] & 15u;
+		int kd = kindOf(i % P.W, i / P.W);
+		float d = distOf(c, kd);
+		float a = h[i];
+		uint p = gc[i].piece, pc = p & PIECE, l = pc >> 2, how = pc & 3u, s = p >> 16;
+		if (kd == FIXED || d == 0.0) {
+			pd[i] = -1; al[i] = a; be[i] = 0.0;
+		} else if (how == 1u || how == 2u) {
+			// Met once the iterate holds the contact's height (a piece
+			// the last re-solve changed it to is not yet).
+			float z = uintBitsToFloat(gc[i].zbits);
+			pd[i] = -1; al[i] = z; be[i] = 0.0;
+			if (x[i] != z) atomicAdd(groupCount, 1u);
+		} else {
+			int r = c >= 8u ? -1 : recOf(i, c);
+			float xr = r < 0 ? 0.0 : x[r];
+			double ar = double(cnt[i]) * P.cellArea;
+			double am = P.m == 0.5 ? sqrt(ar) : double(pow(float(ar), P.m));
+			float kn = P.hasKF != 0 ? kf[i] : 1.0;
+			double kdt = l == s ? P.kdt * double(fac[s] * kn) : P.kdt * (double(fac[l]) * double(kn));
+			float f = float(kdt * am / double(pow(d, P.n1)));
+			float d0 = a - xr;
+			float dk = x[i] - xr;
+			if (d0 == 0.0) {
+				al[i] = 0.0;
+				dk = 0.0;
+			} else {
+				float tiny = 1e-10 * max(abs(d0), 1e-3);
+				bool clamped = abs(dk) < tiny || sign(dk) != sign(d0);
+				if (clamped) dk = sign(d0) * tiny;
+				float g = dk - d0 + f * spow(dk, P.n1);
+				float fp = f * P.n1 * pow(abs(dk), P.n1 - 1.0);
+				bool met = abs(g) <= 4e-6 * max(1.0, max(abs(a), abs(d0))) * (1.0 + fp) || (clamped && g * sign(d0) >= 0.0);
+				if (!met) atomicAdd(groupCount, 1u);
+				float inv = 1.0 / (1.0 + fp);
+				al[i] = (a + fp * dk - f * spow(dk, P.n1)) * inv;
+				dk = fp * inv;
+			}
+			if (r < 0) {
+				pd[i] = -1; be[i] = 0.0;
+			} else {
+				pd[i] = r; be[i] = d0 == 0.0 ? 1.0 : dk;
+			}
+		}
+	}
+	countEnd(CTL_ACTIVE);
 }
 #else
 void main() {
@@ -131,7 +239,7 @@ void main() {
 		float hu = h[i];
 		double am = double(cnt[i]) * P.cellArea;
 		am = P.m == 0.5 ? sqrt(am) : double(pow(float(am), P.m));
-		double dd = double(d);
+		double dd = P.n1 == 1.0 ? double(d) : double(pow(d, P.n1)); // d^n
 		float kn = P.hasKF != 0 ? kf[i] : 1.0;
 		double dp = gc[i].disp;
 #ifdef FIRST
@@ -190,6 +298,16 @@ void main() {
 			bot = l0 == 0 ? -BIG : float(tops[l0 - 1] + dp);
 			top = l0 >= nl - 1 ? BIG : float(tops[l0] + dp);
 		}
+		if (P.n1 != 1.0) {
+			// The pieces only: Newton's steps (NEWTON) write the maps.
+			uint zn;
+			uint pn = walkN(s, a, hr, bot, top, dp, double(kn), am, dd, f, zn);
+			if (pn != (gc[i].piece & PIECE) || zn != gc[i].zbits) {
+				gc[i].piece = pn | s << 16;
+				gc[i].zbits = zn;
+				atomicAdd(groupCount, 1u);
+			}
+		} else {
 		uint piece = s << 2;
 		bool stop = false;
 		double z = 0.0;
@@ -263,6 +381,7 @@ void main() {
 			gc[i].piece = piece | s << 16;
 			gc[i].zbits = zb;
 			atomicAdd(groupCount, 1u);
+		}
 		}
 #endif
 	} else if (live) {
