@@ -5,8 +5,7 @@
 // (and Constrainable, Summarizer, Releaser, Rebalanced); app/engines builds it for
 // `--engine grid --device gpu|auto` and moves to sim/grid, saying why,
 // for what it does not run (Supports: the lakes' water budget, a talus
-// angle by height, deposition with n ≠ 1; SupportsGeology: a geology
-// with n ≠ 1). Nonlinear creep, deposition, k noise,
+// angle by height, deposition with n ≠ 1). Nonlinear creep, deposition, k noise,
 // random hillslope routing, a talus angle by noise and a geology
 // (engine.MapGeologic, geology.go; its talus angle by rock too) run
 // here.
@@ -103,7 +102,12 @@
 //	           on the geology presets at 128² in their first hundred
 //	           steps, 1.2 near strata's rest: GeoIters; at most 64).
 //	           With deposition the pieces are capped maps (affmin): a
-//	           node at or below its receiver is held (a piece of its own)
+//	           node at or below its receiver is held (a piece of its
+//	           own). With n ≠ 1, Newton's steps with each node's piece
+//	           (a stopped node constant), the pieces then found again by
+//	           the sign of each node's residual at the contacts, until
+//	           none changes (geonewton; 3 to 5 solves and 9 to 11 Newton
+//	           steps a step in the tests)
 //	           After the finish the alluvium: what the step added beyond
 //	           the uplift, less what it took (geofin)
 //	talus      h_i ≤ h_r + tan θ·d_i along the receivers, min-plus maps
