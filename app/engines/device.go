@@ -14,8 +14,8 @@ import (
 // Devices reports where an engine built with Spec.Device runs: Device
 // names it ("cpu", or the GPU's one-line report) and Fallback, when not
 // "", is the one line saying why a gpu or auto engine runs on the CPU
-// (no usable GPU, parameters the GPU engine does not run, a geology it
-// does not run with them: splgpu.SupportsGeology).
+// (no usable GPU, parameters the GPU engine does not run, a geology that
+// does not fit its card).
 // Engines built for the CPU do not implement it.
 type Devices interface {
 	Device() string
@@ -49,11 +49,7 @@ func newGrid(s Spec) (engine.Engine, error) {
 	}
 	dev, why := compute.Shared(s.Device)
 	if dev != nil {
-		err := splgpu.Supports(s.Params)
-		if err == nil && s.Geology != nil {
-			err = splgpu.SupportsGeology(s.Params)
-		}
-		switch {
+		switch err := splgpu.Supports(s.Params); {
 		case err != nil:
 			why = fmt.Sprintf("--device %s: %v: running on the CPU", s.Device, err)
 		default:
@@ -84,8 +80,8 @@ func newGrid(s Spec) (engine.Engine, error) {
 
 // gridOn is the grid engine on the GPU (gpu is set) or, after a
 // fallback, on the CPU (cpu is set). A change the GPU engine does not
-// run (parameters splgpu.Supports refuses, a rain map, a geology
-// splgpu.SupportsGeology refuses) moves it to the CPU for good: the
+// run (parameters splgpu.Supports refuses, a rain map, a geology that
+// does not fit its card) moves it to the CPU for good: the
 // heights read back become a grid.Engine's initial heights, its steps
 // and time continuing the count, its geology and alluvium the GPU's
 // (with deposition, its rate G·Qs/A starts afresh).
@@ -238,11 +234,6 @@ func (g *gridOn) SetParams(p engine.Params) error {
 		if err := splgpu.Supports(p); err != nil {
 			return g.toCPU(p, err)
 		}
-		if g.gpu.Geology() != nil {
-			if err := splgpu.SupportsGeology(p); err != nil {
-				return g.toCPU(p, err)
-			}
-		}
 	}
 	return g.Engine.SetParams(p)
 }
@@ -322,19 +313,16 @@ func (g *gridOn) SetGeology(m *geology.Model) {
 }
 
 // SetGeologyMap is SetGeology with the map laid (engine.MapGeologic). A
-// map of another grid is refused; a geology the GPU engine does not run
-// (splgpu.SupportsGeology), or one that does not fit its card, moves the
-// engine to the CPU, saying why.
+// map of another grid is refused; a geology that does not fit the GPU
+// engine's card moves the engine to the CPU, saying why.
 func (g *gridOn) SetGeologyMap(m *geology.Map) error {
 	if g.gpu != nil {
 		if w, h, cell := g.Size(); m == nil || m.W != w || m.H != h || m.Cell != cell {
 			return g.gpu.SetGeologyMap(m) // the error naming the grids
 		}
-		err := splgpu.SupportsGeology(g.gpu.Params())
+		err := g.gpu.SetGeologyMap(m)
 		if err == nil {
-			if err = g.gpu.SetGeologyMap(m); err == nil {
-				return nil
-			}
+			return nil
 		}
 		if err := g.toCPU(g.gpu.Params(), err); err != nil {
 			return err

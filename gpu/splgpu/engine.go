@@ -751,11 +751,6 @@ func (e *Engine) SetParams(p engine.Params) error {
 	if err := Supports(p); err != nil {
 		return err
 	}
-	if e.geo != nil {
-		if err := SupportsGeology(p); err != nil {
-			return err
-		}
-	}
 	if e.err != nil {
 		return e.err
 	}

@@ -70,17 +70,10 @@ func init() {
 	variants["geonewton"] = struct{ file, defs string }{"geoerode", "#define NEWTON\n"}
 }
 
-// SupportsGeology returns nil if the GPU engine runs a geology with p,
-// else an error saying what runs on the CPU only: every p that Supports
-// accepts, now; callers still ask, so that a geology the GPU cannot run
-// moves the engine as the other physics do.
-func SupportsGeology(p engine.Params) error { return Supports(p) }
-
 // SetGeology lays m on the grid from the next step on (nil: uniform
-// rock; the alluvium is kept). A geology SupportsGeology refuses with
-// the engine's parameters, or one that does not fit the card, leaves
-// the engine as it was and sets nothing: callers that must run it use
-// SetGeologyMap, which says why.
+// rock; the alluvium is kept). A geology that does not fit the card
+// leaves the engine as it was and sets nothing: callers that must run it
+// use SetGeologyMap, which says why.
 func (e *Engine) SetGeology(m *geology.Model) {
 	if m == nil {
 		e.geo = nil
@@ -90,10 +83,8 @@ func (e *Engine) SetGeology(m *geology.Model) {
 }
 
 // SetGeologyMap is SetGeology(g.Model()) with the model already laid on
-// the engine's grid (engine.MapGeologic). A map of another grid, a
-// geology the engine does not run with its parameters
-// (SupportsGeology) or one that does not fit the card is an error and
-// changes nothing.
+// the engine's grid (engine.MapGeologic). A map of another grid or a
+// geology that does not fit the card is an error and changes nothing.
 func (e *Engine) SetGeologyMap(g *geology.Map) error {
 	if g == nil {
 		return errors.New("splgpu: SetGeologyMap: no map")
@@ -102,9 +93,6 @@ func (e *Engine) SetGeologyMap(g *geology.Map) error {
 		return fmt.Errorf("splgpu: a geology map of %d×%d cells of %g m for a grid of %d×%d cells of %g m", g.W, g.H, g.Cell, e.w, e.h, e.cell)
 	}
 	m := g.Model()
-	if err := SupportsGeology(e.p); err != nil {
-		return err
-	}
 	if e.err != nil {
 		return e.err
 	}
