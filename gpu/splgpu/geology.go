@@ -58,9 +58,38 @@ const geoHeader = 16 + 256*8 + 2*256*4
 // geoCellBytes is a cell's record in the geology's buffer.
 const geoCellBytes = 24
 
-// geoKernels are the geology's kernels (compiled when a geology is
-// first set).
-var geoKernels = []string{"geoinit", "geofix", "geofin", "geotalscale", "geotalapply", "geonewton"}
+// geoKernels returns the geology's kernels the parameters use; each is
+// compiled when a step first needs it (about a second each on llvmpipe,
+// cold: the six at once cost every test binary that lays a geology 5 s).
+func (e *Engine) geoKernels() []string {
+	k := []string{"geoinit", "geofix"}
+	if e.p.N != 1 {
+		k = append(k, "geonewton")
+	}
+	if e.p.G == 0 {
+		k = append(k, "geofin")
+	}
+	if e.geoTalus() {
+		k = append(k, "geotalscale", "geotalapply")
+	}
+	return k
+}
+
+// geoPrograms compiles the geology's kernels the parameters use that are
+// not yet compiled.
+func (e *Engine) geoPrograms(c gpu.Context) error {
+	for _, name := range e.geoKernels() {
+		if _, ok := e.progs[name]; ok {
+			continue
+		}
+		p, err := c.Program("spl-"+name, kernel(name))
+		if err != nil {
+			return err
+		}
+		e.progs[name] = p
+	}
+	return nil
+}
 
 func init() {
 	variants["geoinit"] = struct{ file, defs string }{"geoerode", "#define FIRST\n"}
@@ -120,16 +149,6 @@ func (e *Engine) SetGeologyMap(g *geology.Map) error {
 		binary.LittleEndian.PutUint64(buf[o:], math.Float64bits(g.Displacement(i)))
 	}
 	err := e.dev.Do(func(c gpu.Context) error {
-		for _, name := range geoKernels {
-			if _, ok := e.progs[name]; ok {
-				continue
-			}
-			p, err := c.Program("spl-"+name, kernel(name))
-			if err != nil {
-				return err
-			}
-			e.progs[name] = p
-		}
 		if e.geoBuf == nil || e.geoBuf.Size() < len(buf) {
 			b, err := c.NewBuffer(len(buf))
 			if err != nil {
@@ -210,6 +229,9 @@ func (e *Engine) Alluvium() []float32 {
 // node changes piece. The eroded heights end
 // in ab[fin].
 func (e *Engine) geoErode(c gpu.Context, s int) (fin, rounds int, err error) {
+	if err := e.geoPrograms(c); err != nil {
+		return 0, 0, err
+	}
 	prev := e.qb[e.qc]
 	dep := e.p.G > 0
 	jump := "affine"
@@ -287,6 +309,9 @@ func (e *Engine) geoTalusApply(c gpu.Context, s int) {
 // again from the heights (geofix's walkN), until none changes. The
 // eroded heights end in ab[fin].
 func (e *Engine) geoNewton(c gpu.Context, s int) (fin, rounds int, err error) {
+	if err := e.geoPrograms(c); err != nil {
+		return 0, 0, err
+	}
 	e.bindCommon(c)
 	c.Bind(4, e.geoBuf)
 	c.Bind(5, e.alluv)
