@@ -14,7 +14,8 @@ import (
 // Devices reports where an engine built with Spec.Device runs: Device
 // names it ("cpu", or the GPU's one-line report) and Fallback, when not
 // "", is the one line saying why a gpu or auto engine runs on the CPU
-// (no usable GPU, parameters the GPU engine does not run, a geology).
+// (no usable GPU, parameters the GPU engine does not run, a geology that
+// does not fit its card).
 // Engines built for the CPU do not implement it.
 type Devices interface {
 	Device() string
@@ -51,10 +52,13 @@ func newGrid(s Spec) (engine.Engine, error) {
 		switch err := splgpu.Supports(s.Params); {
 		case err != nil:
 			why = fmt.Sprintf("--device %s: %v: running on the CPU", s.Device, err)
-		case s.Geology != nil:
-			why = fmt.Sprintf("--device %s: a geology runs on the CPU only: running on the CPU", s.Device)
 		default:
 			g, err := splgpu.New(dev, cfg)
+			if err == nil && s.Geology != nil {
+				if err = g.SetGeologyMap(s.Geology.Map(s.W, s.H, s.Cell)); err != nil {
+					g.Close()
+				}
+			}
 			if err == nil {
 				return &gridOn{Engine: g, gpu: g, dev: dev.Info().String(), spec: s}, nil
 			}
@@ -76,10 +80,11 @@ func newGrid(s Spec) (engine.Engine, error) {
 
 // gridOn is the grid engine on the GPU (gpu is set) or, after a
 // fallback, on the CPU (cpu is set). A change the GPU engine does not
-// run (parameters splgpu.Supports refuses, a geology) moves it to the
-// CPU for good: the heights read back become a grid.Engine's initial
-// heights, its steps and time continuing the count, the rain map kept
-// (the lakes' water starts afresh there).
+// run (parameters splgpu.Supports refuses, a geology that does not fit
+// its card) moves it to the CPU for good: the heights read back become a
+// grid.Engine's initial heights, its steps and time continuing the
+// count, its geology and alluvium the GPU's, the rain map kept (the
+// lakes' water and, with deposition, the rate G·Qs/A start afresh there).
 type gridOn struct {
 	engine.Engine
 	gpu           *splgpu.Engine
@@ -180,6 +185,15 @@ func (g *gridOn) DepositDetail() [3]float64 {
 	return g.gpu.DepMs
 }
 
+// GeoSolves is the GPU engine's last step's solves of the erosion with
+// a geology (splgpu.Engine.GeoIters; 0 on the CPU or without one).
+func (g *gridOn) GeoSolves() int {
+	if g.gpu == nil {
+		return 0
+	}
+	return g.gpu.GeoIters
+}
+
 func (g *gridOn) Device() string   { return g.dev }
 func (g *gridOn) Fallback() string { return g.fallback }
 
@@ -195,10 +209,19 @@ func (g *gridOn) toCPU(p engine.Params, why error) error {
 	}
 	st := g.gpu.Stats()
 	g.steps, g.years = st.Step, st.Time
+	al := g.gpu.Alluvium() // nil without a geology or deposition
 	g.gpu.Close()
 	e.SetRebalanced(g.rebal)
 	if err := e.SetRainMap(g.gpu.RainMap()); err != nil {
 		return err
+	}
+	if m := g.gpu.Geology(); m != nil {
+		e.SetGeology(m)
+	}
+	if al != nil {
+		if err := e.SetAlluvium(al); err != nil {
+			return err
+		}
 	}
 	g.Engine, g.cpu, g.gpu = e, e, nil
 	g.dev = "cpu"
@@ -211,7 +234,7 @@ func (g *gridOn) SetParams(p engine.Params) error {
 		if err := p.Validate(); err != nil {
 			return err
 		}
-		if err := splgpu.Supports(p); err != nil {
+		if err := g.gpu.Runs(p); err != nil {
 			return g.toCPU(p, err)
 		}
 	}
@@ -267,21 +290,35 @@ func (g *gridOn) Water() *water.Model {
 	return g.gpu.Water()
 }
 
+// SetGeology lays m on the engine the steps run on: the GPU engine's
+// geology (splgpu's geology.go) where it runs it, else the CPU's after a
+// move.
 func (g *gridOn) SetGeology(m *geology.Model) {
 	if m == nil && g.gpu != nil {
+		g.gpu.SetGeology(nil)
 		return
 	}
-	if g.gpu != nil {
-		if err := g.toCPU(g.gpu.Params(), fmt.Errorf("a geology runs on the CPU only")); err != nil {
-			return
-		}
+	if m == nil {
+		g.cpu.SetGeology(nil)
+		return
 	}
-	g.cpu.SetGeology(m)
+	w, h, cell := g.Size()
+	_ = g.SetGeologyMap(m.Map(w, h, cell))
 }
 
+// SetGeologyMap is SetGeology with the map laid (engine.MapGeologic). A
+// map of another grid is refused; a geology that does not fit the GPU
+// engine's card moves the engine to the CPU, saying why.
 func (g *gridOn) SetGeologyMap(m *geology.Map) error {
 	if g.gpu != nil {
-		if err := g.toCPU(g.gpu.Params(), fmt.Errorf("a geology runs on the CPU only")); err != nil {
+		if w, h, cell := g.Size(); m == nil || m.W != w || m.H != h || m.Cell != cell {
+			return g.gpu.SetGeologyMap(m) // the error naming the grids
+		}
+		err := g.gpu.SetGeologyMap(m)
+		if err == nil {
+			return nil
+		}
+		if err := g.toCPU(g.gpu.Params(), err); err != nil {
 			return err
 		}
 	}
@@ -292,7 +329,7 @@ func (g *gridOn) Geology() *geology.Model {
 	if g.cpu != nil {
 		return g.cpu.Geology()
 	}
-	return nil
+	return g.gpu.Geology()
 }
 
 var (

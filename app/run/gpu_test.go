@@ -27,7 +27,13 @@ import (
 // not run (no OpenGL 4.3 device).
 func settled(t testing.TB, n int, d compute.Device) *Report {
 	t.Helper()
-	j, err := Prepare(Options{Scene: scenetest.File(t, "default"), Size: n, UntilConverged: true, HydroDevice: d})
+	return settledScene(t, scenetest.File(t, "default"), n, d)
+}
+
+// settledScene is settled on the scene file given.
+func settledScene(t testing.TB, scene string, n int, d compute.Device) *Report {
+	t.Helper()
+	j, err := Prepare(Options{Scene: scene, Size: n, UntilConverged: true, HydroDevice: d})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"orogen/sim"
 	"orogen/sim/engine"
 	"orogen/sim/flow"
+	"orogen/sim/geology"
 	"orogen/sim/grid"
 	"orogen/sim/hillslope"
 	"orogen/sim/talus"
@@ -151,7 +152,8 @@ func Bytes(w, h int) int64 {
 }
 
 // BytesFor returns the device memory a w×h grid needs with p's physics,
-// bytes.
+// bytes; a geology adds GeologyBytesPerCell a cell (SetGeologyMap checks
+// the sum against the card).
 func BytesFor(w, h int, p engine.Params) int64 {
 	return Bytes(w, h) + int64(w)*int64(h)*PhysicsBytesPerCell(p)
 }
@@ -286,6 +288,12 @@ type Engine struct {
 	// Rounds holds the pointer-jumping rounds of the last step's label,
 	// area, erosion and talus phases.
 	Rounds [4]int
+
+	// The geology (geology.go): the model on the grid, its device
+	// buffer, and the last step's solves of the erosion (GeoIters).
+	geo      *geology.Map
+	geoBuf   gpu.Buffer
+	GeoIters int
 }
 
 // Supports returns nil if the GPU engine runs p, else an error saying
@@ -485,6 +493,9 @@ func (e *Engine) buffers() []gpu.Buffer {
 	all = append(all, e.pb[:]...)
 	all = append(all, e.ab[:]...)
 	all = append(all, e.bb[:]...)
+	if e.geoBuf != nil {
+		all = append(all, e.geoBuf)
+	}
 	return append(all, e.qb[:]...)
 }
 
@@ -737,7 +748,7 @@ func (e *Engine) SetParams(p engine.Params) error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
-	if err := Supports(p); err != nil {
+	if err := e.Runs(p); err != nil {
 		return err
 	}
 	if e.err != nil {
@@ -893,6 +904,7 @@ func (e *Engine) Snapshot() *engine.Snapshot {
 	if e.p.G > 0 && e.alluv.Size() >= 4*e.n {
 		s.Alluvium = e.readFloats(e.alluv) // the sediment's thickness, as sim/grid's
 	}
+	e.geoSnapshot(s)
 	s.Receivers, s.Area = e.Receivers()
 	s.Lakes, s.Water = e.lakesOn(hs)
 	e.waterSnapshot(s) // with rain, the water budget's lakes (water.go)
@@ -1070,6 +1082,9 @@ func (e *Engine) Step() engine.StepStats {
 			c.Bind(11, prev)
 			c.Bind(13, e.cxy)
 			e.cells(c, "balfin", e.n)
+		}
+		if e.geo != nil && !dep {
+			e.geoFinish(c, prev) // with deposition the finish does it
 		}
 		stamps[NumKernels] = c.Timestamp()
 		buf := make([]byte, ctlHeader)
@@ -1397,6 +1412,9 @@ func (e *Engine) erode(c gpu.Context) (fin, rounds int, err error) {
 		e.cells(c, "areacopy", e.n)
 		e.caps = true
 		defer func() { e.caps = false }()
+		if e.geo != nil {
+			return e.geoErode(c, s) // n = 1: Runs refuses a geology with deposition and n ≠ 1
+		}
 		if e.p.N != 1 {
 			return e.newton(c)
 		}
@@ -1404,8 +1422,14 @@ func (e *Engine) erode(c gpu.Context) (fin, rounds int, err error) {
 	}
 	c.Bind(slotCnt, e.cnt)
 	e.cells(c, "erodeinit", e.n)
+	if e.p.N == 1 && e.geo != nil {
+		return e.geoErode(c, s)
+	}
 	if e.p.N == 1 {
 		return e.jump(c, "affine", s, 2, false, e.rounds[1])
+	}
+	if e.geo != nil {
+		return e.geoNewton(c, s)
 	}
 	return e.newton(c)
 }
@@ -1469,12 +1493,18 @@ func (e *Engine) newton(c gpu.Context) (fin, rounds int, err error) {
 // ab[he]; the limited heights end in ab[fin], the eroded ones in H.
 func (e *Engine) talus(c gpu.Context, he int) (fin, rounds int, err error) {
 	s := 1 - he
+	if e.geoTalus() {
+		e.geoTalusScale(c)
+	}
 	e.bindCommon(c)
 	c.Bind(slotAs, e.ab[he])
 	e.bindInit(c, s)
 	c.Bind(slotUp, e.cp[0]) // the eroded heights, with deposition
 	c.Bind(slotKF, e.tf)    // the angle per cell, in noise mode
 	e.cells(c, "talusinit", e.n)
+	if e.geoTalus() {
+		e.geoTalusApply(c, s)
+	}
 	fin, rounds = s, 0
 	if e.p.Talus.Mode != talus.ModeOff {
 		if fin, rounds, err = e.jump(c, "minplus", s, 3, false, e.rounds[1]); err != nil {
