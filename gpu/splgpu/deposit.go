@@ -21,6 +21,21 @@ const maxDepRounds = 1024
 // left to the global rounds). A variable for the tests and benchmarks.
 var DepTile = 16
 
+// DepList is the global rounds of the deposition's tree contraction
+// after which the rounds visit a list of the nodes left (dslist)
+// instead of every cell, -1 for never; DepRelist the rounds after which
+// a shorter list is made from the last, 0 for never. The lists hold at
+// most n/listDiv nodes: while the nodes left do not fit, the rounds go
+// on over every cell. Variables for the tests and benchmarks.
+var DepList, DepRelist = 2, 4
+
+// listDiv sets the list's room, n/listDiv nodes (4/listDiv bytes a cell).
+const listDiv = 8
+
+// listBlocks is the storage buffers of the list rounds' dsjump: a device
+// that allows fewer runs every round over every cell.
+const listBlocks = 13
+
 // growDep makes the deposition's fields: G·Qs/A and the alluvium (zero
 // at first, as sim/grid's), the erosion's caps and the contraction's
 // maps' a (64-bit, two slots).
@@ -49,6 +64,9 @@ func (e *Engine) growDep(c gpu.Context) error {
 		return err
 	}
 	if err := e.grow(c, &e.dah, 4*e.n); err != nil {
+		return err
+	}
+	if err := e.grow(c, &e.lst, 4*(e.n/listDiv+group)); err != nil {
 		return err
 	}
 	if e.bufs != nil {
@@ -196,6 +214,16 @@ func (e *Engine) contract(c gpu.Context, hlb gpu.Buffer) (s0l, s0h gpu.Buffer, e
 	if e.step%16 == 15 {
 		guess = max(1, guess-1)
 	}
+	// The rounds over a list of the nodes left, from round DepList on:
+	// the list in slot 2 (free: H is not read here), the indirect
+	// dispatch's arguments in slot 4 (the labels are bound again after).
+	info := e.dev.Info()
+	useList := DepList >= 0 && (info.MaxStorageBuffers == 0 || info.MaxStorageBuffers >= listBlocks)
+	listed := false
+	if useList {
+		c.Bind(2, e.lst)
+		c.Bind(4, e.lsA)
+	}
 	r := 0
 	for {
 		for k := 0; k < guess; k++ {
@@ -204,8 +232,22 @@ func (e *Engine) contract(c gpu.Context, hlb gpu.Buffer) (s0l, s0h gpu.Buffer, e
 					return nil, nil, err
 				}
 			}
-			e.cells(c, "dsrake", e.n)
-			e.cells(c, "dsjump", e.n)
+			if useList && (r == DepList || listed && DepRelist > 0 && (r-DepList)%DepRelist == 0) {
+				if listed {
+					c.DispatchIndirect(e.progs["dslist"], e.lsA, 0)
+				} else {
+					e.cells(c, "dslist", e.n)
+				}
+				c.Dispatch(e.progs["dslistargs"], 1, 1, 1)
+				listed = true
+			}
+			if listed {
+				c.DispatchIndirect(e.progs["dsrakelist"], e.lsA, 0)
+				c.DispatchIndirect(e.progs["dsjumplist"], e.lsA, 0)
+			} else {
+				e.cells(c, "dsrake", e.n)
+				e.cells(c, "dsjump", e.n)
+			}
 			r++
 		}
 		left, err := e.getCtl(c, 0)

@@ -161,9 +161,14 @@ func TestDepositContraction(t *testing.T) {
 		}
 	}
 	limit := 3*bits.Len(uint(w*h-1)) + 4
-	defer func(t int) { DepTile = t }(DepTile)
-	for _, tile := range []int{0, 16, 32} {
-		DepTile = tile // without and with the rounds in shared memory (dslocal)
+	defer func(t, l, r int) { DepTile, DepList, DepRelist = t, l, r }(DepTile, DepList, DepRelist)
+	// Without and with the rounds in shared memory (dslocal), and with
+	// the rounds over lists of the nodes left from the first round, the
+	// third and never (a list of n/8 nodes: the chain overflows it).
+	for _, sch := range [][3]int{{0, 2, 4}, {16, 2, 4}, {32, 2, 4}, {16, -1, 0}, {0, 0, 1}} {
+		tile := sch[0]
+		DepTile, DepList, DepRelist = sch[0], sch[1], sch[2]
+		listed := 0
 		for _, f := range []struct {
 			name  string
 			codes []uint32
@@ -181,6 +186,9 @@ func TestDepositContraction(t *testing.T) {
 				got, rounds, err := e.runContract(f.codes, hb, hl)
 				if err != nil {
 					t.Fatal(err)
+				}
+				if e.readWords(e.ctl, 16)[14] != 0xFFFFFFFF {
+					listed++
 				}
 				want := depositWalk(f.codes, hb, hl, w)
 				bad := 0
@@ -206,11 +214,14 @@ func TestDepositContraction(t *testing.T) {
 						clamped++
 					}
 				}
-				t.Logf("tiles %d², %s, %.0f %% losing: %d rounds, %d of %d nodes clamped, %d wrong, %.2g m from sim/spl", tile, f.name, 100*bias, rounds, clamped, w*h, bad, worst)
+				t.Logf("tiles %d², lists %d/%d, %s, %.0f %% losing: %d rounds, %d of %d nodes clamped, %d wrong, %.2g m from sim/spl", tile, DepList, DepRelist, f.name, 100*bias, rounds, clamped, w*h, bad, worst)
 				if rounds > limit {
 					t.Errorf("tiles %d², %s: %d rounds; want at most %d", tile, f.name, rounds, limit)
 				}
 			}
+		}
+		if DepList >= 0 && listed == 0 {
+			t.Errorf("tiles %d², lists from round %d: no run ended on a list", tile, DepList)
 		}
 	}
 }
@@ -293,4 +304,48 @@ func TestLakeLevels(t *testing.T) {
 			t.Errorf("%s: %d of %d levels wrong", f.name, bad, f.m)
 		}
 	}
+}
+
+// TestDepositListsSameHeights: the contraction's rounds over lists of
+// the nodes left (DepList) give the heights of the rounds over every
+// cell bit for bit, steps of the presets' physics with lakes and mixed
+// edges.
+func TestDepositListsSameHeights(t *testing.T) {
+	defer func(l, r int) { DepList, DepRelist = l, r }(DepList, DepRelist)
+	run := func(list, relist int) ([]float32, int) {
+		DepList, DepRelist = list, relist
+		c := config(64, flow.Edges{North: flow.Outlet, South: flow.Closed, East: flow.Natural, West: flow.Closed})
+		c.Params.G, c.Params.Kappa, c.Params.CreepSc = 1.5, 0.02, 0.6
+		c.Params.KNoise, c.Params.Seed, c.Params.Routing = 0.8, 3, flow.RoutingRandom
+		e, err := New(device(t), c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer e.Close()
+		lakes := 0
+		for range 8 {
+			lakes += e.Step().Lakes
+		}
+		if err := e.Err(); err != nil {
+			t.Fatal(err)
+		}
+		return e.Heights(), lakes
+	}
+	want, lakes := run(-1, 0)
+	if lakes == 0 {
+		t.Fatal("no lakes in 8 steps: the test needs some")
+	}
+	for _, s := range [][2]int{{0, 1}, {2, 4}} {
+		got, _ := run(s[0], s[1])
+		bad := 0
+		for i := range want {
+			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+				bad++
+			}
+		}
+		if bad > 0 {
+			t.Errorf("lists from round %d, again every %d: %d of %d heights differ from the rounds over every cell", s[0], s[1], bad, len(want))
+		}
+	}
+	t.Logf("%d lakes over 8 steps", lakes)
 }

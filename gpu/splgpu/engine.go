@@ -25,7 +25,7 @@ var shaders embed.FS
 
 // Kernels, by the names of their .glsl files.
 var kernelNames = []string{"diffscan", "creepfac", "creepscan", "creepscanrow", "creepscanrowi", "creepscanwide", "sumh", "erodedep", "areacopy", "affmin",
-	"deppits", "deplevels0", "deplevels1", "depvol", "depvolcmp", "dsinit", "dslocal16", "dslocal32", "dsrake", "dsjump", "dsfinal", "depphi", "depdr", "depfin", "newton", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
+	"deppits", "deplevels0", "deplevels1", "depvol", "depvolcmp", "dsinit", "dslocal16", "dslocal32", "dsrake", "dsjump", "dsrakelist", "dsjumplist", "dslist", "dslistargs", "dsfinal", "depphi", "depdr", "depfin", "newton", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
 	"pitcopy", "carve", "areainit", "arearound", "erodeinit", "affine", "talusinit", "minplus", "finish", "reduce",
 	"balx", "baly", "reducebal", "balup", "balfin"}
 
@@ -60,6 +60,10 @@ var variants = map[string]struct{ file, defs string }{
 	"deplevels1": {"deplevels", "#define SLOT 1\n"},
 	"dslocal16":  {"dslocal", "#define TS 16\n"},
 	"dslocal32":  {"dslocal", "#define TS 32\n"},
+	// The contraction's rounds over the list of the nodes left
+	// (DepList).
+	"dsrakelist": {"dsrake", "#define LIST\n"},
+	"dsjumplist": {"dsjump", "#define LIST\n"},
 }
 
 // wideCells is the grid from which the creep's sweep along y takes 64
@@ -222,6 +226,7 @@ type Engine struct {
 	// and per pit its record (Pit in common.glsl) and the lakes' order
 	// from the outlets (pit, downstream pit).
 	dr, lkP, lkO gpu.Buffer
+	lsA, lst     gpu.Buffer  // the list rounds' indirect dispatch (dslistargs) and list (dslist)
 	alluv        gpu.Buffer  // the alluvium's thickness, m (with G > 0)
 	tf           gpu.Buffer  // the talus angle's tangent per cell (noise mode)
 	tfKey        talus.Model // what tf was made for
@@ -387,7 +392,7 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 		}{
 			{&e.par, binary.Size(params{})}, {&e.ctl, ctlHeader}, {&e.part, e.gx * e.gy * 64},
 			{&e.lkR, 4}, {&e.lkA, 4}, {&e.lkB, 4}, {&e.lkK, 4}, {&e.lkG, 4}, {&e.lkX, 4}, // grown by the lakes (grow)
-			{&e.fx, 24 * e.w}, {&e.fy, 24 * e.h}, {&e.dx, 32}, {&e.dy, 32}, {&e.cfx, 4}, {&e.cfy, 4}, {&e.dr, 4}, {&e.alluv, 4}, {&e.tf, 4}, {&e.lkP, 4}, {&e.lkO, 4}, {&e.cp[0], 4}, {&e.cp[1], 4}, {&e.da, 8}, {&e.dah, 4}, {&e.cxy, 4},
+			{&e.fx, 24 * e.w}, {&e.fy, 24 * e.h}, {&e.dx, 32}, {&e.dy, 32}, {&e.cfx, 4}, {&e.cfy, 4}, {&e.dr, 4}, {&e.alluv, 4}, {&e.tf, 4}, {&e.lkP, 4}, {&e.lkO, 4}, {&e.lsA, 16}, {&e.lst, 4}, {&e.cp[0], 4}, {&e.cp[1], 4}, {&e.da, 8}, {&e.dah, 4}, {&e.cxy, 4},
 			{&e.hb, n4}, {&e.ub, n4}, {&e.db, n4}, {&e.lab, n4}, {&e.cnt, n4}, {&e.kf, 4}, // kf grows with k noise (upload)
 			{&e.pb[0], n4}, {&e.pb[1], n4}, {&e.ab[0], n4}, {&e.ab[1], n4}, {&e.bb[0], n4}, {&e.bb[1], n4},
 			{&e.qb[0], n4}, {&e.qb[1], n4},
@@ -481,7 +486,7 @@ func (o *owned) free() {
 
 // buffers lists the engine's buffers but k's factor.
 func (e *Engine) buffers() []gpu.Buffer {
-	all := []gpu.Buffer{e.par, e.ctl, e.part, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.tf, e.lkP, e.lkO, e.cp[0], e.cp[1], e.da, e.dah, e.cxy, e.lkR, e.lkA, e.lkB, e.lkK, e.lkG, e.lkX}
+	all := []gpu.Buffer{e.par, e.ctl, e.part, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.tf, e.lkP, e.lkO, e.lsA, e.lst, e.cp[0], e.cp[1], e.da, e.dah, e.cxy, e.lkR, e.lkA, e.lkB, e.lkK, e.lkG, e.lkX}
 	all = append(all, e.pb[:]...)
 	all = append(all, e.ab[:]...)
 	all = append(all, e.bb[:]...)

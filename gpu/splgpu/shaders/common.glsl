@@ -40,6 +40,12 @@ const int CTL_ACTIVE = 0, CTL_PITS = 1, CTL_CLAMPED = 2, CTL_CHANGED = 3, CTL_MA
 const int CTL_ROUTED = 10;
 // ctl[11]: the creep's factor update ω (float bits), ctl[12]: 1 to start
 // its means afresh.
+// ctl[13]: the length of the deposition's list of the nodes left
+// (dslist), ctl[14] its start in the list's buffer, ctl[15] the next
+// list's length.
+// NOLIST in ctl[14]: no list, every cell.
+const int CTL_LIST = 13, CTL_LISTOFF = 14, CTL_LISTNEXT = 15;
+const uint NOLIST = 0xFFFFFFFFu;
 
 // Deposition (P.depOn): volumes of sediment in fixed point, 2^-20 m over
 // a cell, as 64-bit two's complement integers in two 32-bit words (low,

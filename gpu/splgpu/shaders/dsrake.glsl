@@ -15,8 +15,22 @@ layout(std430, binding = 10) readonly buffer S1h { uint s1Hi[]; };
 
 const uint BUSY = NEWRES | RES | NEWLINK | LINKED;
 
+#ifdef LIST
+// The rounds over the list of the nodes left (dslist): the invocation's
+// node, P.n past the list's end; every cell while there is no list.
+layout(std430, binding = 2) readonly buffer Lst { int lst[]; };
+int node() {
+	int j = cellIndex();
+	uint off = ctl[CTL_LISTOFF];
+	if (off == NOLIST) return j;
+	return j < int(ctl[CTL_LIST]) ? lst[off + uint(j)] : P.n;
+}
+#else
+int node() { return cellIndex(); }
+#endif
+
 void main() {
-	int i = cellIndex();
+	int i = node();
 	if (i >= P.n) return;
 	uint w = dcode[i];
 	if ((w & RES) != 0u) return;
