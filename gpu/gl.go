@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"runtime"
 	"strings"
+	"time"
 	"unsafe"
 
 	"github.com/ebitengine/purego"
@@ -276,6 +277,11 @@ func (c *glContext) Read(b Buffer, off int, dst []byte) error {
 	if len(dst) == 0 {
 		return nil
 	}
+	t0 := time.Now()
+	defer func() {
+		ReadCount++
+		ReadWait += time.Since(t0)
+	}()
 	c.gl.MemoryBarrier(glBufferUpdateBarrierBit)
 	if StagedReads && len(dst) <= stageBytes && c.st != nil {
 		return c.stagedRead(gb, off, dst)
@@ -285,6 +291,15 @@ func (c *glContext) Read(b Buffer, off int, dst []byte) error {
 	runtime.KeepAlive(dst)
 	return c.check("reading a buffer")
 }
+
+// ReadCount and ReadWait are the reads since the process started and
+// the host's time in them (waiting for the work before, mostly), for the
+// benchmarks: the device's thread adds to them, read them between Do
+// calls.
+var (
+	ReadCount int64
+	ReadWait  time.Duration
+)
 
 // StagedReads makes Read copy reads of up to stageBytes into a buffer
 // mapped in the host's memory for good and wait for a fence, instead of
