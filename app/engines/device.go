@@ -179,6 +179,16 @@ func (g *gridOn) DepositDetail() [3]float64 {
 	return g.gpu.DepMs
 }
 
+// DepositList is the length of the list of nodes left that the GPU
+// engine's last contraction ended on, -1 for none (every round over
+// every cell; also on the CPU).
+func (g *gridOn) DepositList() int {
+	if g.gpu == nil {
+		return -1
+	}
+	return g.gpu.DepList
+}
+
 func (g *gridOn) Device() string   { return g.dev }
 func (g *gridOn) Fallback() string { return g.fallback }
 

@@ -227,6 +227,8 @@ func BenchmarkStepGPU(b *testing.B) {
 				hd, _ := e.(interface{ HillDetail() [4]float64 })
 				var hill [4]float64
 				di, _ := e.(interface{ DepositRounds() int })
+				dl, _ := e.(interface{ DepositList() int })
+				var listLen, listed float64
 				dd, _ := e.(interface{ DepositDetail() [3]float64 })
 				var dep [3]float64
 				reads, wait := gpu.ReadCount, gpu.ReadWait
@@ -242,6 +244,10 @@ func BenchmarkStepGPU(b *testing.B) {
 					}
 					if di != nil {
 						iters += float64(di.DepositRounds())
+					}
+					if dl != nil && dl.DepositList() >= 0 {
+						listLen += float64(dl.DepositList())
+						listed++
 					}
 					if dd != nil {
 						for k, v := range dd.DepositDetail() {
@@ -283,6 +289,10 @@ func BenchmarkStepGPU(b *testing.B) {
 				}
 				if iters > 0 {
 					b.ReportMetric(iters/float64(b.N), "deposit-rounds")
+					b.ReportMetric(listed/float64(b.N), "deplisted")
+					if listed > 0 {
+						b.ReportMetric(listLen/listed, "deplist-len")
+					}
 					for k, name := range []string{"depprep", "contract", "depfin"} {
 						b.ReportMetric(dep[k]/float64(b.N), name+"-ms")
 					}

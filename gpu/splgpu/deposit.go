@@ -32,6 +32,9 @@ var DepList, DepRelist = 2, 4
 // listDiv sets the list's room, n/listDiv nodes (4/listDiv bytes a cell).
 const listDiv = 8
 
+// listBytes is the list's buffer for n cells.
+func listBytes(n int) int64 { return 4 * int64(n/listDiv+group) }
+
 // listBlocks is the storage buffers of the list rounds' dsjump: a device
 // that allows fewer runs every round over every cell.
 const listBlocks = 13
@@ -66,8 +69,13 @@ func (e *Engine) growDep(c gpu.Context) error {
 	if err := e.grow(c, &e.dah, 4*e.n); err != nil {
 		return err
 	}
-	if err := e.grow(c, &e.lst, 4*(e.n/listDiv+group)); err != nil {
-		return err
+	if size := int(listBytes(e.n)); e.lst.Size() < size { // exactly: BytesFor counts it
+		b, err := c.NewBuffer(size)
+		if err != nil {
+			return err
+		}
+		c.Free(e.lst)
+		e.lst = b
 	}
 	if e.bufs != nil {
 		e.bufs.set(e.buffers())

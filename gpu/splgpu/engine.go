@@ -154,7 +154,11 @@ func Bytes(w, h int) int64 {
 // BytesFor returns the device memory a w×h grid needs with p's physics,
 // bytes.
 func BytesFor(w, h int, p engine.Params) int64 {
-	return Bytes(w, h) + int64(w)*int64(h)*PhysicsBytesPerCell(p)
+	b := Bytes(w, h) + int64(w)*int64(h)*PhysicsBytesPerCell(p)
+	if p.G > 0 {
+		b += listBytes(w * h) // the contraction's list of the nodes left
+	}
+	return b
 }
 
 // Engine is the grid stream-power engine (sim/grid's detachment-limited
@@ -244,6 +248,9 @@ type Engine struct {
 	// contraction (0 without deposition); depRounds the count the next
 	// step tries before it reads back whether all nodes are solved.
 	DepRounds, depRounds int
+	// DepList is the length of the list of the nodes left the last
+	// step's contraction ended on, -1 for none (DepList's rounds).
+	DepList int
 	// The deposition's maps' a (64-bit) of slot 0 (da) and the high
 	// words of slot 1 (dah; its low words in cp[0]), grown with G > 0.
 	da, dah gpu.Buffer
@@ -1182,6 +1189,10 @@ func (e *Engine) Step() engine.StepStats {
 		st.Mass.Diffused, st.Mass.Eroded, st.Mass.Talus, st.Mass.Stored = v0-v1+corr, v2-v3, v3-v4, v4-v0
 	}
 	e.vol = v4
+	e.DepList = -1
+	if dep && ctl[14] != 0xFFFFFFFF {
+		e.DepList = int(ctl[13])
+	}
 	st.Clamped = int(ctl[2])
 	st.RecvChanged = float64(ctl[3]) / float64(e.n)
 	st.MaxDh = float64(math.Float32frombits(ctl[4]))
