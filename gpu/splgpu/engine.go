@@ -26,7 +26,7 @@ var shaders embed.FS
 // Kernels, by the names of their .glsl files.
 var kernelNames = []string{"diffscan", "creepfac", "creepscan", "creepscanrow", "creepscanrowi", "creepscanwide", "sumh", "erodedep", "areacopy", "affmin",
 	"deppits", "deplevels0", "deplevels1", "depvol", "depvolcmp", "dsinit", "dslocal16", "dslocal32", "dsrake", "dsjump", "dsrakelist", "dsjumplist", "dslist", "dslistargs", "dsfinal", "depphi", "depdr", "depfin", "newton", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
-	"pitcopy", "carve", "areainit", "arearound", "erodeinit", "affine", "talusinit", "minplus", "finish", "reduce",
+	"pitcopy", "carve", "areainit", "arearound", "erodeinit", "affine", "talusinit", "minplus", "finish", "reduce", "reducepart", "reducetwo",
 	"balx", "baly", "reducebal", "balup", "balfin"}
 
 // kernel returns the source of one kernel: the version line, the shared
@@ -62,6 +62,8 @@ var variants = map[string]struct{ file, defs string }{
 	"dslocal32":  {"dslocal", "#define TS 32\n"},
 	// The contraction's rounds over the list of the nodes left
 	// (DepList).
+	// The finish's sums added in two levels (reducepart's groups).
+	"reducetwo":  {"reduce", "#define TWO\n"},
 	"dsrakelist": {"dsrake", "#define LIST\n"},
 	"dsjumplist": {"dsjump", "#define LIST\n"},
 }
@@ -148,7 +150,7 @@ func PhysicsBytesPerCell(p engine.Params) int64 {
 func Bytes(w, h int) int64 {
 	n := int64(w) * int64(h)
 	groups := (n + group - 1) / group
-	return n*BytesPerCell + ctlHeader + groups*64 + 256 + 24*int64(w+h)
+	return n*BytesPerCell + ctlHeader + groups*64 + (groups+group-1)/group*64 + 256 + 24*int64(w+h)
 }
 
 // BytesFor returns the device memory a w×h grid needs with p's physics,
@@ -267,6 +269,7 @@ type Engine struct {
 	rebal, balZero bool
 	cxy            gpu.Buffer
 	part           gpu.Buffer // the work groups' partial sums
+	part2          gpu.Buffer // their sums by 256 groups (reducepart)
 	// The lakes' small arrays the host writes or reads: the pits' roots
 	// sorted, and per component or basin its component, pass cell or
 	// the pass's basins (lkA), the cell across (lkB), its lowest pass's
@@ -397,7 +400,7 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 			b    *gpu.Buffer
 			size int
 		}{
-			{&e.par, binary.Size(params{})}, {&e.ctl, ctlHeader}, {&e.part, e.gx * e.gy * 64},
+			{&e.par, binary.Size(params{})}, {&e.ctl, ctlHeader}, {&e.part, e.gx * e.gy * 64}, {&e.part2, (e.gx*e.gy + group - 1) / group * 64},
 			{&e.lkR, 4}, {&e.lkA, 4}, {&e.lkB, 4}, {&e.lkK, 4}, {&e.lkG, 4}, {&e.lkX, 4}, // grown by the lakes (grow)
 			{&e.fx, 24 * e.w}, {&e.fy, 24 * e.h}, {&e.dx, 32}, {&e.dy, 32}, {&e.cfx, 4}, {&e.cfy, 4}, {&e.dr, 4}, {&e.alluv, 4}, {&e.tf, 4}, {&e.lkP, 4}, {&e.lkO, 4}, {&e.lsA, 16}, {&e.lst, 4}, {&e.cp[0], 4}, {&e.cp[1], 4}, {&e.da, 8}, {&e.dah, 4}, {&e.cxy, 4},
 			{&e.hb, n4}, {&e.ub, n4}, {&e.db, n4}, {&e.lab, n4}, {&e.cnt, n4}, {&e.kf, 4}, // kf grows with k noise (upload)
@@ -493,7 +496,7 @@ func (o *owned) free() {
 
 // buffers lists the engine's buffers but k's factor.
 func (e *Engine) buffers() []gpu.Buffer {
-	all := []gpu.Buffer{e.par, e.ctl, e.part, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.tf, e.lkP, e.lkO, e.lsA, e.lst, e.cp[0], e.cp[1], e.da, e.dah, e.cxy, e.lkR, e.lkA, e.lkB, e.lkK, e.lkG, e.lkX}
+	all := []gpu.Buffer{e.par, e.ctl, e.part, e.part2, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.tf, e.lkP, e.lkO, e.lsA, e.lst, e.cp[0], e.cp[1], e.da, e.dah, e.cxy, e.lkR, e.lkA, e.lkB, e.lkK, e.lkG, e.lkX}
 	all = append(all, e.pb[:]...)
 	all = append(all, e.ab[:]...)
 	all = append(all, e.bb[:]...)
@@ -1075,7 +1078,13 @@ func (e *Engine) Step() engine.StepStats {
 		c.Bind(5, e.alluv)
 		c.Bind(6, e.ub)
 		e.cells(c, "finish", e.n)
-		c.Dispatch(e.progs["reduce"], 1, 1, 1)
+		if ng := e.gx * e.gy; ng > group {
+			c.Bind(13, e.part2)
+			e.cells(c, "reducepart", ng)
+			c.Dispatch(e.progs["reducetwo"], 1, 1, 1)
+		} else {
+			c.Dispatch(e.progs["reduce"], 1, 1, 1)
+		}
 		if balanced {
 			e.bindCommon(c)
 			c.Bind(11, prev)
