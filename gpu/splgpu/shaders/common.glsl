@@ -19,7 +19,8 @@ layout(std430, binding = 0) readonly buffer Par {
 	double plainUp;                     // engine.Params.PlainUplift, m/yr (0: off)
 } P;
 
-// Control words and sums: ctl[0] active pointers of the last round,
+// Control words and sums: ctl[0] the work groups with active pointers
+// in the last round,
 // ctl[1] pits listed, ctl[2] clamped, ctl[3] receivers changed, ctl[4]
 // max |Δh| (float bits), ctl[5] max |Δh| over two steps; acc the reduced
 // sums (Σ he, Σ h, Σ |Δh|, Σ h after the hillslope term). A buffer of
@@ -140,8 +141,11 @@ float distOf(uint c, int kind) {
 	return (c & 1u) == 1u ? P.diag : P.cell;
 }
 
-// Work-group counts without a per-cell atomic on one address: flagCount
-// adds the group's count to ctl[slot] once.
+// Whether any invocation of a work group is still at work: each one that
+// is stores 1 in groupCount (a plain store, all the same word: an atomic
+// add by every such invocation serialized them), and countEnd adds the
+// group's 1 to ctl[slot] once. The host tests ctl[slot] for 0 (the
+// groups at work, not the cells).
 shared uint groupCount;
 
 void countBegin() {

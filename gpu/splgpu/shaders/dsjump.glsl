@@ -84,7 +84,7 @@ void main() {
 					}
 				}
 			}
-			if (!solved) atomicAdd(groupCount, 1u);
+			if (!solved) groupCount = 1u;
 		}
 	}
 	countEnd(CTL_ACTIVE);
