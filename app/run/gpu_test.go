@@ -144,9 +144,13 @@ func gpuPhysics(b *testing.B, e engine.Engine) bool {
 // gpuTuning sets, for a benchmark, the GPU runtime's and engine's
 // switches from the environment: OROGEN_GPU_READ=staged gpu.StagedReads,
 // OROGEN_GPU_DSLIST=k,r splgpu.DepList and DepRelist (k = -1: no
-// lists). It returns a function that puts them back.
+// lists), OROGEN_GPU_NARROW splgpu.NarrowCells. It returns a function
+// that puts them back.
 func gpuTuning(b *testing.B) func() {
-	staged, list, relist := gpu.StagedReads, splgpu.DepList, splgpu.DepRelist
+	staged, list, relist, narrow := gpu.StagedReads, splgpu.DepList, splgpu.DepRelist, splgpu.NarrowCells
+	if v, err := strconv.Atoi(os.Getenv("OROGEN_GPU_NARROW")); err == nil {
+		splgpu.NarrowCells = v
+	}
 	switch os.Getenv("OROGEN_GPU_READ") {
 	case "staged":
 		gpu.StagedReads = true
@@ -158,8 +162,10 @@ func gpuTuning(b *testing.B) func() {
 			b.Fatalf("OROGEN_GPU_DSLIST %q: want k,r (%v)", v, err)
 		}
 	}
-	b.Logf("staged reads %v, deposit lists from round %d, again every %d", gpu.StagedReads, splgpu.DepList, splgpu.DepRelist)
-	return func() { gpu.StagedReads, splgpu.DepList, splgpu.DepRelist = staged, list, relist }
+	b.Logf("staged reads %v, deposit lists from round %d, again every %d, creep's narrow sweep up to %d cells", gpu.StagedReads, splgpu.DepList, splgpu.DepRelist, splgpu.NarrowCells)
+	return func() {
+		gpu.StagedReads, splgpu.DepList, splgpu.DepRelist, splgpu.NarrowCells = staged, list, relist, narrow
+	}
 }
 
 // BenchmarkStepGPU times whole steps of the default preset on the GPU

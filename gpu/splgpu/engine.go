@@ -24,7 +24,7 @@ import (
 var shaders embed.FS
 
 // Kernels, by the names of their .glsl files.
-var kernelNames = []string{"diffscan", "creepfac", "creepscan", "creepscanrow", "creepscanrowi", "creepscanwide", "sumh", "erodedep", "areacopy", "affmin",
+var kernelNames = []string{"diffscan", "creepfac", "creepscan", "creepscanrow", "creepscanrowi", "creepscanwide", "creepscannarrow", "sumh", "erodedep", "areacopy", "affmin",
 	"deppits", "deplevels0", "deplevels1", "depvol", "depvolcmp", "dsinit", "dslocal16", "dslocal32", "dsrake", "dsjump", "dsrakelist", "dsjumplist", "dslist", "dslistargs", "dsfinal", "depphi", "depdr", "depfin", "newton", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
 	"pitcopy", "carve", "areainit", "arearound", "erodeinit", "affine", "talusinit", "minplus", "finish", "reduce", "reducepart", "reducetwo",
 	"balx", "baly", "reducebal", "balup", "balfin"}
@@ -53,6 +53,9 @@ var variants = map[string]struct{ file, defs string }{
 	// The sweep along y on grids of wideCells cells or more: 64
 	// columns a work group, 4 chunks a column.
 	"creepscanwide": {"creepscan", "#define LINES 64\n"},
+	// The sweep along y on grids of at most NarrowCells cells: 4
+	// columns a work group, 64 chunks a column.
+	"creepscannarrow": {"creepscan", "#define LINES 4\n"},
 	// The deposition's rounds in shared memory on tiles of 16² and 32²
 	// cells (DepTile).
 	// The lakes' levels by pointer jumping, reading slot 0 or 1.
@@ -76,6 +79,12 @@ var variants = map[string]struct{ file, defs string }{
 // until the chunks' distance, 16 MB at 8192², makes them slow, which is
 // measured at these two sizes only.
 var wideCells = 1 << 25 // a variable for the tests
+
+// NarrowCells is the grid up to which the creep's sweep along y takes 4
+// columns a work group (64 chunks a column), not 16: at 1024² 16
+// columns make 64 work groups, fewer than the card has multiprocessors.
+// A variable for the tests and benchmarks.
+var NarrowCells = 0
 
 // Phases of a step, as Engine.Kernel reports them.
 const (
@@ -1668,6 +1677,8 @@ func (e *Engine) diffuse(c gpu.Context, fac, balanced bool, h0 gpu.Buffer) error
 		c.Bind(slotKF, e.cfy)
 		if e.n >= wideCells {
 			e.cells(c, "creepscanwide", group*((e.difLines[1]+63)/64))
+		} else if e.n <= NarrowCells {
+			e.cells(c, "creepscannarrow", group*((e.difLines[1]+3)/4))
 		} else {
 			e.cells(c, "creepscan", group*((e.difLines[1]+creepLines-1)/creepLines))
 		}
