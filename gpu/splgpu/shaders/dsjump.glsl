@@ -9,7 +9,9 @@
 // written to its other slot (RESP); one whose target is linked composes
 // the target's map into its own and points where the target points
 // (pointer jumping); one whose target is neither waits, writing nothing.
-// Counts the nodes left unsolved.
+// Flags the work groups with nodes left unsolved. Only a node's own
+// invocation writes its code word here (plain stores: the bits it sets
+// are read by the next dsrake, not by this round).
 layout(std430, binding = 3) buffer Db { uint dcode[]; };
 layout(std430, binding = 5) buffer Dn0 { int dn0[]; };
 layout(std430, binding = 6) buffer Dn1 { int dn1[]; };
@@ -60,11 +62,11 @@ void main() {
 			if ((w & LINKED) == 0u) {
 				uint cnt = (w & CNTMASK) >> 16;
 				if (cnt == 0u) {
-					atomicOr(dcode[i], NEWRES); // S is the sum, in slot 0
+					dcode[i] = w | NEWRES; // S is the sum, in slot 0
 					solved = true;
 				} else if (cnt == 1u) {
 					a0[i] = uvec2(s0Lo[i], s0Hi[i]);
-					atomicOr(dcode[i], NEWLINK);
+					dcode[i] = w | NEWLINK;
 				}
 			} else {
 				bool cur = (w & CURP) != 0u;
@@ -76,11 +78,11 @@ void main() {
 					if ((tw & RES) != 0u) {
 						uvec2 s = max64(a, add64(getB(t, tc), b));
 						if (cur) { s0Lo[i] = s.x; s0Hi[i] = s.y; } else { s1Lo[i] = s.x; s1Hi[i] = s.y; }
-						atomicOr(dcode[i], cur ? NEWRES : NEWRES | RESP);
+						dcode[i] = w | (cur ? NEWRES : NEWRES | RESP);
 						solved = true;
 					} else {
 						put(i, !cur, getDn(t, tc), max64(a, add64(getA(t, tc), b)), add64(b, getB(t, tc)));
-						atomicOr(dcode[i], NEWFLIP);
+						dcode[i] = w | NEWFLIP;
 					}
 				}
 			}
