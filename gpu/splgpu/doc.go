@@ -102,12 +102,21 @@
 //	           the logarithm of the rivers' depth and their branching, not
 //	           with how the clamps nest (24 to 35 from 1024² to 8192² on
 //	           the default preset with the soil physics, 26 to 38 without
-//	           the tiles; 13 to 15 at 48² and on a 2867-cell chain). Then the clamped cells lowered,
+//	           the tiles; 13 to 15 at 48² and on a 2867-cell chain).
+//	           From round DepList on the rounds visit a list of the nodes
+//	           not yet solved (dslist, remade every DepRelist rounds from
+//	           the last; room for n/8 nodes, the rounds going on over every
+//	           cell while they do not fit), dispatched indirectly with the
+//	           work groups dslistargs writes: a solved node never changes
+//	           again, so the sums are the same bit for bit. Then the clamped
+//	           cells lowered,
 //	           the lakes filled, the next step's rate (relaxed by
 //	           grid.DepositRelax, 0 on the base-level plain,
 //	           Params.PlainUplift) and the alluvium (in the finish)
 //	finish     statistics and the rock account: Σ in float64 per work
-//	           group in a fixed tree order, then the groups in order
+//	           group in a fixed tree order (the largest changes in the same
+//	           tree), then the groups in order (past 256 groups, by 256
+//	           groups first: reducepart)
 //
 // Rounds stop when no pointer moves, not after a count fixed from the
 // grid's size: ⌈log₂ n⌉ rounds would do, but the count of the last step
