@@ -145,9 +145,10 @@
 // with deposition (the source term, the alluvium, the erosion's caps and
 // the deposition's maps' 64-bit offsets in two slots, the second slot's
 // low words in the first cap's buffer: depvol counts the clamps and
-// sums the eroded heights it held before the contraction), 4 more with a
-// talus angle by noise (PhysicsBytesPerCell: 96 bytes a cell with all
-// of them), and 32 to 40 bytes a pit for the lakes' arrays the host
+// sums the eroded heights it held before the contraction) and half a
+// byte (the contraction's list of the nodes left, n/8 ints; BytesFor
+// counts it), 4 more with a talus angle by noise (PhysicsBytesPerCell:
+// 96 bytes a cell with all of them, 96.5 with the list), and 32 to 40 bytes a pit for the lakes' arrays the host
 // writes or reads (32 more with deposition; small buffers of their own:
 // a driver may copy a whole buffer the device still uses to take a
 // write, and reading a few words of a grid-sized buffer took time in
