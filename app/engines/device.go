@@ -189,6 +189,15 @@ func (g *gridOn) DepositList() int {
 	return g.gpu.DepList
 }
 
+// KernelRounds is the GPU engine's last step's pointer-jumping rounds:
+// basin labels, drainage area, erosion and talus (zeros on the CPU).
+func (g *gridOn) KernelRounds() [4]int {
+	if g.gpu == nil {
+		return [4]int{}
+	}
+	return g.gpu.Rounds
+}
+
 func (g *gridOn) Device() string   { return g.dev }
 func (g *gridOn) Fallback() string { return g.fallback }
 

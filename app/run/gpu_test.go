@@ -234,6 +234,8 @@ func BenchmarkStepGPU(b *testing.B) {
 				var hill [4]float64
 				di, _ := e.(interface{ DepositRounds() int })
 				dl, _ := e.(interface{ DepositList() int })
+				kr, _ := e.(interface{ KernelRounds() [4]int })
+				var krounds [4]float64
 				var listLen, listed float64
 				dd, _ := e.(interface{ DepositDetail() [3]float64 })
 				var dep [3]float64
@@ -250,6 +252,11 @@ func BenchmarkStepGPU(b *testing.B) {
 					}
 					if di != nil {
 						iters += float64(di.DepositRounds())
+					}
+					if kr != nil {
+						for k, v := range kr.KernelRounds() {
+							krounds[k] += float64(v)
+						}
 					}
 					if dl != nil && dl.DepositList() >= 0 {
 						listLen += float64(dl.DepositList())
@@ -276,6 +283,11 @@ func BenchmarkStepGPU(b *testing.B) {
 				}
 				b.StopTimer()
 				b.ReportMetric(float64(gpu.ReadCount-reads)/float64(b.N), "reads")
+				for k, name := range []string{"label", "area", "erode", "talus"} {
+					if krounds[k] > 0 {
+						b.ReportMetric(krounds[k]/float64(b.N), name+"-rounds")
+					}
+				}
 				b.ReportMetric((gpu.ReadWait-wait).Seconds()*1e3/float64(b.N), "readwait-ms")
 				if ld != nil {
 					b.ReportMetric(carve/float64(b.N), "carve-ms")
