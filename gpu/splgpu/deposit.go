@@ -225,8 +225,7 @@ func (e *Engine) contract(c gpu.Context, hlb gpu.Buffer) (s0l, s0h gpu.Buffer, e
 	// The rounds over a list of the nodes left, from round DepList on:
 	// the list in slot 2 (free: H is not read here), the indirect
 	// dispatch's arguments in slot 4 (the labels are bound again after).
-	info := e.dev.Info()
-	useList := DepList >= 0 && (info.MaxStorageBuffers == 0 || info.MaxStorageBuffers >= listBlocks)
+	useList := DepList >= 0 && e.listOK
 	listed := false
 	if useList {
 		c.Bind(2, e.lst)

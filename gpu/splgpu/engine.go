@@ -259,6 +259,8 @@ type Engine struct {
 	// contraction (0 without deposition); depRounds the count the next
 	// step tries before it reads back whether all nodes are solved.
 	DepRounds, depRounds int
+	// listOK: the device allows the list rounds' storage buffers.
+	listOK bool
 	// DepList is the length of the list of the nodes left the last
 	// step's contraction ended on, -1 for none (DepList's rounds).
 	DepList int
@@ -361,6 +363,7 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 	if info.MaxStorageBuffers > 0 && info.MaxStorageBuffers < storageBlocks {
 		return nil, fmt.Errorf("splgpu: %s allows %d storage buffers per kernel; the deposition's kernels need %d", info.Renderer, info.MaxStorageBuffers, storageBlocks)
 	}
+	e.listOK = info.MaxStorageBuffers == 0 || info.MaxStorageBuffers >= listBlocks
 	if info.MaxBindings > 0 && info.MaxBindings <= slotPart {
 		return nil, fmt.Errorf("splgpu: %s has %d storage bindings; the kernels need %d", info.Renderer, info.MaxBindings, slotPart+1)
 	}
@@ -398,6 +401,9 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 	e.vol = volume(hgt, e.cell)
 	err := dev.Do(func(cx gpu.Context) error {
 		for _, name := range kernelNames {
+			if name == "dsjumplist" && !e.listOK {
+				continue // one storage buffer more than the device allows
+			}
 			p, err := cx.Program("spl-"+name, kernel(name))
 			if err != nil {
 				return err
