@@ -189,6 +189,15 @@ func (g *gridOn) DepositList() int {
 	return g.gpu.DepList
 }
 
+// DepositTail is the round from which the GPU engine's last
+// contraction ran in one work group, -1 for none (also on the CPU).
+func (g *gridOn) DepositTail() int {
+	if g.gpu == nil {
+		return -1
+	}
+	return g.gpu.TailAt
+}
+
 // KernelRounds is the GPU engine's last step's pointer-jumping rounds:
 // basin labels, drainage area, erosion and talus (zeros on the CPU).
 func (g *gridOn) KernelRounds() [4]int {

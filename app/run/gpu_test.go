@@ -144,12 +144,20 @@ func gpuPhysics(b *testing.B, e engine.Engine) bool {
 // gpuTuning sets, for a benchmark, the GPU runtime's and engine's
 // switches from the environment: OROGEN_GPU_READ=staged gpu.StagedReads,
 // OROGEN_GPU_DSLIST=k,r splgpu.DepList and DepRelist (k = -1: no
-// lists), OROGEN_GPU_NARROW splgpu.NarrowCells. It returns a function
-// that puts them back.
+// lists), OROGEN_GPU_NARROW splgpu.NarrowCells, OROGEN_GPU_LISTCELLS
+// splgpu.ListCells, OROGEN_GPU_DSTAIL splgpu.DepTail. It returns a
+// function that puts them back.
 func gpuTuning(b *testing.B) func() {
 	staged, list, relist, narrow := gpu.StagedReads, splgpu.DepList, splgpu.DepRelist, splgpu.NarrowCells
+	tail, cells := splgpu.DepTail, splgpu.ListCells
 	if v, err := strconv.Atoi(os.Getenv("OROGEN_GPU_NARROW")); err == nil {
 		splgpu.NarrowCells = v
+	}
+	if v, err := strconv.Atoi(os.Getenv("OROGEN_GPU_LISTCELLS")); err == nil {
+		splgpu.ListCells = v
+	}
+	if v, err := strconv.Atoi(os.Getenv("OROGEN_GPU_DSTAIL")); err == nil {
+		splgpu.DepTail = v
 	}
 	switch os.Getenv("OROGEN_GPU_READ") {
 	case "staged":
@@ -162,9 +170,10 @@ func gpuTuning(b *testing.B) func() {
 			b.Fatalf("OROGEN_GPU_DSLIST %q: want k,r (%v)", v, err)
 		}
 	}
-	b.Logf("staged reads %v, deposit lists from round %d, again every %d, creep's narrow sweep up to %d cells", gpu.StagedReads, splgpu.DepList, splgpu.DepRelist, splgpu.NarrowCells)
+	b.Logf("staged reads %v, deposit lists from round %d (from %d cells), again every %d, tail from round %d, creep's narrow sweep up to %d cells", gpu.StagedReads, splgpu.DepList, splgpu.ListCells, splgpu.DepRelist, splgpu.DepTail, splgpu.NarrowCells)
 	return func() {
 		gpu.StagedReads, splgpu.DepList, splgpu.DepRelist, splgpu.NarrowCells = staged, list, relist, narrow
+		splgpu.DepTail, splgpu.ListCells = tail, cells
 	}
 }
 
@@ -236,7 +245,8 @@ func BenchmarkStepGPU(b *testing.B) {
 				dl, _ := e.(interface{ DepositList() int })
 				kr, _ := e.(interface{ KernelRounds() [4]int })
 				var krounds [4]float64
-				var listLen, listed float64
+				var listLen, listed, tailAt, tails float64
+				dt, _ := e.(interface{ DepositTail() int })
 				dd, _ := e.(interface{ DepositDetail() [3]float64 })
 				var dep [3]float64
 				reads, wait := gpu.ReadCount, gpu.ReadWait
@@ -257,6 +267,10 @@ func BenchmarkStepGPU(b *testing.B) {
 						for k, v := range kr.KernelRounds() {
 							krounds[k] += float64(v)
 						}
+					}
+					if dt != nil && dt.DepositTail() >= 0 {
+						tailAt += float64(dt.DepositTail())
+						tails++
 					}
 					if dl != nil && dl.DepositList() >= 0 {
 						listLen += float64(dl.DepositList())
@@ -311,6 +325,9 @@ func BenchmarkStepGPU(b *testing.B) {
 					if listed > 0 {
 						b.ReportMetric(listLen/listed, "deplist-len")
 					}
+					if tails > 0 {
+						b.ReportMetric(tailAt/tails, "deptail-from")
+					}
 					for k, name := range []string{"depprep", "contract", "depfin"} {
 						b.ReportMetric(dep[k]/float64(b.N), name+"-ms")
 					}
@@ -333,15 +350,21 @@ func BenchmarkStepGPU(b *testing.B) {
 				return
 			}
 			// Several switches' settings on the same engine in turn
-			// (read:k,r as OROGEN_GPU_READ and OROGEN_GPU_DSLIST; "/"
-			// between them).
+			// (read:k,r[,t] as OROGEN_GPU_READ, OROGEN_GPU_DSLIST and
+			// OROGEN_GPU_DSTAIL; "/" between them).
 			for _, tu := range strings.Split(tunings, "/") {
 				b.Run(strings.ReplaceAll(tu, ",", "_"), func(b *testing.B) {
-					staged, list, relist := gpu.StagedReads, splgpu.DepList, splgpu.DepRelist
-					defer func() { gpu.StagedReads, splgpu.DepList, splgpu.DepRelist = staged, list, relist }()
+					staged, list, relist, tail := gpu.StagedReads, splgpu.DepList, splgpu.DepRelist, splgpu.DepTail
+					defer func() {
+						gpu.StagedReads, splgpu.DepList, splgpu.DepRelist, splgpu.DepTail = staged, list, relist, tail
+					}()
 					var mode string
-					if _, err := fmt.Sscanf(strings.ReplaceAll(tu, ":", " "), "%s %d,%d", &mode, &splgpu.DepList, &splgpu.DepRelist); err != nil {
-						b.Fatalf("OROGEN_GPU_TUNINGS %q: want read:k,r (%v)", tu, err)
+					f := strings.Fields(strings.NewReplacer(":", " ", ",", " ").Replace(tu))
+					if len(f) == 3 {
+						f = append(f, fmt.Sprint(splgpu.DepTail))
+					}
+					if _, err := fmt.Sscan(strings.Join(f, " "), &mode, &splgpu.DepList, &splgpu.DepRelist, &splgpu.DepTail); err != nil || len(f) != 4 {
+						b.Fatalf("OROGEN_GPU_TUNINGS %q: want read:k,r[,t] (%v)", tu, err)
 					}
 					gpu.StagedReads = mode == "staged"
 					measure(b)

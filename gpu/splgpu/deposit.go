@@ -29,6 +29,22 @@ var DepTile = 16
 // on over every cell. Variables for the tests and benchmarks.
 var DepList, DepRelist = 2, 4
 
+// DepTail is the round of the contraction from which the rest run in
+// one work group (dstail), -1 for never; the engine moves it by a round
+// a step so that the list it starts on holds about tailMax nodes or
+// fewer. ListCells is the grid from which the rounds before it run over
+// lists (DepList): below, a list round's indirect dispatch and the
+// lists' own dispatches cost more than they save. Variables for the
+// tests and benchmarks.
+var (
+	DepTail   = 8
+	ListCells = 1 << 22
+)
+
+// tailMax is the longest list dstail's 1024 invocations take on well
+// (four nodes each a half round).
+const tailMax = 4096
+
 // listDiv sets the list's room, n/listDiv nodes (4/listDiv bytes a cell).
 const listDiv = 8
 
@@ -222,31 +238,50 @@ func (e *Engine) contract(c gpu.Context, hlb gpu.Buffer) (s0l, s0h gpu.Buffer, e
 	if e.step%16 == 15 {
 		guess = max(1, guess-1)
 	}
-	// The rounds over a list of the nodes left, from round DepList on:
-	// the list in slot 2 (free: H is not read here), the indirect
-	// dispatch's arguments in slot 4 (the labels are bound again after).
-	useList := DepList >= 0 && e.listOK
-	listed := false
-	if useList {
+	// The rounds over a list of the nodes left, from round DepList on
+	// (on grids of ListCells cells or more), and the last ones in one
+	// work group from round e.tailAt on (DepTail): the list in slot 2
+	// (free: H is not read here), the indirect dispatch's arguments in
+	// slot 4 (the labels are bound again after).
+	useList := DepList >= 0 && e.listOK && e.n >= ListCells
+	tailOn := DepTail >= 0 && e.listOK
+	if tailOn && e.tailAt <= 0 {
+		e.tailAt = max(1, DepTail)
+	}
+	if useList || tailOn {
 		c.Bind(2, e.lst)
 		c.Bind(4, e.lsA)
 	}
+	if tailOn {
+		guess = max(guess, e.tailAt+1) // to the tail without a read
+	}
+	listed, tailed := false, false
+	list := func() {
+		if listed {
+			c.DispatchIndirect(e.progs["dslist"], e.lsA, 0)
+		} else {
+			e.cells(c, "dslist", e.n)
+		}
+		c.Dispatch(e.progs["dslistargs"], 1, 1, 1)
+		listed = true
+	}
+	var ctl [16]uint32
 	r := 0
 	for {
 		for k := 0; k < guess; k++ {
+			if tailOn && r == e.tailAt {
+				list()
+				c.Dispatch(e.progs["dstail"], 1, 1, 1)
+				tailed = true
+				break
+			}
 			if k == guess-1 {
 				if err := e.setCtl(c, 0, 0); err != nil {
 					return nil, nil, err
 				}
 			}
 			if useList && (r == DepList || listed && DepRelist > 0 && (r-DepList)%DepRelist == 0) {
-				if listed {
-					c.DispatchIndirect(e.progs["dslist"], e.lsA, 0)
-				} else {
-					e.cells(c, "dslist", e.n)
-				}
-				c.Dispatch(e.progs["dslistargs"], 1, 1, 1)
-				listed = true
+				list()
 			}
 			if listed {
 				c.DispatchIndirect(e.progs["dsrakelist"], e.lsA, 0)
@@ -257,17 +292,41 @@ func (e *Engine) contract(c gpu.Context, hlb gpu.Buffer) (s0l, s0h gpu.Buffer, e
 			}
 			r++
 		}
-		left, err := e.getCtl(c, 0)
-		if err != nil {
+		var b [64]byte
+		if err := c.Read(e.ctl, 0, b[:]); err != nil {
 			return nil, nil, err
 		}
-		if left == 0 {
+		for k := range ctl {
+			ctl[k] = binary.LittleEndian.Uint32(b[4*k:])
+		}
+		if tailed {
+			r += int(ctl[15])
+			if ctl[0] != 0 {
+				return nil, nil, fmt.Errorf("splgpu: the deposition's tree contraction did not end in %d rounds", r)
+			}
+			break
+		}
+		if ctl[0] == 0 {
 			break
 		}
 		if r >= maxDepRounds {
 			return nil, nil, fmt.Errorf("splgpu: the deposition's tree contraction did not end in %d rounds", maxDepRounds)
 		}
 		guess = 1
+	}
+	// The tail's start: later when its list was long, earlier when it
+	// was short or the rounds ended before it.
+	switch {
+	case tailed && (ctl[14] == 0xFFFFFFFF || ctl[13] > tailMax):
+		e.tailAt++
+	case tailed && ctl[13] < tailMax/4:
+		e.tailAt = max(1, e.tailAt-1)
+	case tailOn && !tailed:
+		e.tailAt = max(1, r-2)
+	}
+	e.TailAt = -1
+	if tailed {
+		e.TailAt = r - int(ctl[15])
 	}
 	e.depRounds = r
 	e.DepRounds = r
@@ -290,5 +349,3 @@ func (e *Engine) setLakeOrder(pitOf func(root int32) int32) {
 		e.lakeOrder = append(e.lakeOrder, -1, -1)
 	}
 }
-
-var _ = binary.LittleEndian

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 	"unsafe"
@@ -25,7 +26,7 @@ var shaders embed.FS
 
 // Kernels, by the names of their .glsl files.
 var kernelNames = []string{"diffscan", "creepfac", "creepscan", "creepscanrow", "creepscanrowi", "creepscanwide", "creepscannarrow", "sumh", "erodedep", "areacopy", "affmin",
-	"deppits", "deplevels0", "deplevels1", "depvol", "depvolcmp", "dsinit", "dslocal16", "dslocal32", "dsrake", "dsjump", "dsrakelist", "dsjumplist", "dslist", "dslistargs", "dsfinal", "depphi", "depdr", "depfin", "newton", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
+	"deppits", "deplevels0", "deplevels1", "depvol", "depvolcmp", "dsinit", "dslocal16", "dslocal32", "dsrake", "dsjump", "dsrakelist", "dsjumplist", "dslist", "dslistargs", "dstail", "dsfinal", "depphi", "depdr", "depfin", "newton", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
 	"pitcopy", "carve", "areainit", "arearound", "erodeinit", "affine", "talusinit", "minplus", "finish", "reduce", "reducepart", "reducetwo",
 	"balx", "baly", "reducebal", "balup", "balfin"}
 
@@ -37,8 +38,12 @@ func kernel(name string) string {
 	if v, ok := variants[name]; ok {
 		name, head = v.file, head+v.defs
 	}
-	own, _ := shaders.ReadFile("shaders/" + name + ".glsl")
-	return head + string(common) + "\n" + string(own)
+	src := head + string(common)
+	for _, f := range strings.Split(name, "+") { // a variant may join files
+		own, _ := shaders.ReadFile("shaders/" + f + ".glsl")
+		src += "\n" + string(own)
+	}
+	return src
 }
 
 // variants are kernels compiled from another kernel's file with other
@@ -69,6 +74,8 @@ var variants = map[string]struct{ file, defs string }{
 	"reducetwo":  {"reduce", "#define TWO\n"},
 	"dsrakelist": {"dsrake", "#define LIST\n"},
 	"dsjumplist": {"dsjump", "#define LIST\n"},
+	// The contraction's last rounds in one work group of 1024.
+	"dstail": {"dsrake+dsjump+dstail", "#define TAIL\n#define LOCAL 1024\n#define MAXTAIL 1024\n"},
 }
 
 // wideCells is the grid from which the creep's sweep along y takes 64
@@ -261,6 +268,10 @@ type Engine struct {
 	DepRounds, depRounds int
 	// listOK: the device allows the list rounds' storage buffers.
 	listOK bool
+	// tailAt is the contraction's round from which dstail takes the
+	// rest (DepTail, moved step by step); TailAt the last step's, -1
+	// for none.
+	tailAt, TailAt int
 	// DepList is the length of the list of the nodes left the last
 	// step's contraction ended on, -1 for none (DepList's rounds).
 	DepList int
@@ -401,7 +412,7 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 	e.vol = volume(hgt, e.cell)
 	err := dev.Do(func(cx gpu.Context) error {
 		for _, name := range kernelNames {
-			if name == "dsjumplist" && !e.listOK {
+			if (name == "dsjumplist" || name == "dstail") && !e.listOK {
 				continue // one storage buffer more than the device allows
 			}
 			p, err := cx.Program("spl-"+name, kernel(name))

@@ -3,7 +3,11 @@
 // a direction code: 0-7 the neighbours E, SE, S, SW, W, NW, N, NE (as in
 // sim/flow), 8 the cell itself (a root).
 
-layout(local_size_x = 256) in;
+// LOCAL: the work group's invocations, 256 but in dstail.
+#ifndef LOCAL
+#define LOCAL 256
+#endif
+layout(local_size_x = LOCAL) in;
 
 // Per-run constants, written by the host (splgpu.params), std430.
 layout(std430, binding = 0) readonly buffer Par {
