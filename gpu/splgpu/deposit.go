@@ -255,7 +255,7 @@ func (e *Engine) contract(c gpu.Context, hlb gpu.Buffer) (s0l, s0h gpu.Buffer, e
 	if tailOn {
 		guess = max(guess, e.tailAt+1) // to the tail without a read
 	}
-	listed, tailed := false, false
+	listed, tailed, refused := false, false, false
 	list := func() {
 		if listed {
 			c.DispatchIndirect(e.progs["dslist"], e.lsA, 0)
@@ -299,6 +299,14 @@ func (e *Engine) contract(c gpu.Context, hlb gpu.Buffer) (s0l, s0h gpu.Buffer, e
 		for k := range ctl {
 			ctl[k] = binary.LittleEndian.Uint32(b[4*k:])
 		}
+		if tailed && ctl[15] == 0 {
+			// The list was too long for the tail: the rounds go on
+			// without it, as many as the last step took in all
+			// before the next read.
+			tailed, tailOn, refused = false, false, true
+			guess = max(1, e.depRounds-r)
+			continue
+		}
 		if tailed {
 			r += int(ctl[15])
 			if ctl[0] != 0 {
@@ -317,6 +325,8 @@ func (e *Engine) contract(c gpu.Context, hlb gpu.Buffer) (s0l, s0h gpu.Buffer, e
 	// The tail's start: later when its list was long, earlier when it
 	// was short or the rounds ended before it.
 	switch {
+	case refused:
+		e.tailAt += 2
 	case tailed && (ctl[14] == 0xFFFFFFFF || ctl[13] > tailMax):
 		e.tailAt++
 	case tailed && ctl[13] < tailMax/4:

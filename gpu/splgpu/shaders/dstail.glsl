@@ -3,7 +3,8 @@
 // of the nodes left (dslist; every cell while there is none), a barrier
 // between them, until no node is left unsolved, with no dispatch a
 // round: the rounds of a short list took little more than their two
-// dispatches' fixed cost. Its rounds in ctl[15], 0 in ctl[0] when done.
+// dispatches' fixed cost. Its rounds in ctl[15], 0 in ctl[0] when done;
+// a list longer than TAILCAP nodes it leaves (0 rounds, 1 in ctl[0]).
 shared uint tLeft;
 
 void main() {
@@ -11,6 +12,15 @@ void main() {
 	uint off = ctl[CTL_LISTOFF];
 	bool all = off == NOLIST;
 	uint cnt = all ? uint(P.n) : ctl[CTL_LIST];
+	if (all || cnt > uint(TAILCAP)) {
+		// Too long for one group: nothing done, the host goes on with
+		// the rounds over the grid or the list.
+		if (t == 0u) {
+			ctl[CTL_LISTNEXT] = 0u;
+			ctl[CTL_ACTIVE] = 1u;
+		}
+		return;
+	}
 	uint r = 0u;
 	bool more = true;
 	while (more && r < uint(MAXTAIL)) {
