@@ -286,6 +286,11 @@ func (c *glContext) Read(b Buffer, off int, dst []byte) error {
 	if StagedReads && len(dst) <= stageBytes && c.st != nil {
 		return c.stagedRead(gb, off, dst)
 	}
+	if SpinReads && c.st != nil {
+		if err := c.spin(); err != nil {
+			return err
+		}
+	}
 	c.gl.BindBuffer(glShaderStorageBuffer, gb.id)
 	c.gl.GetBufferSubData(glShaderStorageBuffer, off, len(dst), unsafe.Pointer(&dst[0]))
 	runtime.KeepAlive(dst)
@@ -302,9 +307,14 @@ var (
 )
 
 // StagedReads makes Read copy reads of up to stageBytes into a buffer
-// mapped in the host's memory for good and wait for a fence, instead of
+// mapped in the host's memory for good and poll a fence, instead of
 // glGetBufferSubData (where the driver has OpenGL 4.4's buffer storage).
 var StagedReads = false
+
+// SpinReads makes Read wait for the device by polling a fence before it
+// reads (where the driver has fences and buffer storage); staged reads
+// always do.
+var SpinReads = false
 
 // stageBytes is the size of the staged reads' buffer.
 const stageBytes = 64 << 10
@@ -332,20 +342,29 @@ func (c *glContext) stagedRead(b *glBuffer, off int, dst []byte) error {
 	c.gl.BindBuffer(glCopyReadBuffer, b.id)
 	c.gl.BindBuffer(glCopyWriteBuffer, c.stage.id)
 	c.gl.CopyBufferSubData(glCopyReadBuffer, glCopyWriteBuffer, off, 0, len(dst))
-	sync := c.st.FenceSync(glSyncGPUCommandsComplete, 0)
-	for {
-		r := c.st.ClientWaitSync(sync, glSyncFlushCommands, 1e9)
-		if r == glWaitFailed {
-			c.st.DeleteSync(sync)
-			return fmt.Errorf("gpu: waiting for a read failed")
-		}
-		if r != glTimeoutExpired {
-			break
-		}
+	if err := c.spin(); err != nil {
+		return err
 	}
-	c.st.DeleteSync(sync)
 	copy(dst, unsafe.Slice((*byte)(c.stagePtr), len(dst)))
 	return c.check("reading a buffer")
+}
+
+// spin waits for the work queued so far on a fence polled with no
+// timeout, the commands flushed on the first poll: a driver that sleeps
+// while it waits may wake well after the device is done (reads of a few
+// words took a millisecond and more at 4096², H200).
+func (c *glContext) spin() error {
+	sync := c.st.FenceSync(glSyncGPUCommandsComplete, 0)
+	defer c.st.DeleteSync(sync)
+	for flags := uint32(glSyncFlushCommands); ; flags = 0 {
+		switch c.st.ClientWaitSync(sync, flags, 0) {
+		case glWaitFailed:
+			return fmt.Errorf("gpu: waiting for the device failed")
+		case glTimeoutExpired:
+			continue
+		}
+		return nil
+	}
 }
 
 func (c *glContext) Copy(dst Buffer, dstOff int, src Buffer, srcOff, size int) {

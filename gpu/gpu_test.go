@@ -162,9 +162,9 @@ void main() {
 // plain path, where the driver has buffer storage.
 func TestIndirectAndStagedReads(t *testing.T) {
 	d := openSoftware(t)
-	defer func(s bool) { StagedReads = s }(StagedReads)
-	for _, staged := range []bool{false, true} {
-		StagedReads = staged
+	defer func(s, p bool) { StagedReads, SpinReads = s, p }(StagedReads, SpinReads)
+	for k, staged := range []bool{false, true, false} {
+		StagedReads, SpinReads = staged, k == 2 // the third: a fence polled, then the plain read
 		out := make([]byte, 4*12)
 		err := d.Do(func(c Context) error {
 			args, err := c.NewBuffer(16)

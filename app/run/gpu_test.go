@@ -142,7 +142,8 @@ func gpuPhysics(b *testing.B, e engine.Engine) bool {
 }
 
 // gpuTuning sets, for a benchmark, the GPU runtime's and engine's
-// switches from the environment: OROGEN_GPU_READ=staged gpu.StagedReads,
+// switches from the environment: OROGEN_GPU_READ=staged gpu.StagedReads
+// (spin gpu.SpinReads, plain neither),
 // OROGEN_GPU_DSLIST=k,r splgpu.DepList and DepRelist (k = -1: no
 // lists), OROGEN_GPU_NARROW splgpu.NarrowCells, OROGEN_GPU_LISTCELLS
 // splgpu.ListCells, OROGEN_GPU_DSTAIL splgpu.DepTail. It returns a
@@ -159,21 +160,24 @@ func gpuTuning(b *testing.B) func() {
 	if v, err := strconv.Atoi(os.Getenv("OROGEN_GPU_DSTAIL")); err == nil {
 		splgpu.DepTail = v
 	}
+	spin := gpu.SpinReads
 	switch os.Getenv("OROGEN_GPU_READ") {
 	case "staged":
-		gpu.StagedReads = true
+		gpu.StagedReads, gpu.SpinReads = true, false
+	case "spin":
+		gpu.StagedReads, gpu.SpinReads = false, true
 	case "plain":
-		gpu.StagedReads = false
+		gpu.StagedReads, gpu.SpinReads = false, false
 	}
 	if v := os.Getenv("OROGEN_GPU_DSLIST"); v != "" {
 		if _, err := fmt.Sscanf(v, "%d,%d", &splgpu.DepList, &splgpu.DepRelist); err != nil {
 			b.Fatalf("OROGEN_GPU_DSLIST %q: want k,r (%v)", v, err)
 		}
 	}
-	b.Logf("staged reads %v, deposit lists from round %d (from %d cells), again every %d, tail from round %d, creep's narrow sweep up to %d cells", gpu.StagedReads, splgpu.DepList, splgpu.ListCells, splgpu.DepRelist, splgpu.DepTail, splgpu.NarrowCells)
+	b.Logf("staged reads %v, spin %v, deposit lists from round %d (from %d cells), again every %d, tail from round %d, creep's narrow sweep up to %d cells", gpu.StagedReads, gpu.SpinReads, splgpu.DepList, splgpu.ListCells, splgpu.DepRelist, splgpu.DepTail, splgpu.NarrowCells)
 	return func() {
 		gpu.StagedReads, splgpu.DepList, splgpu.DepRelist, splgpu.NarrowCells = staged, list, relist, narrow
-		splgpu.DepTail, splgpu.ListCells = tail, cells
+		splgpu.DepTail, splgpu.ListCells, gpu.SpinReads = tail, cells, spin
 	}
 }
 
@@ -354,9 +358,9 @@ func BenchmarkStepGPU(b *testing.B) {
 			// OROGEN_GPU_DSTAIL; "/" between them).
 			for _, tu := range strings.Split(tunings, "/") {
 				b.Run(strings.ReplaceAll(tu, ",", "_"), func(b *testing.B) {
-					staged, list, relist, tail := gpu.StagedReads, splgpu.DepList, splgpu.DepRelist, splgpu.DepTail
+					staged, spin, list, relist, tail := gpu.StagedReads, gpu.SpinReads, splgpu.DepList, splgpu.DepRelist, splgpu.DepTail
 					defer func() {
-						gpu.StagedReads, splgpu.DepList, splgpu.DepRelist, splgpu.DepTail = staged, list, relist, tail
+						gpu.StagedReads, gpu.SpinReads, splgpu.DepList, splgpu.DepRelist, splgpu.DepTail = staged, spin, list, relist, tail
 					}()
 					var mode string
 					f := strings.Fields(strings.NewReplacer(":", " ", ",", " ").Replace(tu))
@@ -366,7 +370,7 @@ func BenchmarkStepGPU(b *testing.B) {
 					if _, err := fmt.Sscan(strings.Join(f, " "), &mode, &splgpu.DepList, &splgpu.DepRelist, &splgpu.DepTail); err != nil || len(f) != 4 {
 						b.Fatalf("OROGEN_GPU_TUNINGS %q: want read:k,r[,t] (%v)", tu, err)
 					}
-					gpu.StagedReads = mode == "staged"
+					gpu.StagedReads, gpu.SpinReads = mode == "staged", mode == "spin"
 					measure(b)
 				})
 			}
