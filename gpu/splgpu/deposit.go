@@ -30,14 +30,19 @@ var DepTile = 16
 var DepList, DepRelist = 2, 4
 
 // DepTail is the round of the contraction from which the rest run in
-// one work group (dstail), -1 for never; the engine moves it by a round
-// a step so that the list it starts on holds about tailMax nodes or
-// fewer. ListCells is the grid from which the rounds before it run over
-// lists (DepList): below, a list round's indirect dispatch and the
-// lists' own dispatches cost more than they save. Variables for the
-// tests and benchmarks.
+// one work group (dstail), -1 for never (the default); the engine moves
+// it by a round a step so that the list it starts on holds about
+// tailMax nodes or fewer. On an H200 (session 16) the lists stayed
+// longer than that until the last 1 to 4 rounds (linked chains stay
+// unsolved until their head is) and the contraction took as long with
+// the tail as without (0.73 / 1.94 / 11.2 ms at 1024² / 2048² / 4096²).
+// ListCells is the grid from which the rounds run over lists (DepList):
+// there the contraction took 1.91 against 2.24 ms at 2048², 11.2
+// against 11.8 at 4096²; at 1024² the lists' dispatches cost more than
+// they saved (0.75 against 0.66 ms). Variables for the tests and
+// benchmarks.
 var (
-	DepTail   = 8
+	DepTail   = -1
 	ListCells = 1 << 22
 )
 
