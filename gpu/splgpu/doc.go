@@ -108,7 +108,9 @@
 //	           the last; room for n/8 nodes, the rounds going on over every
 //	           cell while they do not fit), dispatched indirectly with the
 //	           work groups dslistargs writes: a solved node never changes
-//	           again, so the sums are the same bit for bit. Then the clamped
+//	           again, so the sums are the same bit for bit (from 2048²,
+//	           ListCells). DepTail runs the last rounds in one work group of
+//	           1024 (dstail; off: no faster on an H200). Then the clamped
 //	           cells lowered,
 //	           the lakes filled, the next step's rate (relaxed by
 //	           grid.DepositRelax, 0 on the base-level plain,
