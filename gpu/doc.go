@@ -46,6 +46,16 @@
 // binding slots). Context.Timestamp gives GL_TIMESTAMP queries for
 // per-kernel times.
 //
+// Context.DispatchIndirect runs a kernel over the work groups an earlier
+// dispatch wrote into a buffer (glDispatchComputeIndirect), so that a
+// kernel sizes the next one's work without a read back to the host.
+// Reads wait for the work before them; with StagedReads, a read of up
+// to 64 KiB goes through a buffer mapped in the host's memory for good
+// (OpenGL 4.4's glBufferStorage, where the driver has it): a copy on the
+// device, a fence, and the bytes from the mapping, in place of
+// glGetBufferSubData. ReadCount and ReadWait count the reads and the
+// host's time in them for the benchmarks.
+//
 // Buffers are created zeroed by copies from a block of zeros: on NVIDIA's
 // driver (580) a glClearBufferData landed after the glBufferSubData that
 // followed it.

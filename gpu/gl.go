@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"runtime"
 	"strings"
+	"time"
 	"unsafe"
 
 	"github.com/ebitengine/purego"
@@ -42,49 +43,75 @@ const (
 	glContextLost             = 0x0507
 	glGPUMemTotalNVX          = 0x9048 // GL_GPU_MEMORY_INFO_TOTAL_AVAILABLE_MEMORY_NVX, KiB
 	glTextureFreeMemoryATI    = 0x87FC
+	glDispatchIndirectBuffer  = 0x90EE
+	glCommandBarrierBit       = 0x00000040
+	glMapRead                 = 0x0001
+	glMapPersistent           = 0x0040
+	glMapCoherent             = 0x0080
+	glClientStorage           = 0x0200
+	glSyncGPUCommandsComplete = 0x9117
+	glSyncFlushCommands       = 0x00000001
+	glTimeoutExpired          = 0x911B
+	glWaitFailed              = 0x911D
 )
 
 // glFuncs are the OpenGL 4.3 functions the package calls, each loaded by
 // name ("gl" + the field's name) through the platform's proc address.
 type glFuncs struct {
-	GetString           func(name uint32) string
-	GetStringi          func(name, i uint32) string
-	GetIntegerv         func(pname uint32, data *int32)
-	GetInteger64v       func(pname uint32, data *int64)
-	GetError            func() uint32
-	CreateShader        func(kind uint32) uint32
-	ShaderSource        func(s uint32, count int32, str **byte, length *int32)
-	CompileShader       func(s uint32)
-	GetShaderiv         func(s, pname uint32, v *int32)
-	GetShaderInfoLog    func(s uint32, max int32, length *int32, log *byte)
-	CreateProgram       func() uint32
-	AttachShader        func(p, s uint32)
-	LinkProgram         func(p uint32)
-	GetProgramiv        func(p, pname uint32, v *int32)
-	GetProgramInfoLog   func(p uint32, max int32, length *int32, log *byte)
-	DeleteShader        func(s uint32)
-	DeleteProgram       func(p uint32)
-	UseProgram          func(p uint32)
-	GenBuffers          func(n int32, b *uint32)
-	DeleteBuffers       func(n int32, b *uint32)
-	BindBuffer          func(target, b uint32)
-	BufferData          func(target uint32, size int, data unsafe.Pointer, usage uint32)
-	BufferSubData       func(target uint32, off, size int, data unsafe.Pointer)
-	GetBufferSubData    func(target uint32, off, size int, data unsafe.Pointer)
-	CopyBufferSubData   func(rt, wt uint32, ro, wo, size int)
-	BindBufferBase      func(target, index, b uint32)
-	DispatchCompute     func(x, y, z uint32)
-	MemoryBarrier       func(bits uint32)
-	GenQueries          func(n int32, q *uint32)
-	DeleteQueries       func(n int32, q *uint32)
-	QueryCounter        func(q, target uint32)
-	GetQueryObjectui64v func(q, pname uint32, v *uint64)
-	Finish              func()
+	GetString               func(name uint32) string
+	GetStringi              func(name, i uint32) string
+	GetIntegerv             func(pname uint32, data *int32)
+	GetInteger64v           func(pname uint32, data *int64)
+	GetError                func() uint32
+	CreateShader            func(kind uint32) uint32
+	ShaderSource            func(s uint32, count int32, str **byte, length *int32)
+	CompileShader           func(s uint32)
+	GetShaderiv             func(s, pname uint32, v *int32)
+	GetShaderInfoLog        func(s uint32, max int32, length *int32, log *byte)
+	CreateProgram           func() uint32
+	AttachShader            func(p, s uint32)
+	LinkProgram             func(p uint32)
+	GetProgramiv            func(p, pname uint32, v *int32)
+	GetProgramInfoLog       func(p uint32, max int32, length *int32, log *byte)
+	DeleteShader            func(s uint32)
+	DeleteProgram           func(p uint32)
+	UseProgram              func(p uint32)
+	GenBuffers              func(n int32, b *uint32)
+	DeleteBuffers           func(n int32, b *uint32)
+	BindBuffer              func(target, b uint32)
+	BufferData              func(target uint32, size int, data unsafe.Pointer, usage uint32)
+	BufferSubData           func(target uint32, off, size int, data unsafe.Pointer)
+	GetBufferSubData        func(target uint32, off, size int, data unsafe.Pointer)
+	CopyBufferSubData       func(rt, wt uint32, ro, wo, size int)
+	BindBufferBase          func(target, index, b uint32)
+	DispatchCompute         func(x, y, z uint32)
+	MemoryBarrier           func(bits uint32)
+	GenQueries              func(n int32, q *uint32)
+	DeleteQueries           func(n int32, q *uint32)
+	QueryCounter            func(q, target uint32)
+	GetQueryObjectui64v     func(q, pname uint32, v *uint64)
+	Finish                  func()
+	DispatchComputeIndirect func(off int)
+}
+
+// glStaging are the functions of the staged reads (Read), loaded when
+// the driver has them (OpenGL 4.4's buffer storage).
+type glStaging struct {
+	BufferStorage  func(target uint32, size int, data unsafe.Pointer, flags uint32)
+	MapBufferRange func(target uint32, off, size int, access uint32) unsafe.Pointer
+	FenceSync      func(cond, flags uint32) uintptr
+	ClientWaitSync func(sync uintptr, flags uint32, timeout uint64) uint32
+	DeleteSync     func(sync uintptr)
 }
 
 // load fills every function of f from proc, or names the first that the
 // driver lacks.
 func (f *glFuncs) load(proc func(string) uintptr) error {
+	return loadFuncs(f, proc)
+}
+
+// loadFuncs fills every function field of the struct f points to.
+func loadFuncs(f any, proc func(string) uintptr) error {
 	v := reflect.ValueOf(f).Elem()
 	t := v.Type()
 	for i := range t.NumField() {
@@ -101,6 +128,9 @@ func (f *glFuncs) load(proc func(string) uintptr) error {
 // glContext implements Context on the current OpenGL context.
 type glContext struct {
 	gl       glFuncs
+	st       *glStaging     // nil where the driver lacks buffer storage
+	stage    *glBuffer      // the staged reads' buffer, mapped for good (made on first use)
+	stagePtr unsafe.Pointer // its mapping
 	programs map[string]*glProgram
 	buffers  map[*glBuffer]struct{}
 	lost     error // set once the context is lost: every Do fails with it
@@ -141,6 +171,10 @@ func newGLContext(proc func(string) uintptr) (*glContext, error) {
 	c.gl.GetIntegerv(glNumExtensions, &n)
 	for i := range n {
 		c.exts[c.gl.GetStringi(glExtensions, uint32(i))] = true
+	}
+	var st glStaging
+	if loadFuncs(&st, proc) == nil {
+		c.st = &st
 	}
 	c.gl.GetError()
 	return c, nil
@@ -243,11 +277,97 @@ func (c *glContext) Read(b Buffer, off int, dst []byte) error {
 	if len(dst) == 0 {
 		return nil
 	}
+	t0 := time.Now()
+	defer func() {
+		ReadCount++
+		ReadWait += time.Since(t0)
+	}()
 	c.gl.MemoryBarrier(glBufferUpdateBarrierBit)
+	if StagedReads && len(dst) <= stageBytes && c.st != nil {
+		return c.stagedRead(gb, off, dst)
+	}
+	if SpinReads && c.st != nil {
+		if err := c.spin(); err != nil {
+			return err
+		}
+	}
 	c.gl.BindBuffer(glShaderStorageBuffer, gb.id)
 	c.gl.GetBufferSubData(glShaderStorageBuffer, off, len(dst), unsafe.Pointer(&dst[0]))
 	runtime.KeepAlive(dst)
 	return c.check("reading a buffer")
+}
+
+// ReadCount and ReadWait are the reads since the process started and
+// the host's time in them (waiting for the work before, mostly), for the
+// benchmarks: the device's thread adds to them, read them between Do
+// calls.
+var (
+	ReadCount int64
+	ReadWait  time.Duration
+)
+
+// StagedReads makes Read copy reads of up to stageBytes into a buffer
+// mapped in the host's memory for good and poll a fence, instead of
+// glGetBufferSubData (where the driver has OpenGL 4.4's buffer storage).
+// On an H200 (driver 580, session 16) neither it nor SpinReads changed
+// what a read waits (about 1.5 ms for the lakes' reads at 4096²,
+// 7.7 ms at 8192², with __GL_YIELD=NOTHING too): off by default.
+var StagedReads = false
+
+// SpinReads makes Read wait for the device by polling a fence before it
+// reads (where the driver has fences and buffer storage); staged reads
+// always do.
+var SpinReads = false
+
+// stageBytes is the size of the staged reads' buffer.
+const stageBytes = 64 << 10
+
+// stagedRead reads through the mapped staging buffer: a copy on the
+// device, a fence, and the bytes from the mapping.
+func (c *glContext) stagedRead(b *glBuffer, off int, dst []byte) error {
+	if c.stage == nil {
+		sb := &glBuffer{size: stageBytes}
+		c.gl.GenBuffers(1, &sb.id)
+		c.gl.BindBuffer(glCopyWriteBuffer, sb.id)
+		flags := uint32(glMapRead | glMapPersistent | glMapCoherent)
+		c.st.BufferStorage(glCopyWriteBuffer, stageBytes, nil, flags|glClientStorage)
+		p := c.st.MapBufferRange(glCopyWriteBuffer, 0, stageBytes, flags)
+		if err := c.check("mapping the staging buffer"); err != nil || p == nil {
+			c.gl.DeleteBuffers(1, &sb.id)
+			c.st = nil // the plain reads from now on
+			if err == nil {
+				err = fmt.Errorf("gpu: mapping the staging buffer failed")
+			}
+			return err
+		}
+		c.stage, c.stagePtr = sb, p
+	}
+	c.gl.BindBuffer(glCopyReadBuffer, b.id)
+	c.gl.BindBuffer(glCopyWriteBuffer, c.stage.id)
+	c.gl.CopyBufferSubData(glCopyReadBuffer, glCopyWriteBuffer, off, 0, len(dst))
+	if err := c.spin(); err != nil {
+		return err
+	}
+	copy(dst, unsafe.Slice((*byte)(c.stagePtr), len(dst)))
+	return c.check("reading a buffer")
+}
+
+// spin waits for the work queued so far on a fence polled with no
+// timeout, the commands flushed on the first poll: a driver that sleeps
+// while it waits may wake well after the device is done (reads of a few
+// words took a millisecond and more at 4096², H200).
+func (c *glContext) spin() error {
+	sync := c.st.FenceSync(glSyncGPUCommandsComplete, 0)
+	defer c.st.DeleteSync(sync)
+	for flags := uint32(glSyncFlushCommands); ; flags = 0 {
+		switch c.st.ClientWaitSync(sync, flags, 0) {
+		case glWaitFailed:
+			return fmt.Errorf("gpu: waiting for the device failed")
+		case glTimeoutExpired:
+			continue
+		}
+		return nil
+	}
 }
 
 func (c *glContext) Copy(dst Buffer, dstOff int, src Buffer, srcOff, size int) {
@@ -313,6 +433,13 @@ func (c *glContext) Dispatch(p Program, gx, gy, gz int) {
 	c.gl.DispatchCompute(uint32(gx), uint32(gy), uint32(gz))
 }
 
+func (c *glContext) DispatchIndirect(p Program, args Buffer, off int) {
+	c.gl.MemoryBarrier(glShaderStorageBarrierBit | glCommandBarrierBit)
+	c.gl.UseProgram(p.(*glProgram).id)
+	c.gl.BindBuffer(glDispatchIndirectBuffer, args.(*glBuffer).id)
+	c.gl.DispatchComputeIndirect(off)
+}
+
 func (c *glContext) Timestamp() Query {
 	q := &glQuery{}
 	c.gl.GenQueries(1, &q.id)
@@ -335,6 +462,9 @@ func (c *glContext) Finish() error {
 
 // release frees every buffer and program before the context goes.
 func (c *glContext) release() {
+	if c.stage != nil {
+		c.gl.DeleteBuffers(1, &c.stage.id)
+	}
 	for b := range c.buffers {
 		c.gl.DeleteBuffers(1, &b.id)
 	}

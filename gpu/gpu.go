@@ -93,6 +93,10 @@ type Context interface {
 	// Dispatch runs p over gx×gy×gz work groups, after all writes of
 	// earlier dispatches are visible.
 	Dispatch(p Program, gx, gy, gz int)
+	// DispatchIndirect runs p over the work groups in the three uints
+	// at byte off of args (written by an earlier dispatch), after all
+	// writes of earlier dispatches are visible.
+	DispatchIndirect(p Program, args Buffer, off int)
 	// Timestamp records the device's clock once the work before is done;
 	// Time returns it, ns, waiting for it, and releases the query.
 	Timestamp() Query

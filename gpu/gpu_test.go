@@ -136,3 +136,79 @@ func TestIsSoftware(t *testing.T) {
 		}
 	}
 }
+
+const argsSrc = `#version 430
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer A { uint args[]; };
+layout(std430, binding = 1) buffer B { uint b[]; };
+void main() {
+	args[0] = 5u; args[1] = 2u; args[2] = 1u; // 10 groups of 64
+	b[0] = 0u;
+}
+`
+
+const countSrc = `#version 430
+layout(local_size_x = 64) in;
+layout(std430, binding = 1) buffer B { uint b[]; };
+void main() {
+	atomicAdd(b[0], 1u);
+	b[1 + gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x] = gl_NumWorkGroups.x;
+}
+`
+
+// TestIndirectAndStagedReads: a dispatch sized by the work groups an
+// earlier dispatch wrote runs that many, and reads give the device's
+// words through the mapped staging buffer (StagedReads) as through the
+// plain path, where the driver has buffer storage.
+func TestIndirectAndStagedReads(t *testing.T) {
+	d := openSoftware(t)
+	defer func(s, p bool) { StagedReads, SpinReads = s, p }(StagedReads, SpinReads)
+	for k, staged := range []bool{false, true, false} {
+		StagedReads, SpinReads = staged, k == 2 // the third: a fence polled, then the plain read
+		out := make([]byte, 4*12)
+		err := d.Do(func(c Context) error {
+			args, err := c.NewBuffer(16)
+			if err != nil {
+				return err
+			}
+			b, err := c.NewBuffer(4 * 12)
+			if err != nil {
+				return err
+			}
+			defer c.Free(args)
+			defer c.Free(b)
+			pa, err := c.Program("args", argsSrc)
+			if err != nil {
+				return err
+			}
+			pc, err := c.Program("count", countSrc)
+			if err != nil {
+				return err
+			}
+			c.Bind(0, args)
+			c.Bind(1, b)
+			c.Dispatch(pa, 1, 1, 1)
+			c.DispatchIndirect(pc, args, 0)
+			if err := c.Read(b, 0, out); err != nil {
+				return err
+			}
+			if gc := c.(*glContext); staged && gc.st != nil && gc.stage == nil {
+				t.Error("StagedReads on a driver with buffer storage read without the staging buffer")
+			} else if staged {
+				t.Logf("staged reads through a mapped buffer: %v", gc.stage != nil)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := binary.LittleEndian.Uint32(out); got != 640 {
+			t.Errorf("staged %v: %d invocations ran; want 640 (10 groups of 64)", staged, got)
+		}
+		for g := range 10 {
+			if got := binary.LittleEndian.Uint32(out[4+4*g:]); got != 5 {
+				t.Errorf("staged %v: group %d saw %d groups along x; want 5", staged, g, got)
+			}
+		}
+	}
+}

@@ -194,6 +194,34 @@ func (g *gridOn) GeoSolves() int {
 	return g.gpu.GeoIters
 }
 
+// DepositList is the length of the list of nodes left that the GPU
+// engine's last contraction ended on, -1 for none (every round over
+// every cell; also on the CPU).
+func (g *gridOn) DepositList() int {
+	if g.gpu == nil {
+		return -1
+	}
+	return g.gpu.DepList
+}
+
+// DepositTail is the round from which the GPU engine's last
+// contraction ran in one work group, -1 for none (also on the CPU).
+func (g *gridOn) DepositTail() int {
+	if g.gpu == nil {
+		return -1
+	}
+	return g.gpu.TailAt
+}
+
+// KernelRounds is the GPU engine's last step's pointer-jumping rounds:
+// basin labels, drainage area, erosion and talus (zeros on the CPU).
+func (g *gridOn) KernelRounds() [4]int {
+	if g.gpu == nil {
+		return [4]int{}
+	}
+	return g.gpu.Rounds
+}
+
 func (g *gridOn) Device() string   { return g.dev }
 func (g *gridOn) Fallback() string { return g.fallback }
 

@@ -16,6 +16,7 @@ import (
 	"orogen/app/engines"
 	"orogen/app/scene"
 	"orogen/app/scene/scenetest"
+	"orogen/gpu"
 	"orogen/gpu/splgpu"
 	"orogen/sim/engine"
 	"orogen/sim/flow"
@@ -146,18 +147,60 @@ func gpuPhysics(b *testing.B, e engine.Engine) bool {
 	return true
 }
 
+// gpuTuning sets, for a benchmark, the GPU runtime's and engine's
+// switches from the environment: OROGEN_GPU_READ=staged gpu.StagedReads
+// (spin gpu.SpinReads, plain neither),
+// OROGEN_GPU_DSLIST=k,r splgpu.DepList and DepRelist (k = -1: no
+// lists), OROGEN_GPU_NARROW splgpu.NarrowCells, OROGEN_GPU_LISTCELLS
+// splgpu.ListCells, OROGEN_GPU_DSTAIL splgpu.DepTail. It returns a
+// function that puts them back.
+func gpuTuning(b *testing.B) func() {
+	staged, list, relist, narrow := gpu.StagedReads, splgpu.DepList, splgpu.DepRelist, splgpu.NarrowCells
+	tail, cells := splgpu.DepTail, splgpu.ListCells
+	if v, err := strconv.Atoi(os.Getenv("OROGEN_GPU_NARROW")); err == nil {
+		splgpu.NarrowCells = v
+	}
+	if v, err := strconv.Atoi(os.Getenv("OROGEN_GPU_LISTCELLS")); err == nil {
+		splgpu.ListCells = v
+	}
+	if v, err := strconv.Atoi(os.Getenv("OROGEN_GPU_DSTAIL")); err == nil {
+		splgpu.DepTail = v
+	}
+	spin := gpu.SpinReads
+	switch os.Getenv("OROGEN_GPU_READ") {
+	case "staged":
+		gpu.StagedReads, gpu.SpinReads = true, false
+	case "spin":
+		gpu.StagedReads, gpu.SpinReads = false, true
+	case "plain":
+		gpu.StagedReads, gpu.SpinReads = false, false
+	}
+	if v := os.Getenv("OROGEN_GPU_DSLIST"); v != "" {
+		if _, err := fmt.Sscanf(v, "%d,%d", &splgpu.DepList, &splgpu.DepRelist); err != nil {
+			b.Fatalf("OROGEN_GPU_DSLIST %q: want k,r (%v)", v, err)
+		}
+	}
+	b.Logf("staged reads %v, spin %v, deposit lists from round %d (from %d cells), again every %d, tail from round %d, creep's narrow sweep up to %d cells", gpu.StagedReads, gpu.SpinReads, splgpu.DepList, splgpu.ListCells, splgpu.DepRelist, splgpu.DepTail, splgpu.NarrowCells)
+	return func() {
+		gpu.StagedReads, splgpu.DepList, splgpu.DepRelist, splgpu.NarrowCells = staged, list, relist, narrow
+		splgpu.DepTail, splgpu.ListCells, gpu.SpinReads = tail, cells, spin
+	}
+}
+
 // BenchmarkStepGPU times whole steps of the default preset on the GPU
 // engine (--device gpu) after 50 warm-up steps (5 from 8192² on), with
 // each phase's milliseconds from the device's timer queries;
 // OROGEN_GPU_KAPPA sets the hillslope diffusivity (BenchmarkStep's is
 // 0.01 m²/yr; the preset's 0), OROGEN_GPU_N the slope exponent,
 // OROGEN_GPU_PHYSICS=1 the lakes presets' physics (gpuPhysics),
-// OROGEN_GPU_DSTILE splgpu.DepTile, OROGEN_GPU_WARM the warm-up steps.
+// OROGEN_GPU_DSTILE splgpu.DepTile, OROGEN_GPU_WARM the warm-up steps,
+// and gpuTuning's switches.
 func BenchmarkStepGPU(b *testing.B) {
 	dev, why := compute.Shared(compute.GPU)
 	if dev == nil {
 		b.Skip(why)
 	}
+	defer gpuTuning(b)()
 	b.Logf("device: %s", dev.Info())
 	if v, err := strconv.Atoi(os.Getenv("OROGEN_GPU_DSTILE")); err == nil {
 		defer func(t int) { splgpu.DepTile = t }(splgpu.DepTile)
@@ -199,83 +242,144 @@ func BenchmarkStepGPU(b *testing.B) {
 				e.Step()
 			}
 			b.Logf("%d²: %d warm-up steps in %.2f s", n, warm, time.Since(t0).Seconds())
-			var phases [engine.NumPhases]float64
-			var carve, rounds, lakes, iters, pass float64
-			ld, _ := e.(interface{ LakeDetail() (float64, int) })
-			lp, _ := e.(interface{ LakePassMs() float64 })
-			lh, _ := e.(interface{ LakeHost() [4]float64 })
-			var lhost [4]float64
-			hd, _ := e.(interface{ HillDetail() [4]float64 })
-			var hill [4]float64
-			di, _ := e.(interface{ DepositRounds() int })
-			dd, _ := e.(interface{ DepositDetail() [3]float64 })
-			var dep [3]float64
-			b.ResetTimer()
-			for range b.N {
-				st := e.Step()
-				for i, d := range st.Phase {
-					phases[i] += d.Seconds() * 1e3
+			measure := func(b *testing.B) {
+				var phases [engine.NumPhases]float64
+				var carve, rounds, lakes, iters, pass float64
+				ld, _ := e.(interface{ LakeDetail() (float64, int) })
+				lp, _ := e.(interface{ LakePassMs() float64 })
+				lh, _ := e.(interface{ LakeHost() [4]float64 })
+				var lhost [4]float64
+				hd, _ := e.(interface{ HillDetail() [4]float64 })
+				var hill [4]float64
+				di, _ := e.(interface{ DepositRounds() int })
+				dl, _ := e.(interface{ DepositList() int })
+				kr, _ := e.(interface{ KernelRounds() [4]int })
+				var krounds [4]float64
+				var listLen, listed, tailAt, tails float64
+				dt, _ := e.(interface{ DepositTail() int })
+				dd, _ := e.(interface{ DepositDetail() [3]float64 })
+				var dep [3]float64
+				reads, wait := gpu.ReadCount, gpu.ReadWait
+				b.ResetTimer()
+				for range b.N {
+					st := e.Step()
+					for i, d := range st.Phase {
+						phases[i] += d.Seconds() * 1e3
+					}
+					if ld != nil {
+						c, r := ld.LakeDetail()
+						carve, rounds, lakes = carve+c, rounds+float64(r), lakes+float64(st.Lakes)
+					}
+					if di != nil {
+						iters += float64(di.DepositRounds())
+					}
+					if kr != nil {
+						for k, v := range kr.KernelRounds() {
+							krounds[k] += float64(v)
+						}
+					}
+					if dt != nil && dt.DepositTail() >= 0 {
+						tailAt += float64(dt.DepositTail())
+						tails++
+					}
+					if dl != nil && dl.DepositList() >= 0 {
+						listLen += float64(dl.DepositList())
+						listed++
+					}
+					if dd != nil {
+						for k, v := range dd.DepositDetail() {
+							dep[k] += v
+						}
+					}
+					if lp != nil {
+						pass += lp.LakePassMs()
+					}
+					if lh != nil {
+						for k, v := range lh.LakeHost() {
+							lhost[k] += v
+						}
+					}
+					if hd != nil {
+						for k, v := range hd.HillDetail() {
+							hill[k] += v
+						}
+					}
 				}
+				b.StopTimer()
+				b.ReportMetric(float64(gpu.ReadCount-reads)/float64(b.N), "reads")
+				for k, name := range []string{"label", "area", "erode", "talus"} {
+					if krounds[k] > 0 {
+						b.ReportMetric(krounds[k]/float64(b.N), name+"-rounds")
+					}
+				}
+				b.ReportMetric((gpu.ReadWait-wait).Seconds()*1e3/float64(b.N), "readwait-ms")
 				if ld != nil {
-					c, r := ld.LakeDetail()
-					carve, rounds, lakes = carve+c, rounds+float64(r), lakes+float64(st.Lakes)
+					b.ReportMetric(carve/float64(b.N), "carve-ms")
+					b.ReportMetric(rounds/float64(b.N), "boruvka-rounds")
+					b.ReportMetric(lakes/float64(b.N), "lakes")
+					b.ReportMetric(pass/float64(b.N), "lakepass-ms")
 				}
-				if di != nil {
-					iters += float64(di.DepositRounds())
-				}
-				if dd != nil {
-					for k, v := range dd.DepositDetail() {
-						dep[k] += v
+				if lhost[0] > 0 {
+					for k, name := range []string{"lakehost-ms", "lakeread-ms", "lakewrite-ms", "lakereads"} {
+						b.ReportMetric(lhost[k]/float64(b.N), name)
 					}
 				}
-				if lp != nil {
-					pass += lp.LakePassMs()
-				}
-				if lh != nil {
-					for k, v := range lh.LakeHost() {
-						lhost[k] += v
+				if hill[1] > 0 {
+					for k, name := range []string{"creepfac", "creepx", "creepy", "sumh"} {
+						b.ReportMetric(hill[k]/float64(b.N), name+"-ms")
 					}
 				}
-				if hd != nil {
-					for k, v := range hd.HillDetail() {
-						hill[k] += v
+				if iters > 0 {
+					b.ReportMetric(iters/float64(b.N), "deposit-rounds")
+					b.ReportMetric(listed/float64(b.N), "deplisted")
+					if listed > 0 {
+						b.ReportMetric(listLen/listed, "deplist-len")
+					}
+					if tails > 0 {
+						b.ReportMetric(tailAt/tails, "deptail-from")
+					}
+					for k, name := range []string{"depprep", "contract", "depfin"} {
+						b.ReportMetric(dep[k]/float64(b.N), name+"-ms")
 					}
 				}
-			}
-			b.StopTimer()
-			if ld != nil {
-				b.ReportMetric(carve/float64(b.N), "carve-ms")
-				b.ReportMetric(rounds/float64(b.N), "boruvka-rounds")
-				b.ReportMetric(lakes/float64(b.N), "lakes")
-				b.ReportMetric(pass/float64(b.N), "lakepass-ms")
-			}
-			if lhost[0] > 0 {
-				for k, name := range []string{"lakehost-ms", "lakeread-ms", "lakewrite-ms", "lakereads"} {
-					b.ReportMetric(lhost[k]/float64(b.N), name)
+				if err := e.Err(); err != nil {
+					b.Fatal(err)
 				}
-			}
-			if hill[1] > 0 {
-				for k, name := range []string{"creepfac", "creepx", "creepy", "sumh"} {
-					b.ReportMetric(hill[k]/float64(b.N), name+"-ms")
+				for i, name := range engine.PhaseNames {
+					if phases[i] > 0 {
+						b.ReportMetric(phases[i]/float64(b.N), name+"-ms")
+					}
 				}
+				b.ReportMetric(b.Elapsed().Seconds()*1e3/float64(b.N), "step-ms")
+				st := e.Stats()
+				b.Logf("%d²: lakes %d, receivers changed %.4f, max|Δh| %.3g m", n, st.Lakes, st.RecvChanged, st.MaxDh)
 			}
-			if iters > 0 {
-				b.ReportMetric(iters/float64(b.N), "deposit-rounds")
-				for k, name := range []string{"depprep", "contract", "depfin"} {
-					b.ReportMetric(dep[k]/float64(b.N), name+"-ms")
-				}
+			tunings := os.Getenv("OROGEN_GPU_TUNINGS")
+			if tunings == "" {
+				measure(b)
+				return
 			}
-			if err := e.Err(); err != nil {
-				b.Fatal(err)
+			// Several switches' settings on the same engine in turn
+			// (read:k,r[,t] as OROGEN_GPU_READ, OROGEN_GPU_DSLIST and
+			// OROGEN_GPU_DSTAIL; "/" between them).
+			for _, tu := range strings.Split(tunings, "/") {
+				b.Run(strings.ReplaceAll(tu, ",", "_"), func(b *testing.B) {
+					staged, spin, list, relist, tail := gpu.StagedReads, gpu.SpinReads, splgpu.DepList, splgpu.DepRelist, splgpu.DepTail
+					defer func() {
+						gpu.StagedReads, gpu.SpinReads, splgpu.DepList, splgpu.DepRelist, splgpu.DepTail = staged, spin, list, relist, tail
+					}()
+					var mode string
+					f := strings.Fields(strings.NewReplacer(":", " ", ",", " ").Replace(tu))
+					if len(f) == 3 {
+						f = append(f, fmt.Sprint(splgpu.DepTail))
+					}
+					if _, err := fmt.Sscan(strings.Join(f, " "), &mode, &splgpu.DepList, &splgpu.DepRelist, &splgpu.DepTail); err != nil || len(f) != 4 {
+						b.Fatalf("OROGEN_GPU_TUNINGS %q: want read:k,r[,t] (%v)", tu, err)
+					}
+					gpu.StagedReads, gpu.SpinReads = mode == "staged", mode == "spin"
+					measure(b)
+				})
 			}
-			for i, name := range engine.PhaseNames {
-				if phases[i] > 0 {
-					b.ReportMetric(phases[i]/float64(b.N), name+"-ms")
-				}
-			}
-			b.ReportMetric(b.Elapsed().Seconds()*1e3/float64(b.N), "step-ms")
-			st := e.Stats()
-			b.Logf("%d²: lakes %d, receivers changed %.4f, max|Δh| %.3g m", n, st.Lakes, st.RecvChanged, st.MaxDh)
 		})
 	}
 }
@@ -283,12 +387,14 @@ func BenchmarkStepGPU(b *testing.B) {
 // BenchmarkConvergeGPU is BenchmarkConverge on the GPU engine: the
 // default preset from a flat start to steady state, seconds and steps.
 // With OROGEN_GPU_PHYSICS=1, the lakes presets' physics (gpuPhysics),
-// settled by sim/settle's scheme as BenchmarkConvergePhysics.
+// settled by sim/settle's scheme as BenchmarkConvergePhysics; and
+// gpuTuning's switches.
 func BenchmarkConvergeGPU(b *testing.B) {
 	dev, why := compute.Shared(compute.GPU)
 	if dev == nil {
 		b.Skip(why)
 	}
+	defer gpuTuning(b)()
 	for _, n := range gpuSizes(b, dev.Info().Software) {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			var steps, secs float64

@@ -21,6 +21,45 @@ const maxDepRounds = 1024
 // left to the global rounds). A variable for the tests and benchmarks.
 var DepTile = 16
 
+// DepList is the global rounds of the deposition's tree contraction
+// after which the rounds visit a list of the nodes left (dslist)
+// instead of every cell, -1 for never; DepRelist the rounds after which
+// a shorter list is made from the last, 0 for never. The lists hold at
+// most n/listDiv nodes: while the nodes left do not fit, the rounds go
+// on over every cell. Variables for the tests and benchmarks.
+var DepList, DepRelist = 2, 4
+
+// DepTail is the round of the contraction from which the rest run in
+// one work group (dstail), -1 for never (the default); the engine moves
+// it by a round a step so that the list it starts on holds about
+// tailMax nodes or fewer. On an H200 (session 16) the lists stayed
+// longer than that until the last 1 to 4 rounds (linked chains stay
+// unsolved until their head is) and the contraction took as long with
+// the tail as without (0.73 / 1.94 / 11.2 ms at 1024² / 2048² / 4096²).
+// ListCells is the grid from which the rounds run over lists (DepList):
+// there the contraction took 1.91 against 2.24 ms at 2048², 11.2
+// against 11.8 at 4096²; at 1024² the lists' dispatches cost more than
+// they saved (0.75 against 0.66 ms). Variables for the tests and
+// benchmarks.
+var (
+	DepTail   = -1
+	ListCells = 1 << 22
+)
+
+// tailMax is the longest list dstail's 1024 invocations take on well
+// (four nodes each a half round).
+const tailMax = 4096
+
+// listDiv sets the list's room, n/listDiv nodes (4/listDiv bytes a cell).
+const listDiv = 8
+
+// listBytes is the list's buffer for n cells.
+func listBytes(n int) int64 { return 4 * int64(n/listDiv+group) }
+
+// listBlocks is the storage buffers of the list rounds' dsjump: a device
+// that allows fewer runs every round over every cell.
+const listBlocks = 13
+
 // growDep makes the deposition's fields: G·Qs/A and the alluvium (zero
 // at first, as sim/grid's), the erosion's caps and the contraction's
 // maps' a (64-bit, two slots).
@@ -50,6 +89,14 @@ func (e *Engine) growDep(c gpu.Context) error {
 	}
 	if err := e.grow(c, &e.dah, 4*e.n); err != nil {
 		return err
+	}
+	if size := int(listBytes(e.n)); e.lst.Size() < size { // exactly: BytesFor counts it
+		b, err := c.NewBuffer(size)
+		if err != nil {
+			return err
+		}
+		c.Free(e.lst)
+		e.lst = b
 	}
 	if e.bufs != nil {
 		e.bufs.set(e.buffers())
@@ -196,29 +243,105 @@ func (e *Engine) contract(c gpu.Context, hlb gpu.Buffer) (s0l, s0h gpu.Buffer, e
 	if e.step%16 == 15 {
 		guess = max(1, guess-1)
 	}
+	// The rounds over a list of the nodes left, from round DepList on
+	// (on grids of ListCells cells or more), and the last ones in one
+	// work group from round e.tailAt on (DepTail): the list in slot 2
+	// (free: H is not read here), the indirect dispatch's arguments in
+	// slot 4 (the labels are bound again after).
+	useList := DepList >= 0 && e.listOK && e.n >= ListCells
+	tailOn := DepTail >= 0 && e.listOK
+	if tailOn && e.tailAt <= 0 {
+		e.tailAt = max(1, DepTail)
+	}
+	if useList || tailOn {
+		c.Bind(2, e.lst)
+		c.Bind(4, e.lsA)
+	}
+	if tailOn {
+		guess = max(guess, e.tailAt+1) // to the tail without a read
+	}
+	listed, tailed, refused := false, false, false
+	list := func() {
+		if listed {
+			c.DispatchIndirect(e.progs["dslist"], e.lsA, 0)
+		} else {
+			e.cells(c, "dslist", e.n)
+		}
+		c.Dispatch(e.progs["dslistargs"], 1, 1, 1)
+		listed = true
+	}
+	var ctl [16]uint32
 	r := 0
 	for {
 		for k := 0; k < guess; k++ {
+			if tailOn && r == e.tailAt {
+				list()
+				c.Dispatch(e.progs["dstail"], 1, 1, 1)
+				tailed = true
+				break
+			}
 			if k == guess-1 {
 				if err := e.setCtl(c, 0, 0); err != nil {
 					return nil, nil, err
 				}
 			}
-			e.cells(c, "dsrake", e.n)
-			e.cells(c, "dsjump", e.n)
+			if useList && (r == DepList || listed && DepRelist > 0 && (r-DepList)%DepRelist == 0) {
+				list()
+			}
+			if listed {
+				c.DispatchIndirect(e.progs["dsrakelist"], e.lsA, 0)
+				c.DispatchIndirect(e.progs["dsjumplist"], e.lsA, 0)
+			} else {
+				e.cells(c, "dsrake", e.n)
+				e.cells(c, "dsjump", e.n)
+			}
 			r++
 		}
-		left, err := e.getCtl(c, 0)
-		if err != nil {
+		var b [64]byte
+		if err := c.Read(e.ctl, 0, b[:]); err != nil {
 			return nil, nil, err
 		}
-		if left == 0 {
+		for k := range ctl {
+			ctl[k] = binary.LittleEndian.Uint32(b[4*k:])
+		}
+		if tailed && ctl[15] == 0 {
+			// The list was too long for the tail: the rounds go on
+			// without it, as many as the last step took in all
+			// before the next read.
+			tailed, tailOn, refused = false, false, true
+			guess = max(1, e.depRounds-r)
+			continue
+		}
+		if tailed {
+			r += int(ctl[15])
+			if ctl[0] != 0 {
+				return nil, nil, fmt.Errorf("splgpu: the deposition's tree contraction did not end in %d rounds", r)
+			}
+			break
+		}
+		if ctl[0] == 0 {
 			break
 		}
 		if r >= maxDepRounds {
 			return nil, nil, fmt.Errorf("splgpu: the deposition's tree contraction did not end in %d rounds", maxDepRounds)
 		}
 		guess = 1
+	}
+	// The tail's start: later when its list was long, earlier when it
+	// was short or the rounds ended before it.
+	switch {
+	case refused:
+		e.tailAt += 2
+	case tailed && (ctl[14] == 0xFFFFFFFF || ctl[13] > tailMax):
+		e.tailAt++
+	case tailed && ctl[13] < tailMax/4:
+		e.tailAt = max(1, e.tailAt-1)
+	case tailOn && !tailed:
+		e.tailAt = max(1, r-2)
+	}
+	e.TailAt = -1
+	if tailed {
+		e.TailAt = r - int(ctl[15])
 	}
 	e.depRounds = r
 	e.DepRounds = r
@@ -241,5 +364,3 @@ func (e *Engine) setLakeOrder(pitOf func(root int32) int32) {
 		e.lakeOrder = append(e.lakeOrder, -1, -1)
 	}
 }
-
-var _ = binary.LittleEndian

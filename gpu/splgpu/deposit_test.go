@@ -161,9 +161,20 @@ func TestDepositContraction(t *testing.T) {
 		}
 	}
 	limit := 3*bits.Len(uint(w*h-1)) + 4
-	defer func(t int) { DepTile = t }(DepTile)
-	for _, tile := range []int{0, 16, 32} {
-		DepTile = tile // without and with the rounds in shared memory (dslocal)
+	defer func(t, l, r, a, c int) {
+		DepTile, DepList, DepRelist, DepTail, ListCells = t, l, r, a, c
+	}(DepTile, DepList, DepRelist, DepTail, ListCells)
+	ListCells = 0
+	// Without and with the rounds in shared memory (dslocal), with the
+	// rounds over lists of the nodes left from the first round, the
+	// third and never (a list of n/8 nodes: the chain overflows it), and
+	// the last rounds in one work group (dstail) from the round given
+	// (moved by the engine from call to call), 0 for all of them.
+	for _, sch := range [][4]int{{0, 2, 4, 8}, {16, 2, 4, -1}, {32, 2, 4, 3}, {16, -1, 0, -1}, {0, 0, 1, -1}, {16, -1, 0, 0}, {0, -1, 0, 5}} {
+		tile := sch[0]
+		DepTile, DepList, DepRelist, DepTail = sch[0], sch[1], sch[2], sch[3]
+		e.tailAt = 0
+		listed := 0
 		for _, f := range []struct {
 			name  string
 			codes []uint32
@@ -181,6 +192,9 @@ func TestDepositContraction(t *testing.T) {
 				got, rounds, err := e.runContract(f.codes, hb, hl)
 				if err != nil {
 					t.Fatal(err)
+				}
+				if e.readWords(e.ctl, 16)[14] != 0xFFFFFFFF {
+					listed++
 				}
 				want := depositWalk(f.codes, hb, hl, w)
 				bad := 0
@@ -206,11 +220,14 @@ func TestDepositContraction(t *testing.T) {
 						clamped++
 					}
 				}
-				t.Logf("tiles %d², %s, %.0f %% losing: %d rounds, %d of %d nodes clamped, %d wrong, %.2g m from sim/spl", tile, f.name, 100*bias, rounds, clamped, w*h, bad, worst)
+				t.Logf("tiles %d², lists %d/%d, tail from %d (%d), %s, %.0f %% losing: %d rounds, %d of %d nodes clamped, %d wrong, %.2g m from sim/spl", tile, DepList, DepRelist, DepTail, e.TailAt, f.name, 100*bias, rounds, clamped, w*h, bad, worst)
 				if rounds > limit {
 					t.Errorf("tiles %d², %s: %d rounds; want at most %d", tile, f.name, rounds, limit)
 				}
 			}
+		}
+		if (DepList >= 0 || DepTail >= 0) && listed == 0 {
+			t.Errorf("tiles %d², lists from round %d: no run ended on a list", tile, DepList)
 		}
 	}
 }
@@ -293,4 +310,49 @@ func TestLakeLevels(t *testing.T) {
 			t.Errorf("%s: %d of %d levels wrong", f.name, bad, f.m)
 		}
 	}
+}
+
+// TestDepositListsSameHeights: the contraction's rounds over lists of
+// the nodes left (DepList) and its last rounds in one work group
+// (DepTail) give the heights of the rounds over every cell bit for bit, steps of the presets' physics with lakes and mixed
+// edges.
+func TestDepositListsSameHeights(t *testing.T) {
+	defer func(l, r, a, c int) { DepList, DepRelist, DepTail, ListCells = l, r, a, c }(DepList, DepRelist, DepTail, ListCells)
+	ListCells = 0
+	run := func(list, relist, tail int) ([]float32, int) {
+		DepList, DepRelist, DepTail = list, relist, tail
+		c := config(64, flow.Edges{North: flow.Outlet, South: flow.Closed, East: flow.Natural, West: flow.Closed})
+		c.Params.G, c.Params.Kappa, c.Params.CreepSc = 1.5, 0.02, 0.6
+		c.Params.KNoise, c.Params.Seed, c.Params.Routing = 0.8, 3, flow.RoutingRandom
+		e, err := New(device(t), c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer e.Close()
+		lakes := 0
+		for range 8 {
+			lakes += e.Step().Lakes
+		}
+		if err := e.Err(); err != nil {
+			t.Fatal(err)
+		}
+		return e.Heights(), lakes
+	}
+	want, lakes := run(-1, 0, -1)
+	if lakes == 0 {
+		t.Fatal("no lakes in 8 steps: the test needs some")
+	}
+	for _, s := range [][3]int{{0, 1, -1}, {2, 4, 6}, {-1, 0, 3}} {
+		got, _ := run(s[0], s[1], s[2])
+		bad := 0
+		for i := range want {
+			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+				bad++
+			}
+		}
+		if bad > 0 {
+			t.Errorf("lists from round %d, again every %d, the tail from round %d: %d of %d heights differ from the rounds over every cell", s[0], s[1], s[2], bad, len(want))
+		}
+	}
+	t.Logf("%d lakes over 8 steps", lakes)
 }

@@ -140,12 +140,23 @@
 //	           the logarithm of the rivers' depth and their branching, not
 //	           with how the clamps nest (24 to 35 from 1024² to 8192² on
 //	           the default preset with the soil physics, 26 to 38 without
-//	           the tiles; 13 to 15 at 48² and on a 2867-cell chain). Then the clamped cells lowered,
+//	           the tiles; 13 to 15 at 48² and on a 2867-cell chain).
+//	           From round DepList on the rounds visit a list of the nodes
+//	           not yet solved (dslist, remade every DepRelist rounds from
+//	           the last; room for n/8 nodes, the rounds going on over every
+//	           cell while they do not fit), dispatched indirectly with the
+//	           work groups dslistargs writes: a solved node never changes
+//	           again, so the sums are the same bit for bit (from 2048²,
+//	           ListCells). DepTail runs the last rounds in one work group of
+//	           1024 (dstail; off: no faster on an H200). Then the clamped
+//	           cells lowered,
 //	           the lakes filled, the next step's rate (relaxed by
 //	           grid.DepositRelax, 0 on the base-level plain,
 //	           Params.PlainUplift) and the alluvium (in the finish)
 //	finish     statistics and the rock account: Σ in float64 per work
-//	           group in a fixed tree order, then the groups in order
+//	           group in a fixed tree order (the largest changes in the same
+//	           tree), then the groups in order (past 256 groups, by 256
+//	           groups first: reducepart)
 //
 // Rounds stop when no pointer moves, not after a count fixed from the
 // grid's size: ⌈log₂ n⌉ rounds would do, but the count of the last step
@@ -174,11 +185,13 @@
 // with deposition (the source term, the alluvium, the erosion's caps and
 // the deposition's maps' 64-bit offsets in two slots, the second slot's
 // low words in the first cap's buffer: depvol counts the clamps and
-// sums the eroded heights it held before the contraction), 4 more with a
-// talus angle by noise (PhysicsBytesPerCell: 96 bytes a cell with all
-// of them), 28 more with a geology (GeologyBytesPerCell: each cell's
-// displacement in float64, its piece and starting material, the height
-// it stopped at, its rock's top and deposition term, the alluvium), and 32 to 40 bytes a pit for the lakes' arrays the host
+// sums the eroded heights it held before the contraction) and half a
+// byte (the contraction's list of the nodes left, n/8 ints; BytesFor
+// counts it), 4 more with a talus angle by noise (PhysicsBytesPerCell:
+// 96 bytes a cell with all of them, 96.5 with the list), 28 more with a
+// geology (GeologyBytesPerCell: each cell's displacement in float64, its
+// piece and starting material, the height it stopped at, its rock's top
+// and deposition term, the alluvium), and 32 to 40 bytes a pit for the lakes' arrays the host
 // writes or reads (32 more with deposition; small buffers of their own:
 // a driver may copy a whole buffer the device still uses to take a
 // write, and reading a few words of a grid-sized buffer took time in

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 	"unsafe"
@@ -25,9 +26,9 @@ import (
 var shaders embed.FS
 
 // Kernels, by the names of their .glsl files.
-var kernelNames = []string{"diffscan", "creepfac", "creepscan", "creepscanrow", "creepscanrowi", "creepscanwide", "sumh", "erodedep", "areacopy", "affmin",
-	"deppits", "deplevels0", "deplevels1", "depvol", "depvolcmp", "dsinit", "dslocal16", "dslocal32", "dsrake", "dsjump", "dsfinal", "depphi", "depdr", "depfin", "newton", "newtondep", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
-	"pitcopy", "carve", "areainit", "arearound", "erodeinit", "affine", "talusinit", "minplus", "finish", "reduce",
+var kernelNames = []string{"diffscan", "creepfac", "creepscan", "creepscanrow", "creepscanrowi", "creepscanwide", "creepscannarrow", "sumh", "erodedep", "areacopy", "affmin",
+	"deppits", "deplevels0", "deplevels1", "depvol", "depvolcmp", "dsinit", "dslocal16", "dslocal32", "dsrake", "dsjump", "dsrakelist", "dsjumplist", "dslist", "dslistargs", "dstail", "dsfinal", "depphi", "depdr", "depfin", "newton", "newtondep", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
+	"pitcopy", "carve", "areainit", "arearound", "erodeinit", "affine", "talusinit", "minplus", "finish", "reduce", "reducepart", "reducetwo",
 	"balx", "baly", "reducebal", "balup", "balfin"}
 
 // kernel returns the source of one kernel: the version line, the shared
@@ -38,8 +39,12 @@ func kernel(name string) string {
 	if v, ok := variants[name]; ok {
 		name, head = v.file, head+v.defs
 	}
-	own, _ := shaders.ReadFile("shaders/" + name + ".glsl")
-	return head + string(common) + "\n" + string(own)
+	src := head + string(common)
+	for _, f := range strings.Split(name, "+") { // a variant may join files
+		own, _ := shaders.ReadFile("shaders/" + f + ".glsl")
+		src += "\n" + string(own)
+	}
+	return src
 }
 
 // variants are kernels compiled from another kernel's file with other
@@ -54,6 +59,9 @@ var variants = map[string]struct{ file, defs string }{
 	// The sweep along y on grids of wideCells cells or more: 64
 	// columns a work group, 4 chunks a column.
 	"creepscanwide": {"creepscan", "#define LINES 64\n"},
+	// The sweep along y on grids of at most NarrowCells cells: 4
+	// columns a work group, 64 chunks a column.
+	"creepscannarrow": {"creepscan", "#define LINES 4\n"},
 	// The deposition's rounds in shared memory on tiles of 16² and 32²
 	// cells (DepTile).
 	// The lakes' levels by pointer jumping, reading slot 0 or 1.
@@ -64,6 +72,14 @@ var variants = map[string]struct{ file, defs string }{
 	// Newton's steps with deposition (n ≠ 1, G > 0): the source term
 	// and sim/spl's Hold, maps with a cap.
 	"newtondep": {"newton", "#define DEP\n"},
+	// The contraction's rounds over the list of the nodes left
+	// (DepList).
+	// The finish's sums added in two levels (reducepart's groups).
+	"reducetwo":  {"reduce", "#define TWO\n"},
+	"dsrakelist": {"dsrake", "#define LIST\n"},
+	"dsjumplist": {"dsjump", "#define LIST\n"},
+	// The contraction's last rounds in one work group of 1024.
+	"dstail": {"dsrake+dsjump+dstail", "#define TAIL\n#define LOCAL 1024\n#define MAXTAIL 1024\n#define TAILCAP 32768\n"},
 }
 
 // wideCells is the grid from which the creep's sweep along y takes 64
@@ -74,6 +90,14 @@ var variants = map[string]struct{ file, defs string }{
 // until the chunks' distance, 16 MB at 8192², makes them slow, which is
 // measured at these two sizes only.
 var wideCells = 1 << 25 // a variable for the tests
+
+// NarrowCells is the grid up to which the creep's sweep along y takes 4
+// columns a work group (64 chunks a column), not 16: at 1024² 16
+// columns make 64 work groups, fewer than the card has multiprocessors.
+// On an H200 the sweep took 0.174 against 0.251 ms at 1024², 0.642
+// against 0.731 at 2048² (session 16). A variable for the tests and
+// benchmarks.
+var NarrowCells = 1 << 22
 
 // Phases of a step, as Engine.Kernel reports them.
 const (
@@ -148,14 +172,18 @@ func PhysicsBytesPerCell(p engine.Params) int64 {
 func Bytes(w, h int) int64 {
 	n := int64(w) * int64(h)
 	groups := (n + group - 1) / group
-	return n*BytesPerCell + ctlHeader + groups*64 + 256 + 24*int64(w+h)
+	return n*BytesPerCell + ctlHeader + groups*64 + (groups+group-1)/group*64 + 256 + 24*int64(w+h)
 }
 
 // BytesFor returns the device memory a w×h grid needs with p's physics,
 // bytes; a geology adds GeologyBytesPerCell a cell (SetGeologyMap checks
 // the sum against the card).
 func BytesFor(w, h int, p engine.Params) int64 {
-	return Bytes(w, h) + int64(w)*int64(h)*PhysicsBytesPerCell(p)
+	b := Bytes(w, h) + int64(w)*int64(h)*PhysicsBytesPerCell(p)
+	if p.G > 0 {
+		b += listBytes(w * h) // the contraction's list of the nodes left
+	}
+	return b
 }
 
 // Engine is the grid stream-power engine (sim/grid's detachment-limited
@@ -227,6 +255,7 @@ type Engine struct {
 	// and per pit its record (Pit in common.glsl) and the lakes' order
 	// from the outlets (pit, downstream pit).
 	dr, lkP, lkO gpu.Buffer
+	lsA, lst     gpu.Buffer  // the list rounds' indirect dispatch (dslistargs) and list (dslist)
 	alluv        gpu.Buffer  // the alluvium's thickness, m (with G > 0)
 	tf           gpu.Buffer  // the talus angle's tangent per cell (noise mode)
 	tfKey        talus.Model // what tf was made for
@@ -244,6 +273,15 @@ type Engine struct {
 	// contraction (0 without deposition); depRounds the count the next
 	// step tries before it reads back whether all nodes are solved.
 	DepRounds, depRounds int
+	// listOK: the device allows the list rounds' storage buffers.
+	listOK bool
+	// tailAt is the contraction's round from which dstail takes the
+	// rest (DepTail, moved step by step); TailAt the last step's, -1
+	// for none.
+	tailAt, TailAt int
+	// DepList is the length of the list of the nodes left the last
+	// step's contraction ended on, -1 for none (DepList's rounds).
+	DepList int
 	// The deposition's maps' a (64-bit) of slot 0 (da) and the high
 	// words of slot 1 (dah; its low words in cp[0]), grown with G > 0.
 	da, dah gpu.Buffer
@@ -260,6 +298,7 @@ type Engine struct {
 	rebal, balZero bool
 	cxy            gpu.Buffer
 	part           gpu.Buffer // the work groups' partial sums
+	part2          gpu.Buffer // their sums by 256 groups (reducepart)
 	// The lakes' small arrays the host writes or reads: the pits' roots
 	// sorted, and per component or basin its component, pass cell or
 	// the pass's basins (lkA), the cell across (lkB), its lowest pass's
@@ -345,6 +384,7 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 	if info.MaxStorageBuffers > 0 && info.MaxStorageBuffers < storageBlocks {
 		return nil, fmt.Errorf("splgpu: %s allows %d storage buffers per kernel; the deposition's kernels need %d", info.Renderer, info.MaxStorageBuffers, storageBlocks)
 	}
+	e.listOK = info.MaxStorageBuffers == 0 || info.MaxStorageBuffers >= listBlocks
 	if info.MaxBindings > 0 && info.MaxBindings <= slotPart {
 		return nil, fmt.Errorf("splgpu: %s has %d storage bindings; the kernels need %d", info.Renderer, info.MaxBindings, slotPart+1)
 	}
@@ -382,6 +422,9 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 	e.vol = volume(hgt, e.cell)
 	err := dev.Do(func(cx gpu.Context) error {
 		for _, name := range kernelNames {
+			if (name == "dsjumplist" || name == "dstail") && !e.listOK {
+				continue // one storage buffer more than the device allows
+			}
 			p, err := cx.Program("spl-"+name, kernel(name))
 			if err != nil {
 				return err
@@ -393,9 +436,9 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 			b    *gpu.Buffer
 			size int
 		}{
-			{&e.par, binary.Size(params{})}, {&e.ctl, ctlHeader}, {&e.part, e.gx * e.gy * 64},
+			{&e.par, binary.Size(params{})}, {&e.ctl, ctlHeader}, {&e.part, e.gx * e.gy * 64}, {&e.part2, (e.gx*e.gy + group - 1) / group * 64},
 			{&e.lkR, 4}, {&e.lkA, 4}, {&e.lkB, 4}, {&e.lkK, 4}, {&e.lkG, 4}, {&e.lkX, 4}, // grown by the lakes (grow)
-			{&e.fx, 24 * e.w}, {&e.fy, 24 * e.h}, {&e.dx, 32}, {&e.dy, 32}, {&e.cfx, 4}, {&e.cfy, 4}, {&e.dr, 4}, {&e.alluv, 4}, {&e.tf, 4}, {&e.lkP, 4}, {&e.lkO, 4}, {&e.cp[0], 4}, {&e.cp[1], 4}, {&e.da, 8}, {&e.dah, 4}, {&e.cxy, 4},
+			{&e.fx, 24 * e.w}, {&e.fy, 24 * e.h}, {&e.dx, 32}, {&e.dy, 32}, {&e.cfx, 4}, {&e.cfy, 4}, {&e.dr, 4}, {&e.alluv, 4}, {&e.tf, 4}, {&e.lkP, 4}, {&e.lkO, 4}, {&e.lsA, 16}, {&e.lst, 4}, {&e.cp[0], 4}, {&e.cp[1], 4}, {&e.da, 8}, {&e.dah, 4}, {&e.cxy, 4},
 			{&e.hb, n4}, {&e.ub, n4}, {&e.db, n4}, {&e.lab, n4}, {&e.cnt, n4}, {&e.kf, 4}, // kf grows with k noise (upload)
 			{&e.pb[0], n4}, {&e.pb[1], n4}, {&e.ab[0], n4}, {&e.ab[1], n4}, {&e.bb[0], n4}, {&e.bb[1], n4},
 			{&e.qb[0], n4}, {&e.qb[1], n4},
@@ -489,7 +532,7 @@ func (o *owned) free() {
 
 // buffers lists the engine's buffers but k's factor.
 func (e *Engine) buffers() []gpu.Buffer {
-	all := []gpu.Buffer{e.par, e.ctl, e.part, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.tf, e.lkP, e.lkO, e.cp[0], e.cp[1], e.da, e.dah, e.cxy, e.lkR, e.lkA, e.lkB, e.lkK, e.lkG, e.lkX}
+	all := []gpu.Buffer{e.par, e.ctl, e.part, e.part2, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.tf, e.lkP, e.lkO, e.lsA, e.lst, e.cp[0], e.cp[1], e.da, e.dah, e.cxy, e.lkR, e.lkA, e.lkB, e.lkK, e.lkG, e.lkX}
 	all = append(all, e.pb[:]...)
 	all = append(all, e.ab[:]...)
 	all = append(all, e.bb[:]...)
@@ -1076,7 +1119,13 @@ func (e *Engine) Step() engine.StepStats {
 		c.Bind(5, e.alluv)
 		c.Bind(6, e.ub)
 		e.cells(c, "finish", e.n)
-		c.Dispatch(e.progs["reduce"], 1, 1, 1)
+		if ng := e.gx * e.gy; ng > group {
+			c.Bind(13, e.part2)
+			e.cells(c, "reducepart", ng)
+			c.Dispatch(e.progs["reducetwo"], 1, 1, 1)
+		} else {
+			c.Dispatch(e.progs["reduce"], 1, 1, 1)
+		}
 		if balanced {
 			e.bindCommon(c)
 			c.Bind(11, prev)
@@ -1196,6 +1245,10 @@ func (e *Engine) Step() engine.StepStats {
 		st.Mass.Diffused, st.Mass.Eroded, st.Mass.Talus, st.Mass.Stored = v0-v1+corr, v2-v3, v3-v4, v4-v0
 	}
 	e.vol = v4
+	e.DepList = -1
+	if dep && ctl[14] != 0xFFFFFFFF {
+		e.DepList = int(ctl[13])
+	}
 	st.Clamped = int(ctl[2])
 	st.RecvChanged = float64(ctl[3]) / float64(e.n)
 	st.MaxDh = float64(math.Float32frombits(ctl[4]))
@@ -1690,6 +1743,8 @@ func (e *Engine) diffuse(c gpu.Context, fac, balanced bool, h0 gpu.Buffer) error
 		c.Bind(slotKF, e.cfy)
 		if e.n >= wideCells {
 			e.cells(c, "creepscanwide", group*((e.difLines[1]+63)/64))
+		} else if e.n <= NarrowCells {
+			e.cells(c, "creepscannarrow", group*((e.difLines[1]+3)/4))
 		} else {
 			e.cells(c, "creepscan", group*((e.difLines[1]+creepLines-1)/creepLines))
 		}

@@ -139,19 +139,17 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 		if err := wr(func() error { return c.Write(e.lkA, 0, intBytes(comp)) }); err != nil {
 			return 0, err
 		}
-		if err := wr(func() error { return e.setCtl(c, 6, uint32(nc)) }); err != nil {
-			return 0, err
-		}
 		// The first round visits every cell and lists the basins'
-		// boundary cells; the later ones visit the list.
+		// boundary cells; the later ones visit the list. ctl[6..9] in
+		// one write: the components, the work groups (as the step's
+		// header), the cells listed (0 before the first round lists
+		// them) and the mode.
 		mode, visit := uint32(2), list
 		if round == 0 {
 			mode, visit = 1, e.n
-			if err := wr(func() error { return e.setCtl(c, 8, 0) }); err != nil {
-				return 0, err
-			}
 		}
-		if err := wr(func() error { return e.setCtl(c, 9, mode) }); err != nil {
+		words := intBytes([]int32{int32(nc), int32(e.gx * e.gy), int32(list), int32(mode)})
+		if err := wr(func() error { return c.Write(e.ctl, 4*6, words) }); err != nil {
 			return 0, err
 		}
 		q := c.Timestamp()

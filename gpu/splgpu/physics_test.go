@@ -131,18 +131,23 @@ func TestRandomRoutingMatchesCPU(t *testing.T) {
 func TestCreepMatchesCreeper(t *testing.T) {
 	fixedWN := flow.Edges{North: flow.Outlet, South: flow.Closed, East: flow.Natural, West: flow.Outlet}
 	free := flow.Edges{North: flow.Natural, South: flow.Closed, East: flow.Natural, West: flow.Closed}
-	defer func(w int) { wideCells = w }(wideCells)
+	defer func(w, n int) { wideCells, NarrowCells = w, n }(wideCells, NarrowCells)
 	for _, tc := range []struct {
-		w, h  int
-		r     float64
-		edges flow.Edges
-		wide  bool // the sweep along y of large grids (creepscanwide)
-	}{{53, 37, 0.1, fixedWN, false}, {53, 37, 50, free, false}, {601, 5, 2, fixedWN, false}, {5, 601, 2, free, false},
-		{53, 37, 50, free, true}, {70, 601, 2, fixedWN, true}, {1100, 3, 2, fixedWN, false}, {1024, 3, 50, free, false}, {2048, 3, 2, fixedWN, false}} {
+		w, h   int
+		r      float64
+		edges  flow.Edges
+		wide   bool // the sweep along y of large grids (creepscanwide)
+		narrow bool // and of small ones (creepscannarrow)
+	}{{53, 37, 0.1, fixedWN, false, false}, {53, 37, 50, free, false, false}, {601, 5, 2, fixedWN, false, false}, {5, 601, 2, free, false, false},
+		{53, 37, 50, free, true, false}, {70, 601, 2, fixedWN, true, false}, {1100, 3, 2, fixedWN, false, false}, {1024, 3, 50, free, false, false}, {2048, 3, 2, fixedWN, false, false},
+		{53, 37, 50, free, false, true}, {70, 601, 2, fixedWN, false, true}} {
 		w, h, r, edges := tc.w, tc.h, tc.r, tc.edges
-		wideCells = 1 << 25
+		wideCells, NarrowCells = 1<<25, 0
 		if tc.wide {
 			wideCells = 0
+		}
+		if tc.narrow {
+			NarrowCells = w * h
 		}
 		rng := rand.New(rand.NewPCG(9, 1))
 		hs := make([]float32, w*h)
@@ -192,7 +197,7 @@ func TestCreepMatchesCreeper(t *testing.T) {
 			}
 		}
 		e.Close()
-		t.Logf("%d×%d, r = %g, fixed %v, wide %v: worst difference %.3g m", w, h, r, fixed, tc.wide, worst)
+		t.Logf("%d×%d, r = %g, fixed %v, wide %v, narrow %v: worst difference %.3g m", w, h, r, fixed, tc.wide, tc.narrow, worst)
 	}
 }
 

@@ -174,3 +174,43 @@ func TestFlatStart(t *testing.T) {
 		}
 	}
 }
+
+// TestStatsOverManyGroups: on a grid of more than 256 work groups (the
+// finish's sums added in two levels, reducepart) the step's rock
+// account and largest changes are those of the heights read back: the
+// stored volume is Σ h over the cells to 1e-12, max |Δh| over one and
+// two steps exactly the largest float32 difference.
+func TestStatsOverManyGroups(t *testing.T) {
+	c := config(0, flow.Edges{})
+	c.W, c.H = 320, 240 // 300 groups of 256 cells
+	c.Up = enginetest.Dome(c.W, c.H, 5e-4)
+	e, err := New(device(t), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	hs := [][]float32{e.Heights()}
+	var st engine.StepStats
+	for range 2 {
+		st = e.Step()
+		hs = append(hs, e.Heights())
+	}
+	if err := e.Err(); err != nil {
+		t.Fatal(err)
+	}
+	sum := 0.0
+	for _, v := range hs[2] {
+		sum += float64(v)
+	}
+	if got := e.vol / (c.Cell * c.Cell); math.Abs(got-sum) > 1e-12*math.Abs(sum) {
+		t.Errorf("Σ h %.15g; want %.15g from the heights read back", got, sum)
+	}
+	var d1, d2 float32
+	for i, v := range hs[2] {
+		d1 = max(d1, float32(math.Abs(float64(v-hs[1][i]))))
+		d2 = max(d2, float32(math.Abs(float64(v-hs[0][i]))))
+	}
+	if st.MaxDh != float64(d1) || st.MaxDh2 != float64(d2) {
+		t.Errorf("max |Δh| %g, over two steps %g; want %g, %g", st.MaxDh, st.MaxDh2, d1, d2)
+	}
+}

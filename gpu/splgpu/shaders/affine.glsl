@@ -23,7 +23,7 @@ void main() {
 			q = ps[p];
 		}
 		xd[i] = x; yd[i] = y; pd[i] = q;
-		if (q >= 0) atomicAdd(groupCount, 1u);
+		if (q >= 0) groupCount = 1u;
 	}
 	countEnd(CTL_ACTIVE);
 }

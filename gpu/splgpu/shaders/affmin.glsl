@@ -30,7 +30,7 @@ void main() {
 			c = BIG;
 		}
 		xd[i] = x; yd[i] = y; cd[i] = c; pd[i] = q;
-		if (q >= 0) atomicAdd(groupCount, 1u);
+		if (q >= 0) groupCount = 1u;
 	}
 	countEnd(CTL_ACTIVE);
 }

@@ -25,7 +25,7 @@ void main() {
 		}
 		pd[i] = q;
 		az[i] = 0u;
-		if (q >= 0) atomicAdd(groupCount, 1u);
+		if (q >= 0) groupCount = 1u;
 	}
 	countEnd(CTL_ACTIVE);
 }

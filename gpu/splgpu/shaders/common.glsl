@@ -3,7 +3,11 @@
 // a direction code: 0-7 the neighbours E, SE, S, SW, W, NW, N, NE (as in
 // sim/flow), 8 the cell itself (a root).
 
-layout(local_size_x = 256) in;
+// LOCAL: the work group's invocations, 256 but in dstail.
+#ifndef LOCAL
+#define LOCAL 256
+#endif
+layout(local_size_x = LOCAL) in;
 
 // Per-run constants, written by the host (splgpu.params), std430.
 layout(std430, binding = 0) readonly buffer Par {
@@ -19,7 +23,8 @@ layout(std430, binding = 0) readonly buffer Par {
 	double plainUp;                     // engine.Params.PlainUplift, m/yr (0: off)
 } P;
 
-// Control words and sums: ctl[0] active pointers of the last round,
+// Control words and sums: ctl[0] the work groups with active pointers
+// in the last round,
 // ctl[1] pits listed, ctl[2] clamped, ctl[3] receivers changed, ctl[4]
 // max |Δh| (float bits), ctl[5] max |Δh| over two steps; acc the reduced
 // sums (Σ he, Σ h, Σ |Δh|, Σ h after the hillslope term). A buffer of
@@ -40,6 +45,12 @@ const int CTL_ACTIVE = 0, CTL_PITS = 1, CTL_CLAMPED = 2, CTL_CHANGED = 3, CTL_MA
 const int CTL_ROUTED = 10;
 // ctl[11]: the creep's factor update ω (float bits), ctl[12]: 1 to start
 // its means afresh.
+// ctl[13]: the length of the deposition's list of the nodes left
+// (dslist), ctl[14] its start in the list's buffer, ctl[15] the next
+// list's length.
+// NOLIST in ctl[14]: no list, every cell.
+const int CTL_LIST = 13, CTL_LISTOFF = 14, CTL_LISTNEXT = 15;
+const uint NOLIST = 0xFFFFFFFFu;
 
 // Deposition (P.depOn): volumes of sediment in fixed point, 2^-20 m over
 // a cell, as 64-bit two's complement integers in two 32-bit words (low,
@@ -134,8 +145,11 @@ float distOf(uint c, int kind) {
 	return (c & 1u) == 1u ? P.diag : P.cell;
 }
 
-// Work-group counts without a per-cell atomic on one address: flagCount
-// adds the group's count to ctl[slot] once.
+// Whether any invocation of a work group is still at work: each one that
+// is stores 1 in groupCount (a plain store, all the same word: an atomic
+// add by every such invocation serialized them), and countEnd adds the
+// group's 1 to ctl[slot] once. The host tests ctl[slot] for 0 (the
+// groups at work, not the cells).
 shared uint groupCount;
 
 void countBegin() {

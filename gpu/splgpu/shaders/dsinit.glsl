@@ -22,6 +22,11 @@ int pitOf(int root) {
 
 void main() {
 	int i = cellIndex();
+	if (i == 0) {
+		ctl[CTL_LIST] = 0u; // no list of the nodes left yet (dslist)
+		ctl[CTL_LISTOFF] = NOLIST;
+		ctl[CTL_LISTNEXT] = 0u;
+	}
 	if (i >= P.n) return;
 	uint w = dcode[i];
 	uint c = w & 15u;

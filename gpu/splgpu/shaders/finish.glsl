@@ -18,14 +18,19 @@ layout(std430, binding = 5) buffer Alb { float alluv[]; };
 layout(std430, binding = 6) readonly buffer Ub { float up[]; };
 
 shared double red[3][256];
-shared uint sClamp, sChanged, sMax, sMax2;
+// The largest changes (float bits of values ≥ 0: their order is the
+// floats'), in the same tree as the sums: an atomic max on one shared
+// word by every invocation of the group serialized 256 of them.
+shared uint mx[2][256];
+shared uint sClamp, sChanged;
 
 void main() {
 	uint t = gl_LocalInvocationIndex;
-	if (t == 0u) { sClamp = 0u; sChanged = 0u; sMax = 0u; sMax2 = 0u; }
+	if (t == 0u) { sClamp = 0u; sChanged = 0u; }
 	barrier();
 	int i = cellIndex();
 	double s0 = 0.0, s1 = 0.0, s2 = 0.0;
+	uint m0 = 0u, m1 = 0u;
 	if (i < P.n) {
 		float e = h[i];
 		float v = hl[i];
@@ -44,15 +49,17 @@ void main() {
 		float d = abs(v - prev[i]);
 		float d2 = abs(v - prev2[i]);
 		prev2[i] = v;
-		atomicMax(sMax, floatBitsToUint(d));
-		atomicMax(sMax2, floatBitsToUint(d2));
+		m0 = floatBitsToUint(d);
+		m1 = floatBitsToUint(d2);
 		s0 = double(e); s1 = double(v); s2 = abs(double(v) - double(prev[i]));
 	}
 	red[0][t] = s0; red[1][t] = s1; red[2][t] = s2;
+	mx[0][t] = m0; mx[1][t] = m1;
 	barrier();
 	for (uint s = 128u; s > 0u; s >>= 1) {
 		if (t < s) {
 			red[0][t] += red[0][t + s]; red[1][t] += red[1][t + s]; red[2][t] += red[2][t + s];
+			mx[0][t] = max(mx[0][t], mx[0][t + s]); mx[1][t] = max(mx[1][t], mx[1][t + s]);
 		}
 		barrier();
 	}
@@ -62,7 +69,7 @@ void main() {
 		part[g * 8u + 1u] = red[1][0]; part[g * 8u + 2u] = red[2][0];
 		if (sClamp != 0u) atomicAdd(ctl[CTL_CLAMPED], sClamp);
 		if (sChanged != 0u) atomicAdd(ctl[CTL_CHANGED], sChanged);
-		atomicMax(ctl[CTL_MAXDH], sMax);
-		atomicMax(ctl[CTL_MAXDH2], sMax2);
+		atomicMax(ctl[CTL_MAXDH], mx[0][0]);
+		atomicMax(ctl[CTL_MAXDH2], mx[1][0]);
 	}
 }

@@ -10,7 +10,7 @@ void main() {
 	if (i < P.n) {
 		int r = lab[lab[lab[i]]];
 		lab[i] = r;
-		if (lab[r] != r) atomicAdd(groupCount, 1u);
+		if (lab[r] != r) groupCount = 1u;
 	}
 	countEnd(CTL_ACTIVE);
 }

@@ -81,7 +81,7 @@ void main() {
 				// Met when Newton's step, g/(1 + F'), is within a few
 				// float32 ulps of the height.
 				bool met = abs(g) <= 4e-6 * max(1.0, max(abs(a), abs(d0))) * (1.0 + fp) || (clamped && g * sign(d0) >= 0.0);
-				if (!met) atomicAdd(groupCount, 1u);
+				if (!met) groupCount = 1u;
 				float inv = 1.0 / (1.0 + fp);
 				al[i] = (a + fp * dk - f * spow(dk, P.n1)) * inv;
 				dk = fp * inv; // β
