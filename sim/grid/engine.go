@@ -388,6 +388,9 @@ func (e *Engine) Step() engine.StepStats {
 		g.Route(hr)
 	}
 	lap(engine.PhaseRouting)
+	// The labels only for pits' passes, unless the water budget reads
+	// them (WaterInput).
+	g.PitLabels = !e.waterOn()
 	g.Order()
 	lap(engine.PhaseStack)
 	g.ConnectLakes(hr)
