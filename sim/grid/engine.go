@@ -663,13 +663,19 @@ func (e *Engine) Step() engine.StepStats {
 			lo, hi := int(chunks[c]), int(chunks[c+1])
 			spl.Deposit(e.hs, e.hb, g.RecPos, e.lvl, e.lake, e.ranges, e.vol, e.frac, e.qs, e.out, ca, lo, hi)
 			// The next step's deposition term, G·Qs/A per cell.
+			// The engine's fields in locals: read through e, they were
+			// loaded again for every cell (17 instructions a cell).
 			dr, qs, as := e.depRate, e.qs[lo:hi], e.as[lo:hi]
-			for k, i := range g.Stack[lo:hi] {
-				if e.p.PlainUplift > 0 && (e.up == nil || float64(e.up[i]) < e.p.PlainUplift) {
+			plain, up := e.p.PlainUplift, e.up
+			keep, gain := 1-relax, relax*gdt
+			st := g.Stack[lo:hi]
+			qs, as = qs[:len(st)], as[:len(st)]
+			for k, i := range st {
+				if plain > 0 && (up == nil || float64(up[i]) < plain) {
 					dr[i] = 0 // the base-level plain: the sediment crosses it
 					continue
 				}
-				dr[i] = float32((1-relax)*float64(dr[i]) + relax*gdt*qs[k]/as[k])
+				dr[i] = float32(keep*float64(dr[i]) + gain*qs[k]/as[k])
 			}
 		})
 		parallel.Blocks(len(e.ranges), 16, func(_, lo, hi int) {
