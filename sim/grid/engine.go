@@ -429,24 +429,30 @@ func (e *Engine) Step() engine.StepStats {
 		e.blockW = sim.Resize(e.blockW, parallel.NumBlocks(len(e.hgt), volBlock))
 		parallel.Blocks(len(e.hgt), block, func(b, lo, hi int) {
 			var in float64
+			// The slices in locals: through e they were loaded again
+			// for every cell.
+			hgt, up := e.hgt[lo:hi], e.up
 			switch {
 			case cx == nil:
-				for i := lo; i < hi; i++ {
-					if !g.IsFixed(i) {
-						u := dt * float64(e.up[i])
-						e.hgt[i] = float32(float64(e.hgt[i]) + u)
+				up := up[lo:hi]
+				up = up[:len(hgt)]
+				for k := range hgt {
+					if !g.IsFixed(lo + k) {
+						u := dt * float64(up[k])
+						hgt[k] = float32(float64(hgt[k]) + u)
 						in += u
 					}
 				}
 			default:
-				for i := lo; i < hi; i++ {
+				for k := range hgt {
+					i := lo + k
 					if !g.IsFixed(i) {
 						var u float64
-						if e.up != nil {
-							u = dt * float64(e.up[i])
+						if up != nil {
+							u = dt * float64(up[i])
 						}
 						d := dt*float64(cx[i]) + dt*float64(cy[i])
-						e.hgt[i] = float32(float64(e.hgt[i]) + u - d)
+						hgt[k] = float32(float64(hgt[k]) + u - d)
 						in += u
 					}
 				}
