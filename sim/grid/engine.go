@@ -481,7 +481,10 @@ func (e *Engine) Step() engine.StepStats {
 		lap(engine.PhaseGeology)
 	}
 	// Work in drainage order from here: sequential memory access.
-	chunks := g.Chunks(parallel.Workers())
+	// Whole trees, Fine chunks a worker claimed largest first
+	// (parallel.Largest): the largest tree, not the largest of one chunk
+	// a worker, bounds the walks below.
+	chunks := g.Chunks(parallel.Chunks(parallel.Workers()))
 	nc := len(chunks) - 1
 	e.hs, e.ds = sim.Resize(e.hs, n), sim.Resize(e.ds, n)
 	sediment := e.p.G > 0
@@ -620,7 +623,7 @@ func (e *Engine) Step() engine.StepStats {
 		}
 		lanes := e.lanes(chunks)
 		clamped := make([]int, nc)
-		parallel.Do(nc, func(c int) {
+		parallel.Largest(chunks, func(c int) {
 			clamped[c] = spl.ErodeLimit(e.hs, he, g.RecPos, e.ds, e.as, us, lanes[c], sp, lim)
 		})
 		for _, v := range clamped {
@@ -635,14 +638,14 @@ func (e *Engine) Step() engine.StepStats {
 		if sediment {
 			us = e.us
 		}
-		parallel.Do(nc, func(c int) {
+		parallel.Largest(chunks, func(c int) {
 			spl.Erode(e.hs, g.RecPos, e.ds, e.as, us, int(chunks[c]), int(chunks[c+1]), sp)
 		})
 		lap(engine.PhaseErosion)
 		if talusOn {
 			v3 = e.volume(e.hs)
 			clamped := make([]int, nc)
-			parallel.Do(nc, func(c int) {
+			parallel.Largest(chunks, func(c int) {
 				if e.geo != nil && e.talFac != nil {
 					clamped[c] = e.lim.ClampOrderedScaled(e.hs, g.RecPos, e.ds, g.Stack, e.ts, int(chunks[c]), int(chunks[c+1]))
 					return
@@ -665,7 +668,7 @@ func (e *Engine) Step() engine.StepStats {
 		ca := e.cell * e.cell
 		gdt := e.p.G / e.p.Dt
 		relax := DepositRelax(e.p.G)
-		parallel.Do(nc, func(c int) {
+		parallel.Largest(chunks, func(c int) {
 			lo, hi := int(chunks[c]), int(chunks[c+1])
 			spl.Deposit(e.hs, e.hb, g.RecPos, e.lvl, e.lake, e.ranges, e.vol, e.frac, e.qs, e.out, ca, lo, hi)
 			// The next step's deposition term, G·Qs/A per cell.
