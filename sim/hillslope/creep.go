@@ -312,18 +312,9 @@ func (c *Creeper) factors(h []float32, cell, sc float64) {
 
 // factorRows is factors' work on the faces of rows [lo, hi), s holding 3w
 // float64 of scratch. The cap is an if rather than min: the same for the
-// non-negative q (NaN stays NaN), and no call. On grids of three columns
-// and two rows or more each row's faces take two loops, the central
-// differences computed where they are used (factorRowsFused); smaller
-// grids keep the loops over the differences in s.
+// non-negative q (NaN stays NaN), and no call.
 func (c *Creeper) factorRows(h []float32, s []float64, lo, hi int, inv float64, isc2f, cap2, omega float32) {
 	w, ht := c.w, c.h
-	if w >= 3 && ht >= 2 {
-		for y := lo; y < hi; y++ {
-			c.factorRowFused(h, y, inv, isc2f, cap2, omega)
-		}
-		return
-	}
 	gy, g0, g1 := s[:w], s[w:2*w], s[2*w:3*w]
 	gradX(g0, h[lo*w:lo*w+w], inv)
 	for y := lo; y < hi; y++ {
@@ -372,69 +363,6 @@ func (c *Creeper) factorRows(h []float32, s []float64, lo, hi int, inv float64, 
 			fy[x] += omega * (v - fy[x])
 		}
 		g0, g1 = g1, g0
-	}
-}
-
-// factorRowFused is factorRows' work on row y of a grid of w >= 3
-// columns and ht >= 2 rows: the east faces, then the south faces, with
-// the central differences along y (of row y) and along x (of rows y and
-// y+1) computed in the loops, operation for operation as gradX and
-// factorRows' loops compute them, so that the factors are the same bit
-// for bit (TestCreepFactorsMatchReference).
-func (c *Creeper) factorRowFused(h []float32, y int, inv float64, isc2f, cap2, omega float32) {
-	w, ht := c.w, c.h
-	o := y * w
-	row := h[o : o+w]
-	yn, ys := max(y-1, 0), min(y+1, ht-1)
-	sn, ss := h[yn*w:yn*w+w], h[ys*w:ys*w+w]
-	sn, ss = sn[:len(row)], ss[:len(row)]
-	k := inv / float64(ys-yn)
-	fx := c.fx[o : o+w]
-	fx = fx[:len(row)]
-	g0 := (float64(ss[0]) - float64(sn[0])) * k
-	for x := 0; x < len(row)-1; x++ {
-		g1 := (float64(ss[x+1]) - float64(sn[x+1])) * k
-		a := float32((float64(row[x+1]) - float64(row[x])) * inv)
-		b := float32(0.5 * (g0 + g1))
-		q := (a*a + b*b) * isc2f
-		if q > cap2 {
-			q = cap2
-		}
-		v := 1 / (1 - q)
-		fx[x] += omega * (v - fx[x])
-		g0 = g1
-	}
-	if y == ht-1 {
-		return
-	}
-	below := h[o+w : o+2*w]
-	fy := c.fy[o : o+w]
-	below, fy = below[:len(row)], fy[:len(row)]
-	face := func(x int, ga, gb float64) {
-		a := float32((float64(below[x]) - float64(row[x])) * inv)
-		b := float32(0.5 * (ga + gb))
-		q := (a*a + b*b) * isc2f
-		if q > cap2 {
-			q = cap2
-		}
-		v := 1 / (1 - q)
-		fy[x] += omega * (v - fy[x])
-	}
-	// The ends: one-sided differences along x.
-	face(0, (float64(row[1])-float64(row[0]))*inv, (float64(below[1])-float64(below[0]))*inv)
-	l := len(row) - 1
-	face(l, (float64(row[l])-float64(row[l-1]))*inv, (float64(below[l])-float64(below[l-1]))*inv)
-	for x := 1; x < l; x++ {
-		ga := (float64(row[x+1]) - float64(row[x-1])) * 0.5 * inv
-		gb := (float64(below[x+1]) - float64(below[x-1])) * 0.5 * inv
-		a := float32((float64(below[x]) - float64(row[x])) * inv)
-		b := float32(0.5 * (ga + gb))
-		q := (a*a + b*b) * isc2f
-		if q > cap2 {
-			q = cap2
-		}
-		v := 1 / (1 - q)
-		fy[x] += omega * (v - fy[x])
 	}
 }
 
