@@ -37,7 +37,9 @@
 // Order and area (Braun & Willett 2013). Stack lists every cell after its
 // receiver; cells are grouped by the outlet they drain to, in independent
 // trees, so eroders may process trees concurrently. Accumulate sums cell
-// areas in reverse stack order.
+// areas in reverse stack order. The walk labels every cell with its tree
+// for ConnectLakes; with PitLabels it does so only where the routing has a
+// pit (the grid engine without the water budget).
 //
 // Indexing is row-major, y*W+x, row 0 on the North edge. A Graph owns its
 // slices; callers read them between calls and never write them. Results are

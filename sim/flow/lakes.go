@@ -599,8 +599,8 @@ func (g *Graph) Chunks(workers int) []int32 {
 // stack order keeps memory access sequential. It returns dst.
 func (g *Graph) AccumulateStack(dst []float64, cellArea float64) []float64 {
 	dst = sim.Resize(dst, g.W*g.H)
-	b := g.Chunks(parallel.Workers())
-	parallel.Do(len(b)-1, func(c int) {
+	b := g.Chunks(parallel.Chunks(parallel.Workers()))
+	parallel.Largest(b, func(c int) {
 		lo, hi := b[c], b[c+1]
 		seg := dst[lo:hi]
 		for k := range seg {

@@ -18,6 +18,9 @@ func (g *Graph) WaterInput(in *water.Input, h []float32) *water.Input {
 	if len(h) != g.W*g.H {
 		panic("flow: heights length differs from the grid")
 	}
+	if g.noLabels {
+		panic("flow: WaterInput after an Order that skipped the labels (PitLabels): set PitLabels only without the water budget")
+	}
 	np := len(g.pits)
 	in.H = h
 	in.Area = nil

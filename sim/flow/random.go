@@ -184,7 +184,7 @@ func (g *Graph) routeRandomRow(h []float32, area []float64, pos []int32, channel
 	row := y * w
 	up, mid, dn := h[row-w:row], h[row:row+w], h[row+w:row+2*w]
 	rec, dist, dir := g.Rec[row:row+w], g.Dist[row:row+w], g.dir[row:row+w]
-	rdir, rhold, kind := g.rdir[row:row+w], g.rhold[row:row+w], g.kind[row:row+w]
+	rdir, rhold := g.rdir[row:row+w], g.rhold[row:row+w]
 	var offs [9]int32
 	var lens [9]float32
 	copy(offs[:], g.off[:])
@@ -198,7 +198,9 @@ func (g *Graph) routeRandomRow(h []float32, area []float64, pos []int32, channel
 		} else {
 			a = area[i]
 		}
-		steepest := a >= channel || kind[x] == fixed
+		// Randomize's "or fixed" is for edge cells only: the cells
+		// here are inner, never fixed (setKinds).
+		steepest := a >= channel
 		if steepest || rhold[x] > 0 {
 			// Route's receiver stays: Randomize holds the cell a
 			// channel.
@@ -212,13 +214,13 @@ func (g *Graph) routeRandomRow(h []float32, area []float64, pos []int32, channel
 			continue
 		}
 		hi := mid[x]
-		if k := rdir[x]; k < 8 && h[i+int(g.off[k])] < hi {
-			dir[x], rec[x], dist[x] = k, int32(i)+g.off[k], g.dlen[k]
+		if k := rdir[x]; k < 8 && h[i+int(offs[k])] < hi {
+			dir[x], rec[x], dist[x] = k, int32(i)+offs[k], lens[k]
 			continue
 		}
 		var sum float32
 		for k := range 8 {
-			s := hi - h[i+int(g.off[k])]
+			s := hi - h[i+int(offs[k])]
 			if k&1 == 1 {
 				s *= invSqrt2
 			}
@@ -248,6 +250,6 @@ func (g *Graph) routeRandomRow(h []float32, area []float64, pos []int32, channel
 			}
 		}
 		dir[x], rdir[x] = uint8(bk), uint8(bk)
-		rec[x], dist[x] = int32(i)+g.off[bk], g.dlen[bk]
+		rec[x], dist[x] = int32(i)+offs[bk], lens[bk]
 	}
 }

@@ -37,9 +37,9 @@ func (g *Graph) ReleaseTrees() {
 
 // ReleaseLabels drops the basin labels, the donor masks and Assemble's
 // per-root scratch (5 bytes a cell): what only Order, ConnectLakes,
-// Assemble and WaterInput read. After it, until the next Route (which
-// makes them again), Label is nil and WaterInput may not be called; the
-// trees stay.
+// Assemble and WaterInput read. After it, until the next Route and Order
+// (which make them again), Label is nil and WaterInput may not be called;
+// the trees stay.
 func (g *Graph) ReleaseLabels() {
 	g.Label, g.donors = nil, nil
 	g.lakeOf, g.final, g.dest, g.lakeTree = nil, nil, nil, nil
@@ -70,7 +70,7 @@ func (g *Graph) ReleaseRouting() {
 // grow makes the per-cell slices a Release dropped.
 func (g *Graph) grow() {
 	n := g.W * g.H
-	for _, s := range []*[]int32{&g.Rec, &g.Pos, &g.Label} { // Assemble makes Stack and RecPos
+	for _, s := range []*[]int32{&g.Rec, &g.Pos} { // Order makes Label, Assemble Stack and RecPos
 		if len(*s) != n {
 			*s = make([]int32, n)
 		}

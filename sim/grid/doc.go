@@ -62,9 +62,10 @@
 // the erosion (with the deposition term when there is sediment) and the
 // talus limit run as one pass (spl.ErodeClamp, spl.ErodeLimit; timed as
 // erosion, talus then shows 0), bit for bit the two passes. That pass and the area walk
-// two halves of each worker's trees at once: a node waits for its
+// two halves of each chunk's trees at once: a node waits for its
 // receiver's new value, and two independent chains hide each other's
-// latency.
+// latency. With several workers the trees are cut into four chunks a
+// worker, claimed largest first (parallel.Largest).
 //
 // The hillslope term comes first (Lie splitting), so the receivers are
 // those of the heights the stream power law erodes (with random routing,
@@ -113,7 +114,9 @@
 // passes before Assemble (without the water budget, which reads them),
 // and of the trees, labels and donors once the routing is assembled
 // (with the water budget: its labels and solver scratch once it has
-// stepped); Release drops everything a snapshot does not read. Inside a
+// stepped; without it the walk labels the cells only when the routing
+// has a pit, flow.Graph.PitLabels); Release drops everything a snapshot
+// does not read. Inside a
 // step, work is spread over GOMAXPROCS goroutines by rows, columns or
 // independent drainage trees; results are bit-identical for any number of
 // workers.

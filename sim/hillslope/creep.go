@@ -320,29 +320,41 @@ func (c *Creeper) factorRows(h []float32, s []float64, lo, hi int, inv float64, 
 	for y := lo; y < hi; y++ {
 		o := y * w
 		row := h[o : o+w]
-		// gy: central differences along y of row y.
+		fx := c.fx[o : o+w]
+		fx = fx[:len(row)]
+		// The central differences along y of row y, g0 at x and g1 at
+		// x+1, computed in the loop (a row of them in gy before).
 		yn, ys := max(y-1, 0), min(y+1, ht-1)
 		if ys == yn {
 			clear(gy)
+			gr := gy[:len(row)]
+			for x := 0; x < len(row)-1; x++ {
+				a := float32((float64(row[x+1]) - float64(row[x])) * inv)
+				b := float32(0.5 * (gr[x] + gr[x+1]))
+				q := (a*a + b*b) * isc2f
+				if q > cap2 {
+					q = cap2
+				}
+				v := 1 / (1 - q)
+				fx[x] += omega * (v - fx[x])
+			}
 		} else {
 			sn, ss := h[yn*w:yn*w+w], h[ys*w:ys*w+w]
-			sn, ss = sn[:len(gy)], ss[:len(gy)]
+			sn, ss = sn[:len(row)], ss[:len(row)]
 			k := inv / float64(ys-yn)
-			for x := range gy {
-				gy[x] = (float64(ss[x]) - float64(sn[x])) * k
+			g0 := (float64(ss[0]) - float64(sn[0])) * k
+			for x := 0; x < len(row)-1; x++ {
+				g1 := (float64(ss[x+1]) - float64(sn[x+1])) * k
+				a := float32((float64(row[x+1]) - float64(row[x])) * inv)
+				b := float32(0.5 * (g0 + g1))
+				q := (a*a + b*b) * isc2f
+				if q > cap2 {
+					q = cap2
+				}
+				v := 1 / (1 - q)
+				fx[x] += omega * (v - fx[x])
+				g0 = g1
 			}
-		}
-		fx := c.fx[o : o+w]
-		fx, gr := fx[:len(row)], gy[:len(row)]
-		for x := 0; x < len(row)-1; x++ {
-			a := float32((float64(row[x+1]) - float64(row[x])) * inv)
-			b := float32(0.5 * (gr[x] + gr[x+1]))
-			q := (a*a + b*b) * isc2f
-			if q > cap2 {
-				q = cap2
-			}
-			v := 1 / (1 - q)
-			fx[x] += omega * (v - fx[x])
 		}
 		if y == ht-1 {
 			continue

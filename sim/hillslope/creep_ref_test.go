@@ -209,7 +209,7 @@ func TestCreepColumnsMatchReference(t *testing.T) {
 // cell), with one worker and three.
 func TestCreepFactorsMatchReference(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
-	for _, sz := range [][2]int{{1, 1}, {7, 1}, {1, 9}, {41, 23}} {
+	for _, sz := range [][2]int{{1, 1}, {7, 1}, {1, 9}, {2, 5}, {3, 2}, {41, 23}} {
 		for _, procs := range []int{1, 3} {
 			runtime.GOMAXPROCS(procs)
 			w, n := sz[0], sz[1]

@@ -5,10 +5,15 @@
 // partial result per block and merges them in block order gets bit-identical
 // results whatever GOMAXPROCS is. Ranges hands each worker one contiguous
 // range, for work whose result does not depend on how it is split.
+// Largest hands out chunks of uneven size (whole trees of a drainage
+// order) largest first, for work whose result does not depend on which
+// goroutine runs a chunk or when.
 package parallel
 
 import (
+	"cmp"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -73,6 +78,57 @@ func Do(workers int, fn func(w int)) {
 		}()
 	}
 	wg.Wait()
+}
+
+// Fine is how many chunks per worker a caller of Split and Largest cuts
+// work of uneven pieces into (whole trees of a drainage order): with one
+// chunk per worker the largest chunk held 20 % of the default scene's
+// cells at 1024² and 16 workers, its largest tree 15 %.
+const Fine = 4
+
+// Chunks returns how many chunks to cut work into for Largest: 1 for one
+// worker, else Fine a worker.
+func Chunks(workers int) int {
+	if workers <= 1 {
+		return 1
+	}
+	return Fine * workers
+}
+
+// Largest calls fn(c) for every chunk c = [bounds[c], bounds[c+1]) on up
+// to Workers() goroutines, which claim the chunks largest first (ties in
+// index order), so that the largest pieces do not start last. With one
+// worker or one chunk it calls fn in index order on the calling
+// goroutine. fn must not depend on which goroutine runs it or when.
+func Largest(bounds []int32, fn func(c int)) {
+	nc := len(bounds) - 1
+	if nc <= 0 {
+		return
+	}
+	w := min(Workers(), nc)
+	if w <= 1 {
+		for c := range nc {
+			fn(c)
+		}
+		return
+	}
+	order := make([]int32, nc)
+	for c := range order {
+		order[c] = int32(c)
+	}
+	slices.SortStableFunc(order, func(a, b int32) int {
+		return cmp.Compare(bounds[b+1]-bounds[b], bounds[a+1]-bounds[a])
+	})
+	var next atomic.Int64
+	Do(w, func(int) {
+		for {
+			k := int(next.Add(1) - 1)
+			if k >= nc {
+				return
+			}
+			fn(int(order[k]))
+		}
+	})
 }
 
 // Split returns workers+1 boundaries cutting [0, len(weights)) into at most

@@ -64,3 +64,31 @@ func TestDoRunsEveryWorker(t *testing.T) {
 		}
 	}
 }
+
+func TestLargestCoversEachChunkOnce(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	bounds := []int32{0, 5, 5, 40, 41, 90, 100}
+	for _, procs := range []int{1, 2, 4} {
+		runtime.GOMAXPROCS(procs)
+		seen := make([]int32, len(bounds)-1)
+		var order []int
+		Largest(bounds, func(c int) {
+			atomic.AddInt32(&seen[c], 1)
+			if procs == 1 {
+				order = append(order, c)
+			}
+		})
+		for c, s := range seen {
+			if s != 1 {
+				t.Fatalf("GOMAXPROCS %d: chunk %d run %d times", procs, c, s)
+			}
+		}
+		if procs == 1 && !slices.Equal(order, []int{0, 1, 2, 3, 4, 5}) {
+			t.Fatalf("one worker ran the chunks in order %v; want index order", order)
+		}
+	}
+	Largest(nil, func(int) { t.Fatal("no chunk to run") })
+	if Chunks(1) != 1 || Chunks(3) != 3*Fine {
+		t.Fatalf("Chunks(1) = %d, Chunks(3) = %d", Chunks(1), Chunks(3))
+	}
+}
