@@ -25,9 +25,10 @@
 // engine.StepStats.Phase under the grid engine's phase names:
 //
 //  1. routing (§4.2): every node's receiver is its steepest downhill
-//     neighbour, slope (h_i − h_j)/|p_i − p_j|, on the heights the step
-//     starts from (with sediment the creep goes first, and on its heights
-//     channels cycled: see route); ties go to the lower index.
+//     neighbour, slope (h_i − h_j)/|p_i − p_j|; with Routing "random" on
+//     the heights the step starts from (with sediment the creep goes
+//     first, and on its heights channels cycled: see route), as the
+//     grid's; ties go to the lower index.
 //     A node keeps the last step's receiver while that is downhill and
 //     within 1 % of the steepest (routeHold; 5 %, flow.ChannelKeep, for
 //     the channels of the random routing): near-ties on the Poisson

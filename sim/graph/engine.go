@@ -354,11 +354,16 @@ func (e *Engine) Step() engine.StepStats {
 		vh = e.volume(e.hgt, false)
 	}
 	lap(engine.PhaseHillslope)
-	// The receivers are chosen on the heights the step starts from, not
-	// on what the creep made of them (see route).
-	e.route(e.prev)
+	// With random routing the receivers are chosen on the heights the
+	// step starts from, not on what the creep made of them (see route),
+	// as sim/grid's routeHeights does.
+	hr := e.hgt
 	if e.p.Routing == flow.RoutingRandom {
-		e.randomize(e.area, e.prev)
+		hr = e.prev
+	}
+	e.route(hr)
+	if e.p.Routing == flow.RoutingRandom {
+		e.randomize(e.area, hr)
 	}
 	lap(engine.PhaseRouting)
 	e.trees(true)
@@ -533,8 +538,11 @@ func (e *Engine) Step() engine.StepStats {
 // hold alone (not settled in 4 000 steps); kept within 5 % it settled in
 // 516 steps.
 //
-// Step passes the heights the step starts from, not what the creep (which
-// goes first with sediment) made of them. At κ·dt = 5 000 m² (the default
+// With random routing Step passes the heights the step starts from, not
+// what the creep (which goes first with sediment) made of them, as
+// sim/grid's routeHeights does (with steepest descent everywhere the grid
+// keeps the crept heights, whose Lie-split rest state is nearer the
+// small-dt one; so does the graph). At κ·dt = 5 000 m² (the default
 // preset's 0.02 m²/yr at 2.5·10⁵ yr) the creep fills an incised channel
 // by tens of metres before the erosion takes it out again, so that on the
 // crept heights a channel node's drops to its neighbours are a few metres

@@ -203,11 +203,12 @@ func TestChannelKeepsReceiver(t *testing.T) {
 	}
 }
 
-// With sediment the creep goes first in a step, and the receivers are
-// chosen on the heights the step started from, not on the crept ones (see
-// route): on a noisy ramp under strong creep (κ·dt 5·10⁵ m², which
-// smooths the 5 m noise away) every node that is not routed through a
-// lake drains to its steepest neighbour on the heights before the step.
+// With sediment the creep goes first in a step, and with random routing
+// the receivers are chosen on the heights the step started from, not on
+// the crept ones (see route): on a noisy ramp under strong creep (κ·dt
+// 5·10⁵ m², which smooths the 5 m noise away), every node a channel (a
+// channel area of 1 m²: the steepest receiver), every node drains to its
+// steepest neighbour on the heights before the step.
 func TestRoutesOnStepStartHeights(t *testing.T) {
 	const L = 12000.0
 	m := sampleMesh(t, L, L, 400, 5)
@@ -218,7 +219,7 @@ func TestRoutesOnStepStartHeights(t *testing.T) {
 		}
 	}
 	e, err := New(Config{Mesh: m, Init: init, Params: engine.Params{K: 1e-30, M: 0.5, N: 1, Dt: 1e3, G: 1, Kappa: 500,
-		Talus: talus.Model{Mode: talus.ModeOff}, Seed: 3}})
+		Talus: talus.Model{Mode: talus.ModeOff}, Routing: flow.RoutingRandom, ChannelArea: 1, Seed: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}
