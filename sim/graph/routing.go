@@ -47,8 +47,8 @@ type randomScratch struct {
 // randomize replaces the receiver route gave every hillslope node (area,
 // the last step's drainage area in node order, below the channel area) by
 // its random choice, kept while downhill (see the comment above).
-func (e *Engine) randomize(area []float64) {
-	m, h, rec := e.m, e.hgt, e.rec
+func (e *Engine) randomize(area []float64, h []float32) {
+	m, rec := e.m, e.rec
 	rs := &e.rnd
 	if len(rs.pick) != m.N {
 		rs.pick = make([]int32, m.N)

@@ -253,7 +253,7 @@ func TestRouteHold(t *testing.T) {
 	} {
 		set(0.1, c.s2)
 		e.rec[i] = j1
-		e.route()
+		e.route(e.hgt)
 		if e.rec[i] != c.want {
 			t.Errorf("slopes 0.1 to %d and %g to %d, last receiver %d: receiver %d; want %d", j1, c.s2, j2, j1, e.rec[i], c.want)
 		}
