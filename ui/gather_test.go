@@ -4,17 +4,18 @@ import (
 	"fmt"
 	"testing"
 
+	"orogen/sim/engine"
 	"orogen/viewer"
 )
 
-// TestGatheredDiscs: the river image gathered (gather.kage, on a card) is
-// the one the discs' quads draw (discs.kage, on a software rasterizer):
-// coverage (R) and ramp position (G) within 1 level of 255 at every pixel,
-// at full resolution and zoomed out (steps 2 and 4), narrow and wide
-// rivers, lakes drawn or not, with the drainage overlay's pass under them.
-func TestGatheredDiscs(t *testing.T) {
-	needShaderDisplay(t)
-	s := testTerrain(t, 96)
+// checkGatheredDiscs: the river image gathered (gather.kage, on a card)
+// is the one the discs' quads draw (discs.kage, on a software
+// rasterizer): coverage (R) and ramp position (G) within 1 level of 255 at
+// every pixel, at full resolution and zoomed out (steps 2 to 4), narrow
+// and wide rivers, lakes drawn or not, with the drainage overlay's pass
+// under them. Run inside TestShaderViewsMatchSoftware's game (Ebitengine
+// runs one a process).
+func checkGatheredDiscs(t *testing.T, g *gpuView, s *engine.Snapshot) error {
 	cases := []struct {
 		name      string
 		thr, maxW float64
@@ -26,11 +27,7 @@ func TestGatheredDiscs(t *testing.T) {
 		{"wide, no lakes", 2e6, 9, false, viewer.OverlayNone, []int{1, 2, 4}},
 		{"3D width, odd threshold", 3.3e6, 7, true, viewer.OverlayDrainage, []int{1, 3}},
 	}
-	onGPU(t, func() error {
-		g := newGPUView()
-		if g.err != nil {
-			return g.err
-		}
+	{
 		g.f2.load(s)
 		for _, c := range cases {
 			o := viewer.DefaultOptions()
@@ -67,6 +64,7 @@ func TestGatheredDiscs(t *testing.T) {
 				}
 			}
 		}
+		g.gather = false
 		return nil
-	})
+	}
 }

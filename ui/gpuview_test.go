@@ -242,6 +242,10 @@ func TestShaderViewsMatchSoftware(t *testing.T) {
 				t.Errorf("%s: the shaders' 3D surface differs from BuildMesh3D's colours: largest difference %d, %.2f %% of the pixels by more than 2", c.name, maxd, 100*over)
 			}
 		}
+		if err := checkGatheredDiscs(t, g, s); err != nil {
+			return err
+		}
+		g.forget()
 		return reliefBands(t, g, s)
 	})
 }
