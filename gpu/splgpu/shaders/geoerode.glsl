@@ -59,7 +59,7 @@ layout(std430, binding = 10) buffer B1b { float be[]; };
 layout(std430, binding = 12) readonly buffer Kb { float kf[]; };
 layout(std430, binding = 13) readonly buffer Cb { uint cnt[]; };
 
-const double INF = 1e300;
+const double INF = 1e300LF; // LF: a double literal (NVIDIA rejects 1e300 as a float constant)
 
 // layerOf is geology.Model.LayerOf: the layer at undeformed height z.
 int layerOf(double z) {
