@@ -260,22 +260,11 @@ func (e *Engine) geoErode(c gpu.Context, s int) (fin, rounds int, err error) {
 			return fin, rounds, nil
 		}
 		s = 1 - fin
-		if err := e.setCtl(c, 0, 0); err != nil {
-			return 0, 0, err
-		}
-		e.bindCommon(c)
-		c.Bind(4, e.geoBuf)
-		e.bindInit(c, s)
-		c.Bind(7, e.ab[fin])
-		c.Bind(9, e.cp[s]) // the caps, with deposition
-		c.Bind(slotKF, e.kf)
-		c.Bind(slotCnt, e.cnt)
-		e.cells(c, "geofix", e.n)
-		changed, err := e.getCtl(c, 0)
+		changed, err := e.geoFix(c, s, e.ab[fin], e.cp[s]) // the caps, with deposition
 		if err != nil {
 			return 0, 0, err
 		}
-		if changed == 0 {
+		if !changed {
 			return fin, rounds, nil
 		}
 	}
@@ -363,22 +352,11 @@ func (e *Engine) geoNewton(c gpu.Context, s int) (fin, rounds int, err error) {
 		if e.GeoIters >= maxGeoIters {
 			return xi, rounds, nil
 		}
-		if err := e.setCtl(c, 0, 0); err != nil {
-			return 0, 0, err
-		}
-		e.bindCommon(c)
-		c.Bind(4, e.geoBuf)
-		e.bindInit(c, 1-xi)
-		c.Bind(7, x)
-		c.Bind(9, e.cp[0])
-		c.Bind(slotKF, e.kf)
-		c.Bind(slotCnt, e.cnt)
-		e.cells(c, "geofix", e.n)
-		changed, err := e.getCtl(c, 0)
+		changed, err := e.geoFix(c, 1-xi, x, e.cp[0])
 		if err != nil {
 			return 0, 0, err
 		}
-		if changed == 0 {
+		if !changed {
 			return xi, rounds, nil
 		}
 	}
@@ -430,4 +408,23 @@ func (e *Engine) Runs(p engine.Params) error {
 		return geologyRuns(p)
 	}
 	return nil
+}
+
+// geoFix runs geofix once: every node re-solved from its receiver's new
+// height in x (init: the slot of the step's initial maps, caps: the
+// maps' caps), and reports whether any node changed piece.
+func (e *Engine) geoFix(c gpu.Context, init int, x, caps gpu.Buffer) (bool, error) {
+	if err := e.setCtl(c, 0, 0); err != nil {
+		return false, err
+	}
+	e.bindCommon(c)
+	c.Bind(4, e.geoBuf)
+	e.bindInit(c, init)
+	c.Bind(7, x)
+	c.Bind(9, caps)
+	c.Bind(slotKF, e.kf)
+	c.Bind(slotCnt, e.cnt)
+	e.cells(c, "geofix", e.n)
+	changed, err := e.getCtl(c, 0)
+	return changed != 0, err
 }
