@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -170,6 +171,7 @@ type App struct {
 	screenshot  string // the shot Draw takes next
 	shots       int    // the screenshots Draw has taken
 	frames      int
+	lastUpdate  time.Time // when the last Update ran (ImGui's clock)
 	fps         fpsMeter
 	ftrace      frameTracer // where the longest frames' time went (the script report)
 	scale       float64     // device scale factor
@@ -235,7 +237,14 @@ func newApp(o Options) (*App, error) {
 	ebiten.SetWindowClosingHandled(true)
 	ebiten.SetWindowSize(w, h)
 	ebiten.SetWindowTitle("Orogen")
-	ebiten.SetTPS(60)
+	// One Update a frame: at Ebitengine's default 60 ticks a second a
+	// frame that took 50 ms is followed by up to three Updates before the
+	// next Draw, each building ImGui's frame and advancing the pictures'
+	// uploads and passes that are meant to take one band a frame (a 4096²
+	// snapshot's fields then went up in one frame, and the frame meter
+	// counted Updates, not frames drawn). ImGui's clock follows the real
+	// time between frames (Update sets the backend's rate).
+	ebiten.SetTPS(ebiten.SyncWithFPS)
 	ebiten.SetVsyncEnabled(true)
 	ebiten.SetScreenClearedEveryFrame(false) // Draw fills it; idle frames skip drawing (pace.go)
 
@@ -296,6 +305,7 @@ func (a *App) savePrefs() {
 func (a *App) Update() (err error) {
 	a.frames++
 	now := time.Now()
+	a.imguiClock(now)
 	a.ftrace.updateStarted(now, a.gv.f2.uploads+a.gv.f3.uploads, a.gv.passes, a.fps.tick(now))
 	a.gpace.frame(now)
 	defer a.survive()
@@ -327,6 +337,21 @@ func (a *App) Update() (err error) {
 		return ebiten.Termination
 	}
 	return nil
+}
+
+// imguiClock gives ImGui the time since the last frame (its key repeat,
+// double clicks and tooltips run on it). The backend takes it as a rate
+// of whole frames a second; the first frame, and frames more than a
+// second apart, count as a 60th of a second.
+func (a *App) imguiClock(now time.Time) {
+	fps := uint(60)
+	if !a.lastUpdate.IsZero() {
+		if d := now.Sub(a.lastUpdate); d > 0 && d < time.Second {
+			fps = uint(min(max(math.Round(float64(time.Second)/float64(d)), 1), 1000))
+		}
+	}
+	a.lastUpdate = now
+	a.be.SetTargetFPS(fps)
 }
 
 // survive turns a panic in Update (a bug, or an ImGui assertion) into an

@@ -5,7 +5,6 @@ import (
 	"math"
 	"unsafe"
 
-	ebitenbackend "github.com/AllenDang/cimgui-go/backend/ebiten-backend"
 	"github.com/AllenDang/cimgui-go/imgui"
 	"github.com/hajimehoshi/ebiten/v2"
 )
@@ -17,7 +16,7 @@ import (
 // under Mesa's software rasterizer cost 80 ms a frame (10 fps with the
 // engine paused); sub-images cost nothing extra.
 type guiRenderer struct {
-	cache ebitenbackend.TextureCache
+	cache *guiTextures
 	verts []ebiten.Vertex // the command list's vertices, UV in [0, 1]
 	draw  []ebiten.Vertex // the same with UV in the texture's pixels
 	idx   []uint16
@@ -25,7 +24,7 @@ type guiRenderer struct {
 }
 
 func newGUIRenderer() *guiRenderer {
-	return &guiRenderer{cache: ebitenbackend.NewCache(), opt: ebiten.DrawTrianglesOptions{Filter: ebiten.FilterNearest}}
+	return &guiRenderer{cache: newGUITextures(), opt: ebiten.DrawTrianglesOptions{Filter: ebiten.FilterNearest}}
 }
 
 // imDrawVert is ImGui's vertex with 32-bit floats (VertexBufferLayout is
@@ -43,7 +42,7 @@ func (r *guiRenderer) render(target *ebiten.Image) {
 		return
 	}
 	for _, tex := range dd.Textures().Slice() {
-		r.cache.UpdateTexture(tex)
+		r.cache.Update(tex)
 	}
 	vsize, offPos, offUV, offCol := imgui.VertexBufferLayout()
 	if vsize != int(unsafe.Sizeof(imDrawVert{})) || offPos != 0 || offUV != 8 || offCol != 16 {
@@ -88,7 +87,10 @@ func (r *guiRenderer) render(target *ebiten.Image) {
 				continue
 			}
 			ref := cmd.TexRef()
-			tex := r.cache.GetTexture(ref.TexID())
+			tex := r.cache.Get(ref.TexID())
+			if tex == nil {
+				continue
+			}
 			if tex != lastTex {
 				// UVs are fractions of the texture; Ebiten wants its pixels.
 				tb := tex.Bounds()

@@ -162,7 +162,7 @@ func (a *App) newDialogWindow() {
 		select {
 		case t := <-d.made:
 			id := imgui.TextureID(thumbTexBase + len(d.tex))
-			a.gui.cache.SetTexture(id, ebiten.NewImageFromImage(t.img))
+			a.gui.cache.Set(id, ebiten.NewImageFromImage(t.img))
 			d.tex[t.name] = id
 		default:
 			done = true
