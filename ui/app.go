@@ -171,6 +171,7 @@ type App struct {
 	screenshot  string // the shot Draw takes next
 	shots       int    // the screenshots Draw has taken
 	frames      int
+	draws       int       // Draw calls (frames counts Updates)
 	lastUpdate  time.Time // when the last Update ran (ImGui's clock)
 	fps         fpsMeter
 	ftrace      frameTracer // where the longest frames' time went (the script report)
@@ -382,6 +383,7 @@ func (a *App) survive() {
 // Draw draws the map under the ImGui frame (ebiten.Game). It reads only
 // what Update prepared.
 func (a *App) Draw(screen *ebiten.Image) {
+	a.draws++
 	if a.pacer.quiet && a.screenshot == "" {
 		return // nothing changed: the screen keeps the last frame (pace.go)
 	}

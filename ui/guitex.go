@@ -23,6 +23,9 @@ type guiTextures struct {
 	images map[imgui.TextureID]*ebiten.Image
 	next   imgui.TextureID // the next id for a texture of ImGui's
 	buf    []byte          // premultiplied pixels of one rectangle
+	// made and uploads count the images made and the uploads (the
+	// script report's gui_textures_made and gui_texture_uploads).
+	made, uploads int
 }
 
 func newGUITextures() *guiTextures {
@@ -45,6 +48,7 @@ func (c *guiTextures) Update(tex imgui.TextureData) {
 		img := ebiten.NewImageWithOptions(image.Rect(0, 0, w, h), &ebiten.NewImageOptions{Unmanaged: true})
 		id := c.next
 		c.next++
+		c.made++
 		c.images[id] = img
 		c.upload(tex, img, image.Rect(0, 0, w, h))
 		tex.SetTexID(id)
@@ -114,4 +118,5 @@ func (c *guiTextures) upload(tex imgui.TextureData, img *ebiten.Image, r image.R
 		}
 	}
 	img.SubImage(r).(*ebiten.Image).WritePixels(c.buf)
+	c.uploads++
 }

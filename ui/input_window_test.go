@@ -166,6 +166,9 @@ slow-frames 120
 view 2d
 wait 30
 report $OUT/r4.json
+slow-frames 40
+wait 20
+report $OUT/r5.json
 quit
 `, 1, "--scene", "classic", "--size", "64")
 	var l layout
@@ -229,5 +232,33 @@ quit
 	t.Logf("the longest frame: %.1f ms = update %.1f + draw %.1f + other %.1f", w.Ms, w.Update, w.Draw, w.Other)
 	if math.Abs(w.Ms-fr.Worst) > 0.01 || w.Update < 120 || w.Update+w.Draw+w.Other > w.Ms+0.01 || w.Update+w.Draw > w.Ms+0.01 {
 		t.Errorf("the longest frame's parts: %+v; want ms %.1f (the longest frame), update ≥ 120 ms, the parts adding up to the frame", w, fr.Worst)
+	}
+	// Frames 40 ms long: at Ebitengine's 60 ticks a second each would
+	// be followed by two Updates; one Update a frame, one Draw. And
+	// ImGui's font atlas is made once, not anew each frame.
+	var f4, f5 struct {
+		Frames int `json:"frames"`
+		Draws  int `json:"draws"`
+		Made   int `json:"gui_textures_made"`
+	}
+	for _, c := range []struct {
+		name string
+		v    any
+	}{{"r4.json", &f4}, {"r5.json", &f5}} {
+		b, err := os.ReadFile(filepath.Join(x.dir, c.name))
+		if err == nil {
+			err = json.Unmarshal(b, c.v)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	du, dd := f5.Frames-f4.Frames, f5.Draws-f4.Draws
+	t.Logf("frames 40 ms longer: %d Updates, %d Draws; ImGui textures made %d over %d frames", du, dd, f5.Made, f5.Frames)
+	if du < 20 || dd < du-1 || dd > du+1 {
+		t.Errorf("frames 40 ms longer: %d Updates and %d Draws; want one Update a Draw (at least 20)", du, dd)
+	}
+	if f5.Made < 1 || f5.Made > 3 {
+		t.Errorf("ImGui textures made %d times over %d frames; want the font atlas made once (at most 3)", f5.Made, f5.Frames)
 	}
 }

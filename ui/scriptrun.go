@@ -170,6 +170,13 @@ type report struct {
 	// ShaderPasses counts the surface passes drawn (a band counts): a
 	// frame without a new snapshot, options or uplift draws none.
 	ShaderPasses int `json:"shader_passes"`
+	// Draws counts Draw calls, as frames counts Updates: one of each a
+	// frame (ebiten.SyncWithFPS). GUITexturesMade counts the images made
+	// for ImGui's textures (its font atlas: once, and again only when
+	// the atlas grows), GUITextureUploads the uploads of changed parts.
+	Draws             int `json:"draws"`
+	GUITexturesMade   int `json:"gui_textures_made"`
+	GUITextureUploads int `json:"gui_texture_uploads"`
 }
 
 func (a *App) writeReport(path string) error {
@@ -183,6 +190,7 @@ func (a *App) writeReport(path string) error {
 	r.WindowW, r.WindowH = ebiten.WindowSize()
 	r.EngineDevice, r.EngineFallback = f.Device, f.Fallback
 	r.KeyTap, r.KeysTapped, r.PlotSpan = a.keys.state(), a.keys.taken, a.plotSpan
+	r.Draws, r.GUITexturesMade, r.GUITextureUploads = a.draws, a.gui.cache.made, a.gui.cache.uploads
 	r.Views, r.ViewsChoice = "cpu", "auto"
 	switch {
 	case a.viewsCPU && !a.viewsAuto:
