@@ -278,7 +278,7 @@ func init() {
 		{name: "expect-log", label: "Fail unless the log holds TEXT", spec: script.Spec{Min: 1, Max: -1}, run: (*App).expectLog},
 		{name: "await-log", label: "Wait until the log holds TEXT", spec: awaitLogSpec, run: (*App).awaitLog},
 		{name: "await-param", label: "Wait until slider NAME reads VALUE", spec: awaitParamSpec, run: (*App).awaitParam},
-		{name: "await-step", label: "Wait until the view shows engine step N or a later one", spec: oneCount, run: (*App).awaitStep},
+		{name: "await-step", label: "Wait until the view shows engine step N or a later one of the document's terrain", spec: oneCount, run: (*App).awaitStep},
 		{name: "await-relief", label: "Wait until the shaders' 2D relief shows the newest snapshot, whole", spec: noArgs, run: (*App).awaitRelief},
 		{name: "await-wake", label: "Wait until the engine steps again after resting", spec: noArgs, run: (*App).awaitWake},
 		{name: "await-settled", label: "Wait until the terrain has settled and the engine rests", spec: noArgs, run: (*App).awaitSettled},

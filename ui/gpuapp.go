@@ -179,7 +179,9 @@ func (a *App) drawRelief(snap *engine.Snapshot, o viewer.Options, upToo bool) {
 		o3 = &a.v3.opts
 	}
 	onlySnap := a.mapGPU != nil && k.snap != nil && k.snap != snap && k.snap.W == snap.W && k.snap.H == snap.H && k.opts == o && k.uplift == firstOf(up) && k.step == step
-	if j := a.gv.job; j != nil && onlySnap && j.k.opts == o && j.k.uplift == k.uplift && j.k.step == step {
+	// A job drawing with these options goes on, whatever snapshot it
+	// draws: a newer one gets the next job.
+	if j := a.gv.job; j != nil && j.k.opts == o && j.k.uplift == firstOf(up) && j.k.step == step {
 		drew, done, err := a.gv.advanceRelief()
 		if err != nil {
 			a.shaderFailed(err)
@@ -195,7 +197,10 @@ func (a *App) drawRelief(snap *engine.Snapshot, o viewer.Options, upToo bool) {
 	if onlySnap && time.Since(a.gpace.drawnAt) < a.gpace.interval() {
 		return // only the snapshot is new, and too soon
 	}
-	if onlySnap && !a.calibrating() {
+	// A snapshot whose fields are not up yet is drawn over frames even
+	// when the options changed too (a first picture): at 4096² its
+	// fields alone are 192 MB, a quarter of a second in one frame.
+	if (onlySnap || !a.gv.f2.loaded(snap)) && !a.calibrating() {
 		a.gv.startRelief(snap, up, o, o3, step, a.gpace.bands())
 		a.gpace.drew = true // the fields' upload
 		return
@@ -284,7 +289,9 @@ func (a *App) drawTerrain(d *viewer.DrawList, s *engine.Snapshot) (kept bool) {
 	a.terrainOf = terrainKey{snap: s, cam: d.Camera, w: d.W, h: d.H, opts: a.v3.opts, uplift: firstOf(up)}
 	onlySnap := v.shown && v.canvas != nil && last.snap != nil && last.snap != s && last.snap.W == s.W && last.snap.H == s.H &&
 		last.cam == d.Camera && last.w == d.W && last.h == d.H && last.opts == a.v3.opts && last.uplift == firstOf(up)
-	if onlySnap && !a.calibrating() {
+	// As for the 2D relief: a snapshot whose fields are not up yet is
+	// drawn over frames, also as a first picture.
+	if (onlySnap || !a.gv.fieldsOf(s).loaded(s)) && !a.calibrating() {
 		if err := a.gv.startTerrain(d, s, up, a.v3.opts, a.vopts, a.gpace.bands()); err != nil {
 			a.shaderFailed(err)
 			return false

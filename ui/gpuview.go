@@ -66,12 +66,17 @@ type fieldSet struct {
 	// for no snapshot).
 	part    *engine.Snapshot
 	partRow int
+	sink    *ebiten.Image // 1×1: a band is drawn from once so it goes up in its frame
 }
 
 // uploadBudget is how many bytes of fields a frame uploads for a new
 // snapshot alone (loadSome): a 4096² snapshot's three fields, 192 MB,
 // took one frame of 160-400 ms on an H200 at once; in bands of 16 MB
-// each frame's part is a few milliseconds.
+// each frame's part is a few milliseconds. Ebitengine holds an image's
+// written pixels until the image is next drawn from or into, so each band
+// is drawn from once (a pixel into fieldSet.sink) to send it in its own
+// frame: without that the bands of a snapshot went up together in the
+// frame that first drew from them (session 17, docs/GPU.md).
 // (A variable: the tests upload in smaller bands.)
 var uploadBudget = 16 << 20
 
@@ -243,6 +248,9 @@ func (f *fieldSet) load(s *engine.Snapshot) {
 	f.snap, f.valid = s, true
 }
 
+// loaded reports whether s's fields are all up.
+func (f *fieldSet) loaded(s *engine.Snapshot) bool { return f.valid && f.snap == s }
+
 // loadSome uploads the next band of rows of s's fields, about budget
 // bytes of them, and reports whether all of s's fields are in: load
 // spread over frames. Until then the fields are valid for no snapshot (a
@@ -265,8 +273,12 @@ func (f *fieldSet) loadSome(s *engine.Snapshot, budget int) bool {
 	fields := 1 + b2i(f.hasArea) + b2i(f.hasWater)
 	y0 := f.partRow
 	y1 := min(s.H, y0+max(budget/(4*s.W*fields), 1))
+	if f.sink == nil {
+		f.sink = newDataImage(1, 1)
+	}
 	rows := func(im *ebiten.Image, v []float32) {
 		im.SubImage(image.Rect(0, y0, s.W, y1)).(*ebiten.Image).WritePixels(floatBytes(v[y0*s.W : y1*s.W]))
+		f.sink.DrawImage(im.SubImage(image.Rect(0, y0, 1, y0+1)).(*ebiten.Image), nil)
 		f.uploads++
 	}
 	rows(f.hgt, s.Height)

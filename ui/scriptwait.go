@@ -178,9 +178,11 @@ func (a *App) awaitStep(args []string) error {
 	if err != nil {
 		return err
 	}
+	// The terrain's size must be the document's: after New or Open the
+	// old engine's frames show until the new engine's first.
 	a.waitFor(fmt.Sprintf("step %d", n), func() bool {
-		f := a.s.Frame()
-		return f.Snap.Step >= n
+		f, sc := a.s.Frame(), a.s.Doc().Scene()
+		return f.Snap.Step >= n && f.Snap.W == sc.Width && f.Snap.H == sc.Height
 	})
 	return nil
 }
