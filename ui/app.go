@@ -18,6 +18,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"orogen/app/doc"
+	"orogen/app/compute"
 	"orogen/app/prefs"
 	"orogen/app/session"
 	"orogen/brushes"
@@ -209,6 +210,16 @@ func newApp(o Options) (*App, error) {
 	if w < 640 || h < 400 {
 		w, h = 1440, 900
 	}
+
+	// The engines' GPU, opened before the window: with NVIDIA's driver an
+	// EGL context made after the window's GLX context failed
+	// (eglMakeCurrent, with EGL_SUCCESS) in every session on the device
+	// tool's H200s, so a compute device switched to the GPU in Settings
+	// left the engine on the CPU until the app was started again (which
+	// opened it here, for the preferred device). Opened once and kept
+	// (compute.Shared); without a GPU this is one failed probe, said when
+	// an engine asks for it.
+	compute.Shared(compute.GPU)
 
 	a.be = ebitenbackend.NewEbitenBackend()
 	if _, err := backend.CreateBackend(a.be); err != nil && !errors.Is(err, backend.CExposerError) {
