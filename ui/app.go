@@ -17,8 +17,8 @@ import (
 	"github.com/AllenDang/cimgui-go/implot"
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"orogen/app/doc"
 	"orogen/app/compute"
+	"orogen/app/doc"
 	"orogen/app/prefs"
 	"orogen/app/session"
 	"orogen/brushes"

@@ -112,6 +112,7 @@ type gpuPace struct {
 	samples int
 	least   float64
 	decided bool
+	most    int // the most bands: 4 on a software rasterizer, 16 on a card
 }
 
 // frame is called at the start of every Update.
@@ -151,12 +152,15 @@ func (p *gpuPace) interval() time.Duration {
 // llvmpipe each band costs about 2.5 ms of CPU of its own: a 1024² relief
 // took 65 ms whole, 75 in 4 bands, 100-115 in 16); one, the whole
 // picture in a frame, on a card, where a picture costs less than a
-// frame. Before any picture was measured, 4.
+// frame. Before any picture was measured, 4. On a card (gpuPace.most 16)
+// a 4096² 3D picture is about ten plain frames of work (its surface pass,
+// 64 shadow steps a cell, and 1.3 M mesh indices): in 4 bands its frames
+// took 31-35 ms on an H200.
 func (p *gpuPace) bands() int {
 	if p.work <= 0 || p.plain <= 0 {
 		return 4
 	}
-	return min(max(int(math.Ceil(p.work/p.plain)), 1), 4)
+	return min(max(int(math.Ceil(p.work/p.plain)), 1), max(p.most, 4))
 }
 
 // drawRelief draws the 2D relief of snap by the shaders into a.mapGPU: at

@@ -67,6 +67,15 @@ type fieldSet struct {
 	part    *engine.Snapshot
 	partRow int
 	sink    *ebiten.Image // 1×1: a band is drawn from once so it goes up in its frame
+	// early: make every field texture, and the twin set's, as soon as the
+	// size is known, and have the driver allocate them at once (a card:
+	// gpuView.gather). NVIDIA's driver allocates a texture at its first
+	// write, 65-90 ms for a 4096² field on an H200: three of them in a
+	// frame when the 3D view first needed its own set while the engine
+	// streamed. Made with the 2D view's set they cost that frame only,
+	// the one that uploads the new size's first band.
+	early bool
+	twin  *fieldSet
 }
 
 // uploadBudget is how many bytes of fields a frame uploads for a new
@@ -311,7 +320,27 @@ func (f *fieldSet) size(s *engine.Snapshot) {
 		f.area, f.water, f.bytes, f.rivers = nil, nil, nil, nil
 		f.bytesOf, f.riversOf, f.bytesLUT = bytesKey{}, riversKey{}, lutKey{}
 		f.part, f.valid = nil, false
+		if f.early {
+			f.area, f.water = newDataImage(s.W, s.H), newDataImage(s.W, s.H)
+			for _, im := range []*ebiten.Image{f.hgt, f.zero, f.area, f.water} {
+				f.touch(im)
+			}
+			if f.twin != nil {
+				f.twin.size(s)
+			}
+		}
 	}
+}
+
+// touch writes im's first row (zeros) and draws from it, so the driver
+// allocates the texture now.
+func (f *fieldSet) touch(im *ebiten.Image) {
+	if f.sink == nil {
+		f.sink = newDataImage(1, 1)
+	}
+	w := im.Bounds().Dx()
+	im.SubImage(image.Rect(0, 0, w, 1)).(*ebiten.Image).WritePixels(make([]byte, 4*w))
+	f.sink.DrawImage(im.SubImage(image.Rect(0, 0, 1, 1)).(*ebiten.Image), nil)
 }
 
 // alloc returns im, or a new image of the fields' size when it is nil.

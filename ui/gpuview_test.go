@@ -589,6 +589,12 @@ func TestGPUPace(t *testing.T) {
 	if b := p.bands(); b != 4 {
 		t.Errorf("bands for a picture of %v and frames of %v: %d; want 4 (the most)", extra, plain, b)
 	}
+	if b := (&gpuPace{plain: 0.05, work: 0.12, most: 16}).bands(); b != 3 {
+		t.Errorf("bands on a card for a picture of 120 ms and frames of 50 ms: %d; want 3", b)
+	}
+	if b := (&gpuPace{plain: 0.02, work: 0.15, most: 16}).bands(); b != 8 {
+		t.Errorf("bands on a card for a picture of 150 ms and frames of 20 ms: %d; want 8", b)
+	}
 	if b := (&gpuPace{plain: 0.05, work: 0.12}).bands(); b != 3 {
 		t.Errorf("bands for a picture of 120 ms and frames of 50 ms: %d; want 3", b)
 	}

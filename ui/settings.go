@@ -135,6 +135,10 @@ func (a *App) settingsWindow() {
 		case r := <-st.probe:
 			st.probing, st.report = false, &r
 			a.gv.gather = r.err == nil && !r.info.Software
+			a.gv.f2.early, a.gv.f3.early, a.gv.f2.twin = a.gv.gather, a.gv.gather, &a.gv.f3
+			if a.gpace.most = 4; a.gv.gather {
+				a.gpace.most = 16
+			}
 			if r.err != nil {
 				a.log.add(levelInfo, "compute: %v", r.err)
 			} else {
