@@ -21,6 +21,8 @@ const (
 	eglContextOpenGLCoreBit       = 0x0001
 	eglPlatformDeviceEXT          = 0x313F
 	eglPlatformSurfacelessMESA    = 0x31DD
+	eglContextPriorityLevelIMG    = 0x3100
+	eglContextPriorityLowIMG      = 0x3103
 	eglDeviceSoftwareExtensionStr = "EGL_MESA_device_software"
 )
 
@@ -168,7 +170,17 @@ func tryEGL(f *eglFuncs, plat uint32, native uintptr, what string) (*eglPlatform
 	}
 	cattrs := []int32{eglContextMajorVersion, 4, eglContextMinorVersion, 3,
 		eglContextOpenGLProfileMask, eglContextOpenGLCoreBit, eglNone}
-	ctx := f.CreateContext(dpy, cfg, 0, &cattrs[0])
+	var ctx uintptr
+	if strings.Contains(f.QueryString(dpy, eglExtensions), "EGL_IMG_context_priority") {
+		// A low priority, where the driver offers one: the desktop app's
+		// views share the GPU with the engine, and a frame waited at the
+		// swap behind the engine's kernels (docs/GPU.md).
+		low := append(cattrs[:len(cattrs)-1:len(cattrs)-1], eglContextPriorityLevelIMG, eglContextPriorityLowIMG, eglNone)
+		ctx = f.CreateContext(dpy, cfg, 0, &low[0])
+	}
+	if ctx == 0 {
+		ctx = f.CreateContext(dpy, cfg, 0, &cattrs[0])
+	}
 	if ctx == 0 {
 		return fail("no OpenGL 4.3 core context")
 	}
