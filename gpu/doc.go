@@ -6,7 +6,9 @@
 // (eglQueryDevicesEXT, EGL_PLATFORM_DEVICE_EXT; hardware devices before
 // Mesa's software one), then Mesa's surfaceless platform
 // (EGL_PLATFORM_SURFACELESS_MESA), each with a 4.3 core context made
-// current with no surface (EGL_KHR_surfaceless_context). On Windows
+// current with no surface (EGL_KHR_surfaceless_context), at a low
+// priority where the driver offers EGL_IMG_context_priority (the desktop
+// app's views share the card). On Windows
 // through WGL: a hidden window's device context, a legacy context to reach
 // wglCreateContextAttribsARB, then a 4.3 core one. macOS stops at OpenGL
 // 4.1, without compute: Open says so and the CPU engines run.
