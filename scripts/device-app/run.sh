@@ -1,6 +1,7 @@
 #!/bin/bash
 # Xvfb (Mesa's GLX for the server) with NVIDIA's GLX for the app, then the
-# app's script reports at 1024², 2048² (live steps) and 4096² (views).
+# app's script reports at 1024², 2048² (live steps) and 4096² (views,
+# streaming and paused).
 R=$PWD; X=$R/out/xroot
 pkill Xvfb; rm -f /tmp/.X7-lock /tmp/.X11-unix/X7
 for f in .gl/*.deb; do dpkg -x $f /; done
@@ -15,20 +16,19 @@ $X/usr/bin/Xvfb :7 -screen 0 1920x1080x24 -nolisten tcp -xkbdir $X/usr/share/X11
 sleep 3
 ldd /usr/lib/x86_64-linux-gnu/dri/swrast_dri.so $X/usr/bin/Xvfb | grep -i "not found" > $OUT/ldd-missing.txt 2>&1
 LD_LIBRARY_PATH=$LD_LIBRARY_PATH $X/usr/bin/xkbcomp -version > $OUT/xkbcomp.txt 2>&1
-export DISPLAY=:7 __GLX_VENDOR_LIBRARY_NAME=nvidia __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json HOME=/tmp/apphome
-mkdir -p $HOME
+export DISPLAY=:7 __GLX_VENDOR_LIBRARY_NAME=nvidia __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
 gunzip -c .xb/orogen-app.gz > /tmp/orogen-app; chmod +x /tmp/orogen-app
 run() { # name script size frames timeout
   mkdir -p $OUT/$1
   sed "s#\$SIZE#$3#; s#\$FR#$4#; s#\$OUT#$OUT/$1#" .xb/$2 > /tmp/$1.script
   ( sleep 25; p=$(pgrep -f /tmp/orogen-app | head -1); grep -o '/[^ ]*lib\(GLX\|EGL\|GL\)[^ ]*' /proc/$p/maps | sort -u > $OUT/$1/maps.txt; nvidia-smi > $OUT/$1/smi.txt ) &
-  timeout $5 /tmp/orogen-app --script /tmp/$1.script --width 1920 --height 1080 > $OUT/$1/app.log 2>&1
+  # A fresh HOME a run: no preferences carried from one run to the next.
+  HOME=/tmp/apphome-$1; mkdir -p $HOME; timeout $5 /tmp/orogen-app --script /tmp/$1.script --width 1920 --height 1080 > $OUT/$1/app.log 2>&1
   echo "$1 rc=$?" >> $OUT/rc.txt
 }
-# The first GPU context on a fresh machine failed once in two tries
-# (eglMakeCurrent): a short run first.
 run w1024 live.script 1024 60 60
 OROGEN_CPUPROFILE=$OUT/live2048.prof run live2048 live.script 2048 900 100
 OROGEN_CPUPROFILE=$OUT/v4096.prof run v4096 views.script 4096 600 200
 run v1024 views.script 1024 300 100
+run p4096 views-paused.script 4096 300 150
 cd $OUT && tar czf /tmp/res.tgz . && mv /tmp/res.tgz $OUT/res.tgz
