@@ -238,6 +238,11 @@ type Engine struct {
 	// time, the time in the calls reading from the device (each waits
 	// for the device) and writing to it, ms, and the reads.
 	LakeHost [4]float64
+	// LakeSplit is the last lakes phase's host time by part, ms: the
+	// read of the pits' roots, their sort and index (pitOf), the
+	// Borůvka rounds' reads, and the tree's orientation and the lakes'
+	// order after the rounds.
+	LakeSplit [4]float64
 	// NewtonSteps is the last step's Newton steps (n ≠ 1; 0 for n = 1).
 	NewtonSteps int
 	// lakeList are the last routing's lakes, parents first (Spill,

@@ -24,7 +24,7 @@ import (
 func (e *Engine) lakes(c gpu.Context) (int, error) {
 	m := e.pits
 	e.lakeList = e.lakeList[:0]
-	e.LakeHost = [4]float64{}
+	e.LakeHost, e.LakeSplit = [4]float64{}, [4]float64{}
 	if m == 0 {
 		return 0, nil
 	}
@@ -64,6 +64,8 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 	if err := rd(func() error { return readInts(c, e.lkA, roots) }); err != nil {
 		return 0, err
 	}
+	e.LakeSplit[0] = e.LakeHost[1]
+	tSort := time.Now()
 	slices.Sort(roots) // the kernel lists them in any order
 	if err := wr(func() error { return c.Write(e.lkR, 0, intBytes(roots)) }); err != nil {
 		return 0, err
@@ -81,6 +83,7 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 		}
 	}()
 	of := func(root int32) int32 { return e.pitOf[root] } // 0 when not a pit's root
+	e.LakeSplit[1] = float64(time.Since(tSort).Nanoseconds()) / 1e6
 	uf := make([]int32, m+1)
 	for i := range uf {
 		uf[i] = int32(i)
@@ -200,6 +203,8 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 			return 0, fmt.Errorf("splgpu: %d basins have no pass to the outlets", nc)
 		}
 	}
+	e.LakeSplit[2] = e.LakeHost[1] - e.LakeSplit[0]
+	tTree := time.Now()
 	// Orient the tree from the outlets: each basin's pass is its edge to
 	// the basin it was reached from.
 	adj := make([][]int32, m+1)
@@ -237,6 +242,7 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 		}
 	}
 	e.setLakeOrder(func(root int32) int32 { return of(root) - 1 })
+	e.LakeSplit[3] = float64(time.Since(tTree).Nanoseconds()) / 1e6
 	if err := wr(func() error { return c.Write(e.lkA, 0, intBytes(pass)) }); err != nil {
 		return 0, err
 	}
@@ -247,6 +253,18 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 	e.cells(c, "carve", m)
 	e.carveStamps = [2]gpu.Query{q, c.Timestamp()}
 	return m, nil
+}
+
+// LakeBytes is the size of the lakes' small buffers now (the pits'
+// roots, the components' arrays and the rounds' read-back), bytes.
+func (e *Engine) LakeBytes() int {
+	n := 0
+	for _, b := range []gpu.Buffer{e.lkR, e.lkA, e.lkB, e.lkK, e.lkG, e.lkX} {
+		if b != nil {
+			n += b.Size()
+		}
+	}
+	return n
 }
 
 // Neighbour offsets in sim/flow's order E, SE, S, SW, W, NW, N, NE.
