@@ -128,10 +128,10 @@ func (e *Engine) deposit(c gpu.Context, hl int) error {
 	m := e.pits
 	hlb := e.ab[hl]
 	if m > 0 {
-		if err := e.grow(c, &e.lkP, pitBytes*m); err != nil {
+		if err := e.fit(c, &e.lkP, pitBytes*m); err != nil {
 			return err
 		}
-		if err := e.grow(c, &e.lkO, 8*m); err != nil {
+		if err := e.fit(c, &e.lkO, 8*m); err != nil {
 			return err
 		}
 		if e.bufs != nil {
