@@ -19,13 +19,13 @@ import (
 
 // convStep is one step of a profiled run to steady state.
 type convStep struct {
-	wall, total     float64    // the loop's time for the step (the driver's and the report's part included) and Step's own, ms
-	lakes, rounds   int        // lakes and Borůvka rounds
+	wall, total     float64                   // the loop's time for the step (the driver's and the report's part included) and Step's own, ms
+	lakes, rounds   int                       // lakes and Borůvka rounds
 	phase           [engine.NumPhases]float64 // the phases from the device's timer queries, ms
-	lakeHost        [4]float64 // the lakes phase on the host: wall, reads, writes (ms), reads
-	lakeSplit       [4]float64 // roots' read, their sort and index, the rounds' reads, the tree and order (ms)
-	reads           int64      // every read of the step
-	readWait        float64    // and the host's time in them, ms
+	lakeHost        [4]float64                // the lakes phase on the host: wall, reads, writes (ms), reads
+	lakeSplit       [4]float64                // roots' read, their sort and index, the rounds' reads, the tree and order (ms)
+	reads           int64                     // every read of the step
+	readWait        float64                   // and the host's time in them, ms
 	lakeBytes, dtYr float64
 }
 

@@ -348,19 +348,3 @@ func (e *Engine) contract(c gpu.Context, hlb gpu.Buffer) (s0l, s0h gpu.Buffer, e
 	e.cells(c, "dsfinal", e.n)
 	return s0l, s0h, nil
 }
-
-// setLakeOrder records the lakes from the outlets as (pit, downstream
-// pit) pairs for deplevels: pit numbers index the sorted roots.
-func (e *Engine) setLakeOrder(pitOf func(root int32) int32) {
-	e.lakeOrder = e.lakeOrder[:0]
-	for _, lk := range e.lakeList {
-		down := int32(-1)
-		if lk.Down >= 0 {
-			down = pitOf(e.lakeList[lk.Down].Root)
-		}
-		e.lakeOrder = append(e.lakeOrder, pitOf(lk.Root), down)
-	}
-	for len(e.lakeOrder) < 2*e.pits {
-		e.lakeOrder = append(e.lakeOrder, -1, -1)
-	}
-}

@@ -239,7 +239,7 @@ type Engine struct {
 	// for the device) and writing to it, ms, and the reads.
 	LakeHost [4]float64
 	// LakeSplit is the last lakes phase's host time by part, ms: the
-	// read of the pits' roots, their sort and index (pitOf), the
+	// read of the pits' roots, their sort and index (pitindex), the
 	// Borůvka rounds' reads, and the tree's orientation and the lakes'
 	// order after the rounds.
 	LakeSplit [4]float64
@@ -269,11 +269,6 @@ type Engine struct {
 	// (pit, the pit of the lake downstream or -1), pits in the order of
 	// the sorted roots.
 	lakeOrder []int32
-	// pitOf is each pit root cell's basin (1 … pits), 0 elsewhere, on the
-	// host while the lakes phase runs (zero again after it): a binary
-	// search of the sorted roots for every pass took a quarter of a young
-	// 4096² step's CPU (187 000 pits). 4 bytes a cell of host memory.
-	pitOf []int32
 	// DepRounds is the last step's rounds of the deposition's tree
 	// contraction (0 without deposition); depRounds the count the next
 	// step tries before it reads back whether all nodes are solved.

@@ -71,19 +71,14 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 	if err := wr(func() error { return c.Write(e.lkR, 0, intBytes(roots)) }); err != nil {
 		return 0, err
 	}
-	// Basins 1..m are the pits in cell order; 0 is the outlets.
-	if len(e.pitOf) != e.n {
-		e.pitOf = make([]int32, e.n)
-	}
-	for b, r := range roots {
-		e.pitOf[r] = int32(b + 1)
-	}
-	defer func() {
-		for _, r := range roots {
-			e.pitOf[r] = 0
-		}
-	}()
-	of := func(root int32) int32 { return e.pitOf[root] } // 0 when not a pit's root
+	// Basins 1..m are the pits in cell order; 0 is the outlets. Each
+	// pit's basin at its root cell, in pb[0] (free since pitcopy), for
+	// passout: the host looked each pass's two roots up in an index a
+	// cell (4 bytes a cell of host memory, cache misses on a young
+	// terrain's hundreds of thousands of passes).
+	c.Bind(5, e.lkR)
+	c.Bind(12, e.pb[0])
+	e.cells(c, "pitindex", m)
 	e.LakeSplit[1] = float64(time.Since(tSort).Nanoseconds()) / 1e6
 	uf := make([]int32, m+1)
 	for i := range uf {
@@ -111,6 +106,7 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 		c.Bind(9, e.lkG)       // lowest pass edge
 		c.Bind(10, e.lkB)      // cells across in
 		c.Bind(11, e.lkX)      // each component's lowest pass and its basins out, for the host
+		c.Bind(12, e.pb[0])    // each pit's basin at its root cell (pitindex)
 		c.Bind(slotCnt, e.cnt) // the boundary cells (the counts come later in the step)
 	}
 	bind()
@@ -184,11 +180,7 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 			if d := idx & 15; d < 8 {
 				cb = ca + int32(dxs[d]) + int32(dys[d])*int32(e.w)
 			}
-			a := of(from[k])
-			b := int32(0)
-			if to[k] >= 0 {
-				b = of(to[k])
-			}
+			a, b := from[k], to[k] // basins (passout): b 0 for the outlets'
 			if ra, rb := find(a), find(b); ra != rb {
 				// The outlets' component stays the root of the union.
 				if rb == find(0) {
@@ -237,6 +229,9 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 	lakeOf := make([]int32, m+1) // basin -> its index in lakeList
 	lakeOf[0] = -1
 	e.lakeList = slices.Grow(e.lakeList, m)
+	// The lakes from the outlets as pairs (pit, the pit of the lake
+	// downstream or -1), padded to the pits (deposit's levels).
+	e.lakeOrder = slices.Grow(e.lakeOrder[:0], 2*m)
 	for head := 0; head < len(queue); head++ {
 		x := queue[head]
 		for _, k := range adj[start[x]:start[x+1]] {
@@ -253,9 +248,12 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 			queue = append(queue, y)
 			lakeOf[y] = int32(len(e.lakeList))
 			e.lakeList = append(e.lakeList, flow.Lake{Root: roots[y-1], Pass: p, Outflow: o, Down: lakeOf[x]})
+			e.lakeOrder = append(e.lakeOrder, y-1, x-1)
 		}
 	}
-	e.setLakeOrder(func(root int32) int32 { return of(root) - 1 })
+	for len(e.lakeOrder) < 2*m {
+		e.lakeOrder = append(e.lakeOrder, -1, -1)
+	}
 	e.LakeSplit[3] = float64(time.Since(tTree).Nanoseconds()) / 1e6
 	if err := wr(func() error { return c.Write(e.lkA, 0, intBytes(pass)) }); err != nil {
 		return 0, err
@@ -302,6 +300,8 @@ func sortRoots(roots []int32, n int) {
 		}
 	}
 }
+
+func init() { kernelNames = append(kernelNames, "pitindex") }
 
 // Neighbour offsets in sim/flow's order E, SE, S, SW, W, NW, N, NE.
 var (
