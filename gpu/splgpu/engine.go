@@ -243,6 +243,12 @@ type Engine struct {
 	// Borůvka rounds' reads, and the tree's orientation and the lakes'
 	// order after the rounds.
 	LakeSplit [4]float64
+	// roots are the pits' roots the labels' last read brought
+	// (labelRoots) when rootsOK, in the routing's order; lastPits the
+	// last step's pits.
+	roots    []int32
+	rootsOK  bool
+	lastPits int
 	// NewtonSteps is the last step's Newton steps (n ≠ 1; 0 for n = 1).
 	NewtonSteps int
 	// lakeList are the last routing's lakes, parents first (Spill,
@@ -1320,6 +1326,8 @@ const maxRounds = 40
 // label points every cell at its basin's root by pointer jumping, in
 // place; it returns the dispatches.
 func (e *Engine) label(c gpu.Context) (int, error) {
+	e.roots = e.roots[:0]
+	e.rootsOK = false
 	guess := max(1, e.rounds[0])
 	if e.step%16 == 15 {
 		guess = max(1, guess-1)
@@ -1335,6 +1343,20 @@ func (e *Engine) label(c gpu.Context) (int, error) {
 			e.cells(c, "label", e.n)
 		}
 		done += guess
+		if LabelRoots && e.lastPits <= labelRootsMax/2 {
+			// The labels' words and the pits' roots in one read
+			// (labelroots.go).
+			ok, err := e.labelRoots(c)
+			if err != nil {
+				return 0, err
+			}
+			if ok {
+				e.rounds[0] = done
+				return done, nil
+			}
+			guess = 1
+			continue
+		}
 		var b [8]byte
 		if err := c.Read(e.ctl, 0, b[:]); err != nil {
 			return 0, err
@@ -1342,6 +1364,7 @@ func (e *Engine) label(c gpu.Context) (int, error) {
 		if binary.LittleEndian.Uint32(b[:]) == 0 {
 			e.rounds[0] = done
 			e.pits = int(binary.LittleEndian.Uint32(b[4:]))
+			e.lastPits = e.pits
 			return done, nil
 		}
 		guess = 1

@@ -58,12 +58,16 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 	// first words of a grid-sized buffer took time in proportion to the
 	// grid (2.7 ms a read at 4096², H200), most of the phase.
 	c.Bind(slotCtl, e.ctl)
-	c.Bind(5, e.pb[0])
-	c.Bind(7, e.lkA)
-	e.cells(c, "pitcopy", m)
-	roots := make([]int32, m)
-	if err := rd(func() error { return readInts(c, e.lkA, roots) }); err != nil {
-		return 0, err
+	roots := e.roots
+	if !e.rootsOK || len(roots) != m {
+		// Not brought by the labels' read (labelRoots).
+		c.Bind(5, e.pb[0])
+		c.Bind(7, e.lkA)
+		e.cells(c, "pitcopy", m)
+		roots = make([]int32, m)
+		if err := rd(func() error { return readInts(c, e.lkA, roots) }); err != nil {
+			return 0, err
+		}
 	}
 	e.LakeSplit[0] = e.LakeHost[1]
 	tSort := time.Now()

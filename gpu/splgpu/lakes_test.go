@@ -4,6 +4,9 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"orogen/gpu"
+	"orogen/sim/flow"
 )
 
 // TestSortRoots: the pits' roots sorted by the bitmap (many pits) and by
@@ -20,5 +23,57 @@ func TestSortRoots(t *testing.T) {
 		if !slices.Equal(roots, want) {
 			t.Errorf("%d roots of %d cells: sorted %v…, want %v…", c.m, c.n, roots[:min(8, c.m)], want[:min(8, c.m)])
 		}
+	}
+}
+
+// TestLabelRootsSameLakes steps two engines alike but for LabelRoots:
+// the lakes (their order, passes and downstream lakes), the lakes'
+// order for the deposition and the heights are the same bit for bit
+// every step, and where the labels' read brought the roots of a step
+// with pits, that step read the device once less.
+func TestLabelRootsSameLakes(t *testing.T) {
+	defer func(v bool) { LabelRoots = v }(LabelRoots)
+	c := config(48, flow.Edges{North: flow.Outlet, South: flow.Closed, East: flow.Natural, West: flow.Closed})
+	c.Params.Kappa, c.Params.CreepSc = 0.05, 0.6 // creep keeps pits
+	dev := device(t)
+	var es [2]*Engine
+	for k := range es {
+		e, err := New(dev, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer e.Close()
+		es[k] = e
+	}
+	brought, apart := 0, 0
+	for s := 1; s <= 16; s++ {
+		var reads [2]int64
+		var lakes [2]int
+		for k, e := range es {
+			LabelRoots = k == 0
+			r := gpu.ReadCount
+			lakes[k] = e.Step().Lakes
+			reads[k] = gpu.ReadCount - r
+			if err := e.Err(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		a, b := es[0], es[1]
+		if !slices.Equal(a.lakeList, b.lakeList) || !slices.Equal(a.lakeOrder, b.lakeOrder) || !slices.Equal(a.Heights(), b.Heights()) {
+			t.Fatalf("step %d: the lakes or heights differ with the roots read with the labels (%d / %d lakes)", s, lakes[0], lakes[1])
+		}
+		want := int64(0)
+		if a.rootsOK && a.pits > 0 {
+			want, brought = 1, brought+1
+		} else if a.pits > 0 {
+			apart++
+		}
+		if reads[1]-reads[0] != want {
+			t.Errorf("step %d (%d pits, roots brought %v): %d reads against %d without", s, a.pits, a.rootsOK, reads[0], reads[1])
+		}
+	}
+	t.Logf("steps with pits whose roots came with the labels: %d, apart: %d", brought, apart)
+	if brought == 0 || apart == 0 {
+		t.Errorf("the test needs steps of both kinds: %d with the roots brought, %d apart", brought, apart)
 	}
 }
