@@ -165,6 +165,15 @@ func (g *gridOn) LakeSplit() [4]float64 {
 	return g.gpu.LakeSplit
 }
 
+// QueryMs is the GPU engine's last step's host time after its last read
+// (splgpu.Engine.QueryMs; 0 on the CPU).
+func (g *gridOn) QueryMs() float64 {
+	if g.gpu == nil {
+		return 0
+	}
+	return g.gpu.QueryMs
+}
+
 // LakeBytes is the GPU engine's lakes' small buffers, bytes (0 on the
 // CPU).
 func (g *gridOn) LakeBytes() int {

@@ -27,6 +27,7 @@ type convStep struct {
 	reads           int64                     // every read of the step
 	readWait        float64                   // and the host's time in them, ms
 	lakeBytes, dtYr float64
+	query           float64 // Step's host time after its last read (the timer queries), ms
 }
 
 // BenchmarkConvergeProfileGPU runs the default preset to steady state on
@@ -80,6 +81,9 @@ func profileConverge(b *testing.B, n int, limit float64) {
 		if ls, ok := e.(interface{ LakeSplit() [4]float64 }); ok {
 			s.lakeSplit = ls.LakeSplit()
 		}
+		if q, ok := e.(interface{ QueryMs() float64 }); ok {
+			s.query = q.QueryMs()
+		}
 		if lb, ok := e.(interface{ LakeBytes() int }); ok {
 			s.lakeBytes = float64(lb.LakeBytes())
 		}
@@ -119,7 +123,7 @@ func profileConverge(b *testing.B, n int, limit float64) {
 	}
 	spans := [][2]int{{1, 5}, {6, 10}, {11, 30}, {31, 100}, {101, 300}, {301, 1000}, {1001, 3000}, {3001, 1 << 30}}
 	var tb strings.Builder
-	fmt.Fprintf(&tb, "%d² steps | n | loop s | Step s | outside ms/step | lakes (max) | rounds | lakes phase ms | lake host ms | lake reads (ms) | roots read / sort / round reads / tree ms | writes ms | reads (wait ms) a step | other phases ms | lake KB\n", n)
+	fmt.Fprintf(&tb, "%d² steps | n | loop s | Step s | outside ms/step | lakes (max) | rounds | lakes phase ms | lake host ms | lake reads (ms) | roots read / sort / round reads / tree ms | writes ms | reads (wait ms) a step | queries ms | other phases ms | lake KB\n", n)
 	for _, sp := range spans {
 		lo, hi := sp[0]-1, min(sp[1], len(steps))
 		if lo >= hi {
@@ -132,7 +136,7 @@ func profileConverge(b *testing.B, n int, limit float64) {
 		for _, s := range ss {
 			maxLakes = max(maxLakes, s.lakes)
 		}
-		fmt.Fprintf(&tb, "%d-%d | %d | %.3f | %.3f | %.3f | %.1f (%d) | %.2f | %.3f | %.3f | %.2f (%.3f) | %.3f / %.3f / %.3f / %.3f | %.3f | %.2f (%.3f) | %.3f | %.0f\n",
+		fmt.Fprintf(&tb, "%d-%d | %d | %.3f | %.3f | %.3f | %.1f (%d) | %.2f | %.3f | %.3f | %.2f (%.3f) | %.3f / %.3f / %.3f / %.3f | %.3f | %.2f (%.3f) | %.3f | %.3f | %.0f\n",
 			sp[0], hi, len(ss), sumSteps(ss, func(s convStep) float64 { return s.wall })/1e3, sumSteps(ss, func(s convStep) float64 { return s.total })/1e3,
 			avg(func(s convStep) float64 { return s.wall - s.total }),
 			avg(func(s convStep) float64 { return float64(s.lakes) }), maxLakes, avg(func(s convStep) float64 { return float64(s.rounds) }),
@@ -142,6 +146,7 @@ func profileConverge(b *testing.B, n int, limit float64) {
 			avg(func(s convStep) float64 { return s.lakeSplit[2] }), avg(func(s convStep) float64 { return s.lakeSplit[3] }),
 			avg(func(s convStep) float64 { return s.lakeHost[2] }),
 			avg(func(s convStep) float64 { return float64(s.reads) }), avg(func(s convStep) float64 { return s.readWait }),
+			avg(func(s convStep) float64 { return s.query }),
 			avg(func(s convStep) float64 {
 				t := 0.0
 				for i, v := range s.phase {
@@ -155,15 +160,15 @@ func profileConverge(b *testing.B, n int, limit float64) {
 	b.Log("\n" + tb.String())
 	if dir := os.Getenv("OROGEN_GPU_PROFILE_DIR"); dir != "" {
 		var cb strings.Builder
-		cb.WriteString("step,wall_ms,step_ms,dt_yr,lakes,rounds,lakes_phase_ms,lake_host_ms,lake_read_ms,lake_write_ms,lake_reads,roots_read_ms,sort_ms,round_read_ms,tree_ms,reads,read_wait_ms,lake_bytes")
+		cb.WriteString("step,wall_ms,step_ms,dt_yr,lakes,rounds,lakes_phase_ms,lake_host_ms,lake_read_ms,lake_write_ms,lake_reads,roots_read_ms,sort_ms,round_read_ms,tree_ms,reads,read_wait_ms,lake_bytes,query_ms")
 		for _, name := range engine.PhaseNames {
 			cb.WriteString("," + name + "_ms")
 		}
 		cb.WriteString("\n")
 		for i, s := range steps {
-			fmt.Fprintf(&cb, "%d,%.4f,%.4f,%g,%d,%d,%.4f,%.4f,%.4f,%.4f,%.0f,%.4f,%.4f,%.4f,%.4f,%d,%.4f,%.0f", i+1, s.wall, s.total, s.dtYr, s.lakes, s.rounds,
+			fmt.Fprintf(&cb, "%d,%.4f,%.4f,%g,%d,%d,%.4f,%.4f,%.4f,%.4f,%.0f,%.4f,%.4f,%.4f,%.4f,%d,%.4f,%.0f,%.4f", i+1, s.wall, s.total, s.dtYr, s.lakes, s.rounds,
 				s.phase[engine.PhaseLakes], s.lakeHost[0], s.lakeHost[1], s.lakeHost[2], s.lakeHost[3], s.lakeSplit[0], s.lakeSplit[1], s.lakeSplit[2], s.lakeSplit[3],
-				s.reads, s.readWait, s.lakeBytes)
+				s.reads, s.readWait, s.lakeBytes, s.query)
 			for _, v := range s.phase {
 				fmt.Fprintf(&cb, ",%.4f", v)
 			}

@@ -243,6 +243,9 @@ type Engine struct {
 	// Borůvka rounds' reads, and the tree's orientation and the lakes'
 	// order after the rounds.
 	LakeSplit [4]float64
+	// QueryMs is the host's time in the last step after its last read:
+	// the timer queries' results and the final check.
+	QueryMs float64
 	// roots are the pits' roots the labels' last read brought
 	// (labelRoots) when rootsOK, in the routing's order; lastPits the
 	// last step's pits.
@@ -1146,6 +1149,8 @@ func (e *Engine) Step() engine.StepStats {
 		if err := c.Read(e.ctl, 0, buf); err != nil {
 			return err
 		}
+		tq := time.Now()
+		defer func() { e.QueryMs = float64(time.Since(tq).Nanoseconds()) / 1e6 }()
 		for k := range ctl {
 			ctl[k] = binary.LittleEndian.Uint32(buf[4*k:])
 		}
