@@ -61,8 +61,12 @@
 //	           ties to the first cell and direction) found on the device
 //	           with integer atomics, the few components merged on the host
 //	           by union-find (what it reads back, from small buffers of
-//	           the pits' size); the path from each pass down to its pit
-//	           reversed by one invocation a basin
+//	           the pits' size, which shrink again after a young terrain:
+//	           LakeShrink; each pass's basins by their pits' index, which
+//	           pitindex writes at the roots; the pits' roots in the labels'
+//	           last read when the last step had few: LabelRoots); the path
+//	           from each pass down to its pit reversed by one invocation
+//	           a basin
 //	area       exact drainage area by pointer jumping over the receiver
 //	           forest: after round k a cell holds the cells of its
 //	           subtree less than 2^k steps above it and points to its
@@ -195,7 +199,8 @@
 // writes or reads (32 more with deposition; small buffers of their own:
 // a driver may copy a whole buffer the device still uses to take a
 // write, and reading a few words of a grid-sized buffer took time in
-// proportion to the grid): 3.5 GB at 8192², 6.2 GB with creep,
+// proportion to the grid; sized for the step's pits, 64 KiB at least,
+// not for the most a young terrain had): 3.5 GB at 8192², 6.2 GB with creep,
 // deposition and k noise (92 bytes a cell; nvidia-smi showed the whole
 // GPU at 3 732 MiB without physics and 5 954 MiB with them, 6 211 MiB
 // before this cut, on an H200).
