@@ -52,7 +52,9 @@
 //	           channels held so for flow.ChannelHold steps (bits 24-30):
 //	           the CPU's receivers cell for cell
 //	label      each cell's basin (its root) by pointer jumping, in place,
-//	           two hops a dispatch
+//	           two hops a dispatch; the dispatches are indirect and empty
+//	           when the routing found no pit (SkipLabels: nothing reads
+//	           the labels then)
 //	lakes      the pits' basins routed out through their passes
 //	           (Cordonnier et al. 2016, §4.3): the minimum spanning tree
 //	           of the pass graph (the tree Prim's algorithm grows from the

@@ -18,7 +18,20 @@ var LabelRoots = true
 // smallest (lakeFloor).
 const labelRootsMax = 4094
 
-func init() { kernelNames = append(kernelNames, "labelpits") }
+func init() { kernelNames = append(kernelNames, "labelpits", "labelargs") }
+
+// SkipLabels makes the basin labels' dispatches indirect, with no work
+// group when the routing found no pit (labelargs.glsl): without pits
+// nothing reads the labels. At 1024² and 2048² most steps of a run to
+// steady state have none. A variable for the benchmarks.
+var SkipLabels = true
+
+// labelArgs writes the label dispatches' work groups into lbA: none
+// without pits, else as cells splits the grid.
+func (e *Engine) labelArgs(c gpu.Context) {
+	c.Bind(6, e.lbA)
+	c.Dispatch(e.progs["labelargs"], 1, 1, 1)
+}
 
 // labelRoots copies the labels' control words and up to twice the last
 // step's pits' roots (at least 64) into lkX, reads them, and reports
