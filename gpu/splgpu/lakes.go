@@ -51,7 +51,7 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 			return 0, err
 		}
 	}
-	if err := e.fit(c, &e.lkX, 4*(3*(m+1)+1)); err != nil {
+	if err := e.fit(c, &e.lkX, 4*(4*(m+1)+1)); err != nil {
 		return 0, err
 	}
 	// Every array the host reads back is a small one: reading the
@@ -84,17 +84,6 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 	c.Bind(12, e.pb[0])
 	e.cells(c, "pitindex", m)
 	e.LakeSplit[1] = float64(time.Since(tSort).Nanoseconds()) / 1e6
-	uf := make([]int32, m+1)
-	for i := range uf {
-		uf[i] = int32(i)
-	}
-	find := func(x int32) int32 {
-		for uf[x] != x {
-			uf[x] = uf[uf[x]]
-			x = uf[x]
-		}
-		return x
-	}
 	type edge struct{ a, b, ca, cb int32 } // basins a, b; cells ca in a, cb in b (-1 outside)
 	var tree []edge
 	bind := func() {
@@ -105,43 +94,39 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 		c.Bind(slotLab, e.lab)
 		c.Bind(5, e.lkR)       // the pits' roots, sorted
 		c.Bind(6, e.pb[1])     // component of each root cell
-		c.Bind(7, e.lkA)       // components in, pass cells in
+		c.Bind(7, e.lkA)       // each pit's component (compmap), then pass cells in
 		c.Bind(8, e.lkK)       // lowest pass key
 		c.Bind(9, e.lkG)       // lowest pass edge
-		c.Bind(10, e.lkB)      // cells across in
+		c.Bind(10, e.lkB)      // the components' new numbers (compmap), then cells across in
 		c.Bind(11, e.lkX)      // each component's lowest pass and its basins out, for the host
 		c.Bind(12, e.pb[0])    // each pit's basin at its root cell (pitindex)
 		c.Bind(slotCnt, e.cnt) // the boundary cells (the counts come later in the step)
 	}
 	bind()
 	e.cells(c, "cmapclear", e.n)
-	comp := make([]int32, m)
-	dense := make([]int32, m+1)
+	// The components are numbered 1 … nc in the order of their lowest
+	// basin, 0 the outlets'; each pit's number stays on the device
+	// (compmap), and the host merges components, not basins: the rounds'
+	// host work and writes follow the components left, not the pits (a
+	// union-find over basins took most of a step with millions of pits).
+	// Merging components in their order is merging their basins in the
+	// same order, and numbering the new components by their lowest old
+	// one numbers them by their lowest basin, so the tree, its edges'
+	// order and the numbers are those of a union-find over the basins.
+	nc := int32(m) // every pit its own component: compmap's first pass
+	uf := make([]int32, m+1)
+	find := func(x int32) int32 {
+		for uf[x] != x {
+			uf[x] = uf[uf[x]]
+			x = uf[x]
+		}
+		return x
+	}
+	renum := make([]int32, m+1)
 	list := 0 // boundary cells listed by the first round
 	for round := 0; ; round++ {
-		// Dense component numbers, 0 for the outlets'.
-		for i := range dense {
-			dense[i] = -1
-		}
-		dense[find(0)] = 0
-		nc := int32(0)
-		for b := 1; b <= m; b++ {
-			r := find(int32(b))
-			if dense[r] < 0 {
-				nc++
-				dense[r] = nc
-			}
-			comp[b-1] = dense[r]
-		}
-		if nc == 0 {
-			e.lakeRounds = round
-			break
-		}
 		if round > 64 {
 			return 0, fmt.Errorf("splgpu: the pass graph did not connect in %d rounds", round)
-		}
-		if err := wr(func() error { return c.Write(e.lkA, 0, intBytes(comp)) }); err != nil {
-			return 0, err
 		}
 		// The first round visits every cell and lists the basins'
 		// boundary cells; the later ones visit the list. ctl[6..9] in
@@ -152,26 +137,31 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 		if round == 0 {
 			mode, visit = 1, e.n
 		}
-		words := intBytes([]int32{int32(nc), int32(e.gx * e.gy), int32(list), int32(mode)})
+		words := intBytes([]int32{nc, int32(e.gx * e.gy), int32(list), int32(mode)})
 		if err := wr(func() error { return c.Write(e.ctl, 4*6, words) }); err != nil {
 			return 0, err
 		}
 		q := c.Timestamp()
+		e.cells(c, "compmap", m)
 		e.cells(c, "cmap", m)
 		e.cells(c, "passreset", int(nc)+1)
 		e.cells(c, "passmin", visit)
 		e.cells(c, "passarg", visit)
 		e.cells(c, "passout", int(nc)+1)
 		e.passStamps = append(e.passStamps, q, c.Timestamp())
-		// One read a round: the edges, the basins on either side and
-		// the boundary cells listed.
-		res := make([]int32, 3*(nc+1)+1)
+		// One read a round: the edges, the basins on either side, the
+		// components across and the boundary cells listed.
+		M := nc + 1
+		res := make([]int32, 4*M+1)
 		if err := rd(func() error { return readInts(c, e.lkX, res) }); err != nil {
 			return 0, err
 		}
-		arg, from, to := res[:nc+1], res[nc+1:2*(nc+1)], res[2*(nc+1):3*(nc+1)]
+		arg, from, to, across := res[:M], res[M:2*M], res[2*M:3*M], res[3*M:4*M]
 		if round == 0 {
-			list = int(res[3*(nc+1)])
+			list = int(res[4*M])
+		}
+		for k := range M {
+			uf[k] = k
 		}
 		merged := false
 		for k := int32(1); k <= nc; k++ {
@@ -184,21 +174,43 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 			if d := idx & 15; d < 8 {
 				cb = ca + int32(dxs[d]) + int32(dys[d])*int32(e.w)
 			}
-			a, b := from[k], to[k] // basins (passout): b 0 for the outlets'
-			if ra, rb := find(a), find(b); ra != rb {
+			if ra, rb := find(k), find(across[k]); ra != rb {
 				// The outlets' component stays the root of the union.
 				if rb == find(0) {
 					uf[ra] = rb
 				} else {
 					uf[rb] = ra
 				}
-				tree = append(tree, edge{a, b, ca, cb})
+				tree = append(tree, edge{from[k], to[k], ca, cb}) // basins (passout): to 0 for the outlets'
 				merged = true
 			}
 		}
 		if !merged {
 			return 0, fmt.Errorf("splgpu: %d basins have no pass to the outlets", nc)
 		}
+		// The new numbers, 0 for the outlets'.
+		for k := range M {
+			renum[k] = -1
+		}
+		renum[find(0)] = 0
+		next := int32(0)
+		for k := int32(1); k <= nc; k++ {
+			r := find(k)
+			if renum[r] < 0 {
+				next++
+				renum[r] = next
+			}
+			renum[k] = renum[r]
+		}
+		renum[0] = 0
+		if next == 0 {
+			e.lakeRounds = round + 1
+			break
+		}
+		if err := wr(func() error { return c.Write(e.lkB, 0, intBytes(renum[:M])) }); err != nil {
+			return 0, err
+		}
+		nc = next
 	}
 	e.LakeSplit[2] = e.LakeHost[1] - e.LakeSplit[0]
 	tTree := time.Now()
@@ -305,7 +317,7 @@ func sortRoots(roots []int32, n int) {
 	}
 }
 
-func init() { kernelNames = append(kernelNames, "pitindex") }
+func init() { kernelNames = append(kernelNames, "pitindex", "compmap") }
 
 // Neighbour offsets in sim/flow's order E, SE, S, SW, W, NW, N, NE.
 var (
