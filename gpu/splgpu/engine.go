@@ -246,6 +246,8 @@ type Engine struct {
 	// QueryMs is the host's time in the last step after its last read:
 	// the timer queries' results and the final check.
 	QueryMs float64
+	// lk is the lakes phase's host arrays, kept between steps.
+	lk lakeScratch
 	// roots are the pits' roots the labels' last read brought
 	// (labelRoots) when rootsOK, in the routing's order; lastPits the
 	// last step's pits.

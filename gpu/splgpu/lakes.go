@@ -1,11 +1,11 @@
 package splgpu
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math/bits"
 	"slices"
 	"time"
+	"unsafe"
 
 	"orogen/gpu"
 	"orogen/sim/flow"
@@ -64,7 +64,7 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 		c.Bind(5, e.pb[0])
 		c.Bind(7, e.lkA)
 		e.cells(c, "pitcopy", m)
-		roots = make([]int32, m)
+		roots = grab(&e.lk.roots, m)
 		if err := rd(func() error { return readInts(c, e.lkA, roots) }); err != nil {
 			return 0, err
 		}
@@ -72,7 +72,7 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 	e.LakeSplit[0] = e.LakeHost[1]
 	tSort := time.Now()
 	sortRoots(roots, e.n) // the kernel lists them in any order
-	if err := wr(func() error { return c.Write(e.lkR, 0, intBytes(roots)) }); err != nil {
+	if err := wr(func() error { return c.Write(e.lkR, 0, words(roots)) }); err != nil {
 		return 0, err
 	}
 	// Basins 1..m are the pits in cell order; 0 is the outlets. Each
@@ -84,8 +84,8 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 	c.Bind(12, e.pb[0])
 	e.cells(c, "pitindex", m)
 	e.LakeSplit[1] = float64(time.Since(tSort).Nanoseconds()) / 1e6
-	type edge struct{ a, b, ca, cb int32 } // basins a, b; cells ca in a, cb in b (-1 outside)
-	var tree []edge
+	tree := e.lk.tree[:0]
+	defer func() { e.lk.tree = tree[:0] }()
 	bind := func() {
 		c.Bind(slotPar, e.par)
 		c.Bind(slotCtl, e.ctl)
@@ -114,7 +114,7 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 	// one numbers them by their lowest basin, so the tree, its edges'
 	// order and the numbers are those of a union-find over the basins.
 	nc := int32(m) // every pit its own component: compmap's first pass
-	uf := make([]int32, m+1)
+	uf := grab(&e.lk.uf, m+1)
 	find := func(x int32) int32 {
 		for uf[x] != x {
 			uf[x] = uf[uf[x]]
@@ -122,7 +122,7 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 		}
 		return x
 	}
-	renum := make([]int32, m+1)
+	renum := grab(&e.lk.renum, m+1)
 	list := 0 // boundary cells listed by the first round
 	for round := 0; ; round++ {
 		if round > 64 {
@@ -137,8 +137,8 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 		if round == 0 {
 			mode, visit = 1, e.n
 		}
-		words := intBytes([]int32{nc, int32(e.gx * e.gy), int32(list), int32(mode)})
-		if err := wr(func() error { return c.Write(e.ctl, 4*6, words) }); err != nil {
+		ctlw := intBytes([]int32{nc, int32(e.gx * e.gy), int32(list), int32(mode)})
+		if err := wr(func() error { return c.Write(e.ctl, 4*6, ctlw) }); err != nil {
 			return 0, err
 		}
 		q := c.Timestamp()
@@ -152,7 +152,7 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 		// One read a round: the edges, the basins on either side, the
 		// components across and the boundary cells listed.
 		M := nc + 1
-		res := make([]int32, 4*M+1)
+		res := grab(&e.lk.res, int(4*M+1))
 		if err := rd(func() error { return readInts(c, e.lkX, res) }); err != nil {
 			return 0, err
 		}
@@ -181,7 +181,7 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 				} else {
 					uf[rb] = ra
 				}
-				tree = append(tree, edge{from[k], to[k], ca, cb}) // basins (passout): to 0 for the outlets'
+				tree = append(tree, lakeEdge{from[k], to[k], ca, cb}) // basins (passout): to 0 for the outlets'
 				merged = true
 			}
 		}
@@ -207,7 +207,7 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 			e.lakeRounds = round + 1
 			break
 		}
-		if err := wr(func() error { return c.Write(e.lkB, 0, intBytes(renum[:M])) }); err != nil {
+		if err := wr(func() error { return c.Write(e.lkB, 0, words(renum[:M])) }); err != nil {
 			return 0, err
 		}
 		nc = next
@@ -215,10 +215,17 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 	e.LakeSplit[2] = e.LakeHost[1] - e.LakeSplit[0]
 	tTree := time.Now()
 	// Orient the tree from the outlets: each basin's pass is its edge to
-	// the basin it was reached from. Each basin's edges in the order of
-	// the tree (adj[start[x]:start[x+1]]), in one array: a slice a basin
-	// took most of a young terrain's host time (115 000 pits at 1024²).
-	start := make([]int32, m+2)
+	// the basin it was reached from, breadth first, each basin's edges in
+	// the order of the tree. Each basin's edges as seen from it (the
+	// basin across, the pass cell and the cell across on its side) in
+	// one array, adj[start[x]:start[x+1]]; a basin's lake is its place
+	// in the queue less one, and the only basin already seen among its
+	// neighbours is the one it was reached from: with millions of pits
+	// (4096², long steps) the walk's scattered reads were most of the
+	// step (0.3 s).
+	type half struct{ y, p, o int32 }
+	start := grab(&e.lk.start, m+2)
+	clear(start)
 	for _, t := range tree {
 		start[t.a+1]++
 		start[t.b+1]++
@@ -226,55 +233,47 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 	for x := 1; x <= m+1; x++ {
 		start[x] += start[x-1]
 	}
-	adj := make([]int32, 2*len(tree))
-	fill := append([]int32(nil), start[:m+1]...)
-	for k, t := range tree {
-		adj[fill[t.a]] = int32(k)
+	adj := make([]half, 2*len(tree))
+	fill := append(grab(&e.lk.fill, 0), start[:m+1]...)
+	e.lk.fill = fill[:0]
+	for _, t := range tree {
+		adj[fill[t.a]] = half{t.b, t.cb, t.ca}
 		fill[t.a]++
-		adj[fill[t.b]] = int32(k)
+		adj[fill[t.b]] = half{t.a, t.ca, t.cb}
 		fill[t.b]++
 	}
-	pass := make([]int32, m)
-	out := make([]int32, m)
+	pass, out := grab(&e.lk.pass, m), grab(&e.lk.out, m)
 	for i := range pass {
 		pass[i] = -1
 	}
-	seen := make([]bool, m+1)
-	seen[0] = true
-	queue := make([]int32, 1, m+1)
-	lakeOf := make([]int32, m+1) // basin -> its index in lakeList
-	lakeOf[0] = -1
+	queue := append(grab(&e.lk.queue, 0), 0)
+	from := append(grab(&e.lk.from, 0), -1) // the basin each was reached from (-1 for the outlets')
+	defer func() { e.lk.queue, e.lk.from = queue[:0], from[:0] }()
 	e.lakeList = slices.Grow(e.lakeList, m)
 	// The lakes from the outlets as pairs (pit, the pit of the lake
 	// downstream or -1), padded to the pits (deposit's levels).
 	e.lakeOrder = slices.Grow(e.lakeOrder[:0], 2*m)
 	for head := 0; head < len(queue); head++ {
-		x := queue[head]
-		for _, k := range adj[start[x]:start[x+1]] {
-			t := tree[k]
-			y, p, o := t.a, t.ca, t.cb
-			if y == x {
-				y, p, o = t.b, t.cb, t.ca
-			}
-			if seen[y] {
+		x, up := queue[head], from[head]
+		for _, h := range adj[start[x]:start[x+1]] {
+			if h.y == up {
 				continue
 			}
-			seen[y] = true
-			pass[y-1], out[y-1] = p, o
-			queue = append(queue, y)
-			lakeOf[y] = int32(len(e.lakeList))
-			e.lakeList = append(e.lakeList, flow.Lake{Root: roots[y-1], Pass: p, Outflow: o, Down: lakeOf[x]})
-			e.lakeOrder = append(e.lakeOrder, y-1, x-1)
+			pass[h.y-1], out[h.y-1] = h.p, h.o
+			queue = append(queue, h.y)
+			from = append(from, x)
+			e.lakeList = append(e.lakeList, flow.Lake{Root: roots[h.y-1], Pass: h.p, Outflow: h.o, Down: int32(head - 1)})
+			e.lakeOrder = append(e.lakeOrder, h.y-1, x-1)
 		}
 	}
 	for len(e.lakeOrder) < 2*m {
 		e.lakeOrder = append(e.lakeOrder, -1, -1)
 	}
 	e.LakeSplit[3] = float64(time.Since(tTree).Nanoseconds()) / 1e6
-	if err := wr(func() error { return c.Write(e.lkA, 0, intBytes(pass)) }); err != nil {
+	if err := wr(func() error { return c.Write(e.lkA, 0, words(pass)) }); err != nil {
 		return 0, err
 	}
-	if err := wr(func() error { return c.Write(e.lkB, 0, intBytes(out)) }); err != nil {
+	if err := wr(func() error { return c.Write(e.lkB, 0, words(out)) }); err != nil {
 		return 0, err
 	}
 	q := c.Timestamp()
@@ -325,15 +324,39 @@ var (
 	dys = [8]int{0, 1, 1, 1, 0, -1, -1, -1}
 )
 
+// readInts reads the first len(dst) words of b into dst (the host is
+// little-endian, as the device's words are: amd64, arm64).
 func readInts(c gpu.Context, b gpu.Buffer, dst []int32) error {
-	buf := make([]byte, 4*len(dst))
-	if err := c.Read(b, 0, buf); err != nil {
-		return err
+	return c.Read(b, 0, words(dst))
+}
+
+// words is v's memory as bytes, little-endian on the hosts the engine
+// runs on: no copy of a young terrain's millions of words.
+func words(v []int32) []byte {
+	if len(v) == 0 {
+		return nil
 	}
-	for i := range dst {
-		dst[i] = int32(binary.LittleEndian.Uint32(buf[4*i:]))
+	return unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), 4*len(v))
+}
+
+// lakeScratch is the lakes phase's host arrays, kept from step to step
+// (millions of words with a young terrain's pits; Release drops them).
+type lakeScratch struct {
+	roots, uf, renum, res, start, fill, pass, out, queue, from []int32
+	tree                                                       []lakeEdge
+}
+
+// lakeEdge is a pass of the basins' tree: basins a, b; cells ca in a, cb
+// in b (-1 out of the grid).
+type lakeEdge struct{ a, b, ca, cb int32 }
+
+// grab returns (*s)[:n], grown (kept in *s) when it holds fewer; what it
+// holds is left over from before.
+func grab[T any](s *[]T, n int) []T {
+	if cap(*s) < n {
+		*s = make([]T, n, n+n/4)
 	}
-	return nil
+	return (*s)[:n]
 }
 
 // lakesOn returns the last routing's lakes with their spills and levels
