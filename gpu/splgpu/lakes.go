@@ -3,7 +3,9 @@ package splgpu
 import (
 	"fmt"
 	"math/bits"
+	"runtime"
 	"slices"
+	"sync"
 	"time"
 	"unsafe"
 
@@ -246,25 +248,72 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 	for i := range pass {
 		pass[i] = -1
 	}
-	queue := append(grab(&e.lk.queue, 0), 0)
-	from := append(grab(&e.lk.from, 0), -1) // the basin each was reached from (-1 for the outlets')
+	// The walk level by level: a level's children in the order of their
+	// parents, so the queue is the breadth-first walk's; a wide level's
+	// basins split over the host's cores, each writing its children at
+	// the places the counts before them give.
+	queue := append(grab(&e.lk.queue, m+1)[:0], 0)
+	from := append(grab(&e.lk.from, m+1)[:0], -1) // the basin each was reached from (-1 for the outlets')
 	defer func() { e.lk.queue, e.lk.from = queue[:0], from[:0] }()
 	e.lakeList = slices.Grow(e.lakeList, m)
 	// The lakes from the outlets as pairs (pit, the pit of the lake
 	// downstream or -1), padded to the pits (deposit's levels).
 	e.lakeOrder = slices.Grow(e.lakeOrder[:0], 2*m)
-	for head := 0; head < len(queue); head++ {
+	visit := func(head, pos int) int {
 		x, up := queue[head], from[head]
 		for _, h := range adj[start[x]:start[x+1]] {
 			if h.y == up {
 				continue
 			}
 			pass[h.y-1], out[h.y-1] = h.p, h.o
-			queue = append(queue, h.y)
-			from = append(from, x)
-			e.lakeList = append(e.lakeList, flow.Lake{Root: roots[h.y-1], Pass: h.p, Outflow: h.o, Down: int32(head - 1)})
-			e.lakeOrder = append(e.lakeOrder, h.y-1, x-1)
+			queue[pos], from[pos] = h.y, x
+			e.lakeList[pos-1] = flow.Lake{Root: roots[h.y-1], Pass: h.p, Outflow: h.o, Down: int32(head - 1)}
+			e.lakeOrder[2*pos-2], e.lakeOrder[2*pos-1] = h.y-1, x-1
+			pos++
 		}
+		return pos
+	}
+	workers := runtime.GOMAXPROCS(0)
+	for lo := 0; lo < len(queue); {
+		hi := len(queue)
+		// The next level's size: each basin's edges but the one it was
+		// reached by (all of the outlets').
+		size := 0
+		for _, x := range queue[lo:hi] {
+			size += int(start[x+1] - start[x])
+		}
+		size -= hi - lo
+		if lo == 0 {
+			size++ // the outlets were reached by none
+		}
+		queue, from = queue[:hi+size], from[:hi+size]
+		e.lakeList, e.lakeOrder = e.lakeList[:hi+size-1], e.lakeOrder[:2*(hi+size-1)]
+		if hi-lo < wideLevel || workers < 2 {
+			pos := hi
+			for head := lo; head < hi; head++ {
+				pos = visit(head, pos)
+			}
+		} else {
+			// Each worker's basins and where its children start.
+			chunk := (hi - lo + workers - 1) / workers
+			var wg sync.WaitGroup
+			pos := hi
+			for a := lo; a < hi; a += chunk {
+				b := min(a+chunk, hi)
+				wg.Add(1)
+				go func(a, b, pos int) {
+					defer wg.Done()
+					for head := a; head < b; head++ {
+						pos = visit(head, pos)
+					}
+				}(a, b, pos)
+				for _, x := range queue[a:b] {
+					pos += int(start[x+1]-start[x]) - 1
+				}
+			}
+			wg.Wait()
+		}
+		lo = hi
 	}
 	for len(e.lakeOrder) < 2*m {
 		e.lakeOrder = append(e.lakeOrder, -1, -1)
@@ -338,6 +387,10 @@ func words(v []int32) []byte {
 	}
 	return unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), 4*len(v))
 }
+
+// wideLevel is the breadth-first walk's level from which its basins
+// are split over the host's cores (a variable for the tests).
+var wideLevel = 1 << 15
 
 // lakeScratch is the lakes phase's host arrays, kept from step to step
 // (millions of words with a young terrain's pits; Release drops them).

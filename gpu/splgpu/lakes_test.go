@@ -131,3 +131,37 @@ func TestSkipLabelsSameSteps(t *testing.T) {
 		t.Errorf("the test needs steps without pits (%d) and steps where they come back (%d)", none, back)
 	}
 }
+
+// TestLakeWalkSplit: the lakes' tree walked with every level split over
+// the cores gives the lakes, their order and the heights of the walk on
+// one core, bit for bit, from a flat start (hundreds of lakes).
+func TestLakeWalkSplit(t *testing.T) {
+	defer func(v int) { wideLevel = v }(wideLevel)
+	c := config(64, flow.Edges{North: flow.Outlet, South: flow.Closed, East: flow.Natural, West: flow.Closed})
+	dev := device(t)
+	var es [2]*Engine
+	for k := range es {
+		e, err := New(dev, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer e.Close()
+		es[k] = e
+	}
+	for s := 1; s <= 4; s++ {
+		for k, e := range es {
+			wideLevel = []int{1, 1 << 30}[k]
+			e.Step()
+			if err := e.Err(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		a, b := es[0], es[1]
+		if len(a.lakeList) == 0 && s == 1 {
+			t.Fatal("no lakes at the first step: the test needs some")
+		}
+		if !slices.Equal(a.lakeList, b.lakeList) || !slices.Equal(a.lakeOrder, b.lakeOrder) || !slices.Equal(a.Heights(), b.Heights()) {
+			t.Fatalf("step %d: the lakes or heights differ with the walk split (%d / %d lakes)", s, len(a.lakeList), len(b.lakeList))
+		}
+	}
+}
