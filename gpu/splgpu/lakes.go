@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -52,9 +53,6 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 		if err := e.fit(c, b, 4*(m+1)); err != nil {
 			return 0, err
 		}
-	}
-	if err := e.fit(c, &e.lkX, 4*(4*(m+1)+1)); err != nil {
-		return 0, err
 	}
 	// Every array the host reads back is a small one: reading the
 	// first words of a grid-sized buffer took time in proportion to the
@@ -143,6 +141,14 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 		if err := wr(func() error { return c.Write(e.ctl, 4*6, ctlw) }); err != nil {
 			return 0, err
 		}
+		// The read-back for this round's components: a read takes time
+		// in proportion to the buffer read, not to the words (about
+		// 0.11 ms a MB on an H200), and the components fall by a
+		// factor of 2 to 4 a round.
+		if err := e.fit(c, &e.lkX, 4*(4*(int(nc)+1)+1)); err != nil {
+			return 0, err
+		}
+		c.Bind(11, e.lkX)
 		q := c.Timestamp()
 		e.cells(c, "compmap", m)
 		e.cells(c, "cmap", m)
@@ -225,24 +231,69 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 	// neighbours is the one it was reached from: with millions of pits
 	// (4096², long steps) the walk's scattered reads were most of the
 	// step (0.3 s).
-	type half struct{ y, p, o int32 }
 	start := grab(&e.lk.start, m+2)
 	clear(start)
-	for _, t := range tree {
-		start[t.a+1]++
-		start[t.b+1]++
-	}
-	for x := 1; x <= m+1; x++ {
-		start[x] += start[x-1]
-	}
-	adj := make([]half, 2*len(tree))
-	fill := append(grab(&e.lk.fill, 0), start[:m+1]...)
-	e.lk.fill = fill[:0]
-	for _, t := range tree {
-		adj[fill[t.a]] = half{t.b, t.cb, t.ca}
-		fill[t.a]++
-		adj[fill[t.b]] = half{t.a, t.ca, t.cb}
-		fill[t.b]++
+	adj := grab(&e.lk.adj, 2*len(tree))
+	workers := runtime.GOMAXPROCS(0)
+	if len(tree) < wideLevel || workers < 2 {
+		for _, t := range tree {
+			start[t.a+1]++
+			start[t.b+1]++
+		}
+		for x := 1; x <= m+1; x++ {
+			start[x] += start[x-1]
+		}
+		fill := append(grab(&e.lk.fill, 0), start[:m+1]...)
+		e.lk.fill = fill[:0]
+		for k, t := range tree {
+			adj[fill[t.a]] = lakeHalf{t.b, t.cb, t.ca, int32(k)}
+			fill[t.a]++
+			adj[fill[t.b]] = lakeHalf{t.a, t.ca, t.cb, int32(k)}
+			fill[t.b]++
+		}
+	} else {
+		// Over the cores: each basin's edges counted and placed with
+		// atomic counters, then put back in the tree's order.
+		split := func(n int, f func(a, b int)) {
+			var wg sync.WaitGroup
+			chunk := (n + workers - 1) / workers
+			for a := 0; a < n; a += chunk {
+				wg.Add(1)
+				go func(a, b int) {
+					defer wg.Done()
+					f(a, b)
+				}(a, min(a+chunk, n))
+			}
+			wg.Wait()
+		}
+		split(len(tree), func(a, b int) {
+			for _, t := range tree[a:b] {
+				atomic.AddInt32(&start[t.a+1], 1)
+				atomic.AddInt32(&start[t.b+1], 1)
+			}
+		})
+		for x := 1; x <= m+1; x++ {
+			start[x] += start[x-1]
+		}
+		fill := append(grab(&e.lk.fill, 0), start[:m+1]...)
+		e.lk.fill = fill[:0]
+		split(len(tree), func(a, b int) {
+			for k := a; k < b; k++ {
+				t := tree[k]
+				adj[atomic.AddInt32(&fill[t.a], 1)-1] = lakeHalf{t.b, t.cb, t.ca, int32(k)}
+				adj[atomic.AddInt32(&fill[t.b], 1)-1] = lakeHalf{t.a, t.ca, t.cb, int32(k)}
+			}
+		})
+		split(m+1, func(a, b int) {
+			for x := a; x < b; x++ {
+				seg := adj[start[x]:start[x+1]]
+				for i := 1; i < len(seg); i++ { // a few edges a basin
+					for j := i; j > 0 && seg[j].k < seg[j-1].k; j-- {
+						seg[j], seg[j-1] = seg[j-1], seg[j]
+					}
+				}
+			}
+		})
 	}
 	pass, out := grab(&e.lk.pass, m), grab(&e.lk.out, m)
 	for i := range pass {
@@ -273,7 +324,6 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 		}
 		return pos
 	}
-	workers := runtime.GOMAXPROCS(0)
 	for lo := 0; lo < len(queue); {
 		hi := len(queue)
 		// The next level's size: each basin's edges but the one it was
@@ -397,7 +447,13 @@ var wideLevel = 1 << 15
 type lakeScratch struct {
 	roots, uf, renum, res, start, fill, pass, out, queue, from []int32
 	tree                                                       []lakeEdge
+	adj                                                        []lakeHalf
 }
+
+// lakeHalf is a pass of the basins' tree as one of its basins sees it:
+// the basin across, the pass cell and the cell across on the side of
+// y, and the pass's place in the tree.
+type lakeHalf struct{ y, p, o, k int32 }
 
 // lakeEdge is a pass of the basins' tree: basins a, b; cells ca in a, cb
 // in b (-1 out of the grid).
