@@ -2,6 +2,7 @@ package splgpu
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"runtime"
 	"slices"
@@ -222,6 +223,26 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 	}
 	e.LakeSplit[2] = e.LakeHost[1] - e.LakeSplit[0]
 	tTree := time.Now()
+	pass, out := e.orient(tree, roots, m)
+	e.LakeSplit[3] = float64(time.Since(tTree).Nanoseconds()) / 1e6
+	if err := wr(func() error { return c.Write(e.lkA, 0, words(pass)) }); err != nil {
+		return 0, err
+	}
+	if err := wr(func() error { return c.Write(e.lkB, 0, words(out)) }); err != nil {
+		return 0, err
+	}
+	q := c.Timestamp()
+	e.cells(c, "carve", m)
+	e.carveStamps = [2]gpu.Query{q, c.Timestamp()}
+	return m, nil
+}
+
+// orient roots the basins' tree at the outlets' basin (0): each basin's
+// pass (the cell of its edge to the basin it was reached from on its
+// side, and the cell across, -1 out of the grid), breadth first, each
+// basin's edges in the order of the tree; and the lakes in that order
+// (lakeList, lakeOrder). roots are the pits' roots, basin b's at b-1.
+func (e *Engine) orient(tree []lakeEdge, roots []int32, m int) (pass, out []int32) {
 	// Orient the tree from the outlets: each basin's pass is its edge to
 	// the basin it was reached from, breadth first, each basin's edges in
 	// the order of the tree. Each basin's edges as seen from it (the
@@ -287,6 +308,10 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 		split(m+1, func(a, b int) {
 			for x := a; x < b; x++ {
 				seg := adj[start[x]:start[x+1]]
+				if len(seg) > 16 { // the outlets' basin may have a million
+					slices.SortFunc(seg, func(a, b lakeHalf) int { return int(a.k - b.k) })
+					continue
+				}
 				for i := 1; i < len(seg); i++ { // a few edges a basin
 					for j := i; j > 0 && seg[j].k < seg[j-1].k; j-- {
 						seg[j], seg[j-1] = seg[j-1], seg[j]
@@ -295,7 +320,7 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 			}
 		})
 	}
-	pass, out := grab(&e.lk.pass, m), grab(&e.lk.out, m)
+	pass, out = grab(&e.lk.pass, m), grab(&e.lk.out, m)
 	for i := range pass {
 		pass[i] = -1
 	}
@@ -368,17 +393,7 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 	for len(e.lakeOrder) < 2*m {
 		e.lakeOrder = append(e.lakeOrder, -1, -1)
 	}
-	e.LakeSplit[3] = float64(time.Since(tTree).Nanoseconds()) / 1e6
-	if err := wr(func() error { return c.Write(e.lkA, 0, words(pass)) }); err != nil {
-		return 0, err
-	}
-	if err := wr(func() error { return c.Write(e.lkB, 0, words(out)) }); err != nil {
-		return 0, err
-	}
-	q := c.Timestamp()
-	e.cells(c, "carve", m)
-	e.carveStamps = [2]gpu.Query{q, c.Timestamp()}
-	return m, nil
+	return pass, out
 }
 
 // LakeBytes is the size of the lakes' small buffers now (the pits'
@@ -438,9 +453,15 @@ func words(v []int32) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), 4*len(v))
 }
 
-// wideLevel is the breadth-first walk's level from which its basins
-// are split over the host's cores (a variable for the tests).
-var wideLevel = 1 << 15
+// wideLevel is the size of the tree (and of the breadth-first walk's
+// level) from which orient splits its work over the host's cores; off
+// by default (a variable for the tests and BenchmarkOrient). On this
+// project's 2-core machine the split took as long as one core's walk (a
+// million basins: 0.35 s either way); its one run on the card's
+// 16-core host (session 17) sorted the outlets' basin's edges, often
+// tens of thousands, by insertion (1.7 to 3.2 s a step at 4096² with
+// 100 000 to 500 000 pits; a sort since) and was not timed after.
+var wideLevel = math.MaxInt
 
 // lakeScratch is the lakes phase's host arrays, kept from step to step
 // (millions of words with a young terrain's pits; Release drops them).

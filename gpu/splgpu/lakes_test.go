@@ -1,6 +1,7 @@
 package splgpu
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -163,5 +164,92 @@ func TestLakeWalkSplit(t *testing.T) {
 		if !slices.Equal(a.lakeList, b.lakeList) || !slices.Equal(a.lakeOrder, b.lakeOrder) || !slices.Equal(a.Heights(), b.Heights()) {
 			t.Fatalf("step %d: the lakes or heights differ with the walk split (%d / %d lakes)", s, len(a.lakeList), len(b.lakeList))
 		}
+	}
+}
+
+// lakeTree is a spanning tree of the basins of a side×side lattice and
+// the outlets' basin 0 (joined to every basin of the border and to one
+// in eight of the others, as basins spilling straight to an outlet), in
+// the random order Kruskal's algorithm takes them: the shape of the
+// pass trees of a young terrain.
+func lakeTree(side int) ([]lakeEdge, []int32) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	m := side * side
+	id := func(x, y int) int32 { return int32(y*side + x + 1) }
+	var cand [][2]int32
+	for y := range side {
+		for x := range side {
+			if x+1 < side {
+				cand = append(cand, [2]int32{id(x, y), id(x+1, y)})
+			}
+			if y+1 < side {
+				cand = append(cand, [2]int32{id(x, y), id(x, y+1)})
+			}
+			if x == 0 || y == 0 || rng.IntN(8) == 0 {
+				cand = append(cand, [2]int32{id(x, y), 0})
+			}
+		}
+	}
+	rng.Shuffle(len(cand), func(i, j int) { cand[i], cand[j] = cand[j], cand[i] })
+	uf := make([]int32, m+1)
+	for i := range uf {
+		uf[i] = int32(i)
+	}
+	find := func(x int32) int32 {
+		for uf[x] != x {
+			uf[x] = uf[uf[x]]
+			x = uf[x]
+		}
+		return x
+	}
+	var tree []lakeEdge
+	for _, c := range cand {
+		if ra, rb := find(c[0]), find(c[1]); ra != rb {
+			uf[ra] = rb
+			tree = append(tree, lakeEdge{c[0], c[1], 3 * c[0], 3*c[1] - 1})
+		}
+	}
+	roots := make([]int32, m)
+	for i := range roots {
+		roots[i] = int32(5 * i)
+	}
+	return tree, roots
+}
+
+// TestOrientSplit: the tree rooted with its adjacency and walk split
+// over the cores (a lattice of 40 000 basins, the outlets' with some 5 000
+// edges) gives the walk on one core, bit for bit.
+func TestOrientSplit(t *testing.T) {
+	defer func(v int) { wideLevel = v }(wideLevel)
+	tree, roots := lakeTree(200)
+	m := len(roots)
+	var e [2]Engine
+	var pass, out [2][]int32
+	for k := range e {
+		wideLevel = []int{1 << 30, 64}[k]
+		pass[k], out[k] = e[k].orient(tree, roots, m)
+	}
+	if !slices.Equal(pass[0], pass[1]) || !slices.Equal(out[0], out[1]) || !slices.Equal(e[0].lakeList, e[1].lakeList) || !slices.Equal(e[0].lakeOrder, e[1].lakeOrder) {
+		t.Fatal("the tree rooted over the cores differs from the walk on one core")
+	}
+	if len(e[0].lakeList) != m {
+		t.Fatalf("%d lakes reached of %d", len(e[0].lakeList), m)
+	}
+}
+
+// BenchmarkOrient times the lakes' tree rooted on the host (orient) for
+// a million basins (lakeTree), on one core's walk and split over the
+// cores (GOMAXPROCS).
+func BenchmarkOrient(b *testing.B) {
+	defer func(v int) { wideLevel = v }(wideLevel)
+	tree, roots := lakeTree(1000)
+	for _, w := range []int{1 << 30, 1 << 15} {
+		b.Run(fmt.Sprint(w), func(b *testing.B) {
+			wideLevel = w
+			var e Engine
+			for range b.N {
+				e.orient(tree, roots, len(roots))
+			}
+		})
 	}
 }
