@@ -311,7 +311,9 @@ var (
 // glGetBufferSubData (where the driver has OpenGL 4.4's buffer storage).
 // On an H200 (driver 580, session 16) neither it nor SpinReads changed
 // what a read waits (about 1.5 ms for the lakes' reads at 4096²,
-// 7.7 ms at 8192², with __GL_YIELD=NOTHING too): off by default.
+// 7.7 ms at 8192², with __GL_YIELD=NOTHING too): off by default. That
+// wait follows the size of the buffer read (BenchmarkReadWait, session
+// 17): the lakes' buffers had grown with a young terrain's pits.
 var StagedReads = false
 
 // SpinReads makes Read wait for the device by polling a fence before it

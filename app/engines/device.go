@@ -156,6 +156,33 @@ func (g *gridOn) LakeHost() [4]float64 {
 	return g.gpu.LakeHost
 }
 
+// LakeSplit is the GPU engine's last lakes phase's host time by part
+// (splgpu.Engine.LakeSplit; zeros on the CPU).
+func (g *gridOn) LakeSplit() [4]float64 {
+	if g.gpu == nil {
+		return [4]float64{}
+	}
+	return g.gpu.LakeSplit
+}
+
+// QueryMs is the GPU engine's last step's host time after its last read
+// (splgpu.Engine.QueryMs; 0 on the CPU).
+func (g *gridOn) QueryMs() float64 {
+	if g.gpu == nil {
+		return 0
+	}
+	return g.gpu.QueryMs
+}
+
+// LakeBytes is the GPU engine's lakes' small buffers, bytes (0 on the
+// CPU).
+func (g *gridOn) LakeBytes() int {
+	if g.gpu == nil {
+		return 0
+	}
+	return g.gpu.LakeBytes()
+}
+
 // HillDetail is the GPU engine's last hillslope phase by its parts:
 // the creep's factors, its sweeps along x and y, Σ h, ms (zeros on the
 // CPU or without nonlinear creep).

@@ -152,7 +152,10 @@ func gpuPhysics(b *testing.B, e engine.Engine) bool {
 // (spin gpu.SpinReads, plain neither),
 // OROGEN_GPU_DSLIST=k,r splgpu.DepList and DepRelist (k = -1: no
 // lists), OROGEN_GPU_NARROW splgpu.NarrowCells, OROGEN_GPU_LISTCELLS
-// splgpu.ListCells, OROGEN_GPU_DSTAIL splgpu.DepTail. It returns a
+// splgpu.ListCells, OROGEN_GPU_DSTAIL splgpu.DepTail,
+// OROGEN_GPU_LAKESHRINK=0 splgpu.LakeShrink off, OROGEN_GPU_LABELROOTS=0
+// splgpu.LabelRoots off, OROGEN_GPU_SKIPLABELS=0 splgpu.SkipLabels off.
+// It returns a
 // function that puts them back.
 func gpuTuning(b *testing.B) func() {
 	staged, list, relist, narrow := gpu.StagedReads, splgpu.DepList, splgpu.DepRelist, splgpu.NarrowCells
@@ -165,6 +168,16 @@ func gpuTuning(b *testing.B) func() {
 	}
 	if v, err := strconv.Atoi(os.Getenv("OROGEN_GPU_DSTAIL")); err == nil {
 		splgpu.DepTail = v
+	}
+	shrink, lroots, skip := splgpu.LakeShrink, splgpu.LabelRoots, splgpu.SkipLabels
+	if v := os.Getenv("OROGEN_GPU_LAKESHRINK"); v != "" {
+		splgpu.LakeShrink = v != "0"
+	}
+	if v := os.Getenv("OROGEN_GPU_LABELROOTS"); v != "" {
+		splgpu.LabelRoots = v != "0"
+	}
+	if v := os.Getenv("OROGEN_GPU_SKIPLABELS"); v != "" {
+		splgpu.SkipLabels = v != "0"
 	}
 	spin := gpu.SpinReads
 	switch os.Getenv("OROGEN_GPU_READ") {
@@ -180,10 +193,11 @@ func gpuTuning(b *testing.B) func() {
 			b.Fatalf("OROGEN_GPU_DSLIST %q: want k,r (%v)", v, err)
 		}
 	}
-	b.Logf("staged reads %v, spin %v, deposit lists from round %d (from %d cells), again every %d, tail from round %d, creep's narrow sweep up to %d cells", gpu.StagedReads, gpu.SpinReads, splgpu.DepList, splgpu.ListCells, splgpu.DepRelist, splgpu.DepTail, splgpu.NarrowCells)
+	b.Logf("staged reads %v, spin %v, deposit lists from round %d (from %d cells), again every %d, tail from round %d, creep's narrow sweep up to %d cells, lakes' buffers shrink %v, roots with the labels %v, labels skipped without pits %v", gpu.StagedReads, gpu.SpinReads, splgpu.DepList, splgpu.ListCells, splgpu.DepRelist, splgpu.DepTail, splgpu.NarrowCells, splgpu.LakeShrink, splgpu.LabelRoots, splgpu.SkipLabels)
 	return func() {
 		gpu.StagedReads, splgpu.DepList, splgpu.DepRelist, splgpu.NarrowCells = staged, list, relist, narrow
 		splgpu.DepTail, splgpu.ListCells, gpu.SpinReads = tail, cells, spin
+		splgpu.LakeShrink, splgpu.LabelRoots, splgpu.SkipLabels = shrink, lroots, skip
 	}
 }
 

@@ -128,10 +128,10 @@ func (e *Engine) deposit(c gpu.Context, hl int) error {
 	m := e.pits
 	hlb := e.ab[hl]
 	if m > 0 {
-		if err := e.grow(c, &e.lkP, pitBytes*m); err != nil {
+		if err := e.fit(c, &e.lkP, pitBytes*m); err != nil {
 			return err
 		}
-		if err := e.grow(c, &e.lkO, 8*m); err != nil {
+		if err := e.fit(c, &e.lkO, 8*m); err != nil {
 			return err
 		}
 		if e.bufs != nil {
@@ -347,20 +347,4 @@ func (e *Engine) contract(c gpu.Context, hlb gpu.Buffer) (s0l, s0h gpu.Buffer, e
 	e.DepRounds = r
 	e.cells(c, "dsfinal", e.n)
 	return s0l, s0h, nil
-}
-
-// setLakeOrder records the lakes from the outlets as (pit, downstream
-// pit) pairs for deplevels: pit numbers index the sorted roots.
-func (e *Engine) setLakeOrder(pitOf func(root int32) int32) {
-	e.lakeOrder = e.lakeOrder[:0]
-	for _, lk := range e.lakeList {
-		down := int32(-1)
-		if lk.Down >= 0 {
-			down = pitOf(e.lakeList[lk.Down].Root)
-		}
-		e.lakeOrder = append(e.lakeOrder, pitOf(lk.Root), down)
-	}
-	for len(e.lakeOrder) < 2*e.pits {
-		e.lakeOrder = append(e.lakeOrder, -1, -1)
-	}
 }

@@ -259,7 +259,7 @@ func TestLakeLevels(t *testing.T) {
 		down := make([]int32, f.m)
 		spill := make([]float32, f.m)
 		e.lakeOrder = e.lakeOrder[:0]
-		for k := range f.m { // parents first, as setLakeOrder lists them
+		for k := range f.m { // parents first, as the lakes phase lists them
 			down[k] = f.down(k)
 			spill[k] = float32(rng.NormFloat64() * 100)
 			e.lakeOrder = append(e.lakeOrder, int32(k), down[k])

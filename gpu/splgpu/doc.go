@@ -52,7 +52,9 @@
 //	           channels held so for flow.ChannelHold steps (bits 24-30):
 //	           the CPU's receivers cell for cell
 //	label      each cell's basin (its root) by pointer jumping, in place,
-//	           two hops a dispatch
+//	           two hops a dispatch; the dispatches are indirect and empty
+//	           when the routing found no pit (SkipLabels: nothing reads
+//	           the labels then)
 //	lakes      the pits' basins routed out through their passes
 //	           (Cordonnier et al. 2016, §4.3): the minimum spanning tree
 //	           of the pass graph (the tree Prim's algorithm grows from the
@@ -61,8 +63,12 @@
 //	           ties to the first cell and direction) found on the device
 //	           with integer atomics, the few components merged on the host
 //	           by union-find (what it reads back, from small buffers of
-//	           the pits' size); the path from each pass down to its pit
-//	           reversed by one invocation a basin
+//	           the pits' size, which shrink again after a young terrain:
+//	           LakeShrink; each pass's basins by their pits' index, which
+//	           pitindex writes at the roots; the pits' roots in the labels'
+//	           last read when the last step had few: LabelRoots); the path
+//	           from each pass down to its pit reversed by one invocation
+//	           a basin
 //	area       exact drainage area by pointer jumping over the receiver
 //	           forest: after round k a cell holds the cells of its
 //	           subtree less than 2^k steps above it and points to its
@@ -195,7 +201,8 @@
 // writes or reads (32 more with deposition; small buffers of their own:
 // a driver may copy a whole buffer the device still uses to take a
 // write, and reading a few words of a grid-sized buffer took time in
-// proportion to the grid): 3.5 GB at 8192², 6.2 GB with creep,
+// proportion to the grid; sized for the step's pits, 64 KiB at least,
+// not for the most a young terrain had): 3.5 GB at 8192², 6.2 GB with creep,
 // deposition and k noise (92 bytes a cell; nvidia-smi showed the whole
 // GPU at 3 732 MiB without physics and 5 954 MiB with them, 6 211 MiB
 // before this cut, on an H200).

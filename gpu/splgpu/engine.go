@@ -238,6 +238,22 @@ type Engine struct {
 	// time, the time in the calls reading from the device (each waits
 	// for the device) and writing to it, ms, and the reads.
 	LakeHost [4]float64
+	// LakeSplit is the last lakes phase's host time by part, ms: the
+	// read of the pits' roots, their sort and index (pitindex), the
+	// Borůvka rounds' reads, and the tree's orientation and the lakes'
+	// order after the rounds.
+	LakeSplit [4]float64
+	// QueryMs is the host's time in the last step after its last read:
+	// the timer queries' results and the final check.
+	QueryMs float64
+	// lk is the lakes phase's host arrays, kept between steps.
+	lk lakeScratch
+	// roots are the pits' roots the labels' last read brought
+	// (labelRoots) when rootsOK, in the routing's order; lastPits the
+	// last step's pits.
+	roots    []int32
+	rootsOK  bool
+	lastPits int
 	// NewtonSteps is the last step's Newton steps (n ≠ 1; 0 for n = 1).
 	NewtonSteps int
 	// lakeList are the last routing's lakes, parents first (Spill,
@@ -264,11 +280,6 @@ type Engine struct {
 	// (pit, the pit of the lake downstream or -1), pits in the order of
 	// the sorted roots.
 	lakeOrder []int32
-	// pitOf is each pit root cell's basin (1 … pits), 0 elsewhere, on the
-	// host while the lakes phase runs (zero again after it): a binary
-	// search of the sorted roots for every pass took a quarter of a young
-	// 4096² step's CPU (187 000 pits). 4 bytes a cell of host memory.
-	pitOf []int32
 	// DepRounds is the last step's rounds of the deposition's tree
 	// contraction (0 without deposition); depRounds the count the next
 	// step tries before it reads back whether all nodes are solved.
@@ -309,6 +320,7 @@ type Engine struct {
 	// lkX holds what a Borůvka round gives the host, read at once
 	// (passout.glsl): every read waits for the device.
 	lkX            gpu.Buffer
+	lbA            gpu.Buffer // the label dispatches' work groups (labelargs)
 	difKey         [6]float64 // what fx, fy, dx, dy were made for
 	difLines       [2]int     // the lines of the x and y sweeps
 	pb, ab, bb, qb [2]gpu.Buffer
@@ -437,7 +449,7 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 			size int
 		}{
 			{&e.par, binary.Size(params{})}, {&e.ctl, ctlHeader}, {&e.part, e.gx * e.gy * 64}, {&e.part2, (e.gx*e.gy + group - 1) / group * 64},
-			{&e.lkR, 4}, {&e.lkA, 4}, {&e.lkB, 4}, {&e.lkK, 4}, {&e.lkG, 4}, {&e.lkX, 4}, // grown by the lakes (grow)
+			{&e.lkR, 4}, {&e.lkA, 4}, {&e.lkB, 4}, {&e.lkK, 4}, {&e.lkG, 4}, {&e.lkX, 4}, {&e.lbA, 16}, // grown by the lakes (grow)
 			{&e.fx, 24 * e.w}, {&e.fy, 24 * e.h}, {&e.dx, 32}, {&e.dy, 32}, {&e.cfx, 4}, {&e.cfy, 4}, {&e.dr, 4}, {&e.alluv, 4}, {&e.tf, 4}, {&e.lkP, 4}, {&e.lkO, 4}, {&e.lsA, 16}, {&e.lst, 4}, {&e.cp[0], 4}, {&e.cp[1], 4}, {&e.da, 8}, {&e.dah, 4}, {&e.cxy, 4},
 			{&e.hb, n4}, {&e.ub, n4}, {&e.db, n4}, {&e.lab, n4}, {&e.cnt, n4}, {&e.kf, 4}, // kf grows with k noise (upload)
 			{&e.pb[0], n4}, {&e.pb[1], n4}, {&e.ab[0], n4}, {&e.ab[1], n4}, {&e.bb[0], n4}, {&e.bb[1], n4},
@@ -532,7 +544,7 @@ func (o *owned) free() {
 
 // buffers lists the engine's buffers but k's factor.
 func (e *Engine) buffers() []gpu.Buffer {
-	all := []gpu.Buffer{e.par, e.ctl, e.part, e.part2, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.tf, e.lkP, e.lkO, e.lsA, e.lst, e.cp[0], e.cp[1], e.da, e.dah, e.cxy, e.lkR, e.lkA, e.lkB, e.lkK, e.lkG, e.lkX}
+	all := []gpu.Buffer{e.par, e.ctl, e.part, e.part2, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.tf, e.lkP, e.lkO, e.lsA, e.lst, e.cp[0], e.cp[1], e.da, e.dah, e.cxy, e.lkR, e.lkA, e.lkB, e.lkK, e.lkG, e.lkX, e.lbA}
 	all = append(all, e.pb[:]...)
 	all = append(all, e.ab[:]...)
 	all = append(all, e.bb[:]...)
@@ -1140,6 +1152,8 @@ func (e *Engine) Step() engine.StepStats {
 		if err := c.Read(e.ctl, 0, buf); err != nil {
 			return err
 		}
+		tq := time.Now()
+		defer func() { e.QueryMs = float64(time.Since(tq).Nanoseconds()) / 1e6 }()
 		for k := range ctl {
 			ctl[k] = binary.LittleEndian.Uint32(buf[4*k:])
 		}
@@ -1320,6 +1334,12 @@ const maxRounds = 40
 // label points every cell at its basin's root by pointer jumping, in
 // place; it returns the dispatches.
 func (e *Engine) label(c gpu.Context) (int, error) {
+	e.roots = e.roots[:0]
+	e.rootsOK = false
+	skip := SkipLabels
+	if skip {
+		e.labelArgs(c)
+	}
 	guess := max(1, e.rounds[0])
 	if e.step%16 == 15 {
 		guess = max(1, guess-1)
@@ -1332,16 +1352,39 @@ func (e *Engine) label(c gpu.Context) (int, error) {
 					return 0, err
 				}
 			}
-			e.cells(c, "label", e.n)
+			if skip {
+				c.DispatchIndirect(e.progs["label"], e.lbA, 0) // none without pits (labelArgs)
+			} else {
+				e.cells(c, "label", e.n)
+			}
 		}
 		done += guess
+		if LabelRoots && e.lastPits <= labelRootsMax/2 {
+			// The labels' words and the pits' roots in one read
+			// (labelroots.go).
+			ok, err := e.labelRoots(c)
+			if err != nil {
+				return 0, err
+			}
+			if ok {
+				if !skip || e.pits > 0 {
+					e.rounds[0] = done
+				}
+				return done, nil
+			}
+			guess = 1
+			continue
+		}
 		var b [8]byte
 		if err := c.Read(e.ctl, 0, b[:]); err != nil {
 			return 0, err
 		}
 		if binary.LittleEndian.Uint32(b[:]) == 0 {
-			e.rounds[0] = done
 			e.pits = int(binary.LittleEndian.Uint32(b[4:]))
+			e.lastPits = e.pits
+			if !skip || e.pits > 0 {
+				e.rounds[0] = done // skipped rounds say nothing of the forest's depth
+			}
 			return done, nil
 		}
 		guess = 1

@@ -8,14 +8,14 @@ import (
 // Release gives back the device memory a step uses only while it runs
 // (engine.Releaser): the three pairs of pointer-jumping buffers, and
 // with deposition the erosion's caps and the deposition's maps (24 to 48
-// bytes a cell), and the heights read back and the pits' index (pitOf) on
-// the host. What a Snapshot
+// bytes a cell), and the heights read back and the lakes' arrays on the
+// host. What a Snapshot
 // reads stays: the heights, codes, basin labels, drainage counts and
 // alluvium on the device, the lakes on the host. The next Step grows the
 // buffers again and gives the results it would have given without the
 // Release.
 func (e *Engine) Release() {
-	e.hcache, e.pitOf = nil, nil
+	e.hcache, e.lk = nil, lakeScratch{}
 	e.releaseWater()
 	if e.err != nil || e.bufs == nil {
 		return
