@@ -203,7 +203,7 @@ func (e *Engine) fitsGeology() error {
 	need := BytesFor(e.w, e.h, e.p) + GeologyBytesPerCell*int64(e.n)
 	if info.MemoryMiB > 0 && need>>20 > int64(info.MemoryMiB) {
 		return fmt.Errorf("splgpu: a %d×%d grid with a geology needs %d MiB of GPU memory (%d bytes a cell); %s has %d MiB: use a smaller --size",
-			e.w, e.h, need>>20, BytesPerCell+PhysicsBytesPerCell(e.p)+GeologyBytesPerCell, info.Renderer, info.MemoryMiB)
+			e.w, e.h, need>>20, BytesPerCell+PhysicsBytesPerCell(e.n, e.p)+GeologyBytesPerCell, info.Renderer, info.MemoryMiB)
 	}
 	return nil
 }
