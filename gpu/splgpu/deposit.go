@@ -58,18 +58,6 @@ const tailMax = 4096
 // place a cell (16 bytes a cell of its own, s1).
 func leanDep(n int) bool { return DepList >= 0 && n >= ListCells }
 
-// depBytes is the device memory deposition adds to a grid of n cells:
-// G·Qs/A, the alluvium and the erosion's caps (4 bytes a cell each),
-// the lists' indirect dispatch and, unless lean, slot 1 (16 bytes a
-// cell). Buffers grown by grow take 4 bytes more than 4 a cell.
-func depBytes(n int) int64 {
-	b := 2*4*int64(n) + 2*(4*int64(n)+4) + 16
-	if !leanDep(n) {
-		b += 16 * int64(n)
-	}
-	return b
-}
-
 // growDep makes the deposition's fields: G·Qs/A and the alluvium (zero
 // at first, as sim/grid's), the erosion's caps and, unless the layout
 // is lean, the contraction's slot 1 (s1).
