@@ -21,9 +21,9 @@ bool claim(int i, int p) {
 	return o == FREE || o == i;
 }
 
-// jump is node i's second half of the round, p its place in slot 1; it
-// tells whether the node is left unsolved.
-bool jump(int i, int p) {
+// jump is node i's second half of the round, j its place in the list
+// (its cell without one); it tells whether the node is left unsolved.
+bool jump(int i, int j) {
 	if (i >= P.n) return false;
 	uint w = dcode[i];
 	if ((w & (RES | NEWRES)) != 0u) return false;
@@ -46,6 +46,7 @@ bool jump(int i, int p) {
 		dcode[i] = w | NEWRES | RESP; // S = max(a, S_t + b): dsrake
 		return false;
 	}
+	int p = place(i, j);
 	if (!claim(i, p)) return true;
 	uvec2 a = uvec2(a0Lo[i], a0Hi[i]), b = uvec2(s0Lo[i], s0Hi[i]);
 	s1[p] = uvec4(max64(a, add64(uvec2(a0Lo[t], a0Hi[t]), b)), add64(b, uvec2(s0Lo[t], s0Hi[t])));
@@ -58,8 +59,7 @@ bool jump(int i, int p) {
 void main() {
 	countBegin();
 	int j = cellIndex();
-	int i = node(j);
-	if (jump(i, i < P.n ? place(i, j) : 0)) groupCount = 1u;
+	if (jump(node(j), j)) groupCount = 1u;
 	countEnd(CTL_ACTIVE);
 }
 #endif

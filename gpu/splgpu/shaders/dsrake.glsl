@@ -10,8 +10,9 @@
 // unlinked receiver's pointer of slot 0: a receiver with one donor left
 // finds it there (one writer).
 
-// rake is node i's half of the round, p its place in slot 1.
-void rake(int i, int p) {
+// rake is node i's half of the round, j its place in the list (its cell
+// without one).
+void rake(int i, int j) {
 	if (i >= P.n) return;
 	uint w = dcode[i];
 	if ((w & RES) != 0u) return;
@@ -41,6 +42,7 @@ void rake(int i, int p) {
 	}
 	if ((w & NEWLINK) != 0u) atomicAdd(dcode[i], LINKED - NEWLINK);
 	if ((w & NEWFLIP) != 0u) {
+		int p = place(i, j); // before dn0[i] changes
 		uvec4 v = s1[p];
 		a0Lo[i] = v.x; a0Hi[i] = v.y; s0Lo[i] = v.z; s0Hi[i] = v.w;
 		dn0[i] = lp[dn1At(p)];
@@ -53,7 +55,6 @@ void rake(int i, int p) {
 #ifndef TAIL
 void main() {
 	int j = cellIndex();
-	int i = node(j);
-	rake(i, i < P.n ? place(i, j) : 0);
+	rake(node(j), j);
 }
 #endif
