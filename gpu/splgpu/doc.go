@@ -206,7 +206,8 @@
 // deposition, k noise and a talus angle by noise (docs/GPU.md, "Memory:
 // the contraction in the erosion's buffers").
 // New and SetParams refuse a grid that does not fit the card's memory
-// (BytesFor) or the driver's largest buffer, naming the size. Release
+// (BytesFor) or the driver's largest buffer, naming the size and the
+// largest --size of its shape that fits. Release
 // gives the pointer-jumping buffers, the caps and the maps back after a
 // run's last step (engine.Releaser); the next Step grows them again.
 //

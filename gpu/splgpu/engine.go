@@ -509,19 +509,45 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 // card's memory; else a one-line error naming the size and the remedy.
 func (e *Engine) fits(p engine.Params) error {
 	info := e.dev.Info()
-	big := int64(e.n) * 4
-	if p.G > 0 && !leanDep(e.n) {
-		big *= 4 // the contraction's slot 1 by cell
+	big := func(w, h int) int64 {
+		n := int64(w) * int64(h)
+		if p.G > 0 && !leanDep(w*h) {
+			return 16 * n // the contraction's slot 1 by cell
+		}
+		return 4 * n
 	}
-	if info.MaxBufferBytes > 0 && big > info.MaxBufferBytes {
-		return fmt.Errorf("splgpu: a %d×%d grid needs storage buffers of %d MiB; %s allows %d MiB: use a smaller --size",
-			e.w, e.h, big>>20, info.Renderer, info.MaxBufferBytes>>20)
+	bufOK := func(w, h int) bool { return info.MaxBufferBytes <= 0 || big(w, h) <= info.MaxBufferBytes }
+	memOK := func(w, h int) bool { return info.MemoryMiB <= 0 || BytesFor(w, h, p)>>20 <= int64(info.MemoryMiB) }
+	if !bufOK(e.w, e.h) {
+		return fmt.Errorf("splgpu: a %d×%d grid needs storage buffers of %d MiB; %s allows %d MiB: %s",
+			e.w, e.h, big(e.w, e.h)>>20, info.Renderer, info.MaxBufferBytes>>20, fitting(e.w, e.h, bufOK))
 	}
-	if need := BytesFor(e.w, e.h, p); info.MemoryMiB > 0 && need>>20 > int64(info.MemoryMiB) {
-		return fmt.Errorf("splgpu: a %d×%d grid needs %d MiB of GPU memory (%d bytes a cell); %s has %d MiB: use a smaller --size",
-			e.w, e.h, need>>20, BytesPerCell+PhysicsBytesPerCell(e.n, p), info.Renderer, info.MemoryMiB)
+	if !memOK(e.w, e.h) {
+		need := BytesFor(e.w, e.h, p)
+		return fmt.Errorf("splgpu: a %d×%d grid needs %d MiB of GPU memory (%d bytes a cell); %s has %d MiB: %s",
+			e.w, e.h, need>>20, BytesPerCell+PhysicsBytesPerCell(e.n, p), info.Renderer, info.MemoryMiB,
+			fitting(e.w, e.h, func(w, h int) bool { return bufOK(w, h) && memOK(w, h) }))
 	}
 	return nil
+}
+
+// fitting names the largest grid of w×h's shape that fits (ok): its
+// longer side, as the CLI's --size takes it, or that none does.
+func fitting(w, h int, ok func(w, h int) bool) string {
+	long := max(w, h)
+	lo, hi := 0, long-1
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if ok(max(1, w*mid/long), max(1, h*mid/long)) {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	if lo < 3 {
+		return "no grid fits the card (--device cpu runs on the host)"
+	}
+	return fmt.Sprintf("--size %d fits", lo)
 }
 
 // owned is what a collected engine frees: its buffers on its device.
