@@ -207,9 +207,10 @@
 // the contraction in the erosion's buffers").
 // New and SetParams refuse a grid that does not fit the card's memory
 // (BytesFor) or the driver's largest buffer, naming the size and the
-// largest --size of its shape that fits. Release
-// gives the pointer-jumping buffers, the caps and the maps back after a
-// run's last step (engine.Releaser); the next Step grows them again.
+// largest --size of its shape that fits. Release gives the
+// pointer-jumping buffers, the caps and the contraction's slot 1 back
+// after a run's last step (engine.Releaser); the next Step grows them
+// again.
 //
 // The lakes' water budget (Błaszczuk et al. 2023; Params.Rain > 0 or
 // SetRainMap; water.go) runs on the host, as sim/grid runs it, on the
