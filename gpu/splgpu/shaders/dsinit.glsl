@@ -10,9 +10,6 @@ layout(std430, binding = 7) writeonly buffer S0l { uint s0Lo[]; };
 layout(std430, binding = 8) writeonly buffer S0h { uint s0Hi[]; };
 layout(std430, binding = 12) readonly buffer Pits { Pit pits[]; };
 layout(std430, binding = 13) readonly buffer Hl { float hl[]; };
-// Slot 1's places (dsbuf.glsl): on a lean layout their claims freed.
-layout(std430, binding = 6) writeonly buffer Lp { int lp[]; };
-layout(std430, binding = 11) readonly buffer S1 { uvec4 s1[]; };
 
 int pitOf(int root) {
 	int lo = 0, hi = int(ctl[CTL_PITS]);
@@ -31,11 +28,6 @@ void main() {
 		ctl[CTL_LISTNEXT] = 0u;
 	}
 	if (i >= P.n) return;
-	int room = min(s1.length(), P.n);
-	if (room < P.n) {
-		room = min(room, lp.length() / 4);
-		if (i < room) lp[2 * room + i] = -1;
-	}
 	uint w = dcode[i];
 	uint c = w & 15u;
 	uvec2 y = toFix(double(hb[i]) - double(hl[i]));
