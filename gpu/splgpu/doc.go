@@ -207,7 +207,9 @@
 // GPU at 3 732 MiB without physics and 5 954 MiB with them, 6 211 MiB
 // before this cut, on an H200).
 // New and SetParams refuse a grid that does not fit the card's memory
-// (BytesFor) or the driver's largest buffer, naming the size. Release
+// (BytesFor: every buffer New and the physics allocate but the lakes'
+// arrays) or the driver's largest buffer, naming the size and the
+// largest --size of its shape that fits. Release
 // gives the pointer-jumping buffers, the caps and the maps back after a
 // run's last step (engine.Releaser); the next Step grows them again.
 //

@@ -170,19 +170,41 @@ func PhysicsBytesPerCell(p engine.Params) int64 {
 // Bytes returns the device memory a w×h grid needs without physics,
 // bytes (with them: BytesFor).
 func Bytes(w, h int) int64 {
-	n := int64(w) * int64(h)
-	groups := (n + group - 1) / group
-	return n*BytesPerCell + ctlHeader + groups*64 + (groups+group-1)/group*64 + 256 + 24*int64(w+h)
+	return BytesFor(w, h, engine.Params{})
 }
 
 // BytesFor returns the device memory a w×h grid needs with p's physics,
-// bytes; a geology adds GeologyBytesPerCell a cell (SetGeologyMap checks
-// the sum against the card).
+// bytes: what New and the physics' first step allocate, each buffer
+// counted (TestBytesForIsAllocated), but the lakes' arrays (32 to 40
+// bytes a pit, 32 more with deposition) and the rebalanced splitting's
+// corrections (8 bytes a cell, grown by its first step); a geology adds
+// GeologyBytesPerCell a cell (SetGeologyMap checks the sum against the
+// card).
 func BytesFor(w, h int, p engine.Params) int64 {
-	b := Bytes(w, h) + int64(w)*int64(h)*PhysicsBytesPerCell(p)
-	if p.G > 0 {
-		b += listBytes(w * h) // the contraction's list of the nodes left
+	n := int64(w) * int64(h)
+	groups := (n + group - 1) / group
+	gx := min(groups, 32768)
+	ng := gx * ((groups + gx - 1) / gx)
+	// Par, Ctl, the groups' sums, the diffusion's factors and lines,
+	// the lists' indirect dispatch, the corrections' placeholder.
+	b := int64(binary.Size(params{})) + ctlHeader + ng*64 + (ng+group-1)/group*64 + 24*int64(w+h) + 32 + 32 + 16 + 4
+	b += n * BytesPerCell
+	// A buffer grown by grow to 4 bytes a cell takes 4 bytes more; a
+	// physics' field not grown stays a placeholder (4 bytes, 8 for da).
+	field := func(on bool, size, none int64) int64 {
+		if on {
+			return size
+		}
+		return none
 	}
+	dep := p.G > 0
+	b += field(p.KNoise > 0, 4*n, 4)                       // kf
+	b += 2 * field(p.Kappa > 0 && p.CreepSc > 0, 4*n+4, 4) // cfx, cfy
+	b += 2 * field(dep, 4*n, 4)                            // dr, alluv
+	b += 2 * field(dep, 4*n+4, 4)                          // cp
+	b += field(dep, 8*n, 8) + field(dep, 4*n+4, 4)         // da, dah
+	b += field(dep, listBytes(int(n)), 4)                  // lst
+	b += field(p.Talus.Mode == talus.ModeNoise, 4*n+4, 4)  // tf
 	return b
 }
 
@@ -496,19 +518,44 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 // card's memory; else a one-line error naming the size and the remedy.
 func (e *Engine) fits(p engine.Params) error {
 	info := e.dev.Info()
-	big := int64(e.n) * 4
-	if p.G > 0 {
-		big *= 2 // the deposition's maps, 64-bit
+	big := func(w, h int) int64 {
+		if p.G > 0 {
+			return 8 * int64(w) * int64(h) // the deposition's maps, 64-bit
+		}
+		return 4 * int64(w) * int64(h)
 	}
-	if info.MaxBufferBytes > 0 && big > info.MaxBufferBytes {
-		return fmt.Errorf("splgpu: a %d×%d grid needs storage buffers of %d MiB; %s allows %d MiB: use a smaller --size",
-			e.w, e.h, big>>20, info.Renderer, info.MaxBufferBytes>>20)
+	bufOK := func(w, h int) bool { return info.MaxBufferBytes <= 0 || big(w, h) <= info.MaxBufferBytes }
+	memOK := func(w, h int) bool { return info.MemoryMiB <= 0 || BytesFor(w, h, p)>>20 <= int64(info.MemoryMiB) }
+	if !bufOK(e.w, e.h) {
+		return fmt.Errorf("splgpu: a %d×%d grid needs storage buffers of %d MiB; %s allows %d MiB: %s",
+			e.w, e.h, big(e.w, e.h)>>20, info.Renderer, info.MaxBufferBytes>>20, fitting(e.w, e.h, bufOK))
 	}
-	if need := BytesFor(e.w, e.h, p); info.MemoryMiB > 0 && need>>20 > int64(info.MemoryMiB) {
-		return fmt.Errorf("splgpu: a %d×%d grid needs %d MiB of GPU memory (%d bytes a cell); %s has %d MiB: use a smaller --size",
-			e.w, e.h, need>>20, BytesPerCell+PhysicsBytesPerCell(p), info.Renderer, info.MemoryMiB)
+	if !memOK(e.w, e.h) {
+		need := BytesFor(e.w, e.h, p)
+		return fmt.Errorf("splgpu: a %d×%d grid needs %d MiB of GPU memory (%d bytes a cell); %s has %d MiB: %s",
+			e.w, e.h, need>>20, BytesPerCell+PhysicsBytesPerCell(p), info.Renderer, info.MemoryMiB,
+			fitting(e.w, e.h, func(w, h int) bool { return bufOK(w, h) && memOK(w, h) }))
 	}
 	return nil
+}
+
+// fitting names the largest grid of w×h's shape that fits (ok): its
+// longer side, as the CLI's --size takes it, or that none does.
+func fitting(w, h int, ok func(w, h int) bool) string {
+	long := max(w, h)
+	lo, hi := 0, long-1
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if ok(max(1, w*mid/long), max(1, h*mid/long)) {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	if lo < 3 {
+		return "no grid fits the card (--device cpu runs on the host)"
+	}
+	return fmt.Sprintf("--size %d fits", lo)
 }
 
 // owned is what a collected engine frees: its buffers on its device.

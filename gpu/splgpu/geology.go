@@ -196,14 +196,18 @@ func (e *Engine) SetGeologyMap(g *geology.Map) error {
 // driver's largest buffer.
 func (e *Engine) fitsGeology() error {
 	info := e.dev.Info()
-	if big := int64(geoHeader) + geoCellBytes*int64(e.n); info.MaxBufferBytes > 0 && big > info.MaxBufferBytes {
-		return fmt.Errorf("splgpu: a geology on a %d×%d grid needs a storage buffer of %d MiB; %s allows %d MiB: use a smaller --size",
-			e.w, e.h, big>>20, info.Renderer, info.MaxBufferBytes>>20)
+	big := func(w, h int) int64 { return int64(geoHeader) + geoCellBytes*int64(w)*int64(h) }
+	need := func(w, h int) int64 { return BytesFor(w, h, e.p) + GeologyBytesPerCell*int64(w)*int64(h) }
+	bufOK := func(w, h int) bool { return info.MaxBufferBytes <= 0 || big(w, h) <= info.MaxBufferBytes }
+	memOK := func(w, h int) bool { return info.MemoryMiB <= 0 || need(w, h)>>20 <= int64(info.MemoryMiB) }
+	if !bufOK(e.w, e.h) {
+		return fmt.Errorf("splgpu: a geology on a %d×%d grid needs a storage buffer of %d MiB; %s allows %d MiB: %s",
+			e.w, e.h, big(e.w, e.h)>>20, info.Renderer, info.MaxBufferBytes>>20, fitting(e.w, e.h, bufOK))
 	}
-	need := BytesFor(e.w, e.h, e.p) + GeologyBytesPerCell*int64(e.n)
-	if info.MemoryMiB > 0 && need>>20 > int64(info.MemoryMiB) {
-		return fmt.Errorf("splgpu: a %d×%d grid with a geology needs %d MiB of GPU memory (%d bytes a cell); %s has %d MiB: use a smaller --size",
-			e.w, e.h, need>>20, BytesPerCell+PhysicsBytesPerCell(e.p)+GeologyBytesPerCell, info.Renderer, info.MemoryMiB)
+	if !memOK(e.w, e.h) {
+		return fmt.Errorf("splgpu: a %d×%d grid with a geology needs %d MiB of GPU memory (%d bytes a cell); %s has %d MiB: %s",
+			e.w, e.h, need(e.w, e.h)>>20, BytesPerCell+PhysicsBytesPerCell(e.p)+GeologyBytesPerCell, info.Renderer, info.MemoryMiB,
+			fitting(e.w, e.h, func(w, h int) bool { return bufOK(w, h) && memOK(w, h) }))
 	}
 	return nil
 }

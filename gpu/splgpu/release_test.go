@@ -1,6 +1,7 @@
 package splgpu
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -61,8 +62,9 @@ func (d smallCard) Info() gpu.Info {
 
 // TestRefusesWhatDoesNotFit: a grid whose fields with the physics asked
 // for (BytesFor) exceed the card's memory is refused by New and by
-// SetParams with one line naming the size and the remedy; the same grid
-// without them runs.
+// SetParams with one line naming the size and the largest --size that
+// fits (which does, and one more does not); the same grid without them
+// runs.
 func TestRefusesWhatDoesNotFit(t *testing.T) {
 	c := config(512, flow.Edges{})
 	c.Up = nil
@@ -75,9 +77,18 @@ func TestRefusesWhatDoesNotFit(t *testing.T) {
 	p := c.Params
 	p.G = 1
 	want := "a 512×512 grid needs 20 MiB of GPU memory (80 bytes a cell)"
-	if err := e.SetParams(p); err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "use a smaller --size") {
-		t.Errorf("SetParams with deposition on 16 MiB: %v; want %q and the remedy", err, want)
+	err = e.SetParams(p)
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("SetParams with deposition on 16 MiB: %v; want %q", err, want)
 	}
+	var side int
+	if _, serr := fmt.Sscanf(err.Error()[strings.Index(err.Error(), "--size"):], "--size %d fits", &side); serr != nil {
+		t.Fatalf("SetParams with deposition on 16 MiB: %v; want the --size that fits (%v)", err, serr)
+	}
+	if BytesFor(side, side, p)>>20 > 16 || BytesFor(side+1, side+1, p)>>20 <= 16 {
+		t.Errorf("--size %d named: %d MiB, %d MiB at %d; want the largest side within 16 MiB", side, BytesFor(side, side, p)>>20, BytesFor(side+1, side+1, p)>>20, side+1)
+	}
+	t.Log(err)
 	c.Params = p
 	if _, err := New(dev, c); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("New with deposition on 16 MiB: %v; want %q", err, want)
