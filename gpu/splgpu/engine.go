@@ -186,8 +186,9 @@ func BytesFor(w, h int, p engine.Params) int64 {
 	gx := min(groups, 32768)
 	ng := gx * ((groups + gx - 1) / gx)
 	// Par, Ctl, the groups' sums, the diffusion's factors and lines,
-	// the lists' indirect dispatch, the corrections' placeholder.
-	b := int64(binary.Size(params{})) + ctlHeader + ng*64 + (ng+group-1)/group*64 + 24*int64(w+h) + 32 + 32 + 16 + 4
+	// the lists' indirect dispatch, the corrections' placeholder, the
+	// label dispatches' work groups (labelargs).
+	b := int64(binary.Size(params{})) + ctlHeader + ng*64 + (ng+group-1)/group*64 + 24*int64(w+h) + 32 + 32 + 16 + 4 + 16
 	b += n * BytesPerCell
 	// A buffer grown by grow to 4 bytes a cell takes 4 bytes more; a
 	// physics' field not grown stays a placeholder (4 bytes, 8 for da).
