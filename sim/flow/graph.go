@@ -105,6 +105,7 @@ type Graph struct {
 	kind    []uint8
 	dir     []uint8 // D8 direction 0-7 of the receiver, 8 for none, onPath when carved
 	donors  []uint8 // bit k set: neighbour k of the cell routes into it
+	leaves  []uint8 // the donors' bits of those that have no donors, during Order's walk
 	off     [8]int32
 	stepTab []float32 // see OrderedDist
 	dlen    [8]float32
@@ -513,6 +514,15 @@ func (g *Graph) order(labels bool) {
 	const rootBlock = 64
 	var next atomic.Int64
 	walkLabels := labels || g.noLabels // Order: dfsWorker, with or without labels
+	if walkLabels {
+		// The leaf masks, from every row's donors, for dfsWorker.
+		g.leaves = make([]uint8, w*hgt)
+		parallel.Blocks(hgt, rowBlock, func(_, y0, y1 int) {
+			for y := y0; y < y1; y++ {
+				g.leafRow(y)
+			}
+		})
+	}
 	parallel.Do(min(workers, parallel.NumBlocks(nr, rootBlock)), func(wk int) {
 		if walkLabels {
 			g.dfsWorker(wk, &next, rootBlock)
@@ -520,6 +530,9 @@ func (g *Graph) order(labels bool) {
 			g.dfsTrees(wk, &next, rootBlock)
 		}
 	})
+	// The leaf masks go with the walk: Assemble, the routing's memory
+	// peak, does not hold them (docs/MEMORY.md).
+	g.leaves = nil
 }
 
 // hasPit reports whether a root of the last Order is a pit (an interior
@@ -535,58 +548,99 @@ func (g *Graph) hasPit() bool {
 
 // dfsWorker lists the trees of roots it claims in blocks of rootBlock
 // from next, one after another, appending each tree depth-first to the
-// worker's buffers. Interleaving several walks to overlap their loads was
-// measured and did not help: the walk is bound by its branches, not by
-// memory latency. The loop keeps its slices in locals so that appends do
-// not go through memory.
+// worker's buffers: a node, then its donors that have none of their own
+// (leaves, from the leaf masks) in direction order, then the subtrees of
+// the others in reverse direction order (pushed in direction order).
+// Both kinds are written from a table of the mask's directions (dirTab)
+// without a branch a donor: two slots each unconditionally, the ends
+// moving by the counts, a loop only past two. The walk with a branch on
+// each donor's count of donors (whether it is a leaf), and a loop over
+// the donors, mispredicted a good part of them: 19 of the preset step's
+// 127 ms at 1024² on one core. Interleaving several walks to overlap
+// their loads was measured and did not help. The buffers keep room for
+// nine more past their ends.
 func (g *Graph) dfsWorker(wk int, next *atomic.Int64, rootBlock int) {
 	nr := len(g.roots)
-	buf, par, stk := g.bufs[wk][:0], g.pars[wk][:0], g.stks[wk][:0]
-	label, donors, roots := g.Label, g.donors, g.roots
+	buf, par, stk := g.bufs[wk], g.pars[wk], g.stks[wk]
+	buf, par, stk = buf[:cap(buf)], par[:cap(par)], stk[:cap(stk)]
+	label, donors, leaves, roots := g.Label, g.donors, g.leaves, g.roots
 	labels := !g.noLabels // without, the walk is the same but for Label
 	off := g.off
 	segW, segOff, segLen := g.segW[:nr], g.segOff[:nr], g.segLen[:nr]
+	n := 0 // cells listed
 	for {
 		lo := int(next.Add(int64(rootBlock))) - rootBlock
 		if lo >= nr {
 			break
 		}
 		for t := lo; t < min(nr, lo+rootBlock); t++ {
-			start := len(buf)
+			start := n
 			lt := int32(t)
 			// Entries: cell | position of its receiver in the tree << 32.
-			stk = append(stk[:0], uint64(uint32(roots[t])))
-			for len(stk) > 0 {
-				e := stk[len(stk)-1]
-				stk = stk[:len(stk)-1]
+			stk = grow(stk, 9)
+			stk[0] = uint64(uint32(roots[t]))
+			sp := 1
+			for sp > 0 {
+				sp--
+				e := stk[sp]
 				i := int32(uint32(e))
+				if n+10 > len(buf) || sp+9 > len(stk) {
+					buf, par, stk = grow(buf, n+10), grow(par, n+10), grow(stk, sp+9)
+				}
+				me := int32(n - start)
+				buf[n], par[n] = i, int32(e>>32)
+				n++
+				lf := leaves[i]
+				nl := donors[i] &^ lf
+				// The leaves, listed now rather than pushed and popped.
+				c, tl := bits.OnesCount8(lf), dirTab[lf]
+				b := buf[n : n+9 : n+9]
+				p := par[n : n+9 : n+9]
+				b[0], p[0] = i+off[tl&7], me
+				b[1], p[1] = i+off[tl>>4&7], me
+				for k := 2; k < c; k++ {
+					b[k], p[k] = i+off[tl>>(4*k)&7], me
+				}
 				if labels {
 					label[i] = lt
-				}
-				me := int32(len(buf) - start)
-				buf = append(buf, i)
-				par = append(par, int32(e>>32))
-				for m := donors[i]; m != 0; m &= m - 1 {
-					j := i + off[bits.TrailingZeros8(m)&7]
-					if donors[j] == 0 {
-						// A leaf: list it now rather than push and pop it.
-						if labels {
-							label[j] = lt
-						}
-						buf = append(buf, j)
-						par = append(par, me)
-						continue
+					for k := range c {
+						label[b[k]] = lt
 					}
-					stk = append(stk, uint64(uint32(j))|uint64(me)<<32)
 				}
+				n += c
+				// The others, pushed.
+				c, tn := bits.OnesCount8(nl), dirTab[nl]
+				s := stk[sp : sp+9 : sp+9]
+				hi := uint64(me) << 32
+				s[0] = uint64(uint32(i+off[tn&7])) | hi
+				s[1] = uint64(uint32(i+off[tn>>4&7])) | hi
+				for k := 2; k < c; k++ {
+					s[k] = uint64(uint32(i+off[tn>>(4*k)&7])) | hi
+				}
+				sp += c
 			}
 			segW[t] = uint16(wk)
 			segOff[t] = int32(start)
-			segLen[t] = int32(len(buf) - start)
+			segLen[t] = int32(n - start)
 		}
 	}
-	g.bufs[wk], g.pars[wk], g.stks[wk] = buf, par, stk
+	g.bufs[wk], g.pars[wk], g.stks[wk] = buf[:n], par[:n], stk[:0]
 }
+
+// dirTab lists the set bits of a donor mask, lowest first, 4 bits each
+// (the direction in the low 3); the slots past them are 0.
+var dirTab = func() (t [256]uint32) {
+	for m := range t {
+		s := 0
+		for k := range 8 {
+			if m>>k&1 == 1 {
+				t[m] |= uint32(k) << (4 * s)
+				s++
+			}
+		}
+	}
+	return t
+}()
 
 // dfsTrees is dfsWorker for OrderTrees: no labels, and a donor is
 // written both to the list (a leaf, listed at once) and to the stack,
@@ -716,6 +770,56 @@ func (g *Graph) donorRow(y int) {
 			donorBits(dir, b+o4, 0, 3) | donorBits(dir, b+o5, 1, 2) |
 			donorBits(dir, b+o6, 2, 1) | donorBits(dir, b+o7, 3, 0)
 		binary.LittleEndian.PutUint64(donors[b:b+8], m)
+	}
+	for ; x < w; x++ {
+		scalar(x)
+	}
+}
+
+// nonzeroBits returns bit k of each byte of b[j:j+8] set where the byte is
+// not zero.
+func nonzeroBits(b []uint8, j int, k uint) uint64 {
+	const low7, high = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
+	v := binary.LittleEndian.Uint64(b[j : j+8])
+	z := (((v & low7) + low7) | v) & high // bit 7 of each byte not zero
+	return z >> (7 - k)
+}
+
+// leafRow sets the leaf masks of row y from the donor masks of its cells
+// and their neighbours: bit k of a cell's donors where neighbour k has no
+// donors of its own. Inner cells are done 8 at a time.
+func (g *Graph) leafRow(y int) {
+	w, hgt := g.W, g.H
+	row := y * w
+	donors, leaves := g.donors, g.leaves
+	scalar := func(x int) {
+		i := row + x
+		var l uint8
+		for m := donors[i]; m != 0; m &= m - 1 {
+			k := bits.TrailingZeros8(m)
+			if donors[int32(i)+g.off[k]] == 0 {
+				l |= 1 << k
+			}
+		}
+		leaves[i] = l
+	}
+	if y == 0 || y == hgt-1 {
+		for x := 0; x < w; x++ {
+			scalar(x)
+		}
+		return
+	}
+	scalar(0)
+	x := 1
+	o0, o1, o2, o3 := int(g.off[0]), int(g.off[1]), int(g.off[2]), int(g.off[3])
+	o4, o5, o6, o7 := int(g.off[4]), int(g.off[5]), int(g.off[6]), int(g.off[7])
+	for ; x+8 <= w-1; x += 8 {
+		b := row + x
+		nz := nonzeroBits(donors, b+o0, 0) | nonzeroBits(donors, b+o1, 1) |
+			nonzeroBits(donors, b+o2, 2) | nonzeroBits(donors, b+o3, 3) |
+			nonzeroBits(donors, b+o4, 4) | nonzeroBits(donors, b+o5, 5) |
+			nonzeroBits(donors, b+o6, 6) | nonzeroBits(donors, b+o7, 7)
+		binary.LittleEndian.PutUint64(leaves[b:b+8], binary.LittleEndian.Uint64(donors[b:b+8])&^nz)
 	}
 	for ; x < w; x++ {
 		scalar(x)
