@@ -108,7 +108,7 @@ type Graph struct {
 	leaves  []uint8 // the donors' bits of those that have no donors, during Order's walk
 	off     [8]int32
 	offTab  [256][2]int32 // the offsets of a mask's first two directions, lowest first (0 past them)
-	stepTab []float32 // see OrderedDist
+	stepTab []float32     // see OrderedDist
 	dlen    [8]float32
 
 	roots  []int32    // pre-lake roots (outlets and pits) in index order
