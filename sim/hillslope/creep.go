@@ -609,8 +609,9 @@ const creepColBlock = 32
 const creepColWorkers = 16
 
 // yBlock is the y sweep's block of columns for the workers the sweeps
-// use: creepColBlock·creepColWorkers/workers, at least creepColBlock.
+// use: creepColBlock·creepColWorkers/workers, at least creepColBlock,
+// at most the grid's width.
 func (c *Creeper) yBlock() int {
 	workers := max(1, min(parallel.Workers(), c.w*c.h/minCells))
-	return creepColBlock * max(1, creepColWorkers/workers)
+	return min(c.w, creepColBlock*max(1, creepColWorkers/workers))
 }
