@@ -8,13 +8,14 @@ import (
 	"orogen/sim/simtest"
 )
 
-// TestWalkOrder: Order's walk lists every root's tree as a recursive
-// depth-first walk over the receivers does (the node, its donors without
-// donors in direction order, then the others' subtrees in reverse
-// direction order), with the same receiver positions and labels, on
-// noise, a rough surface and a funnel, for every kind of edge and with
-// and without the labels. The terrains give nodes with three or more
-// donors of each kind, past the walk's two unconditional slots.
+// TestWalkOrder: Order's walks (dfsWorker and dfsBranches) list every
+// root's tree as a recursive depth-first walk over the receivers does
+// (the node, its donors without donors in direction order, then the
+// others' subtrees in reverse direction order), with the same receiver
+// positions and labels, on noise, a rough surface and a funnel, for
+// every kind of edge and with and without the labels. The terrains give
+// nodes with three or more donors of each kind, past dfsWorker's two
+// unconditional slots.
 func TestWalkOrder(t *testing.T) {
 	w, hgt := 70, 53 // rows not a multiple of 8 cells: the scalar ends
 	funnel := simtest.Cone(w, hgt, 10, 500, 0.3)
@@ -31,10 +32,14 @@ func TestWalkOrder(t *testing.T) {
 		{"funnel", funnel},
 	} {
 		for _, ec := range edgeCases {
-			for _, pitLabels := range []bool{false, true} {
-				name := fmt.Sprintf("%s/%s/pitlabels=%v", tc.name, ec.name, pitLabels)
+			for _, v := range []struct {
+				pitLabels bool
+				walk      uint8
+			}{{false, 1}, {true, 1}, {false, 2}, {true, 2}} {
+				pitLabels := v.pitLabels
+				name := fmt.Sprintf("%s/%s/pitlabels=%v/walk=%d", tc.name, ec.name, pitLabels, v.walk)
 				g := NewGraph(w, hgt, 10, ec.edges, 0)
-				g.PitLabels = pitLabels
+				g.PitLabels, g.walk = pitLabels, v.walk
 				g.Route(tc.h)
 				g.Order()
 				c := walkCounts(g)
@@ -125,4 +130,37 @@ func walkCounts(g *Graph) (c [2]int) {
 		}
 	}
 	return c
+}
+
+// Order picks dfsWorker where a quarter of the cells or more have no
+// donors, dfsBranches where fewer do.
+func TestWalkChoice(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		h     []float32
+		masks bool
+	}{
+		{"noise", simtest.Noisy(64, 48, 100, 7), true},
+		{"tilted plane", simtest.TiltedPlane(64, 48, 10, 0.1), false},
+	} {
+		g := NewGraph(64, 48, 10, Edges{}, 0)
+		g.Route(tc.h)
+		g.Order()
+		lvs := 0
+		for _, d := range g.donors {
+			if d == 0 {
+				lvs++
+			}
+		}
+		if got := 4*lvs >= len(g.donors); got != tc.masks {
+			t.Errorf("%s: %d of %d cells without donors: dfsWorker %v; want %v", tc.name, lvs, len(g.donors), got, tc.masks)
+		}
+		sum := 0
+		for _, v := range g.rowLvs {
+			sum += v
+		}
+		if sum != lvs {
+			t.Errorf("%s: the row blocks count %d cells without donors; want %d", tc.name, sum, lvs)
+		}
+	}
 }
