@@ -582,12 +582,12 @@ func (g *Graph) hasPit() bool {
 // Both kinds are written from tables of the mask's first two offsets
 // (offTab) and of its directions (dirTab) without a branch a donor: two
 // slots each unconditionally, the ends moving by the counts, a loop only
-// past two. The walk with a branch on
-// each donor's count of donors (whether it is a leaf), and a loop over
-// the donors, mispredicted a good part of them: 19 of the preset step's
-// 127 ms at 1024² on one core. Interleaving several walks to overlap
-// their loads was measured and did not help. The buffers keep room for
-// nine more past their ends.
+// past two. The walk with a branch on each donor's count of donors
+// (whether it is a leaf) and a loop over the donors (dfsBranches)
+// mispredicted a good part of them on random routing's trees: 19 of the
+// preset step's 127 ms at 1024² on one core. Interleaving several walks
+// to overlap their loads was measured and did not help. The buffers keep
+// room for nine more past their ends.
 func (g *Graph) dfsWorker(wk int, next *atomic.Int64, rootBlock int) {
 	nr := len(g.roots)
 	buf, par, stk := g.bufs[wk], g.pars[wk], g.stks[wk]
