@@ -105,8 +105,10 @@ type Graph struct {
 	kind    []uint8
 	dir     []uint8 // D8 direction 0-7 of the receiver, 8 for none, onPath when carved
 	donors  []uint8 // bit k set: neighbour k of the cell routes into it
+	leaves  []uint8 // the donors' bits of those that have no donors, during Order's walk
 	off     [8]int32
-	stepTab []float32 // see OrderedDist
+	offTab  [256][2]int32 // the offsets of a mask's first two directions, lowest first (0 past them)
+	stepTab []float32     // see OrderedDist
 	dlen    [8]float32
 
 	roots  []int32    // pre-lake roots (outlets and pits) in index order
@@ -117,6 +119,8 @@ type Graph struct {
 	pars   [][]int32  // per worker: each entry's receiver, as a position in its tree
 	stks   [][]uint64 // per worker: the depth-first walk's stack
 	rowTmp [][]int32  // per row block roots
+	rowLvs []int      // per row block: cells without donors
+	walk   uint8      // tests: 1 Order walks by dfsWorker, 2 by dfsBranches, 0 as the leaves say
 
 	node       []int32      // per root: 0 for outlets, 1..P for pits
 	pits       []int32      // per pit node p (1-based, pits[p-1]): its root number
@@ -172,6 +176,15 @@ func NewGraph(w, h int, cell float64, edges Edges, natural float64) *Graph {
 	}
 	W := int32(w)
 	g.off = [8]int32{1, W + 1, W, W - 1, -1, -W - 1, -W, -W + 1}
+	for m := range g.offTab {
+		t := dirTab[m]
+		if m != 0 {
+			g.offTab[m][0] = g.off[t&7]
+		}
+		if bits.OnesCount8(uint8(m)) > 1 {
+			g.offTab[m][1] = g.off[t>>4&7]
+		}
+	}
 	d, dd := float32(cell), float32(cell*math.Sqrt2)
 	g.dlen = [8]float32{d, dd, d, dd, d, dd, d, dd}
 	// stepTab[d+w+1] is the length of a step by d cells: orthogonal,
@@ -468,10 +481,13 @@ func (g *Graph) order(labels bool) {
 	if len(g.rowTmp) < nb {
 		g.rowTmp = make([][]int32, nb)
 	}
+	g.rowLvs = sim.Resize(g.rowLvs, nb)
 	parallel.Blocks(hgt, rowBlock, func(b, y0, y1 int) {
 		roots := g.rowTmp[b][:0]
+		lvs := 0
 		for y := y0; y < y1; y++ {
 			g.donorRow(y)
+			lvs += zeroBytes(g.donors[y*w : (y+1)*w])
 			row := g.dir[y*w : (y+1)*w]
 			for x, d := range row {
 				if d == 8 {
@@ -479,11 +495,13 @@ func (g *Graph) order(labels bool) {
 				}
 			}
 		}
-		g.rowTmp[b] = roots
+		g.rowTmp[b], g.rowLvs[b] = roots, lvs
 	})
 	g.roots = g.roots[:0]
+	lvs := 0
 	for b := 0; b < nb; b++ {
 		g.roots = append(g.roots, g.rowTmp[b]...)
+		lvs += g.rowLvs[b]
 	}
 	nr := len(g.roots)
 	g.noLabels = false
@@ -512,14 +530,37 @@ func (g *Graph) order(labels bool) {
 	// the routing.
 	const rootBlock = 64
 	var next atomic.Int64
-	walkLabels := labels || g.noLabels // Order: dfsWorker, with or without labels
+	walkLabels := labels || g.noLabels // Order: dfsWorker or dfsBranches, with or without labels
+	// dfsWorker where a quarter of the cells or more have no donors (the
+	// presets' random routing: 42 % at 1024², donors of a cell of every
+	// count), dfsBranches below (steepest descent on the classic physics:
+	// 9 %, three cells in four with one donor, itself with donors): the
+	// branches dfsWorker spares are mispredicted on the first and
+	// predicted on the second, where its unconditional slots' stores cost
+	// more (Order 21 -> 13 ms and 2.5 ms more). Both list the same order.
+	masks := walkLabels && (4*lvs >= w*hgt || g.walk == 1) && g.walk != 2
+	if masks {
+		// The leaf masks, from every row's donors, for dfsWorker.
+		g.leaves = make([]uint8, w*hgt)
+		parallel.Blocks(hgt, rowBlock, func(_, y0, y1 int) {
+			for y := y0; y < y1; y++ {
+				g.leafRow(y)
+			}
+		})
+	}
 	parallel.Do(min(workers, parallel.NumBlocks(nr, rootBlock)), func(wk int) {
-		if walkLabels {
+		switch {
+		case masks:
 			g.dfsWorker(wk, &next, rootBlock)
-		} else {
+		case walkLabels:
+			g.dfsBranches(wk, &next, rootBlock)
+		default:
 			g.dfsTrees(wk, &next, rootBlock)
 		}
 	})
+	// The leaf masks go with the walk: Assemble, the routing's memory
+	// peak, does not hold them (docs/MEMORY.md).
+	g.leaves = nil
 }
 
 // hasPit reports whether a root of the last Order is a pit (an interior
@@ -535,11 +576,93 @@ func (g *Graph) hasPit() bool {
 
 // dfsWorker lists the trees of roots it claims in blocks of rootBlock
 // from next, one after another, appending each tree depth-first to the
-// worker's buffers. Interleaving several walks to overlap their loads was
-// measured and did not help: the walk is bound by its branches, not by
-// memory latency. The loop keeps its slices in locals so that appends do
-// not go through memory.
+// worker's buffers: a node, then its donors that have none of their own
+// (leaves, from the leaf masks) in direction order, then the subtrees of
+// the others in reverse direction order (pushed in direction order).
+// Both kinds are written from tables of the mask's first two offsets
+// (offTab) and of its directions (dirTab) without a branch a donor: two
+// slots each unconditionally, the ends moving by the counts, a loop only
+// past two. The walk with a branch on each donor's count of donors
+// (whether it is a leaf) and a loop over the donors (dfsBranches)
+// mispredicted a good part of them on random routing's trees: 19 of the
+// preset step's 127 ms at 1024² on one core. Interleaving several walks
+// to overlap their loads was measured and did not help. The buffers keep
+// room for nine more past their ends.
 func (g *Graph) dfsWorker(wk int, next *atomic.Int64, rootBlock int) {
+	nr := len(g.roots)
+	buf, par, stk := g.bufs[wk], g.pars[wk], g.stks[wk]
+	buf, par, stk = buf[:cap(buf)], par[:cap(par)], stk[:cap(stk)]
+	label, donors, leaves, roots := g.Label, g.donors, g.leaves, g.roots
+	labels := !g.noLabels // without, the walk is the same but for Label
+	off, ot := g.off, &g.offTab
+	segW, segOff, segLen := g.segW[:nr], g.segOff[:nr], g.segLen[:nr]
+	n := 0 // cells listed
+	for {
+		lo := int(next.Add(int64(rootBlock))) - rootBlock
+		if lo >= nr {
+			break
+		}
+		for t := lo; t < min(nr, lo+rootBlock); t++ {
+			start := n
+			lt := int32(t)
+			// Entries: cell | position of its receiver in the tree << 32.
+			stk = grow(stk, 9)
+			stk[0] = uint64(uint32(roots[t]))
+			sp := 1
+			for sp > 0 {
+				sp--
+				e := stk[sp]
+				i := int32(uint32(e))
+				if n+10 > len(buf) || sp+9 > len(stk) {
+					buf, par, stk = grow(buf, n+10), grow(par, n+10), grow(stk, sp+9)
+				}
+				me := int32(n - start)
+				buf[n], par[n] = i, int32(e>>32)
+				n++
+				lf := leaves[i]
+				nl := donors[i] &^ lf
+				// The leaves, listed now rather than pushed and popped.
+				c, ol := bits.OnesCount8(lf), &ot[lf]
+				b := buf[n : n+9 : n+9]
+				p := par[n : n+9 : n+9]
+				b[0], p[0] = i+ol[0], me
+				b[1], p[1] = i+ol[1], me
+				for k := 2; k < c; k++ {
+					b[k], p[k] = i+off[dirTab[lf]>>(4*k)&7], me
+				}
+				if labels {
+					// The two slots past the leaves hold i (offTab's
+					// zeros): labelled as it is.
+					label[i], label[b[0]], label[b[1]] = lt, lt, lt
+					for k := 2; k < c; k++ {
+						label[b[k]] = lt
+					}
+				}
+				n += c
+				// The others, pushed.
+				c, on := bits.OnesCount8(nl), &ot[nl]
+				s := stk[sp : sp+9 : sp+9]
+				hi := uint64(me) << 32
+				s[0] = uint64(uint32(i+on[0])) | hi
+				s[1] = uint64(uint32(i+on[1])) | hi
+				for k := 2; k < c; k++ {
+					s[k] = uint64(uint32(i+off[dirTab[nl]>>(4*k)&7])) | hi
+				}
+				sp += c
+			}
+			segW[t] = uint16(wk)
+			segOff[t] = int32(start)
+			segLen[t] = int32(n - start)
+		}
+	}
+	g.bufs[wk], g.pars[wk], g.stks[wk] = buf[:n], par[:n], stk[:0]
+}
+
+// dfsBranches is dfsWorker with a branch on each donor (whether it is a
+// leaf) and a loop over a node's donors, for routings whose trees are
+// mostly chains: there the branches are predicted, and it writes only
+// what it lists. The order is dfsWorker's.
+func (g *Graph) dfsBranches(wk int, next *atomic.Int64, rootBlock int) {
 	nr := len(g.roots)
 	buf, par, stk := g.bufs[wk][:0], g.pars[wk][:0], g.stks[wk][:0]
 	label, donors, roots := g.Label, g.donors, g.roots
@@ -587,6 +710,21 @@ func (g *Graph) dfsWorker(wk int, next *atomic.Int64, rootBlock int) {
 	}
 	g.bufs[wk], g.pars[wk], g.stks[wk] = buf, par, stk
 }
+
+// dirTab lists the set bits of a donor mask, lowest first, 4 bits each
+// (the direction in the low 3); the slots past them are 0.
+var dirTab = func() (t [256]uint32) {
+	for m := range t {
+		s := 0
+		for k := range 8 {
+			if m>>k&1 == 1 {
+				t[m] |= uint32(k) << (4 * s)
+				s++
+			}
+		}
+	}
+	return t
+}()
 
 // dfsTrees is dfsWorker for OrderTrees: no labels, and a donor is
 // written both to the list (a leaf, listed at once) and to the stack,
@@ -720,4 +858,70 @@ func (g *Graph) donorRow(y int) {
 	for ; x < w; x++ {
 		scalar(x)
 	}
+}
+
+// nonzeroBits returns bit k of each byte of b[j:j+8] set where the byte is
+// not zero.
+func nonzeroBits(b []uint8, j int, k uint) uint64 {
+	const low7, high = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
+	v := binary.LittleEndian.Uint64(b[j : j+8])
+	z := (((v & low7) + low7) | v) & high // bit 7 of each byte not zero
+	return z >> (7 - k)
+}
+
+// leafRow sets the leaf masks of row y from the donor masks of its cells
+// and their neighbours: bit k of a cell's donors where neighbour k has no
+// donors of its own. Inner cells are done 8 at a time.
+func (g *Graph) leafRow(y int) {
+	w, hgt := g.W, g.H
+	row := y * w
+	donors, leaves := g.donors, g.leaves
+	scalar := func(x int) {
+		i := row + x
+		var l uint8
+		for m := donors[i]; m != 0; m &= m - 1 {
+			k := bits.TrailingZeros8(m)
+			if donors[int32(i)+g.off[k]] == 0 {
+				l |= 1 << k
+			}
+		}
+		leaves[i] = l
+	}
+	if y == 0 || y == hgt-1 {
+		for x := 0; x < w; x++ {
+			scalar(x)
+		}
+		return
+	}
+	scalar(0)
+	x := 1
+	o0, o1, o2, o3 := int(g.off[0]), int(g.off[1]), int(g.off[2]), int(g.off[3])
+	o4, o5, o6, o7 := int(g.off[4]), int(g.off[5]), int(g.off[6]), int(g.off[7])
+	for ; x+8 <= w-1; x += 8 {
+		b := row + x
+		nz := nonzeroBits(donors, b+o0, 0) | nonzeroBits(donors, b+o1, 1) |
+			nonzeroBits(donors, b+o2, 2) | nonzeroBits(donors, b+o3, 3) |
+			nonzeroBits(donors, b+o4, 4) | nonzeroBits(donors, b+o5, 5) |
+			nonzeroBits(donors, b+o6, 6) | nonzeroBits(donors, b+o7, 7)
+		binary.LittleEndian.PutUint64(leaves[b:b+8], binary.LittleEndian.Uint64(donors[b:b+8])&^nz)
+	}
+	for ; x < w; x++ {
+		scalar(x)
+	}
+}
+
+// zeroBytes counts the zero bytes of b.
+func zeroBytes(b []uint8) int {
+	const low7, high = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
+	n, k := 0, 0
+	for ; k+8 <= len(b); k += 8 {
+		v := binary.LittleEndian.Uint64(b[k : k+8])
+		n += 8 - bits.OnesCount64((((v&low7)+low7)|v)&high)
+	}
+	for _, v := range b[k:] {
+		if v == 0 {
+			n++
+		}
+	}
+	return n
 }

@@ -62,7 +62,8 @@
 // A Diffuser or a Creeper owns its scratch buffers (one per worker) and a
 // few helper goroutines, kept between steps so that Step does not
 // allocate; the helpers exit when it is garbage collected. Blocks of 8 rows
-// (x sweep) and of 128 adjacent columns (y sweep) are handed to up to
+// (x sweep) and of 128 adjacent columns (y sweep; the Creeper's 32, wider
+// as the workers fall: 512 with one) are handed to up to
 // runtime.GOMAXPROCS(0) workers, one per 65536 cells at most; every line is
 // solved alone, so the result is bit-identical for any number of workers. A Diffuser is not safe for
 // concurrent use. Misuse (wrong slice length, bad parameters) panics with a

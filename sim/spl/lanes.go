@@ -66,6 +66,12 @@ func ErodeLimit(hs, he []float32, rp []int32, ds []float32, as []float64, us []f
 	x := eroder{hs: hs, he: he, rp: rp, ds: ds, as: as, kf: kf, us: us, field: lim.Field, cell: cell,
 		k: p.K, dt: p.Dt, m: p.M, sqrtM: p.M == 0.5, hold: p.Hold, limit: lim.Tan > 0, tan: lim.Tan}
 	a, b := l.A0, l.B0
+	if x.sqrtM && x.kf != nil && x.us != nil && x.field != nil && x.hold {
+		// The presets' soil physics (k noise, deposition, a noisy
+		// talus limit), written out.
+		a, b, clamped = x.pairsSoil(a, b, min(l.A1-a, l.B1-b))
+		return clamped + x.serial(a, l.A1) + x.serial(b, l.B1)
+	}
 	if !x.sqrtM || x.kf != nil || x.us != nil || x.field != nil || x.hold {
 		// The general case: both lanes in one loop with its fields in
 		// registers, then what is left of the longer one.
@@ -197,6 +203,64 @@ func (x *eroder) pairsAll(a, b, n int) (int, int, int) {
 		hs[a], hs[b] = va, vb
 	}
 	return a, b, clamped
+}
+
+// pairsSoil is pairsAll with m = 1/2, a k factor, a rate us, Hold and a
+// noisy limit (Field), its options not tested node by node and each
+// lane's fields read in order through slices of the lane, without
+// bounds checks: the preset step's erosion 1.0–1.2 ms faster at 1024² on
+// one core (thread CPU, paired medians of alternated steps). Roots take
+// node's path.
+func (x *eroder) pairsSoil(a0, b0, n int) (int, int, int) {
+	hs, he := x.hs, x.he
+	rpA, rpB := x.rp[a0:a0+n], x.rp[b0:b0+n]
+	dsA, dsB := x.ds[a0:a0+n], x.ds[b0:b0+n]
+	asA, asB := x.as[a0:a0+n], x.as[b0:b0+n]
+	kfA, kfB := x.kf[a0:a0+n], x.kf[b0:b0+n]
+	usA, usB := x.us[a0:a0+n], x.us[b0:b0+n]
+	clA, clB := x.cell[a0:a0+n], x.cell[b0:b0+n]
+	rpB, dsA, dsB, asA, asB = rpB[:len(rpA)], dsA[:len(rpA)], dsB[:len(rpA)], asA[:len(rpA)], asB[:len(rpA)]
+	kfA, kfB, usA, usB, clA, clB = kfA[:len(rpA)], kfB[:len(rpA)], usA[:len(rpA)], usB[:len(rpA)], clA[:len(rpA)], clB[:len(rpA)]
+	field := x.field
+	kdt0, dt := x.k*x.dt, x.dt
+	clamped := 0
+	for j := range rpA {
+		a, b := a0+j, b0+j
+		ra, rb := int(rpA[j]), int(rpB[j])
+		if ra == a || rb == b {
+			clamped += x.node(a) + x.node(b)
+			continue
+		}
+		da, db := float64(dsA[j]), float64(dsB[j])
+		ka, kb := kdt0*float64(kfA[j]), kdt0*float64(kfB[j])
+		aa, ab := float64(hs[a])+dt*float64(usA[j]), float64(hs[b])+dt*float64(usB[j])
+		fa, fb := ka*math.Sqrt(asA[j])/da, kb*math.Sqrt(asB[j])/db
+		ca, cb := 1/(1+fa), 1/(1+fb)
+		hra, hrb := float64(he[ra]), float64(he[rb])
+		var va, vb float32
+		if aa <= hra {
+			va = float32(aa) // Erode's Params.Hold
+		} else {
+			va = sim.Flush(float32(aa*ca + (fa*ca)*hra))
+		}
+		if ab <= hrb {
+			vb = float32(ab)
+		} else {
+			vb = sim.Flush(float32(ab*cb + (fb*cb)*hrb))
+		}
+		he[a], he[b] = va, vb
+		ta, tb := float64(field[clA[j]]), float64(field[clB[j]])
+		if lim := float64(hs[ra]) + ta*da; float64(va) > lim {
+			va = talus.RoundDown(lim)
+			clamped++
+		}
+		if lim := float64(hs[rb]) + tb*db; float64(vb) > lim {
+			vb = talus.RoundDown(lim)
+			clamped++
+		}
+		hs[a], hs[b] = va, vb
+	}
+	return a0 + len(rpA), b0 + len(rpA), clamped
 }
 
 // serial erodes and limits nodes [lo, hi) in order, as node does each,
