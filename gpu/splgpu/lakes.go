@@ -554,16 +554,7 @@ func (e *Engine) fit(c gpu.Context, b *gpu.Buffer, size int) error {
 	if !LakeShrink || (*b).Size() <= max(4*size, lakeFloor) {
 		return e.grow(c, b, size)
 	}
-	nb, err := c.NewBuffer(max(2*size, lakeFloor))
-	if err != nil {
-		return err
-	}
-	c.Free(*b)
-	*b = nb
-	if e.bufs != nil {
-		e.bufs.set(e.buffers())
-	}
-	return nil
+	return e.replace(c, b, max(2*size, lakeFloor))
 }
 
 // grow makes *b at least size bytes (a new buffer, a quarter more than
@@ -574,7 +565,13 @@ func (e *Engine) grow(c gpu.Context, b *gpu.Buffer, size int) error {
 	if (*b).Size() >= size {
 		return nil
 	}
-	nb, err := c.NewBuffer(min(size+size/4, max(size, 4*(e.n+1))))
+	return e.replace(c, b, min(size+size/4, max(size, 4*(e.n+1))))
+}
+
+// replace frees *b for a new buffer of size bytes (its contents are not
+// kept) and rebinds the engine's buffers.
+func (e *Engine) replace(c gpu.Context, b *gpu.Buffer, size int) error {
+	nb, err := c.NewBuffer(size)
 	if err != nil {
 		return err
 	}
