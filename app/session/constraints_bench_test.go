@@ -31,7 +31,7 @@ func BenchmarkSyncNoConstraints(b *testing.B) {
 	}
 }
 
-func benchSession(b *testing.B, constraints bool) *Session {
+func benchSession(b testing.TB, constraints bool) *Session {
 	b.Helper()
 	b.Setenv("OROGEN_CONFIG_DIR", b.TempDir())
 	d, err := LoadScene("", 512)
@@ -60,6 +60,26 @@ func benchSession(b *testing.B, constraints bool) *Session {
 	}
 	s.Sync()
 	return s
+}
+
+// TestConstraintBenchFixture checks what the benchmarks measure: the
+// frame's constraints are a point and a curve, and a drag's height reaches
+// the document as the drag benchmark sets it.
+func TestConstraintBenchFixture(t *testing.T) {
+	s := benchSession(t, true)
+	st := s.Constraints()
+	if len(st) != 2 || st[0].Kind != "point" || st[1].Kind != "curve" {
+		t.Fatalf("constraints %+v; want a point and a curve", st)
+	}
+	c := s.Doc().Scene().Constraints[1].Clone()
+	c.Curve[3][2] = 1723
+	if err := s.SetConstraint(1, c.Clone(), "drag"); err != nil {
+		t.Fatal(err)
+	}
+	s.Sync()
+	if got := s.Doc().Scene().Constraints[1].Curve[3][2]; got != 1723 {
+		t.Errorf("the dragged vertex stands at %g m; want 1723", got)
+	}
 }
 
 // BenchmarkConstraintHeightDrag is a frame of a height drag on the map at

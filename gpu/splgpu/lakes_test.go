@@ -37,15 +37,7 @@ func TestLabelRootsSameLakes(t *testing.T) {
 	c := config(48, flow.Edges{North: flow.Outlet, South: flow.Closed, East: flow.Natural, West: flow.Closed})
 	c.Params.Kappa, c.Params.CreepSc = 0.05, 0.6 // creep keeps pits
 	dev := device(t)
-	var es [2]*Engine
-	for k := range es {
-		e, err := New(dev, c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer e.Close()
-		es[k] = e
-	}
+	es := twoEngines(t, dev, c)
 	brought, apart := 0, 0
 	for s := 1; s <= 16; s++ {
 		var reads [2]int64
@@ -87,15 +79,7 @@ func TestSkipLabelsSameSteps(t *testing.T) {
 	defer func(v bool) { SkipLabels = v }(SkipLabels)
 	c := config(48, flow.Edges{})
 	dev := device(t)
-	var es [2]*Engine
-	for k := range es {
-		e, err := New(dev, c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer e.Close()
-		es[k] = e
-	}
+	es := twoEngines(t, dev, c)
 	none, back, last := 0, 0, 1
 	for s := 1; s <= 24; s++ {
 		if s == 20 {
@@ -140,15 +124,7 @@ func TestLakeWalkSplit(t *testing.T) {
 	defer func(v int) { wideLevel = v }(wideLevel)
 	c := config(64, flow.Edges{North: flow.Outlet, South: flow.Closed, East: flow.Natural, West: flow.Closed})
 	dev := device(t)
-	var es [2]*Engine
-	for k := range es {
-		e, err := New(dev, c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer e.Close()
-		es[k] = e
-	}
+	es := twoEngines(t, dev, c)
 	for s := 1; s <= 4; s++ {
 		for k, e := range es {
 			wideLevel = []int{1, 1 << 30}[k]
@@ -252,4 +228,19 @@ func BenchmarkOrient(b *testing.B) {
 			}
 		})
 	}
+}
+
+// twoEngines makes two engines of c on dev, closed when the test ends.
+func twoEngines(t *testing.T, dev gpu.Device, c Config) [2]*Engine {
+	t.Helper()
+	var es [2]*Engine
+	for k := range es {
+		e, err := New(dev, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(e.Close)
+		es[k] = e
+	}
+	return es
 }
