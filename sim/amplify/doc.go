@@ -19,8 +19,8 @@
 //  1. Base surface. A Catmull-Rom cubic (separable, border repeated)
 //     through control heights c, sampled at displaced points x − D(x)
 //     (warp.go): D is gradient noise of wavelength 6 coarse cells mapped
-//     to about uniform within ±0.42 coarse cells (±0.48 at F = 2, a fifth
-//     of that on river cells there), tabulated at the coarse centres and
+//     to about uniform within ±0.42 coarse cells at F = 8, ±0.378 at F = 4
+//     and none at F = 2 (warpAmp says why), tabulated at the coarse centres and
 //     interpolated by the same cubic, 0 within 2 cells of the map's edges
 //     and of lakes. A grid terrain has its crests and thalwegs at the
 //     coarse centres and any interpolation of it keeps them there, so the
@@ -86,17 +86,26 @@
 //     the lower (each top lowered to its donors', sources first) and the
 //     upper (each raised to its receiver's, outlets first); lowering
 //     alone drags a whole river down to the deepest dip upstream. With
-//     the displaced base, a river cell's target top is the lowest
-//     displaced base across its flow within 0.6 cells of its centre's
-//     image (troughAcross, at F > 2). Along a segment the top follows the
-//     base under its axis, clamped between the two node tops, weighted
-//     against the linear fall by sin(πt) times the share of the cell the
-//     bed leaves free, and never rising (followTops; linear under
+//     the displaced base, a river cell's target top is read on the line
+//     across its flow through its centre's image (troughAcross): at F = 4
+//     the mean of the displaced base 0.25 cells either side, the bed's
+//     banks, so that the bed takes its volume from the trough it lies in;
+//     at F = 8 (and under StrictTalus) the lowest displaced base within
+//     0.6 cells. Along a segment the top follows the displaced base at its
+//     banks (the mean of the two points its half width across), clamped
+//     between the two node tops: the linear fall is moved by sin(πt)
+//     towards the mean of two envelopes of it that never rise (as the
+//     node tops are), then made never to rise (followTops; linear under
 //     StrictTalus, where following would make a bed steeper than the
-//     limit in places): laid linearly, a bed cuts steps into its banks
-//     where the base's trough floor wanders off the line, and on the
-//     displaced base those steps had the power below the coarse cell at
-//     4.1 times a real DEM's (2.7 followed). The depth grows linearly, so
+//     limit in places, and without the displacement). Laid linearly, a
+//     bed cuts steps into its banks where the base's trough floor wanders
+//     off the line; on the displaced base those steps had the power below
+//     the coarse cell at 4.1 times a real DEM's on the default preset at
+//     128² ×4, 1.24 laid this way (1.53 undisplaced). At F = 4 the dry
+//     cells within 3 fine cells of such a bed's banks are moved by its
+//     offset from the base (its top less the displaced base under its
+//     axis), fading by a smoothstep to nothing (bankBlend): the banks meet
+//     the bed without a step. The depth grows linearly, so
 //     the bed bottom falls monotonically from source to outlet and is
 //     continuous at every node. The cells
 //     within half a fine cell of the axis take the full depth, the rest of
@@ -120,12 +129,13 @@
 //     the default preset settled, ×2/×4/×8: 128² 0.57/0.21/0.39 %, 256²
 //     0.55/0.32/0.40 %, 512² 0.27/0.30/0.40 %, 1024² 0.14/0.21/0.26 %
 //     (TestAmplifyMeansLarge in app/run); 0.31 to 0.51 % on the test
-//     terrains. These figures are the undisplaced base's; with the
-//     displacement (the default) 256² 0.42/0.63/0.59 %, 512²
-//     0.36/0.91/0.92 %, 0.32 to 0.72 % on the 64² test terrain, and the
-//     imprint 1.06/1.04/1.04 at 256², 1.05/1.04/1.03 at 512², 1.09/1.08/
-//     1.08 on the test terrain (TestNoImprint; 1.31/1.23/1.22 at 256²
-//     undisplaced). The worst at ×2 are confluences whose four fine cells are
+//     terrains. These figures are the undisplaced base's, which ×2 keeps;
+//     with the displacement (the default at ×4 and ×8) ×4/×8: 128²
+//     0.47/0.41 %, 256² 0.39/0.59 %, 512² 0.57/0.91 %, 0.41 to 0.72 % on
+//     the 64² test terrain, and the imprint 1.08/1.05 at 128², 1.07/1.04
+//     at 256², 1.06/1.03 at 512², 1.12/1.08 on the test terrain
+//     (TestNoImprint; undisplaced 1.23/1.22 at 256², 1.45/1.37 on the
+//     test terrain; ×2 1.31 at 256²). The worst at ×2 are confluences whose four fine cells are
 //     all bed, the tributaries' ends above the cell's own top. Beds as wide as a coarse cell are where it is tightest:
 //     the 200 m test terrain with WidthCoef 40 m (rivers capped at a
 //     cell's width in most valleys) reaches 1.1 to 1.5 % at ×4 and ×8,
@@ -174,10 +184,10 @@
 //     hydraulic pass's deposits leave), one Priority-Flood+ε over the
 //     region (sim/pitfill) finishes. The displaced base's troughs off the
 //     beds are depressions this pass fills (up to 42 m in a cell of the
-//     test terrain at ×2): rounds of (the step-5 correction of the dry
+//     test terrain, displaced at ×2): rounds of (the step-5 correction of the dry
 //     hillslopes, but for the cells the pass raised or cut; floorAtBase;
-//     this pass again) give the cells their means back, 3 at ×2, 1 at ×4
-//     and ×8 (warpRounds). Afterwards every dry
+//     this pass again) give the cells their means back, one round
+//     (warpRounds). Afterwards every dry
 //     fine cell has a strictly lower neighbour or lies on an open edge:
 //     Orogen's routing (sim/flow) finds no lake but the simulated ones.
 //  7. Geology. With s.Geology, Rock is the layer the model has at each fine

@@ -330,7 +330,7 @@ func (p *prep) bedTops() error {
 func (p *prep) centre(i int) float32 {
 	cx, cy := i%p.W, i/p.W
 	var sum float64
-	if p.warp != nil && p.F > 2 && p.river[i] {
+	if p.warp != nil && p.river[i] {
 		return p.troughAcross(i)
 	}
 	if p.warp != nil {

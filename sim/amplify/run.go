@@ -21,14 +21,9 @@ const windowMargin = 16
 // of the relief; 1.3 % after one round, 0.5 % after three). The cells
 // the first pass raised or cut stay out of the rounds' correction
 // (lowered, a filled depression would open again and the next pass work
-// as hard as the first). Three at ×2, where a round is cheap and the
-// troughs deepest for their cells; one at ×4 and ×8.
-func warpRounds(f int) int {
-	if f == 2 {
-		return 3
-	}
-	return 1
-}
+// as hard as the first). One: the base is displaced at ×4 and ×8 only,
+// where one round leaves what three did at ×2.
+const warpRounds = 1
 
 // bandRows is the parallel block of fine rows.
 const bandRows = 16
@@ -103,8 +98,8 @@ func (p *prep) run(ctx context.Context, x0, y0, w, h int) (*Result, error) {
 		// drainage pass filled: give the cells their means back on the
 		// dry hillslopes, then drain what that left, warpRounds times.
 		// The cells the pass raised or cut (and the beds) stay.
-		for k := range warpRounds(F) {
-			d.partial = k+1 < warpRounds(F)
+		for k := range warpRounds {
+			d.partial = k+1 < warpRounds
 			cw, ch := RW/F, RH/F
 			mu := p.meanCorrection(hgt, riv, wat, keep, rx0, ry0, cw, ch)
 			parallel.Blocks(RH, bandRows, func(_, lo, hi int) {
@@ -408,6 +403,9 @@ func (p *prep) carveBand(gx, gy, w, n int, h, riv, wat []float32) {
 		for x := range w {
 			i := y*w + x
 			ci := cy*p.W + (gx+x)/F
+			if c.shift != nil && !c.core[i] && !p.lake[ci] {
+				h[i] += c.shift[i]
+			}
 			if v := c.v[i]; v < h[i] || (c.core[i] && !p.lake[ci]) {
 				h[i] = v
 				if c.core[i] {

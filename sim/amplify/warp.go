@@ -50,9 +50,10 @@ type warp struct {
 	W, H   int
 }
 
-// newWarp returns the warp of p (nil when Options.Warp turns it off).
+// newWarp returns the warp of p (nil when Options.Warp turns it off, and
+// at factor 2: see warpAmp).
 func (p *prep) newWarp() *warp {
-	if p.o.Warp <= 0 {
+	if p.o.Warp <= 0 || warpAmp(p.F) == 0 {
 		return nil
 	}
 	n := p.W * p.H
@@ -62,16 +63,6 @@ func (p *prep) newWarp() *warp {
 		x, y := i%p.W, i/p.W
 		if x >= warpEdge && y >= warpEdge && x < p.W-warpEdge && y < p.H-warpEdge {
 			w.taper[i] = 1
-		}
-	}
-	if p.F == 2 {
-		// At ×2 a bed covers most of its cell's four fine cells, which
-		// the mean correction then leaves to the bed's top: displaced, they
-		// would show the bed up- or downstream of it.
-		for i, r := range p.river {
-			if r {
-				w.taper[i] = riverTaper2
-			}
 		}
 	}
 	for i, l := range p.lake {

@@ -112,10 +112,22 @@ func (p *prep) solveControlWarp() {
 // solveControlWarp).
 const warpSweeps = 4
 
-// troughAcross returns the lowest displaced base on the line across cell
-// i's flow (to its receiver) through the image of its centre, within
+// troughAcross returns the height a bed's top aims at in cell i on the
+// displaced base, from the line across its flow (to its receiver) through
+// the image of its centre. At ×8, the lowest displaced base within
 // troughReach coarse cells of it: where the displaced surface has its
-// valley floor, which the bed is laid on.
+// valley floor. At ×4, the mean of the displaced base at bankReach
+// either side: the bed's top at its banks, so that the bed takes its
+// volume from the trough it lies in rather than from a lower trough
+// beside it, which the mean correction then gave back to the hillslopes
+// beside the bed (default preset 256² ×4: roughness 3.78 times the
+// Jacksboro DEM's with the lowest within 0.6 cells, 3.05 within 0, 2.40
+// with the banks at 0.25; at ×8 the banks' tops lose the cell means,
+// 1.03 % of the relief at 128², and the power below the coarse cell
+// falls under a third of the DEM's). Under StrictTalus, whose beds fall
+// linearly between the node tops, the lowest, as at ×8: there the banks'
+// tops left two beds' cells steeper than the talus angle towards each
+// other (app/cli TestRunOutSize).
 func (p *prep) troughAcross(i int) float32 {
 	W, F := p.W, float64(p.F)
 	r := int(p.s.Receivers[i])
@@ -128,6 +140,15 @@ func (p *prep) troughAcross(i int) float32 {
 	nx, ny := -dy, dx
 	q := p.warp.image(p.F, (float64(i%W)+0.5)*F, (float64(i/W)+0.5)*F)
 	X, Y := float64(q[0])/F-0.5, float64(q[1])/F-0.5
+	if p.F == 4 && !p.o.StrictTalus {
+		var sum float64
+		for _, t := range [2]float64{-bankReach, bankReach} {
+			px, py := X+t*nx, Y+t*ny
+			ddx, ddy := p.warp.at(px, py)
+			sum += p.baseAt(px-ddx, py-ddy)
+		}
+		return float32(sum / 2)
+	}
 	lo := math.Inf(1)
 	for k := -troughSamples; k <= troughSamples; k++ {
 		t := troughReach * float64(k) / troughSamples
@@ -138,11 +159,15 @@ func (p *prep) troughAcross(i int) float32 {
 	return float32(lo)
 }
 
-// troughReach and troughSamples: the line troughAcross searches, coarse
-// cells either side of the image of the centre, and its samples a side.
+// troughReach and troughSamples: the line troughAcross searches at ×8,
+// coarse cells either side of the image of the centre, and its samples a
+// side; bankReach: where it reads the banks at ×4 (0.1/0.2/0.3/0.4
+// cells: roughness 2.87/2.50/2.42/2.99 times the DEM's at 256², worst
+// cell mean 0.60/0.55/0.66/0.98 % of the relief).
 const (
 	troughReach   = 0.6
 	troughSamples = 6
+	bankReach     = 0.25
 )
 
 // warpAmp is the bound on each component of D at Options.Warp 1, coarse
@@ -155,12 +180,23 @@ const (
 // deepest fine cell 169 m under its coarse height (90 m undisplaced);
 // 0.36 → 1.15, 227 m; 0.42 → 1.06, 316 m; 0.48 → 0.94, 478 m (the
 // sweeps no longer converge); 0.6 → the sweeps diverge.
+//
+// By factor: at ×8 0.42; at ×4 0.378 (with the beds laid as in
+// troughAcross, followTops and the carver's bank blend, default preset
+// ×4 at 128²/256²/512²: imprint 1.078/1.068/1.061 and roughness 1.24/
+// 1.72/2.46 times the Jacksboro DEM's, against 1.052/1.046/1.040 and
+// 1.45/1.95/2.84 at 0.42; undisplaced 1.259/1.227/1.231 and 1.53/1.98/
+// 2.54). At ×2, none: there every displacement that brings the imprint
+// under 1.10 (0.42 to 0.48 cells) made the power below the coarse cell
+// 2.5 to 3.6 times today's (128²: 8.7 against 2.8), from the beds and the
+// drainage pass on the displaced troughs (the base alone 1.4), and no
+// way of laying the beds tried brought it back (session 18, amp4).
 func warpAmp(f int) float64 {
-	if f == 2 {
-		return 0.48
+	switch f {
+	case 2:
+		return 0
+	case 4:
+		return 0.378
 	}
 	return 0.42
 }
-
-// riverTaper2 is D's taper on river cells at factor 2.
-const riverTaper2 = 0.2
