@@ -58,11 +58,13 @@ func defaultSettled(t *testing.T, n int) *engine.Snapshot {
 // with seed 3), 3.36 with the preset at 256², 4.89 at 512² (the same
 // measure at ×4: 1.52, 2.01, 2.56; at ×8: 0.36, 0.47, 0.59), a bound of 3
 // there would fail on changes that have nothing to do with the detail.
-// Since the base surface is displaced off the coarse grid (sim/amplify,
-// step 1), 8.73 at ×2, 2.72 at ×4 and 0.376 at ×8 here (×4 at 256² 3.78,
-// at 512² 5.06): the displaced base squeezes crests and valleys where
-// the displacement's gradient is largest, and the beds and the mean
-// corrections about them add power below the coarse cell.
+// Since the base surface is displaced off the coarse grid at ×4 and ×8
+// (sim/amplify, step 1), 1.24 at ×4 and 0.366 at ×8 here (×4 at 256²
+// 1.71, at 512² 2.45; ×8 0.539 and 0.763); ×2 is not displaced. Laid
+// linearly on the displaced base, or with their tops at its lowest point
+// beside them, the beds had ×4 at 2.72 here, 3.78 at 256² and 5.06 at
+// 512², and the ×2 displacement that brings its imprint under 1.10 had
+// ×2 at 8.73 (sim/amplify's warpAmp).
 func TestAmplifyDefaultPreset(t *testing.T) {
 	s := defaultSettled(t, 128)
 	dem, err := rasterio.ReadHeights("../cli/testdata/jacksboro.tif")
