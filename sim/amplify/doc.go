@@ -249,10 +249,11 @@
 // the default preset at 512²: 732 MB against 600 MB). Without it a 1024²
 // terrain amplified to 4096² in about 4 s and to 8192² in 14 to 17 s on
 // two cores, and `orogen run --out-size 8192` peaked at 1.9 GB resident;
-// the displacement costs 1.2 to 1.4 times the process CPU (the default
-// preset settled, alternated on a loaded 2-core machine: 512² ×4 4.4 to
-// 4.6 s against 3.5 to 3.7 s, ×8 19 to 22 s against 15 to 17 s, 1024²
-// ×4 20 to 21 s against 15 to 17 s). After the first local pass, the
+// the displacement costs about 1.15 times the process CPU (the default
+// preset settled, three runs alternated on a loaded 2-core machine: 512²
+// ×4 3.7 to 5.4 s, median 4.4, against 3.8 to 4.8 s, median 3.9; ×8
+// 17.8 to 20.5 s, median 18.9, against 14.9 to 16.9 s, median 16.8); ×2
+// is not displaced and costs what it did. After the first local pass, the
 // drainage pass looks for pits only among the cells the fills changed
 // and their neighbours (a cell becomes a pit only when it or a neighbour
 // is raised), not over the whole region again.
