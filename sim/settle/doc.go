@@ -31,10 +31,12 @@
 //	          the base dt: if it converges (engine.Engine.Converged(tol)),
 //	          the terrain has settled; if not, growing resumes
 //	hold      when Options.LongPatience long steps in a row have gone by
-//	          without halving the fastest change (max |Δh|/dt), the base
+//	          without halving the fastest change (max |Δh|/dt), nor, with
+//	          D8 routing, the fraction of receivers changing, the base
 //	          dt until Restart: at long steps some terrains never get
 //	          closer to rest (receivers near a tie switching, each long
-//	          step landing on the rest state of the other); likewise when
+//	          step landing on the rest state of the other; random
+//	          hillslope receivers redrawn at every long step); likewise when
 //	          ConfirmPatience confirmations in a row fail without halving
 //	          the change they find (long steps at rest where the base dt
 //	          is not)
