@@ -217,10 +217,10 @@ func (s *Scheme) Step() engine.StepStats {
 	// halved. D8 receivers are a function of the heights, so a long step
 	// lands on the rest state of its receivers, and receivers that keep
 	// settling are a network still getting closer to it while a few cells
-	// hold its fastest change up (the classic preset at 1024²: 0.05 % of
-	// the receivers changing a step falling to none over the 120 long
-	// steps at 4 096·dt that settle it, its fastest change not halving in
-	// the last 64 of them). Random hillslope receivers are redrawn at
+	// hold its fastest change up (the classic preset at 1024²: the
+	// receivers changing fall from 2 % a step to none over the 180 long
+	// steps at 4 096·dt that settle it, while its fastest change went 64
+	// of them without halving). Random hillslope receivers are redrawn at
 	// every long step, and their fraction keeps halving for hundreds of
 	// long steps that never come to rest (the default preset at 512²: 375
 	// steps to settle counting them, 319 without).
