@@ -93,8 +93,8 @@ func presetPhysics(p engine.Params) engine.Params {
 // stepping, the 2-core machine at load 7–17), where `orogen run
 // --until-converged` of a scene with these keys (the talus noise seeded
 // otherwise) settled in 1 931: how long random hillslope routing takes
-// to stop flipping varies a lot; BenchmarkConverge takes 233 steps at
-// 1024² with the old physics, whose κ = 0 lets the scheme lengthen dt.
+// to stop flipping varies a lot; BenchmarkConvergeClassic takes 233 steps
+// at 1024² with the old physics, whose κ = 0 lets the scheme lengthen dt.
 func BenchmarkConvergePhysics(b *testing.B) {
 	for _, n := range []int{256, 512, 1024} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {

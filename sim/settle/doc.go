@@ -16,8 +16,8 @@
 // state is the unsplit physics' for any dt: with κ > 0 the scheme takes
 // long steps only on such an engine, with the balance on for them and off
 // for every step at the user's dt, which are the user's physics (measured
-// on the default preset at 128² with κ = 2 m²/yr: 292 steps against 368,
-// the same heights within 0.4 %); other engines keep the user's dt with
+// on the classic preset's ridges at 128² with κ = 2 m²/yr: 299 steps
+// against 368, the highest and mean heights within 0.2 %); other engines keep the user's dt with
 // κ > 0 (see Scheme.grows).
 //
 // A Scheme drives an engine.Engine through four regimes:
@@ -31,10 +31,12 @@
 //	          the base dt: if it converges (engine.Engine.Converged(tol)),
 //	          the terrain has settled; if not, growing resumes
 //	hold      when Options.LongPatience long steps in a row have gone by
-//	          without halving the fastest change (max |Δh|/dt), the base
+//	          without halving the fastest change (max |Δh|/dt), nor, with
+//	          D8 routing, the fraction of receivers changing, the base
 //	          dt until Restart: at long steps some terrains never get
 //	          closer to rest (receivers near a tie switching, each long
-//	          step landing on the rest state of the other); likewise when
+//	          step landing on the rest state of the other; random
+//	          hillslope receivers redrawn at every long step); likewise when
 //	          ConfirmPatience confirmations in a row fail without halving
 //	          the change they find (long steps at rest where the base dt
 //	          is not)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"orogen/sim/engine"
+	"orogen/sim/flow"
 )
 
 // fake is an engine whose steps report what the test scripts: the
@@ -319,5 +320,58 @@ func TestFailedConfirmationsHold(t *testing.T) {
 	s.Step()
 	if f.dts[len(f.dts)-1] != 200 {
 		t.Fatalf("after Restart: dts %v; want growing again", f.dts[40:])
+	}
+}
+
+// TestLongStepsReceiversProgress: with D8 routing, long steps whose
+// fastest change has stopped halving but whose receivers changing keep
+// halving are a network still settling (the classic preset at 1024²), and
+// the scheme keeps them until they come to rest; with random hillslope
+// routing the same steps send it back to the base dt after LongPatience
+// of them, as before.
+func TestLongStepsReceiversProgress(t *testing.T) {
+	const base, patience = 100.0, 5
+	script := []engine.StepStats{}
+	recv := 0.02
+	for i := range 20 {
+		if i >= 4 && i%3 == 1 {
+			recv /= 2.1
+		}
+		script = append(script, engine.StepStats{RecvChanged: recv, MaxDh: 50, MaxDh2: 50})
+	}
+	still := engine.StepStats{MaxDh: 1e-6, MaxDh2: 1e-6} // below tol·base = 1e-4
+	script = append(script, still, still)
+	for _, routing := range []flow.Routing{flow.RoutingD8, flow.RoutingRandom} {
+		f := &fake{p: engine.Params{Dt: base, Routing: routing}, maxDt: 1e9, script: script}
+		s, err := New(f, Options{MaxFactor: 8, LongPatience: patience})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 30 {
+			if s.Step(); s.Settled() {
+				break
+			}
+		}
+		// D8: base, 200, 400, then 800 through the last step whose
+		// receivers halved and the still step, which a step at the base
+		// dt confirms. Random: 800 until the patience ran out, then the
+		// base until the still steps.
+		want := []float64{100, 200, 400}
+		if routing == flow.RoutingD8 {
+			for len(want) < 21 {
+				want = append(want, 800)
+			}
+			want = append(want, 100)
+		} else {
+			for range patience + 1 {
+				want = append(want, 800)
+			}
+			for len(want) < 21 {
+				want = append(want, 100)
+			}
+		}
+		if !slices.Equal(f.dts, want) || !s.Settled() {
+			t.Errorf("%s: dts %v (settled %v); want %v, settled", routing, f.dts, s.Settled(), want)
+		}
 	}
 }
