@@ -177,6 +177,10 @@ func (a *App) drawRelief(snap *engine.Snapshot, o viewer.Options, upToo bool) {
 		o.Rivers = false // as reliefImage keys it
 	}
 	step := reliefStep(a.view.Zoom)
+	if err := a.gv.warm(snap, o, a.v3.opts, step); err != nil {
+		a.shaderFailed(err)
+		return
+	}
 	k := a.gv.reliefK
 	var o3 *viewer.Options3D
 	if a.mode != mode2D && a.v3.opts.UpliftAlpha > 0 {
@@ -289,6 +293,10 @@ func (a *App) drawTerrain(d *viewer.DrawList, s *engine.Snapshot) (kept bool) {
 		up = a.docUplift()
 	}
 	v := &a.v3
+	if err := a.gv.warm(s, a.vopts, a.v3.opts, reliefStep(a.view.Zoom)); err != nil {
+		a.shaderFailed(err)
+		return false
+	}
 	last := a.terrainOf
 	a.terrainOf = terrainKey{snap: s, cam: d.Camera, w: d.W, h: d.H, opts: a.v3.opts, uplift: firstOf(up)}
 	onlySnap := v.shown && v.canvas != nil && last.snap != nil && last.snap != s && last.snap.W == s.W && last.snap.H == s.H &&
