@@ -474,10 +474,18 @@ func bits(f []float32) []uint32 {
 // base, detail, beds and lakes are functions of the fine cell and the
 // whole coarse snapshot, and the mean corrections and the drainage pass
 // see a margin of 16 coarse cells, wider than what they reach and than
-// any depression of these terrains.
+// any depression of these terrains; at ×2 and ×4.
 func TestWindowMatches(t *testing.T) {
 	s := withLake(t, settled(t, 64), 30, 34)
-	const f = 4
+	for _, f := range []int{2, 4} {
+		windowMatches(t, s, f)
+	}
+}
+
+// windowMatches is TestWindowMatches at factor f (×2 has its own way to
+// its fine cells, the 2×2 mean of a ×4 window: via4.go).
+func windowMatches(t *testing.T, s *engine.Snapshot, f int) {
+	t.Helper()
 	full := run(t, s, DefaultOptions(f))
 	a, err := New(context.Background(), s, DefaultOptions(f))
 	if err != nil {
@@ -495,7 +503,7 @@ func TestWindowMatches(t *testing.T) {
 			t.Fatal(err)
 		}
 		if r.W != w[2]*f || r.H != w[3]*f {
-			t.Fatalf("window %v: %d×%d cells; want %d×%d", w, r.W, r.H, w[2]*f, w[3]*f)
+			t.Fatalf("×%d window %v: %d×%d cells; want %d×%d", f, w, r.W, r.H, w[2]*f, w[3]*f)
 		}
 		diff := 0
 		for y := range r.H {
@@ -507,7 +515,7 @@ func TestWindowMatches(t *testing.T) {
 			}
 		}
 		if diff != 0 {
-			t.Errorf("window %v: %d of %d cells differ from Amplify's; want 0", w, diff, r.W*r.H)
+			t.Errorf("×%d window %v: %d of %d cells differ from Amplify's; want 0", f, w, diff, r.W*r.H)
 		}
 	}
 }
