@@ -50,9 +50,11 @@ type Options struct {
 	Meander float64
 	// Warp scales the base surface's sideways displacement, which keeps
 	// the coarse grid from showing (see the package doc, step 1): at 1,
-	// up to 0.42 coarse cells (0.48 at factor 2); at most 1; 0: the
-	// default, 1; negative: none (the base interpolates the coarse grid
-	// undisplaced, its crests and thalwegs at the coarse centres).
+	// up to 0.42 coarse cells at factor 8 and 0.378 at 4; at factor 2 the
+	// surface is the 2×2 mean of the factor-4 one, displaced so; at most
+	// 1; 0: the default, 1; negative: none (the base interpolates the
+	// coarse grid undisplaced, its crests and thalwegs at the coarse
+	// centres, at factor 2 too).
 	Warp float64
 }
 

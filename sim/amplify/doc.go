@@ -20,7 +20,7 @@
 //     through control heights c, sampled at displaced points x − D(x)
 //     (warp.go): D is gradient noise of wavelength 6 coarse cells mapped
 //     to about uniform within ±0.42 coarse cells at F = 8, ±0.378 at F = 4
-//     and none at F = 2 (warpAmp says why), tabulated at the coarse centres and
+//     and none at F = 2 (warpAmp says why: see below), tabulated at the coarse centres and
 //     interpolated by the same cubic, 0 within 2 cells of the map's edges
 //     and of lakes. A grid terrain has its crests and thalwegs at the
 //     coarse centres and any interpolation of it keeps them there, so the
@@ -40,7 +40,22 @@
 //     (the fine surface along an outlet edge dips below base level; before
 //     the drainage pass, dry cells below the coarse terrain's lowest
 //     height are raised to it, floorAtBase, so nothing ends below base
-//     level).
+//     level). At F = 2 displaced (the default) steps 1 to 5 are the F = 4
+//     ones, and the ×2 surface is the 2×2 means of the ×4 result after its
+//     steps 1 to 6 (via4.go: every cell mean kept, the power below two
+//     fine cells of ×4's beds and bank blend averaged away), the deepest
+//     ×4 bed in each 2×2 block its river depth, the lake water to the
+//     level as step 4 sets it; then step 6 at ×2, whose pass may cut
+//     through the averaged beds (a ×2 cell of a ×4 bed holds bank too,
+//     bumps along the bed the pass would otherwise fill, moving a cell
+//     mean by 1.2 % of the relief at 256²), and its round corrects every
+//     dry cell, beds and the first pass's cells too. Default preset,
+//     128²/256²/512² ×2: imprint 1.097/1.083/1.080 (1.364/1.313/1.307
+//     undisplaced), roughness 1.98/2.59/3.61 times the Jacksboro DEM's
+//     (2.82/3.41/4.94), worst cell mean 0.44/0.28/0.42 % of the relief
+//     (0.74/0.55/0.27 %); it costs the ×4 run (time and memory, below).
+//     The bed at ×2, narrower than a cell, is the lowest bed cell by the
+//     ×4 curve (TestRiversDownhill).
 //  2. Hillslope detail. Per octave (wavelengths across the flow of F, F/2,
 //     ... 2 fine cells: the scales the coarse grid cannot hold), |n| − E|n|
 //     of gradient noise n (sim/noise) sampled 4 times longer along the flow
@@ -129,13 +144,14 @@
 //     the default preset settled, ×2/×4/×8: 128² 0.57/0.21/0.39 %, 256²
 //     0.55/0.32/0.40 %, 512² 0.27/0.30/0.40 %, 1024² 0.14/0.21/0.26 %
 //     (TestAmplifyMeansLarge in app/run); 0.31 to 0.51 % on the test
-//     terrains. These figures are the undisplaced base's, which ×2 keeps;
-//     with the displacement (the default at ×4 and ×8) ×4/×8: 128²
+//     terrains. These figures are the undisplaced base's (Warp < 0);
+//     with the displacement (the default) ×2 is step 1's, and ×4/×8: 128²
 //     0.47/0.41 %, 256² 0.39/0.59 %, 512² 0.57/0.91 %, 0.41 to 0.72 % on
 //     the 64² test terrain, and the imprint 1.08/1.05 at 128², 1.07/1.04
 //     at 256², 1.06/1.03 at 512², 1.12/1.08 on the test terrain
 //     (TestNoImprint; undisplaced 1.23/1.22 at 256², 1.45/1.37 on the
-//     test terrain; ×2 1.31 at 256²). The worst at ×2 are confluences whose four fine cells are
+//     test terrain; ×2 1.31 at 256² undisplaced, 1.08 as ×4's mean, 1.17
+//     on the test terrain). The worst at ×2 undisplaced are confluences whose four fine cells are
 //     all bed, the tributaries' ends above the cell's own top. Beds as wide as a coarse cell are where it is tightest:
 //     the 200 m test terrain with WidthCoef 40 m (rivers capped at a
 //     cell's width in most valleys) reaches 1.1 to 1.5 % at ×4 and ×8,
@@ -252,8 +268,11 @@
 // the displacement costs about 1.15 times the process CPU (the default
 // preset settled, three runs alternated on a loaded 2-core machine: 512²
 // ×4 3.7 to 5.4 s, median 4.4, against 3.8 to 4.8 s, median 3.9; ×8
-// 17.8 to 20.5 s, median 18.9, against 14.9 to 16.9 s, median 16.8); ×2
-// is not displaced and costs what it did. After the first local pass, the
+// 17.8 to 20.5 s, median 18.9, against 14.9 to 16.9 s, median 16.8); ×2,
+// the 2×2 mean of ×4 (step 1), costs the ×4 run and holds its fields:
+// 512² ×2 3.9 to 5.0 s, median 3.9, against 0.60 to 0.94 s, median 0.62,
+// undisplaced (6.4 times) and 4.2 to 4.7 s, median 4.3, for ×4 (0.93
+// times; alternated), 251 MB resident against 98 MB (×4: 249 MB). After the first local pass, the
 // drainage pass looks for pits only among the cells the fills changed
 // and their neighbours (a cell becomes a pit only when it or a neighbour
 // is raised), not over the whole region again.

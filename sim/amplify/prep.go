@@ -33,6 +33,8 @@ type prep struct {
 	wlevel     []float32 // the lake level fine cells fill to (NaN: none)
 
 	warp  *warp  // the base surface's displacement (nil: none)
+	four  *prep  // at F = 2 displaced: the ×4 preparation the surface averages (nil: none)
+	inner bool   // the ×4 preparation of a ×2 one (its run leaves the talus clamp to the ×2 run)
 	river []bool // coarse cells that carry a bed (riverCells)
 
 	segs    []segment
@@ -102,6 +104,13 @@ func prepare(ctx context.Context, s *engine.Snapshot, o Options) (*prep, error) 
 	p.shores()
 	p.rivers()
 	p.detailSetup()
+	if p.F == 2 && p.o.Warp > 0 {
+		q, err := fourPrep(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		p.four = q
+	}
 	return p, ctx.Err()
 }
 

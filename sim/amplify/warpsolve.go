@@ -190,7 +190,9 @@ const (
 // under 1.10 (0.42 to 0.48 cells) made the power below the coarse cell
 // 2.5 to 3.6 times today's (128²: 8.7 against 2.8), from the beds and the
 // drainage pass on the displaced troughs (the base alone 1.4), and no
-// way of laying the beds tried brought it back (session 18, amp4).
+// way of laying the beds tried brought it back (session 18, amp4). So ×2
+// is the 2×2 mean of the ×4 result instead (via4.go), whose prep is ×4's
+// with this bound.
 func warpAmp(f int) float64 {
 	switch f {
 	case 2:
