@@ -24,7 +24,14 @@ func EstimateBytes(s Spec, amp int) int64 {
 	cells := int64(s.W) * int64(s.H)
 	b := BaseBytes + int64(BytesPerCell(s))*cells
 	if amp > 1 {
-		b += BytesPerFineCell * cells * int64(amp) * int64(amp)
+		fine := int64(amp) * int64(amp)
+		if amp == 2 {
+			// ×2 is the 2×2 mean of a ×4 run (sim/amplify, fineViaFour):
+			// its ×4 fields and its own (512²: 251 MB resident, the ×4
+			// run's 249).
+			fine = 16 + 4
+		}
+		b += BytesPerFineCell * cells * fine
 	}
 	return b
 }
