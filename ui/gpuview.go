@@ -119,33 +119,34 @@ type gpuView struct {
 	// software rasterizer the gather's reads at every pixel are (50 times
 	// the quads at 1024² on llvmpipe), so it is set only where the
 	// OpenGL device is a card (App.probeViews).
-	gather  bool
-	gathers map[int]*ebiten.Shader // gather.kage's programs, by loop size
-	mesh    *ebiten.Shader
-	sky     *ebiten.Shader
-	f2, f3  fieldSet // the 2D view's snapshot and the 3D view's (the amplified window's)
-	relief  *ebiten.Image
-	reliefK reliefKey
-	surf3   *ebiten.Image
-	surf3K  surf3Key
-	surf3b  *ebiten.Image // the 3D surface being drawn by tjob, swapped in once whole
-	tjob    *terrainJob   // a 3D picture drawn over several frames (nil: none)
-	draws   int           // whole pictures drawn, for the report
-	passes  int           // surface passes drawn (a band of a picture counts), for the tests
-	back    *ebiten.Image // the 2D relief being drawn by job, shown once whole
-	job     *reliefJob    // a 2D relief drawn over several frames (nil: none)
-	rivL    *ebiten.Image // the river image of a zoomed-out relief
-	rivLOf  riversKey
-	rivLRow int           // rows of rivL drawn for rivLOf, from the top
-	warmed  warmKey       // the sizes and options warm compiled for
-	lut     *ebiten.Image // the ramps alone, image 3 of a picture that reads no bytes
-	lutK    lutKey
-	lutBuf  []byte
-	discs   []viewer.Disc
-	discsOf discsKey      // what g.discs were computed for
-	spare   []viewer.Disc // a discs buffer for the next job's goroutine
-	vs      []ebiten.Vertex
-	is      []uint16
+	gather            bool
+	gathers           map[int]*ebiten.Shader // gather.kage's programs, by loop size
+	mesh              *ebiten.Shader
+	sky               *ebiten.Shader
+	f2, f3            fieldSet // the 2D view's snapshot and the 3D view's (the amplified window's)
+	relief            *ebiten.Image
+	reliefK           reliefKey
+	surf3             *ebiten.Image
+	surf3K            surf3Key
+	surf3b            *ebiten.Image // the 3D surface being drawn by tjob, swapped in once whole
+	tjob              *terrainJob   // a 3D picture drawn over several frames (nil: none)
+	draws             int           // whole pictures drawn, for the report
+	passes            int           // surface passes drawn (a band of a picture counts), for the tests
+	back              *ebiten.Image // the 2D relief being drawn by job, shown once whole
+	job               *reliefJob    // a 2D relief drawn over several frames (nil: none)
+	rivL              *ebiten.Image // the river image of a zoomed-out relief
+	rivLOf            riversKey
+	rivLRow           int           // rows of rivL drawn for rivLOf, from the top
+	warmed            warmKey       // the sizes and options warm compiled for
+	warmSink, warmSrc *ebiten.Image // 1×1: warm's draws
+	lut               *ebiten.Image // the ramps alone, image 3 of a picture that reads no bytes
+	lutK              lutKey
+	lutBuf            []byte
+	discs             []viewer.Disc
+	discsOf           discsKey      // what g.discs were computed for
+	spare             []viewer.Disc // a discs buffer for the next job's goroutine
+	vs                []ebiten.Vertex
+	is                []uint16
 }
 
 // discsKey is what a list of river discs was computed from.
@@ -244,18 +245,32 @@ func (g *gpuView) warm(s *engine.Snapshot, o viewer.Options, o3 viewer.Options3D
 	}
 	g.warmed = k
 	p2, p3 := viewer.ReliefParams(s, o), viewer.Surface3DParams(s, o3)
+	progs := []*ebiten.Shader{g.mesh, g.sky}
 	for _, c := range []struct {
 		p          *viewer.SurfaceParams
 		mode, step int
 	}{{&p2, 0, step}, {&p3, 1, 1}} {
-		if _, err := g.surface(surfKeyOf(c.p, c.mode)); err != nil {
+		sh, err := g.surface(surfKeyOf(c.p, c.mode))
+		if err != nil {
 			return err
 		}
+		progs = append(progs, sh)
 		if c.p.Rivers && g.gather {
-			if _, err := g.gatherShader(c.p, c.step); err != nil {
+			if sh, err = g.gatherShader(c.p, c.step); err != nil {
 				return err
 			}
+			progs = append(progs, sh)
 		}
+	}
+	// Ebitengine hands a program to the driver at its first draw: each
+	// draws a pixel into a 1×1 image now.
+	if g.warmSink == nil {
+		g.warmSink, g.warmSrc = ebiten.NewImage(1, 1), ebiten.NewImage(1, 1)
+	}
+	vs := []ebiten.Vertex{{DstX: 0, DstY: 0}, {DstX: 1, DstY: 0}, {DstX: 0, DstY: 1}, {DstX: 1, DstY: 1}}
+	src := [4]*ebiten.Image{g.warmSrc, g.warmSrc, g.warmSrc, g.warmSrc}
+	for _, sh := range progs {
+		g.warmSink.DrawTrianglesShader(vs, []uint16{0, 1, 2, 1, 3, 2}, sh, &ebiten.DrawTrianglesShaderOptions{Images: src})
 	}
 	return nil
 }
