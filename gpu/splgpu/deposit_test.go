@@ -165,12 +165,13 @@ func TestDepositContraction(t *testing.T) {
 		DepTile, DepList, DepRelist, DepTail, ListCells = t, l, r, a, c
 	}(DepTile, DepList, DepRelist, DepTail, ListCells)
 	ListCells = 0
-	// Without and with the rounds in shared memory (dslocal), with the
-	// rounds over lists of the nodes left from the first round, the
-	// third and never (a list of n/8 nodes: the chain overflows it), and
-	// the last rounds in one work group (dstail) from the round given
-	// (moved by the engine from call to call), 0 for all of them.
-	for _, sch := range [][4]int{{0, 2, 4, 8}, {16, 2, 4, -1}, {32, 2, 4, 3}, {16, -1, 0, -1}, {0, 0, 1, -1}, {16, -1, 0, 0}, {0, -1, 0, 5}} {
+	// Without and with the rounds in shared memory (dslocal), on the
+	// lean layout with the rounds over lists of the nodes left from the
+	// first round, the third and the tenth (slot 1 has n/4 places: the
+	// chain's nodes claim them in turn until they fit a list), or with
+	// slot 1 by cell, and the last rounds in one work group (dstail)
+	// from the round given (moved by the engine from call to call).
+	for _, sch := range [][4]int{{0, 2, 4, 8}, {16, 2, 4, -1}, {32, 2, 4, 3}, {16, -1, 0, -1}, {0, 0, 1, -1}, {16, 9, 0, 0}, {0, 9, 0, 5}} {
 		tile := sch[0]
 		DepTile, DepList, DepRelist, DepTail = sch[0], sch[1], sch[2], sch[3]
 		e.tailAt = 0
@@ -189,9 +190,10 @@ func TestDepositContraction(t *testing.T) {
 					}
 					hb[i] = hl[i] + y
 				}
+				e.depRounds = 0 // the rounds this forest needs, not the last one's
 				got, rounds, err := e.runContract(f.codes, hb, hl)
 				if err != nil {
-					t.Fatal(err)
+					t.Fatalf("tiles %d², lists %d/%d, tail from %d, %s: %v", tile, DepList, DepRelist, DepTail, f.name, err)
 				}
 				if e.readWords(e.ctl, 16)[14] != 0xFFFFFFFF {
 					listed++
@@ -221,12 +223,19 @@ func TestDepositContraction(t *testing.T) {
 					}
 				}
 				t.Logf("tiles %d², lists %d/%d, tail from %d (%d), %s, %.0f %% losing: %d rounds, %d of %d nodes clamped, %d wrong, %.2g m from sim/spl", tile, DepList, DepRelist, DepTail, e.TailAt, f.name, 100*bias, rounds, clamped, w*h, bad, worst)
-				if rounds > limit {
-					t.Errorf("tiles %d², %s: %d rounds; want at most %d", tile, f.name, rounds, limit)
+				// On the lean layout a chain through every cell leaves
+				// more nodes than slot 1 has places (n/4) until its last
+				// rounds: they take turns (70 to 90 rounds).
+				lim := limit
+				if DepList >= 0 && f.name == "chain" {
+					lim = 8 * bits.Len(uint(w*h-1))
+				}
+				if rounds > lim {
+					t.Errorf("tiles %d², %s: %d rounds; want at most %d", tile, f.name, rounds, lim)
 				}
 			}
 		}
-		if (DepList >= 0 || DepTail >= 0) && listed == 0 {
+		if DepList >= 0 && listed == 0 {
 			t.Errorf("tiles %d², lists from round %d: no run ended on a list", tile, DepList)
 		}
 	}
@@ -319,7 +328,7 @@ func TestLakeLevels(t *testing.T) {
 func TestDepositListsSameHeights(t *testing.T) {
 	defer func(l, r, a, c int) { DepList, DepRelist, DepTail, ListCells = l, r, a, c }(DepList, DepRelist, DepTail, ListCells)
 	ListCells = 0
-	run := func(list, relist, tail int) ([]float32, int) {
+	run := func(list, relist, tail int) ([]float32, int, int) {
 		DepList, DepRelist, DepTail = list, relist, tail
 		c := config(64, flow.Edges{North: flow.Outlet, South: flow.Closed, East: flow.Natural, West: flow.Closed})
 		c.Params.G, c.Params.Kappa, c.Params.CreepSc = 1.5, 0.02, 0.6
@@ -329,21 +338,24 @@ func TestDepositListsSameHeights(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer e.Close()
-		lakes := 0
+		lakes, rounds := 0, 0
 		for range 8 {
 			lakes += e.Step().Lakes
+			rounds += e.DepRounds
 		}
 		if err := e.Err(); err != nil {
 			t.Fatal(err)
 		}
-		return e.Heights(), lakes
+		return e.Heights(), lakes, rounds
 	}
-	want, lakes := run(-1, 0, -1)
+	want, lakes, rounds := run(-1, 0, -1)
 	if lakes == 0 {
 		t.Fatal("no lakes in 8 steps: the test needs some")
 	}
-	for _, s := range [][3]int{{0, 1, -1}, {2, 4, 6}, {-1, 0, 3}} {
-		got, _ := run(s[0], s[1], s[2])
+	t.Logf("slot 1 by cell: %d rounds in 8 steps", rounds)
+	for _, s := range [][3]int{{0, 1, -1}, {2, 4, 6}, {0, 4, -1}} {
+		got, _, rounds := run(s[0], s[1], s[2])
+		t.Logf("lean, lists from round %d, again every %d, the tail from round %d: %d rounds in 8 steps", s[0], s[1], s[2], rounds)
 		bad := 0
 		for i := range want {
 			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
