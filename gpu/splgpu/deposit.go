@@ -58,6 +58,19 @@ const tailMax = 4096
 // place a cell (16 bytes a cell of its own, s1).
 func leanDep(n int) bool { return DepList >= 0 && n >= ListCells }
 
+// Test hooks that make a software device behave more like a card:
+// depDefs are definitions the contraction's kernels (dsinit, dslist and
+// the rounds') are compiled with (dsbuf.glsl's CHECK, common.glsl's
+// REVERSE and SCRAMBLE), set before New; depGarbage fills the buffers
+// the contraction takes over with a pattern before it starts (a card's
+// memory is not zeroed); with CHECK, an index out of bounds is recorded
+// in the engine's chk buffer (bound in slot 15 where it is set: llvmpipe
+// drops such accesses, a card may not).
+var (
+	depDefs    string
+	depGarbage bool
+)
+
 // growDep makes the deposition's fields: G·Qs/A and the alluvium (zero
 // at first, as sim/grid's), the erosion's caps and, unless the layout
 // is lean, the contraction's slot 1 (s1).
@@ -213,6 +226,18 @@ func (e *Engine) contract(c gpu.Context, hlb gpu.Buffer) (s0l, s0h gpu.Buffer, e
 		s0l = e.ab[1]
 	}
 	lean := leanDep(e.n)
+	if depGarbage {
+		// What a card's memory may hold where no kernel wrote.
+		for _, b := range []gpu.Buffer{e.pb[0], e.pb[1], e.cp[0], e.cp[1], e.bb[1], s0h, s0l, e.s1} {
+			g := make([]byte, b.Size())
+			for k := range g {
+				g[k] = byte(k*131 + 7)
+			}
+			if err := c.Write(b, 0, g); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
 	s1 := e.s1
 	if lean {
 		s1 = e.cp[1]
@@ -232,6 +257,9 @@ func (e *Engine) contract(c gpu.Context, hlb gpu.Buffer) (s0l, s0h gpu.Buffer, e
 		// in their tile solved before the global rounds.
 		tiles := ((e.w + DepTile - 1) / DepTile) * ((e.h + DepTile - 1) / DepTile)
 		e.cells(c, fmt.Sprintf("dslocal%d", DepTile), tiles*group)
+	}
+	if e.chk != nil {
+		c.Bind(15, e.chk)
 	}
 	c.Bind(5, e.pb[0])
 	c.Bind(9, e.bb[1])

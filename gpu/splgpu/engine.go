@@ -4,6 +4,7 @@ import (
 	"embed"
 	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -39,12 +40,24 @@ func kernel(name string) string {
 	if v, ok := variants[name]; ok {
 		name, head = v.file, head+v.defs
 	}
+	if depDefs != "" && depDefined(name) {
+		head += depDefs
+	}
 	src := head + string(common)
 	for _, f := range strings.Split(name, "+") { // a variant may join files
 		own, _ := shaders.ReadFile("shaders/" + f + ".glsl")
 		src += "\n" + string(own)
 	}
 	return src
+}
+
+// depDefined tells whether kernel file(s) name take depDefs: dsinit,
+// dslist and the contraction's rounds but dstail's.
+func depDefined(name string) bool {
+	if v, ok := variants[name]; ok {
+		name = v.file
+	}
+	return (strings.Contains(name, "dsrake") || strings.Contains(name, "dsjump") || name == "dslist" || name == "dsinit") && !strings.Contains(name, "dstail")
 }
 
 // variants are kernels compiled from another kernel's file with other
@@ -329,6 +342,9 @@ type Engine struct {
 	// The contraction's slot 1 by cell (dsbuf.glsl; 16 bytes a cell,
 	// grown with G > 0 where the layout is not lean: leanDep).
 	s1 gpu.Buffer
+	// chk: the contraction's bounds checks' record (depCheck), nil
+	// without.
+	chk gpu.Buffer
 	// depStamps are around the contraction, when it ran; DepMs is the
 	// last step's deposit phase by its parts: the lakes' records and
 	// volumes, the contraction, the heights and the next rate (ms).
@@ -466,7 +482,11 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 	e.vol = volume(hgt, e.cell)
 	err := dev.Do(func(cx gpu.Context) error {
 		for _, name := range kernelNames {
-			p, err := cx.Program("spl-"+name, kernel(name))
+			pn := "spl-" + name
+			if depDefs != "" && depDefined(name) {
+				pn += fmt.Sprintf("-%x", crc32.ChecksumIEEE([]byte(depDefs)))
+			}
+			p, err := cx.Program(pn, kernel(name))
 			if err != nil {
 				return err
 			}

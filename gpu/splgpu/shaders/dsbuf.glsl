@@ -29,6 +29,23 @@ layout(std430, binding = 9) DSQ buffer A0l { uint a0Lo[]; };
 layout(std430, binding = 10) DSQ buffer A0h { uint a0Hi[]; };
 layout(std430, binding = 11) DSQ buffer S1 { uvec4 s1[]; }; // a (low, high), b (low, high)
 
+// CHECK (splgpu.depDefs, the tests'): an index out of its buffer or a
+// node out of the grid recorded in Chk (the codes or'ed, their count,
+// the last index).
+#ifdef CHECK
+layout(std430, binding = 15) buffer Chk { uint chk[]; };
+void ck(int idx, int len, uint code) {
+	if (idx < 0 || idx >= len) {
+		atomicOr(chk[0], code);
+		atomicAdd(chk[1], 1u);
+		atomicExchange(chk[2], uint(idx));
+	}
+}
+#define CK(i, len, code) ck(i, len, code)
+#else
+#define CK(i, len, code)
+#endif
+
 const uint BUSY = NEWRES | RES | NEWLINK | LINKED;
 const int FREE = -1;
 
@@ -72,7 +89,10 @@ int place(int i, int j) {
 int node(int j) {
 	uint off = ctl[CTL_LISTOFF];
 	if (off == NOLIST) return j;
-	return j < int(ctl[CTL_LIST]) ? lp[off + uint(j)] : P.n;
+	if (j < int(ctl[CTL_LIST])) CK(int(off) + j, lp.length(), 1u);
+	int v = j < int(ctl[CTL_LIST]) ? lp[off + uint(j)] : P.n;
+	CK(v, P.n + 1, 2u);
+	return v;
 }
 #else
 int node(int j) { return j; }

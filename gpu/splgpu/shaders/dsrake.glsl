@@ -18,6 +18,7 @@ void rake(int i, int j) {
 	if ((w & RES) != 0u) return;
 	uint c = w & 15u;
 	int r = c < 8u ? recOf(i, c) : -1;
+	if (c < 8u) CK(r, P.n, 128u);
 	if ((w & NEWRES) != 0u) {
 		uvec2 s;
 		if ((w & RESP) != 0u) {
@@ -25,6 +26,7 @@ void rake(int i, int j) {
 			// 0 (the target's S is final, and nobody reads this node's
 			// slot 0 in this half).
 			int t = dn0[i];
+			CK(t, P.n, 4u);
 			s = max64(uvec2(a0Lo[i], a0Hi[i]), add64(uvec2(s0Lo[t], s0Hi[t]), uvec2(s0Lo[i], s0Hi[i])));
 			s0Lo[i] = s.x; s0Hi[i] = s.y;
 			atomicAdd(dcode[i], RES - NEWRES - RESP);
@@ -43,6 +45,10 @@ void rake(int i, int j) {
 	if ((w & NEWLINK) != 0u) atomicAdd(dcode[i], LINKED - NEWLINK);
 	if ((w & NEWFLIP) != 0u) {
 		int p = place(i, j); // before dn0[i] changes
+		CK(p, min(room(), s1.length()), 8u);
+		CK(dn1At(p), lp.length(), 16u);
+		if (claims()) CK(ownAt(p), lp.length(), 32u);
+		CK(lp[dn1At(p)], P.n, 64u);
 		uvec4 v = s1[p];
 		a0Lo[i] = v.x; a0Hi[i] = v.y; s0Lo[i] = v.z; s0Hi[i] = v.w;
 		dn0[i] = lp[dn1At(p)];
