@@ -395,9 +395,20 @@ func TestContractionAnyOrder(t *testing.T) {
 		DepList, DepRelist, ListCells, depDefs, depGarbage = l, r, c, d, g
 	}(DepList, DepRelist, ListCells, depDefs, depGarbage)
 	ListCells = 0
+	sizes := []int{48}
+	if !device(t).Info().Software {
+		sizes = []int{48, 1024} // where a card's work groups run side by side
+	}
+	for _, size := range sizes {
+		testAnyOrder(t, size)
+	}
+}
+
+// testAnyOrder is TestContractionAnyOrder on a size² grid.
+func testAnyOrder(t *testing.T, size int) {
 	run := func(list, relist int, defs string, garbage bool) ([]float32, int, [3]uint32) {
 		DepList, DepRelist, depDefs, depGarbage = list, relist, defs, garbage
-		c := config(48, flow.Edges{North: flow.Outlet, South: flow.Closed, East: flow.Natural, West: flow.Closed})
+		c := config(size, flow.Edges{North: flow.Outlet, South: flow.Closed, East: flow.Natural, West: flow.Closed})
 		c.Params.G, c.Params.Kappa, c.Params.CreepSc = 1.5, 0.02, 0.6
 		c.InitNoise = 40
 		e, err := New(device(t), c)
@@ -438,7 +449,7 @@ func TestContractionAnyOrder(t *testing.T) {
 		{2, 4, "#define CHECK\n#define REVERSE\n", true},
 		{0, 4, "#define CHECK\n#define SCRAMBLE\n", true},
 	} {
-		name := fmt.Sprintf("lists from round %d, again every %d, %q, garbage %v", k.list, k.relist, k.defs, k.garbage)
+		name := fmt.Sprintf("%d², lists from round %d, again every %d, %q, garbage %v", size, k.list, k.relist, k.defs, k.garbage)
 		got, rounds, chk := run(k.list, k.relist, k.defs, k.garbage)
 		if chk[0] != 0 {
 			t.Errorf("%s: indices out of bounds: codes %#x, %d of them, the last %d", name, chk[0], chk[1], int32(chk[2]))
