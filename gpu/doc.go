@@ -51,17 +51,18 @@
 // Context.DispatchIndirect runs a kernel over the work groups an earlier
 // dispatch wrote into a buffer (glDispatchComputeIndirect), so that a
 // kernel sizes the next one's work without a read back to the host.
-// Reads wait for the work before them; with StagedReads, a read of up
-// to 64 KiB goes through a buffer mapped in the host's memory for good
-// (OpenGL 4.4's glBufferStorage, where the driver has it): a copy on the
-// device, a fence, and the bytes from the mapping, in place of
-// glGetBufferSubData. ReadCount and ReadWait count the reads and the
-// host's time in them for the benchmarks. On NVIDIA's driver (580, an
-// H200) a read of a few bytes takes time in proportion to the size of
-// the buffer it reads from, about 0.11 ms a MB (58 µs from a 4 KiB
-// buffer, 7.3 ms from a 64 MiB one), whatever else the device holds or
-// the host wrote before (BenchmarkReadWait): read what the host needs
-// from small buffers.
+// Reads wait for the work before them. With StagedReads (the default
+// where the driver has OpenGL 4.4's glBufferStorage) a read goes through
+// buffers mapped in the host's memory for good: a copy on the device, a
+// fence, and the bytes from the mapping, in pieces of 8 MiB through two
+// such buffers for a large read, in place of glGetBufferSubData. On
+// NVIDIA's driver (580, an H200) a plain read of a few bytes takes time
+// in proportion to the size of the buffer it reads from, about 0.11 ms a
+// MB (58 µs from a 4 KiB buffer, 7.3 ms from a 64 MiB one), a staged one
+// 0.07–0.09 ms whatever the buffer (BenchmarkReadWait). ReadCount and
+// ReadWait count the reads and the host's time in them for the
+// benchmarks. BufferKind and the environment's OROGEN_GPU_BUFFERS and
+// OROGEN_GPU_READ (staged, plain) are measurements' knobs.
 //
 // Buffers are created zeroed by copies from a block of zeros: on NVIDIA's
 // driver (580) a glClearBufferData landed after the glBufferSubData that

@@ -49,6 +49,9 @@ const (
 	glMapPersistent           = 0x0040
 	glMapCoherent             = 0x0080
 	glClientStorage           = 0x0200
+	glDynamicStorage          = 0x0100
+	glStaticDraw              = 0x88E4
+	glStreamRead              = 0x88E1
 	glSyncGPUCommandsComplete = 0x9117
 	glSyncFlushCommands       = 0x00000001
 	glTimeoutExpired          = 0x911B
@@ -131,6 +134,8 @@ type glContext struct {
 	st       *glStaging     // nil where the driver lacks buffer storage
 	stage    *glBuffer      // the staged reads' buffer, mapped for good (made on first use)
 	stagePtr unsafe.Pointer // its mapping
+	big      [2]*glBuffer   // the large reads' two staging buffers, mapped for good (made on first use)
+	bigPtr   [2]unsafe.Pointer
 	programs map[string]*glProgram
 	buffers  map[*glBuffer]struct{}
 	lost     error // set once the context is lost: every Do fails with it
@@ -230,7 +235,16 @@ func (c *glContext) NewBuffer(size int) (Buffer, error) {
 	b := &glBuffer{size: size}
 	c.gl.GenBuffers(1, &b.id)
 	c.gl.BindBuffer(glShaderStorageBuffer, b.id)
-	c.gl.BufferData(glShaderStorageBuffer, size, nil, glDynamicCopy)
+	switch {
+	case BufferKind == BufferImmutable && c.st != nil:
+		c.st.BufferStorage(glShaderStorageBuffer, size, nil, glDynamicStorage)
+	case BufferKind == BufferStatic:
+		c.gl.BufferData(glShaderStorageBuffer, size, nil, glStaticDraw)
+	case BufferKind == BufferStreamRead:
+		c.gl.BufferData(glShaderStorageBuffer, size, nil, glStreamRead)
+	default:
+		c.gl.BufferData(glShaderStorageBuffer, size, nil, glDynamicCopy)
+	}
 	if err := c.check(fmt.Sprintf("allocating %d MiB", (size+1<<20-1)>>20)); err != nil {
 		c.gl.DeleteBuffers(1, &b.id)
 		return nil, err
@@ -283,8 +297,14 @@ func (c *glContext) Read(b Buffer, off int, dst []byte) error {
 		ReadWait += time.Since(t0)
 	}()
 	c.gl.MemoryBarrier(glBufferUpdateBarrierBit)
-	if StagedReads && len(dst) <= stageBytes && c.st != nil {
-		return c.stagedRead(gb, off, dst)
+	if StagedReads && c.st != nil {
+		read := c.stagedRead
+		if len(dst) > stageBytes {
+			read = c.stagedReadBig
+		}
+		if err := read(gb, off, dst); err != errNoStaging {
+			return err
+		}
 	}
 	if SpinReads && c.st != nil {
 		if err := c.spin(); err != nil {
@@ -306,15 +326,19 @@ var (
 	ReadWait  time.Duration
 )
 
-// StagedReads makes Read copy reads of up to stageBytes into a buffer
-// mapped in the host's memory for good and poll a fence, instead of
-// glGetBufferSubData (where the driver has OpenGL 4.4's buffer storage).
-// On an H200 (driver 580, session 16) neither it nor SpinReads changed
-// what a read waits (about 1.5 ms for the lakes' reads at 4096²,
-// 7.7 ms at 8192², with __GL_YIELD=NOTHING too): off by default. That
-// wait follows the size of the buffer read (BenchmarkReadWait, session
-// 17): the lakes' buffers had grown with a young terrain's pits.
-var StagedReads = false
+// StagedReads makes Read copy through buffers mapped in the host's
+// memory for good and poll a fence, instead of glGetBufferSubData (where
+// the driver has OpenGL 4.4's buffer storage): reads of up to stageBytes
+// through one, larger reads in pieces through two (stagedReadBig). On
+// by default since session 18: on an H200 (driver 580) a plain read of
+// 64 bytes waited 4.5–6.7 ms on a 64 MiB buffer and 25 ms on a 256 MiB
+// one (the driver moves the whole buffer), a staged one 0.07–0.09 ms
+// whatever the buffer; a whole 64 MiB buffer read in 8.2 ms against 15.9;
+// the default preset settled at 2048² in 4.73–4.82 s against 5.13–5.22,
+// and the app at 4096² stepped 4.2 times a second beside the 2D view
+// against 2.8 (docs/GPU.md, "Reads through mapped buffers"). Session 16
+// had found no change, timing reads whose wait was the work before them.
+var StagedReads = true
 
 // SpinReads makes Read wait for the device by polling a fence before it
 // reads (where the driver has fences and buffer storage); staged reads
@@ -328,21 +352,11 @@ const stageBytes = 64 << 10
 // device, a fence, and the bytes from the mapping.
 func (c *glContext) stagedRead(b *glBuffer, off int, dst []byte) error {
 	if c.stage == nil {
-		sb := &glBuffer{size: stageBytes}
-		c.gl.GenBuffers(1, &sb.id)
-		c.gl.BindBuffer(glCopyWriteBuffer, sb.id)
-		flags := uint32(glMapRead | glMapPersistent | glMapCoherent)
-		c.st.BufferStorage(glCopyWriteBuffer, stageBytes, nil, flags|glClientStorage)
-		p := c.st.MapBufferRange(glCopyWriteBuffer, 0, stageBytes, flags)
-		if err := c.check("mapping the staging buffer"); err != nil || p == nil {
-			c.gl.DeleteBuffers(1, &sb.id)
+		c.stage, c.stagePtr = c.mapStage(stageBytes)
+		if c.stage == nil {
 			c.st = nil // the plain reads from now on
-			if err == nil {
-				err = fmt.Errorf("gpu: mapping the staging buffer failed")
-			}
-			return err
+			return errNoStaging
 		}
-		c.stage, c.stagePtr = sb, p
 	}
 	c.gl.BindBuffer(glCopyReadBuffer, b.id)
 	c.gl.BindBuffer(glCopyWriteBuffer, c.stage.id)
@@ -354,12 +368,75 @@ func (c *glContext) stagedRead(b *glBuffer, off int, dst []byte) error {
 	return c.check("reading a buffer")
 }
 
-// spin waits for the work queued so far on a fence polled with no
-// timeout, the commands flushed on the first poll: a driver that sleeps
-// while it waits may wake well after the device is done (reads of a few
-// words took a millisecond and more at 4096², H200).
-func (c *glContext) spin() error {
-	sync := c.st.FenceSync(glSyncGPUCommandsComplete, 0)
+// bigStage is the size of each of the large reads' two staging buffers.
+const bigStage = 8 << 20
+
+// errNoStaging says that the staging buffers could not be mapped: the
+// caller reads the plain way.
+var errNoStaging = fmt.Errorf("gpu: no staging buffers")
+
+// mapStage makes a buffer of size bytes in the host's memory, mapped for
+// reading for good, or returns nil where the driver refuses.
+func (c *glContext) mapStage(size int) (*glBuffer, unsafe.Pointer) {
+	sb := &glBuffer{size: size}
+	c.gl.GenBuffers(1, &sb.id)
+	c.gl.BindBuffer(glCopyWriteBuffer, sb.id)
+	flags := uint32(glMapRead | glMapPersistent | glMapCoherent)
+	c.st.BufferStorage(glCopyWriteBuffer, size, nil, flags|glClientStorage)
+	p := c.st.MapBufferRange(glCopyWriteBuffer, 0, size, flags)
+	if c.gl.GetError() != glNoError || p == nil {
+		c.gl.DeleteBuffers(1, &sb.id)
+		return nil, nil
+	}
+	return sb, p
+}
+
+// stagedReadBig reads more than stageBytes through two staging buffers
+// in turn: the device copies a piece into one while the host copies the
+// last piece out of the other. A plain glGetBufferSubData of a whole
+// 64 MiB buffer took 18 ms on an H200 (driver 580, about 3.5 GB/s), and
+// the app's frames waited at the swap behind it (docs/GPU.md, session
+// 18).
+func (c *glContext) stagedReadBig(b *glBuffer, off int, dst []byte) error {
+	for k := range c.big {
+		if c.big[k] == nil {
+			c.big[k], c.bigPtr[k] = c.mapStage(bigStage)
+			if c.big[k] == nil {
+				c.st = nil // the plain reads from now on
+				return errNoStaging
+			}
+		}
+	}
+	n := len(dst)
+	pieces := (n + bigStage - 1) / bigStage
+	var fences [2]uintptr
+	issue := func(k int) {
+		lo := k * bigStage
+		c.gl.BindBuffer(glCopyReadBuffer, b.id)
+		c.gl.BindBuffer(glCopyWriteBuffer, c.big[k%2].id)
+		c.gl.CopyBufferSubData(glCopyReadBuffer, glCopyWriteBuffer, off+lo, 0, min(bigStage, n-lo))
+		fences[k%2] = c.st.FenceSync(glSyncGPUCommandsComplete, 0)
+	}
+	issue(0)
+	if pieces > 1 {
+		issue(1)
+	}
+	for k := range pieces {
+		if err := c.await(fences[k%2]); err != nil {
+			return err
+		}
+		lo := k * bigStage
+		copy(dst[lo:min(n, lo+bigStage)], unsafe.Slice((*byte)(c.bigPtr[k%2]), min(bigStage, n-lo)))
+		if k+2 < pieces {
+			issue(k + 2)
+		}
+	}
+	return c.check("reading a buffer")
+}
+
+// await waits for a fence polled with no timeout, the commands flushed
+// on the first poll, and deletes it.
+func (c *glContext) await(sync uintptr) error {
 	defer c.st.DeleteSync(sync)
 	for flags := uint32(glSyncFlushCommands); ; flags = 0 {
 		switch c.st.ClientWaitSync(sync, flags, 0) {
@@ -370,6 +447,14 @@ func (c *glContext) spin() error {
 		}
 		return nil
 	}
+}
+
+// spin waits for the work queued so far on a fence polled with no
+// timeout, the commands flushed on the first poll: a driver that sleeps
+// while it waits may wake well after the device is done (reads of a few
+// words took a millisecond and more at 4096², H200).
+func (c *glContext) spin() error {
+	return c.await(c.st.FenceSync(glSyncGPUCommandsComplete, 0))
 }
 
 func (c *glContext) Copy(dst Buffer, dstOff int, src Buffer, srcOff, size int) {
@@ -466,6 +551,11 @@ func (c *glContext) Finish() error {
 func (c *glContext) release() {
 	if c.stage != nil {
 		c.gl.DeleteBuffers(1, &c.stage.id)
+	}
+	for _, b := range c.big {
+		if b != nil {
+			c.gl.DeleteBuffers(1, &b.id)
+		}
 	}
 	for b := range c.buffers {
 		c.gl.DeleteBuffers(1, &b.id)

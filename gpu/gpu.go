@@ -3,6 +3,7 @@ package gpu
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 )
 
@@ -128,6 +129,24 @@ type Options struct {
 	AllowSoftware bool
 }
 
+// BufferKind is how NewBuffer asks the driver for storage; the default,
+// glBufferData with GL_DYNAMIC_COPY, is what every engine has used.
+// The others are for BenchmarkReadWait (session 18): whether a read's
+// wait in proportion to the buffer's size follows the driver's placement
+// of a buffer the host reads from.
+var BufferKind = BufferDynamicCopy
+
+// The kinds of BufferKind.
+const (
+	BufferDynamicCopy = iota // glBufferData, GL_DYNAMIC_COPY
+	BufferImmutable          // glBufferStorage, GL_DYNAMIC_STORAGE_BIT only (OpenGL 4.4)
+	BufferStatic             // glBufferData, GL_STATIC_DRAW
+	BufferStreamRead         // glBufferData, GL_STREAM_READ
+)
+
+// bufferKinds names BufferKind's values for OROGEN_GPU_BUFFERS.
+var bufferKinds = map[string]int{"dynamic": BufferDynamicCopy, "immutable": BufferImmutable, "static": BufferStatic, "stream": BufferStreamRead}
+
 // ErrSoftware is the error of Open for a software rasterizer when
 // Options.AllowSoftware is false.
 var ErrSoftware = errors.New("only a software rasterizer")
@@ -137,6 +156,15 @@ var ErrSoftware = errors.New("only a software rasterizer")
 // WGL. The error, if any, is one line that says why and wraps
 // ErrUnavailable or ErrSoftware.
 func Open(o Options) (Device, error) {
+	if k, ok := bufferKinds[os.Getenv("OROGEN_GPU_BUFFERS")]; ok {
+		BufferKind = k // the measurements' knob (docs/GPU.md, session 18)
+	}
+	switch os.Getenv("OROGEN_GPU_READ") {
+	case "staged":
+		StagedReads = true
+	case "plain":
+		StagedReads = false
+	}
 	d, err := open()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)

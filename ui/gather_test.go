@@ -1,8 +1,11 @@
 package ui
 
 import (
+	"bytes"
 	"fmt"
 	"testing"
+
+	"github.com/hajimehoshi/ebiten/v2"
 
 	"orogen/sim/engine"
 	"orogen/viewer"
@@ -13,7 +16,7 @@ import (
 // rasterizer): coverage (R) and ramp position (G) within 1 level of 255 at
 // every pixel, at full resolution and zoomed out (steps 2 to 4), narrow
 // and wide rivers, lakes drawn or not, with the drainage overlay's pass
-// under them. Run inside TestShaderViewsMatchSoftware's game (Ebitengine
+// under them; gathered in bands of rows, the same bytes as at once. Run inside TestShaderViewsMatchSoftware's game (Ebitengine
 // runs one a process).
 func checkGatheredDiscs(t *testing.T, g *gpuView, s *engine.Snapshot) error {
 	cases := []struct {
@@ -41,13 +44,29 @@ func checkGatheredDiscs(t *testing.T, g *gpuView, s *engine.Snapshot) error {
 				for k, gather := range []bool{false, true} {
 					g.gather = gather
 					g.f2.riversOf, g.rivLOf, g.discsOf = riversKey{}, riversKey{}, discsKey{}
-					img, err := g.riverPass(&g.f2, s, &p, step)
+					img, err := g.riverPass(&g.f2, s, &p, step, s.H)
 					if err != nil {
 						return err
 					}
 					b := img.Bounds()
 					pics[k] = make([]byte, 4*b.Dx()*b.Dy())
 					img.ReadPixels(pics[k])
+				}
+				// Gathered in three bands of rows, as a picture drawn
+				// over frames draws them: the same bytes.
+				g.gather = true
+				g.f2.riversOf, g.rivLOf = riversKey{}, riversKey{}
+				var img *ebiten.Image
+				for _, y1 := range []int{1, s.H / 3, s.H / 3, 2 * s.H / 3, s.H} {
+					var err error
+					if img, err = g.riverPass(&g.f2, s, &p, step, (y1+step-1)/step); err != nil {
+						return err
+					}
+				}
+				banded := make([]byte, len(pics[1]))
+				img.ReadPixels(banded)
+				if !bytes.Equal(banded, pics[1]) {
+					t.Errorf("%s, step %d: the river image gathered in bands differs from the one gathered at once", c.name, step)
 				}
 				worst, covered := 0, 0
 				for i := 0; i < len(pics[0]); i += 4 {

@@ -77,7 +77,7 @@ func BenchmarkShaderPasses(b *testing.B) {
 		pass(name, func(g *gpuView, _ int) (*ebiten.Image, error) {
 			g.gather = gather
 			g.f2.riversOf, g.discsOf = riversKey{}, discsKey{}
-			return g.riverPass(&g.f2, s, &p, 1)
+			return g.riverPass(&g.f2, s, &p, 1, s.H)
 		})
 	}
 	pass("surface2d", func(g *gpuView, _ int) (*ebiten.Image, error) {

@@ -448,7 +448,7 @@ func TestShaderTiming(t *testing.T) {
 			p := viewer.ReliefParams(s, o)
 			t2 := time.Now()
 			g.f2.riversOf = riversKey{}
-			riv, err := g.riverPass(&g.f2, s, &p, 1)
+			riv, err := g.riverPass(&g.f2, s, &p, 1, s.H)
 			if err != nil {
 				return err
 			}
