@@ -55,7 +55,8 @@ const tailMax = 4096
 // ListCells cells), slot 1 (dsbuf.glsl) with room for n/4 nodes in the
 // erosion's second cap buffer, the lists, claims and slot 1's pointers
 // in the second pointer buffer: no buffer of its own. Else slot 1 has a
-// place a cell (16 bytes a cell of its own, s1).
+// place a cell (a and b's low word in s1, 12 bytes a cell of its own,
+// b's high word in the second cap buffer).
 func leanDep(n int) bool { return DepList >= 0 && n >= ListCells }
 
 // Test hooks that make a software device behave more like a card:
@@ -96,7 +97,7 @@ func (e *Engine) growDep(c gpu.Context) error {
 		}
 	}
 	if !leanDep(e.n) {
-		if err := e.grow(c, &e.s1, 16*e.n); err != nil {
+		if err := e.grow(c, &e.s1, 12*e.n); err != nil {
 			return err
 		}
 	}
@@ -260,6 +261,9 @@ func (e *Engine) contract(c gpu.Context, hlb gpu.Buffer) (s0l, s0h gpu.Buffer, e
 	}
 	if e.chk != nil {
 		c.Bind(15, e.chk)
+	}
+	if !lean {
+		c.Bind(12, e.cp[1]) // slot 1's b's high words (dsinit has read the pits)
 	}
 	c.Bind(5, e.pb[0])
 	c.Bind(9, e.bb[1])

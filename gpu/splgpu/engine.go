@@ -167,9 +167,10 @@ const BytesPerCell = 4 * 13
 // of n cells: k's factor 4 with k noise, the creep's mean factors 8 with
 // nonlinear creep, with deposition 16 (the source term G·Qs/A, the
 // alluvium, a pair of caps for the erosion's maps, in whose buffers and
-// the pointer-jumping ones the contraction runs: leanDep), 32 below
+// the pointer-jumping ones the contraction runs: leanDep), 28 below
 // ListCells cells or without the lists (the contraction's slot 1 by
-// cell, 16), and 4 with a talus angle by noise (its tangent per cell).
+// cell, 12 of its own), and 4 with a talus angle by noise (its tangent
+// per cell).
 func PhysicsBytesPerCell(n int, p engine.Params) int64 {
 	var b int64
 	if p.KNoise > 0 {
@@ -181,7 +182,7 @@ func PhysicsBytesPerCell(n int, p engine.Params) int64 {
 	if p.G > 0 {
 		b += 16
 		if !leanDep(n) {
-			b += 16
+			b += 12
 		}
 	}
 	if p.Talus.Mode == talus.ModeNoise {
@@ -226,7 +227,7 @@ func BytesFor(w, h int, p engine.Params) int64 {
 	b += 2 * field(p.G > 0, 4*n)                        // dr, alluv
 	b += 2 * field(p.G > 0, 4*n+4)                      // cp
 	if p.G > 0 && !leanDep(int(n)) {
-		b += 16 * n // s1
+		b += 12 * n // s1
 	} else {
 		b += 16
 	}
@@ -540,7 +541,7 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 }
 
 // fits returns nil if the grid with p's physics fits the device: its
-// largest buffer (16 bytes a cell with deposition on a layout not lean,
+// largest buffer (12 bytes a cell with deposition on a layout not lean,
 // else 4) within the
 // driver's largest storage buffer, and all of them (BytesFor) within the
 // card's memory; else a one-line error naming the size and the remedy.
@@ -549,7 +550,7 @@ func (e *Engine) fits(p engine.Params) error {
 	big := func(w, h int) int64 {
 		n := int64(w) * int64(h)
 		if p.G > 0 && !leanDep(w*h) {
-			return 16 * n // the contraction's slot 1 by cell
+			return 12 * n // the contraction's slot 1 by cell
 		}
 		return 4 * n
 	}

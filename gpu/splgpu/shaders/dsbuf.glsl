@@ -8,7 +8,7 @@
 // that nothing is read in the slot a round writes and slot 1 holds
 // nothing between a dsrake and the next dsjump. Slot 1 (S1: a and b,
 // and the pointer in Lp) has a place a cell on small grids (the place
-// is the cell) and room() places on lean ones (deposit.go's lean
+// is the cell; a, b in S1w and S1h) and room() places on lean ones (deposit.go's lean
 // layout, room() < n): there a node's place is its place in the list of
 // the nodes left (dslist) while there is one, else a hash (place),
 // claimed for the round by an atomic in Lp (a node whose place
@@ -27,7 +27,26 @@ layout(std430, binding = 7) DSQ buffer S0l { uint s0Lo[]; };
 layout(std430, binding = 8) DSQ buffer S0h { uint s0Hi[]; };
 layout(std430, binding = 9) DSQ buffer A0l { uint a0Lo[]; };
 layout(std430, binding = 10) DSQ buffer A0h { uint a0Hi[]; };
-layout(std430, binding = 11) DSQ buffer S1 { uvec4 s1[]; }; // a (low, high), b (low, high)
+#ifdef LEAN
+// Slot 1 by place: a (low, high), b (low, high) in the erosion's second
+// cap buffer.
+layout(std430, binding = 11) DSQ buffer S1 { uvec4 s1[]; };
+uvec4 getS1(int p) { return s1[p]; }
+void setS1(int p, uvec4 v) { s1[p] = v; }
+int s1Len() { return s1.length(); }
+#else
+// Slot 1 by cell: a (low, high) and b's low word in three words a cell
+// of a buffer of its own (12 bytes a cell), b's high word in the
+// erosion's second cap buffer.
+layout(std430, binding = 11) DSQ buffer S1w { uint s1w[]; };
+layout(std430, binding = 12) DSQ buffer S1h { uint s1h[]; };
+uvec4 getS1(int p) { return uvec4(s1w[3 * p], s1w[3 * p + 1], s1w[3 * p + 2], s1h[p]); }
+void setS1(int p, uvec4 v) {
+	s1w[3 * p] = v.x; s1w[3 * p + 1] = v.y; s1w[3 * p + 2] = v.z;
+	s1h[p] = v.w;
+}
+int s1Len() { return min(s1w.length() / 3, s1h.length()); }
+#endif
 
 // CHECK (splgpu.depDefs, the tests'): an index out of its buffer or a
 // node out of the grid recorded in Chk (the codes or'ed, their count,

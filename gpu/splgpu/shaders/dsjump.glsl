@@ -48,13 +48,13 @@ bool jump(int i, int j) {
 		return false;
 	}
 	int p = place(i, j);
-	CK(p, min(room(), s1.length()), 512u);
+	CK(p, min(room(), s1Len()), 512u);
 	CK(dn1At(p), lp.length(), 1024u);
 	if (claims()) CK(ownAt(p), lp.length(), 2048u);
 	if (!claim(i, p)) return true;
 	CK(dn0[t], P.n, 4096u);
 	uvec2 a = uvec2(a0Lo[i], a0Hi[i]), b = uvec2(s0Lo[i], s0Hi[i]);
-	s1[p] = uvec4(max64(a, add64(uvec2(a0Lo[t], a0Hi[t]), b)), add64(b, uvec2(s0Lo[t], s0Hi[t])));
+	setS1(p, uvec4(max64(a, add64(uvec2(a0Lo[t], a0Hi[t]), b)), add64(b, uvec2(s0Lo[t], s0Hi[t]))));
 	lp[dn1At(p)] = dn0[t];
 	dcode[i] = w | NEWFLIP;
 	return true;

@@ -45,11 +45,11 @@ void rake(int i, int j) {
 	if ((w & NEWLINK) != 0u) atomicAdd(dcode[i], LINKED - NEWLINK);
 	if ((w & NEWFLIP) != 0u) {
 		int p = place(i, j); // before dn0[i] changes
-		CK(p, min(room(), s1.length()), 8u);
+		CK(p, min(room(), s1Len()), 8u);
 		CK(dn1At(p), lp.length(), 16u);
 		if (claims()) CK(ownAt(p), lp.length(), 32u);
 		CK(lp[dn1At(p)], P.n, 64u);
-		uvec4 v = s1[p];
+		uvec4 v = getS1(p);
 		a0Lo[i] = v.x; a0Hi[i] = v.y; s0Lo[i] = v.z; s0Hi[i] = v.w;
 		dn0[i] = lp[dn1At(p)];
 		if (claims()) lp[ownAt(p)] = FREE;
