@@ -2,12 +2,10 @@ package compute
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
 
-	"orogen/gpu"
 	"orogen/gpu/hydrogpu"
 	"orogen/sim"
 	"orogen/sim/hydro"
@@ -77,7 +75,6 @@ type Hydro struct {
 	// run is on the CPU.
 	Fallback string
 	gpu      *hydrogpu.Engine
-	dev      gpu.Device
 }
 
 // OnGPU reports whether the engine runs on a GPU.
@@ -118,46 +115,34 @@ func (h *Hydro) Run(ctx context.Context, n int) error {
 	return nil
 }
 
-// Close releases the GPU, if any.
+// Close releases the engine's GPU buffers, if any (the device is the
+// process's, Shared).
 func (h *Hydro) Close() {
 	if h.gpu != nil {
 		h.gpu.Close()
-		h.dev.Close()
-		h.gpu, h.dev = nil, nil
+		h.gpu = nil
 	}
-}
-
-// Open returns the GPU device d asks for, or nil and the one line that
-// says why the run is on the CPU ("" for d == CPU).
-func Open(d Device) (gpu.Device, string) {
-	if d == CPU {
-		return nil, ""
-	}
-	dev, err := gpu.Open(gpu.Options{AllowSoftware: d == GPU})
-	switch {
-	case err == nil:
-		return dev, ""
-	case errors.Is(err, gpu.ErrSoftware):
-		return nil, fmt.Sprintf("--device auto: %v, slower than the CPU: running on the CPU (--device gpu takes it)", err)
-	}
-	return nil, fmt.Sprintf("--device %s: %v: running on the CPU", d, err)
 }
 
 // NewHydro builds the engine for cfg on the device d asks for, falling
 // back to the CPU (with Fallback set) where there is no usable GPU or
 // the GPU engine cannot take cfg. Errors are those of cfg itself.
+//
+// The GPU is the process's (Shared), as the grid engine's: a context
+// made after the app's window was refused on NVIDIA's driver (docs/GPU.md,
+// "The views' longest frames found"), and the app opens the shared one
+// before its window.
 func NewHydro(d Device, cfg hydro.Config) (*Hydro, error) {
 	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
-	dev, fallback := Open(d)
+	dev, fallback := Shared(d)
 	if dev != nil {
 		e, err := hydrogpu.New(dev, cfg)
 		if err == nil {
 			info := dev.Info()
-			return &Hydro{Engine: e, Device: info.String(), Renderer: info.Renderer, gpu: e, dev: dev}, nil
+			return &Hydro{Engine: e, Device: info.String(), Renderer: info.Renderer, gpu: e}, nil
 		}
-		dev.Close()
 		fallback = fmt.Sprintf("--device %s: %v: running on the CPU", d, err)
 	}
 	e, err := hydro.New(cfg)

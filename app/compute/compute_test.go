@@ -1,6 +1,7 @@
 package compute
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -30,7 +31,7 @@ func terrain() hydro.Config {
 
 // TestFallbacks: the CPU is taken without a word; a gpu run with a
 // geology is on the GPU where there is one, else on the CPU with one line
-// saying why; a bad configuration is an error, not a fall back.
+// saying why; the GPU is the process's (Shared) and outlives an engine; a bad configuration is an error, not a fall back.
 func TestFallbacks(t *testing.T) {
 	h, err := NewHydro(CPU, terrain())
 	if err != nil || h.OnGPU() || h.Device != "cpu" || h.Fallback != "" {
@@ -44,14 +45,24 @@ func TestFallbacks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dev, why := Open(GPU)
-	if dev != nil {
-		dev.Close()
-	}
+	_, why := Shared(GPU)
 	if why == "" && (!h.OnGPU() || h.Fallback != "") || why != "" && (h.OnGPU() || h.Fallback == "" || strings.Contains(h.Fallback, "\n")) {
 		t.Fatalf("gpu with a geology: %+v; want the GPU where there is one (%q), else the CPU and why", h, why)
 	}
 	h.Close()
+	// The device is the process's: closing an engine leaves it open for
+	// the next.
+	h2, err := NewHydro(GPU, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h2.OnGPU() != (why == "") {
+		t.Fatalf("a second gpu engine after the first closed: on the GPU %v, want %v (%s)", h2.OnGPU(), why == "", h2.Fallback)
+	}
+	if err := h2.Run(context.Background(), 2); err != nil || h2.Err() != nil {
+		t.Fatalf("a second gpu engine's steps: %v, %v", err, h2.Err())
+	}
+	h2.Close()
 	bad := terrain()
 	bad.Params.Dt = -1
 	if _, err := NewHydro(GPU, bad); err == nil {

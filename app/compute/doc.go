@@ -10,6 +10,9 @@
 //   - auto: a hardware GPU if there is one, else the CPU (a software
 //     rasterizer is not taken).
 //
+// The GPU is the process's one device (Shared), which the grid engine
+// on the GPU uses too; the app opens it before its window.
+//
 // A geology (hardness from the rock) runs on either: the GPU engine
 // computes the exposed rock and the alluvium per cell as the CPU does.
 package compute

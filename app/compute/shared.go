@@ -7,9 +7,10 @@ import (
 	"orogen/gpu"
 )
 
-// shared is the process's GPU for the engines that keep one for their
-// whole life (the grid engine on the GPU, app/engines): opened once, on
-// first use, and never closed; its thread idles between steps.
+// shared is the process's GPU for its engines (the grid engine on the
+// GPU, app/engines, for its whole life; the hydraulic passes, NewHydro):
+// opened once, on first use, and never closed; its thread idles between
+// steps.
 var shared struct {
 	sync.Mutex
 	tried bool
@@ -19,7 +20,7 @@ var shared struct {
 
 // Shared returns the GPU d asks for, opened once per process and kept, or
 // nil and the one line that says why the engine runs on the CPU ("" for
-// d == CPU). As for Open, auto does not take a software rasterizer.
+// d == CPU). Auto does not take a software rasterizer.
 func Shared(d Device) (gpu.Device, string) {
 	if d == CPU {
 		return nil, ""
