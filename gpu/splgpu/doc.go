@@ -197,11 +197,11 @@
 // noise, 8 more with nonlinear creep (the faces' mean factors), 16 more
 // with deposition (the source term, the alluvium and the erosion's caps;
 // the contraction runs in the caps' and the pointer-jumping buffers on
-// the lean layout, from ListCells cells: 32 more below, where its second
+// the lean layout, from ListCells cells: 12 more below, where its second
 // slot has a place a cell), 4 more with a talus angle by noise
-// (PhysicsBytesPerCell: 84.3 bytes a cell with all of them from 2048²,
-// the small buffers counted; BytesFor counts every buffer New and the
-// physics allocate, TestBytesForIsAllocated), 28 more with a
+// (PhysicsBytesPerCell: 84.26 bytes a cell with all of them from 2048²,
+// the small buffers counted, 96.30 at 1024²; BytesFor counts every
+// buffer New and the physics allocate, TestBytesForIsAllocated), 28 more with a
 // geology (GeologyBytesPerCell: each cell's displacement in float64, its
 // piece and starting material, the height it stopped at, its rock's top
 // and deposition term, the alluvium), and 32 to 40 bytes a pit for the lakes' arrays the host
