@@ -42,7 +42,8 @@
 //	           a held channel, dropped on paths the lakes reversed); a
 //	           receiver is a 4-bit direction code. With creep and random
 //	           routing it routes, and the lakes find their passes, on the
-//	           heights the step started from (sim/grid's routeHeights). With
+//	           heights the step started from, but for a rebalanced step,
+//	           on the hillslope term's (sim/grid's routeHeights). With
 //	           random hillslope routing, sim/flow's Randomize in the same
 //	           kernel: cells below the channel area (from the last step's
 //	           counts) keep their last random receiver (bits 12-15 of the

@@ -1147,9 +1147,11 @@ func (e *Engine) Step() engine.StepStats {
 		stamps[KRoute] = c.Timestamp()
 		// The receivers are the state's, as sim/grid's (routeHeights):
 		// with a hillslope term and random routing, routed on the
-		// heights the step started from.
+		// heights the step started from; a rebalanced step routes on
+		// the hillslope term's intermediate, as sim/grid's does (on the
+		// state its pits grew with r = κ·dt/cell²: issue 35, 4096²).
 		e.rh = e.hb
-		if diffuse && e.p.Routing == flow.RoutingRandom {
+		if diffuse && !balanced && e.p.Routing == flow.RoutingRandom {
 			e.rh = prev
 		}
 		c.Bind(slotH, e.rh)

@@ -48,6 +48,12 @@ type Options struct {
 	// Meander scales the rivers' sideways wander (1: the default, up to
 	// about a fifth of a coarse cell; 0: the default; negative: none).
 	Meander float64
+	// Warp scales the base surface's sideways displacement, which keeps
+	// the coarse grid from showing (see the package doc, step 1): at 1,
+	// up to 0.42 coarse cells (0.48 at factor 2); at most 1; 0: the
+	// default, 1; negative: none (the base interpolates the coarse grid
+	// undisplaced, its crests and thalwegs at the coarse centres).
+	Warp float64
 }
 
 // Defaults of Options.
@@ -236,6 +242,15 @@ func check(s *engine.Snapshot, o *Options) error {
 	}
 	if math.IsNaN(o.Meander) || o.Meander > 10 || math.IsInf(o.Meander, -1) {
 		return fmt.Errorf("amplify: meander %g: need a value up to 10 (1 or 0: the default, negative: none)", o.Meander)
+	}
+	if math.IsNaN(o.Warp) || o.Warp > 1 || math.IsInf(o.Warp, -1) {
+		return fmt.Errorf("amplify: warp %g: need a value up to 1 (0: the default, negative: none)", o.Warp)
+	}
+	if o.Warp == 0 {
+		o.Warp = 1
+	}
+	if o.Warp < 0 {
+		o.Warp = 0
 	}
 	if o.Meander == 0 {
 		o.Meander = 1

@@ -168,11 +168,18 @@ func TestCellMeans(t *testing.T) {
 // The control heights make the cubic average to the coarse heights: the
 // residual of the base surface (no detail, no rivers, before the drainage
 // pass) is below 10⁻⁵ of the relief (solveControl stops at 10⁻⁶; float32
-// fine heights add ~10⁻⁷ of the heights each).
+// fine heights add ~10⁻⁷ of the heights each). The displaced base
+// (warp.go), whose solve stops after warpSweeps sweeps, keeps them to
+// 10⁻⁴ with the correction fine applies (measured 1.9 to 2.4·10⁻⁵).
 func TestControlSolve(t *testing.T) {
 	s := settled(t, 64)
-	for _, f := range []int{2, 4, 8} {
+	for _, c := range []struct {
+		f    int
+		warp float64
+	}{{2, -1}, {4, -1}, {8, -1}, {2, 0}, {4, 0}, {8, 0}} {
+		f := c.f
 		o := DefaultOptions(f)
+		o.Warp = c.warp
 		o.Detail = 0
 		o.RiverArea = 1e30 // no rivers
 		if err := check(s, &o); err != nil {
@@ -188,9 +195,14 @@ func TestControlSolve(t *testing.T) {
 		}
 		lo, hi := slices.Min(s.Height), slices.Max(s.Height)
 		worst, _ := MeanError(s.Height, s.W, s.H, hgt, s.W*f)
-		if tol := 1e-5 * float64(hi-lo); worst > tol {
+		tol := 1e-5 * float64(hi-lo)
+		if o.Warp > 0 {
+			tol = 1e-4 * float64(hi-lo)
+		}
+		if worst > tol {
 			t.Errorf("×%d: means off by %.3g m; want ≤ %.3g", f, worst, tol)
 		}
+		t.Logf("×%d (warp %g): means off by up to %.3g of the relief", f, o.Warp, worst/float64(hi-lo))
 	}
 }
 
@@ -198,6 +210,16 @@ func TestControlSolve(t *testing.T) {
 // 0) its curve passes within half a cell of their centre (its axis: a
 // bed's half width is at least 0.55 cells) never rise downstream by more than 1 mm
 // (float32 steps of the drainage pass at these heights are 0.1 mm).
+// The carve sets a cell to the lowest bed over it, so the axis also
+// passes cells of other, deeper beds: its receiver's about their common
+// node (where the displaced base (warp.go) squeezes a river along its
+// course, the receiver's bed half a fine cell past the node is already
+// lower: 8 % of the samples at ×2, 11 % at ×4, 6 % at ×8; none without
+// the displacement), and a neighbour's where two rivers meet. Those
+// cells are told from this segment's own bed by what it alone carves
+// there (carver.carve's rule, segBottom) and skipped; the neighbours'
+// share is bounded (at most 2 % of the samples; measured 0.5 to 0.6 %,
+// 0.7 to 1.6 % without the displacement).
 func TestRiversDownhill(t *testing.T) {
 	simtest.SkipUnderRace(t, "numerics only")
 	s := withLake(t, settled(t, 64), 30, 34)
@@ -214,8 +236,13 @@ func TestRiversDownhill(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		bad, worst, n := 0, float32(0), 0
-		for _, sg := range p.segs {
+		bySrc := map[int32]*segment{}
+		for k := range p.segs {
+			bySrc[p.segs[k].src] = &p.segs[k]
+		}
+		bad, worst, n, recv, other := 0, float32(0), 0, 0, 0
+		for si := range p.segs {
+			sg := &p.segs[si]
 			prev := float32(math.Inf(1))
 			for k := 0; k+1 < len(sg.pts); k++ {
 				a, b := sg.pts[k], sg.pts[k+1]
@@ -230,6 +257,14 @@ func TestRiversDownhill(t *testing.T) {
 						continue // a bend kept out of the hillslope beside
 					}
 					v := r.Height[y*r.W+x] + r.Water[y*r.W+x] // the surface through lakes
+					if r.Water[y*r.W+x] == 0 && v < segBottom(sg, x, y)-1e-3 {
+						if rs := bySrc[sg.dst]; rs != nil && v >= segBottom(rs, x, y)-1e-3 {
+							recv++
+						} else {
+							other++
+						}
+						continue // another, deeper bed's cell
+					}
 					if v > prev+1e-3 {
 						bad++
 						worst = max(worst, v-prev)
@@ -242,10 +277,50 @@ func TestRiversDownhill(t *testing.T) {
 		if bad > 0 {
 			t.Errorf("×%d: %d of %d river samples rise downstream, by up to %.3g m", f, bad, n, worst)
 		}
+		all := n + recv + other
+		if other > all/50 {
+			t.Errorf("×%d: %d of %d river samples in a neighbour's bed; want at most 2 %%", f, other, all)
+		}
+		t.Logf("×%d: %d river samples: %d in the receiver's bed, %d in a neighbour's", f, all, recv, other)
 		if r.River == nil || slices.Max(r.River) <= 0 {
 			t.Errorf("×%d: no river bed", f)
 		}
 	}
+}
+
+// segBottom returns the lowest segment sg alone carves fine cell (x, y)
+// to (carver.carve's rule, but for the bends it keeps out of the
+// hillslope beside): +Inf off its bed.
+func segBottom(sg *segment, x, y int) float32 {
+	K := len(sg.pts)
+	v := float32(math.Inf(1))
+	for k := 0; k+1 < K; k++ {
+		a, b := sg.pts[k], sg.pts[k+1]
+		ex, ey := b[0]-a[0], b[1]-a[1]
+		qx, qy := float32(x)+0.5-a[0], float32(y)+0.5-a[1]
+		tau := float32(0)
+		if l2 := ex*ex + ey*ey; l2 > 0 {
+			tau = min(1, max(0, (qx*ex+qy*ey)/l2))
+		}
+		dx, dy := qx-tau*ex, qy-tau*ey
+		d := float32(math.Sqrt(float64(dx*dx + dy*dy)))
+		t := (float32(k) + tau) / float32(K-1)
+		hw := sg.hw0 + (sg.hw1-sg.hw0)*t
+		if d >= hw {
+			continue
+		}
+		dep := sg.d0 + (sg.d1-sg.d0)*t
+		if d > 0.5 {
+			r := (d - 0.5) / (hw - 0.5)
+			dep *= 1 - r*r
+		}
+		z := sg.z0 + (sg.z1-sg.z0)*t
+		if sg.zs != nil {
+			z = sg.zs[k] + (sg.zs[k+1]-sg.zs[k])*tau
+		}
+		v = min(v, z-dep)
+	}
+	return v
 }
 
 // Lakes are flat: every wet fine cell's surface is its lake's level (to

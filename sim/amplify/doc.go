@@ -17,14 +17,30 @@
 // # What is built, in order
 //
 //  1. Base surface. A Catmull-Rom cubic (separable, border repeated)
-//     through control heights c chosen so that the fine surface averaged
-//     over every coarse cell is the coarse height: A·c = Height, A the
-//     5-tap cell average of the cubic per axis, solved by fixed-point
-//     sweeps to 10⁻⁶ of the relief (solveControl). Exact means cost some
-//     sharpening: the cubic undershoots beside steep steps (the fine
-//     surface along an outlet edge dips below base level; before the
-//     drainage pass, dry cells below the coarse terrain's lowest height
-//     are raised to it, floorAtBase, so nothing ends below base level).
+//     through control heights c, sampled at displaced points x − D(x)
+//     (warp.go): D is gradient noise of wavelength 6 coarse cells mapped
+//     to about uniform within ±0.42 coarse cells at F = 8, ±0.378 at F = 4
+//     and none at F = 2 (warpAmp says why), tabulated at the coarse centres and
+//     interpolated by the same cubic, 0 within 2 cells of the map's edges
+//     and of lakes. A grid terrain has its crests and thalwegs at the
+//     coarse centres and any interpolation of it keeps them there, so the
+//     fine surface is steepest across the coarse cells' edges: the coarse
+//     grid shows (Imprint, the mean |Δh| across the edges over that
+//     inside, 1.19 to 1.32 for the undisplaced cubic alone on the default
+//     preset at 256², against 1 for a terrain without a grid); displaced,
+//     a crest lies anywhere in its cell. The controls are chosen so that
+//     the displaced surface averaged over every coarse cell is the coarse
+//     height: A_w·c = Height, A_w a 7×7 stencil per coarse cell
+//     (warpsolve.go), by 4 fixed-point sweeps; the exact solution would
+//     amplify knife-edge crests and valleys by 1/cos(π·D), and the
+//     corrections of steps 5 and 6 keep the means instead. Without the
+//     displacement (Options.Warp < 0) A is the 5-tap cell average of the
+//     cubic per axis, solved to 10⁻⁶ of the relief (solveControl). Exact
+//     means cost some sharpening: the cubic undershoots beside steep steps
+//     (the fine surface along an outlet edge dips below base level; before
+//     the drainage pass, dry cells below the coarse terrain's lowest
+//     height are raised to it, floorAtBase, so nothing ends below base
+//     level).
 //  2. Hillslope detail. Per octave (wavelengths across the flow of F, F/2,
 //     ... 2 fine cells: the scales the coarse grid cannot hold), |n| − E|n|
 //     of gradient noise n (sim/noise) sampled 4 times longer along the flow
@@ -51,7 +67,8 @@
 //     cardinal spline (tension ½) through the centres of its main donor,
 //     itself, its receiver and the receiver's receiver, wandering sideways
 //     by seeded sin² bumps (a fifth of a coarse cell on beds under 1 %,
-//     a twentieth on beds over 5 %; Meander scales it). Hydraulic geometry
+//     a twentieth on beds over 5 %; Meander scales it), its points moved
+//     where the displaced base shows them (the image of x − D(x)). Hydraulic geometry
 //     (Leopold and Maddock 1953): width = WidthCoef·(A/1 km²)^WidthExp,
 //     depth = DepthCoef·(A/1 km²)^DepthExp; defaults 8 m·A^0.5 and
 //     0.8 m·A^0.4, the half width at least 0.55 fine cells so the bed is
@@ -68,8 +85,27 @@
 //     never rise downstream by the mean of two envelopes that never do:
 //     the lower (each top lowered to its donors', sources first) and the
 //     upper (each raised to its receiver's, outlets first); lowering
-//     alone drags a whole river down to the deepest dip upstream. Along
-//     a segment the top falls linearly and the depth grows linearly, so
+//     alone drags a whole river down to the deepest dip upstream. With
+//     the displaced base, a river cell's target top is read on the line
+//     across its flow through its centre's image (troughAcross): at F = 4
+//     the mean of the displaced base 0.25 cells either side, the bed's
+//     banks, so that the bed takes its volume from the trough it lies in;
+//     at F = 8 (and under StrictTalus) the lowest displaced base within
+//     0.6 cells. Along a segment the top follows the displaced base at its
+//     banks (the mean of the two points its half width across), clamped
+//     between the two node tops: the linear fall is moved by sin(πt)
+//     towards the mean of two envelopes of it that never rise (as the
+//     node tops are), then made never to rise (followTops; linear under
+//     StrictTalus, where following would make a bed steeper than the
+//     limit in places, and without the displacement). Laid linearly, a
+//     bed cuts steps into its banks where the base's trough floor wanders
+//     off the line; on the displaced base those steps had the power below
+//     the coarse cell at 4.1 times a real DEM's on the default preset at
+//     128² ×4, 1.24 laid this way (1.53 undisplaced). At F = 4 the dry
+//     cells within 3 fine cells of such a bed's banks are moved by its
+//     offset from the base (its top less the displaced base under its
+//     axis), fading by a smoothstep to nothing (bankBlend): the banks meet
+//     the bed without a step. The depth grows linearly, so
 //     the bed bottom falls monotonically from source to outlet and is
 //     continuous at every node. The cells
 //     within half a fine cell of the axis take the full depth, the rest of
@@ -93,7 +129,13 @@
 //     the default preset settled, ×2/×4/×8: 128² 0.57/0.21/0.39 %, 256²
 //     0.55/0.32/0.40 %, 512² 0.27/0.30/0.40 %, 1024² 0.14/0.21/0.26 %
 //     (TestAmplifyMeansLarge in app/run); 0.31 to 0.51 % on the test
-//     terrains. The worst at ×2 are confluences whose four fine cells are
+//     terrains. These figures are the undisplaced base's, which ×2 keeps;
+//     with the displacement (the default at ×4 and ×8) ×4/×8: 128²
+//     0.47/0.41 %, 256² 0.39/0.59 %, 512² 0.57/0.91 %, 0.41 to 0.72 % on
+//     the 64² test terrain, and the imprint 1.08/1.05 at 128², 1.07/1.04
+//     at 256², 1.06/1.03 at 512², 1.12/1.08 on the test terrain
+//     (TestNoImprint; undisplaced 1.23/1.22 at 256², 1.45/1.37 on the
+//     test terrain; ×2 1.31 at 256²). The worst at ×2 are confluences whose four fine cells are
 //     all bed, the tributaries' ends above the cell's own top. Beds as wide as a coarse cell are where it is tightest:
 //     the 200 m test terrain with WidthCoef 40 m (rivers capped at a
 //     cell's width in most valleys) reaches 1.1 to 1.5 % at ×4 and ×8,
@@ -140,7 +182,12 @@
 //     2014's +ε. Lake cells are sinks, never changed. Should pits remain
 //     after 8 such passes (nested depressions a float32 step apart, as a
 //     hydraulic pass's deposits leave), one Priority-Flood+ε over the
-//     region (sim/pitfill) finishes. Afterwards every dry
+//     region (sim/pitfill) finishes. The displaced base's troughs off the
+//     beds are depressions this pass fills (up to 42 m in a cell of the
+//     test terrain, displaced at ×2): rounds of (the step-5 correction of the dry
+//     hillslopes, but for the cells the pass raised or cut; floorAtBase;
+//     this pass again) give the cells their means back, one round
+//     (warpRounds). Afterwards every dry
 //     fine cell has a strictly lower neighbour or lies on an open edge:
 //     Orogen's routing (sim/flow) finds no lake but the simulated ones.
 //  7. Geology. With s.Geology, Rock is the layer the model has at each fine
@@ -194,8 +241,20 @@
 // # Memory and time
 //
 // The fine heights, river depths and water are three float32 fields; the
-// drainage pass adds a stamp and a parent per fine cell (8 bytes). At
-// 8192² that is about 2.4 GB allocated in all (BenchmarkAmplify); a 1024²
-// terrain amplifies to 4096² in about 4 s and to 8192² in 14 to 17 s on
-// two cores, and `orogen run --out-size 8192` peaks at 1.9 GB resident.
+// drainage pass adds a stamp and a parent per fine cell (8 bytes), and
+// with the displaced base a mark of the cells its first pass changed (1
+// byte); the displaced solve holds a 7×7 stencil per coarse cell. At
+// 8192² that was about 2.4 GB allocated in all before the displacement
+// (BenchmarkAmplify); it allocates about 1.2 times as much (4096² from
+// the default preset at 512²: 732 MB against 600 MB). Without it a 1024²
+// terrain amplified to 4096² in about 4 s and to 8192² in 14 to 17 s on
+// two cores, and `orogen run --out-size 8192` peaked at 1.9 GB resident;
+// the displacement costs about 1.15 times the process CPU (the default
+// preset settled, three runs alternated on a loaded 2-core machine: 512²
+// ×4 3.7 to 5.4 s, median 4.4, against 3.8 to 4.8 s, median 3.9; ×8
+// 17.8 to 20.5 s, median 18.9, against 14.9 to 16.9 s, median 16.8); ×2
+// is not displaced and costs what it did. After the first local pass, the
+// drainage pass looks for pits only among the cells the fills changed
+// and their neighbours (a cell becomes a pit only when it or a neighbour
+// is raised), not over the whole region again.
 package amplify

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"orogen/sim/cellheap"
 	"orogen/sim/parallel"
@@ -18,11 +19,18 @@ type drainer struct {
 	w, h                     int
 	hgt, wat, riv            []float32 // heights, lake water, river beds (never cut)
 	north, south, west, east bool      // edges water leaves by
+	partial                  bool      // leave what the local passes leave (a later pass finishes)
+	mark                     []bool    // when not nil, the fills mark the cells they change
 
 	stamp  []uint32
 	parent []int32 // the cell the flood reached each cell from
-	cur    uint32
-	q      cellheap.Heap[float32]
+	// touched lists the cells the round's fills changed: the next
+	// round's pits are among them and their neighbours (a cell becomes a
+	// pit only when it or a neighbour is raised), so pitsNear need not
+	// scan the region again.
+	touched []int32
+	cur     uint32
+	q       cellheap.Heap[float32]
 }
 
 // maxLocalRounds is the number of local passes before drain floods the
@@ -75,6 +83,43 @@ func (d *drainer) pits() []int32 {
 	return out
 }
 
+// pitsNear lists, in index order, the pits among the touched cells and
+// their 8 neighbours: every pit after a round of fills (see touched).
+func (d *drainer) pitsNear() []int32 {
+	// Marked in stamp under a generation of their own (as fill's).
+	if d.cur > math.MaxUint32-4 {
+		clear(d.stamp)
+		d.cur = 0
+	}
+	d.cur++
+	g := d.cur
+	var cand []int32
+	for _, c := range d.touched {
+		cx, cy := int(c)%d.w, int(c)/d.w
+		for k := -1; k < 8; k++ {
+			nx, ny := cx, cy
+			if k >= 0 {
+				nx, ny = cx+dx8[k], cy+dy8[k]
+			}
+			if nx < 0 || ny < 0 || nx >= d.w || ny >= d.h {
+				continue
+			}
+			if j := ny*d.w + nx; d.stamp[j] != g {
+				d.stamp[j] = g
+				cand = append(cand, int32(j))
+			}
+		}
+	}
+	slices.Sort(cand)
+	out := cand[:0]
+	for _, c := range cand {
+		if d.pit(int(c)%d.w, int(c)/d.w) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // drain removes every pit, one at a time in index order (so the result
 // depends only on the heights), by fill; the work is local to each
 // depression. A pass that leaves a pit (an outlet that was itself in a
@@ -82,13 +127,23 @@ func (d *drainer) pits() []int32 {
 // floodAll finishes the region.
 func (d *drainer) drain(ctx context.Context) (Stats, error) {
 	var st Stats
+	d.touched = d.touched[:0]
 	for round := 0; ; round++ {
-		ps := d.pits()
+		var ps []int32
+		if round == 0 {
+			ps = d.pits()
+		} else {
+			ps = d.pitsNear()
+		}
+		d.touched = d.touched[:0]
 		if len(ps) == 0 {
 			return st, nil
 		}
 		if round == 0 {
 			st.Pits = len(ps)
+		}
+		if round == maxLocalRounds && d.partial {
+			return st, nil // a later pass finishes
 		}
 		if round == maxLocalRounds {
 			// Nested depressions in near-flat ground (a hydraulic pass's
@@ -184,6 +239,10 @@ func (d *drainer) fill(p int32) (int, error) {
 	for c := spill; c >= 0; c = d.parent[c] {
 		if d.wat[c] == 0 && d.riv[c] == 0 && d.hgt[c] > level {
 			d.hgt[c] = level
+			d.touched = append(d.touched, c)
+			if d.mark != nil {
+				d.mark[c] = true
+			}
 			changed++
 		}
 	}
@@ -211,6 +270,10 @@ func (d *drainer) fill(p int32) (int, error) {
 			d.stamp[j] = done
 			if d.hgt[j] < up {
 				d.hgt[j] = up
+				d.touched = append(d.touched, j)
+				if d.mark != nil {
+					d.mark[j] = true
+				}
 				changed++
 			}
 			d.q.Push(j, d.hgt[j])

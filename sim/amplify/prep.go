@@ -32,6 +32,9 @@ type prep struct {
 	bed        []float32 // bed top: the water surface, monotone downstream
 	wlevel     []float32 // the lake level fine cells fill to (NaN: none)
 
+	warp  *warp  // the base surface's displacement (nil: none)
+	river []bool // coarse cells that carry a bed (riverCells)
+
 	segs    []segment
 	bedCell []bool    // coarse cells a bed may cross: rivers and lakes
 	byRow   [][]int32 // segments whose box meets each coarse row
@@ -78,15 +81,21 @@ const minPrepCells = 4096
 func prepare(ctx context.Context, s *engine.Snapshot, o Options) (*prep, error) {
 	p := &prep{s: s, o: o, W: s.W, H: s.H, F: o.Factor, cell: s.Cell, fcell: s.Cell / float64(o.Factor)}
 	p.ph = phases(p.F)
-	p.solveControl()
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
 	p.gradient()
 	if err := p.talus(); err != nil {
 		return nil, err
 	}
 	p.lakes()
+	p.river = p.riverCells()
+	p.warp = p.newWarp()
+	if p.warp != nil {
+		p.solveControlWarp()
+	} else {
+		p.solveControl()
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if err := p.bedTops(); err != nil {
 		return nil, err
 	}
@@ -253,6 +262,10 @@ func (p *prep) bedTops() error {
 	for i := range up {
 		up[i] = float32(math.Inf(1))
 	}
+	base := p.s.Height[0]
+	for _, v := range p.s.Height {
+		base = min(base, v)
+	}
 	queue := make([]int32, 0, n)
 	for i := range n {
 		if in[i] == 0 {
@@ -272,6 +285,9 @@ func (p *prep) bedTops() error {
 			phi := min(1, 2*float64(hw)/float64(p.F))
 			dbar := float64(dep) * (0.5 + (float64(hw)-0.5)*2/3) / float64(hw)
 			top = float32(float64(top) + phi*(float64(p.s.Height[i])+dbar-float64(top)))
+		}
+		if p.warp != nil {
+			top = max(top, base) // a trough below base level is floored
 		}
 		if p.lake[i] {
 			top = p.level[i]
@@ -314,6 +330,17 @@ func (p *prep) bedTops() error {
 func (p *prep) centre(i int) float32 {
 	cx, cy := i%p.W, i/p.W
 	var sum float64
+	if p.warp != nil && p.river[i] {
+		return p.troughAcross(i)
+	}
+	if p.warp != nil {
+		for _, ky := range [2]int{p.F/2 - 1, p.F / 2} {
+			for _, kx := range [2]int{p.F/2 - 1, p.F / 2} {
+				sum += p.baseAt(p.warp.source(p.F, cx*p.F+kx, cy*p.F+ky))
+			}
+		}
+		return float32(sum / 4)
+	}
 	for _, ky := range [2]int{p.F/2 - 1, p.F / 2} {
 		py := p.ph[ky]
 		for _, kx := range [2]int{p.F/2 - 1, p.F / 2} {
