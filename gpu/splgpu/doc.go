@@ -210,10 +210,11 @@
 // a driver may copy a whole buffer the device still uses to take a
 // write, and reading a few words of a grid-sized buffer took time in
 // proportion to the grid; sized for the step's pits, 64 KiB at least,
-// not for the most a young terrain had): 3.5 GB at 8192², 6.2 GB with creep,
-// deposition and k noise (92 bytes a cell; nvidia-smi showed the whole
-// GPU at 3 732 MiB without physics and 5 954 MiB with them, 6 211 MiB
-// before this cut, on an H200).
+// not for the most a young terrain had): 3.5 GB at 8192², 5.4 GB with creep,
+// deposition and k noise (80.26 bytes a cell; nvidia-smi showed the whole
+// GPU at 3 732 MiB without physics (session 17) and 6 150 MiB with them
+// in BenchmarkStepGPU's 5th step, 6 952 MiB with the contraction's own
+// buffers before session 18, on an H200).
 // New and SetParams refuse a grid that does not fit the card's memory
 // (BytesFor) or the driver's largest buffer, naming the size and the
 // largest --size of its shape that fits. Release gives the
