@@ -50,19 +50,31 @@ var (
 // (four nodes each a half round).
 const tailMax = 4096
 
-// listDiv sets the list's room, n/listDiv nodes (4/listDiv bytes a cell).
-const listDiv = 8
+// leanDep tells whether the contraction of a grid of n cells runs on the
+// lean layout: its rounds over lists of the nodes left (DepList, from
+// ListCells cells), slot 1 (dsbuf.glsl) with room for n/4 nodes in the
+// erosion's second cap buffer, the lists, claims and slot 1's pointers
+// in the second pointer buffer: no buffer of its own. Else slot 1 has a
+// place a cell (a and b's low word in s1, 12 bytes a cell of its own,
+// b's high word in the second cap buffer).
+func leanDep(n int) bool { return DepList >= 0 && n >= ListCells }
 
-// listBytes is the list's buffer for n cells.
-func listBytes(n int) int64 { return 4 * int64(n/listDiv+group) }
-
-// listBlocks is the storage buffers of the list rounds' dsjump: a device
-// that allows fewer runs every round over every cell.
-const listBlocks = 13
+// Test hooks that make a software device behave more like a card:
+// depDefs are definitions the contraction's kernels (dsinit, dslist and
+// the rounds') are compiled with (dsbuf.glsl's CHECK, common.glsl's
+// REVERSE and SCRAMBLE), set before New; depGarbage fills the buffers
+// the contraction takes over with a pattern before it starts (a card's
+// memory is not zeroed); with CHECK, an index out of bounds is recorded
+// in the engine's chk buffer (bound in slot 15 where it is set: llvmpipe
+// drops such accesses, a card may not).
+var (
+	depDefs    string
+	depGarbage bool
+)
 
 // growDep makes the deposition's fields: G·Qs/A and the alluvium (zero
-// at first, as sim/grid's), the erosion's caps and the contraction's
-// maps' a (64-bit, two slots).
+// at first, as sim/grid's), the erosion's caps and, unless the layout
+// is lean, the contraction's slot 1 (s1).
 func (e *Engine) growDep(c gpu.Context) error {
 	for _, f := range []*gpu.Buffer{&e.dr, &e.alluv} {
 		if (*f).Size() >= 4*e.n {
@@ -84,19 +96,10 @@ func (e *Engine) growDep(c gpu.Context) error {
 			return err
 		}
 	}
-	if err := e.grow(c, &e.da, 8*e.n); err != nil {
-		return err
-	}
-	if err := e.grow(c, &e.dah, 4*e.n); err != nil {
-		return err
-	}
-	if size := int(listBytes(e.n)); e.lst.Size() < size { // exactly: BytesFor counts it
-		b, err := c.NewBuffer(size)
-		if err != nil {
+	if !leanDep(e.n) {
+		if err := e.grow(c, &e.s1, 12*e.n); err != nil {
 			return err
 		}
-		c.Free(e.lst)
-		e.lst = b
 	}
 	if e.bufs != nil {
 		e.bufs.set(e.buffers())
@@ -214,47 +217,71 @@ func (e *Engine) levels(c gpu.Context, m int) error {
 // (depvol has run), and returns the pair of buffers (low, high words)
 // holding S.
 func (e *Engine) contract(c gpu.Context, hlb gpu.Buffer) (s0l, s0h gpu.Buffer, err error) {
-	var s1l, s1h gpu.Buffer
-	// The sums of parity 0 and 1 (low, high words) in the
-	// pointer-jumping buffers free now; the pointers in pb, the maps' a
-	// in da.
-	s0l, s0h, s1l, s1h = e.ab[0], e.bb[0], e.bb[1], e.cp[1]
+	// Slot 0 (dsbuf.glsl) in the pointer-jumping buffers free now: the
+	// pointers in pb[0], the sums in the ab not holding the limited
+	// heights and bb[0], the maps' a in bb[1] and cp[0] (free since
+	// depvol). Slot 1 in cp[1] on the lean layout, else in s1; its
+	// pointers (and the lists, on the lean layout) in pb[1].
+	s0l, s0h = e.ab[0], e.bb[0]
 	if hlb == e.ab[0] {
 		s0l = e.ab[1]
 	}
+	lean := leanDep(e.n)
+	if depGarbage {
+		// What a card's memory may hold where no kernel wrote.
+		for _, b := range []gpu.Buffer{e.pb[0], e.pb[1], e.cp[0], e.cp[1], e.bb[1], s0h, s0l, e.s1} {
+			g := make([]byte, b.Size())
+			for k := range g {
+				g[k] = byte(k*131 + 7)
+			}
+			if err := c.Write(b, 0, g); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	s1 := e.s1
+	if lean {
+		s1 = e.cp[1]
+	}
+	c.Bind(6, e.pb[1])
+	c.Bind(11, s1)
 	c.Bind(7, s0l)
 	c.Bind(8, s0h)
 	c.Bind(13, hlb)
-	e.cells(c, "dsinit", e.n)
+	suffix := ""
+	if lean {
+		suffix = "lean"
+	}
+	e.cells(c, "dsinit"+suffix, e.n)
 	if DepTile > 0 {
 		// The rounds in shared memory: the nodes whose donors all lie
 		// in their tile solved before the global rounds.
 		tiles := ((e.w + DepTile - 1) / DepTile) * ((e.h + DepTile - 1) / DepTile)
 		e.cells(c, fmt.Sprintf("dslocal%d", DepTile), tiles*group)
 	}
+	if e.chk != nil {
+		c.Bind(15, e.chk)
+	}
+	if !lean {
+		c.Bind(12, e.cp[1]) // slot 1's b's high words (dsinit has read the pits)
+	}
 	c.Bind(5, e.pb[0])
-	c.Bind(6, e.pb[1])
-	c.Bind(9, s1l)
-	c.Bind(10, s1h)
-	c.Bind(11, e.da)
-	c.Bind(12, e.cp[0]) // free since depvol
-	c.Bind(13, e.dah)
+	c.Bind(9, e.bb[1])
+	c.Bind(10, e.cp[0])
 	guess := max(1, e.depRounds)
 	if e.step%16 == 15 {
 		guess = max(1, guess-1)
 	}
-	// The rounds over a list of the nodes left, from round DepList on
-	// (on grids of ListCells cells or more), and the last ones in one
-	// work group from round e.tailAt on (DepTail): the list in slot 2
-	// (free: H is not read here), the indirect dispatch's arguments in
-	// slot 4 (the labels are bound again after).
-	useList := DepList >= 0 && e.listOK && e.n >= ListCells
-	tailOn := DepTail >= 0 && e.listOK
+	// On the lean layout the rounds visit a list of the nodes left from
+	// round DepList on (made after the round's dsrake, when slot 1 is
+	// empty), and the last ones run in one work group from round
+	// e.tailAt on (DepTail); the indirect dispatch's arguments in slot 4
+	// (the labels are bound again after).
+	tailOn := DepTail >= 0 && lean
 	if tailOn && e.tailAt <= 0 {
 		e.tailAt = max(1, DepTail)
 	}
-	if useList || tailOn {
-		c.Bind(2, e.lst)
+	if lean {
 		c.Bind(4, e.lsA)
 	}
 	if tailOn {
@@ -270,30 +297,36 @@ func (e *Engine) contract(c gpu.Context, hlb gpu.Buffer) (s0l, s0h gpu.Buffer, e
 		c.Dispatch(e.progs["dslistargs"], 1, 1, 1)
 		listed = true
 	}
+	rake := func() {
+		if listed {
+			c.DispatchIndirect(e.progs["dsrakelist"], e.lsA, 0)
+		} else {
+			e.cells(c, "dsrake"+suffix, e.n)
+		}
+	}
 	var ctl [16]uint32
 	r := 0
 	for {
 		for k := 0; k < guess; k++ {
-			if tailOn && r == e.tailAt {
-				list()
-				c.Dispatch(e.progs["dstail"], 1, 1, 1)
-				tailed = true
-				break
-			}
 			if k == guess-1 {
 				if err := e.setCtl(c, 0, 0); err != nil {
 					return nil, nil, err
 				}
 			}
-			if useList && (r == DepList || listed && DepRelist > 0 && (r-DepList)%DepRelist == 0) {
+			rake()
+			relist := lean && (r == DepList || listed && DepRelist > 0 && (r-DepList)%DepRelist == 0)
+			if relist || tailOn && r == e.tailAt {
 				list()
 			}
+			if tailOn && r == e.tailAt {
+				c.Dispatch(e.progs["dstail"], 1, 1, 1)
+				tailed = true
+				break
+			}
 			if listed {
-				c.DispatchIndirect(e.progs["dsrakelist"], e.lsA, 0)
 				c.DispatchIndirect(e.progs["dsjumplist"], e.lsA, 0)
 			} else {
-				e.cells(c, "dsrake", e.n)
-				e.cells(c, "dsjump", e.n)
+				e.cells(c, "dsjump"+suffix, e.n)
 			}
 			r++
 		}
@@ -345,6 +378,6 @@ func (e *Engine) contract(c gpu.Context, hlb gpu.Buffer) (s0l, s0h gpu.Buffer, e
 	}
 	e.depRounds = r
 	e.DepRounds = r
-	e.cells(c, "dsfinal", e.n)
+	rake() // the last round's S from slot 1 into slot 0
 	return s0l, s0h, nil
 }

@@ -142,20 +142,27 @@
 //	           with a carry), a node with no donor left is solved, one
 //	           with one left links to it by x ↦ max(a, x + b), and linked
 //	           nodes compose their target's map into theirs by pointer
-//	           jumping or are solved with it (two slots of the map a node,
-//	           a round writing the one nobody reads). The rounds grow with
+//	           jumping or are solved with it (a round writes a node's new
+//	           map into its second slot, which nobody reads, and the next
+//	           round's rake copies it back: dsbuf.glsl). The rounds grow with
 //	           the logarithm of the rivers' depth and their branching, not
 //	           with how the clamps nest (24 to 35 from 1024² to 8192² on
 //	           the default preset with the soil physics, 26 to 38 without
 //	           the tiles; 13 to 15 at 48² and on a 2867-cell chain).
 //	           From round DepList on the rounds visit a list of the nodes
 //	           not yet solved (dslist, remade every DepRelist rounds from
-//	           the last; room for n/8 nodes, the rounds going on over every
-//	           cell while they do not fit), dispatched indirectly with the
-//	           work groups dslistargs writes: a solved node never changes
-//	           again, so the sums are the same bit for bit (from 2048²,
-//	           ListCells). DepTail runs the last rounds in one work group of
-//	           1024 (dstail; off: no faster on an H200). Then the clamped
+//	           the last), dispatched indirectly with the work groups
+//	           dslistargs writes: a solved node never changes again, so
+//	           the sums are the same bit for bit (from 2048², ListCells).
+//	           There the layout is lean (leanDep): the second slot has a
+//	           place a listed node (room for n/4, in the erosion's second
+//	           cap buffer; the lists and the slot's pointers in the second
+//	           pointer buffer), and while the nodes left do not fit a
+//	           list, a node claims a place by a hash for the round or
+//	           waits; below, the second slot has a place a cell (16 bytes
+//	           a cell of its own). DepTail runs the last rounds in one
+//	           work group of 1024 (dstail; off: no faster on an H200).
+//	           Then the clamped
 //	           cells lowered,
 //	           the lakes filled, the next step's rate (relaxed by
 //	           grid.DepositRelax, 0 on the base-level plain,
@@ -188,14 +195,14 @@
 // Memory: 52 bytes a cell (13 float or int fields: heights, uplift,
 // direction codes, basin labels, drainage counts, the two previous
 // steps' heights, three pairs of pointer-jumping buffers), 4 more with k
-// noise, 8 more with nonlinear creep (the faces' mean factors), 28 more
-// with deposition (the source term, the alluvium, the erosion's caps and
-// the deposition's maps' 64-bit offsets in two slots, the second slot's
-// low words in the first cap's buffer: depvol counts the clamps and
-// sums the eroded heights it held before the contraction) and half a
-// byte (the contraction's list of the nodes left, n/8 ints; BytesFor
-// counts it), 4 more with a talus angle by noise (PhysicsBytesPerCell:
-// 96 bytes a cell with all of them, 96.5 with the list), 28 more with a
+// noise, 8 more with nonlinear creep (the faces' mean factors), 16 more
+// with deposition (the source term, the alluvium and the erosion's caps;
+// the contraction runs in the caps' and the pointer-jumping buffers on
+// the lean layout, from ListCells cells: 12 more below, where its second
+// slot has a place a cell), 4 more with a talus angle by noise
+// (PhysicsBytesPerCell: 84.26 bytes a cell with all of them from 2048²,
+// the small buffers counted, 96.30 at 1024²; BytesFor counts every
+// buffer New and the physics allocate, TestBytesForIsAllocated), 28 more with a
 // geology (GeologyBytesPerCell: each cell's displacement in float64, its
 // piece and starting material, the height it stopped at, its rock's top
 // and deposition term, the alluvium), and 32 to 40 bytes a pit for the lakes' arrays the host
@@ -203,16 +210,17 @@
 // a driver may copy a whole buffer the device still uses to take a
 // write, and reading a few words of a grid-sized buffer took time in
 // proportion to the grid; sized for the step's pits, 64 KiB at least,
-// not for the most a young terrain had): 3.5 GB at 8192², 6.2 GB with creep,
-// deposition and k noise (92 bytes a cell; nvidia-smi showed the whole
-// GPU at 3 732 MiB without physics and 5 954 MiB with them, 6 211 MiB
-// before this cut, on an H200).
+// not for the most a young terrain had): 3.5 GB at 8192², 5.4 GB with creep,
+// deposition and k noise (80.26 bytes a cell; nvidia-smi showed the whole
+// GPU at 3 732 MiB without physics (session 17) and 6 150 MiB with them
+// in BenchmarkStepGPU's 5th step, 6 952 MiB with the contraction's own
+// buffers before session 18, on an H200).
 // New and SetParams refuse a grid that does not fit the card's memory
-// (BytesFor: every buffer New and the physics allocate but the lakes'
-// arrays) or the driver's largest buffer, naming the size and the
-// largest --size of its shape that fits. Release
-// gives the pointer-jumping buffers, the caps and the maps back after a
-// run's last step (engine.Releaser); the next Step grows them again.
+// (BytesFor) or the driver's largest buffer, naming the size and the
+// largest --size of its shape that fits. Release gives the
+// pointer-jumping buffers, the caps and the contraction's slot 1 back
+// after a run's last step (engine.Releaser); the next Step grows them
+// again.
 //
 // The lakes' water budget (Błaszczuk et al. 2023; Params.Rain > 0 or
 // SetRainMap; water.go) runs on the host, as sim/grid runs it, on the

@@ -4,6 +4,7 @@ import (
 	"embed"
 	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -27,7 +28,7 @@ var shaders embed.FS
 
 // Kernels, by the names of their .glsl files.
 var kernelNames = []string{"diffscan", "creepfac", "creepscan", "creepscanrow", "creepscanrowi", "creepscanwide", "creepscannarrow", "sumh", "erodedep", "areacopy", "affmin",
-	"deppits", "deplevels0", "deplevels1", "depvol", "depvolcmp", "dsinit", "dslocal16", "dslocal32", "dsrake", "dsjump", "dsrakelist", "dsjumplist", "dslist", "dslistargs", "dstail", "dsfinal", "depphi", "depdr", "depfin", "newton", "newtondep", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
+	"deppits", "deplevels0", "deplevels1", "depvol", "depvolcmp", "dsinit", "dslocal16", "dslocal32", "dsrake", "dsjump", "dsrakelist", "dsjumplist", "dsrakelean", "dsjumplean", "dsinitlean", "dslist", "dslistargs", "dstail", "depphi", "depdr", "depfin", "newton", "newtondep", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
 	"pitcopy", "carve", "areainit", "arearound", "erodeinit", "affine", "talusinit", "minplus", "finish", "reduce", "reducepart", "reducetwo",
 	"balx", "baly", "reducebal", "balup", "balfin"}
 
@@ -39,12 +40,24 @@ func kernel(name string) string {
 	if v, ok := variants[name]; ok {
 		name, head = v.file, head+v.defs
 	}
+	if depDefs != "" && depDefined(name) {
+		head += depDefs
+	}
 	src := head + string(common)
 	for _, f := range strings.Split(name, "+") { // a variant may join files
 		own, _ := shaders.ReadFile("shaders/" + f + ".glsl")
 		src += "\n" + string(own)
 	}
 	return src
+}
+
+// depDefined tells whether kernel file(s) name take depDefs: dsinit,
+// dslist and the contraction's rounds but dstail's.
+func depDefined(name string) bool {
+	if v, ok := variants[name]; ok {
+		name = v.file
+	}
+	return (strings.Contains(name, "dsrake") || strings.Contains(name, "dsjump") || name == "dslist" || name == "dsinit") && !strings.Contains(name, "dstail")
 }
 
 // variants are kernels compiled from another kernel's file with other
@@ -75,11 +88,19 @@ var variants = map[string]struct{ file, defs string }{
 	// The contraction's rounds over the list of the nodes left
 	// (DepList).
 	// The finish's sums added in two levels (reducepart's groups).
-	"reducetwo":  {"reduce", "#define TWO\n"},
-	"dsrakelist": {"dsrake", "#define LIST\n"},
-	"dsjumplist": {"dsjump", "#define LIST\n"},
+	"reducetwo": {"reduce", "#define TWO\n"},
+	// The contraction's rounds: their buffers (dsbuf.glsl) and halves,
+	// over every cell or over the list of the nodes left (LIST).
+	"dsrake":     {"dsbuf+dsrake", ""},
+	"dsjump":     {"dsbuf+dsjump", ""},
+	"dsrakelist": {"dsbuf+dsrake", "#define LEAN\n#define LIST\n"},
+	"dsjumplist": {"dsbuf+dsjump", "#define LEAN\n#define LIST\n"},
+	// On the lean layout (leanDep) before the first list.
+	"dsrakelean": {"dsbuf+dsrake", "#define LEAN\n"},
+	"dsjumplean": {"dsbuf+dsjump", "#define LEAN\n"},
+	"dsinitlean": {"dsinit", "#define LEAN\n"},
 	// The contraction's last rounds in one work group of 1024.
-	"dstail": {"dsrake+dsjump+dstail", "#define TAIL\n#define LOCAL 1024\n#define MAXTAIL 1024\n#define TAILCAP 32768\n"},
+	"dstail": {"dsbuf+dsrake+dsjump+dstail", "#define LEAN\n#define TAIL\n#define LOCAL 1024\n#define MAXTAIL 1024\n#define TAILCAP 32768\n"},
 }
 
 // wideCells is the grid from which the creep's sweep along y takes 64
@@ -142,15 +163,15 @@ const group = 256
 // deposition).
 const BytesPerCell = 4 * 13
 
-// PhysicsBytesPerCell is what p's physics add to BytesPerCell: k's
-// factor 4 with k noise, the creep's mean factors 8 with nonlinear
-// creep, with deposition 28 (the source term G·Qs/A, the alluvium, a
-// pair of caps for the erosion's maps, and the deposition's maps'
-// 64-bit offsets: slot 0's, and the high words of slot 1's, whose low
-// words take the first cap's buffer, the eroded heights', once depvol
-// has counted the clamps and summed them), and 4 with a talus angle by noise
-// (its tangent per cell).
-func PhysicsBytesPerCell(p engine.Params) int64 {
+// PhysicsBytesPerCell is what p's physics add to BytesPerCell on a grid
+// of n cells: k's factor 4 with k noise, the creep's mean factors 8 with
+// nonlinear creep, with deposition 16 (the source term G·Qs/A, the
+// alluvium, a pair of caps for the erosion's maps, in whose buffers and
+// the pointer-jumping ones the contraction runs: leanDep), 28 below
+// ListCells cells or without the lists (the contraction's slot 1 by
+// cell, 12 of its own), and 4 with a talus angle by noise (its tangent
+// per cell).
+func PhysicsBytesPerCell(n int, p engine.Params) int64 {
 	var b int64
 	if p.KNoise > 0 {
 		b += 4
@@ -159,7 +180,10 @@ func PhysicsBytesPerCell(p engine.Params) int64 {
 		b += 8
 	}
 	if p.G > 0 {
-		b += 28
+		b += 16
+		if !leanDep(n) {
+			b += 12
+		}
 	}
 	if p.Talus.Mode == talus.ModeNoise {
 		b += 4
@@ -190,22 +214,24 @@ func BytesFor(w, h int, p engine.Params) int64 {
 	// label dispatches' work groups (labelargs).
 	b := int64(binary.Size(params{})) + ctlHeader + ng*64 + (ng+group-1)/group*64 + 24*int64(w+h) + 32 + 32 + 16 + 4 + 16
 	b += n * BytesPerCell
-	// A buffer grown by grow to 4 bytes a cell takes 4 bytes more; a
-	// physics' field not grown stays a placeholder (4 bytes, 8 for da).
-	field := func(on bool, size, none int64) int64 {
+	// A buffer grown by grow takes 4 bytes more than 4 a cell; a
+	// physics' field not grown stays a 4-byte placeholder (16 for s1).
+	field := func(on bool, size int64) int64 {
 		if on {
 			return size
 		}
-		return none
+		return 4
 	}
-	dep := p.G > 0
-	b += field(p.KNoise > 0, 4*n, 4)                       // kf
-	b += 2 * field(p.Kappa > 0 && p.CreepSc > 0, 4*n+4, 4) // cfx, cfy
-	b += 2 * field(dep, 4*n, 4)                            // dr, alluv
-	b += 2 * field(dep, 4*n+4, 4)                          // cp
-	b += field(dep, 8*n, 8) + field(dep, 4*n+4, 4)         // da, dah
-	b += field(dep, listBytes(int(n)), 4)                  // lst
-	b += field(p.Talus.Mode == talus.ModeNoise, 4*n+4, 4)  // tf
+	b += field(p.KNoise > 0, 4*n)                       // kf
+	b += 2 * field(p.Kappa > 0 && p.CreepSc > 0, 4*n+4) // cfx, cfy
+	b += 2 * field(p.G > 0, 4*n)                        // dr, alluv
+	b += 2 * field(p.G > 0, 4*n+4)                      // cp
+	if p.G > 0 && !leanDep(int(n)) {
+		b += 12 * n // s1
+	} else {
+		b += 16
+	}
+	b += field(p.Talus.Mode == talus.ModeNoise, 4*n+4) // tf
 	return b
 }
 
@@ -294,7 +320,7 @@ type Engine struct {
 	// and per pit its record (Pit in common.glsl) and the lakes' order
 	// from the outlets (pit, downstream pit).
 	dr, lkP, lkO gpu.Buffer
-	lsA, lst     gpu.Buffer  // the list rounds' indirect dispatch (dslistargs) and list (dslist)
+	lsA          gpu.Buffer  // the list rounds' indirect dispatch (dslistargs)
 	alluv        gpu.Buffer  // the alluvium's thickness, m (with G > 0)
 	tf           gpu.Buffer  // the talus angle's tangent per cell (noise mode)
 	tfKey        talus.Model // what tf was made for
@@ -307,8 +333,6 @@ type Engine struct {
 	// contraction (0 without deposition); depRounds the count the next
 	// step tries before it reads back whether all nodes are solved.
 	DepRounds, depRounds int
-	// listOK: the device allows the list rounds' storage buffers.
-	listOK bool
 	// tailAt is the contraction's round from which dstail takes the
 	// rest (DepTail, moved step by step); TailAt the last step's, -1
 	// for none.
@@ -316,9 +340,12 @@ type Engine struct {
 	// DepList is the length of the list of the nodes left the last
 	// step's contraction ended on, -1 for none (DepList's rounds).
 	DepList int
-	// The deposition's maps' a (64-bit) of slot 0 (da) and the high
-	// words of slot 1 (dah; its low words in cp[0]), grown with G > 0.
-	da, dah gpu.Buffer
+	// The contraction's slot 1 by cell (dsbuf.glsl; 16 bytes a cell,
+	// grown with G > 0 where the layout is not lean: leanDep).
+	s1 gpu.Buffer
+	// chk: the contraction's bounds checks' record (depCheck), nil
+	// without.
+	chk gpu.Buffer
 	// depStamps are around the contraction, when it ran; DepMs is the
 	// last step's deposit phase by its parts: the lakes' records and
 	// volumes, the contraction, the heights and the next rate (ms).
@@ -419,7 +446,6 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 	if info.MaxStorageBuffers > 0 && info.MaxStorageBuffers < storageBlocks {
 		return nil, fmt.Errorf("splgpu: %s allows %d storage buffers per kernel; the deposition's kernels need %d", info.Renderer, info.MaxStorageBuffers, storageBlocks)
 	}
-	e.listOK = info.MaxStorageBuffers == 0 || info.MaxStorageBuffers >= listBlocks
 	if info.MaxBindings > 0 && info.MaxBindings <= slotPart {
 		return nil, fmt.Errorf("splgpu: %s has %d storage bindings; the kernels need %d", info.Renderer, info.MaxBindings, slotPart+1)
 	}
@@ -457,10 +483,11 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 	e.vol = volume(hgt, e.cell)
 	err := dev.Do(func(cx gpu.Context) error {
 		for _, name := range kernelNames {
-			if (name == "dsjumplist" || name == "dstail") && !e.listOK {
-				continue // one storage buffer more than the device allows
+			pn := "spl-" + name
+			if depDefs != "" && depDefined(name) {
+				pn += fmt.Sprintf("-%x", crc32.ChecksumIEEE([]byte(depDefs)))
 			}
-			p, err := cx.Program("spl-"+name, kernel(name))
+			p, err := cx.Program(pn, kernel(name))
 			if err != nil {
 				return err
 			}
@@ -473,7 +500,7 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 		}{
 			{&e.par, binary.Size(params{})}, {&e.ctl, ctlHeader}, {&e.part, e.gx * e.gy * 64}, {&e.part2, (e.gx*e.gy + group - 1) / group * 64},
 			{&e.lkR, 4}, {&e.lkA, 4}, {&e.lkB, 4}, {&e.lkK, 4}, {&e.lkG, 4}, {&e.lkX, 4}, {&e.lbA, 16}, // grown by the lakes (grow)
-			{&e.fx, 24 * e.w}, {&e.fy, 24 * e.h}, {&e.dx, 32}, {&e.dy, 32}, {&e.cfx, 4}, {&e.cfy, 4}, {&e.dr, 4}, {&e.alluv, 4}, {&e.tf, 4}, {&e.lkP, 4}, {&e.lkO, 4}, {&e.lsA, 16}, {&e.lst, 4}, {&e.cp[0], 4}, {&e.cp[1], 4}, {&e.da, 8}, {&e.dah, 4}, {&e.cxy, 4},
+			{&e.fx, 24 * e.w}, {&e.fy, 24 * e.h}, {&e.dx, 32}, {&e.dy, 32}, {&e.cfx, 4}, {&e.cfy, 4}, {&e.dr, 4}, {&e.alluv, 4}, {&e.tf, 4}, {&e.lkP, 4}, {&e.lkO, 4}, {&e.lsA, 16}, {&e.cp[0], 4}, {&e.cp[1], 4}, {&e.s1, 16}, {&e.cxy, 4},
 			{&e.hb, n4}, {&e.ub, n4}, {&e.db, n4}, {&e.lab, n4}, {&e.cnt, n4}, {&e.kf, 4}, // kf grows with k noise (upload)
 			{&e.pb[0], n4}, {&e.pb[1], n4}, {&e.ab[0], n4}, {&e.ab[1], n4}, {&e.bb[0], n4}, {&e.bb[1], n4},
 			{&e.qb[0], n4}, {&e.qb[1], n4},
@@ -514,16 +541,18 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 }
 
 // fits returns nil if the grid with p's physics fits the device: its
-// largest buffer (8 bytes a cell with deposition, else 4) within the
+// largest buffer (12 bytes a cell with deposition on a layout not lean,
+// else 4) within the
 // driver's largest storage buffer, and all of them (BytesFor) within the
 // card's memory; else a one-line error naming the size and the remedy.
 func (e *Engine) fits(p engine.Params) error {
 	info := e.dev.Info()
 	big := func(w, h int) int64 {
-		if p.G > 0 {
-			return 8 * int64(w) * int64(h) // the deposition's maps, 64-bit
+		n := int64(w) * int64(h)
+		if p.G > 0 && !leanDep(w*h) {
+			return 12 * n // the contraction's slot 1 by cell
 		}
-		return 4 * int64(w) * int64(h)
+		return 4 * n
 	}
 	bufOK := func(w, h int) bool { return info.MaxBufferBytes <= 0 || big(w, h) <= info.MaxBufferBytes }
 	memOK := func(w, h int) bool { return info.MemoryMiB <= 0 || BytesFor(w, h, p)>>20 <= int64(info.MemoryMiB) }
@@ -534,7 +563,7 @@ func (e *Engine) fits(p engine.Params) error {
 	if !memOK(e.w, e.h) {
 		need := BytesFor(e.w, e.h, p)
 		return fmt.Errorf("splgpu: a %d×%d grid needs %d MiB of GPU memory (%d bytes a cell); %s has %d MiB: %s",
-			e.w, e.h, need>>20, BytesPerCell+PhysicsBytesPerCell(p), info.Renderer, info.MemoryMiB,
+			e.w, e.h, need>>20, BytesPerCell+PhysicsBytesPerCell(e.n, p), info.Renderer, info.MemoryMiB,
 			fitting(e.w, e.h, func(w, h int) bool { return bufOK(w, h) && memOK(w, h) }))
 	}
 	return nil
@@ -592,7 +621,7 @@ func (o *owned) free() {
 
 // buffers lists the engine's buffers but k's factor.
 func (e *Engine) buffers() []gpu.Buffer {
-	all := []gpu.Buffer{e.par, e.ctl, e.part, e.part2, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.tf, e.lkP, e.lkO, e.lsA, e.lst, e.cp[0], e.cp[1], e.da, e.dah, e.cxy, e.lkR, e.lkA, e.lkB, e.lkK, e.lkG, e.lkX, e.lbA}
+	all := []gpu.Buffer{e.par, e.ctl, e.part, e.part2, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.tf, e.lkP, e.lkO, e.lsA, e.cp[0], e.cp[1], e.s1, e.cxy, e.lkR, e.lkA, e.lkB, e.lkK, e.lkG, e.lkX, e.lbA}
 	all = append(all, e.pb[:]...)
 	all = append(all, e.ab[:]...)
 	all = append(all, e.bb[:]...)

@@ -11,8 +11,9 @@ import (
 // TestBytesForIsAllocated: BytesFor is what the engine holds on the
 // device after steps, buffer by buffer (but the lakes' arrays, a pit's
 // each), without physics and with the presets' (creep, deposition, k
-// noise, a talus angle by noise), with the contraction's lists and
-// without.
+// noise, a talus angle by noise), on the lean layout (the contraction in
+// the erosion's buffers: leanDep) and with the contraction's slot 1 by
+// cell.
 func TestBytesForIsAllocated(t *testing.T) {
 	defer func(c int) { ListCells = c }(ListCells)
 	dev := device(t)
@@ -20,7 +21,7 @@ func TestBytesForIsAllocated(t *testing.T) {
 		name    string
 		physics bool
 		cells   int
-	}{{"bare", false, 0}, {"physics, lists", true, 0}, {"physics, no lists", true, 1 << 30}} {
+	}{{"bare", false, 0}, {"physics, lean", true, 0}, {"physics, slot 1 by cell", true, 1 << 30}} {
 		ListCells = k.cells
 		c := config(41, flow.Edges{North: flow.Outlet, South: flow.Closed, East: flow.Natural, West: flow.Closed})
 		if k.physics {

@@ -42,7 +42,7 @@ func (e *Engine) Release() {
 
 // scratch lists the buffers Release gives back.
 func (e *Engine) scratch() []*gpu.Buffer {
-	return []*gpu.Buffer{&e.pb[0], &e.pb[1], &e.ab[0], &e.ab[1], &e.bb[0], &e.bb[1], &e.cp[0], &e.cp[1], &e.da, &e.dah, &e.lst}
+	return []*gpu.Buffer{&e.pb[0], &e.pb[1], &e.ab[0], &e.ab[1], &e.bb[0], &e.bb[1], &e.cp[0], &e.cp[1], &e.s1}
 }
 
 // regrow makes the pointer-jumping buffers whole again after a Release

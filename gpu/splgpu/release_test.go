@@ -68,7 +68,7 @@ func (d smallCard) Info() gpu.Info {
 func TestRefusesWhatDoesNotFit(t *testing.T) {
 	c := config(512, flow.Edges{})
 	c.Up = nil
-	dev := smallCard{device(t), 16} // 512²: 13 MiB without deposition, 20 with
+	dev := smallCard{device(t), 16} // 512²: 13 MiB without deposition, 20 with (slot 1 by cell: leanDep)
 	e, err := New(dev, c)
 	if err != nil {
 		t.Fatalf("512² without physics on 16 MiB: %v", err)

@@ -106,9 +106,26 @@ uvec2 max64(uvec2 a, uvec2 b) {
 const int INTERIOR = 0, FIXED = 1, NATURAL = 2;
 const float INV_SQRT2 = 0.70710677;
 
-// cellIndex is the invocation's cell over a 2D grid of 1D work groups.
+// cellIndex is the invocation's cell over a 2D grid of 1D work groups;
+// for the tests (splgpu.depDefs), in reverse (REVERSE) or with the
+// groups turned half round and each group's invocations shuffled
+// (SCRAMBLE): the cells visited in other orders, as a card's work groups
+// may run.
 int cellIndex() {
+#ifdef REVERSE
+	uint tot = gl_NumWorkGroups.x * gl_NumWorkGroups.y * 256u;
+	return int(tot - 1u - ((gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * 256u + gl_LocalInvocationID.x));
+#elif defined(SCRAMBLE)
+	uint tot = gl_NumWorkGroups.x * gl_NumWorkGroups.y * 256u;
+	uint l = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * 256u + gl_LocalInvocationID.x;
+	uint g = l / 256u, k = l % 256u;
+	uint ng = tot / 256u;
+	g = (ng - 1u - g + ng / 2u) % ng;
+	k = (k * 167u + 91u) % 256u;
+	return int(g * 256u + k);
+#else
 	return int((gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * 256u + gl_LocalInvocationID.x);
+#endif
 }
 
 // groupIndex is the invocation's work group, linear.

@@ -10,6 +10,8 @@ layout(std430, binding = 7) writeonly buffer S0l { uint s0Lo[]; };
 layout(std430, binding = 8) writeonly buffer S0h { uint s0Hi[]; };
 layout(std430, binding = 12) readonly buffer Pits { Pit pits[]; };
 layout(std430, binding = 13) readonly buffer Hl { float hl[]; };
+// Slot 1's places (dsbuf.glsl): on a lean layout their claims freed.
+layout(std430, binding = 6) writeonly buffer Lp { int lp[]; };
 
 int pitOf(int root) {
 	int lo = 0, hi = int(ctl[CTL_PITS]);
@@ -28,6 +30,9 @@ void main() {
 		ctl[CTL_LISTNEXT] = 0u;
 	}
 	if (i >= P.n) return;
+#ifdef LEAN
+	if (i < P.n / 4) lp[2 * (P.n / 4) + i] = -1;
+#endif
 	uint w = dcode[i];
 	uint c = w & 15u;
 	uvec2 y = toFix(double(hb[i]) - double(hl[i]));

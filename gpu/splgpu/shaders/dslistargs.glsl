@@ -1,9 +1,9 @@
 // Deposition, after dslist: the new list becomes the current one when
-// all of it fitted the buffer (ctl[13] nodes from ctl[14]), else the
+// all of it fitted the lists' words and slot 1's places (dsbuf.glsl;
+// ctl[13] nodes from ctl[14]), else the
 // current one stays (every cell while there is none, NOLIST); the
 // rounds' work groups (x, y, z, split as cells() splits them) go to the
 // indirect dispatch's arguments. One invocation.
-layout(std430, binding = 2) readonly buffer Lst { int lst[]; };
 layout(std430, binding = 4) writeonly buffer Args { uint args[]; };
 
 void main() {
@@ -11,7 +11,8 @@ void main() {
 	uint next = ctl[CTL_LISTNEXT];
 	uint len = ctl[CTL_LIST], off = ctl[CTL_LISTOFF];
 	uint base = off == NOLIST ? 0u : (len <= off ? 0u : off + len);
-	if (base + next <= uint(lst.length())) {
+	uint room = uint(P.n / 4); // lists are on the lean layout only
+	if (next <= room && base + next <= 2u * room) {
 		ctl[CTL_LISTOFF] = base;
 		ctl[CTL_LIST] = next;
 	}

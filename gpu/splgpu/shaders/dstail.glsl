@@ -1,6 +1,6 @@
 // Deposition, the contraction's last rounds in one work group
 // (DepTail): dsrake's and dsjump's halves of each round over the list
-// of the nodes left (dslist; every cell while there is none), a barrier
+// of the nodes left (dslist; slot 1 by place in the list), a barrier
 // between them, until no node is left unsolved, with no dispatch a
 // round: the rounds of a short list took little more than their two
 // dispatches' fixed cost. Its rounds in ctl[15], 0 in ctl[0] when done;
@@ -24,13 +24,13 @@ void main() {
 	uint r = 0u;
 	bool more = true;
 	while (more && r < uint(MAXTAIL)) {
-		for (uint j = t; j < cnt; j += uint(LOCAL)) rake(all ? int(j) : lst[off + j]);
+		for (uint j = t; j < cnt; j += uint(LOCAL)) rake(lp[off + j], int(j));
 		memoryBarrierBuffer();
 		barrier();
 		if (t == 0u) tLeft = 0u;
 		barrier();
 		for (uint j = t; j < cnt; j += uint(LOCAL)) {
-			if (jump(all ? int(j) : lst[off + j])) tLeft = 1u;
+			if (jump(lp[off + j], int(j))) tLeft = 1u;
 		}
 		memoryBarrierBuffer();
 		barrier();
