@@ -123,6 +123,7 @@ type App struct {
 	gv            *gpuView      // the shaders and the fields on the GPU
 	gvAmp         *gpuView      // the same for the Amplify preview's fine window
 	bg            backdrop      // the screen's background fill
+	fin           finalScreen   // the frame drawn straight into the window (finalscreen.go)
 	viewsCPU      bool          // draw the views on the CPU, not with the shaders
 	viewsAuto     bool          // viewsCPU follows the shaders' measured cost
 	gpace         gpuPace       // how often the shaders redraw for a new snapshot
@@ -194,7 +195,7 @@ type viewport struct {
 }
 
 func newApp(o Options) (*App, error) {
-	a := &App{brush: brushes.Default(brushes.Raise), vopts: viewer.DefaultOptions(), fitView: true, showPlot: true, target: 2000}
+	a := &App{brush: brushes.Default(brushes.Raise), vopts: viewer.DefaultOptions(), fitView: true, showPlot: true, target: 2000, fin: newFinalScreen()}
 	a.anl.cell = -1
 	a.brush.Radius = 16
 	a.brush.Strength = 0.25
@@ -392,12 +393,30 @@ func (a *App) survive() {
 }
 
 // Draw draws the map under the ImGui frame (ebiten.Game). It reads only
-// what Update prepared.
+// what Update prepared. The frame is drawn straight into the window's
+// framebuffer by DrawFinalScreen (finalscreen.go) where it can be; Draw
+// then only marks Ebitengine's offscreen screen as changed, so that the
+// frame is presented. A screenshot's frame is drawn into the offscreen
+// screen, which it reads back, and copied.
 func (a *App) Draw(screen *ebiten.Image) {
 	a.draws++
 	if a.pacer.quiet && a.screenshot == "" {
 		return // nothing changed: the screen keeps the last frame (pace.go)
 	}
+	if a.fin.direct = a.screenshot == "" && a.fin.use(); a.fin.direct {
+		a.fin.mark(screen)
+		return
+	}
+	a.drawFrame(screen)
+	if a.screenshot != "" {
+		a.saveScreenshot(screen, a.screenshot)
+		a.shotTaken()
+	}
+}
+
+// drawFrame draws the whole frame into target: the backdrop, the map or
+// the 3D view, and ImGui's draw lists over them.
+func (a *App) drawFrame(screen *ebiten.Image) {
 	a.ftrace.drawStarted(time.Now())
 	defer func() { a.ftrace.drawDone(time.Now()) }()
 	a.bg.fill(screen, colBackground)
@@ -407,7 +426,7 @@ func (a *App) Draw(screen *ebiten.Image) {
 	}
 	if a.mode != mode3D && mapImg != nil && a.vp.w > 0 && a.vp.h > 0 {
 		r := image.Rect(int(a.vp.x), int(a.vp.y), int(a.vp.x+a.vp.w), int(a.vp.y+a.vp.h))
-		dst := screen.SubImage(r).(*ebiten.Image)
+		dst := a.fin.clip(screen, r)
 		op := &ebiten.DrawImageOptions{}
 		op.GeoM.Scale(a.view.Zoom*step, a.view.Zoom*step)
 		ox, oy := a.mapToScreen(0, 0)
@@ -420,17 +439,13 @@ func (a *App) Draw(screen *ebiten.Image) {
 		dst.DrawImage(mapImg, op)
 		a.drawAmp(dst)
 		a.drawBasins(dst)
-		a.arcs.draw(screen)
+		a.arcs.draw(screen, a.fin.clip)
 	}
 	if a.mode != mode2D {
-		a.v3.draw(screen)
+		a.v3.draw(screen, a.fin.clip)
 	}
 	if os.Getenv("OROGEN_DEBUG_NOGUI") == "" {
-		a.gui.render(screen)
-	}
-	if a.screenshot != "" {
-		a.saveScreenshot(screen, a.screenshot)
-		a.shotTaken()
+		a.gui.render(screen, a.fin.clip)
 	}
 }
 

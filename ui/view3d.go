@@ -115,12 +115,12 @@ func (v *view3D) upload(img *image.RGBA) {
 
 // draw shows the newest 3D picture in its rectangle (Draw), scaled if the
 // rectangle changed size since it was made.
-func (v *view3D) draw(screen *ebiten.Image) {
+func (v *view3D) draw(screen *ebiten.Image, clip clipFunc) {
 	if !v.shown || v.rect.w < 2 {
 		return
 	}
 	r := image.Rect(int(v.rect.x), int(v.rect.y), int(v.rect.x+v.rect.w), int(v.rect.y+v.rect.h))
-	dst := screen.SubImage(r).(*ebiten.Image)
+	dst := clip(screen, r)
 	b := v.canvas.Bounds()
 	op := &ebiten.DrawImageOptions{Filter: ebiten.FilterLinear}
 	sx, sy := float64(v.rect.w)/float64(b.Dx()), float64(v.rect.h)/float64(b.Dy())
