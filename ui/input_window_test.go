@@ -179,7 +179,7 @@ func directFrame(t *testing.T, shot string, win *image.RGBA, l layout) {
 		}
 	}
 	regions := map[string]image.Rectangle{
-		"the map":     image.Rect(int(l.Map[0]), int(l.Map[1]), int(l.Map[2]), int(l.Map[3])),
+		"the map":                        image.Rect(int(l.Map[0]), int(l.Map[1]), int(l.Map[2]), int(l.Map[3])),
 		"the Simulation panel's sliders": sl,
 	}
 	for name, r := range regions {
