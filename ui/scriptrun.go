@@ -202,7 +202,10 @@ type cpuSpan struct {
 func (a *App) startSpan() {
 	a.script.fpsFrom = len(a.fps.all)
 	all, raster := cpuUse()
-	a.script.span = cpuSpan{draws: a.draws, step: a.s.Frame().Snap.Step, cpu: all, raster: raster}
+	a.script.span = cpuSpan{draws: a.draws, cpu: all, raster: raster}
+	if a.s != nil {
+		a.script.span.step = a.s.Frame().Snap.Step
+	}
 }
 
 func (a *App) writeReport(path string) error {
