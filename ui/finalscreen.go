@@ -2,6 +2,7 @@ package ui
 
 import (
 	"image"
+	"math"
 	"os"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -13,8 +14,10 @@ import (
 // llvmpipe that copy, a textured window-sized quad blended over the
 // just-cleared framebuffer, was 20-34 ms of CPU a frame at 1600×1000, a
 // third of a paused 2D view's frame, more than the map, ImGui's panels
-// and the backdrop together. The pixels are the same either way (the
-// window test TestDirectFrame compares the window with a screenshot).
+// and the backdrop together. The pixels are the same either way, but
+// where a map cell's boundary falls on a pixel's centre, which either
+// path may round to either cell (TestWindowRest compares the window with
+// a screenshot).
 //
 // A frame that takes a screenshot is drawn into the offscreen screen,
 // which the screenshot reads back, and copied (without blending: the
@@ -92,12 +95,20 @@ func (a *App) DrawFinalScreen(screen ebiten.FinalScreen, off *ebiten.Image, geoM
 			a.fin.target = nil
 			return
 		}
-		// The offscreen screen scaled into the window, or not an image:
-		// Ebitengine's copy from now on.
-		a.fin.able, a.fin.direct = false, false
+		// The offscreen screen scaled into the window (while it is being
+		// resized, or on a monitor of another scale), or not an image:
+		// this frame is drawn into the offscreen screen and copied.
+		a.fin.direct = false
 		a.drawFrame(off)
 	}
-	screen.DrawImage(off, &ebiten.DrawImageOptions{GeoM: geoM, Blend: ebiten.BlendCopy})
+	op := &ebiten.DrawImageOptions{GeoM: geoM, Blend: ebiten.BlendCopy}
+	if k := geoM.Element(0, 0); k != math.Floor(k) {
+		// A screen scaled by a fraction into the window (it moved to a
+		// monitor of another scale): smoothed, as Ebitengine's own copy
+		// smooths it.
+		op.Filter = ebiten.FilterLinear
+	}
+	screen.DrawImage(off, op)
 }
 
 // identity reports whether m maps every point to itself.
