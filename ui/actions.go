@@ -621,7 +621,7 @@ func (a *App) dropLostSelection() {
 func (a *App) setMode(args []string) error {
 	a.mode = map[string]viewMode{"2d": mode2D, "3d": mode3D, "split": modeSplit}[args[0]]
 	if a.script != nil {
-		a.script.fpsFrom = len(a.fps.all) // the report's figures while running are this view's
+		a.startSpan() // the report's figures while running are this view's
 	}
 	return nil
 }
@@ -665,7 +665,7 @@ func (a *App) show(args []string) error {
 func (a *App) run([]string) error {
 	a.s.Run()
 	if a.script != nil {
-		a.script.fpsFrom = len(a.fps.all)
+		a.startSpan()
 	}
 	return nil
 }

@@ -123,6 +123,7 @@ type App struct {
 	gv            *gpuView      // the shaders and the fields on the GPU
 	gvAmp         *gpuView      // the same for the Amplify preview's fine window
 	bg            backdrop      // the screen's background fill
+	fin           finalScreen   // the frame drawn straight into the window (finalscreen.go)
 	viewsCPU      bool          // draw the views on the CPU, not with the shaders
 	viewsAuto     bool          // viewsCPU follows the shaders' measured cost
 	gpace         gpuPace       // how often the shaders redraw for a new snapshot
@@ -194,7 +195,7 @@ type viewport struct {
 }
 
 func newApp(o Options) (*App, error) {
-	a := &App{brush: brushes.Default(brushes.Raise), vopts: viewer.DefaultOptions(), fitView: true, showPlot: true, target: 2000}
+	a := &App{brush: brushes.Default(brushes.Raise), vopts: viewer.DefaultOptions(), fitView: true, showPlot: true, target: 2000, fin: newFinalScreen()}
 	a.anl.cell = -1
 	a.brush.Radius = 16
 	a.brush.Strength = 0.25
@@ -392,26 +393,58 @@ func (a *App) survive() {
 }
 
 // Draw draws the map under the ImGui frame (ebiten.Game). It reads only
-// what Update prepared.
+// what Update prepared. The frame is drawn straight into the window's
+// framebuffer by DrawFinalScreen (finalscreen.go) where it can be; Draw
+// then only marks Ebitengine's offscreen screen as changed, so that the
+// frame is presented. A screenshot's frame is drawn into the offscreen
+// screen, which it reads back, and copied.
 func (a *App) Draw(screen *ebiten.Image) {
 	a.draws++
 	if a.pacer.quiet && a.screenshot == "" {
 		return // nothing changed: the screen keeps the last frame (pace.go)
 	}
+	if a.fin.direct = a.screenshot == "" && a.fin.use(); a.fin.direct {
+		a.fin.mark(screen)
+		return
+	}
+	a.drawFrame(screen)
+	if a.screenshot != "" {
+		a.saveScreenshot(screen, a.screenshot)
+		a.shotTaken()
+	}
+}
+
+// drawFrame draws the whole frame into target: the backdrop, the map or
+// the 3D view, and ImGui's draw lists over them. The map and the 3D
+// picture are opaque (alpha 1) but for their outermost pixels, where a
+// linear filter may read past the picture's edge: the backdrop leaves
+// out the rectangles they cover a pixel in from their edges (on llvmpipe
+// every pixel filled costs CPU; the pixels shown are the same).
+func (a *App) drawFrame(screen *ebiten.Image) {
 	a.ftrace.drawStarted(time.Now())
 	defer func() { a.ftrace.drawDone(time.Now()) }()
-	a.bg.fill(screen, colBackground)
 	mapImg, step := a.mapImg, 1.0
 	if a.shaders(a.s.Snapshot()) {
 		mapImg, step = a.mapGPU, float64(max(a.mapStep, 1))
 	}
-	if a.mode != mode3D && mapImg != nil && a.vp.w > 0 && a.vp.h > 0 {
-		r := image.Rect(int(a.vp.x), int(a.vp.y), int(a.vp.x+a.vp.w), int(a.vp.y+a.vp.h))
-		dst := screen.SubImage(r).(*ebiten.Image)
-		op := &ebiten.DrawImageOptions{}
+	showMap := a.mode != mode3D && mapImg != nil && a.vp.w > 0 && a.vp.h > 0
+	var holes [2]image.Rectangle
+	op := &ebiten.DrawImageOptions{}
+	r := image.Rect(int(a.vp.x), int(a.vp.y), int(a.vp.x+a.vp.w), int(a.vp.y+a.vp.h))
+	if showMap {
 		op.GeoM.Scale(a.view.Zoom*step, a.view.Zoom*step)
 		ox, oy := a.mapToScreen(0, 0)
 		op.GeoM.Translate(ox, oy)
+		b := mapImg.Bounds()
+		x1, y1 := op.GeoM.Apply(float64(b.Dx()), float64(b.Dy()))
+		holes[0] = inside(ox, oy, x1, y1).Intersect(r)
+	}
+	if a.mode != mode2D {
+		holes[1] = a.v3.covers()
+	}
+	a.bg.fillAround(screen, colBackground, holes[:], a.fin.clip)
+	if showMap {
+		dst := a.fin.clip(screen, r)
 		if a.view.Zoom >= 1 {
 			op.Filter = ebiten.FilterNearest
 		} else {
@@ -420,18 +453,25 @@ func (a *App) Draw(screen *ebiten.Image) {
 		dst.DrawImage(mapImg, op)
 		a.drawAmp(dst)
 		a.drawBasins(dst)
-		a.arcs.draw(screen)
+		a.arcs.draw(screen, a.fin.clip)
 	}
 	if a.mode != mode2D {
-		a.v3.draw(screen)
+		a.v3.draw(screen, a.fin.clip)
 	}
 	if os.Getenv("OROGEN_DEBUG_NOGUI") == "" {
-		a.gui.render(screen)
+		a.gui.render(screen, a.fin.clip)
 	}
-	if a.screenshot != "" {
-		a.saveScreenshot(screen, a.screenshot)
-		a.shotTaken()
+}
+
+// inside returns the pixels whose centres lie inside the rectangle from
+// (x0, y0) to (x1, y1) and a pixel more from its edges: those a picture
+// drawn over it covers, whatever the rasterizer's rule on the edges.
+func inside(x0, y0, x1, y1 float64) image.Rectangle {
+	r := image.Rect(int(math.Ceil(x0))+1, int(math.Ceil(y0))+1, int(math.Floor(x1))-1, int(math.Floor(y1))-1)
+	if r.Empty() {
+		return image.Rectangle{}
 	}
+	return r
 }
 
 // shotTaken records that Draw has taken the screenshot asked for: a

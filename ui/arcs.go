@@ -57,7 +57,7 @@ func (a *App) syncArcs() {
 }
 
 // draw draws the arcs into the viewport's part of screen.
-func (l *arcLayer) draw(screen *ebiten.Image) {
+func (l *arcLayer) draw(screen *ebiten.Image, clip clipFunc) {
 	if !l.shown || l.list == nil {
 		return
 	}
@@ -67,7 +67,7 @@ func (l *arcLayer) draw(screen *ebiten.Image) {
 	}
 	vp := l.of.vp
 	r := image.Rect(int(vp.x), int(vp.y), int(vp.x+vp.w), int(vp.y+vp.h))
-	dst := screen.SubImage(r).(*ebiten.Image)
+	dst := clip(screen, r)
 	for _, c := range l.list.Chunks {
 		if len(c.Indices) == 0 {
 			continue

@@ -11,7 +11,10 @@
 // it never waits on it. Relief pictures are made by the renderer goroutine
 // (package ui/picture) from those frames; Update submits jobs and picks up finished
 // pictures without waiting, then uploads them into an Ebiten image. Draw
-// draws that image under the ImGui frame and nothing else.
+// draws that image under the ImGui frame and nothing else, straight into
+// the window's framebuffer where Ebitengine draws with OpenGL
+// (finalscreen.go: Ebitengine's copy of its offscreen screen into the
+// window was a third of a frame on Mesa's llvmpipe).
 //
 // # Coordinates
 //

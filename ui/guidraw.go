@@ -35,7 +35,7 @@ type imDrawVert struct {
 }
 
 // render ends the ImGui frame and draws it on target.
-func (r *guiRenderer) render(target *ebiten.Image) {
+func (r *guiRenderer) render(target *ebiten.Image, clipTo clipFunc) {
 	imgui.Render()
 	dd := imgui.CurrentDrawData()
 	if !dd.Valid() {
@@ -104,7 +104,7 @@ func (r *guiRenderer) render(target *ebiten.Image) {
 			}
 			dst := target
 			if clip != bounds {
-				dst = target.SubImage(clip).(*ebiten.Image)
+				dst = clipTo(target, clip)
 			}
 			// Indices are 16-bit and count from the command's VtxOffset:
 			// a list of more than 65 536 vertices is split into commands

@@ -5,6 +5,8 @@ package ui_test
 import (
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/png"
 	"math"
 	"os"
 	"path/filepath"
@@ -149,9 +151,68 @@ quit
 	}
 }
 
+// directFrame checks that the window's frames drawn straight into its
+// framebuffer (ui/finalscreen.go) show what the screenshot frame, drawn
+// into Ebitengine's offscreen screen and copied, showed: over the map and
+// over the Simulation panel's sliders (ImGui's clipped draws), nothing
+// having changed between them (the terrain rests, no input). Where a cell
+// boundary of the map falls on a pixel's centre the two paths may round
+// to either cell: up to 2 % of the pixels may differ.
+func directFrame(t *testing.T, shot string, win *image.RGBA, l layout) {
+	t.Helper()
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	im, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if im.Bounds() != win.Rect {
+		t.Fatalf("screenshot %v, window %v; want the same size", im.Bounds(), win.Rect)
+	}
+	var sl image.Rectangle // the sliders right of the map: the Simulation panel's
+	for _, r := range l.Sliders {
+		if r[0] >= l.Map[2] {
+			sl = sl.Union(image.Rect(int(r[0]), int(r[1]), int(r[2]), int(r[3])))
+		}
+	}
+	regions := map[string]image.Rectangle{
+		"the map":                        image.Rect(int(l.Map[0]), int(l.Map[1]), int(l.Map[2]), int(l.Map[3])),
+		"the Simulation panel's sliders": sl,
+	}
+	for name, r := range regions {
+		r = r.Intersect(win.Rect)
+		if r.Dx() < 50 || r.Dy() < 50 {
+			t.Fatalf("%s: %v; want a region to compare", name, r)
+		}
+		n, flat := 0, 0
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			for x := r.Min.X; x < r.Max.X; x++ {
+				sr, sg, sb, _ := im.At(x, y).RGBA()
+				w := win.RGBAAt(x, y)
+				if uint8(sr>>8) != w.R || uint8(sg>>8) != w.G || uint8(sb>>8) != w.B {
+					n++
+				}
+				if w == win.RGBAAt(r.Min.X, r.Min.Y) {
+					flat++
+				}
+			}
+		}
+		all := r.Dx() * r.Dy()
+		t.Logf("%s %v: %d of %d pixels differ between the window and the screenshot", name, r, n, all)
+		if n > all/50 || flat == all {
+			t.Errorf("%s %v: %d of %d pixels differ between the window (drawn straight into it) and the screenshot, %d of one colour; want at most 2 %%, a picture", name, r, n, all, flat)
+		}
+	}
+}
+
 // TestWindowRest: a settled terrain rests (issue 30: the engine stepped on
 // at 4096× dt for ever): the step stays put over frames, then a real click
-// on the k slider (xdotool) wakes the engine and it steps again.
+// on the k slider (xdotool) wakes the engine and it steps again. Before
+// the click the window's pixels (drawn straight into its framebuffer) are
+// compared with a screenshot (directFrame).
 func TestWindowRest(t *testing.T) {
 	x := startX(t, `
 run
@@ -159,6 +220,8 @@ await-settled
 report $OUT/r1.json
 wait 5
 report $OUT/r2.json
+screenshot $OUT/shot.png
+wait 3
 signal $S1
 await-wake
 report $OUT/r3.json
@@ -173,6 +236,7 @@ quit
 `, 1, "--scene", "classic", "--size", "64")
 	var l layout
 	x.wait(1, &l)
+	win := x.grab()
 	r, ok := l.Sliders["k (erodibility) (1/yr)"]
 	if !ok {
 		t.Fatalf("no k slider among %v", l.Sliders)
@@ -199,6 +263,7 @@ quit
 	if reps[2].Step <= reps[1].Step {
 		t.Errorf("after the click on k: step %d; want the engine to step past %d", reps[2].Step, reps[1].Step)
 	}
+	directFrame(t, filepath.Join(x.dir, "shot.png"), win, l)
 	// The frame figures since the view command, every frame 120 ms longer:
 	// the longest frame is at least that, and the rates at most 1/0.12 s.
 	var fr struct {

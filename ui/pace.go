@@ -48,10 +48,12 @@ func (a *App) pace() {
 		p.last = now
 	}
 	idle := a.script == nil && now.Sub(p.last) >= paceGrace
-	// A heartbeat frame that found nothing new draws nothing: the screen
-	// is not cleared between frames (newApp), so the last picture stays,
-	// and the software rasterizer of a machine without a GPU is spared a
-	// full redraw (about 45 ms of CPU a frame under Xvfb).
+	// A heartbeat frame that found nothing new draws nothing into
+	// Ebitengine's offscreen screen: after a few such frames Ebitengine
+	// stops presenting (the window keeps the last picture), and the
+	// software rasterizer of a machine without a GPU is spared a full
+	// redraw (about 45 ms of CPU a frame under Xvfb). The frames before
+	// that draw the last picture again (finalscreen.go).
 	p.quiet = idle && p.idle && !moved
 	if idle != p.idle {
 		p.idle = idle

@@ -23,6 +23,7 @@ type scriptRun struct {
 	err     error
 	start   time.Time
 	fpsFrom int // index into fps.all where the current run/steps started
+	span    cpuSpan
 	// settledAfter is how long the last await-settled waited.
 	settledAfter time.Duration
 }
@@ -94,7 +95,7 @@ func (a *App) runSteps(n int) {
 	paused := make(chan uint64, 1)
 	a.s.Worker().Send(runner.Pause{}, runner.Sync{Done: paused})
 	base := -1
-	a.script.fpsFrom = len(a.fps.all)
+	a.startSpan()
 	a.script.wait(fmt.Sprintf("%d engine steps", n), func() bool {
 		if base < 0 {
 			select {
@@ -177,6 +178,34 @@ type report struct {
 	Draws             int `json:"draws"`
 	GUITexturesMade   int `json:"gui_textures_made"`
 	GUITextureUploads int `json:"gui_texture_uploads"`
+	// Since the last run, steps or view command (its first second
+	// included): the frames drawn, the engine steps shown, and the
+	// process's CPU time a frame, all threads together (the engine's,
+	// the app's, the rasterizer's), with the part Mesa's llvmpipe
+	// threads took (0 on a card): figures the machine's load inflates
+	// less than the wall time.
+	SpanDraws         int     `json:"span_draws"`
+	SpanSteps         int     `json:"span_engine_steps"`
+	SpanCPUMsPerDraw  float64 `json:"span_cpu_ms_per_draw"`
+	SpanLLVMpipeMsPer float64 `json:"span_llvmpipe_ms_per_draw"`
+}
+
+// cpuSpan is where the report's span started: the draws, the step shown
+// and the CPU time then.
+type cpuSpan struct {
+	draws, step int
+	cpu, raster time.Duration
+}
+
+// startSpan starts the report's figures while running (a run, steps or
+// view command): the frame rates from the next second, the CPU from now.
+func (a *App) startSpan() {
+	a.script.fpsFrom = len(a.fps.all)
+	all, raster := cpuUse()
+	a.script.span = cpuSpan{draws: a.draws, cpu: all, raster: raster}
+	if a.s != nil {
+		a.script.span.step = a.s.Frame().Snap.Step
+	}
 }
 
 func (a *App) writeReport(path string) error {
@@ -203,6 +232,13 @@ func (a *App) writeReport(path string) error {
 		r.RenderMs = 0 // no 2D picture on the CPU
 		r.ShaderPictures, r.ShaderExtraMs = a.gv.draws, 1000*a.gpace.extra
 		r.ShaderPictureMs, r.ShaderBands, r.ShaderPasses = 1000*a.gpace.work, a.gpace.bands(), a.gv.passes
+	}
+	if sp := a.script.span; a.draws > sp.draws {
+		all, raster := cpuUse()
+		n := float64(a.draws - sp.draws)
+		r.SpanDraws, r.SpanSteps = a.draws-sp.draws, f.Snap.Step-sp.step
+		r.SpanCPUMsPerDraw = float64(all-sp.cpu) / 1e6 / n
+		r.SpanLLVMpipeMsPer = float64(raster-sp.raster) / 1e6 / n
 	}
 	r.Analysis = a.analysisReport()
 	r.Amplify = a.amplifyReport()

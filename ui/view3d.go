@@ -113,14 +113,25 @@ func (v *view3D) upload(img *image.RGBA) {
 	v.shown = true
 }
 
+// covers returns the screen pixels draw covers with the canvas, opaque
+// there (the sky fills it), none while there is no picture: the backdrop
+// leaves them out.
+func (v *view3D) covers() image.Rectangle {
+	if !v.shown || v.rect.w < 2 || v.canvas == nil {
+		return image.Rectangle{}
+	}
+	r := image.Rect(int(v.rect.x), int(v.rect.y), int(v.rect.x+v.rect.w), int(v.rect.y+v.rect.h))
+	return inside(float64(v.rect.x), float64(v.rect.y), float64(v.rect.x+v.rect.w), float64(v.rect.y+v.rect.h)).Intersect(r)
+}
+
 // draw shows the newest 3D picture in its rectangle (Draw), scaled if the
 // rectangle changed size since it was made.
-func (v *view3D) draw(screen *ebiten.Image) {
+func (v *view3D) draw(screen *ebiten.Image, clip clipFunc) {
 	if !v.shown || v.rect.w < 2 {
 		return
 	}
 	r := image.Rect(int(v.rect.x), int(v.rect.y), int(v.rect.x+v.rect.w), int(v.rect.y+v.rect.h))
-	dst := screen.SubImage(r).(*ebiten.Image)
+	dst := clip(screen, r)
 	b := v.canvas.Bounds()
 	op := &ebiten.DrawImageOptions{Filter: ebiten.FilterLinear}
 	sx, sy := float64(v.rect.w)/float64(b.Dx()), float64(v.rect.h)/float64(b.Dy())

@@ -6,14 +6,19 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"image"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/jezek/xgb"
+	"github.com/jezek/xgb/xproto"
 )
 
 // xSession is the real window run by a script that signals through named
@@ -109,4 +114,37 @@ func (x *xSession) xdo(args ...string) {
 // (x, y).
 func (x *xSession) move(px, py float64) []string {
 	return []string{"mousemove", "--window", x.win, fmt.Sprint(int(math.Round(px))), fmt.Sprint(int(math.Round(py)))}
+}
+
+// grab returns the window's pixels as the X server holds them: what the
+// app presented last.
+func (x *xSession) grab() *image.RGBA {
+	x.t.Helper()
+	c, err := xgb.NewConn()
+	if err != nil {
+		x.t.Fatalf("connecting to the X server: %v", err)
+	}
+	defer c.Close()
+	id, err := strconv.ParseUint(x.win, 10, 32)
+	if err != nil {
+		x.t.Fatalf("window id %q: %v", x.win, err)
+	}
+	d := xproto.Drawable(id)
+	g, err := xproto.GetGeometry(c, d).Reply()
+	if err != nil {
+		x.t.Fatalf("the window's geometry: %v", err)
+	}
+	r, err := xproto.GetImage(c, xproto.ImageFormatZPixmap, d, 0, 0, g.Width, g.Height, 0xffffffff).Reply()
+	if err != nil {
+		x.t.Fatalf("the window's pixels: %v", err)
+	}
+	w, h := int(g.Width), int(g.Height)
+	if r.Depth != 24 || len(r.Data) != 4*w*h {
+		x.t.Fatalf("the window's pixels: depth %d, %d bytes for %d×%d; want 24 bits in 4 bytes a pixel (Xvfb -screen 0 WxHx24)", r.Depth, len(r.Data), w, h)
+	}
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for i := 0; i < w*h; i++ { // B, G, R, unused: little-endian TrueColor
+		img.Pix[4*i], img.Pix[4*i+1], img.Pix[4*i+2], img.Pix[4*i+3] = r.Data[4*i+2], r.Data[4*i+1], r.Data[4*i], 255
+	}
+	return img
 }
