@@ -94,14 +94,8 @@ func (p *prep) run(ctx context.Context, x0, y0, w, h int) (*Result, error) {
 		}
 		// It moves rock downhill: give the cells their means back (the
 		// dry hillslopes move, as after the beds).
-		cw, ch := RW/F, RH/F
-		mu := p.meanCorrection(hgt, riv, wat, nil, rx0, ry0, cw, ch)
-		parallel.Blocks(RH, bandRows, func(_, lo, hi int) {
-			p.applyCorrection(hgt, riv, wat, nil, mu, RW, cw, ch, lo, hi)
-		})
 		// The pass deposits where water slows: drain again.
-		p.floorAtBase(hgt, wat, nil)
-		s2, err := d.drain(ctx)
+		s2, err := p.correctDrain(ctx, &d, hgt, riv, wat, nil, rx0, ry0, RW, RH, F)
 		if err != nil {
 			return nil, err
 		}
@@ -116,7 +110,6 @@ func (p *prep) run(ctx context.Context, x0, y0, w, h int) (*Result, error) {
 		// ×2 (fineViaFour).
 		for k := range warpRounds {
 			d.partial = k+1 < warpRounds
-			cw, ch := RW/F, RH/F
 			cr, ck := riv, keep
 			if p.four != nil {
 				// The 2×2 means have no bed steps to keep: every dry
@@ -127,12 +120,7 @@ func (p *prep) run(ctx context.Context, x0, y0, w, h int) (*Result, error) {
 				// relief, 0.28 % so; `gradient` 0.89 %, 0.59 %).
 				cr, ck = d.riv, nil
 			}
-			mu := p.meanCorrection(hgt, cr, wat, ck, rx0, ry0, cw, ch)
-			parallel.Blocks(RH, bandRows, func(_, lo, hi int) {
-				p.applyCorrection(hgt, cr, wat, ck, mu, RW, cw, ch, lo, hi)
-			})
-			p.floorAtBase(hgt, wat, nil)
-			s2, err := d.drain(ctx)
+			s2, err := p.correctDrain(ctx, &d, hgt, cr, wat, ck, rx0, ry0, RW, RH, F)
 			if err != nil {
 				return nil, err
 			}
@@ -167,6 +155,19 @@ func (p *prep) run(ctx context.Context, x0, y0, w, h int) (*Result, error) {
 		r.Rock = p.rock(r.Height, x0*F, y0*F, r.W, r.H)
 	}
 	return r, ctx.Err()
+}
+
+// correctDrain gives the region's coarse cells their means back on the
+// cells the correction may move (riv's beds and keep's cells stay), then
+// drains it again with d.
+func (p *prep) correctDrain(ctx context.Context, d *drainer, hgt, riv, wat []float32, keep []bool, rx0, ry0, RW, RH, F int) (Stats, error) {
+	cw, ch := RW/F, RH/F
+	mu := p.meanCorrection(hgt, riv, wat, keep, rx0, ry0, cw, ch)
+	parallel.Blocks(RH, bandRows, func(_, lo, hi int) {
+		p.applyCorrection(hgt, riv, wat, keep, mu, RW, cw, ch, lo, hi)
+	})
+	p.floorAtBase(hgt, wat, nil)
+	return d.drain(ctx)
 }
 
 // floorAtBase raises every dry fine cell below base level, the coarse
