@@ -131,13 +131,7 @@ func (p *prep) solveControl() {
 	}
 	n := p.W * p.H
 	h := p.s.Height
-	c := make([]float64, n)
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for i, v := range h {
-		c[i] = float64(v)
-		lo, hi = min(lo, c[i]), max(hi, c[i])
-	}
-	tol := 1e-6 * max(hi-lo, 1e-3)
+	c, tol := controlStart(h)
 	ac := make([]float64, n)
 	tmp := make([]float64, n)
 	W, H := p.W, p.H
@@ -171,18 +165,40 @@ func (p *prep) solveControl() {
 			}
 			worst[b] = m
 		})
-		m := 0.0
-		for _, v := range worst {
-			m = max(m, v)
-		}
-		if m < tol {
+		if controlStep(c, ac, worst, tol) {
 			break
-		}
-		for i := range c {
-			c[i] += ac[i]
 		}
 	}
 	p.ctrl = c
+}
+
+// controlStart returns the iterative control solves' first guess, the
+// heights, and their tolerance, a millionth of the relief.
+func controlStart(h []float32) (c []float64, tol float64) {
+	c = make([]float64, len(h))
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i, v := range h {
+		c[i] = float64(v)
+		lo, hi = min(lo, c[i]), max(hi, c[i])
+	}
+	return c, 1e-6 * max(hi-lo, 1e-3)
+}
+
+// controlStep ends a sweep of an iterative control solve: it reports
+// whether the largest residual (the blocks' worst) is below tol, and
+// otherwise adds the residuals r to c.
+func controlStep(c, r, worst []float64, tol float64) (done bool) {
+	m := 0.0
+	for _, v := range worst {
+		m = max(m, v)
+	}
+	if m < tol {
+		return true
+	}
+	for i := range c {
+		c[i] += r[i]
+	}
+	return false
 }
 
 // gradient sets the coarse slope and flow direction from central

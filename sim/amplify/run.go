@@ -157,6 +157,17 @@ func (p *prep) run(ctx context.Context, x0, y0, w, h int) (*Result, error) {
 	return r, ctx.Err()
 }
 
+// tapRows returns fine row gy's phase in its coarse cell and the offsets
+// of the four coarse rows its Catmull-Rom taps read (clamped at the
+// edges).
+func (p *prep) tapRows(gy int) (py phase, rows [4]int) {
+	py = p.ph[gy%p.F]
+	for j := range rows {
+		rows[j] = min(max(gy/p.F+py.off+j, 0), p.H-1) * p.W
+	}
+	return py, rows
+}
+
 // correctDrain gives the region's coarse cells their means back on the
 // cells the correction may move (riv's beds and keep's cells stay), then
 // drains it again with d.
@@ -212,12 +223,7 @@ func (p *prep) fine(ctx context.Context, gx0, gy0, RW, RH, rx0, rx1 int) (hgt, r
 			tdx, tdy := make([]float64, tx1-tx0), make([]float64, tx1-tx0)
 			for y := lo; y < hi; y++ {
 				gy := gy0 + y
-				py := p.ph[gy%F]
-				cy := gy / F
-				var rows [4]int
-				for j := range rows {
-					rows[j] = min(max(cy+py.off+j, 0), p.H-1) * p.W
-				}
+				py, rows := p.tapRows(gy)
 				for cx := tx0; cx < tx1; cx++ {
 					var vx, vy float64
 					for j, r := range rows {
@@ -247,12 +253,7 @@ func (p *prep) fine(ctx context.Context, gx0, gy0, RW, RH, rx0, rx1 int) (hgt, r
 		tmp := make([]float64, tx1-tx0)
 		for y := lo; y < hi; y++ {
 			gy := gy0 + y
-			py := p.ph[gy%F]
-			cy := gy / F
-			var rows [4]int
-			for j := range rows {
-				rows[j] = min(max(cy+py.off+j, 0), p.H-1) * p.W
-			}
+			py, rows := p.tapRows(gy)
 			for cx := tx0; cx < tx1; cx++ {
 				var v float64
 				for j, r := range rows {

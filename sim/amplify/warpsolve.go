@@ -62,13 +62,7 @@ func (p *prep) solveControlWarp() {
 	W, H := p.W, p.H
 	n := W * H
 	h := p.s.Height
-	c := make([]float64, n)
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for i, v := range h {
-		c[i] = float64(v)
-		lo, hi = min(lo, c[i]), max(hi, c[i])
-	}
-	tol := 1e-6 * max(hi-lo, 1e-3)
+	c, tol := controlStart(h)
 	r := make([]float64, n)
 	blk := max(1, minPrepCells/W)
 	worst := make([]float64, parallel.NumBlocks(H, blk))
@@ -94,15 +88,8 @@ func (p *prep) solveControlWarp() {
 			}
 			worst[b] = m
 		})
-		m := 0.0
-		for _, v := range worst {
-			m = max(m, v)
-		}
-		if m < tol {
+		if controlStep(c, r, worst, tol) {
 			break
-		}
-		for i := range c {
-			c[i] += r[i]
 		}
 	}
 	p.ctrl = c
