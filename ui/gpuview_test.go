@@ -248,6 +248,9 @@ func TestShaderViewsMatchSoftware(t *testing.T) {
 		if err := checkWarm(s); err != nil {
 			t.Error(err)
 		}
+		if err := checkFieldPairs(t, g, s); err != nil {
+			return err
+		}
 		g.forget()
 		return reliefBands(t, g, s)
 	})
@@ -442,7 +445,8 @@ func terrainBands(t *testing.T, g *gpuView, s1, s2 *engine.Snapshot) error {
 // drawn anew (the fields and the compiled programs stay).
 func (g *gpuView) forget() {
 	g.reliefK, g.surf3K, g.job, g.tjob = reliefKey{}, surf3Key{}, nil, nil
-	g.f2.valid, g.f3.valid = false, false
+	g.f2.drop()
+	g.f3.drop()
 	g.f2.riversOf, g.f3.riversOf, g.rivLOf, g.discsOf = riversKey{}, riversKey{}, riversKey{}, discsKey{}
 	g.f2.bytesOf, g.f3.bytesOf = bytesKey{}, bytesKey{}
 }
@@ -472,7 +476,7 @@ func TestShaderTiming(t *testing.T) {
 		sync := func(img *ebiten.Image) { img.SubImage(image.Rect(0, 0, 1, 1)).(*ebiten.Image).ReadPixels(px) }
 		for range 3 {
 			t0 := time.Now()
-			g.f2.valid = false
+			g.f2.drop()
 			g.f2.load(s)
 			sync(g.f2.water)
 			t1 := time.Now()
