@@ -19,8 +19,9 @@ import (
 // hold its floats' bytes exactly, and the old one stays in the back, drawn
 // from again with no upload; a third snapshot goes into the pair drawn
 // from least recently. Written straight and through the staging ring (a
-// card's path: the ring wraps around, 14 bands through 4 textures). Run
-// inside TestShaderViewsMatchSoftware's game.
+// card's path: the ring wraps around, 14 bands through 4 textures). Both
+// views' sets share a frame's upload budget. Run inside
+// TestShaderViewsMatchSoftware's game.
 func checkFieldPairs(t *testing.T, g *gpuView, s1 *engine.Snapshot) error {
 	vary := func(s *engine.Snapshot, by float32) *engine.Snapshot {
 		c := *s
@@ -65,7 +66,7 @@ func checkFieldPairs(t *testing.T, g *gpuView, s1 *engine.Snapshot) error {
 		}
 		calls := 0
 		for done := false; !done; calls++ {
-			done = g.f2.loadSome(s2, uploadBudget)
+			done, _ = g.f2.loadSome(s2, uploadBudget)
 			if calls == 0 {
 				// Mid-way: the 3D view of the old snapshot draws from the
 				// front, uploading nothing.
@@ -99,7 +100,7 @@ func checkFieldPairs(t *testing.T, g *gpuView, s1 *engine.Snapshot) error {
 			return fmt.Errorf("%s, picked again: %w", name, err)
 		}
 		// s1 drawn from last: s3 replaces s2.
-		for !g.f2.loadSome(s3, uploadBudget) {
+		for done, _ := g.f2.loadSome(s3, uploadBudget); !done; done, _ = g.f2.loadSome(s3, uploadBudget) {
 			if !g.f2.holds(s1) {
 				t.Fatalf("%s: s1, drawn from last, was replaced while s3 went up", name)
 			}
@@ -113,6 +114,21 @@ func checkFieldPairs(t *testing.T, g *gpuView, s1 *engine.Snapshot) error {
 		t.Logf("%s: %d bands a snapshot, %d staging textures", name, bands, len(g.f2.stage.ims))
 	}
 	g.f2.staged = false
+	// Both views' sets share a frame's budget (loadBand): the frame that
+	// sent the 2D set a band sends the 3D set none; the next one does.
+	g.forget()
+	g.newFrame()
+	up2, up3 := g.f2.uploads, g.f3.uploads
+	g.loadBand(&g.f2, s2)
+	g.loadBand(&g.f3, s3)
+	if g.f2.uploads-up2 != 3 || g.f3.uploads != up3 {
+		t.Errorf("one frame's bands: %d textures of the 2D set, %d of the 3D set; want 3 and none", g.f2.uploads-up2, g.f3.uploads-up3)
+	}
+	g.newFrame()
+	g.loadBand(&g.f3, s3)
+	if g.f3.uploads-up3 != 3 {
+		t.Errorf("the next frame sent %d textures of the 3D set; want 3", g.f3.uploads-up3)
+	}
 	g.forget()
 	return nil
 }

@@ -100,6 +100,7 @@ type fieldSet struct {
 	// texture is never in flight past a frame's swap).
 	staged bool
 	stage  stageRing
+	band   int // the most bytes a band holds (the staging textures' size)
 	// early: make every field texture, both pairs, and the twin set's, as
 	// soon as the size is known, and have the driver allocate them at
 	// once (a card: gpuView.gather). NVIDIA's driver allocates a texture
@@ -162,9 +163,13 @@ func (r *stageRing) take() *ebiten.Image {
 func stageRows(w, budget int) int { return max(budget/(4*w), 3) }
 
 // uploadBudget is how many bytes of fields a frame uploads for a new
-// snapshot alone (loadSome): a 4096² snapshot's three fields, 192 MB,
-// took one frame of 160-400 ms on an H200 at once; in bands of 16 MB
-// each frame's part is a few milliseconds. Ebitengine holds an image's
+// snapshot alone (gpuView.loadBand, both views' sets together), on a
+// software rasterizer; cardUploadBudget on a card. A 4096² snapshot's
+// three fields, 192 MB, took one frame of 160-400 ms on an H200 at once;
+// in bands each frame's part is milliseconds: on an H200 about 0.75 ms
+// of CPU a MB (Ebitengine's copy of the pixels, then the driver's), so
+// a frame of 16 MB took 20-24 ms and the split view's two sets (32 MB)
+// 33-38 ms; 8 MB keeps a frame near 16 ms (session 19). Ebitengine holds an image's
 // written pixels until the image is next drawn from or into, so each band
 // is drawn from once (a pixel into fieldSet.sink, or the copy out of the
 // staging texture) to send it in its own frame: without that the bands of
@@ -172,6 +177,8 @@ func stageRows(w, budget int) int { return max(budget/(4*w), 3) }
 // (session 17, docs/GPU.md). (A variable: the tests upload in smaller
 // bands.)
 var uploadBudget = 16 << 20
+
+const cardUploadBudget = 8 << 20
 
 type bytesKey struct {
 	snap   *engine.Snapshot
@@ -204,6 +211,8 @@ type gpuView struct {
 	// OpenGL device is a card (App.probeViews).
 	gather            bool
 	gathers           map[int]*ebiten.Shader // gather.kage's programs, by loop size
+	budget            int                    // bytes of fields a frame uploads (0: uploadBudget)
+	upLeft            int                    // bytes this frame may still upload (newFrame)
 	mesh              *ebiten.Shader
 	sky               *ebiten.Shader
 	f2, f3            fieldSet // the 2D view's snapshot and the 3D view's (the amplified window's)
@@ -380,6 +389,38 @@ func (g *gpuView) card(on bool) {
 	g.f2.early, g.f3.early, g.f2.twin = on, on, &g.f3
 	staged := on && os.Getenv("OROGEN_FIELDS") != "direct"
 	g.f2.staged, g.f3.staged = staged, staged
+	g.budget = 0
+	if on {
+		g.budget = cardUploadBudget
+	}
+	g.f2.band, g.f3.band = g.frameBudget(), g.frameBudget()
+}
+
+// frameBudget returns how many bytes of fields a frame uploads for new
+// snapshots.
+func (g *gpuView) frameBudget() int {
+	if g.budget > 0 {
+		return g.budget
+	}
+	return uploadBudget
+}
+
+// newFrame starts a frame's upload budget (Update calls it).
+func (g *gpuView) newFrame() { g.upLeft = g.frameBudget() }
+
+// loadBand uploads the next band of s's fields into f, within what this
+// frame may still upload (newFrame: both views' sets share it), and
+// reports whether they are all in.
+func (g *gpuView) loadBand(f *fieldSet, s *engine.Snapshot) bool {
+	if f.pick(s) {
+		return true
+	}
+	if g.upLeft <= 0 {
+		return false
+	}
+	done, sent := f.loadSome(s, g.upLeft)
+	g.upLeft -= sent
+	return done
 }
 
 // fits reports whether the shaders can draw s.
@@ -458,12 +499,13 @@ func (f *fieldSet) begin(s *engine.Snapshot) *fieldTex {
 }
 
 // loadSome uploads the next band of rows of s's fields into the back pair,
-// about budget bytes of them, and reports whether all of s's fields are
-// in (they are then the front): load spread over frames. The front stays
-// what it was until then.
-func (f *fieldSet) loadSome(s *engine.Snapshot, budget int) bool {
+// about budget bytes of them (a row of each field at least), and reports
+// whether all of s's fields are in (they are then the front) and how many
+// bytes it sent: load spread over frames. The front stays what it was
+// until then.
+func (f *fieldSet) loadSome(s *engine.Snapshot, budget int) (done bool, sent int) {
 	if f.pick(s) {
-		return true
+		return true, 0
 	}
 	if !f.loading(s) {
 		f.size(s)
@@ -501,11 +543,12 @@ func (f *fieldSet) loadSome(s *engine.Snapshot, budget int) bool {
 	if b.hasWater {
 		rows(b.water, s.Water)
 	}
+	sent = 4 * s.W * n * fields
 	if b.rows = y1; y1 < s.H {
-		return false
+		return false, sent
 	}
 	f.pick(s)
-	return true
+	return true, sent
 }
 
 // copyRows copies n rows of w texels from src (from its row sy) into dst
@@ -570,7 +613,7 @@ func (f *fieldSet) size(s *engine.Snapshot) {
 		}
 	}
 	if f.staged {
-		f.stage.make(s.W, stageRows(s.W, uploadBudget), f.sink)
+		f.stage.make(s.W, stageRows(s.W, f.band), f.sink)
 	}
 	if f.twin != nil {
 		f.twin.size(s)
@@ -1011,7 +1054,7 @@ func (g *gpuView) startRelief(s *engine.Snapshot, up []float32, o viewer.Options
 	}
 	oh := ceilDiv(s.H, step)
 	j.rows = ceilDiv(oh, max(bands, 1))
-	g.f2.loadSome(s, uploadBudget)
+	g.loadBand(&g.f2, s)
 	buf := g.spare
 	g.spare = nil
 	su, gather := j.su, g.gather
@@ -1034,7 +1077,7 @@ func (g *gpuView) startRelief(s *engine.Snapshot, up []float32, o viewer.Options
 func (g *gpuView) advanceRelief() (drew, done bool, err error) {
 	j := g.job
 	s := j.k.snap
-	if !g.f2.loadSome(s, uploadBudget) {
+	if !g.loadBand(&g.f2, s) {
 		return true, false, nil // a band of the fields
 	}
 	if j.p == nil {
@@ -1181,7 +1224,7 @@ func (g *gpuView) advanceTerrain(canvas *ebiten.Image) (d *viewer.DrawList, done
 	j := g.tjob
 	s := j.s
 	if j.row < s.H {
-		if f := g.fieldsOf(s); !f.loadSome(s, uploadBudget) {
+		if !g.loadBand(g.fieldsOf(s), s) {
 			return nil, false, nil // a band of the fields
 		}
 		g.surf3b = sized(g.surf3b, s.W, s.H)

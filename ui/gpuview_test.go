@@ -337,9 +337,11 @@ func reliefBands(t *testing.T, g *gpuView, s1 *engine.Snapshot) error {
 		if g.passes != passes || g.draws != draws {
 			t.Errorf("%s: 3 frames without a new snapshot drew %d passes, %d pictures; want 0", c.name, g.passes-passes, g.draws-draws)
 		}
+		g.newFrame()
 		g.startRelief(&s2, nil, c.o, nil, c.step, c.bands)
 		frames, bands := 0, 0
 		for done := false; !done; frames++ {
+			g.newFrame()
 			p0 := g.passes
 			drew := false
 			if drew, done, err = g.advanceRelief(); err != nil {
@@ -417,6 +419,7 @@ func terrainBands(t *testing.T, g *gpuView, s1, s2 *engine.Snapshot) error {
 	canvas := newDataImage(cw, ch)
 	frames := 0
 	for ; g.tjob != nil && frames < 100; frames++ {
+		g.newFrame()
 		if _, _, err := g.advanceTerrain(canvas); err != nil {
 			return err
 		}
