@@ -66,14 +66,16 @@ func (t *fieldTex) holds(s *engine.Snapshot) bool { return s != nil && t.snap ==
 // fieldSet is a view's snapshot fields on the GPU, double-buffered: the
 // pictures draw from one pair of textures (the embedded fieldTex, the
 // front) while a new snapshot goes up into the other (back), a band of
-// rows a frame (loadSome), and the two swap once it is whole: the back
-// pair was last read by the picture of the snapshot before last, not by
-// the frames still queued (a texture written from the CPU while queued
-// frames read it may wait for them: on an H200 the 3D view's longest
-// frames at 4096² wrote bands of fields, session 18).
-// pick makes either pair the front when it holds the snapshot a picture
-// wants (the split view's 3D side may draw the snapshot the 2D side has
-// just replaced).
+// rows a frame (loadSome), and the two swap once it is whole, so the
+// pair a picture draws from is never written under it; pick makes either
+// pair the front when it holds the snapshot a picture wants (the split
+// view's 3D side may draw the snapshot the 2D side has just replaced,
+// with no upload of its own). The back pair costs 192 MB at 4096².
+//
+// On an H200 the double-buffering alone did not shorten the 3D view's
+// longest frames: those were bands written from the CPU into the 3D set's
+// field textures, 20-42 ms a write, the first after the switch to 3D;
+// the staging ring (staged) removed them (docs/GPU.md, session 19).
 //
 // Everything else here (the stand-in of absent fields, the bytes, the
 // river image) is one texture, written by draws or redrawn whole.
@@ -94,10 +96,10 @@ type fieldSet struct {
 	sink       *ebiten.Image // 1×1: a band is drawn from once so it goes up in its frame
 	// staged: on a card, the bands go up through a ring of staging
 	// textures (stage) and are copied into the field textures on the
-	// GPU, so no field texture is written from the CPU while frames
-	// read it (false: straight into the field textures, as on a
-	// software rasterizer, where the copies would cost CPU and a
-	// texture is never in flight past a frame's swap).
+	// GPU, so no field texture is written from the CPU (on an H200 such
+	// writes into the 3D set took 20-42 ms; the staging textures' took
+	// 2-3 ms, in every run). false: straight into the field textures, as
+	// on a software rasterizer, where the copies would cost CPU.
 	staged bool
 	stage  stageRing
 	band   int // the most bytes a band holds (the staging textures' size)
