@@ -155,13 +155,13 @@ const ctlHeader = 16*4 + 8*8 + 8
 const group = 256
 
 // BytesPerCell is the device memory a cell takes: heights, uplift,
-// codes, basin labels, drainage counts, the previous two steps' heights
-// and three pairs of pointer-jumping buffers (pointers, two values), 4
-// bytes each. Physics add to it (PhysicsBytesPerCell), and the lakes'
-// arrays take 32 to 40 bytes a pit (a pit in every tenth cell from a
-// flat start with noise, fewer once rivers have formed; 32 more with
-// deposition).
-const BytesPerCell = 4 * 13
+// codes, drainage counts, the previous two steps' heights and three
+// pairs of pointer-jumping buffers (pointers, two values), 4 bytes each;
+// the basin labels share the second pair's second values (labels). Physics add to it
+// (PhysicsBytesPerCell), and the lakes' arrays take 32 to 40 bytes a
+// pit (a pit in every tenth cell from a flat start with noise, fewer
+// once rivers have formed; 32 more with deposition).
+const BytesPerCell = 4 * 12
 
 // PhysicsBytesPerCell is what p's physics add to BytesPerCell on a grid
 // of n cells: k's factor 4 with k noise, the creep's mean factors 8 with
@@ -311,10 +311,10 @@ type Engine struct {
 	// areaBuf holds the area's counts after the area phase.
 	areaBuf gpu.Buffer
 
-	par, ctl, hb, ub, db, lab, kf gpu.Buffer
-	cnt                           gpu.Buffer // the last step's drainage area, cells
-	fx, fy, dx, dy                gpu.Buffer // the diffusion's factors and lines along x and y
-	cfx, cfy                      gpu.Buffer // the creep's mean factors of the east and south faces (grown with creep)
+	par, ctl, hb, ub, db, kf gpu.Buffer
+	cnt                      gpu.Buffer // the last step's drainage area, cells
+	fx, fy, dx, dy           gpu.Buffer // the diffusion's factors and lines along x and y
+	cfx, cfy                 gpu.Buffer // the creep's mean factors of the east and south faces (grown with creep)
 	// Deposition's fields (grown with G > 0): G·Qs/A of the last step
 	// (m/yr), the erosion's caps (a pair of pointer-jumping buffers),
 	// and per pit its record (Pit in common.glsl) and the lakes' order
@@ -501,7 +501,7 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 			{&e.par, binary.Size(params{})}, {&e.ctl, ctlHeader}, {&e.part, e.gx * e.gy * 64}, {&e.part2, (e.gx*e.gy + group - 1) / group * 64},
 			{&e.lkR, 4}, {&e.lkA, 4}, {&e.lkB, 4}, {&e.lkK, 4}, {&e.lkG, 4}, {&e.lkX, 4}, {&e.lbA, 16}, // grown by the lakes (grow)
 			{&e.fx, 24 * e.w}, {&e.fy, 24 * e.h}, {&e.dx, 32}, {&e.dy, 32}, {&e.cfx, 4}, {&e.cfy, 4}, {&e.dr, 4}, {&e.alluv, 4}, {&e.tf, 4}, {&e.lkP, 4}, {&e.lkO, 4}, {&e.lsA, 16}, {&e.cp[0], 4}, {&e.cp[1], 4}, {&e.s1, 16}, {&e.cxy, 4},
-			{&e.hb, n4}, {&e.ub, n4}, {&e.db, n4}, {&e.lab, n4}, {&e.cnt, n4}, {&e.kf, 4}, // kf grows with k noise (upload)
+			{&e.hb, n4}, {&e.ub, n4}, {&e.db, n4}, {&e.cnt, n4}, {&e.kf, 4}, // kf grows with k noise (upload)
 			{&e.pb[0], n4}, {&e.pb[1], n4}, {&e.ab[0], n4}, {&e.ab[1], n4}, {&e.bb[0], n4}, {&e.bb[1], n4},
 			{&e.qb[0], n4}, {&e.qb[1], n4},
 		}
@@ -621,7 +621,7 @@ func (o *owned) free() {
 
 // buffers lists the engine's buffers but k's factor.
 func (e *Engine) buffers() []gpu.Buffer {
-	all := []gpu.Buffer{e.par, e.ctl, e.part, e.part2, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.tf, e.lkP, e.lkO, e.lsA, e.cp[0], e.cp[1], e.s1, e.cxy, e.lkR, e.lkA, e.lkB, e.lkK, e.lkG, e.lkX, e.lbA}
+	all := []gpu.Buffer{e.par, e.ctl, e.part, e.part2, e.hb, e.ub, e.db, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.tf, e.lkP, e.lkO, e.lsA, e.cp[0], e.cp[1], e.s1, e.cxy, e.lkR, e.lkA, e.lkB, e.lkK, e.lkG, e.lkX, e.lbA}
 	all = append(all, e.pb[:]...)
 	all = append(all, e.ab[:]...)
 	all = append(all, e.bb[:]...)
@@ -1155,7 +1155,7 @@ func (e *Engine) Step() engine.StepStats {
 			e.rh = prev
 		}
 		c.Bind(slotH, e.rh)
-		c.Bind(slotLab, e.lab)
+		c.Bind(slotLab, e.labels())
 		c.Bind(slotPs, e.pb[0])
 		c.Bind(slotCnt, e.cnt)
 		e.cells(c, "route", e.n)
@@ -1171,6 +1171,11 @@ func (e *Engine) Step() engine.StepStats {
 		}
 		if err := e.waterRead(c, lakes); err != nil { // the water budget (water.go)
 			return err
+		}
+		if labelsSeen != nil {
+			if err := labelsSeen(c, e); err != nil {
+				return err
+			}
 		}
 		stamps[KArea] = c.Timestamp()
 		if e.Rounds[1], err = e.area(c); err != nil {
@@ -1380,7 +1385,7 @@ func (e *Engine) bindCommon(c gpu.Context) {
 	c.Bind(slotCtl, e.ctl)
 	c.Bind(slotH, e.hb)
 	c.Bind(slotD, e.db)
-	c.Bind(slotLab, e.lab)
+	c.Bind(slotLab, e.labels())
 	c.Bind(slotPart, e.part)
 }
 

@@ -295,7 +295,7 @@ func (e *Engine) geoTalusApply(c gpu.Context, s int) {
 	c.Bind(4, e.geoBuf)
 	c.Bind(slotBd, e.bb[s])
 	e.cells(c, "geotalapply", e.n)
-	c.Bind(slotLab, e.lab)
+	c.Bind(slotLab, e.labels())
 }
 
 // geoNewton is geoErode for n ≠ 1: the pieces guessed (geoinit, its maps

@@ -92,7 +92,7 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 		c.Bind(slotCtl, e.ctl)
 		c.Bind(slotH, e.rh) // the routing's heights (Step)
 		c.Bind(slotD, e.db)
-		c.Bind(slotLab, e.lab)
+		c.Bind(slotLab, e.labels())
 		c.Bind(5, e.lkR)       // the pits' roots, sorted
 		c.Bind(6, e.pb[1])     // component of each root cell
 		c.Bind(7, e.lkA)       // each pit's component (compmap), then pass cells in
@@ -513,7 +513,7 @@ func (e *Engine) lakesOn(hs []float32) ([]flow.Lake, []float32) {
 	// The lakes' levels by basin root, in water itself (a root's own depth
 	// is written last, from the level kept aside): a map looked up for
 	// every cell took most of a 2048² snapshot.
-	lab := e.readWords(e.lab, e.n)
+	lab := e.readLabels()
 	isLake := make([]bool, e.n)
 	for _, lk := range lakes {
 		isLake[lk.Root] = true
