@@ -362,11 +362,12 @@ type Engine struct {
 	part2          gpu.Buffer // their sums by 256 groups (reducepart)
 	// The lakes' small arrays the host writes or reads: the pits' roots
 	// sorted, and per component or basin its component, pass cell or
-	// the pass's basins (lkA), the cell across (lkB), its lowest pass's
-	// key (lkK) and edge (lkG). Writes to them never touch a grid-sized
-	// buffer the device may still be using, reads never read one.
+	// the pass's basins (lkA), the cell across (lkB). Writes to them
+	// never touch a grid-sized buffer the device may still be using,
+	// reads never read one. Each component's lowest pass's key and
+	// edge, which only the device reads and writes, are in ab[0] and
+	// ab[1] (free in the lakes phase: lakes.go).
 	lkR, lkA, lkB gpu.Buffer
-	lkK, lkG      gpu.Buffer
 	// lkX holds what a Borůvka round gives the host, read at once
 	// (passout.glsl): every read waits for the device.
 	lkX            gpu.Buffer
@@ -499,7 +500,7 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 			size int
 		}{
 			{&e.par, binary.Size(params{})}, {&e.ctl, ctlHeader}, {&e.part, e.gx * e.gy * 64}, {&e.part2, (e.gx*e.gy + group - 1) / group * 64},
-			{&e.lkR, 4}, {&e.lkA, 4}, {&e.lkB, 4}, {&e.lkK, 4}, {&e.lkG, 4}, {&e.lkX, 4}, {&e.lbA, 16}, // grown by the lakes (grow)
+			{&e.lkR, 4}, {&e.lkA, 4}, {&e.lkB, 4}, {&e.lkX, 4}, {&e.lbA, 16}, // grown by the lakes (grow)
 			{&e.fx, 24 * e.w}, {&e.fy, 24 * e.h}, {&e.dx, 32}, {&e.dy, 32}, {&e.cfx, 4}, {&e.cfy, 4}, {&e.dr, 4}, {&e.alluv, 4}, {&e.tf, 4}, {&e.lkP, 4}, {&e.lkO, 4}, {&e.lsA, 16}, {&e.cp[0], 4}, {&e.cp[1], 4}, {&e.s1, 16}, {&e.cxy, 4},
 			{&e.hb, n4}, {&e.ub, n4}, {&e.db, n4}, {&e.cnt, n4}, {&e.kf, 4}, // kf grows with k noise (upload)
 			{&e.pb[0], n4}, {&e.pb[1], n4}, {&e.ab[0], n4}, {&e.ab[1], n4}, {&e.bb[0], n4}, {&e.bb[1], n4},
@@ -621,7 +622,7 @@ func (o *owned) free() {
 
 // buffers lists the engine's buffers but k's factor.
 func (e *Engine) buffers() []gpu.Buffer {
-	all := []gpu.Buffer{e.par, e.ctl, e.part, e.part2, e.hb, e.ub, e.db, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.tf, e.lkP, e.lkO, e.lsA, e.cp[0], e.cp[1], e.s1, e.cxy, e.lkR, e.lkA, e.lkB, e.lkK, e.lkG, e.lkX, e.lbA}
+	all := []gpu.Buffer{e.par, e.ctl, e.part, e.part2, e.hb, e.ub, e.db, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.tf, e.lkP, e.lkO, e.lsA, e.cp[0], e.cp[1], e.s1, e.cxy, e.lkR, e.lkA, e.lkB, e.lkX, e.lbA}
 	all = append(all, e.pb[:]...)
 	all = append(all, e.ab[:]...)
 	all = append(all, e.bb[:]...)
