@@ -157,10 +157,10 @@ const group = 256
 // BytesPerCell is the device memory a cell takes: heights, uplift,
 // codes, drainage counts, the previous two steps' heights and three
 // pairs of pointer-jumping buffers (pointers, two values), 4 bytes each;
-// the basin labels share the second pair's second values (labels). Physics add to it
-// (PhysicsBytesPerCell), and the lakes' arrays take 32 to 40 bytes a
-// pit (a pit in every tenth cell from a flat start with noise, fewer
-// once rivers have formed; 32 more with deposition).
+// the basin labels live in one of the latter (labels.go). Physics add
+// to it (PhysicsBytesPerCell), and the lakes' arrays take 28 to 32
+// bytes a pit (a pit in every tenth cell from a flat start with noise,
+// fewer once rivers have formed; 40 more with deposition).
 const BytesPerCell = 4 * 12
 
 // PhysicsBytesPerCell is what p's physics add to BytesPerCell on a grid
