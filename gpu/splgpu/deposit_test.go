@@ -361,7 +361,7 @@ func TestDepositListsSameHeights(t *testing.T) {
 			t.Fatalf("%d²: no lakes in 8 steps: the test needs some", size)
 		}
 		t.Logf("%d², slot 1 by cell: %d rounds in 8 steps", size, rounds)
-		for _, s := range [][3]int{{0, 1, -1}, {2, 4, 6}, {0, 4, -1}} {
+		for _, s := range [][3]int{{0, 1, -1}, {2, 4, 6}, {0, 4, -1}, {1, 8, -1}} {
 			got, _, r := run(s[0], s[1], s[2])
 			t.Logf("%d², lean, lists from round %d, again every %d, the tail from round %d: %d rounds in 8 steps", size, s[0], s[1], s[2], r)
 			bad := 0

@@ -27,7 +27,10 @@
 //	           work group, 256 chunks, on rows of 1024 cells or more,
 //	           c' and d' chunk-interleaved where the row is a multiple
 //	           of 256 cells;
-//	           along y 64 columns and 4 chunks from 2^25 cells on),
+//	           along y 4 columns and 64 chunks up to 2^22 cells, c'
+//	           and d' interleaved across the columns and chunks where
+//	           the columns hold a multiple of 64 cells, 64 columns and
+//	           4 chunks from 2^25 cells on),
 //	           whose elimination
 //	           c'_i = c_i/(b_i − a_i c'_{i−1}) is a Möbius map (2×2
 //	           matrices scanned) and the rest affine; c' and d' kept in
@@ -80,7 +83,10 @@
 //	           forest: after round k a cell holds the cells of its
 //	           subtree less than 2^k steps above it and points to its
 //	           2^k-th receiver; counts are 32-bit integers added with
-//	           atomics (exact, so the same in any order)
+//	           atomics (exact, so the same in any order); the start
+//	           (areainit1, AreaFused) does the first round from the
+//	           codes: each cell counts its donors and points two
+//	           receivers on
 //	erosion    uplift and the implicit step of Braun and Willett 2013,
 //	           h_i = (a_i + F_i h_r)/(1 + F_i), an affine map of the
 //	           receiver's height; maps composed by pointer jumping. For
@@ -181,8 +187,8 @@
 // Rounds stop when no pointer moves, not after a count fixed from the
 // grid's size: ⌈log₂ n⌉ rounds would do, but the count of the last step
 // (read back once a step, one fewer tried every 16 steps) is what the
-// forest needs; erosion and talus reuse the area's count (the same
-// forest). The tests run a chain through every cell, a comb and a star
+// forest needs; erosion and talus reuse the area's count and the round
+// its start did (the same forest). The tests run a chain through every cell, a comb and a star
 // against plain-Go walks.
 //
 // What differs from sim/grid: floats are float32 where the CPU engine

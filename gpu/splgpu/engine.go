@@ -27,9 +27,9 @@ import (
 var shaders embed.FS
 
 // Kernels, by the names of their .glsl files.
-var kernelNames = []string{"diffscan", "creepfac", "creepscan", "creepscanrow", "creepscanrowi", "creepscanwide", "creepscannarrow", "sumh", "erodedep", "areacopy", "affmin",
+var kernelNames = []string{"diffscan", "creepfac", "creepscan", "creepscanrow", "creepscanrowi", "creepscanwide", "creepscannarrow", "creepscannarrowi", "sumh", "erodedep", "areacopy", "affmin",
 	"deppits", "deplevels0", "deplevels1", "depvol", "depvolcmp", "dsinit", "dslocal16", "dslocal32", "dsrake", "dsjump", "dsrakelist", "dsjumplist", "dsrakelean", "dsjumplean", "dsinitlean", "dslist", "dslistargs", "dstail", "depphi", "depdr", "depfin", "newton", "newtondep", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
-	"pitcopy", "carve", "areainit", "arearound", "erodeinit", "affine", "talusinit", "minplus", "finish", "reduce", "reducepart", "reducetwo",
+	"pitcopy", "carve", "areainit", "areainit1", "arearound", "erodeinit", "affine", "talusinit", "minplus", "finish", "reduce", "reducepart", "reducetwo",
 	"balx", "baly", "reducebal", "balup", "balfin"}
 
 // kernel returns the source of one kernel: the version line, the shared
@@ -75,6 +75,12 @@ var variants = map[string]struct{ file, defs string }{
 	// The sweep along y on grids of at most NarrowCells cells: 4
 	// columns a work group, 64 chunks a column.
 	"creepscannarrow": {"creepscan", "#define LINES 4\n"},
+	// The same with c' and d' interleaved across the group's columns
+	// and chunks, on columns of a multiple of 64 cells and a multiple
+	// of 4 columns (InterleaveColumns).
+	"creepscannarrowi": {"creepscan", "#define LINES 4\n#define INTERLEAVE\n"},
+	// The drainage area's start with its first round done (AreaFused).
+	"areainit1": {"areainit", "#define FUSED\n"},
 	// The deposition's rounds in shared memory on tiles of 16² and 32²
 	// cells (DepTile).
 	// The lakes' levels by pointer jumping, reading slot 0 or 1.
@@ -374,6 +380,8 @@ type Engine struct {
 	lbA            gpu.Buffer // the label dispatches' work groups (labelargs)
 	difKey         [6]float64 // what fx, fy, dx, dy were made for
 	difLines       [2]int     // the lines of the x and y sweeps
+	sweepY         string     // the creep's last sweep along y's kernel (for the tests)
+	areaSkip       int        // the area's rounds its start did (AreaFused): 0 or 1
 	pb, ab, bb, qb [2]gpu.Buffer
 	progs          map[string]gpu.Program
 	gx, gy         int        // the grid of a field pass's work groups
@@ -1484,7 +1492,7 @@ func (e *Engine) label(c gpu.Context) (int, error) {
 //
 // With fixed > 0 it runs exactly fixed rounds without reading anything
 // back: the erosion and the talus limit run on the forest whose depth the
-// area's rounds measured.
+// area's rounds measured (chainRounds).
 func (e *Engine) jump(c gpu.Context, name string, s int, phase int, three bool, fixed int) (int, int, error) {
 	guess := max(1, e.rounds[phase])
 	if e.step%16 == 15 {
@@ -1552,7 +1560,13 @@ func (e *Engine) bindInit(c gpu.Context, s int) {
 func (e *Engine) area(c gpu.Context) (int, error) {
 	e.bindInit(c, 0)
 	c.Bind(slotBd, e.three(1)) // the first round's destination, cleared
-	e.cells(c, "areainit", e.n)
+	e.areaSkip = 0
+	if AreaFused {
+		e.cells(c, "areainit1", e.n)
+		e.areaSkip = 1
+	} else {
+		e.cells(c, "areainit", e.n)
+	}
 	fin, r, err := e.jump(c, "arearound", 0, 1, true, 0)
 	if err != nil {
 		return 0, err
@@ -1560,6 +1574,17 @@ func (e *Engine) area(c gpu.Context) (int, error) {
 	e.areaBuf = e.three(fin)
 	return r, nil
 }
+
+// AreaFused makes the drainage area start where its first round would
+// leave it (areainit1: the donors counted from their codes, the pointers
+// two receivers on): a dispatch and a round of atomics fewer a step, the
+// same counts. A variable for the tests and benchmarks.
+var AreaFused = true
+
+// chainRounds is the pointer-jumping rounds the erosion and the talus
+// limit run from their starts, one a receiver: the area's last rounds
+// and the round its start did.
+func (e *Engine) chainRounds() int { return e.rounds[1] + e.areaSkip }
 
 // three is the count buffer of index k of the area's rotation: ab[0],
 // ab[1], bb[0].
@@ -1599,7 +1624,7 @@ func (e *Engine) erode(c gpu.Context) (fin, rounds int, err error) {
 		if e.p.N != 1 {
 			return e.newton(c)
 		}
-		return e.jump(c, "affmin", s, 2, false, e.rounds[1])
+		return e.jump(c, "affmin", s, 2, false, e.chainRounds())
 	}
 	c.Bind(slotCnt, e.cnt)
 	e.cells(c, "erodeinit", e.n)
@@ -1607,7 +1632,7 @@ func (e *Engine) erode(c gpu.Context) (fin, rounds int, err error) {
 		return e.geoErode(c, s)
 	}
 	if e.p.N == 1 {
-		return e.jump(c, "affine", s, 2, false, e.rounds[1])
+		return e.jump(c, "affine", s, 2, false, e.chainRounds())
 	}
 	if e.geo != nil {
 		return e.geoNewton(c, s)
@@ -1657,7 +1682,7 @@ func (e *Engine) newton(c gpu.Context) (fin, rounds int, err error) {
 		if left == 0 {
 			break
 		}
-		if xi, rounds, err = e.jump(c, compose, s, 2, false, e.rounds[1]); err != nil {
+		if xi, rounds, err = e.jump(c, compose, s, 2, false, e.chainRounds()); err != nil {
 			return 0, 0, err
 		}
 		x = e.ab[xi]
@@ -1688,7 +1713,7 @@ func (e *Engine) talus(c gpu.Context, he int) (fin, rounds int, err error) {
 	}
 	fin, rounds = s, 0
 	if e.p.Talus.Mode != talus.ModeOff {
-		if fin, rounds, err = e.jump(c, "minplus", s, 3, false, e.rounds[1]); err != nil {
+		if fin, rounds, err = e.jump(c, "minplus", s, 3, false, e.chainRounds()); err != nil {
 			return 0, 0, err
 		}
 	}
@@ -1869,12 +1894,19 @@ func (e *Engine) diffuse(c gpu.Context, fac, balanced bool, h0 gpu.Buffer) error
 		}
 		c.Bind(slotUp, e.dy)
 		c.Bind(slotKF, e.cfy)
-		if e.n >= wideCells {
-			e.cells(c, "creepscanwide", group*((e.difLines[1]+63)/64))
-		} else if e.n <= NarrowCells {
-			e.cells(c, "creepscannarrow", group*((e.difLines[1]+3)/4))
-		} else {
-			e.cells(c, "creepscan", group*((e.difLines[1]+creepLines-1)/creepLines))
+		switch {
+		case e.n >= wideCells:
+			e.sweepY = "creepscanwide"
+			e.cells(c, e.sweepY, group*((e.difLines[1]+63)/64))
+		case e.n <= NarrowCells && InterleaveColumns && e.h%(group/4) == 0 && e.w%4 == 0:
+			e.sweepY = "creepscannarrowi"
+			e.cells(c, e.sweepY, group*((e.difLines[1]+3)/4))
+		case e.n <= NarrowCells:
+			e.sweepY = "creepscannarrow"
+			e.cells(c, e.sweepY, group*((e.difLines[1]+3)/4))
+		default:
+			e.sweepY = "creepscan"
+			e.cells(c, e.sweepY, group*((e.difLines[1]+creepLines-1)/creepLines))
 		}
 		e.hillStamps[2] = c.Timestamp()
 		e.cells(c, "sumh", e.n)
@@ -1924,6 +1956,14 @@ const rowWidth = 1024
 // interleave says whether rows of a multiple of 256 cells keep c' and d'
 // chunk-interleaved (creepscanrowi; a variable for the tests).
 var interleave = true
+
+// InterleaveColumns says whether the creep's sweep along y keeps c' and
+// d' interleaved across a work group's 4 columns and 64 chunks
+// (creepscannarrowi) on grids of at most NarrowCells cells whose
+// columns hold a multiple of 64 cells, in a multiple of 4 columns: a
+// warp then reads and writes 32 neighbouring scratch words a step, not
+// 4 in each of 8 rows. A variable for the tests and benchmarks.
+var InterleaveColumns = true
 
 func b2f(b bool) float64 {
 	if b {

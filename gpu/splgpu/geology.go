@@ -256,7 +256,7 @@ func (e *Engine) geoErode(c gpu.Context, s int) (fin, rounds int, err error) {
 	e.cells(c, "geoinit", e.n)
 	e.GeoIters = 0
 	for {
-		if fin, rounds, err = e.jump(c, jump, s, 2, false, e.rounds[1]); err != nil {
+		if fin, rounds, err = e.jump(c, jump, s, 2, false, e.chainRounds()); err != nil {
 			return 0, 0, err
 		}
 		e.GeoIters++
@@ -342,7 +342,7 @@ func (e *Engine) geoNewton(c gpu.Context, s int) (fin, rounds int, err error) {
 			if left == 0 {
 				break
 			}
-			if xi, rounds, err = e.jump(c, "affine", s, 2, false, e.rounds[1]); err != nil {
+			if xi, rounds, err = e.jump(c, "affine", s, 2, false, e.chainRounds()); err != nil {
 				return 0, 0, err
 			}
 			x = e.ab[xi]
