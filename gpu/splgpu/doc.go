@@ -58,13 +58,14 @@
 //	label      each cell's basin (its root) by pointer jumping, in place,
 //	           two hops a dispatch; the dispatches are indirect and empty
 //	           when the routing found no pit (SkipLabels: nothing reads
-//	           the labels then). The labels have no buffer of their own
-//	           (labels.go): they sit in the second pair's β buffer,
-//	           free until the area; the deposition (before depvol and
-//	           before depfin) and a snapshot's lakes make them again from
-//	           the carved codes (relabel: a cell on a carved path, bit 4,
-//	           takes the path's cell that drains into it now, not the
-//	           pass cell, EXIT; the pit itself)
+//	           the labels then). From LabelCells cells (2048²) the
+//	           labels have no buffer of their own (labels.go): they sit
+//	           in the second pair's β buffer, free until the area; the
+//	           deposition (before depvol and before depfin) and a
+//	           snapshot's lakes make them again from the carved codes
+//	           (relabel: a cell on a carved path, bit 4, takes the path's
+//	           cell that drains into it now, not the pass cell, EXIT;
+//	           the pit itself)
 //	lakes      the pits' basins routed out through their passes
 //	           (Cordonnier et al. 2016, §4.3): the minimum spanning tree
 //	           of the pass graph (the tree Prim's algorithm grows from the
@@ -206,15 +207,16 @@
 //
 // Memory: 48 bytes a cell (12 float or int fields: heights, uplift,
 // direction codes, drainage counts, the two previous steps' heights,
-// three pairs of pointer-jumping buffers; the basin labels in the second
-// pair's β, made again where the maps took their place), 4 more with k
+// three pairs of pointer-jumping buffers), the basin labels 4 more below
+// LabelCells cells (from there in the second pair's β, made again where
+// the maps took their place), 4 more with k
 // noise, 8 more with nonlinear creep (the faces' mean factors), 16 more
 // with deposition (the source term, the alluvium and the erosion's caps;
 // the contraction runs in the caps' and the pointer-jumping buffers on
 // the lean layout, from ListCells cells: 12 more below, where its second
 // slot has a place a cell), 4 more with a talus angle by noise
 // (PhysicsBytesPerCell: 80.26 bytes a cell with all of them from 2048²,
-// the small buffers counted, 92.30 at 1024²; BytesFor counts every
+// the small buffers counted, 96.30 at 1024²; BytesFor counts every
 // buffer New and the physics allocate, TestBytesForIsAllocated), 28 more with a
 // geology (GeologyBytesPerCell: each cell's displacement in float64, its
 // piece and starting material, the height it stopped at, its rock's top

@@ -10,13 +10,20 @@ import (
 )
 
 // TestLabelsAgain: the basin labels made again from the carved codes
-// (relabel: the deposition's and a snapshot's) are the label phase's,
-// cell for cell, after every step of a young terrain with lakes (a pit
-// in about nine cells at first), with and without deposition, and after
-// a Release.
+// (relabel: the deposition's and a snapshot's, from LabelCells) are the
+// label phase's, cell for cell, after every step of a young terrain with
+// lakes (a pit in about nine cells at first), with and without
+// deposition, and after a Release; so are those a snapshot reads from
+// their own buffer (below LabelCells).
 func TestLabelsAgain(t *testing.T) {
+	defer func(c int) { LabelCells = c }(LabelCells)
 	dev := device(t)
-	for _, g := range []float64{0, 1.5} {
+	for _, tc := range []struct {
+		g     float64
+		cells int
+	}{{0, 0}, {1.5, 0}, {1.5, 1 << 30}} {
+		g := tc.g
+		LabelCells = tc.cells
 		c := config(96, flow.Edges{North: flow.Outlet, South: flow.Closed, East: flow.Natural, West: flow.Closed})
 		c.Params.G, c.Params.Kappa, c.Params.CreepSc = g, 0.02, 0.6
 		c.Params.KNoise, c.Params.Seed, c.Params.Routing = 0.8, 3, flow.RoutingRandom
@@ -64,8 +71,11 @@ func TestLabelsAgain(t *testing.T) {
 			}
 		}
 		labelsSeen = nil
+		if e.ownLab != (tc.cells > 0) {
+			t.Errorf("G %g, LabelCells %d: labels of their own %v", g, tc.cells, e.ownLab)
+		}
 		e.Close()
-		t.Logf("G %g: %d lakes, %d cells on carved paths over the steps", g, lakes, carved)
+		t.Logf("G %g, LabelCells %d: %d lakes, %d cells on carved paths over the steps", g, tc.cells, lakes, carved)
 		if lakes == 0 || carved == 0 {
 			t.Errorf("G %g: no lakes carved; the test tests nothing", g)
 		}

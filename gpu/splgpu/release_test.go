@@ -68,7 +68,7 @@ func (d smallCard) Info() gpu.Info {
 func TestRefusesWhatDoesNotFit(t *testing.T) {
 	c := config(512, flow.Edges{})
 	c.Up = nil
-	dev := smallCard{device(t), 16} // 512²: 12 MiB without deposition, 19 with (slot 1 by cell: leanDep)
+	dev := smallCard{device(t), 16} // 512²: 13 MiB without deposition, 20 with (slot 1 by cell: leanDep)
 	e, err := New(dev, c)
 	if err != nil {
 		t.Fatalf("512² without physics on 16 MiB: %v", err)
@@ -76,7 +76,7 @@ func TestRefusesWhatDoesNotFit(t *testing.T) {
 	defer e.Close()
 	p := c.Params
 	p.G = 1
-	want := "a 512×512 grid needs 19 MiB of GPU memory (76 bytes a cell)"
+	want := "a 512×512 grid needs 20 MiB of GPU memory (80 bytes a cell)"
 	err = e.SetParams(p)
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("SetParams with deposition on 16 MiB: %v; want %q", err, want)
