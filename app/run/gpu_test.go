@@ -152,14 +152,18 @@ func gpuPhysics(b *testing.B, e engine.Engine) bool {
 // (spin gpu.SpinReads, plain neither),
 // OROGEN_GPU_DSLIST=k,r splgpu.DepList and DepRelist (k = -1: no
 // lists), OROGEN_GPU_NARROW splgpu.NarrowCells, OROGEN_GPU_LISTCELLS
-// splgpu.ListCells, OROGEN_GPU_DSTAIL splgpu.DepTail,
+// splgpu.ListCells, OROGEN_GPU_LABELCELLS splgpu.LabelCells,
+// OROGEN_GPU_DSTAIL splgpu.DepTail,
 // OROGEN_GPU_LAKESHRINK=0 splgpu.LakeShrink off, OROGEN_GPU_LABELROOTS=0
 // splgpu.LabelRoots off, OROGEN_GPU_SKIPLABELS=0 splgpu.SkipLabels off.
 // It returns a
 // function that puts them back.
 func gpuTuning(b *testing.B) func() {
 	staged, list, relist, narrow := gpu.StagedReads, splgpu.DepList, splgpu.DepRelist, splgpu.NarrowCells
-	tail, cells := splgpu.DepTail, splgpu.ListCells
+	tail, cells, lcells := splgpu.DepTail, splgpu.ListCells, splgpu.LabelCells
+	if v, err := strconv.Atoi(os.Getenv("OROGEN_GPU_LABELCELLS")); err == nil {
+		splgpu.LabelCells = v
+	}
 	if v, err := strconv.Atoi(os.Getenv("OROGEN_GPU_NARROW")); err == nil {
 		splgpu.NarrowCells = v
 	}
@@ -204,10 +208,10 @@ func gpuTuning(b *testing.B) func() {
 		}
 	}
 	b.Logf("flush after a read's dispatches 1, 2, 4, ... up to %d, and every %d, the reads' gaps timed %v", gpu.FlushAfterRead, gpu.FlushEvery, gpu.GapStamps)
-	b.Logf("staged reads %v, spin %v, deposit lists from round %d (from %d cells), again every %d, tail from round %d, creep's narrow sweep up to %d cells, lakes' buffers shrink %v, roots with the labels %v, labels skipped without pits %v", gpu.StagedReads, gpu.SpinReads, splgpu.DepList, splgpu.ListCells, splgpu.DepRelist, splgpu.DepTail, splgpu.NarrowCells, splgpu.LakeShrink, splgpu.LabelRoots, splgpu.SkipLabels)
+	b.Logf("staged reads %v, spin %v, deposit lists from round %d (from %d cells), again every %d, tail from round %d, creep's narrow sweep up to %d cells, lakes' buffers shrink %v, roots with the labels %v, labels skipped without pits %v, labels in the maps' buffer from %d cells", gpu.StagedReads, gpu.SpinReads, splgpu.DepList, splgpu.ListCells, splgpu.DepRelist, splgpu.DepTail, splgpu.NarrowCells, splgpu.LakeShrink, splgpu.LabelRoots, splgpu.SkipLabels, splgpu.LabelCells)
 	return func() {
 		gpu.StagedReads, splgpu.DepList, splgpu.DepRelist, splgpu.NarrowCells = staged, list, relist, narrow
-		splgpu.DepTail, splgpu.ListCells, gpu.SpinReads = tail, cells, spin
+		splgpu.DepTail, splgpu.ListCells, splgpu.LabelCells, gpu.SpinReads = tail, cells, lcells, spin
 		splgpu.LakeShrink, splgpu.LabelRoots, splgpu.SkipLabels = shrink, lroots, skip
 		gpu.FlushEvery, gpu.FlushAfterRead, gpu.GapStamps = flush, flushRead, gaps
 	}

@@ -161,13 +161,14 @@ const ctlHeader = 16*4 + 8*8 + 8
 const group = 256
 
 // BytesPerCell is the device memory a cell takes: heights, uplift,
-// codes, basin labels, drainage counts, the previous two steps' heights
-// and three pairs of pointer-jumping buffers (pointers, two values), 4
-// bytes each. Physics add to it (PhysicsBytesPerCell), and the lakes'
-// arrays take 32 to 40 bytes a pit (a pit in every tenth cell from a
-// flat start with noise, fewer once rivers have formed; 32 more with
-// deposition).
-const BytesPerCell = 4 * 13
+// codes, drainage counts, the previous two steps' heights and three
+// pairs of pointer-jumping buffers (pointers, two values), 4 bytes each;
+// the basin labels 4 more below LabelCells cells, from there none (they
+// live in one of the pointer-jumping buffers: labels.go). Physics add
+// to it (PhysicsBytesPerCell), and the lakes' arrays take 28 to 32
+// bytes a pit (a pit in every tenth cell from a flat start with noise,
+// fewer once rivers have formed; 40 more with deposition).
+const BytesPerCell = 4 * 12
 
 // PhysicsBytesPerCell is what p's physics add to BytesPerCell on a grid
 // of n cells: k's factor 4 with k noise, the creep's mean factors 8 with
@@ -205,8 +206,8 @@ func Bytes(w, h int) int64 {
 
 // BytesFor returns the device memory a w×h grid needs with p's physics,
 // bytes: what New and the physics' first step allocate, each buffer
-// counted (TestBytesForIsAllocated), but the lakes' arrays (32 to 40
-// bytes a pit, 32 more with deposition) and the rebalanced splitting's
+// counted (TestBytesForIsAllocated), but the lakes' arrays (28 to 32
+// bytes a pit, 40 more with deposition) and the rebalanced splitting's
 // corrections (8 bytes a cell, grown by its first step); a geology adds
 // GeologyBytesPerCell a cell (SetGeologyMap checks the sum against the
 // card).
@@ -228,6 +229,7 @@ func BytesFor(w, h int, p engine.Params) int64 {
 		}
 		return 4
 	}
+	b += field(labelBytes(int(n)) > 0, 4*n)             // lab (labels.go)
 	b += field(p.KNoise > 0, 4*n)                       // kf
 	b += 2 * field(p.Kappa > 0 && p.CreepSc > 0, 4*n+4) // cfx, cfy
 	b += 2 * field(p.G > 0, 4*n)                        // dr, alluv
@@ -317,10 +319,12 @@ type Engine struct {
 	// areaBuf holds the area's counts after the area phase.
 	areaBuf gpu.Buffer
 
-	par, ctl, hb, ub, db, lab, kf gpu.Buffer
-	cnt                           gpu.Buffer // the last step's drainage area, cells
-	fx, fy, dx, dy                gpu.Buffer // the diffusion's factors and lines along x and y
-	cfx, cfy                      gpu.Buffer // the creep's mean factors of the east and south faces (grown with creep)
+	par, ctl, hb, ub, db, kf gpu.Buffer
+	lab                      gpu.Buffer // the basin labels below LabelCells cells (ownLab), else a placeholder (labels.go)
+	ownLab                   bool
+	cnt                      gpu.Buffer // the last step's drainage area, cells
+	fx, fy, dx, dy           gpu.Buffer // the diffusion's factors and lines along x and y
+	cfx, cfy                 gpu.Buffer // the creep's mean factors of the east and south faces (grown with creep)
 	// Deposition's fields (grown with G > 0): G·Qs/A of the last step
 	// (m/yr), the erosion's caps (a pair of pointer-jumping buffers),
 	// and per pit its record (Pit in common.glsl) and the lakes' order
@@ -368,11 +372,12 @@ type Engine struct {
 	part2          gpu.Buffer // their sums by 256 groups (reducepart)
 	// The lakes' small arrays the host writes or reads: the pits' roots
 	// sorted, and per component or basin its component, pass cell or
-	// the pass's basins (lkA), the cell across (lkB), its lowest pass's
-	// key (lkK) and edge (lkG). Writes to them never touch a grid-sized
-	// buffer the device may still be using, reads never read one.
+	// the pass's basins (lkA), the cell across (lkB). Writes to them
+	// never touch a grid-sized buffer the device may still be using,
+	// reads never read one. Each component's lowest pass's key and
+	// edge, which only the device reads and writes, are in ab[0] and
+	// ab[1] (free in the lakes phase: lakes.go).
 	lkR, lkA, lkB gpu.Buffer
-	lkK, lkG      gpu.Buffer
 	// lkX holds what a Borůvka round gives the host, read at once
 	// (passout.glsl): every read waits for the device.
 	lkX            gpu.Buffer
@@ -446,7 +451,7 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 		return nil, err
 	}
 	n := c.W * c.H
-	e := &Engine{dev: dev, w: c.W, h: c.H, n: n, cell: c.Cell, p: c.Params, progs: map[string]gpu.Program{}}
+	e := &Engine{dev: dev, w: c.W, h: c.H, n: n, cell: c.Cell, p: c.Params, progs: map[string]gpu.Program{}, ownLab: labelBytes(n) > 0}
 	groups := (n + group - 1) / group
 	e.gx = min(groups, 32768)
 	e.gy = (groups + e.gx - 1) / e.gx
@@ -502,14 +507,18 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 			e.progs[name] = p
 		}
 		n4 := n * 4
+		labSize := 4 // a placeholder where the labels share bb[1] (labels.go)
+		if e.ownLab {
+			labSize = n4
+		}
 		allocs := []struct {
 			b    *gpu.Buffer
 			size int
 		}{
 			{&e.par, binary.Size(params{})}, {&e.ctl, ctlHeader}, {&e.part, e.gx * e.gy * 64}, {&e.part2, (e.gx*e.gy + group - 1) / group * 64},
-			{&e.lkR, 4}, {&e.lkA, 4}, {&e.lkB, 4}, {&e.lkK, 4}, {&e.lkG, 4}, {&e.lkX, 4}, {&e.lbA, 16}, // grown by the lakes (grow)
+			{&e.lkR, 4}, {&e.lkA, 4}, {&e.lkB, 4}, {&e.lkX, 4}, {&e.lbA, 16}, // grown by the lakes (grow)
 			{&e.fx, 24 * e.w}, {&e.fy, 24 * e.h}, {&e.dx, 32}, {&e.dy, 32}, {&e.cfx, 4}, {&e.cfy, 4}, {&e.dr, 4}, {&e.alluv, 4}, {&e.tf, 4}, {&e.lkP, 4}, {&e.lkO, 4}, {&e.lsA, 16}, {&e.cp[0], 4}, {&e.cp[1], 4}, {&e.s1, 16}, {&e.cxy, 4},
-			{&e.hb, n4}, {&e.ub, n4}, {&e.db, n4}, {&e.lab, n4}, {&e.cnt, n4}, {&e.kf, 4}, // kf grows with k noise (upload)
+			{&e.hb, n4}, {&e.ub, n4}, {&e.db, n4}, {&e.cnt, n4}, {&e.lab, labSize}, {&e.kf, 4}, // kf grows with k noise (upload)
 			{&e.pb[0], n4}, {&e.pb[1], n4}, {&e.ab[0], n4}, {&e.ab[1], n4}, {&e.bb[0], n4}, {&e.bb[1], n4},
 			{&e.qb[0], n4}, {&e.qb[1], n4},
 		}
@@ -571,7 +580,7 @@ func (e *Engine) fits(p engine.Params) error {
 	if !memOK(e.w, e.h) {
 		need := BytesFor(e.w, e.h, p)
 		return fmt.Errorf("splgpu: a %d×%d grid needs %d MiB of GPU memory (%d bytes a cell); %s has %d MiB: %s",
-			e.w, e.h, need>>20, BytesPerCell+PhysicsBytesPerCell(e.n, p), info.Renderer, info.MemoryMiB,
+			e.w, e.h, need>>20, BytesPerCell+labelBytes(e.n)+PhysicsBytesPerCell(e.n, p), info.Renderer, info.MemoryMiB,
 			fitting(e.w, e.h, func(w, h int) bool { return bufOK(w, h) && memOK(w, h) }))
 	}
 	return nil
@@ -629,7 +638,7 @@ func (o *owned) free() {
 
 // buffers lists the engine's buffers but k's factor.
 func (e *Engine) buffers() []gpu.Buffer {
-	all := []gpu.Buffer{e.par, e.ctl, e.part, e.part2, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.tf, e.lkP, e.lkO, e.lsA, e.cp[0], e.cp[1], e.s1, e.cxy, e.lkR, e.lkA, e.lkB, e.lkK, e.lkG, e.lkX, e.lbA}
+	all := []gpu.Buffer{e.par, e.ctl, e.part, e.part2, e.hb, e.ub, e.db, e.cnt, e.lab, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.tf, e.lkP, e.lkO, e.lsA, e.cp[0], e.cp[1], e.s1, e.cxy, e.lkR, e.lkA, e.lkB, e.lkX, e.lbA}
 	all = append(all, e.pb[:]...)
 	all = append(all, e.ab[:]...)
 	all = append(all, e.bb[:]...)
@@ -1163,7 +1172,7 @@ func (e *Engine) Step() engine.StepStats {
 			e.rh = prev
 		}
 		c.Bind(slotH, e.rh)
-		c.Bind(slotLab, e.lab)
+		c.Bind(slotLab, e.labels())
 		c.Bind(slotPs, e.pb[0])
 		c.Bind(slotCnt, e.cnt)
 		e.cells(c, "route", e.n)
@@ -1179,6 +1188,11 @@ func (e *Engine) Step() engine.StepStats {
 		}
 		if err := e.waterRead(c, lakes); err != nil { // the water budget (water.go)
 			return err
+		}
+		if labelsSeen != nil {
+			if err := labelsSeen(c, e); err != nil {
+				return err
+			}
 		}
 		stamps[KArea] = c.Timestamp()
 		if e.Rounds[1], err = e.area(c); err != nil {
@@ -1388,7 +1402,7 @@ func (e *Engine) bindCommon(c gpu.Context) {
 	c.Bind(slotCtl, e.ctl)
 	c.Bind(slotH, e.hb)
 	c.Bind(slotD, e.db)
-	c.Bind(slotLab, e.lab)
+	c.Bind(slotLab, e.labels())
 	c.Bind(slotPart, e.part)
 }
 
