@@ -61,7 +61,9 @@
 // MB (58 µs from a 4 KiB buffer, 7.3 ms from a 64 MiB one), a staged one
 // 0.07–0.09 ms whatever the buffer (BenchmarkReadWait). ReadCount and
 // ReadWait count the reads and the host's time in them for the
-// benchmarks. BufferKind and the environment's OROGEN_GPU_BUFFERS and
+// benchmarks. A read leaves the device idle until the commands after it
+// reach it: FlushAfterRead flushes the first dispatches after a read,
+// and GapStamps times each read's gap on the device (ReadGap). BufferKind and the environment's OROGEN_GPU_BUFFERS and
 // OROGEN_GPU_READ (staged, plain) are measurements' knobs.
 //
 // Buffers are created zeroed by copies from a block of zeros: on NVIDIA's

@@ -94,6 +94,7 @@ type glFuncs struct {
 	QueryCounter            func(q, target uint32)
 	GetQueryObjectui64v     func(q, pname uint32, v *uint64)
 	Finish                  func()
+	Flush                   func()
 	DispatchComputeIndirect func(off int)
 }
 
@@ -142,6 +143,9 @@ type glContext struct {
 	exts     map[string]bool
 	major    int32
 	minor    int32
+	since    int           // dispatches since the last read (FlushEvery)
+	gapOpen  *glQuery      // the timestamp before the last read, until the next dispatch (GapStamps)
+	gaps     [][2]*glQuery // the reads' gaps not yet resolved
 }
 
 type glBuffer struct {
@@ -296,6 +300,10 @@ func (c *glContext) Read(b Buffer, off int, dst []byte) error {
 		ReadCount++
 		ReadWait += time.Since(t0)
 	}()
+	c.since = 0
+	if GapStamps && c.gapOpen == nil {
+		c.gapOpen = c.Timestamp().(*glQuery)
+	}
 	c.gl.MemoryBarrier(glBufferUpdateBarrierBit)
 	if StagedReads && c.st != nil {
 		read := c.stagedRead
@@ -324,6 +332,36 @@ func (c *glContext) Read(b Buffer, off int, dst []byte) error {
 var (
 	ReadCount int64
 	ReadWait  time.Duration
+)
+
+// Dispatches counts the dispatches since the process started; with
+// GapStamps, ReadGap and ReadGaps are the device's time from a read's
+// start (a timestamp queued before it) to the next dispatch (one queued
+// before that: the device idles between them but for the read's copy),
+// added up at Finish. For the benchmarks, read between Do calls.
+var (
+	Dispatches int64
+	GapStamps  bool
+	ReadGap    time.Duration
+	ReadGaps   int64
+)
+
+// FlushAfterRead makes the dispatches after a read flush the commands
+// queued (glFlush) after the 1st, 2nd, 4th, ... up to the
+// FlushAfterRead-th of them; 0 never. A read leaves the device idle, and
+// the driver holds the commands that follow until it flushes them itself:
+// on an H200 (driver 580) the device idled 0.54 / 0.89 / 1.19 ms a step
+// at 1024² / 2048² / 4096² between a read and the next dispatch (4.4 to
+// 5.3 reads a step, GapStamps), about twice as long as with a flush after
+// every 4th dispatch (docs/GPU.md, session 19). The flushes stop once
+// the device has a queue again: a flush after every dispatch made the
+// contraction's rounds slower (0.92 against 0.62 ms at 1024²).
+//
+// FlushEvery flushes after the 1st, (FlushEvery+1)-th, ... dispatch after
+// a read, with no end; 0 never. A measurement's knob.
+var (
+	FlushAfterRead = 16
+	FlushEvery     = 0
 )
 
 // StagedReads makes Read copy through buffers mapped in the host's
@@ -515,16 +553,60 @@ func (c *glContext) Bind(slot int, b Buffer) {
 }
 
 func (c *glContext) Dispatch(p Program, gx, gy, gz int) {
+	c.beforeDispatch()
 	c.gl.MemoryBarrier(glShaderStorageBarrierBit)
 	c.gl.UseProgram(p.(*glProgram).id)
 	c.gl.DispatchCompute(uint32(gx), uint32(gy), uint32(gz))
+	c.afterDispatch()
 }
 
 func (c *glContext) DispatchIndirect(p Program, args Buffer, off int) {
+	c.beforeDispatch()
 	c.gl.MemoryBarrier(glShaderStorageBarrierBit | glCommandBarrierBit)
 	c.gl.UseProgram(p.(*glProgram).id)
 	c.gl.BindBuffer(glDispatchIndirectBuffer, args.(*glBuffer).id)
 	c.gl.DispatchComputeIndirect(off)
+	c.afterDispatch()
+}
+
+// beforeDispatch closes the gap a read left open (GapStamps).
+func (c *glContext) beforeDispatch() {
+	Dispatches++
+	if c.gapOpen == nil {
+		return
+	}
+	c.gaps = append(c.gaps, [2]*glQuery{c.gapOpen, c.Timestamp().(*glQuery)})
+	c.gapOpen = nil
+	if len(c.gaps) >= 1024 {
+		c.resolveGaps()
+	}
+}
+
+// afterDispatch flushes the commands queued (FlushAfterRead,
+// FlushEvery).
+func (c *glContext) afterDispatch() {
+	c.since++
+	if flushAt(c.since, FlushAfterRead, FlushEvery) {
+		c.gl.Flush()
+	}
+}
+
+// flushAt tells whether the k-th dispatch after a read (from 1) flushes:
+// k a power of two up to afterRead, or k = 1, every+1, 2·every+1, ...
+func flushAt(k, afterRead, every int) bool {
+	return afterRead > 0 && k <= afterRead && k&(k-1) == 0 || every > 0 && (k-1)%every == 0
+}
+
+// resolveGaps adds the device's idle time of the gaps recorded to
+// ReadGap (waiting for their timestamps).
+func (c *glContext) resolveGaps() {
+	for _, g := range c.gaps {
+		t0, _ := c.Time(g[0])
+		t1, _ := c.Time(g[1])
+		ReadGap += time.Duration(t1 - t0)
+		ReadGaps++
+	}
+	c.gaps = c.gaps[:0]
 }
 
 func (c *glContext) Timestamp() Query {
@@ -544,6 +626,9 @@ func (c *glContext) Time(q Query) (int64, error) {
 
 func (c *glContext) Finish() error {
 	c.gl.Finish()
+	if len(c.gaps) > 0 {
+		c.resolveGaps()
+	}
 	return c.check("finishing")
 }
 

@@ -152,14 +152,18 @@ func gpuPhysics(b *testing.B, e engine.Engine) bool {
 // (spin gpu.SpinReads, plain neither),
 // OROGEN_GPU_DSLIST=k,r splgpu.DepList and DepRelist (k = -1: no
 // lists), OROGEN_GPU_NARROW splgpu.NarrowCells, OROGEN_GPU_LISTCELLS
-// splgpu.ListCells, OROGEN_GPU_DSTAIL splgpu.DepTail,
+// splgpu.ListCells, OROGEN_GPU_LABELCELLS splgpu.LabelCells,
+// OROGEN_GPU_DSTAIL splgpu.DepTail,
 // OROGEN_GPU_LAKESHRINK=0 splgpu.LakeShrink off, OROGEN_GPU_LABELROOTS=0
 // splgpu.LabelRoots off, OROGEN_GPU_SKIPLABELS=0 splgpu.SkipLabels off.
 // It returns a
 // function that puts them back.
 func gpuTuning(b *testing.B) func() {
 	staged, list, relist, narrow := gpu.StagedReads, splgpu.DepList, splgpu.DepRelist, splgpu.NarrowCells
-	tail, cells := splgpu.DepTail, splgpu.ListCells
+	tail, cells, lcells := splgpu.DepTail, splgpu.ListCells, splgpu.LabelCells
+	if v, err := strconv.Atoi(os.Getenv("OROGEN_GPU_LABELCELLS")); err == nil {
+		splgpu.LabelCells = v
+	}
 	if v, err := strconv.Atoi(os.Getenv("OROGEN_GPU_NARROW")); err == nil {
 		splgpu.NarrowCells = v
 	}
@@ -188,16 +192,28 @@ func gpuTuning(b *testing.B) func() {
 	case "plain":
 		gpu.StagedReads, gpu.SpinReads = false, false
 	}
+	flush, flushRead, gaps := gpu.FlushEvery, gpu.FlushAfterRead, gpu.GapStamps
+	if v, err := strconv.Atoi(os.Getenv("OROGEN_GPU_FLUSH")); err == nil {
+		gpu.FlushEvery = v
+	}
+	if v, err := strconv.Atoi(os.Getenv("OROGEN_GPU_FLUSHREAD")); err == nil {
+		gpu.FlushAfterRead = v
+	}
+	if v := os.Getenv("OROGEN_GPU_GAPS"); v != "" {
+		gpu.GapStamps = v != "0"
+	}
 	if v := os.Getenv("OROGEN_GPU_DSLIST"); v != "" {
 		if _, err := fmt.Sscanf(v, "%d,%d", &splgpu.DepList, &splgpu.DepRelist); err != nil {
 			b.Fatalf("OROGEN_GPU_DSLIST %q: want k,r (%v)", v, err)
 		}
 	}
-	b.Logf("staged reads %v, spin %v, deposit lists from round %d (from %d cells), again every %d, tail from round %d, creep's narrow sweep up to %d cells, lakes' buffers shrink %v, roots with the labels %v, labels skipped without pits %v", gpu.StagedReads, gpu.SpinReads, splgpu.DepList, splgpu.ListCells, splgpu.DepRelist, splgpu.DepTail, splgpu.NarrowCells, splgpu.LakeShrink, splgpu.LabelRoots, splgpu.SkipLabels)
+	b.Logf("flush after a read's dispatches 1, 2, 4, ... up to %d, and every %d, the reads' gaps timed %v", gpu.FlushAfterRead, gpu.FlushEvery, gpu.GapStamps)
+	b.Logf("staged reads %v, spin %v, deposit lists from round %d (from %d cells), again every %d, tail from round %d, creep's narrow sweep up to %d cells, lakes' buffers shrink %v, roots with the labels %v, labels skipped without pits %v, labels in the maps' buffer from %d cells", gpu.StagedReads, gpu.SpinReads, splgpu.DepList, splgpu.ListCells, splgpu.DepRelist, splgpu.DepTail, splgpu.NarrowCells, splgpu.LakeShrink, splgpu.LabelRoots, splgpu.SkipLabels, splgpu.LabelCells)
 	return func() {
 		gpu.StagedReads, splgpu.DepList, splgpu.DepRelist, splgpu.NarrowCells = staged, list, relist, narrow
-		splgpu.DepTail, splgpu.ListCells, gpu.SpinReads = tail, cells, spin
+		splgpu.DepTail, splgpu.ListCells, splgpu.LabelCells, gpu.SpinReads = tail, cells, lcells, spin
 		splgpu.LakeShrink, splgpu.LabelRoots, splgpu.SkipLabels = shrink, lroots, skip
+		gpu.FlushEvery, gpu.FlushAfterRead, gpu.GapStamps = flush, flushRead, gaps
 	}
 }
 
@@ -274,6 +290,7 @@ func BenchmarkStepGPU(b *testing.B) {
 				dd, _ := e.(interface{ DepositDetail() [3]float64 })
 				var dep [3]float64
 				reads, wait := gpu.ReadCount, gpu.ReadWait
+				disp, gap, gaps := gpu.Dispatches, gpu.ReadGap, gpu.ReadGaps
 				b.ResetTimer()
 				for range b.N {
 					st := e.Step()
@@ -327,6 +344,10 @@ func BenchmarkStepGPU(b *testing.B) {
 					}
 				}
 				b.ReportMetric((gpu.ReadWait-wait).Seconds()*1e3/float64(b.N), "readwait-ms")
+				b.ReportMetric(float64(gpu.Dispatches-disp)/float64(b.N), "dispatches")
+				if gpu.ReadGaps > gaps {
+					b.ReportMetric((gpu.ReadGap-gap).Seconds()*1e3/float64(b.N), "readgap-ms")
+				}
 				if ld != nil {
 					b.ReportMetric(carve/float64(b.N), "carve-ms")
 					b.ReportMetric(rounds/float64(b.N), "boruvka-rounds")
@@ -375,12 +396,18 @@ func BenchmarkStepGPU(b *testing.B) {
 			}
 			// Several switches' settings on the same engine in turn
 			// (read:k,r[,t] as OROGEN_GPU_READ, OROGEN_GPU_DSLIST and
-			// OROGEN_GPU_DSTAIL; "/" between them).
+			// OROGEN_GPU_DSTAIL, the read's mode with suffixes for the
+			// flushes and the kernels' variants, below; "/" between
+			// them).
 			for _, tu := range strings.Split(tunings, "/") {
 				b.Run(strings.ReplaceAll(tu, ",", "_"), func(b *testing.B) {
 					staged, spin, list, relist, tail := gpu.StagedReads, gpu.SpinReads, splgpu.DepList, splgpu.DepRelist, splgpu.DepTail
+					fr, fe := gpu.FlushAfterRead, gpu.FlushEvery
+					iy, af := splgpu.InterleaveColumns, splgpu.AreaFused
 					defer func() {
 						gpu.StagedReads, gpu.SpinReads, splgpu.DepList, splgpu.DepRelist, splgpu.DepTail = staged, spin, list, relist, tail
+						gpu.FlushAfterRead, gpu.FlushEvery = fr, fe
+						splgpu.InterleaveColumns, splgpu.AreaFused = iy, af
 					}()
 					var mode string
 					f := strings.Fields(strings.NewReplacer(":", " ", ",", " ").Replace(tu))
@@ -389,6 +416,30 @@ func BenchmarkStepGPU(b *testing.B) {
 					}
 					if _, err := fmt.Sscan(strings.Join(f, " "), &mode, &splgpu.DepList, &splgpu.DepRelist, &splgpu.DepTail); err != nil || len(f) != 4 {
 						b.Fatalf("OROGEN_GPU_TUNINGS %q: want read:k,r[,t] (%v)", tu, err)
+					}
+					// The mode's suffixes: -fN gpu.FlushAfterRead N,
+					// -eN gpu.FlushEvery N, -y0 or -y1
+					// splgpu.InterleaveColumns, -a0 or -a1
+					// splgpu.AreaFused.
+					parts := strings.Split(mode, "-")
+					mode = parts[0]
+					for _, x := range parts[1:] {
+						v, err := strconv.Atoi(x[1:])
+						if err != nil {
+							b.Fatalf("OROGEN_GPU_TUNINGS %q: want suffixes -fN, -eN, -yN, -aN", tu)
+						}
+						switch x[0] {
+						case 'f':
+							gpu.FlushAfterRead = v
+						case 'e':
+							gpu.FlushEvery = v
+						case 'y':
+							splgpu.InterleaveColumns = v != 0
+						case 'a':
+							splgpu.AreaFused = v != 0
+						default:
+							b.Fatalf("OROGEN_GPU_TUNINGS %q: want suffixes -fN, -eN, -yN, -aN", tu)
+						}
 					}
 					gpu.StagedReads, gpu.SpinReads = mode == "staged", mode == "spin"
 					measure(b)

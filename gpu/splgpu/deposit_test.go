@@ -325,9 +325,13 @@ func TestLakeLevels(t *testing.T) {
 // TestDepositListsSameHeights: the contraction's rounds over lists of
 // the nodes left (DepList) and its last rounds in one work group
 // (DepTail) give the heights of the rounds over every cell bit for bit, steps of the presets' physics with lakes and mixed
-// edges.
+// edges; the lean runs with the basin labels in bb[1], made again from
+// the carved codes (as from 2048²), the rounds over every cell with
+// their own.
 func TestDepositListsSameHeights(t *testing.T) {
-	defer func(l, r, a, c int) { DepList, DepRelist, DepTail, ListCells = l, r, a, c }(DepList, DepRelist, DepTail, ListCells)
+	defer func(l, r, a, c, lc int) {
+		DepList, DepRelist, DepTail, ListCells, LabelCells = l, r, a, c, lc
+	}(DepList, DepRelist, DepTail, ListCells, LabelCells)
 	ListCells = 0
 	// On a card also larger grids, of sides not a multiple of 4 or of
 	// the tiles: the lean layout went wrong on an H200 only (session 17).
@@ -338,6 +342,10 @@ func TestDepositListsSameHeights(t *testing.T) {
 	for _, size := range sizes {
 		run := func(list, relist, tail int) ([]float32, int, int) {
 			DepList, DepRelist, DepTail = list, relist, tail
+			LabelCells = 1 << 30
+			if list >= 0 {
+				LabelCells = 0
+			}
 			c := config(size, flow.Edges{North: flow.Outlet, South: flow.Closed, East: flow.Natural, West: flow.Closed})
 			c.Params.G, c.Params.Kappa, c.Params.CreepSc = 1.5, 0.02, 0.6
 			c.Params.KNoise, c.Params.Seed, c.Params.Routing = 0.8, 3, flow.RoutingRandom
@@ -361,7 +369,7 @@ func TestDepositListsSameHeights(t *testing.T) {
 			t.Fatalf("%d²: no lakes in 8 steps: the test needs some", size)
 		}
 		t.Logf("%d², slot 1 by cell: %d rounds in 8 steps", size, rounds)
-		for _, s := range [][3]int{{0, 1, -1}, {2, 4, 6}, {0, 4, -1}} {
+		for _, s := range [][3]int{{0, 1, -1}, {2, 4, 6}, {0, 4, -1}, {1, 8, -1}} {
 			got, _, r := run(s[0], s[1], s[2])
 			t.Logf("%d², lean, lists from round %d, again every %d, the tail from round %d: %d rounds in 8 steps", size, s[0], s[1], s[2], r)
 			bad := 0
@@ -391,10 +399,10 @@ func TestDepositListsSameHeights(t *testing.T) {
 // nothing out of bounds (dsbuf.glsl's CHECK: llvmpipe drops such
 // accesses, a card may write another buffer).
 func TestContractionAnyOrder(t *testing.T) {
-	defer func(l, r, c int, d string, g bool) {
-		DepList, DepRelist, ListCells, depDefs, depGarbage = l, r, c, d, g
-	}(DepList, DepRelist, ListCells, depDefs, depGarbage)
-	ListCells = 0
+	defer func(l, r, c, lc int, d string, g bool) {
+		DepList, DepRelist, ListCells, LabelCells, depDefs, depGarbage = l, r, c, lc, d, g
+	}(DepList, DepRelist, ListCells, LabelCells, depDefs, depGarbage)
+	ListCells, LabelCells = 0, 0 // the lean layout and the labels in bb[1], as from 2048²
 	if !device(t).Info().Software {
 		// On an H200 (session 18) the configurations with garbage and
 		// a reordered visit gave other heights at 48² (every one of

@@ -27,7 +27,10 @@
 //	           work group, 256 chunks, on rows of 1024 cells or more,
 //	           c' and d' chunk-interleaved where the row is a multiple
 //	           of 256 cells;
-//	           along y 64 columns and 4 chunks from 2^25 cells on),
+//	           along y 4 columns and 64 chunks up to 2^22 cells, c'
+//	           and d' interleaved across the columns and chunks where
+//	           the columns hold a multiple of 64 cells, 64 columns and
+//	           4 chunks from 2^25 cells on),
 //	           whose elimination
 //	           c'_i = c_i/(b_i − a_i c'_{i−1}) is a Möbius map (2×2
 //	           matrices scanned) and the rest affine; c' and d' kept in
@@ -55,7 +58,14 @@
 //	label      each cell's basin (its root) by pointer jumping, in place,
 //	           two hops a dispatch; the dispatches are indirect and empty
 //	           when the routing found no pit (SkipLabels: nothing reads
-//	           the labels then)
+//	           the labels then). From LabelCells cells (2048²) the
+//	           labels have no buffer of their own (labels.go): they sit
+//	           in the second pair's β buffer, free until the area; the
+//	           deposition (before depvol and before depfin) and a
+//	           snapshot's lakes make them again from the carved codes
+//	           (relabel: a cell on a carved path, bit 4, takes the path's
+//	           cell that drains into it now, not the pass cell, EXIT;
+//	           the pit itself)
 //	lakes      the pits' basins routed out through their passes
 //	           (Cordonnier et al. 2016, §4.3): the minimum spanning tree
 //	           of the pass graph (the tree Prim's algorithm grows from the
@@ -74,7 +84,10 @@
 //	           forest: after round k a cell holds the cells of its
 //	           subtree less than 2^k steps above it and points to its
 //	           2^k-th receiver; counts are 32-bit integers added with
-//	           atomics (exact, so the same in any order)
+//	           atomics (exact, so the same in any order); the start
+//	           (areainit1, AreaFused) does the first round from the
+//	           codes: each cell counts its donors and points two
+//	           receivers on
 //	erosion    uplift and the implicit step of Braun and Willett 2013,
 //	           h_i = (a_i + F_i h_r)/(1 + F_i), an affine map of the
 //	           receiver's height; maps composed by pointer jumping. For
@@ -175,8 +188,8 @@
 // Rounds stop when no pointer moves, not after a count fixed from the
 // grid's size: ⌈log₂ n⌉ rounds would do, but the count of the last step
 // (read back once a step, one fewer tried every 16 steps) is what the
-// forest needs; erosion and talus reuse the area's count (the same
-// forest). The tests run a chain through every cell, a comb and a star
+// forest needs; erosion and talus reuse the area's count and the round
+// its start did (the same forest). The tests run a chain through every cell, a comb and a star
 // against plain-Go walks.
 //
 // What differs from sim/grid: floats are float32 where the CPU engine
@@ -192,29 +205,33 @@
 // exponent within 0.001 at 256² and 0.03 at 1024² (about the spread
 // between two seeds of the CPU engine itself, 0.02).
 //
-// Memory: 52 bytes a cell (13 float or int fields: heights, uplift,
-// direction codes, basin labels, drainage counts, the two previous
-// steps' heights, three pairs of pointer-jumping buffers), 4 more with k
+// Memory: 48 bytes a cell (12 float or int fields: heights, uplift,
+// direction codes, drainage counts, the two previous steps' heights,
+// three pairs of pointer-jumping buffers), the basin labels 4 more below
+// LabelCells cells (from there in the second pair's β, made again where
+// the maps took their place), 4 more with k
 // noise, 8 more with nonlinear creep (the faces' mean factors), 16 more
 // with deposition (the source term, the alluvium and the erosion's caps;
 // the contraction runs in the caps' and the pointer-jumping buffers on
 // the lean layout, from ListCells cells: 12 more below, where its second
 // slot has a place a cell), 4 more with a talus angle by noise
-// (PhysicsBytesPerCell: 84.26 bytes a cell with all of them from 2048²,
+// (PhysicsBytesPerCell: 80.26 bytes a cell with all of them from 2048²,
 // the small buffers counted, 96.30 at 1024²; BytesFor counts every
 // buffer New and the physics allocate, TestBytesForIsAllocated), 28 more with a
 // geology (GeologyBytesPerCell: each cell's displacement in float64, its
 // piece and starting material, the height it stopped at, its rock's top
-// and deposition term, the alluvium), and 32 to 40 bytes a pit for the lakes' arrays the host
-// writes or reads (32 more with deposition; small buffers of their own:
+// and deposition term, the alluvium), and 28 to 32 bytes a pit for the lakes' arrays the host
+// writes or reads (40 more with deposition; small buffers of their own:
 // a driver may copy a whole buffer the device still uses to take a
 // write, and reading a few words of a grid-sized buffer took time in
 // proportion to the grid; sized for the step's pits, 64 KiB at least,
-// not for the most a young terrain had): 3.5 GB at 8192², 5.4 GB with creep,
-// deposition and k noise (80.26 bytes a cell; nvidia-smi showed the whole
-// GPU at 3 732 MiB without physics (session 17) and 6 150 MiB with them
-// in BenchmarkStepGPU's 5th step, 6 952 MiB with the contraction's own
-// buffers before session 18, on an H200).
+// not for the most a young terrain had; the components' pass keys and
+// edges, which only the device reads, in ab's pair, free in the lakes
+// phase): 3.2 GB at 8192², 5.4 GB with the presets' physics (80.26
+// bytes a cell; nvidia-smi showed the whole GPU at 3 732 MiB without
+// physics (session 17) and 5 822 MiB with the default preset's in
+// BenchmarkStepGPU at 8192², 6 150 MiB before session 19, 6 952 before
+// session 18, on an H200; docs/GPU.md, "Memory: every buffer").
 // New and SetParams refuse a grid that does not fit the card's memory
 // (BytesFor) or the driver's largest buffer, naming the size and the
 // largest --size of its shape that fits. Release gives the

@@ -27,9 +27,9 @@ import (
 var shaders embed.FS
 
 // Kernels, by the names of their .glsl files.
-var kernelNames = []string{"diffscan", "creepfac", "creepscan", "creepscanrow", "creepscanrowi", "creepscanwide", "creepscannarrow", "sumh", "erodedep", "areacopy", "affmin",
+var kernelNames = []string{"diffscan", "creepfac", "creepscan", "creepscanrow", "creepscanrowi", "creepscanwide", "creepscannarrow", "creepscannarrowi", "sumh", "erodedep", "areacopy", "affmin",
 	"deppits", "deplevels0", "deplevels1", "depvol", "depvolcmp", "dsinit", "dslocal16", "dslocal32", "dsrake", "dsjump", "dsrakelist", "dsjumplist", "dsrakelean", "dsjumplean", "dsinitlean", "dslist", "dslistargs", "dstail", "depphi", "depdr", "depfin", "newton", "newtondep", "route", "label", "cmapclear", "cmap", "passreset", "passmin", "passarg", "passout",
-	"pitcopy", "carve", "areainit", "arearound", "erodeinit", "affine", "talusinit", "minplus", "finish", "reduce", "reducepart", "reducetwo",
+	"pitcopy", "carve", "areainit", "areainit1", "arearound", "erodeinit", "affine", "talusinit", "minplus", "finish", "reduce", "reducepart", "reducetwo",
 	"balx", "baly", "reducebal", "balup", "balfin"}
 
 // kernel returns the source of one kernel: the version line, the shared
@@ -75,6 +75,12 @@ var variants = map[string]struct{ file, defs string }{
 	// The sweep along y on grids of at most NarrowCells cells: 4
 	// columns a work group, 64 chunks a column.
 	"creepscannarrow": {"creepscan", "#define LINES 4\n"},
+	// The same with c' and d' interleaved across the group's columns
+	// and chunks, on columns of a multiple of 64 cells and a multiple
+	// of 4 columns (InterleaveColumns).
+	"creepscannarrowi": {"creepscan", "#define LINES 4\n#define INTERLEAVE\n"},
+	// The drainage area's start with its first round done (AreaFused).
+	"areainit1": {"areainit", "#define FUSED\n"},
 	// The deposition's rounds in shared memory on tiles of 16² and 32²
 	// cells (DepTile).
 	// The lakes' levels by pointer jumping, reading slot 0 or 1.
@@ -155,13 +161,14 @@ const ctlHeader = 16*4 + 8*8 + 8
 const group = 256
 
 // BytesPerCell is the device memory a cell takes: heights, uplift,
-// codes, basin labels, drainage counts, the previous two steps' heights
-// and three pairs of pointer-jumping buffers (pointers, two values), 4
-// bytes each. Physics add to it (PhysicsBytesPerCell), and the lakes'
-// arrays take 32 to 40 bytes a pit (a pit in every tenth cell from a
-// flat start with noise, fewer once rivers have formed; 32 more with
-// deposition).
-const BytesPerCell = 4 * 13
+// codes, drainage counts, the previous two steps' heights and three
+// pairs of pointer-jumping buffers (pointers, two values), 4 bytes each;
+// the basin labels 4 more below LabelCells cells, from there none (they
+// live in one of the pointer-jumping buffers: labels.go). Physics add
+// to it (PhysicsBytesPerCell), and the lakes' arrays take 28 to 32
+// bytes a pit (a pit in every tenth cell from a flat start with noise,
+// fewer once rivers have formed; 40 more with deposition).
+const BytesPerCell = 4 * 12
 
 // PhysicsBytesPerCell is what p's physics add to BytesPerCell on a grid
 // of n cells: k's factor 4 with k noise, the creep's mean factors 8 with
@@ -199,8 +206,8 @@ func Bytes(w, h int) int64 {
 
 // BytesFor returns the device memory a w×h grid needs with p's physics,
 // bytes: what New and the physics' first step allocate, each buffer
-// counted (TestBytesForIsAllocated), but the lakes' arrays (32 to 40
-// bytes a pit, 32 more with deposition) and the rebalanced splitting's
+// counted (TestBytesForIsAllocated), but the lakes' arrays (28 to 32
+// bytes a pit, 40 more with deposition) and the rebalanced splitting's
 // corrections (8 bytes a cell, grown by its first step); a geology adds
 // GeologyBytesPerCell a cell (SetGeologyMap checks the sum against the
 // card).
@@ -222,6 +229,7 @@ func BytesFor(w, h int, p engine.Params) int64 {
 		}
 		return 4
 	}
+	b += field(labelBytes(int(n)) > 0, 4*n)             // lab (labels.go)
 	b += field(p.KNoise > 0, 4*n)                       // kf
 	b += 2 * field(p.Kappa > 0 && p.CreepSc > 0, 4*n+4) // cfx, cfy
 	b += 2 * field(p.G > 0, 4*n)                        // dr, alluv
@@ -311,10 +319,12 @@ type Engine struct {
 	// areaBuf holds the area's counts after the area phase.
 	areaBuf gpu.Buffer
 
-	par, ctl, hb, ub, db, lab, kf gpu.Buffer
-	cnt                           gpu.Buffer // the last step's drainage area, cells
-	fx, fy, dx, dy                gpu.Buffer // the diffusion's factors and lines along x and y
-	cfx, cfy                      gpu.Buffer // the creep's mean factors of the east and south faces (grown with creep)
+	par, ctl, hb, ub, db, kf gpu.Buffer
+	lab                      gpu.Buffer // the basin labels below LabelCells cells (ownLab), else a placeholder (labels.go)
+	ownLab                   bool
+	cnt                      gpu.Buffer // the last step's drainage area, cells
+	fx, fy, dx, dy           gpu.Buffer // the diffusion's factors and lines along x and y
+	cfx, cfy                 gpu.Buffer // the creep's mean factors of the east and south faces (grown with creep)
 	// Deposition's fields (grown with G > 0): G·Qs/A of the last step
 	// (m/yr), the erosion's caps (a pair of pointer-jumping buffers),
 	// and per pit its record (Pit in common.glsl) and the lakes' order
@@ -362,17 +372,20 @@ type Engine struct {
 	part2          gpu.Buffer // their sums by 256 groups (reducepart)
 	// The lakes' small arrays the host writes or reads: the pits' roots
 	// sorted, and per component or basin its component, pass cell or
-	// the pass's basins (lkA), the cell across (lkB), its lowest pass's
-	// key (lkK) and edge (lkG). Writes to them never touch a grid-sized
-	// buffer the device may still be using, reads never read one.
+	// the pass's basins (lkA), the cell across (lkB). Writes to them
+	// never touch a grid-sized buffer the device may still be using,
+	// reads never read one. Each component's lowest pass's key and
+	// edge, which only the device reads and writes, are in ab[0] and
+	// ab[1] (free in the lakes phase: lakes.go).
 	lkR, lkA, lkB gpu.Buffer
-	lkK, lkG      gpu.Buffer
 	// lkX holds what a Borůvka round gives the host, read at once
 	// (passout.glsl): every read waits for the device.
 	lkX            gpu.Buffer
 	lbA            gpu.Buffer // the label dispatches' work groups (labelargs)
 	difKey         [6]float64 // what fx, fy, dx, dy were made for
 	difLines       [2]int     // the lines of the x and y sweeps
+	sweepY         string     // the creep's last sweep along y's kernel (for the tests)
+	areaSkip       int        // the area's rounds its start did (AreaFused): 0 or 1
 	pb, ab, bb, qb [2]gpu.Buffer
 	progs          map[string]gpu.Program
 	gx, gy         int        // the grid of a field pass's work groups
@@ -438,7 +451,7 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 		return nil, err
 	}
 	n := c.W * c.H
-	e := &Engine{dev: dev, w: c.W, h: c.H, n: n, cell: c.Cell, p: c.Params, progs: map[string]gpu.Program{}}
+	e := &Engine{dev: dev, w: c.W, h: c.H, n: n, cell: c.Cell, p: c.Params, progs: map[string]gpu.Program{}, ownLab: labelBytes(n) > 0}
 	groups := (n + group - 1) / group
 	e.gx = min(groups, 32768)
 	e.gy = (groups + e.gx - 1) / e.gx
@@ -494,14 +507,18 @@ func New(dev gpu.Device, c Config) (*Engine, error) {
 			e.progs[name] = p
 		}
 		n4 := n * 4
+		labSize := 4 // a placeholder where the labels share bb[1] (labels.go)
+		if e.ownLab {
+			labSize = n4
+		}
 		allocs := []struct {
 			b    *gpu.Buffer
 			size int
 		}{
 			{&e.par, binary.Size(params{})}, {&e.ctl, ctlHeader}, {&e.part, e.gx * e.gy * 64}, {&e.part2, (e.gx*e.gy + group - 1) / group * 64},
-			{&e.lkR, 4}, {&e.lkA, 4}, {&e.lkB, 4}, {&e.lkK, 4}, {&e.lkG, 4}, {&e.lkX, 4}, {&e.lbA, 16}, // grown by the lakes (grow)
+			{&e.lkR, 4}, {&e.lkA, 4}, {&e.lkB, 4}, {&e.lkX, 4}, {&e.lbA, 16}, // grown by the lakes (grow)
 			{&e.fx, 24 * e.w}, {&e.fy, 24 * e.h}, {&e.dx, 32}, {&e.dy, 32}, {&e.cfx, 4}, {&e.cfy, 4}, {&e.dr, 4}, {&e.alluv, 4}, {&e.tf, 4}, {&e.lkP, 4}, {&e.lkO, 4}, {&e.lsA, 16}, {&e.cp[0], 4}, {&e.cp[1], 4}, {&e.s1, 16}, {&e.cxy, 4},
-			{&e.hb, n4}, {&e.ub, n4}, {&e.db, n4}, {&e.lab, n4}, {&e.cnt, n4}, {&e.kf, 4}, // kf grows with k noise (upload)
+			{&e.hb, n4}, {&e.ub, n4}, {&e.db, n4}, {&e.cnt, n4}, {&e.lab, labSize}, {&e.kf, 4}, // kf grows with k noise (upload)
 			{&e.pb[0], n4}, {&e.pb[1], n4}, {&e.ab[0], n4}, {&e.ab[1], n4}, {&e.bb[0], n4}, {&e.bb[1], n4},
 			{&e.qb[0], n4}, {&e.qb[1], n4},
 		}
@@ -563,7 +580,7 @@ func (e *Engine) fits(p engine.Params) error {
 	if !memOK(e.w, e.h) {
 		need := BytesFor(e.w, e.h, p)
 		return fmt.Errorf("splgpu: a %d×%d grid needs %d MiB of GPU memory (%d bytes a cell); %s has %d MiB: %s",
-			e.w, e.h, need>>20, BytesPerCell+PhysicsBytesPerCell(e.n, p), info.Renderer, info.MemoryMiB,
+			e.w, e.h, need>>20, BytesPerCell+labelBytes(e.n)+PhysicsBytesPerCell(e.n, p), info.Renderer, info.MemoryMiB,
 			fitting(e.w, e.h, func(w, h int) bool { return bufOK(w, h) && memOK(w, h) }))
 	}
 	return nil
@@ -621,7 +638,7 @@ func (o *owned) free() {
 
 // buffers lists the engine's buffers but k's factor.
 func (e *Engine) buffers() []gpu.Buffer {
-	all := []gpu.Buffer{e.par, e.ctl, e.part, e.part2, e.hb, e.ub, e.db, e.lab, e.cnt, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.tf, e.lkP, e.lkO, e.lsA, e.cp[0], e.cp[1], e.s1, e.cxy, e.lkR, e.lkA, e.lkB, e.lkK, e.lkG, e.lkX, e.lbA}
+	all := []gpu.Buffer{e.par, e.ctl, e.part, e.part2, e.hb, e.ub, e.db, e.cnt, e.lab, e.fx, e.fy, e.dx, e.dy, e.cfx, e.cfy, e.dr, e.alluv, e.tf, e.lkP, e.lkO, e.lsA, e.cp[0], e.cp[1], e.s1, e.cxy, e.lkR, e.lkA, e.lkB, e.lkX, e.lbA}
 	all = append(all, e.pb[:]...)
 	all = append(all, e.ab[:]...)
 	all = append(all, e.bb[:]...)
@@ -1155,7 +1172,7 @@ func (e *Engine) Step() engine.StepStats {
 			e.rh = prev
 		}
 		c.Bind(slotH, e.rh)
-		c.Bind(slotLab, e.lab)
+		c.Bind(slotLab, e.labels())
 		c.Bind(slotPs, e.pb[0])
 		c.Bind(slotCnt, e.cnt)
 		e.cells(c, "route", e.n)
@@ -1171,6 +1188,11 @@ func (e *Engine) Step() engine.StepStats {
 		}
 		if err := e.waterRead(c, lakes); err != nil { // the water budget (water.go)
 			return err
+		}
+		if labelsSeen != nil {
+			if err := labelsSeen(c, e); err != nil {
+				return err
+			}
 		}
 		stamps[KArea] = c.Timestamp()
 		if e.Rounds[1], err = e.area(c); err != nil {
@@ -1380,7 +1402,7 @@ func (e *Engine) bindCommon(c gpu.Context) {
 	c.Bind(slotCtl, e.ctl)
 	c.Bind(slotH, e.hb)
 	c.Bind(slotD, e.db)
-	c.Bind(slotLab, e.lab)
+	c.Bind(slotLab, e.labels())
 	c.Bind(slotPart, e.part)
 }
 
@@ -1478,7 +1500,7 @@ func (e *Engine) label(c gpu.Context) (int, error) {
 //
 // With fixed > 0 it runs exactly fixed rounds without reading anything
 // back: the erosion and the talus limit run on the forest whose depth the
-// area's rounds measured.
+// area's rounds measured (chainRounds).
 func (e *Engine) jump(c gpu.Context, name string, s int, phase int, three bool, fixed int) (int, int, error) {
 	guess := max(1, e.rounds[phase])
 	if e.step%16 == 15 {
@@ -1546,7 +1568,13 @@ func (e *Engine) bindInit(c gpu.Context, s int) {
 func (e *Engine) area(c gpu.Context) (int, error) {
 	e.bindInit(c, 0)
 	c.Bind(slotBd, e.three(1)) // the first round's destination, cleared
-	e.cells(c, "areainit", e.n)
+	e.areaSkip = 0
+	if AreaFused {
+		e.cells(c, "areainit1", e.n)
+		e.areaSkip = 1
+	} else {
+		e.cells(c, "areainit", e.n)
+	}
 	fin, r, err := e.jump(c, "arearound", 0, 1, true, 0)
 	if err != nil {
 		return 0, err
@@ -1554,6 +1582,17 @@ func (e *Engine) area(c gpu.Context) (int, error) {
 	e.areaBuf = e.three(fin)
 	return r, nil
 }
+
+// AreaFused makes the drainage area start where its first round would
+// leave it (areainit1: the donors counted from their codes, the pointers
+// two receivers on): a dispatch and a round of atomics fewer a step, the
+// same counts. A variable for the tests and benchmarks.
+var AreaFused = true
+
+// chainRounds is the pointer-jumping rounds the erosion and the talus
+// limit run from their starts, one a receiver: the area's last rounds
+// and the round its start did.
+func (e *Engine) chainRounds() int { return e.rounds[1] + e.areaSkip }
 
 // three is the count buffer of index k of the area's rotation: ab[0],
 // ab[1], bb[0].
@@ -1593,7 +1632,7 @@ func (e *Engine) erode(c gpu.Context) (fin, rounds int, err error) {
 		if e.p.N != 1 {
 			return e.newton(c)
 		}
-		return e.jump(c, "affmin", s, 2, false, e.rounds[1])
+		return e.jump(c, "affmin", s, 2, false, e.chainRounds())
 	}
 	c.Bind(slotCnt, e.cnt)
 	e.cells(c, "erodeinit", e.n)
@@ -1601,7 +1640,7 @@ func (e *Engine) erode(c gpu.Context) (fin, rounds int, err error) {
 		return e.geoErode(c, s)
 	}
 	if e.p.N == 1 {
-		return e.jump(c, "affine", s, 2, false, e.rounds[1])
+		return e.jump(c, "affine", s, 2, false, e.chainRounds())
 	}
 	if e.geo != nil {
 		return e.geoNewton(c, s)
@@ -1651,7 +1690,7 @@ func (e *Engine) newton(c gpu.Context) (fin, rounds int, err error) {
 		if left == 0 {
 			break
 		}
-		if xi, rounds, err = e.jump(c, compose, s, 2, false, e.rounds[1]); err != nil {
+		if xi, rounds, err = e.jump(c, compose, s, 2, false, e.chainRounds()); err != nil {
 			return 0, 0, err
 		}
 		x = e.ab[xi]
@@ -1682,7 +1721,7 @@ func (e *Engine) talus(c gpu.Context, he int) (fin, rounds int, err error) {
 	}
 	fin, rounds = s, 0
 	if e.p.Talus.Mode != talus.ModeOff {
-		if fin, rounds, err = e.jump(c, "minplus", s, 3, false, e.rounds[1]); err != nil {
+		if fin, rounds, err = e.jump(c, "minplus", s, 3, false, e.chainRounds()); err != nil {
 			return 0, 0, err
 		}
 	}
@@ -1863,12 +1902,19 @@ func (e *Engine) diffuse(c gpu.Context, fac, balanced bool, h0 gpu.Buffer) error
 		}
 		c.Bind(slotUp, e.dy)
 		c.Bind(slotKF, e.cfy)
-		if e.n >= wideCells {
-			e.cells(c, "creepscanwide", group*((e.difLines[1]+63)/64))
-		} else if e.n <= NarrowCells {
-			e.cells(c, "creepscannarrow", group*((e.difLines[1]+3)/4))
-		} else {
-			e.cells(c, "creepscan", group*((e.difLines[1]+creepLines-1)/creepLines))
+		switch {
+		case e.n >= wideCells:
+			e.sweepY = "creepscanwide"
+			e.cells(c, e.sweepY, group*((e.difLines[1]+63)/64))
+		case e.n <= NarrowCells && InterleaveColumns && e.h%(group/4) == 0 && e.w%4 == 0:
+			e.sweepY = "creepscannarrowi"
+			e.cells(c, e.sweepY, group*((e.difLines[1]+3)/4))
+		case e.n <= NarrowCells:
+			e.sweepY = "creepscannarrow"
+			e.cells(c, e.sweepY, group*((e.difLines[1]+3)/4))
+		default:
+			e.sweepY = "creepscan"
+			e.cells(c, e.sweepY, group*((e.difLines[1]+creepLines-1)/creepLines))
 		}
 		e.hillStamps[2] = c.Timestamp()
 		e.cells(c, "sumh", e.n)
@@ -1918,6 +1964,14 @@ const rowWidth = 1024
 // interleave says whether rows of a multiple of 256 cells keep c' and d'
 // chunk-interleaved (creepscanrowi; a variable for the tests).
 var interleave = true
+
+// InterleaveColumns says whether the creep's sweep along y keeps c' and
+// d' interleaved across a work group's 4 columns and 64 chunks
+// (creepscannarrowi) on grids of at most NarrowCells cells whose
+// columns hold a multiple of 64 cells, in a multiple of 4 columns: a
+// warp then reads and writes 32 neighbouring scratch words a step, not
+// 4 in each of 8 rows. A variable for the tests and benchmarks.
+var InterleaveColumns = true
 
 func b2f(b bool) float64 {
 	if b {

@@ -206,7 +206,7 @@ func (e *Engine) fitsGeology() error {
 	}
 	if !memOK(e.w, e.h) {
 		return fmt.Errorf("splgpu: a %d×%d grid with a geology needs %d MiB of GPU memory (%d bytes a cell); %s has %d MiB: %s",
-			e.w, e.h, need(e.w, e.h)>>20, BytesPerCell+PhysicsBytesPerCell(e.n, e.p)+GeologyBytesPerCell, info.Renderer, info.MemoryMiB,
+			e.w, e.h, need(e.w, e.h)>>20, BytesPerCell+labelBytes(e.n)+PhysicsBytesPerCell(e.n, e.p)+GeologyBytesPerCell, info.Renderer, info.MemoryMiB,
 			fitting(e.w, e.h, func(w, h int) bool { return bufOK(w, h) && memOK(w, h) }))
 	}
 	return nil
@@ -256,7 +256,7 @@ func (e *Engine) geoErode(c gpu.Context, s int) (fin, rounds int, err error) {
 	e.cells(c, "geoinit", e.n)
 	e.GeoIters = 0
 	for {
-		if fin, rounds, err = e.jump(c, jump, s, 2, false, e.rounds[1]); err != nil {
+		if fin, rounds, err = e.jump(c, jump, s, 2, false, e.chainRounds()); err != nil {
 			return 0, 0, err
 		}
 		e.GeoIters++
@@ -295,7 +295,7 @@ func (e *Engine) geoTalusApply(c gpu.Context, s int) {
 	c.Bind(4, e.geoBuf)
 	c.Bind(slotBd, e.bb[s])
 	e.cells(c, "geotalapply", e.n)
-	c.Bind(slotLab, e.lab)
+	c.Bind(slotLab, e.labels())
 }
 
 // geoNewton is geoErode for n ≠ 1: the pieces guessed (geoinit, its maps
@@ -342,7 +342,7 @@ func (e *Engine) geoNewton(c gpu.Context, s int) (fin, rounds int, err error) {
 			if left == 0 {
 				break
 			}
-			if xi, rounds, err = e.jump(c, "affine", s, 2, false, e.rounds[1]); err != nil {
+			if xi, rounds, err = e.jump(c, "affine", s, 2, false, e.chainRounds()); err != nil {
 				return 0, 0, err
 			}
 			x = e.ab[xi]

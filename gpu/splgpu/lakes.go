@@ -50,7 +50,7 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 		e.LakeHost[2] += float64(time.Since(t).Nanoseconds()) / 1e6
 		return err
 	}
-	for _, b := range []*gpu.Buffer{&e.lkR, &e.lkA, &e.lkB, &e.lkK, &e.lkG} {
+	for _, b := range []*gpu.Buffer{&e.lkR, &e.lkA, &e.lkB} {
 		if err := e.fit(c, b, 4*(m+1)); err != nil {
 			return 0, err
 		}
@@ -92,12 +92,12 @@ func (e *Engine) lakes(c gpu.Context) (int, error) {
 		c.Bind(slotCtl, e.ctl)
 		c.Bind(slotH, e.rh) // the routing's heights (Step)
 		c.Bind(slotD, e.db)
-		c.Bind(slotLab, e.lab)
+		c.Bind(slotLab, e.labels())
 		c.Bind(5, e.lkR)       // the pits' roots, sorted
 		c.Bind(6, e.pb[1])     // component of each root cell
 		c.Bind(7, e.lkA)       // each pit's component (compmap), then pass cells in
-		c.Bind(8, e.lkK)       // lowest pass key
-		c.Bind(9, e.lkG)       // lowest pass edge
+		c.Bind(8, e.ab[0])     // lowest pass key (the pointer jumping's, free till the area)
+		c.Bind(9, e.ab[1])     // lowest pass edge
 		c.Bind(10, e.lkB)      // the components' new numbers (compmap), then cells across in
 		c.Bind(11, e.lkX)      // each component's lowest pass and its basins out, for the host
 		c.Bind(12, e.pb[0])    // each pit's basin at its root cell (pitindex)
@@ -400,7 +400,7 @@ func (e *Engine) orient(tree []lakeEdge, roots []int32, m int) (pass, out []int3
 // roots, the components' arrays and the rounds' read-back), bytes.
 func (e *Engine) LakeBytes() int {
 	n := 0
-	for _, b := range []gpu.Buffer{e.lkR, e.lkA, e.lkB, e.lkK, e.lkG, e.lkX} {
+	for _, b := range []gpu.Buffer{e.lkR, e.lkA, e.lkB, e.lkX} {
 		if b != nil {
 			n += b.Size()
 		}
@@ -513,7 +513,7 @@ func (e *Engine) lakesOn(hs []float32) ([]flow.Lake, []float32) {
 	// The lakes' levels by basin root, in water itself (a root's own depth
 	// is written last, from the level kept aside): a map looked up for
 	// every cell took most of a 2048² snapshot.
-	lab := e.readWords(e.lab, e.n)
+	lab := e.readLabels()
 	isLake := make([]bool, e.n)
 	for _, lk := range lakes {
 		isLake[lk.Root] = true
@@ -559,8 +559,8 @@ func (e *Engine) fit(c gpu.Context, b *gpu.Buffer, size int) error {
 
 // grow makes *b at least size bytes (a new buffer, a quarter more than
 // asked but no more than a grid's worth of ints, when it is smaller; the
-// old one freed): with every cell a pit the six arrays take 32 bytes a
-// cell, 40 at most.
+// old one freed): with every cell a pit the four arrays take 28 bytes a
+// cell, 32 at most (the components' pass keys and edges are in ab).
 func (e *Engine) grow(c gpu.Context, b *gpu.Buffer, size int) error {
 	if (*b).Size() >= size {
 		return nil

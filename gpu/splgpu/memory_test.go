@@ -15,14 +15,15 @@ import (
 // the erosion's buffers: leanDep) and with the contraction's slot 1 by
 // cell.
 func TestBytesForIsAllocated(t *testing.T) {
-	defer func(c int) { ListCells = c }(ListCells)
+	defer func(c, l int) { ListCells, LabelCells = c, l }(ListCells, LabelCells)
 	dev := device(t)
 	for _, k := range []struct {
 		name    string
 		physics bool
 		cells   int
-	}{{"bare", false, 0}, {"physics, lean", true, 0}, {"physics, slot 1 by cell", true, 1 << 30}} {
-		ListCells = k.cells
+		labels  int // LabelCells
+	}{{"bare", false, 0, 1 << 30}, {"bare, labels in bb[1]", false, 0, 0}, {"physics, lean", true, 0, 0}, {"physics, slot 1 by cell", true, 1 << 30, 1 << 30}} {
+		ListCells, LabelCells = k.cells, k.labels
 		c := config(41, flow.Edges{North: flow.Outlet, South: flow.Closed, East: flow.Natural, West: flow.Closed})
 		if k.physics {
 			c.Params.G, c.Params.Kappa, c.Params.CreepSc = 1.5, 0.02, 0.6
@@ -39,7 +40,7 @@ func TestBytesForIsAllocated(t *testing.T) {
 		if err := e.Err(); err != nil {
 			t.Fatal(err)
 		}
-		pits := map[gpu.Buffer]bool{e.lkR: true, e.lkA: true, e.lkB: true, e.lkK: true, e.lkG: true, e.lkX: true, e.lkP: true, e.lkO: true}
+		pits := map[gpu.Buffer]bool{e.lkR: true, e.lkA: true, e.lkB: true, e.lkX: true, e.lkP: true, e.lkO: true}
 		var got int64
 		for _, b := range append(e.buffers(), e.kf) {
 			if !pits[b] {

@@ -124,7 +124,8 @@ func TestRandomRoutingMatchesCPU(t *testing.T) {
 // along y that grids of wideCells cells take (64 columns a group), and
 // the sweep along x of rows of rowWidth cells or more (a row a group,
 // chunks of 4 or 5 cells, a short last one; on rows of a multiple of
-// 256 cells c' and d' chunk-interleaved). The heights
+// 256 cells c' and d' chunk-interleaved; on columns of a multiple of 64
+// cells interleaved across the group's columns). The heights
 // agree to 1e-3 m (on llvmpipe bit for bit: the float64 scans associate
 // differently but round to the same float32), and the volume is kept to
 // float32 rounding where no edge is fixed.
@@ -140,7 +141,8 @@ func TestCreepMatchesCreeper(t *testing.T) {
 		narrow bool // and of small ones (creepscannarrow)
 	}{{53, 37, 0.1, fixedWN, false, false}, {53, 37, 50, free, false, false}, {601, 5, 2, fixedWN, false, false}, {5, 601, 2, free, false, false},
 		{53, 37, 50, free, true, false}, {70, 601, 2, fixedWN, true, false}, {1100, 3, 2, fixedWN, false, false}, {1024, 3, 50, free, false, false}, {2048, 3, 2, fixedWN, false, false},
-		{53, 37, 50, free, false, true}, {70, 601, 2, fixedWN, false, true}} {
+		{53, 37, 50, free, false, true}, {70, 601, 2, fixedWN, false, true},
+		{52, 128, 2, fixedWN, false, true}, {64, 192, 50, free, false, true}} {
 		w, h, r, edges := tc.w, tc.h, tc.r, tc.edges
 		wideCells, NarrowCells = 1<<25, 0
 		if tc.wide {
@@ -198,6 +200,77 @@ func TestCreepMatchesCreeper(t *testing.T) {
 		}
 		e.Close()
 		t.Logf("%d×%d, r = %g, fixed %v, wide %v, narrow %v: worst difference %.3g m", w, h, r, fixed, tc.wide, tc.narrow, worst)
+	}
+}
+
+// TestCreepColumnsInterleaved runs the creep's sweeps on grids whose
+// sweep along y keeps c' and d' interleaved across a work group's
+// columns (creepscannarrowi) and again with them in the grid's order
+// (creepscannarrow): the same arithmetic, so the same heights bit for
+// bit, with fixed and free ends, a last group of fewer than 4 columns
+// (the fixed west edge leaves 51 of 52) and columns of one chunk of 64.
+func TestCreepColumnsInterleaved(t *testing.T) {
+	fixedWN := flow.Edges{North: flow.Outlet, South: flow.Closed, East: flow.Natural, West: flow.Outlet}
+	free := flow.Edges{North: flow.Natural, South: flow.Closed, East: flow.Natural, West: flow.Closed}
+	defer func(n int, on bool) { NarrowCells, InterleaveColumns = n, on }(NarrowCells, InterleaveColumns)
+	for _, tc := range []struct {
+		w, h  int
+		r     float64
+		edges flow.Edges
+	}{{52, 128, 2, fixedWN}, {64, 192, 50, free}, {8, 64, 0.1, fixedWN}} {
+		NarrowCells = tc.w * tc.h
+		var runs [2][]float32
+		for k, on := range []bool{true, false} {
+			InterleaveColumns = on
+			rng := rand.New(rand.NewPCG(9, 2))
+			hs := make([]float32, tc.w*tc.h)
+			for i := range hs {
+				hs[i] = float32(500 * rng.Float64())
+			}
+			p := engine.DefaultParams()
+			p.Edges = tc.edges
+			p.Kappa = tc.r * 100 * 100 / p.Dt
+			p.CreepSc = 2
+			e, err := New(device(t), grid.Config{W: tc.w, H: tc.h, Cell: 100, Init: hs, Params: p})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for step := 1; step <= 2; step++ {
+				err := e.dev.Do(func(c gpu.Context) error {
+					e.bindCommon(c)
+					if err := e.setCtl(c, 11, math.Float32bits(1/float32(step))); err != nil {
+						return err
+					}
+					if err := e.setCtl(c, 12, b2u(step == 1)); err != nil {
+						return err
+					}
+					return e.diffuse(c, true, false, nil)
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			if want := map[bool]string{true: "creepscannarrowi", false: "creepscannarrow"}[on]; e.sweepY != want {
+				t.Errorf("%d×%d, interleaved %v: the sweep along y ran %s; want %s", tc.w, tc.h, on, e.sweepY, want)
+			}
+			runs[k] = e.readFloats(e.hb)
+			e.Close()
+		}
+		moved := 0
+		for i := range runs[0] {
+			if math.Float32bits(runs[0][i]) != math.Float32bits(runs[1][i]) {
+				t.Fatalf("%d×%d, r = %g: cell %d: interleaved %g; in the grid's order %g", tc.w, tc.h, tc.r, i, runs[0][i], runs[1][i])
+			}
+		}
+		rng := rand.New(rand.NewPCG(9, 2))
+		for i := range runs[0] {
+			if runs[0][i] != float32(500*rng.Float64()) {
+				moved++
+			}
+		}
+		if moved < len(runs[0])/2 {
+			t.Errorf("%d×%d, r = %g: the creep moved %d cells of %d; want most", tc.w, tc.h, tc.r, moved, len(runs[0]))
+		}
 	}
 }
 

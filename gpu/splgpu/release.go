@@ -9,11 +9,11 @@ import (
 // (engine.Releaser): the three pairs of pointer-jumping buffers, and
 // with deposition the erosion's caps and the deposition's maps (24 to 48
 // bytes a cell), and the heights read back and the lakes' arrays on the
-// host. What a Snapshot
-// reads stays: the heights, codes, basin labels, drainage counts and
-// alluvium on the device, the lakes on the host. The next Step grows the
-// buffers again and gives the results it would have given without the
-// Release.
+// host. What a Snapshot reads stays: the heights, codes, drainage
+// counts and alluvium on the device, the lakes on the host; the basin
+// labels, which live in a pointer-jumping buffer, a snapshot makes again
+// in it for the while (readLabels). The next Step grows the buffers
+// again and gives the results it would have given without the Release.
 func (e *Engine) Release() {
 	e.hcache, e.lk = nil, lakeScratch{}
 	e.releaseWater()

@@ -124,7 +124,7 @@ func (e *Engine) waterRead(c gpu.Context, pits int) error {
 	}
 	if pits > 0 {
 		b.raw = sim.Resize(b.raw, e.n)
-		if err := c.Read(e.lab, 0, unsafe.Slice((*byte)(unsafe.Pointer(&b.raw[0])), 4*e.n)); err != nil {
+		if err := c.Read(e.labels(), 0, unsafe.Slice((*byte)(unsafe.Pointer(&b.raw[0])), 4*e.n)); err != nil {
 			return err
 		}
 	}

@@ -2,8 +2,9 @@
 // §4.3, as sim/flow carves): the path from the pass cell down to the pit
 // is reversed, the pass cell drains across the pass (or out of a Natural
 // edge), and the path's cells are marked (bit 4) so that the next
-// routing drops their hysteresis. One invocation a basin; paths of
-// different basins are disjoint.
+// routing drops their hysteresis, its pass cell as an exit too (EXIT,
+// kept to the next routing: labelold reads the labels off the marks).
+// One invocation a basin; paths of different basins are disjoint.
 layout(std430, binding = 3) buffer Db { uint dcode[]; };
 layout(std430, binding = 7) readonly buffer Pass { int pass[]; };
 layout(std430, binding = 10) readonly buffer Out { int outflow[]; };
@@ -26,7 +27,7 @@ void main() {
 		uint w = dcode[c];
 		int next = recOf(c, w & 15u);
 		uint nc = prev < 0 ? 8u : codeTo(c, prev);
-		dcode[c] = (w & ~31u) | nc | 16u;
+		dcode[c] = (w & ~31u) | nc | 16u | (s == 0 ? EXIT : 0u); // the pass cell marked an exit (labelold)
 		if (next == c) break;
 		prev = c;
 		c = next;

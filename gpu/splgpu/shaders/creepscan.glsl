@@ -40,13 +40,18 @@ const int CHUNKS = 256 / LINES;
 // and write 32 neighbouring words at each step of their walks; in the
 // row's order the warp's words lie a chunk apart, and at 8192² (chunks
 // of 32 cells, a cache line) its lines no longer stay in the cache
-// between steps.
-int sBase, sI0, sK;
+// between steps. With LINES > 1 (creepscannarrowi: columns of a multiple
+// of CHUNKS cells, a multiple of LINES columns) the group's LINES lines
+// share a block of LINES·len scratch words, the j-th cell of line l's
+// chunk k at (j·CHUNKS + k)·LINES + l: a warp (LINES lines of 32/LINES
+// chunks) reads 32 neighbouring words at each step, where in the grid's
+// order it reads LINES neighbouring words in each of 32/LINES rows.
+int sBase, sI0, sK, sL;
 
 // sidx is the scratch index of cell q, the i-th of its line.
 int sidx(int q, int i) {
 #ifdef INTERLEAVE
-	return sBase + (i - sI0) * CHUNKS + sK;
+	return sBase + ((i - sI0) * CHUNKS + sK) * LINES + sL;
 #else
 	return q;
 #endif
@@ -135,7 +140,8 @@ void main() {
 	int chunk = (n + CHUNKS - 1) / CHUNKS;
 	int i0 = on ? min(n, int(k) * chunk) : 0, i1 = on ? min(n, i0 + chunk) : 0;
 	int base = l * D.across;
-	sBase = base; sI0 = i0; sK = int(k);
+	sI0 = i0; sK = int(k); sL = int(t % uint(LINES));
+	sBase = LINES == 1 ? base : int(groupIndex()) * LINES * n;
 
 	// c': the chunk's matrix M_{i1−1}·…·M_{i0}, M_i = [0 c_i; −a_i b_i].
 	double m00 = 1.0, m01 = 0.0, m10 = 0.0, m11 = 1.0;

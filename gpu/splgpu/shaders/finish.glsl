@@ -39,7 +39,7 @@ void main() {
 		uint w = dcode[i];
 		uint c = w & 15u;
 		if (c != ((w >> 8) & 15u)) atomicAdd(sChanged, 1u);
-		dcode[i] = c | (w & 0x7F00F010u) | (c << 8); // the mark, the random receiver and its hold kept
+		dcode[i] = c | (w & (0x7F00F010u | EXIT)) | (c << 8); // the marks, the random receiver and its hold kept
 		if (P.depOn != 0) {
 			float dh = v - prev[i];
 			if (P.hasUp != 0 && kindOf(i % P.W, i / P.W) != FIXED) dh -= float(P.dtd * double(up[i]));
