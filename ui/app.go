@@ -321,6 +321,7 @@ func (a *App) Update() (err error) {
 	a.imguiClock(now)
 	a.ftrace.updateStarted(now, a.gv.f2.uploads+a.gv.f3.uploads, a.gv.passes, a.fps.tick(now))
 	a.gpace.frame(now)
+	a.gv.newFrame()
 	defer a.survive()
 	defer func() { a.ftrace.updateDone(time.Now()) }()
 	sendModifiers(imgui.CurrentIO())

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -41,6 +42,8 @@ var (
 	meshKage string
 	//go:embed shaders/sky.kage
 	skyKage string
+	//go:embed shaders/copy.kage
+	copyKage string
 )
 
 // gpuMaxSide is the largest grid side the shaders take: every field is
@@ -48,47 +51,136 @@ var (
 // 16384 on Mesa's llvmpipe and more on current cards; 8192 leaves room).
 const gpuMaxSide = 8192
 
-// fieldSet is a snapshot's fields on the GPU.
+// fieldTex is one snapshot's fields in textures: its heights, and its
+// drainage areas and lake depths when it has them.
+type fieldTex struct {
+	hgt, area, water  *ebiten.Image
+	snap              *engine.Snapshot // whose rows are in (nil: none)
+	rows              int              // rows of snap's fields in, from the top
+	hasArea, hasWater bool
+}
+
+// holds reports whether t holds all of s's fields.
+func (t *fieldTex) holds(s *engine.Snapshot) bool { return s != nil && t.snap == s && t.rows == s.H }
+
+// fieldSet is a view's snapshot fields on the GPU, double-buffered: the
+// pictures draw from one pair of textures (the embedded fieldTex, the
+// front) while a new snapshot goes up into the other (back), a band of
+// rows a frame (loadSome), and the two swap once it is whole, so the
+// pair a picture draws from is never written under it; pick makes either
+// pair the front when it holds the snapshot a picture wants (the split
+// view's 3D side may draw the snapshot the 2D side has just replaced,
+// with no upload of its own). The back pair costs 192 MB at 4096².
+//
+// On an H200 the double-buffering alone did not shorten the 3D view's
+// longest frames: those were bands written from the CPU into the 3D set's
+// field textures, 20-42 ms a write, the first after the switch to 3D;
+// the staging ring (staged) removed them (docs/GPU.md, session 19).
+//
+// Everything else here (the stand-in of absent fields, the bytes, the
+// river image) is one texture, written by draws or redrawn whole.
 type fieldSet struct {
-	w, h                     int
-	hgt, area, water, zero   *ebiten.Image
-	bytes                    *ebiten.Image // viewer.SurfaceBytes, when a picture reads it, and the ramps below (lutAt)
-	bytesLUT                 lutKey        // the ramps in bytes
-	snap                     *engine.Snapshot
-	bytesOf                  bytesKey
-	buf                      []byte
-	rivers                   *ebiten.Image
-	riversOf                 riversKey
-	riversRows               int // rows of rivers drawn for riversOf, from the top
-	uploads                  int // textures written, for the tests
-	hasArea, hasWater, valid bool
-	// part is a snapshot whose fields loadSome is uploading, a band of
-	// rows a call: rows up to partRow are in (the fields are then valid
-	// for no snapshot).
-	part    *engine.Snapshot
-	partRow int
-	sink    *ebiten.Image // 1×1: a band is drawn from once so it goes up in its frame
-	// early: make every field texture, and the twin set's, as soon as the
-	// size is known, and have the driver allocate them at once (a card:
-	// gpuView.gather). NVIDIA's driver allocates a texture at its first
-	// write, 65-90 ms for a 4096² field on an H200: three of them in a
-	// frame when the 3D view first needed its own set while the engine
-	// streamed. Made with the 2D view's set they cost that frame only,
-	// the one that uploads the new size's first band.
+	fieldTex // the front: the pair the pictures draw from
+	back     fieldTex
+	w, h     int
+	zero     *ebiten.Image
+	bytes    *ebiten.Image // viewer.SurfaceBytes, when a picture reads it, and the ramps below (lutAt)
+	bytesLUT lutKey        // the ramps in bytes
+	bytesOf  bytesKey
+	buf      []byte
+	rivers   *ebiten.Image
+	riversOf riversKey
+	// riversRows: rows of rivers drawn for riversOf, from the top.
+	riversRows int
+	uploads    int           // texture writes of fields (a band counts), for the tests
+	sink       *ebiten.Image // 1×1: a band is drawn from once so it goes up in its frame
+	// staged: on a card, the bands go up through a ring of staging
+	// textures (stage) and are copied into the field textures on the
+	// GPU, so no field texture is written from the CPU (on an H200 such
+	// writes into the 3D set took 20-42 ms; the staging textures' took
+	// 2-3 ms, in every run). false: straight into the field textures, as
+	// on a software rasterizer, where the copies would cost CPU.
+	staged bool
+	stage  stageRing
+	band   int // the most bytes a band holds (the staging textures' size)
+	// early: make every field texture, both pairs, and the twin set's, as
+	// soon as the size is known, and have the driver allocate them at
+	// once (a card: gpuView.gather). NVIDIA's driver allocates a texture
+	// at its first write, 65-90 ms for a 4096² field on an H200: three of
+	// them in a frame when the 3D view first needed its own set while the
+	// engine streamed. Made with the 2D view's set they cost that frame
+	// only, the one that uploads the new size's first band.
 	early bool
 	twin  *fieldSet
 }
 
+// stageRing is the staging textures the bands of a field set go up
+// through on a card (fieldSet.staged): each band of the three fields is
+// written into the next texture of the ring, a field's rows under the
+// other's, and drawn from there into the fields. A staging texture is
+// written again stageDepth bands later, frames after the copy that last
+// read it.
+type stageRing struct {
+	ims  []*ebiten.Image
+	next int
+}
+
+// stageDepth is the ring's length: four bands, four frames of a view's
+// uploads (two when the split view's 3D side loads the 2D side's set
+// too), 64 MB a set at 16 MB a band.
+const stageDepth = 4
+
+// make (re)makes the ring for bands of w-wide rows, h rows a texture,
+// unless it has them, and has the driver allocate its textures now
+// (touched through sink).
+func (r *stageRing) make(w, h int, sink *ebiten.Image) {
+	if len(r.ims) > 0 && r.ims[0].Bounds().Dx() == w && r.ims[0].Bounds().Dy() >= h {
+		return
+	}
+	r.free()
+	for range stageDepth {
+		im := newDataImage(w, h)
+		touch(im, sink)
+		r.ims = append(r.ims, im)
+	}
+}
+
+// free deallocates the ring's textures.
+func (r *stageRing) free() {
+	for _, im := range r.ims {
+		im.Deallocate()
+	}
+	r.ims, r.next = r.ims[:0], 0
+}
+
+// take returns the ring's next staging texture.
+func (r *stageRing) take() *ebiten.Image {
+	im := r.ims[r.next]
+	r.next = (r.next + 1) % len(r.ims)
+	return im
+}
+
+// stageRows returns the rows of a staging texture for bands of budget
+// bytes of w-wide rows: a band of the three fields, one under the other.
+func stageRows(w, budget int) int { return max(budget/(4*w), 3) }
+
 // uploadBudget is how many bytes of fields a frame uploads for a new
-// snapshot alone (loadSome): a 4096² snapshot's three fields, 192 MB,
-// took one frame of 160-400 ms on an H200 at once; in bands of 16 MB
-// each frame's part is a few milliseconds. Ebitengine holds an image's
+// snapshot alone (gpuView.loadBand, both views' sets together), on a
+// software rasterizer; cardUploadBudget on a card. A 4096² snapshot's
+// three fields, 192 MB, took one frame of 160-400 ms on an H200 at once;
+// in bands each frame's part is milliseconds: on an H200 about 0.75 ms
+// of CPU a MB (Ebitengine's copy of the pixels, then the driver's), so
+// a frame of 16 MB took 20-24 ms and the split view's two sets (32 MB)
+// 33-38 ms; 8 MB keeps a frame near 16 ms (session 19). Ebitengine holds an image's
 // written pixels until the image is next drawn from or into, so each band
-// is drawn from once (a pixel into fieldSet.sink) to send it in its own
-// frame: without that the bands of a snapshot went up together in the
-// frame that first drew from them (session 17, docs/GPU.md).
-// (A variable: the tests upload in smaller bands.)
+// is drawn from once (a pixel into fieldSet.sink, or the copy out of the
+// staging texture) to send it in its own frame: without that the bands of
+// a snapshot went up together in the frame that first drew from them
+// (session 17, docs/GPU.md). (A variable: the tests upload in smaller
+// bands.)
 var uploadBudget = 16 << 20
+
+const cardUploadBudget = 8 << 20
 
 type bytesKey struct {
 	snap   *engine.Snapshot
@@ -121,6 +213,8 @@ type gpuView struct {
 	// OpenGL device is a card (App.probeViews).
 	gather            bool
 	gathers           map[int]*ebiten.Shader // gather.kage's programs, by loop size
+	budget            int                    // bytes of fields a frame uploads (0: uploadBudget)
+	upLeft            int                    // bytes this frame may still upload (newFrame)
 	mesh              *ebiten.Shader
 	sky               *ebiten.Shader
 	f2, f3            fieldSet // the 2D view's snapshot and the 3D view's (the amplified window's)
@@ -288,6 +382,49 @@ func (g *gpuView) surface(k surfKey) (*ebiten.Shader, error) {
 	return s, nil
 }
 
+// card sets how the fields go up for the device the views draw on: on a
+// card (on) every field texture is made as soon as a size is known and
+// the bands go through the staging ring; on a software rasterizer
+// textures are made when first needed and written straight.
+// OROGEN_FIELDS=direct writes them straight on a card too (for A/B).
+func (g *gpuView) card(on bool) {
+	g.f2.early, g.f3.early, g.f2.twin = on, on, &g.f3
+	staged := on && os.Getenv("OROGEN_FIELDS") != "direct"
+	g.f2.staged, g.f3.staged = staged, staged
+	g.budget = 0
+	if on {
+		g.budget = cardUploadBudget
+	}
+	g.f2.band, g.f3.band = g.frameBudget(), g.frameBudget()
+}
+
+// frameBudget returns how many bytes of fields a frame uploads for new
+// snapshots.
+func (g *gpuView) frameBudget() int {
+	if g.budget > 0 {
+		return g.budget
+	}
+	return uploadBudget
+}
+
+// newFrame starts a frame's upload budget (Update calls it).
+func (g *gpuView) newFrame() { g.upLeft = g.frameBudget() }
+
+// loadBand uploads the next band of s's fields into f, within what this
+// frame may still upload (newFrame: both views' sets share it), and
+// reports whether they are all in.
+func (g *gpuView) loadBand(f *fieldSet, s *engine.Snapshot) bool {
+	if f.pick(s) {
+		return true
+	}
+	if g.upLeft < 4*s.W*3 {
+		return false // less than a row of each field left
+	}
+	done, sent := f.loadSome(s, g.upLeft)
+	g.upLeft -= sent
+	return done
+}
+
 // fits reports whether the shaders can draw s.
 func (g *gpuView) fits(s *engine.Snapshot) bool {
 	return g.err == nil && s != nil && s.W <= gpuMaxSide && s.H <= gpuMaxSide && s.W > 0 && s.H > 0
@@ -301,113 +438,196 @@ func floatBytes(v []float32) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), 4*len(v))
 }
 
-// load uploads s's heights, drainage area and lake depths, unless they are
-// already there.
-func (f *fieldSet) load(s *engine.Snapshot) {
-	if f.valid && f.snap == s {
-		return
-	}
-	f.part = nil
-	f.size(s)
-	f.hgt.WritePixels(floatBytes(s.Height))
-	f.uploads++
-	if f.hasArea = len(s.Area) == s.W*s.H; f.hasArea {
-		f.area = f.alloc(f.area)
-		f.area.WritePixels(floatBytes(s.Area))
-		f.uploads++
-	}
-	if f.hasWater = len(s.Water) == s.W*s.H; f.hasWater {
-		f.water = f.alloc(f.water)
-		f.water.WritePixels(floatBytes(s.Water))
-		f.uploads++
-	}
-	f.snap, f.valid = s, true
-}
-
-// loaded reports whether s's fields are all up.
-func (f *fieldSet) loaded(s *engine.Snapshot) bool { return f.valid && f.snap == s }
-
-// loadSome uploads the next band of rows of s's fields, about budget
-// bytes of them, and reports whether all of s's fields are in: load
-// spread over frames. Until then the fields are valid for no snapshot (a
-// load of another snapshot, or of s, uploads it whole at once).
-func (f *fieldSet) loadSome(s *engine.Snapshot, budget int) bool {
-	if f.valid && f.snap == s {
+// pick makes the pair that holds all of s's fields the front and reports
+// whether there is one.
+func (f *fieldSet) pick(s *engine.Snapshot) bool {
+	if f.holds(s) {
 		return true
 	}
-	if f.part != s {
-		f.size(s)
-		f.part, f.partRow, f.valid = s, 0, false
-		f.hasArea, f.hasWater = len(s.Area) == s.W*s.H, len(s.Water) == s.W*s.H
-		if f.hasArea {
-			f.area = f.alloc(f.area)
-		}
-		if f.hasWater {
-			f.water = f.alloc(f.water)
-		}
+	if f.back.holds(s) {
+		f.fieldTex, f.back = f.back, f.fieldTex
+		return true
 	}
-	fields := 1 + b2i(f.hasArea) + b2i(f.hasWater)
-	y0 := f.partRow
+	return false
+}
+
+// loaded reports whether s's fields are all up (in either pair).
+func (f *fieldSet) loaded(s *engine.Snapshot) bool { return f.holds(s) || f.back.holds(s) }
+
+// loading reports whether s's fields are going up into the back pair.
+func (f *fieldSet) loading(s *engine.Snapshot) bool {
+	return s != nil && f.back.snap == s && f.back.rows < s.H
+}
+
+// drop forgets which snapshots the textures hold: the next load uploads.
+func (f *fieldSet) drop() { f.snap, f.back.snap = nil, nil }
+
+// load makes s's heights, drainage area and lake depths the front, written
+// whole into the back pair unless a pair holds them.
+func (f *fieldSet) load(s *engine.Snapshot) {
+	if f.pick(s) {
+		return
+	}
+	f.size(s)
+	b := f.begin(s)
+	b.hgt.WritePixels(floatBytes(s.Height))
+	f.uploads++
+	if b.hasArea {
+		b.area.WritePixels(floatBytes(s.Area))
+		f.uploads++
+	}
+	if b.hasWater {
+		b.water.WritePixels(floatBytes(s.Water))
+		f.uploads++
+	}
+	b.rows = s.H
+	f.pick(s)
+}
+
+// begin starts s's fields in the back pair (its textures made as needed)
+// and returns it.
+func (f *fieldSet) begin(s *engine.Snapshot) *fieldTex {
+	b := &f.back
+	b.snap, b.rows = s, 0
+	b.hasArea, b.hasWater = len(s.Area) == s.W*s.H, len(s.Water) == s.W*s.H
+	b.hgt = f.alloc(b.hgt)
+	if b.hasArea {
+		b.area = f.alloc(b.area)
+	}
+	if b.hasWater {
+		b.water = f.alloc(b.water)
+	}
+	return b
+}
+
+// loadSome uploads the next band of rows of s's fields into the back pair,
+// about budget bytes of them (a row of each field at least), and reports
+// whether all of s's fields are in (they are then the front) and how many
+// bytes it sent: load spread over frames. The front stays what it was
+// until then.
+func (f *fieldSet) loadSome(s *engine.Snapshot, budget int) (done bool, sent int) {
+	if f.pick(s) {
+		return true, 0
+	}
+	if !f.loading(s) {
+		f.size(s)
+		f.begin(s)
+	}
+	b := &f.back
+	fields := 1 + b2i(b.hasArea) + b2i(b.hasWater)
+	y0 := b.rows
 	y1 := min(s.H, y0+max(budget/(4*s.W*fields), 1))
 	if f.sink == nil {
 		f.sink = newDataImage(1, 1)
 	}
+	var st *ebiten.Image
+	if f.staged {
+		f.stage.make(s.W, stageRows(s.W, budget), f.sink)
+		st = f.stage.take()
+	}
+	n, k := y1-y0, 0
 	rows := func(im *ebiten.Image, v []float32) {
-		im.SubImage(image.Rect(0, y0, s.W, y1)).(*ebiten.Image).WritePixels(floatBytes(v[y0*s.W : y1*s.W]))
-		f.sink.DrawImage(im.SubImage(image.Rect(0, y0, 1, y0+1)).(*ebiten.Image), nil)
+		px := floatBytes(v[y0*s.W : y1*s.W])
 		f.uploads++
+		if st == nil {
+			im.SubImage(image.Rect(0, y0, s.W, y1)).(*ebiten.Image).WritePixels(px)
+			f.sink.DrawImage(im.SubImage(image.Rect(0, y0, 1, y0+1)).(*ebiten.Image), nil)
+			return
+		}
+		st.SubImage(image.Rect(0, k*n, s.W, (k+1)*n)).(*ebiten.Image).WritePixels(px)
+		copyRows(im, y0, st, k*n, s.W, n)
+		k++
 	}
-	rows(f.hgt, s.Height)
-	if f.hasArea {
-		rows(f.area, s.Area)
+	rows(b.hgt, s.Height)
+	if b.hasArea {
+		rows(b.area, s.Area)
 	}
-	if f.hasWater {
-		rows(f.water, s.Water)
+	if b.hasWater {
+		rows(b.water, s.Water)
 	}
-	if f.partRow = y1; y1 < s.H {
-		return false
+	sent = 4 * s.W * n * fields
+	if b.rows = y1; y1 < s.H {
+		return false, sent
 	}
-	f.part, f.snap, f.valid = nil, s, true
-	return true
+	f.pick(s)
+	return true, sent
+}
+
+// copyRows copies n rows of w texels from src (from its row sy) into dst
+// (from its row dy), byte for byte, on the GPU.
+func copyRows(dst *ebiten.Image, dy int, src *ebiten.Image, sy, w, n int) {
+	x, t, b, st, sb := float32(w), float32(dy), float32(dy+n), float32(sy), float32(sy+n)
+	vs := []ebiten.Vertex{
+		{DstX: 0, DstY: t, SrcX: 0, SrcY: st, ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1},
+		{DstX: x, DstY: t, SrcX: x, SrcY: st, ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1},
+		{DstX: 0, DstY: b, SrcX: 0, SrcY: sb, ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1},
+		{DstX: x, DstY: b, SrcX: x, SrcY: sb, ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1},
+	}
+	dst.DrawTrianglesShader(vs, []uint16{0, 1, 2, 1, 3, 2}, copyShader(), &ebiten.DrawTrianglesShaderOptions{
+		Images: [4]*ebiten.Image{src}, Blend: ebiten.BlendCopy})
+}
+
+var copySh *ebiten.Shader
+
+// copyShader returns copy.kage, compiled on first use (it cannot fail: a
+// texel returned as read).
+func copyShader() *ebiten.Shader {
+	if copySh == nil {
+		sh, err := ebiten.NewShader([]byte(copyKage))
+		if err != nil {
+			panic("ui: copy shader: " + err.Error())
+		}
+		copySh = sh
+	}
+	return copySh
 }
 
 // size makes the field images s's size, dropping the old ones (and what
 // was made from them) when it changed.
 func (f *fieldSet) size(s *engine.Snapshot) {
-	if f.w != s.W || f.h != s.H || f.hgt == nil {
-		for _, im := range []*ebiten.Image{f.hgt, f.area, f.water, f.zero, f.bytes, f.rivers} {
-			if im != nil {
-				im.Deallocate()
-			}
-		}
-		f.w, f.h = s.W, s.H
-		// The heights and the stand-in of absent fields now, the others
-		// when first needed (64 MB each at 4096²).
-		f.hgt, f.zero = newDataImage(s.W, s.H), newDataImage(s.W, s.H)
-		f.area, f.water, f.bytes, f.rivers = nil, nil, nil, nil
-		f.bytesOf, f.riversOf, f.bytesLUT = bytesKey{}, riversKey{}, lutKey{}
-		f.part, f.valid = nil, false
-		if f.early {
-			f.area, f.water = newDataImage(s.W, s.H), newDataImage(s.W, s.H)
-			for _, im := range []*ebiten.Image{f.hgt, f.zero, f.area, f.water} {
-				f.touch(im)
-			}
-			if f.twin != nil {
-				f.twin.size(s)
-			}
+	if f.w == s.W && f.h == s.H && f.zero != nil {
+		return
+	}
+	for _, im := range []*ebiten.Image{f.hgt, f.area, f.water, f.back.hgt, f.back.area, f.back.water, f.zero, f.bytes, f.rivers} {
+		if im != nil {
+			im.Deallocate()
 		}
 	}
-}
-
-// touch writes im's first row (zeros) and draws from it, so the driver
-// allocates the texture now.
-func (f *fieldSet) touch(im *ebiten.Image) {
+	f.stage.free()
+	f.w, f.h = s.W, s.H
+	// The stand-in of absent fields now, the fields when first loaded,
+	// the others when first needed (64 MB each at 4096²).
+	f.fieldTex, f.back = fieldTex{}, fieldTex{}
+	f.zero = newDataImage(s.W, s.H)
+	f.bytes, f.rivers = nil, nil
+	f.bytesOf, f.riversOf, f.bytesLUT = bytesKey{}, riversKey{}, lutKey{}
+	if !f.early {
+		return
+	}
 	if f.sink == nil {
 		f.sink = newDataImage(1, 1)
 	}
+	touch(f.zero, f.sink)
+	for _, t := range []*fieldTex{&f.fieldTex, &f.back} {
+		t.hgt, t.area, t.water = newDataImage(s.W, s.H), newDataImage(s.W, s.H), newDataImage(s.W, s.H)
+		for _, im := range []*ebiten.Image{t.hgt, t.area, t.water} {
+			touch(im, f.sink)
+		}
+	}
+	if f.staged {
+		f.stage.make(s.W, stageRows(s.W, f.band), f.sink)
+	}
+	if f.twin != nil {
+		f.twin.size(s)
+	}
+}
+
+// touch writes im's first row (zeros) and draws from it into sink, so the
+// driver allocates the texture now.
+func touch(im, sink *ebiten.Image) {
 	w := im.Bounds().Dx()
 	im.SubImage(image.Rect(0, 0, w, 1)).(*ebiten.Image).WritePixels(make([]byte, 4*w))
-	f.sink.DrawImage(im.SubImage(image.Rect(0, 0, 1, 1)).(*ebiten.Image), nil)
+	sink.DrawImage(im.SubImage(image.Rect(0, 0, 1, 1)).(*ebiten.Image), nil)
 }
 
 // alloc returns im, or a new image of the fields' size when it is nil.
@@ -836,7 +1056,7 @@ func (g *gpuView) startRelief(s *engine.Snapshot, up []float32, o viewer.Options
 	}
 	oh := ceilDiv(s.H, step)
 	j.rows = ceilDiv(oh, max(bands, 1))
-	g.f2.loadSome(s, uploadBudget)
+	g.loadBand(&g.f2, s)
 	buf := g.spare
 	g.spare = nil
 	su, gather := j.su, g.gather
@@ -859,8 +1079,11 @@ func (g *gpuView) startRelief(s *engine.Snapshot, up []float32, o viewer.Options
 func (g *gpuView) advanceRelief() (drew, done bool, err error) {
 	j := g.job
 	s := j.k.snap
-	if !g.f2.loadSome(s, uploadBudget) {
-		return true, false, nil // a band of the fields
+	if !g.f2.loaded(s) {
+		// A band of the fields, alone in its frame: on an H200 an 8 MB
+		// band and a surface pass in one frame took 25 ms (session 19).
+		g.loadBand(&g.f2, s)
+		return true, false, nil
 	}
 	if j.p == nil {
 		var r reliefPrep
@@ -930,9 +1153,9 @@ func (g *gpuView) surface3DImage(s *engine.Snapshot, up []float32, o viewer.Opti
 }
 
 // fieldsOf returns the fields the 3D view draws s from: the 2D view's
-// when they are s's (or being loaded with it), else its own.
+// when either pair holds s (or s is going up into it), else its own.
 func (g *gpuView) fieldsOf(s *engine.Snapshot) *fieldSet {
-	if g.f2.valid && g.f2.snap == s || g.f2.part == s {
+	if g.f2.loaded(s) || g.f2.loading(s) {
 		return &g.f2
 	}
 	return &g.f3
@@ -1006,8 +1229,9 @@ func (g *gpuView) advanceTerrain(canvas *ebiten.Image) (d *viewer.DrawList, done
 	j := g.tjob
 	s := j.s
 	if j.row < s.H {
-		if f := g.fieldsOf(s); !f.loadSome(s, uploadBudget) {
-			return nil, false, nil // a band of the fields
+		if f := g.fieldsOf(s); !f.loaded(s) {
+			g.loadBand(f, s)
+			return nil, false, nil // a band of the fields, alone in its frame (advanceRelief)
 		}
 		g.surf3b = sized(g.surf3b, s.W, s.H)
 		y1 := min(j.row+j.rows, s.H)

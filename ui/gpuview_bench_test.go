@@ -65,7 +65,7 @@ func BenchmarkShaderPasses(b *testing.B) {
 		})
 	}
 	pass("upload", func(g *gpuView, _ int) (*ebiten.Image, error) {
-		g.f2.valid = false
+		g.f2.drop()
 		g.f2.load(s)
 		return g.f2.water, nil
 	})

@@ -248,6 +248,9 @@ func TestShaderViewsMatchSoftware(t *testing.T) {
 		if err := checkWarm(s); err != nil {
 			t.Error(err)
 		}
+		if err := checkFieldPairs(t, g, s); err != nil {
+			return err
+		}
 		g.forget()
 		return reliefBands(t, g, s)
 	})
@@ -334,13 +337,18 @@ func reliefBands(t *testing.T, g *gpuView, s1 *engine.Snapshot) error {
 		if g.passes != passes || g.draws != draws {
 			t.Errorf("%s: 3 frames without a new snapshot drew %d passes, %d pictures; want 0", c.name, g.passes-passes, g.draws-draws)
 		}
+		g.newFrame()
 		g.startRelief(&s2, nil, c.o, nil, c.step, c.bands)
 		frames, bands := 0, 0
 		for done := false; !done; frames++ {
-			p0 := g.passes
+			g.newFrame()
+			p0, u0 := g.passes, g.f2.uploads
 			drew := false
 			if drew, done, err = g.advanceRelief(); err != nil {
 				return err
+			}
+			if g.passes != p0 && g.f2.uploads != u0 {
+				t.Errorf("%s: frame %d uploaded %d textures and drew %d passes; want one or the other (an 8 MB band and a pass took 25 ms on an H200)", c.name, frames, g.f2.uploads-u0, g.passes-p0)
 			}
 			bands += g.passes - p0
 			if !done && g.reliefK.snap != s1 {
@@ -353,8 +361,8 @@ func reliefBands(t *testing.T, g *gpuView, s1 *engine.Snapshot) error {
 		if bands != c.bands || g.job != nil || g.reliefK.snap != &s2 || g.draws != draws+1 {
 			t.Errorf("%s: %d bands, job %v, relief of s2 %v, pictures %d; want %d bands, no job, s2, one picture", c.name, bands, g.job != nil, g.reliefK.snap == &s2, g.draws-draws, c.bands)
 		}
-		// startRelief uploads the first band of rows, the frame that
-		// uploads the last goes on with the picture.
+		// startRelief uploads the first band of rows, the frames after
+		// it the others, one each, then the picture's bands.
 		if frames < fieldFrames-1+c.bands {
 			t.Errorf("%s: %d frames; want the fields' %d bands of rows (the first with the start) before the picture's %d", c.name, frames, fieldFrames, c.bands)
 		}
@@ -414,8 +422,13 @@ func terrainBands(t *testing.T, g *gpuView, s1, s2 *engine.Snapshot) error {
 	canvas := newDataImage(cw, ch)
 	frames := 0
 	for ; g.tjob != nil && frames < 100; frames++ {
+		g.newFrame()
+		p0, u0 := g.passes, g.f2.uploads+g.f3.uploads
 		if _, _, err := g.advanceTerrain(canvas); err != nil {
 			return err
+		}
+		if u := g.f2.uploads + g.f3.uploads - u0; u != 0 && g.passes != p0 {
+			t.Errorf("3D: frame %d uploaded %d textures and drew %d passes; want one or the other", frames, u, g.passes-p0)
 		}
 	}
 	job := g.surf3K
@@ -442,7 +455,8 @@ func terrainBands(t *testing.T, g *gpuView, s1, s2 *engine.Snapshot) error {
 // drawn anew (the fields and the compiled programs stay).
 func (g *gpuView) forget() {
 	g.reliefK, g.surf3K, g.job, g.tjob = reliefKey{}, surf3Key{}, nil, nil
-	g.f2.valid, g.f3.valid = false, false
+	g.f2.drop()
+	g.f3.drop()
 	g.f2.riversOf, g.f3.riversOf, g.rivLOf, g.discsOf = riversKey{}, riversKey{}, riversKey{}, discsKey{}
 	g.f2.bytesOf, g.f3.bytesOf = bytesKey{}, bytesKey{}
 }
@@ -472,7 +486,7 @@ func TestShaderTiming(t *testing.T) {
 		sync := func(img *ebiten.Image) { img.SubImage(image.Rect(0, 0, 1, 1)).(*ebiten.Image).ReadPixels(px) }
 		for range 3 {
 			t0 := time.Now()
-			g.f2.valid = false
+			g.f2.drop()
 			g.f2.load(s)
 			sync(g.f2.water)
 			t1 := time.Now()

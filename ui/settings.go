@@ -135,7 +135,7 @@ func (a *App) settingsWindow() {
 		case r := <-st.probe:
 			st.probing, st.report = false, &r
 			a.gv.gather = r.err == nil && !r.info.Software
-			a.gv.f2.early, a.gv.f3.early, a.gv.f2.twin = a.gv.gather, a.gv.gather, &a.gv.f3
+			a.gv.card(a.gv.gather)
 			if a.gpace.most = 4; a.gv.gather {
 				a.gpace.most = 16
 			}

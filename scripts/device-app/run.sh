@@ -4,7 +4,10 @@
 # streaming and paused).
 R=$PWD; X=$R/out/xroot
 pkill Xvfb; rm -f /tmp/.X7-lock /tmp/.X11-unix/X7
-for f in .gl/*.deb; do dpkg -x $f /; done
+# Not glvnd's libGLESv2: Ebitengine opens OpenGL ES first when it loads,
+# then asks EGL for the X display, which fails under Xvfb.
+for f in .gl/*.deb; do case $f in *libgles2*) ;; *) dpkg -x $f /;; esac; done
+rm -f /usr/lib/x86_64-linux-gnu/libGLESv2.so*
 mkdir -p $X; for f in .xb/*.deb; do dpkg -x $f $X; done
 ldconfig
 export LD_LIBRARY_PATH=$X/usr/lib/x86_64-linux-gnu:$X/lib/x86_64-linux-gnu:/usr/local/nvidia/lib64:/usr/local/nvidia/lib
