@@ -170,19 +170,7 @@ func TestCreepMatchesCreeper(t *testing.T) {
 		var worst float64
 		for step := 1; step <= 2; step++ {
 			cr.Step(want, 100, p.Kappa, p.CreepSc, p.Dt, fixed)
-			err := e.dev.Do(func(c gpu.Context) error {
-				e.bindCommon(c)
-				if err := e.setCtl(c, 11, math.Float32bits(1/float32(step))); err != nil {
-					return err
-				}
-				if err := e.setCtl(c, 12, b2u(step == 1)); err != nil {
-					return err
-				}
-				return e.diffuse(c, true, false, nil)
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
+			creepOnly(t, e, step)
 			got := e.readFloats(e.hb)
 			for i := range want {
 				d := math.Abs(float64(got[i] - want[i]))
@@ -236,19 +224,7 @@ func TestCreepColumnsInterleaved(t *testing.T) {
 				t.Fatal(err)
 			}
 			for step := 1; step <= 2; step++ {
-				err := e.dev.Do(func(c gpu.Context) error {
-					e.bindCommon(c)
-					if err := e.setCtl(c, 11, math.Float32bits(1/float32(step))); err != nil {
-						return err
-					}
-					if err := e.setCtl(c, 12, b2u(step == 1)); err != nil {
-						return err
-					}
-					return e.diffuse(c, true, false, nil)
-				})
-				if err != nil {
-					t.Fatal(err)
-				}
+				creepOnly(t, e, step)
 			}
 			if want := map[bool]string{true: "creepscannarrowi", false: "creepscannarrow"}[on]; e.sweepY != want {
 				t.Errorf("%d×%d, interleaved %v: the sweep along y ran %s; want %s", tc.w, tc.h, on, e.sweepY, want)
@@ -400,4 +376,22 @@ func TestTalusNoiseMatchesCPU(t *testing.T) {
 		t.Errorf("the limit lowered %d cells in 5 steps; want %d within 30 %% (and some)", gc, cc)
 	}
 	compareSteps(t, ce, ge, 15, 0.02, 0.06)
+}
+
+// creepOnly runs the creep's sweeps of step (from 1) alone on e's heights.
+func creepOnly(t *testing.T, e *Engine, step int) {
+	t.Helper()
+	err := e.dev.Do(func(c gpu.Context) error {
+		e.bindCommon(c)
+		if err := e.setCtl(c, 11, math.Float32bits(1/float32(step))); err != nil {
+			return err
+		}
+		if err := e.setCtl(c, 12, b2u(step == 1)); err != nil {
+			return err
+		}
+		return e.diffuse(c, true, false, nil)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
