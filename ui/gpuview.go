@@ -215,6 +215,7 @@ type gpuView struct {
 	gathers           map[int]*ebiten.Shader // gather.kage's programs, by loop size
 	budget            int                    // bytes of fields a frame uploads (0: uploadBudget)
 	upLeft            int                    // bytes this frame may still upload (newFrame)
+	sent, passed      bool                   // a band went up, a pass was drawn this frame (loadBand)
 	mesh              *ebiten.Shader
 	sky               *ebiten.Shader
 	f2, f3            fieldSet // the 2D view's snapshot and the 3D view's (the amplified window's)
@@ -408,20 +409,27 @@ func (g *gpuView) frameBudget() int {
 }
 
 // newFrame starts a frame's upload budget (Update calls it).
-func (g *gpuView) newFrame() { g.upLeft = g.frameBudget() }
+func (g *gpuView) newFrame() {
+	g.upLeft, g.sent, g.passed = g.frameBudget(), false, false
+}
 
 // loadBand uploads the next band of s's fields into f, within what this
 // frame may still upload (newFrame: both views' sets share it), and
-// reports whether they are all in.
+// reports whether they are all in. A frame that uploads draws no surface
+// or river pass, in either view, and one that drew a pass uploads
+// nothing (sent, passed): on an H200 the split view's frame that
+// uploaded the 3D side's band and drew the 2D side's surface pass took
+// 44 ms, its swap waiting (session 19).
 func (g *gpuView) loadBand(f *fieldSet, s *engine.Snapshot) bool {
 	if f.pick(s) {
 		return true
 	}
-	if g.upLeft < 4*s.W*3 {
-		return false // less than a row of each field left
+	if g.upLeft < 4*s.W*3 || g.passed {
+		return false // less than a row of each field left, or a pass drawn
 	}
 	done, sent := f.loadSome(s, g.upLeft)
 	g.upLeft -= sent
+	g.sent = g.sent || sent > 0
 	return done
 }
 
@@ -1085,6 +1093,9 @@ func (g *gpuView) advanceRelief() (drew, done bool, err error) {
 		g.loadBand(&g.f2, s)
 		return true, false, nil
 	}
+	if g.sent {
+		return false, false, nil // the other view's band went up this frame
+	}
 	if j.p == nil {
 		var r reliefPrep
 		select {
@@ -1105,6 +1116,7 @@ func (g *gpuView) advanceRelief() (drew, done bool, err error) {
 		g.f2.load(s) // a no-op unless the 3D view used the fields
 		g.reliefBytes(s, j.su, j.up, j.o, j.o3, j.p)
 		if j.p.Rivers || j.p.OvKind == viewer.OvDrainage || j.p.OvKind == viewer.OvStreams {
+			g.passed = true
 			if _, err := g.riverPass(&g.f2, j.su, j.p, j.k.step, j.rows); err != nil {
 				g.job = nil
 				return true, false, err
@@ -1117,6 +1129,7 @@ func (g *gpuView) advanceRelief() (drew, done bool, err error) {
 	g.back = sized(g.back, ceilDiv(s.W, j.k.step), ceilDiv(s.H, j.k.step))
 	oh := g.back.Bounds().Dy()
 	y1 := min(j.row+j.rows, oh)
+	g.passed = true
 	if err := g.drawSurface(g.back, &g.f2, j.su, j.p, 0, bytes, j.k.step, j.row, y1); err != nil {
 		g.job = nil
 		return true, false, err
@@ -1233,6 +1246,10 @@ func (g *gpuView) advanceTerrain(canvas *ebiten.Image) (d *viewer.DrawList, done
 			g.loadBand(f, s)
 			return nil, false, nil // a band of the fields, alone in its frame (advanceRelief)
 		}
+		if g.sent {
+			return nil, false, nil // the other view's band went up this frame
+		}
+		g.passed = true
 		g.surf3b = sized(g.surf3b, s.W, s.H)
 		y1 := min(j.row+j.rows, s.H)
 		if err := g.surface3DRows(g.surf3b, s, j.su, j.up, j.o, j.o2, &j.p, j.row, y1); err != nil {

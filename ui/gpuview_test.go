@@ -448,6 +448,75 @@ func terrainBands(t *testing.T, g *gpuView, s1, s2 *engine.Snapshot) error {
 		maxd, over := pixelDiff(got, want, 0)
 		t.Errorf("3D: the picture drawn over frames differs from the one drawn at once: largest difference %d, %.2f %% of the pixels", maxd, 100*over)
 	}
+	return splitBands(t, g, s1, s2)
+}
+
+// splitBands: the split view's two jobs at once, the 2D relief of one new
+// snapshot and the 3D picture of another (whose fields go up into the 3D
+// view's own set), advanced in either order each frame: no frame both
+// uploads a band, for either view, and draws a pass, for either (on an
+// H200 such a frame took 44 ms), and both pictures finish.
+func splitBands(t *testing.T, g *gpuView, s1, s2 *engine.Snapshot) error {
+	const cw, ch = 160, 120
+	s3 := *s1
+	s3.Height = slices.Clone(s1.Height)
+	for k := range s3.Height {
+		s3.Height[k] += float32(k%89) * 0.25
+	}
+	o2, o3 := viewer.DefaultOptions(), viewer.DefaultOptions3D()
+	cam := viewer.FitCameraAspect(s1, 1, viewer.DefaultYawDeg, viewer.DefaultPitchDeg, float64(cw)/ch)
+	d := viewer.BuildMesh3D(nil, &s3, picture.GeometryOnly(o3)).Project(nil, cam, cw, ch)
+	canvas := newDataImage(cw, ch)
+	for _, first3D := range []bool{true, false} {
+		g.forget()
+		if _, err := g.reliefImage(s1, nil, o2, nil, 1); err != nil {
+			return err
+		}
+		if _, err := g.surface3DImage(s1, nil, o3, o2); err != nil {
+			return err
+		}
+		g.newFrame()
+		g.startRelief(s2, nil, o2, nil, 1, 3)
+		if err := g.startTerrain(d, &s3, nil, o3, o2, 3); err != nil {
+			return err
+		}
+		advance3D := func() error {
+			if g.tjob == nil {
+				return nil
+			}
+			_, _, err := g.advanceTerrain(canvas)
+			return err
+		}
+		advance2D := func() error {
+			if g.job == nil {
+				return nil
+			}
+			_, _, err := g.advanceRelief()
+			return err
+		}
+		steps := []func() error{advance2D, advance3D}
+		if first3D {
+			steps[0], steps[1] = advance3D, advance2D
+		}
+		frames := 0
+		for ; (g.job != nil || g.tjob != nil) && frames < 1000; frames++ {
+			g.newFrame()
+			p0, u0 := g.passes, g.f2.uploads+g.f3.uploads
+			for _, step := range steps {
+				if err := step(); err != nil {
+					return err
+				}
+			}
+			if u := g.f2.uploads + g.f3.uploads - u0; u != 0 && g.passes != p0 {
+				t.Errorf("split, 3D first %v: frame %d uploaded %d textures and drew %d passes; want one or the other", first3D, frames, u, g.passes-p0)
+			}
+			runtime.Gosched() // the relief's figures and discs are on their way
+		}
+		if g.job != nil || g.tjob != nil || g.reliefK.snap != s2 || g.surf3K.snap != &s3 {
+			t.Errorf("split, 3D first %v: after %d frames relief job %v, 3D job %v, relief of s2 %v, surface of s3 %v; want no jobs, s2 and s3", first3D, frames, g.job != nil, g.tjob != nil, g.reliefK.snap == s2, g.surf3K.snap == &s3)
+		}
+		t.Logf("split, 3D first %v: both pictures in %d frames", first3D, frames)
+	}
 	return nil
 }
 
