@@ -7,11 +7,18 @@
 // once the drainage network has organized, a long step lands the terrain
 // near the steady state of its current receivers in one go, and what is
 // left is the slow settling of divides and channel heads, which the long
-// step also speeds up. The talus limit keeps the same property (its rest
-// state does not depend on dt), and lakes are routed through their passes
-// whatever the step. Hillslope diffusion does not: the engines apply it
-// split from the stream power (Lie splitting), and the split step's rest
-// state moves with dt. An engine.Rebalanced (the grid engine, on the CPU or the GPU) can balance
+// step also speeds up. A node the talus limit holds rests at its
+// receiver's height plus tan θ·d whatever the step, and lakes are routed
+// through their passes whatever the step. But the limit is applied after
+// the stream power (Lie splitting), whose solve reads the receiver's
+// height before the limit: a node that drains into a limited one rests
+// above the limited height by what the limit takes off its receiver each
+// step, which grows with dt (on folded-uplift at 512², seed 3, 9.6 and
+// 55.6 m at the user's dt for the two receivers a channel cell switched
+// between, docs/REALISM-HISTORY.md, session 19 cycle8), so long steps
+// land near a rest of their own there. Hillslope diffusion's rest state
+// moves with dt too: the engines apply it split from the stream power
+// (Lie splitting), and the split step's rest state moves with dt. An engine.Rebalanced (the grid engine, on the CPU or the GPU) can balance
 // the split (rebalanced splitting, Speth et al. 2013) so that its rest
 // state is the unsplit physics' for any dt: with κ > 0 the scheme takes
 // long steps only on such an engine, with the balance on for them and off
